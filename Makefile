@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rxbisect top-level Makefile.
+#
+#   make            build rxbisect.ko (against KDIR) and the userspace tools
+#   make deps       install the Debian packages the build and tests need
+#   make test       userspace core tests, then the selftests in a QEMU VM
+#   make C=1 W=1    sparse and extra warnings, as in-tree
+#   make install    install the module into /lib/modules/KVER/extra
+#   make checkpatch checkpatch.pl --strict over the C sources
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+# The running kernel's build dir if it has one, else the newest installed
+# Debian linux-headers (these machines' own kernel cannot load modules).
+RUNNING := $(shell uname -r)
+ifneq ($(wildcard /lib/modules/$(RUNNING)/build/Makefile),)
+KVER ?= $(RUNNING)
+else
+KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
+endif
+KDIR ?= /lib/modules/$(KVER)/build
+
+-include tools/vm/vm.mk
+
+DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
+	linux-source-6.1 qemu-system-x86 busybox-static kmod cpio \
+	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
+	libssl-dev python3 procps
+
+.PHONY: all module tools deps test unit-test vm-test install clean checkpatch
+
+all: module tools
+
+module:
+	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+tools:
+	$(MAKE) -C tools/testing/rxbisect all
+
+deps:
+	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root" >&2; exit 1; fi
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+
+test: all
+	@tools/run-tests.sh
+
+unit-test:
+	$(MAKE) -C tools/testing/rxbisect check
+
+vm-test: module
+	@tools/run-tests.sh vm
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+	depmod -a $(KVER)
+
+checkpatch:
+	@cp=$$(ls scripts/checkpatch.pl /usr/src/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1); \
+	if [ -z "$$cp" ]; then cp=$(TOP)/build/linux-source-6.1/scripts/checkpatch.pl; \
+	  [ -x $$cp ] || { mkdir -p build && tar -C build -xf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/scripts; }; fi; \
+	$$cp --no-tree --strict --terse -f $$(git ls-files '*.c' '*.h')
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean || true
+	$(MAKE) -C tools/testing/rxbisect clean || true
+	rm -rf build

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect debug knobs, under /sys/kernel/debug/rxbisect/<ifname>/q<N>/:
+ *
+ *   stall    1: the queue's consumer stops consuming; 0: it resumes.
+ *   work     extra random cache-line touches per received packet, in a
+ *            4 MiB buffer per port (the seeds' slowed-down core).
+ *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
+ *            spread (queue i -> i-th online CPU).
+ *
+ * The directory keeps the name the port had when it was created.
+ */
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/vmalloc.h>
+#include "rxbisect.h"
+
+static struct dentry *rxb_dbg_root;
+
+/* Fire queue @q's vector so that its NAPI runs and sees the new knob. */
+static void rxb_knob_kick(struct rxb_qknobs *k)
+{
+	struct rxb_rx *rx;
+
+	local_bh_disable();
+	rcu_read_lock();
+	rx = rcu_dereference(k->port->rx);
+	if (rx && k->q < rx->nqueues) {
+		WRITE_ONCE(rx->vec[k->q].cpu, rxb_queue_cpu(k->port, k->q));
+		rxb_vec_trigger(&rx->vec[k->q]);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+static int rxb_stall_get(void *data, u64 *val)
+{
+	struct rxb_qknobs *k = data;
+
+	*val = READ_ONCE(k->stall);
+	return 0;
+}
+
+static int rxb_stall_set(void *data, u64 val)
+{
+	struct rxb_qknobs *k = data;
+
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(k->stall, val);
+	if (!val)
+		rxb_knob_kick(k);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_stall_fops, rxb_stall_get, rxb_stall_set,
+			 "%llu\n");
+
+static int rxb_work_get(void *data, u64 *val)
+{
+	struct rxb_qknobs *k = data;
+
+	*val = READ_ONCE(k->work);
+	return 0;
+}
+
+static int rxb_work_set(void *data, u64 val)
+{
+	struct rxb_qknobs *k = data;
+	struct rxb_port *port = k->port;
+
+	if (val > 1000000)
+		return -EINVAL;
+	if (val && !READ_ONCE(port->work_buf)) {
+		u8 *buf = vzalloc(RXB_WORK_BUF_SIZE);
+
+		if (!buf)
+			return -ENOMEM;
+		/* Release: the zeroed buffer before its pointer. */
+		if (cmpxchg_release(&port->work_buf, NULL, buf))
+			vfree(buf);
+	}
+	WRITE_ONCE(k->work, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_work_fops, rxb_work_get, rxb_work_set, "%llu\n");
+
+static int rxb_irq_cpu_get(void *data, u64 *val)
+{
+	struct rxb_qknobs *k = data;
+
+	*val = (u64)(s64)rxb_queue_cpu(k->port, k->q);
+	return 0;
+}
+
+static int rxb_irq_cpu_set(void *data, u64 val)
+{
+	struct rxb_qknobs *k = data;
+	s64 cpu = (s64)val;
+
+	if (cpu != -1 && (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)))
+		return -EINVAL;
+	WRITE_ONCE(k->irq_cpu, (int)cpu);
+	rxb_knob_kick(k);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_irq_cpu_fops, rxb_irq_cpu_get, rxb_irq_cpu_set,
+			 "%lld\n");
+
+/**
+ * rxb_debugfs_queues_update() - one q<N> directory per queue in use.
+ * @port: the port; RTNL held.
+ */
+void rxb_debugfs_queues_update(struct rxb_port *port)
+{
+	unsigned int q;
+	char name[16];
+
+	if (IS_ERR_OR_NULL(port->dbg_dir))
+		return;
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		struct rxb_qknobs *k = &port->knobs[q];
+
+		if (q >= port->cfg.nqueues) {
+			debugfs_remove_recursive(k->dir);
+			k->dir = NULL;
+			continue;
+		}
+		if (k->dir)
+			continue;
+		snprintf(name, sizeof(name), "q%u", q);
+		k->dir = debugfs_create_dir(name, port->dbg_dir);
+		debugfs_create_file_unsafe("stall", 0600, k->dir, k,
+					   &rxb_stall_fops);
+		debugfs_create_file_unsafe("work", 0600, k->dir, k,
+					   &rxb_work_fops);
+		debugfs_create_file_unsafe("irq_cpu", 0600, k->dir, k,
+					   &rxb_irq_cpu_fops);
+	}
+}
+
+/**
+ * rxb_debugfs_port_add() - create rxbisect/<ifname>/ for a new port.
+ * @port: the port, registered.
+ */
+void rxb_debugfs_port_add(struct rxb_port *port)
+{
+	port->dbg_dir = debugfs_create_dir(netdev_name(port->dev),
+					   rxb_dbg_root);
+	rxb_debugfs_queues_update(port);
+}
+
+/**
+ * rxb_debugfs_port_del() - remove a port's directory.
+ * @port: the port.
+ */
+void rxb_debugfs_port_del(struct rxb_port *port)
+{
+	unsigned int q;
+
+	debugfs_remove_recursive(port->dbg_dir);
+	port->dbg_dir = NULL;
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		port->knobs[q].dir = NULL;
+}
+
+void rxb_debugfs_init(void)
+{
+	rxb_dbg_root = debugfs_create_dir(RXB_DRV_NAME, NULL);
+}
+
+void rxb_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rxb_dbg_root);
+}

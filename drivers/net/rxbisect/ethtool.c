@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect ethtool: -i, -g/-G, -l/-L, -S, -x/-X.
+ *
+ * Ring and channel changes rebuild the receive configuration of a running
+ * port under traffic (rxb_reconfigure()): new rings first, then the old
+ * ones quiesced and freed.
+ */
+#include <linux/ethtool.h>
+#include <linux/log2.h>
+#include <linux/rtnetlink.h>
+#include "rxbisect.h"
+
+/* Device-wide counters: sums over queues, plus the NIC's own drops. */
+enum {
+	RXB_DS_RX_PACKETS, RXB_DS_RX_BYTES, RXB_DS_NOBUF, RXB_DS_RING_FULL,
+	RXB_DS_OVERSIZE, RXB_DS_RUNT, RXB_DS_STOPPED, RXB_DS_POLLS,
+	RXB_DS_REFILLS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS, RXB_DS_TX_BYTES,
+	RXB_DS_TX_DROPS, RXB_DEV_STATS
+};
+
+static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
+	[RXB_DS_RX_PACKETS]	= "rx_packets",
+	[RXB_DS_RX_BYTES]	= "rx_bytes",
+	[RXB_DS_NOBUF]		= "rx_nobuf_drops",
+	[RXB_DS_RING_FULL]	= "rx_ring_full_drops",
+	[RXB_DS_OVERSIZE]	= "rx_oversize_drops",
+	[RXB_DS_RUNT]		= "rx_runt_drops",
+	[RXB_DS_STOPPED]	= "rx_stopped_drops",
+	[RXB_DS_POLLS]		= "rx_polls",
+	[RXB_DS_REFILLS]	= "rx_refills",
+	[RXB_DS_OFF_CPU]	= "rx_polls_off_cpu",
+	[RXB_DS_TX_PACKETS]	= "tx_packets",
+	[RXB_DS_TX_BYTES]	= "tx_bytes",
+	[RXB_DS_TX_DROPS]	= "tx_drops",
+};
+
+/* Per receive queue: struct rxb_qstats, then polls_off_cpu. */
+#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 1)
+/* Per transmit queue: packets, bytes, drops. */
+#define RXB_TXQ_STATS	3
+
+static void rxb_get_drvinfo(struct net_device *dev,
+			    struct ethtool_drvinfo *info)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	strscpy(info->driver, RXB_DRV_NAME, sizeof(info->driver));
+	strscpy(info->version, RXB_DRV_VERSION, sizeof(info->version));
+	snprintf(info->fw_version, sizeof(info->fw_version), "emulated %s",
+		 port->cfg.model->name);
+	strscpy(info->bus_info, "emulated", sizeof(info->bus_info));
+}
+
+static void rxb_get_ringparam(struct net_device *dev,
+			      struct ethtool_ringparam *ring,
+			      struct kernel_ethtool_ringparam *kring,
+			      struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	ring->rx_max_pending = RXB_RING_MAX;
+	ring->tx_max_pending = RXB_RING_MAX;
+	ring->rx_pending = port->cfg.rx_ring_size;
+	ring->tx_pending = port->cfg.tx_ring_size;
+}
+
+static bool rxb_ring_size_ok(u32 n)
+{
+	return is_power_of_2(n) && n >= RXB_RING_MIN && n <= RXB_RING_MAX;
+}
+
+static int rxb_set_ringparam(struct net_device *dev,
+			     struct ethtool_ringparam *ring,
+			     struct kernel_ethtool_ringparam *kring,
+			     struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_cfg cfg = port->cfg;
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG_MOD(extack, "rx-mini and rx-jumbo rings are not supported");
+		return -EINVAL;
+	}
+	if (!rxb_ring_size_ok(ring->rx_pending)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "rx ring size must be a power of two in 64..8192");
+		return -EINVAL;
+	}
+	if (!rxb_ring_size_ok(ring->tx_pending)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tx ring size must be a power of two in 64..8192");
+		return -EINVAL;
+	}
+	cfg.tx_ring_size = ring->tx_pending;
+	if (ring->rx_pending == cfg.rx_ring_size) {
+		port->cfg = cfg;
+		return 0;
+	}
+	cfg.rx_ring_size = ring->rx_pending;
+	return rxb_reconfigure(port, &cfg, extack);
+}
+
+static void rxb_get_channels(struct net_device *dev,
+			     struct ethtool_channels *ch)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	ch->max_combined = min(dev->num_rx_queues, dev->num_tx_queues);
+	ch->combined_count = port->cfg.nqueues;
+}
+
+static int rxb_set_channels(struct net_device *dev,
+			    struct ethtool_channels *ch)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_cfg cfg = port->cfg;
+	unsigned int i;
+	int err;
+
+	/* The core has checked combined_count <= max and no rx/tx-only. */
+	if (!ch->combined_count)
+		return -EINVAL;
+	if (ch->combined_count == cfg.nqueues)
+		return 0;
+	cfg.nqueues = ch->combined_count;
+	err = rxb_reconfigure(port, &cfg, NULL);
+	if (err)
+		return err;
+	/* A user-set table was checked by the core to fit the new count. */
+	if (!netif_is_rxfh_configured(dev))
+		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+			WRITE_ONCE(port->nic.rss_indir[i],
+				   ethtool_rxfh_indir_default(i, cfg.nqueues));
+	rxb_debugfs_queues_update(port);
+	return 0;
+}
+
+static u32 rxb_get_rxfh_indir_size(struct net_device *dev)
+{
+	return RXB_RSS_INDIR_SIZE;
+}
+
+static u32 rxb_get_rxfh_key_size(struct net_device *dev)
+{
+	return RXB_RSS_KEY_SIZE;
+}
+
+static int rxb_get_rxfh(struct net_device *dev, u32 *indir, u8 *key,
+			u8 *hfunc)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+	if (indir)
+		memcpy(indir, port->nic.rss_indir, sizeof(port->nic.rss_indir));
+	if (key)
+		memcpy(key, port->nic.rss_key, sizeof(port->nic.rss_key));
+	return 0;
+}
+
+static int rxb_set_rxfh(struct net_device *dev, const u32 *indir,
+			const u8 *key, const u8 hfunc)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	unsigned int i;
+
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP)
+		return -EOPNOTSUPP;
+	/* The core has checked every entry against the queue count. */
+	if (indir)
+		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+			WRITE_ONCE(port->nic.rss_indir[i], indir[i]);
+	/* A hash racing with the key update uses a mix: harmless. */
+	if (key)
+		for (i = 0; i < RXB_RSS_KEY_SIZE; i++)
+			WRITE_ONCE(port->nic.rss_key[i], key[i]);
+	return 0;
+}
+
+static int rxb_get_sset_count(struct net_device *dev, int sset)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return RXB_DEV_STATS +
+	       port->cfg.nqueues * (RXB_RXQ_STATS + RXB_TXQ_STATS);
+}
+
+static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	unsigned int q, i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < RXB_DEV_STATS; i++)
+		ethtool_sprintf(&data, "%s", rxb_dev_stat_names[i]);
+	for (q = 0; q < port->cfg.nqueues; q++) {
+		for (i = 0; i < RXB_QSTATS_NUM; i++)
+			ethtool_sprintf(&data, "rx%u_%s", q,
+					rxb_qstats_desc[i].name);
+		ethtool_sprintf(&data, "rx%u_polls_off_cpu", q);
+	}
+	for (q = 0; q < port->cfg.nqueues; q++) {
+		ethtool_sprintf(&data, "tx%u_packets", q);
+		ethtool_sprintf(&data, "tx%u_bytes", q);
+		ethtool_sprintf(&data, "tx%u_drops", q);
+	}
+}
+
+static void rxb_get_ethtool_stats(struct net_device *dev,
+				  struct ethtool_stats *stats, u64 *data)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	u64 *tot = data, *p = data + RXB_DEV_STATS;
+	unsigned int q, i;
+
+	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		const struct rxb_txq_stats *ts = &port->txs[q];
+		struct rxb_qstats st;
+		u64 off_cpu;
+
+		rxb_get_qstats(port, q, &st, &off_cpu);
+		tot[RXB_DS_RX_PACKETS] += st.packets;
+		tot[RXB_DS_RX_BYTES] += st.bytes;
+		tot[RXB_DS_NOBUF] += st.nobuf_drops;
+		tot[RXB_DS_RING_FULL] += st.ring_full_drops;
+		tot[RXB_DS_OVERSIZE] += st.oversize_drops;
+		tot[RXB_DS_POLLS] += st.polls;
+		tot[RXB_DS_REFILLS] += st.refills;
+		tot[RXB_DS_OFF_CPU] += off_cpu;
+		tot[RXB_DS_TX_PACKETS] += READ_ONCE(ts->packets);
+		tot[RXB_DS_TX_BYTES] += READ_ONCE(ts->bytes);
+		tot[RXB_DS_TX_DROPS] += READ_ONCE(ts->drops);
+		if (q >= port->cfg.nqueues)
+			continue;
+		for (i = 0; i < RXB_QSTATS_NUM; i++)
+			*p++ = rxb_stat_get(&st, &rxb_qstats_desc[i]);
+		*p++ = off_cpu;
+	}
+	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
+	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
+	tot[RXB_DS_STOPPED] = atomic64_read(&port->nic.stopped_drops);
+	for (q = 0; q < port->cfg.nqueues; q++) {
+		*p++ = READ_ONCE(port->txs[q].packets);
+		*p++ = READ_ONCE(port->txs[q].bytes);
+		*p++ = READ_ONCE(port->txs[q].drops);
+	}
+}
+
+const struct ethtool_ops rxb_ethtool_ops = {
+	.get_drvinfo		= rxb_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_ringparam		= rxb_get_ringparam,
+	.set_ringparam		= rxb_set_ringparam,
+	.get_channels		= rxb_get_channels,
+	.set_channels		= rxb_set_channels,
+	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,
+	.get_rxfh_key_size	= rxb_get_rxfh_key_size,
+	.get_rxfh		= rxb_get_rxfh,
+	.set_rxfh		= rxb_set_rxfh,
+	.get_sset_count		= rxb_get_sset_count,
+	.get_strings		= rxb_get_strings,
+	.get_ethtool_stats	= rxb_get_ethtool_stats,
+};

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect ring-model registry and the parts every model shares.
+ *
+ * Builds in the kernel and, through tools/testing/rxbisect's shim headers,
+ * in userspace.
+ */
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+
+#define RXB_QSTAT(f)	{ #f, offsetof(struct rxb_qstats, f) }
+const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
+	RXB_QSTAT(hw_packets),
+	RXB_QSTAT(hw_bytes),
+	RXB_QSTAT(nobuf_drops),
+	RXB_QSTAT(ring_full_drops),
+	RXB_QSTAT(oversize_drops),
+	RXB_QSTAT(irqs),
+	RXB_QSTAT(packets),
+	RXB_QSTAT(bytes),
+	RXB_QSTAT(polls),
+	RXB_QSTAT(refills),
+	RXB_QSTAT(alloc_fails),
+	RXB_QSTAT(doorbells),
+};
+
+static const struct rxb_model_ops *const rxb_models[] = {
+	&rxb_privring_ops,
+};
+
+/**
+ * rxb_model_find() - look a ring model up by name.
+ * @name: model name; a trailing newline is ignored.
+ *
+ * Return: the model, or NULL if there is none of that name.
+ */
+const struct rxb_model_ops *rxb_model_find(const char *name)
+{
+	size_t len = strlen(name);
+	unsigned int i;
+
+	if (len && name[len - 1] == '\n')
+		len--;
+	for (i = 0; i < ARRAY_SIZE(rxb_models); i++)
+		if (strlen(rxb_models[i]->name) == len &&
+		    !strncmp(rxb_models[i]->name, name, len))
+			return rxb_models[i];
+	return NULL;
+}
+
+/**
+ * rxb_model_init_common() - validate @cfg and set up the common head.
+ * @m: instance being created.
+ * @ops: its model.
+ * @cfg: requested configuration.
+ *
+ * Return: 0, -EINVAL for a configuration no model accepts, or -ENOMEM.
+ */
+int rxb_model_init_common(struct rxb_model *m,
+			  const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg)
+{
+	if (!cfg->nqueues || !cfg->buf_len || !cfg->env_ops ||
+	    !is_power_of_2(cfg->ring_size) || cfg->ring_size < RXB_RING_MIN ||
+	    cfg->ring_size > RXB_RING_MAX)
+		return -EINVAL;
+	m->ops = ops;
+	m->cfg = *cfg;
+	m->qstats = kcalloc(cfg->nqueues, sizeof(*m->qstats), GFP_KERNEL);
+	return m->qstats ? 0 : -ENOMEM;
+}
+
+/**
+ * rxb_model_fini_common() - free what rxb_model_init_common() allocated.
+ * @m: instance being destroyed.
+ */
+void rxb_model_fini_common(struct rxb_model *m)
+{
+	kfree(m->qstats);
+	m->qstats = NULL;
+}

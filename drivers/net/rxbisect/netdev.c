@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect net_device: a back-to-back pair of ports.
+ *
+ * Transmit hands each frame to the peer port's emulated NIC, as a cable
+ * would; the NIC's Tx engine does the segmentation and checksum offloads it
+ * advertises in software, frame by frame, before the frame goes on the wire.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/vmalloc.h>
+#include <net/rtnetlink.h>
+#include "rxbisect.h"
+
+/**
+ * rxb_get_qstats() - cumulative counters of receive queue @q.
+ * @port: the port.
+ * @q: queue.
+ * @st: filled with the counters of every configuration so far.
+ * @off_cpu: filled with the polls that ran off the vector's CPU.
+ */
+void rxb_get_qstats(struct rxb_port *port, unsigned int q,
+		    struct rxb_qstats *st, u64 *off_cpu)
+{
+	unsigned int i;
+
+	spin_lock_bh(&port->stats_lock);
+	*st = port->qbase[q];
+	*off_cpu = port->off_cpu_base[q];
+	if (port->live && q < port->live->nqueues) {
+		for (i = 0; i < RXB_QSTATS_NUM; i++) {
+			const struct rxb_stat_desc *d = &rxb_qstats_desc[i];
+
+			*(u64 *)((char *)st + d->off) +=
+				rxb_stat_get(&port->live->model->qstats[q], d);
+		}
+		*off_cpu += READ_ONCE(port->live->rxq[q].polls_off_cpu);
+	}
+	spin_unlock_bh(&port->stats_lock);
+}
+
+static void rxb_get_stats64(struct net_device *dev,
+			    struct rtnl_link_stats64 *s)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_qstats st;
+	unsigned int q;
+	u64 off_cpu;
+
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		rxb_get_qstats(port, q, &st, &off_cpu);
+		s->rx_packets += st.packets;
+		s->rx_bytes += st.bytes;
+		s->rx_missed_errors += st.nobuf_drops + st.ring_full_drops;
+		s->rx_length_errors += st.oversize_drops;
+		s->tx_packets += READ_ONCE(port->txs[q].packets);
+		s->tx_bytes += READ_ONCE(port->txs[q].bytes);
+		s->tx_dropped += READ_ONCE(port->txs[q].drops);
+	}
+	s->rx_length_errors += atomic64_read(&port->nic.runt_drops) +
+			       atomic64_read(&port->nic.oversize_drops);
+	s->rx_dropped = atomic64_read(&port->nic.stopped_drops);
+	s->rx_errors = s->rx_length_errors;
+}
+
+/* Put one frame on the wire towards @peer. */
+static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
+		     struct sk_buff *skb)
+{
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
+		rxb_stat_inc(&ts->drops);
+		return;
+	}
+	rxb_stat_inc(&ts->packets);
+	rxb_stat_add(&ts->bytes, skb->len);
+	rxb_nic_receive(peer, skb);
+}
+
+static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_txq_stats *ts = &port->txs[skb_get_queue_mapping(skb)];
+	struct net_device *peer_dev;
+	struct sk_buff *segs, *seg, *next;
+
+	rcu_read_lock();
+	peer_dev = rcu_dereference(port->peer);
+	if (unlikely(!peer_dev)) {
+		rxb_stat_inc(&ts->drops);
+		goto out;
+	}
+	if (!skb_is_gso(skb)) {
+		rxb_wire(netdev_priv(peer_dev), ts, skb);
+		goto out;
+	}
+	/* The Tx engine's TSO: cut into MSS-sized frames with checksums. */
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		rxb_stat_inc(&ts->drops);
+		goto out;
+	}
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		rxb_wire(netdev_priv(peer_dev), ts, seg);
+		consume_skb(seg);
+	}
+out:
+	rcu_read_unlock();
+	consume_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static void rxb_carrier_update(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *peer = rtnl_dereference(port->peer);
+
+	if (peer && netif_running(dev) && netif_running(peer)) {
+		netif_carrier_on(dev);
+		netif_carrier_on(peer);
+	} else {
+		netif_carrier_off(dev);
+		if (peer)
+			netif_carrier_off(peer);
+	}
+}
+
+static int rxb_open(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_rx *rx;
+
+	rx = rxb_rx_create(port, &port->cfg);
+	if (IS_ERR(rx))
+		return PTR_ERR(rx);
+	rxb_rx_start(port, rx);
+	netif_tx_start_all_queues(dev);
+	rxb_carrier_update(dev);
+	return 0;
+}
+
+static int rxb_stop(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	netif_tx_stop_all_queues(dev);
+	rxb_carrier_update(dev);
+	rxb_rx_stop(port);
+	return 0;
+}
+
+/**
+ * rxb_reconfigure() - apply a new receive configuration.
+ * @port: the port; RTNL held.
+ * @cfg: the new configuration.
+ * @extack: for the reason of a failure.
+ *
+ * On a running port the new rings are built first; only then are the old
+ * ones quiesced and freed, so a failure leaves the port as it was.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
+		    struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = port->dev;
+	struct rxb_rx *rx;
+	int err;
+
+	if (!netif_running(dev)) {
+		port->cfg = *cfg;
+		goto queues;
+	}
+	rx = rxb_rx_create(port, cfg);
+	if (IS_ERR(rx)) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new rings");
+		return PTR_ERR(rx);
+	}
+	rxb_rx_stop(port);
+	port->cfg = *cfg;
+	rxb_rx_start(port, rx);
+queues:
+	err = netif_set_real_num_rx_queues(dev, cfg->nqueues);
+	if (!err)
+		err = netif_set_real_num_tx_queues(dev, cfg->nqueues);
+	return err;
+}
+
+static int rxb_change_mtu(struct net_device *dev, int mtu)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	/* The core has checked min_mtu..max_mtu: a frame fits one buffer. */
+	dev->mtu = mtu;
+	WRITE_ONCE(port->nic.max_frame, mtu + ETH_HLEN + VLAN_HLEN);
+	return 0;
+}
+
+static struct net_device *rxb_get_peer(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	return rcu_dereference(port->peer);
+}
+
+static int rxb_get_iflink(const struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *peer;
+	int iflink;
+
+	rcu_read_lock();
+	peer = rcu_dereference(port->peer);
+	iflink = peer ? peer->ifindex : 0;
+	rcu_read_unlock();
+	return iflink;
+}
+
+static const struct net_device_ops rxb_netdev_ops = {
+	.ndo_open		= rxb_open,
+	.ndo_stop		= rxb_stop,
+	.ndo_start_xmit		= rxb_xmit,
+	.ndo_get_stats64	= rxb_get_stats64,
+	.ndo_change_mtu		= rxb_change_mtu,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_get_iflink		= rxb_get_iflink,
+	.ndo_get_peer_dev	= rxb_get_peer,
+};
+
+static void rxb_free(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	rxb_debugfs_port_del(port);
+	vfree(port->work_buf);
+}
+
+static void rxb_setup(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	unsigned int q;
+
+	ether_setup(dev);
+	dev->netdev_ops = &rxb_netdev_ops;
+	dev->ethtool_ops = &rxb_ethtool_ops;
+	dev->rtnl_link_ops = &rxb_link_ops;
+	dev->needs_free_netdev = true;
+	dev->priv_destructor = rxb_free;
+	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_GRO |
+			   NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN |
+			   NETIF_F_HIGHDMA;
+	dev->features = dev->hw_features;
+	dev->vlan_features = dev->features;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = RXB_MAX_MTU;
+	eth_hw_addr_random(dev);
+
+	port->dev = dev;
+	port->cfg = rxb_default_cfg;
+	spin_lock_init(&port->stats_lock);
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		port->knobs[q].irq_cpu = -1;
+		port->knobs[q].port = port;
+		port->knobs[q].q = q;
+	}
+	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
+}
+
+/* A new port starts with the module's defaults (see main.c). */
+static int rxb_port_prepare(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	int err;
+
+	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_rx_queues);
+	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_tx_queues);
+	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
+	err = netif_set_real_num_rx_queues(dev, port->cfg.nqueues);
+	if (!err)
+		err = netif_set_real_num_tx_queues(dev, port->cfg.nqueues);
+	return err;
+}
+
+/**
+ * rxb_pair_create() - create and register a port pair.
+ * @net: namespace of the new ports.
+ * @dev: the first port, allocated by rtnetlink, or NULL to allocate one.
+ * @extack: for errors.
+ *
+ * Called with RTNL held.  The second port is named rxb%d.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_pair_create(struct net *net, struct net_device *dev,
+		    struct netlink_ext_ack *extack)
+{
+	struct net_device *peer, *own = NULL;
+	struct rxb_port *port, *pport;
+	int err;
+
+	if (!dev) {
+		own = alloc_netdev_mqs(sizeof(struct rxb_port), "rxb%d",
+				       NET_NAME_ENUM, rxb_setup,
+				       RXB_MAX_QUEUES, RXB_MAX_QUEUES);
+		if (!own)
+			return -ENOMEM;
+		dev_net_set(own, net);
+		dev = own;
+	}
+	peer = alloc_netdev_mqs(sizeof(struct rxb_port), "rxb%d",
+				NET_NAME_ENUM, rxb_setup, dev->num_tx_queues,
+				dev->num_rx_queues);
+	if (!peer) {
+		err = -ENOMEM;
+		goto err_free_own;
+	}
+	dev_net_set(peer, net);
+	err = rxb_port_prepare(peer);
+	if (err)
+		goto err_free_peer;
+	err = rxb_port_prepare(dev);
+	if (err)
+		goto err_free_peer;
+
+	/* dev first, so that rxb0 and rxb1 are one pair in that order. */
+	err = register_netdevice(dev);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot register the first port");
+		goto err_free_peer;
+	}
+	err = register_netdevice(peer);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot register the peer port");
+		goto err_unreg_dev;
+	}
+	netif_carrier_off(dev);
+	netif_carrier_off(peer);
+	port = netdev_priv(dev);
+	pport = netdev_priv(peer);
+	rcu_assign_pointer(port->peer, peer);
+	rcu_assign_pointer(pport->peer, dev);
+	rxb_debugfs_port_add(port);
+	rxb_debugfs_port_add(pport);
+	return 0;
+
+err_unreg_dev:
+	unregister_netdevice(dev);
+	free_netdev(peer);
+	return err;
+err_free_peer:
+	free_netdev(peer);
+err_free_own:
+	if (own)
+		free_netdev(own);
+	return err;
+}
+
+static int rxb_newlink(struct net *src_net, struct net_device *dev,
+		       struct nlattr *tb[], struct nlattr *data[],
+		       struct netlink_ext_ack *extack)
+{
+	return rxb_pair_create(dev_net(dev), dev, extack);
+}
+
+static void rxb_dellink(struct net_device *dev, struct list_head *head)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *peer = rtnl_dereference(port->peer);
+
+	unregister_netdevice_queue(dev, head);
+	RCU_INIT_POINTER(port->peer, NULL);
+	if (peer) {
+		struct rxb_port *pport = netdev_priv(peer);
+
+		RCU_INIT_POINTER(pport->peer, NULL);
+		unregister_netdevice_queue(peer, head);
+	}
+}
+
+static int rxb_validate(struct nlattr *tb[], struct nlattr *data[],
+			struct netlink_ext_ack *extack)
+{
+	if (tb[IFLA_ADDRESS]) {
+		if (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid link address length");
+			return -EINVAL;
+		}
+		if (!is_valid_ether_addr(nla_data(tb[IFLA_ADDRESS]))) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid link address");
+			return -EADDRNOTAVAIL;
+		}
+	}
+	return 0;
+}
+
+static unsigned int rxb_get_num_queues(void)
+{
+	return RXB_MAX_QUEUES;
+}
+
+static struct net *rxb_get_link_net(const struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *peer = rtnl_dereference(port->peer);
+
+	return peer ? dev_net(peer) : dev_net(dev);
+}
+
+struct rtnl_link_ops rxb_link_ops = {
+	.kind			= RXB_DRV_NAME,
+	.priv_size		= sizeof(struct rxb_port),
+	.setup			= rxb_setup,
+	.validate		= rxb_validate,
+	.newlink		= rxb_newlink,
+	.dellink		= rxb_dellink,
+	.get_num_tx_queues	= rxb_get_num_queues,
+	.get_num_rx_queues	= rxb_get_num_queues,
+	.get_link_net		= rxb_get_link_net,
+};

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated NIC: frame parser, RSS, DMA engine and MSI-X vectors.
+ *
+ * A frame transmitted on one port of a pair arrives here, at the other
+ * port's NIC, as it would over a cable.  The NIC checks the frame, hashes
+ * it (Toeplitz, rss.c), picks the queue from the indirection table and
+ * hands it to the ring model's hardware half, which takes a posted buffer,
+ * DMAs the frame into it and writes a completion.  The queue's vector then
+ * interrupts the vector's CPU, where the driver's handler schedules NAPI.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/io.h>
+#include "rxbisect.h"
+
+/* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
+#define RXB_PARSE_LEN	96
+
+/**
+ * rxb_nic_init() - reset state of a port's NIC.
+ * @nic: the NIC.
+ * @nqueues: queues the default indirection table spreads over.
+ * @mtu: initial MTU.
+ */
+void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu)
+{
+	unsigned int i;
+
+	netdev_rss_key_fill(nic->rss_key, sizeof(nic->rss_key));
+	for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+		nic->rss_indir[i] = ethtool_rxfh_indir_default(i, nqueues);
+	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
+}
+
+static void rxb_vec_ipi(void *arg)
+{
+	struct rxb_vector *vec = arg;
+
+	/* The csd is free again once this runs (async csd unlocks first). */
+	clear_bit(RXB_VEC_SENDING, &vec->flags);
+	vec->isr(vec->isr_arg);
+	/* Pairs with atomic_read_acquire() in rxb_vec_sync(). */
+	smp_mb__before_atomic();
+	atomic_dec(&vec->in_flight);
+}
+
+/* Send the interrupt message to the vector's CPU. */
+static void rxb_vec_send(struct rxb_vector *vec)
+{
+	/* One message in flight is enough: a sender that finds one already
+	 * on its way knows its handler has not started yet, so the NAPI poll
+	 * it schedules will see what this sender published.
+	 */
+	if (test_and_set_bit(RXB_VEC_SENDING, &vec->flags))
+		return;
+	atomic_inc(&vec->in_flight);
+	if (smp_call_function_single_async(READ_ONCE(vec->cpu), &vec->csd)) {
+		/* CPU went offline: take the interrupt here instead. */
+		unsigned long irqflags;
+
+		local_irq_save(irqflags);
+		rxb_vec_ipi(vec);
+		local_irq_restore(irqflags);
+	}
+}
+
+/**
+ * rxb_vec_init() - set up a vector.
+ * @vec: the vector.
+ * @cpu: its affinity.
+ * @isr: the driver's handler.
+ * @arg: argument of @isr.
+ */
+void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
+		  void *arg)
+{
+	vec->flags = 0;
+	vec->cpu = cpu;
+	atomic_set(&vec->in_flight, 0);
+	INIT_CSD(&vec->csd, rxb_vec_ipi, vec);
+	vec->isr = isr;
+	vec->isr_arg = arg;
+}
+
+/**
+ * rxb_vec_raise() - NIC: signal an event on a vector.
+ * @vec: the vector.
+ *
+ * Interrupts auto-mask: after one is raised, further events are silent
+ * until the driver re-arms the vector with rxb_vec_unmask().
+ */
+void rxb_vec_raise(struct rxb_vector *vec)
+{
+	/* Fully ordered RMW: the completion written before this call is
+	 * visible to a driver that then sees the vector unmasked.  Pairs
+	 * with smp_mb__after_atomic() in rxb_vec_unmask().
+	 */
+	if (test_and_set_bit(RXB_VEC_MASKED, &vec->flags))
+		return;
+	rxb_vec_send(vec);
+}
+
+/**
+ * rxb_vec_trigger() - driver: fire a vector by software ("interrupt
+ * trigger" register), whether or not it is masked.
+ * @vec: the vector.
+ */
+void rxb_vec_trigger(struct rxb_vector *vec)
+{
+	set_bit(RXB_VEC_MASKED, &vec->flags);
+	rxb_vec_send(vec);
+}
+
+/**
+ * rxb_vec_unmask() - driver: re-arm a vector after its NAPI completed.
+ * @vec: the vector.
+ *
+ * The caller must then check for completions that arrived while masked.
+ */
+void rxb_vec_unmask(struct rxb_vector *vec)
+{
+	clear_bit(RXB_VEC_MASKED, &vec->flags);
+	/* Pairs with the ordered test_and_set_bit() in rxb_vec_raise(). */
+	smp_mb__after_atomic();
+}
+
+/**
+ * rxb_vec_sync() - wait until no interrupt message of @vec is in flight.
+ * @vec: the vector; nothing may raise or trigger it any more.
+ */
+void rxb_vec_sync(struct rxb_vector *vec)
+{
+	/* Pairs with smp_mb__before_atomic() in rxb_vec_ipi(). */
+	while (atomic_read_acquire(&vec->in_flight))
+		cpu_relax();
+}
+
+static void rxb_env_raise_irq(void *env, unsigned int q)
+{
+	struct rxb_rx *rx = env;
+
+	rxb_vec_raise(&rx->vec[q]);
+}
+
+/* The DMA engine.  Bus addresses are physical addresses: the emulated
+ * device sits behind an identity IOMMU mapping onto the kernel's linear
+ * map, which is where page_pool pages live.
+ */
+static void rxb_env_dma_write(void *env, const void *frame, u64 addr,
+			      unsigned int len)
+{
+	const struct sk_buff *skb = frame;
+
+	if (WARN_ON_ONCE(skb_copy_bits(skb, 0, phys_to_virt(addr), len)))
+		memset(phys_to_virt(addr), 0, len);
+}
+
+const struct rxb_env_ops rxb_env_ops = {
+	.alloc_buf	= rxb_rx_alloc_buf,
+	.free_buf	= rxb_rx_free_buf,
+	.raise_irq	= rxb_env_raise_irq,
+	.dma_write	= rxb_env_dma_write,
+};
+
+/**
+ * rxb_nic_receive() - a frame arrives at @port's NIC from the wire.
+ * @port: receiving port.
+ * @skb: the frame; the caller keeps ownership.
+ *
+ * Called with RCU read lock and bottom halves disabled (transmit path).
+ */
+void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
+{
+	struct rxb_nic *nic = &port->nic;
+	u8 hdr[RXB_PARSE_LEN];
+	struct rxb_frame f;
+	const u8 *data;
+	struct rxb_rx *rx;
+	unsigned int q;
+
+	rx = rcu_dereference(port->rx);
+	if (!rx) {
+		atomic64_inc(&nic->stopped_drops);
+		return;
+	}
+	if (skb->len < ETH_HLEN) {
+		atomic64_inc(&nic->runt_drops);
+		return;
+	}
+	if (skb->len > READ_ONCE(nic->max_frame)) {
+		atomic64_inc(&nic->oversize_drops);
+		return;
+	}
+	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
+						RXB_PARSE_LEN), hdr);
+	f.data = skb;
+	f.len = skb->len;
+	f.hash = rxb_rss_hash(nic->rss_key, data,
+			      min_t(unsigned int, skb->len, RXB_PARSE_LEN),
+			      &f.hash_flags);
+	q = READ_ONCE(nic->rss_indir[f.hash % RXB_RSS_INDIR_SIZE]);
+	if (q >= rx->nqueues)
+		q = 0;
+	rx->model->ops->hw_rx(rx->model, q, &f);
+}

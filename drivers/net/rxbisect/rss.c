@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated NIC's RSS parser and Toeplitz hash.
+ *
+ * Input order follows the Microsoft RSS specification: source address,
+ * destination address, then source and destination port for TCP and UDP
+ * over IPv4 or IPv6.  IPv4 fragments and other L4 protocols hash the
+ * addresses only; non-IP frames hash to 0 (queue of indirection entry 0).
+ */
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ip.h>
+#include <linux/if_vlan.h>
+#include "rxbisect.h"
+
+static u32 rxb_toeplitz(const u8 *key, const u8 *in, unsigned int len)
+{
+	u32 v = (key[0] << 24) | (key[1] << 16) | (key[2] << 8) | key[3];
+	u32 hash = 0;
+	unsigned int i, b;
+
+	for (i = 0; i < len; i++) {
+		for (b = 0; b < 8; b++) {
+			if (in[i] & (0x80 >> b))
+				hash ^= v;
+			v <<= 1;
+			if (key[i + 4] & (0x80 >> b))
+				v |= 1;
+		}
+	}
+	return hash;
+}
+
+/**
+ * rxb_rss_hash() - hash a frame as the NIC's RSS engine does.
+ * @key: 40-byte Toeplitz key.
+ * @frame: the first @len bytes of the frame.
+ * @len: bytes available at @frame.
+ * @hash_flags: set to RXB_CQE_F_L4_HASH, RXB_CQE_F_L3_HASH or 0.
+ *
+ * Return: the hash, 0 for frames RSS does not cover.
+ */
+u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
+		 u8 *hash_flags)
+{
+	unsigned int off = ETH_HLEN, in_len, l4_off;
+	u8 in[36];
+	__be16 proto;
+	u8 l4_proto;
+
+	*hash_flags = 0;
+	if (len < ETH_HLEN)
+		return 0;
+	proto = ((const struct ethhdr *)frame)->h_proto;
+	if (proto == htons(ETH_P_8021Q) && len >= VLAN_ETH_HLEN) {
+		proto = ((const struct vlan_ethhdr *)frame)->h_vlan_encapsulated_proto;
+		off = VLAN_ETH_HLEN;
+	}
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *ip = (const void *)(frame + off);
+
+		if (len < off + sizeof(*ip) || ip->version != 4 || ip->ihl < 5)
+			return 0;
+		memcpy(in, &ip->addrs, sizeof(ip->addrs));
+		in_len = 8;
+		l4_proto = ip->protocol;
+		l4_off = off + ip->ihl * 4;
+		if (ip->frag_off & htons(IP_MF | IP_OFFSET))
+			l4_proto = 0;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = (const void *)(frame + off);
+
+		if (len < off + sizeof(*ip6) || ip6->version != 6)
+			return 0;
+		memcpy(in, &ip6->addrs, sizeof(ip6->addrs));
+		in_len = 32;
+		l4_proto = ip6->nexthdr;
+		l4_off = off + sizeof(*ip6);
+	} else {
+		return 0;
+	}
+	if ((l4_proto == IPPROTO_TCP || l4_proto == IPPROTO_UDP) &&
+	    len >= l4_off + 4) {
+		memcpy(in + in_len, frame + l4_off, 4);
+		in_len += 4;
+		*hash_flags = RXB_CQE_F_L4_HASH;
+	} else {
+		*hash_flags = RXB_CQE_F_L3_HASH;
+	}
+	return rxb_toeplitz(key, in, in_len);
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect driver receive path: queues, NAPI, page_pool, skb building.
+ *
+ * The ring model's driver half consumes completions and reposts buffers;
+ * this file turns the packets it returns into skbs (no copy: the skb is
+ * built around the page_pool page the NIC wrote) and feeds GRO.
+ */
+#include <linux/cpumask.h>
+#include <linux/etherdevice.h>
+#include <linux/prandom.h>
+#include <net/page_pool.h>
+#include <net/xdp.h>
+#include "rxbisect.h"
+
+/**
+ * rxb_queue_cpu() - CPU of queue @q's interrupt vector.
+ * @port: the port.
+ * @q: queue.
+ *
+ * The debugfs irq_cpu knob if set and online, else queue i -> the i-th
+ * online CPU (modulo), as drivers spread MSI-X affinity.
+ */
+int rxb_queue_cpu(const struct rxb_port *port, unsigned int q)
+{
+	int cpu = READ_ONCE(port->knobs[q].irq_cpu);
+
+	if (cpu >= 0 && cpu < nr_cpu_ids && cpu_online(cpu))
+		return cpu;
+	return cpumask_local_spread(q, NUMA_NO_NODE);
+}
+
+int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
+{
+	struct rxb_rx *rx = env;
+	struct page *page;
+
+	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
+	if (!page)
+		return -ENOMEM;
+	buf->addr = page_to_phys(page) + RXB_RX_HEADROOM;
+	buf->cookie = page;
+	return 0;
+}
+
+void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
+{
+	struct rxb_rx *rx = env;
+
+	page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
+}
+
+/* Extra per-packet work: random cache-line touches (the seeds' slow core). */
+static void rxb_rx_work(struct rxb_rxq *rxq, u32 n)
+{
+	/* Acquire: pairs with cmpxchg_release() in rxb_work_set(). */
+	u8 *buf = smp_load_acquire(&rxq->rx->port->work_buf);
+	u32 x = rxq->work_seed;
+
+	if (!buf)
+		return;
+	while (n--) {
+		/* xorshift32 */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		buf[(x % (RXB_WORK_BUF_SIZE / SMP_CACHE_BYTES)) * SMP_CACHE_BYTES]++;
+	}
+	rxq->work_seed = x;
+}
+
+static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+{
+	struct net_device *dev = rxq->rx->port->dev;
+	struct page *page = p->cookie;
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(page_address(page), PAGE_SIZE);
+	if (unlikely(!skb)) {
+		page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, page,
+					p->pool_q == rxq->qid);
+		dev_core_stats_rx_dropped_inc(dev);
+		return;
+	}
+	skb_reserve(skb, RXB_RX_HEADROOM);
+	__skb_put(skb, p->len);
+	skb_mark_for_recycle(skb);
+	skb->protocol = eth_type_trans(skb, dev);
+	skb_record_rx_queue(skb, rxq->qid);
+	if (p->hash_flags & RXB_CQE_F_L4_HASH)
+		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
+	else if (p->hash_flags & RXB_CQE_F_L3_HASH)
+		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
+	napi_gro_receive(&rxq->napi, skb);
+}
+
+static int rxb_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct rxb_rxq *rxq = container_of(napi, struct rxb_rxq, napi);
+	struct rxb_rx *rx = rxq->rx;
+	struct rxb_port *port = rx->port;
+	struct rxb_model *m = rx->model;
+	unsigned int q = rxq->qid;
+	u32 work = READ_ONCE(port->knobs[q].work);
+	int done = 0, n, i;
+
+	if (smp_processor_id() != READ_ONCE(rx->vec[q].cpu))
+		rxb_stat_inc(&rxq->polls_off_cpu);
+	if (READ_ONCE(port->knobs[q].stall)) {
+		/* Leave the vector masked: the queue is not serviced until
+		 * the knob is cleared, which triggers the vector again.
+		 */
+		napi_complete_done(napi, 0);
+		return 0;
+	}
+	while (done < budget) {
+		int want = min(budget - done, RXB_NAPI_BUDGET);
+
+		n = m->ops->poll(m, q, rxq->pkts, want);
+		for (i = 0; i < n; i++) {
+			if (work)
+				rxb_rx_work(rxq, work);
+			rxb_rx_skb(rxq, &rxq->pkts[i]);
+		}
+		done += n;
+		if (n < want)
+			break;
+	}
+	/* Buffers could not be allocated: stay in polling mode to retry. */
+	if (!m->ops->refill(m, q))
+		return budget;
+	if (done < budget && napi_complete_done(napi, done)) {
+		rxb_vec_unmask(&rx->vec[q]);
+		/* Completions written while the vector was masked. */
+		if (m->ops->rx_pending(m, q))
+			napi_schedule(napi);
+	}
+	return done;
+}
+
+/* The queue's interrupt handler: hard IRQ context on the vector's CPU. */
+static void rxb_rx_isr(void *arg)
+{
+	struct rxb_rxq *rxq = arg;
+
+	napi_schedule(&rxq->napi);
+}
+
+static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
+{
+	struct page_pool_params pp = {
+		.order		= 0,
+		.pool_size	= size,
+		.nid		= NUMA_NO_NODE,
+	};
+
+	rxq->pp = page_pool_create(&pp);
+	if (IS_ERR(rxq->pp)) {
+		int err = PTR_ERR(rxq->pp);
+
+		rxq->pp = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/**
+ * rxb_rx_destroy() - free a receive configuration that is not running.
+ * @rx: configuration from rxb_rx_create(), stopped or never started.
+ */
+void rxb_rx_destroy(struct rxb_rx *rx)
+{
+	unsigned int q;
+
+	if (rx->model)
+		rx->model->ops->destroy(rx->model);
+	for (q = 0; q < rx->nqueues; q++) {
+		struct rxb_rxq *rxq = &rx->rxq[q];
+
+		if (rxq->napi.poll)
+			netif_napi_del(&rxq->napi);
+		/* Pages still in the stack return to the pool later. */
+		if (rxq->pp)
+			page_pool_destroy(rxq->pp);
+	}
+	kfree(rx->vec);
+	kvfree(rx);
+}
+
+/**
+ * rxb_rx_create() - build the rings and queues of a configuration.
+ * @port: the port.
+ * @cfg: configuration.
+ *
+ * Nothing is visible to the NIC or the stack until rxb_rx_start().
+ *
+ * Return: the configuration or an ERR_PTR().
+ */
+struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
+{
+	struct rxb_model_cfg mcfg = {
+		.nqueues	= cfg->nqueues,
+		.ring_size	= cfg->rx_ring_size,
+		.buf_len	= RXB_RX_BUF_LEN,
+		.env_ops	= &rxb_env_ops,
+	};
+	struct rxb_model *m;
+	struct rxb_rx *rx;
+	unsigned int q;
+	int err;
+
+	rx = kvzalloc(struct_size(rx, rxq, cfg->nqueues), GFP_KERNEL);
+	if (!rx)
+		return ERR_PTR(-ENOMEM);
+	rx->port = port;
+	rx->nqueues = cfg->nqueues;
+	rx->vec = kcalloc(cfg->nqueues, sizeof(*rx->vec), GFP_KERNEL);
+	if (!rx->vec) {
+		err = -ENOMEM;
+		goto err;
+	}
+	for (q = 0; q < rx->nqueues; q++) {
+		struct rxb_rxq *rxq = &rx->rxq[q];
+
+		rxq->rx = rx;
+		rxq->qid = q;
+		rxq->work_seed = get_random_u32() | 1;
+		err = rxb_rxq_pool_create(rxq, cfg->rx_ring_size);
+		if (err)
+			goto err;
+		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
+		rxb_vec_init(&rx->vec[q], rxb_queue_cpu(port, q), rxb_rx_isr,
+			     rxq);
+	}
+	mcfg.env = rx;
+	m = cfg->model->create(&mcfg);
+	if (IS_ERR(m)) {
+		err = PTR_ERR(m);
+		goto err;
+	}
+	rx->model = m;
+	return rx;
+err:
+	rxb_rx_destroy(rx);
+	return ERR_PTR(err);
+}
+
+/**
+ * rxb_rx_start() - make a configuration live: NAPI on, NIC sees the rings.
+ * @port: the port; RTNL held.
+ * @rx: configuration from rxb_rx_create().
+ */
+void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
+{
+	unsigned int q;
+
+	for (q = 0; q < rx->nqueues; q++)
+		napi_enable(&rx->rxq[q].napi);
+	spin_lock_bh(&port->stats_lock);
+	port->live = rx;
+	spin_unlock_bh(&port->stats_lock);
+	rcu_assign_pointer(port->rx, rx);
+	/* Let every queue poll once: tops up rings the create left short. */
+	for (q = 0; q < rx->nqueues; q++)
+		rxb_vec_trigger(&rx->vec[q]);
+}
+
+/**
+ * rxb_rx_stop() - quiesce and free the live configuration.
+ * @port: the port; RTNL held.
+ *
+ * The NIC stops seeing the rings first, then pending interrupts drain,
+ * then NAPI stops; the counters are folded into the port's totals.
+ */
+void rxb_rx_stop(struct rxb_port *port)
+{
+	struct rxb_rx *rx = rtnl_dereference(port->rx);
+	unsigned int q;
+
+	if (!rx)
+		return;
+	RCU_INIT_POINTER(port->rx, NULL);
+	/* No NIC-side user of @rx (transmit path, knob writers) remains. */
+	synchronize_net();
+	for (q = 0; q < rx->nqueues; q++)
+		rxb_vec_sync(&rx->vec[q]);
+	for (q = 0; q < rx->nqueues; q++)
+		napi_disable(&rx->rxq[q].napi);
+
+	spin_lock_bh(&port->stats_lock);
+	for (q = 0; q < rx->nqueues; q++) {
+		const struct rxb_qstats *s = &rx->model->qstats[q];
+		unsigned int i;
+
+		for (i = 0; i < RXB_QSTATS_NUM; i++) {
+			const struct rxb_stat_desc *d = &rxb_qstats_desc[i];
+
+			*(u64 *)((char *)&port->qbase[q] + d->off) +=
+				rxb_stat_get(s, d);
+		}
+		port->off_cpu_base[q] += rx->rxq[q].polls_off_cpu;
+	}
+	port->live = NULL;
+	spin_unlock_bh(&port->stats_lock);
+
+	rxb_rx_destroy(rx);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ring primitives shared by the ring-model cores: the completion ring's
+ * sense-reverse protocol and doorbell register accesses.  Every access to
+ * memory or a register that both the NIC and the driver touch goes through
+ * here, so each ordering pair is written down once.
+ */
+#ifndef _RXB_RING_H
+#define _RXB_RING_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+#include <asm/byteorder.h>
+#include <rxbisect/rxb_desc.h>
+
+/**
+ * rxb_gen() - generation bit of the pass through a ring that @idx is in.
+ * @idx: free-running ring index.
+ * @order: log2 of the ring size.
+ *
+ * 1 on the first pass, 0 on the second, ... (thesis 4.1: the NIC fills the
+ * done bit with its generation; software compares with its own).  Ring
+ * memory starts zeroed, so no entry looks done before the NIC writes it.
+ */
+static inline u8 rxb_gen(u32 idx, unsigned int order)
+{
+	return ((idx >> order) & 1) ^ 1;
+}
+
+/**
+ * rxb_cqe_write() - NIC side: write a completion entry and make it visible.
+ * @cqe: entry at the NIC's CR tail.
+ * @gen: rxb_gen() of the NIC's CR tail index.
+ * @desc_idx: descriptor slot holding the packet.
+ * @ring_id: Rx ring of @desc_idx.
+ * @len: packet length.
+ * @hash: RSS hash.
+ * @hash_flags: RXB_CQE_F_*_HASH.
+ */
+static inline void rxb_cqe_write(struct rxb_cqe *cqe, u8 gen, u16 desc_idx,
+				 u16 ring_id, u16 len, u32 hash, u8 hash_flags)
+{
+	cqe->rss_hash = cpu_to_le32(hash);
+	cqe->desc_idx = cpu_to_le16(desc_idx);
+	cqe->pkt_len = cpu_to_le16(len);
+	cqe->ring_id = cpu_to_le16(ring_id);
+	/* Release: the packet data (dma_write) and the fields above are
+	 * visible before the done bit.  Pairs with the acquire in
+	 * rxb_cqe_ready().
+	 */
+	smp_store_release(&cqe->flags, (u8)(hash_flags | (gen ? RXB_CQE_F_DONE : 0)));
+}
+
+/**
+ * rxb_cqe_ready() - driver side: has the NIC written the entry for this pass?
+ * @cqe: entry at the driver's CR head.
+ * @gen: rxb_gen() of the driver's CR head index.
+ *
+ * On true, the entry's fields and the packet data it points to may be read.
+ */
+static inline bool rxb_cqe_ready(const struct rxb_cqe *cqe, u8 gen)
+{
+	/* Acquire: pairs with the release in rxb_cqe_write(). */
+	u8 flags = smp_load_acquire(&cqe->flags);
+
+	return (flags & RXB_CQE_F_DONE) == (gen ? RXB_CQE_F_DONE : 0);
+}
+
+/**
+ * rxb_db_write() - driver side: write a doorbell register.
+ * @reg: the register.
+ * @val: new producer or consumer index.
+ *
+ * Release: the descriptors posted (or the completions consumed) before
+ * the doorbell are complete before the NIC can see the new index.  Pairs
+ * with the acquire in rxb_db_read().
+ */
+static inline void rxb_db_write(u32 *reg, u32 val)
+{
+	/* Release: pairs with the acquire in rxb_db_read(). */
+	smp_store_release(reg, val);
+}
+
+/**
+ * rxb_db_read() - NIC side: read a doorbell register.
+ * @reg: the register.
+ *
+ * Acquire: pairs with the release in rxb_db_write(), so the descriptors
+ * below the index read are the driver's latest writes.
+ */
+static inline u32 rxb_db_read(const u32 *reg)
+{
+	/* Acquire: pairs with the release in rxb_db_write(). */
+	return smp_load_acquire(reg);
+}
+
+/**
+ * rxb_rx_desc_post() - driver side: fill an Rx descriptor.
+ * @d: descriptor.
+ * @addr: buffer bus address.
+ * @len: buffer length.
+ *
+ * Made visible to the NIC by the next rxb_db_write() of the ring's tail.
+ */
+static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
+{
+	d->buf_addr = cpu_to_le64(addr);
+	d->buf_len = cpu_to_le32(len);
+	d->reserved = 0;
+}
+
+#endif /* _RXB_RING_H */

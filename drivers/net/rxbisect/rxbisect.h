@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect: an emulated multi-queue NIC with pluggable receive-ring models.
+ *
+ * Two halves, kept apart as a datasheet would keep them:
+ *  - nic.c, rss.c and each model's hw_rx: the emulated hardware.  It sees
+ *    ring memory, doorbell registers, RSS registers and interrupt vectors.
+ *  - netdev.c, rx.c, ethtool.c, debugfs.c: the driver.  It creates rings
+ *    through the ring-model interface, runs NAPI and page_pool, and talks to
+ *    the NIC only through those registers and rings.
+ */
+#ifndef _RXBISECT_H
+#define _RXBISECT_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/if_vlan.h>
+#include <linux/bpf.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+
+#define RXB_DRV_NAME		"rxbisect"
+#define RXB_DRV_VERSION		"0.1"
+#define RXB_MAX_QUEUES		32
+#define RXB_RSS_INDIR_SIZE	128
+#define RXB_RSS_KEY_SIZE	40
+#define RXB_NAPI_BUDGET		64
+#define RXB_DEF_RING_SIZE	1024
+#define RXB_DEF_TX_RING_SIZE	1024
+
+/* Rx buffer layout: one order-0 page_pool page per buffer. */
+#define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
+#define RXB_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define RXB_RX_BUF_LEN		(PAGE_SIZE - RXB_RX_HEADROOM - RXB_RX_TAILROOM)
+#define RXB_MAX_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+
+/* ---- emulated hardware ---------------------------------------------- */
+
+/**
+ * struct rxb_vector - one emulated MSI-X vector.
+ * @flags: RXB_VEC_MASKED: raised and not yet re-armed by the driver;
+ *	RXB_VEC_SENDING: an interrupt message is on its way to @cpu.
+ * @cpu: affinity: the CPU the interrupt (and so the NAPI poll) runs on.
+ * @in_flight: interrupt messages not yet fully handled (for teardown).
+ * @csd: the inter-processor message that carries the interrupt.
+ * @isr: the driver's interrupt handler, run in hard-IRQ context on @cpu.
+ * @isr_arg: argument of @isr.
+ */
+struct rxb_vector {
+	unsigned long flags;
+	int cpu;
+	atomic_t in_flight;
+	call_single_data_t csd;
+	void (*isr)(void *arg);
+	void *isr_arg;
+};
+
+#define RXB_VEC_MASKED	0
+#define RXB_VEC_SENDING	1
+
+/**
+ * struct rxb_nic - registers and counters of one port's emulated NIC.
+ * @rss_indir: RSS indirection table: hash & 127 -> queue.
+ * @rss_key: Toeplitz key.
+ * @max_frame: largest frame accepted, in bytes (MTU plus L2 headers).
+ * @runt_drops: frames shorter than an Ethernet header.
+ * @oversize_drops: frames longer than @max_frame.
+ * @stopped_drops: frames that arrived while the receive rings were down.
+ */
+struct rxb_nic {
+	u32 rss_indir[RXB_RSS_INDIR_SIZE];
+	u8 rss_key[RXB_RSS_KEY_SIZE];
+	u32 max_frame;
+	atomic64_t runt_drops;
+	atomic64_t oversize_drops;
+	atomic64_t stopped_drops;
+};
+
+/* ---- driver ---------------------------------------------------------- */
+
+/**
+ * struct rxb_cfg - receive configuration chosen by the user.
+ * @model: ring model.
+ * @nqueues: receive (and transmit) queues in use.
+ * @rx_ring_size: entries per Rx ring / completion ring.
+ * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
+ */
+struct rxb_cfg {
+	const struct rxb_model_ops *model;
+	u32 nqueues;
+	u32 rx_ring_size;
+	u32 tx_ring_size;
+};
+
+struct rxb_rx;
+
+/**
+ * struct rxb_rxq - driver state of one receive queue.
+ * @napi: the queue's NAPI context.
+ * @pp: the queue's page_pool.
+ * @rx: the configuration this queue belongs to.
+ * @qid: queue index.
+ * @polls_off_cpu: polls that ran on another CPU than the vector's.
+ * @work_seed: state of the work knob's random cache-line walk.
+ * @pkts: scratch array for the model's poll.
+ */
+struct rxb_rxq {
+	struct napi_struct napi;
+	struct page_pool *pp;
+	struct rxb_rx *rx;
+	unsigned int qid;
+	u64 polls_off_cpu;
+	u32 work_seed;
+	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
+};
+
+/**
+ * struct rxb_rx - one live receive configuration: rings, vectors, queues.
+ * @port: owner.
+ * @model: ring-model instance (rings and their NIC-side state).
+ * @nqueues: queues.
+ * @vec: interrupt vectors, one per queue.
+ * @rxq: per-queue driver state.
+ */
+struct rxb_rx {
+	struct rxb_port *port;
+	struct rxb_model *model;
+	unsigned int nqueues;
+	struct rxb_vector *vec;
+	struct rxb_rxq rxq[];
+};
+
+/**
+ * struct rxb_qknobs - per-queue debug knobs (debugfs), kept across rebuilds.
+ * @stall: when set, the queue's consumer does not consume.
+ * @work: extra random cache-line touches per received packet.
+ * @irq_cpu: vector affinity; -1: queue i -> i-th online CPU.
+ * @port: owner.
+ * @q: queue index.
+ * @dir: debugfs directory q<N>.
+ */
+struct rxb_qknobs {
+	u32 stall;
+	u32 work;
+	int irq_cpu;
+	struct rxb_port *port;
+	unsigned int q;
+	struct dentry *dir;
+};
+
+struct rxb_txq_stats {
+	u64 packets;
+	u64 bytes;
+	u64 drops;
+};
+
+/**
+ * struct rxb_port - one port of an rxbisect pair (netdev private data).
+ * @dev: the net device.
+ * @peer: the other port: what this port transmits arrives there.
+ * @nic: this port's emulated NIC.
+ * @rx: live receive configuration, NULL while down (RCU; the NIC reads it).
+ * @cfg: configuration applied at the next (re)start, under RTNL.
+ * @stats_lock: protects @live and @qbase against folding.
+ * @live: the configuration whose counters are still counting.
+ * @qbase: counters of configurations already torn down, per queue.
+ * @off_cpu_base: polls_off_cpu of torn-down configurations.
+ * @txs: per-Tx-queue counters, written under the Tx queue lock.
+ * @knobs: per-queue debug knobs.
+ * @work_buf: memory the work knob touches.
+ * @dbg_dir: debugfs directory of this port.
+ */
+struct rxb_port {
+	struct net_device *dev;
+	struct net_device __rcu *peer;
+	struct rxb_nic nic;
+	struct rxb_rx __rcu *rx;
+	struct rxb_cfg cfg;
+
+	spinlock_t stats_lock;	/* @live and @qbase */
+	struct rxb_rx *live;
+	struct rxb_qstats qbase[RXB_MAX_QUEUES];
+	u64 off_cpu_base[RXB_MAX_QUEUES];
+	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
+
+	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
+	u8 *work_buf;
+	struct dentry *dbg_dir;
+};
+
+#define RXB_WORK_BUF_SIZE	(4U << 20)
+
+/* main.c */
+extern struct rxb_cfg rxb_default_cfg;
+extern struct rtnl_link_ops rxb_link_ops;
+
+/* nic.c: the emulated hardware */
+void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu);
+void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb);
+void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
+		  void *arg);
+void rxb_vec_raise(struct rxb_vector *vec);
+void rxb_vec_trigger(struct rxb_vector *vec);
+void rxb_vec_unmask(struct rxb_vector *vec);
+void rxb_vec_sync(struct rxb_vector *vec);
+extern const struct rxb_env_ops rxb_env_ops;
+
+/* rss.c */
+u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
+		 u8 *hash_flags);
+
+/* rx.c: driver receive path */
+struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
+void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
+void rxb_rx_stop(struct rxb_port *port);
+void rxb_rx_destroy(struct rxb_rx *rx);
+int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
+int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
+void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
+
+/* netdev.c */
+int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
+		    struct netlink_ext_ack *extack);
+void rxb_get_qstats(struct rxb_port *port, unsigned int q,
+		    struct rxb_qstats *st, u64 *off_cpu);
+int rxb_pair_create(struct net *net, struct net_device *dev,
+		    struct netlink_ext_ack *extack);
+
+/* ethtool.c */
+extern const struct ethtool_ops rxb_ethtool_ops;
+
+/* debugfs.c */
+void rxb_debugfs_init(void);
+void rxb_debugfs_exit(void);
+void rxb_debugfs_port_add(struct rxb_port *port);
+void rxb_debugfs_port_del(struct rxb_port *port);
+void rxb_debugfs_queues_update(struct rxb_port *port);
+
+#endif /* _RXBISECT_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect emulated NIC: descriptor and completion layouts ("datasheet").
+ *
+ * Everything the emulated NIC and the driver exchange is in this file:
+ * the in-memory ring entries, and the doorbell registers.  The NIC never
+ * looks at driver state and the driver never looks at NIC state; both only
+ * read and write these structures.
+ *
+ * Conventions (as in the seeds, rxbisect paper section 2, thesis 4.1):
+ *  - Ring indices are free-running 32-bit counters; a slot is index & (size-1).
+ *    Ring sizes are powers of two.
+ *  - Completion entries carry a "done" bit that the NIC writes with its
+ *    generation (sense-reverse) bit: 1 on the first pass through the ring,
+ *    0 on the second, and so on.  Software compares it with its own
+ *    generation to find new entries without ever writing to the ring.
+ *  - All multi-byte fields are little endian.
+ */
+#ifndef _RXB_DESC_H
+#define _RXB_DESC_H
+
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+/**
+ * struct rxb_rx_desc - Rx descriptor: one empty buffer posted to the NIC.
+ *
+ * Written by the driver, read by the NIC.  Used by the privRing Rx ring.
+ */
+struct rxb_rx_desc {
+	/* Bus address of the first byte the NIC may write. */
+	__le64 buf_addr;
+	/* Number of bytes the NIC may write at buf_addr. */
+	__le32 buf_len;
+	/* Must be zero. */
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct rxb_rx_desc) == 16);
+
+/* Completion entry flags (rxb_cqe.flags). */
+#define RXB_CQE_F_DONE		0x01	/* done bit: equals the NIC's generation */
+#define RXB_CQE_F_L4_HASH	0x02	/* rss_hash covers the L4 4-tuple */
+#define RXB_CQE_F_L3_HASH	0x04	/* rss_hash covers the L3 addresses only */
+
+/**
+ * struct rxb_cqe - completion ring (CR) entry: one received packet.
+ *
+ * Written by the NIC, read by the driver.  The NIC writes every other field
+ * first and @flags last, with release semantics; the driver reads @flags with
+ * acquire semantics and only then the other fields.
+ */
+struct rxb_cqe {
+	/* Toeplitz RSS hash of the packet (see RXB_CQE_F_*_HASH). */
+	__le32 rss_hash;
+	/* Index (slot) of the Rx descriptor whose buffer holds the packet. */
+	__le16 desc_idx;
+	/* Bytes written to the buffer, from the Ethernet header on. */
+	__le16 pkt_len;
+	/* Rx ring that desc_idx refers to. */
+	__le16 ring_id;
+	/* Must be zero. */
+	u8 reserved[5];
+	/* RXB_CQE_F_*; the done bit is what software polls. */
+	u8 flags;
+} __packed;
+static_assert(sizeof(struct rxb_cqe) == 16);
+
+/**
+ * struct rxb_rxq_regs - per-queue doorbell registers of the emulated NIC.
+ *
+ * The driver writes them (an MMIO write on real hardware), the NIC reads
+ * them.  Each register is written by one side only.
+ */
+struct rxb_rxq_regs {
+	/* Rx ring producer (tail) index: the driver has posted descriptors
+	 * up to, not including, this index.  Written with release by the
+	 * driver after the descriptors; read with acquire by the NIC.
+	 */
+	u32 rx_tail;
+	/* CR consumer index: the driver has consumed completions up to, not
+	 * including, this index, so the NIC may overwrite those entries.
+	 */
+	u32 cq_head;
+};
+
+/* Largest and smallest Rx ring (and CR) the NIC supports. */
+#define RXB_RING_MIN	64
+#define RXB_RING_MAX	8192
+
+#endif /* _RXB_DESC_H */

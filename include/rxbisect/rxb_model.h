@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect ring-model interface.
+ *
+ * A ring model is one NIC receive architecture (privRing, shRing, rxBisect,
+ * ...).  Each model lives in one file and implements both halves of its
+ * receive interface:
+ *
+ *  - the hardware half (hw_rx), run by the emulated NIC for every arriving
+ *    frame: take a buffer the driver posted, "DMA" the frame into it, write
+ *    a completion, raise the queue's interrupt;
+ *  - the driver half (poll, refill), run by the queue's NAPI context:
+ *    consume completions, hand the buffers up, post fresh buffers and ring
+ *    the doorbell.
+ *
+ * The halves share only the ring memory and doorbells described in
+ * rxb_desc.h.  Model cores use no netdev, skb or page_pool API: buffers and
+ * interrupts go through struct rxb_env_ops, so the same source builds in
+ * userspace (tools/testing/rxbisect) for unit and thread-stress tests.
+ */
+#ifndef _RXB_MODEL_H
+#define _RXB_MODEL_H
+
+#include <linux/types.h>
+#include <linux/cache.h>
+#include <linux/compiler.h>
+
+struct rxb_model;
+
+/**
+ * struct rxb_buf - an empty receive buffer handed to a ring model.
+ * @addr: bus address the NIC writes to (the first byte of packet data).
+ * @cookie: the environment's handle for the buffer (a struct page in the
+ *	kernel); returned in struct rxb_pkt when the buffer carries a packet.
+ */
+struct rxb_buf {
+	u64 addr;
+	void *cookie;
+};
+
+/**
+ * struct rxb_env_ops - what a ring model needs from its environment.
+ * @alloc_buf: driver side: allocate an empty buffer from queue @q's pool.
+ *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
+ * @free_buf: driver side: return a buffer that never carried a packet (at
+ *	teardown) to the pool of queue @q.
+ * @raise_irq: hardware side: signal queue @q's interrupt vector.
+ * @dma_write: hardware side: copy @len bytes of the frame being delivered
+ *	into bus address @addr ("DMA").  @frame is the caller's frame handle.
+ */
+struct rxb_env_ops {
+	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
+	void (*free_buf)(void *env, unsigned int q, void *cookie);
+	void (*raise_irq)(void *env, unsigned int q);
+	void (*dma_write)(void *env, const void *frame, u64 addr,
+			  unsigned int len);
+};
+
+/**
+ * struct rxb_model_cfg - configuration of a ring-model instance.
+ * @nqueues: receive queues (NAPI contexts) of the device.
+ * @ring_size: entries of each Rx ring and completion ring; power of two.
+ * @buf_len: bytes the NIC may write into each buffer.
+ * @env_ops: environment callbacks.
+ * @env: opaque argument passed to every @env_ops callback.
+ */
+struct rxb_model_cfg {
+	unsigned int nqueues;
+	unsigned int ring_size;
+	unsigned int buf_len;
+	const struct rxb_env_ops *env_ops;
+	void *env;
+};
+
+/**
+ * struct rxb_frame - a frame arriving at the emulated NIC.
+ * @data: opaque handle passed back to rxb_env_ops.dma_write.
+ * @len: frame length in bytes, from the Ethernet header on.
+ * @hash: RSS hash computed by the NIC's parser.
+ * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ */
+struct rxb_frame {
+	const void *data;
+	unsigned int len;
+	u32 hash;
+	u8 hash_flags;
+};
+
+/**
+ * struct rxb_pkt - a received packet handed to the driver's stack glue.
+ * @cookie: the buffer's environment handle (see struct rxb_buf).
+ * @len: bytes of packet data at the start of the buffer.
+ * @hash: RSS hash reported by the NIC.
+ * @hash_flags: RXB_CQE_F_*_HASH bits reported by the NIC.
+ * @pool_q: queue whose pool the buffer came from.
+ */
+struct rxb_pkt {
+	void *cookie;
+	u32 len;
+	u32 hash;
+	u8 hash_flags;
+	u16 pool_q;
+};
+
+/**
+ * struct rxb_qstats - per-queue counters every model keeps.
+ *
+ * The hardware group is written only by the NIC under the model's
+ * hardware-side serialisation, the driver group only by the queue's poll
+ * context.  Readers use READ_ONCE and may see a value one update old.
+ */
+struct rxb_qstats {
+	/* hardware side */
+	u64 hw_packets;		/* frames written to a buffer */
+	u64 hw_bytes;
+	u64 nobuf_drops;	/* no buffer posted for this queue */
+	u64 ring_full_drops;	/* completion ring full */
+	u64 oversize_drops;	/* frame longer than the posted buffer */
+	u64 irqs;		/* interrupts signalled */
+	/* driver side */
+	u64 packets ____cacheline_aligned; /* packets handed to the stack */
+	u64 bytes;
+	u64 polls;		/* poll calls */
+	u64 refills;		/* buffers posted */
+	u64 alloc_fails;	/* buffer allocation failures */
+	u64 doorbells;		/* doorbell writes */
+};
+
+/**
+ * struct rxb_stat_desc - name and location of one u64 counter.
+ * @name: name as shown by ethtool -S (after a queue prefix).
+ * @off: byte offset of the counter in its structure.
+ */
+struct rxb_stat_desc {
+	const char *name;
+	unsigned int off;
+};
+
+/* The counters of struct rxb_qstats, in display order. */
+#define RXB_QSTATS_NUM	12
+extern const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM];
+
+/**
+ * rxb_stat_get() - read the counter @d describes in @base.
+ * @base: structure holding the counter.
+ * @d: its descriptor.
+ *
+ * Return: the counter's value.
+ */
+static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
+{
+	return READ_ONCE(*(const u64 *)((const char *)base + d->off));
+}
+
+/**
+ * struct rxb_model_ops - one ring model.
+ * @name: model name, as given to the ring_model parameter.
+ * @create: allocate the rings of a device with configuration @cfg and post
+ *	the initial buffers.  Returns the instance or an ERR_PTR().
+ * @destroy: free the rings and every buffer still held by them.  Neither
+ *	half may be running.
+ * @hw_rx: hardware half: deliver @frame to queue @q (chosen by RSS).
+ *	Returns 0 when delivered, or the drop cause: -ENOBUFS (no buffer),
+ *	-ENOSPC (completion ring full), -EMSGSIZE (frame longer than buffer).
+ *	May run concurrently for any queues; the model serialises as a NIC
+ *	pipeline would.
+ * @poll: driver half: consume up to @budget completions of queue @q into
+ *	@pkts, repost buffers for them and ring the doorbell.  Returns the
+ *	number of packets.  Runs in @q's poll context only.
+ * @refill: driver half: post buffers to every empty slot of queue @q.
+ *	Returns true when the queue's ring is fully posted.
+ * @rx_pending: driver half: true if queue @q has an unconsumed completion.
+ */
+struct rxb_model_ops {
+	const char *name;
+	struct rxb_model *(*create)(const struct rxb_model_cfg *cfg);
+	void (*destroy)(struct rxb_model *m);
+	int (*hw_rx)(struct rxb_model *m, unsigned int q,
+		     const struct rxb_frame *frame);
+	int (*poll)(struct rxb_model *m, unsigned int q, struct rxb_pkt *pkts,
+		    int budget);
+	bool (*refill)(struct rxb_model *m, unsigned int q);
+	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
+};
+
+/**
+ * struct rxb_model - common head of every ring-model instance.
+ * @ops: the model.
+ * @cfg: configuration the instance was created with.
+ * @qstats: per-queue counters, @cfg.nqueues entries.
+ */
+struct rxb_model {
+	const struct rxb_model_ops *ops;
+	struct rxb_model_cfg cfg;
+	struct rxb_qstats *qstats;
+};
+
+/**
+ * rxb_stat_add() - add to a counter that has a single writer.
+ * @ctr: the counter; only the caller's context ever writes it.
+ * @n: amount.
+ *
+ * Readers on other CPUs use READ_ONCE(); no atomic RMW is needed.
+ */
+static inline void rxb_stat_add(u64 *ctr, u64 n)
+{
+	WRITE_ONCE(*ctr, *ctr + n);
+}
+
+static inline void rxb_stat_inc(u64 *ctr)
+{
+	rxb_stat_add(ctr, 1);
+}
+
+extern const struct rxb_model_ops rxb_privring_ops;
+
+const struct rxb_model_ops *rxb_model_find(const char *name);
+int rxb_model_init_common(struct rxb_model *m,
+			  const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg);
+void rxb_model_fini_common(struct rxb_model *m);
+
+#endif /* _RXB_MODEL_H */

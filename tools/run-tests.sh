@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The `make test` driver: static checks, userspace ring-model core tests,
+# then the kernel selftests inside a QEMU VM.  Each stage prints KTAP; the
+# last line is "N passed, N failed" over all stages.
+#
+# Usage: tools/run-tests.sh [static|unit|vm]...   (default: all stages)
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+logdir=build/test
+mkdir -p "$logdir"
+
+pass=0
+fail=0
+skip=0
+
+# Add the top-level "# Totals:" of a KTAP log to the sums.
+count() {
+	local log=$1 rc=$2 line p f s
+
+	line=$(grep -E '^# Totals: pass:[0-9]+ fail:[0-9]+' "$log" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "# $log: no KTAP totals (exit $rc): counted as 1 failure"
+		fail=$((fail + 1))
+		return
+	fi
+	p=$(sed -E 's/.*pass:([0-9]+).*/\1/' <<<"$line")
+	f=$(sed -E 's/.*fail:([0-9]+).*/\1/' <<<"$line")
+	s=$(sed -nE 's/.*skip:([0-9]+).*/\1/p' <<<"$line")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	skip=$((skip + ${s:-0}))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "# $log: exit $rc with no failing test: counted as 1 failure"
+		fail=$((fail + 1))
+	fi
+}
+
+stage_static() {
+	local n=0 f=0 out cp
+
+	echo "TAP version 13"
+	echo "1..2"
+	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
+	n=$((n + 1))
+	if [ -z "$out" ]; then
+		echo "ok $n build W=1 C=1 (sparse) clean"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "not ok $n build W=1 C=1 (sparse) clean"
+		f=$((f + 1))
+	fi
+	n=$((n + 1))
+	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
+		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
+	if [ -z "$cp" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+		tar -C build -xf /usr/src/linux-source-6.1.tar.xz \
+			linux-source-6.1/scripts 2>/dev/null
+		cp=build/linux-source-6.1/scripts/checkpatch.pl
+	fi
+	if [ ! -x "$cp" ]; then
+		echo "ok $n checkpatch --strict # SKIP checkpatch.pl not found"
+		echo "# Totals: pass:$((n - f - 1)) fail:$f xfail:0 xpass:0 skip:1 error:0"
+		return
+	fi
+	out=$("$cp" --no-tree --strict --terse -f \
+		$(git ls-files '*.c' '*.h' 2>/dev/null || find drivers include tools -name '*.[ch]') \
+		2>&1 | grep -E 'ERROR|WARNING|CHECK' || true)
+	if [ -z "$out" ]; then
+		echo "ok $n checkpatch --strict clean"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "not ok $n checkpatch --strict clean"
+		f=$((f + 1))
+	fi
+	echo "# Totals: pass:$((n - f)) fail:$f xfail:0 xpass:0 skip:0 error:0"
+}
+
+run_stage() {
+	local name=$1 log=$logdir/$1.log rc
+
+	echo "# ---- $name ----"
+	case $name in
+	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
+	unit)	make -s -C tools/testing/rxbisect check 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]} ;;
+	vm)	tools/vm/run-vm.sh --timeout 900 -- selftests/run_kselftest.sh 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]} ;;
+	*)	echo "unknown stage $name" >&2; return 1 ;;
+	esac
+	count "$log" "$rc"
+}
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(static unit vm)
+for s in "${stages[@]}"; do
+	run_stage "$s"
+done
+
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
