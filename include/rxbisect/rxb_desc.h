@@ -41,6 +41,7 @@ static_assert(sizeof(struct rxb_rx_desc) == 16);
 #define RXB_CQE_F_DONE		0x01	/* done bit: equals the NIC's generation */
 #define RXB_CQE_F_L4_HASH	0x02	/* rss_hash covers the L4 4-tuple */
 #define RXB_CQE_F_L3_HASH	0x04	/* rss_hash covers the L3 addresses only */
+#define RXB_CQE_F_CSUM		0x08	/* csum is valid */
 
 /**
  * struct rxb_cqe - completion ring (CR) entry: one received packet.
@@ -58,8 +59,13 @@ struct rxb_cqe {
 	__le16 pkt_len;
 	/* Rx ring that desc_idx refers to. */
 	__le16 ring_id;
+	/*
+	 * 32-bit ones' complement sum of the bytes after the Ethernet header
+	 * (what Linux calls CHECKSUM_COMPLETE), valid with RXB_CQE_F_CSUM.
+	 */
+	__le32 csum;
 	/* Must be zero. */
-	u8 reserved[5];
+	u8 reserved;
 	/* RXB_CQE_F_*; the done bit is what software polls. */
 	u8 flags;
 } __packed;

@@ -26,6 +26,7 @@
 #include <linux/compiler.h>
 
 struct rxb_model;
+struct rxb_frame;
 
 /**
  * struct rxb_buf - an empty receive buffer handed to a ring model.
@@ -45,15 +46,16 @@ struct rxb_buf {
  * @free_buf: driver side: return a buffer that never carried a packet (at
  *	teardown) to the pool of queue @q.
  * @raise_irq: hardware side: signal queue @q's interrupt vector.
- * @dma_write: hardware side: copy @len bytes of the frame being delivered
- *	into bus address @addr ("DMA").  @frame is the caller's frame handle.
+ * @dma_write: hardware side: copy @frame into bus address @addr ("DMA").
+ *	Returns true and sets *@csum when the DMA engine's checksum unit
+ *	summed the frame (see rxb_cqe.csum), false when it is disabled.
  */
 struct rxb_env_ops {
 	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
 	void (*free_buf)(void *env, unsigned int q, void *cookie);
 	void (*raise_irq)(void *env, unsigned int q);
-	void (*dma_write)(void *env, const void *frame, u64 addr,
-			  unsigned int len);
+	bool (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
+			  u32 *csum);
 };
 
 /**
@@ -91,14 +93,16 @@ struct rxb_frame {
  * @cookie: the buffer's environment handle (see struct rxb_buf).
  * @len: bytes of packet data at the start of the buffer.
  * @hash: RSS hash reported by the NIC.
- * @hash_flags: RXB_CQE_F_*_HASH bits reported by the NIC.
+ * @csum: checksum reported by the NIC, valid with RXB_CQE_F_CSUM.
+ * @flags: RXB_CQE_F_* bits reported by the NIC, less the done bit.
  * @pool_q: queue whose pool the buffer came from.
  */
 struct rxb_pkt {
 	void *cookie;
 	u32 len;
 	u32 hash;
-	u8 hash_flags;
+	u32 csum;
+	u8 flags;
 	u16 pool_q;
 };
 
@@ -116,7 +120,6 @@ struct rxb_qstats {
 	u64 nobuf_drops;	/* no buffer posted for this queue */
 	u64 ring_full_drops;	/* completion ring full */
 	u64 oversize_drops;	/* frame longer than the posted buffer */
-	u64 irqs;		/* interrupts signalled */
 	/* driver side */
 	u64 packets ____cacheline_aligned; /* packets handed to the stack */
 	u64 bytes;
@@ -137,7 +140,7 @@ struct rxb_stat_desc {
 };
 
 /* The counters of struct rxb_qstats, in display order. */
-#define RXB_QSTATS_NUM	12
+#define RXB_QSTATS_NUM	11
 extern const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM];
 
 /**

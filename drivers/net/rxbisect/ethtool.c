@@ -15,8 +15,8 @@
 enum {
 	RXB_DS_RX_PACKETS, RXB_DS_RX_BYTES, RXB_DS_NOBUF, RXB_DS_RING_FULL,
 	RXB_DS_OVERSIZE, RXB_DS_RUNT, RXB_DS_STOPPED, RXB_DS_POLLS,
-	RXB_DS_REFILLS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS, RXB_DS_TX_BYTES,
-	RXB_DS_TX_DROPS, RXB_DEV_STATS
+	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
+	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DEV_STATS
 };
 
 static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
@@ -29,14 +29,15 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_STOPPED]	= "rx_stopped_drops",
 	[RXB_DS_POLLS]		= "rx_polls",
 	[RXB_DS_REFILLS]	= "rx_refills",
+	[RXB_DS_IRQS]		= "rx_irqs",
 	[RXB_DS_OFF_CPU]	= "rx_polls_off_cpu",
 	[RXB_DS_TX_PACKETS]	= "tx_packets",
 	[RXB_DS_TX_BYTES]	= "tx_bytes",
 	[RXB_DS_TX_DROPS]	= "tx_drops",
 };
 
-/* Per receive queue: struct rxb_qstats, then polls_off_cpu. */
-#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 1)
+/* Per receive queue: struct rxb_qstats, then irqs and polls_off_cpu. */
+#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 2)
 /* Per transmit queue: packets, bytes, drops. */
 #define RXB_TXQ_STATS	3
 
@@ -202,6 +203,7 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		for (i = 0; i < RXB_QSTATS_NUM; i++)
 			ethtool_sprintf(&data, "rx%u_%s", q,
 					rxb_qstats_desc[i].name);
+		ethtool_sprintf(&data, "rx%u_irqs", q);
 		ethtool_sprintf(&data, "rx%u_polls_off_cpu", q);
 	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
@@ -222,9 +224,9 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		const struct rxb_txq_stats *ts = &port->txs[q];
 		struct rxb_qstats st;
-		u64 off_cpu;
+		struct rxb_qxstats xst;
 
-		rxb_get_qstats(port, q, &st, &off_cpu);
+		rxb_get_qstats(port, q, &st, &xst);
 		tot[RXB_DS_RX_PACKETS] += st.packets;
 		tot[RXB_DS_RX_BYTES] += st.bytes;
 		tot[RXB_DS_NOBUF] += st.nobuf_drops;
@@ -232,7 +234,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_OVERSIZE] += st.oversize_drops;
 		tot[RXB_DS_POLLS] += st.polls;
 		tot[RXB_DS_REFILLS] += st.refills;
-		tot[RXB_DS_OFF_CPU] += off_cpu;
+		tot[RXB_DS_IRQS] += xst.irqs;
+		tot[RXB_DS_OFF_CPU] += xst.polls_off_cpu;
 		tot[RXB_DS_TX_PACKETS] += READ_ONCE(ts->packets);
 		tot[RXB_DS_TX_BYTES] += READ_ONCE(ts->bytes);
 		tot[RXB_DS_TX_DROPS] += READ_ONCE(ts->drops);
@@ -240,7 +243,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 			continue;
 		for (i = 0; i < RXB_QSTATS_NUM; i++)
 			*p++ = rxb_stat_get(&st, &rxb_qstats_desc[i]);
-		*p++ = off_cpu;
+		*p++ = xst.irqs;
+		*p++ = xst.polls_off_cpu;
 	}
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);

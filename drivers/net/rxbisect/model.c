@@ -20,7 +20,6 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 	RXB_QSTAT(nobuf_drops),
 	RXB_QSTAT(ring_full_drops),
 	RXB_QSTAT(oversize_drops),
-	RXB_QSTAT(irqs),
 	RXB_QSTAT(packets),
 	RXB_QSTAT(bytes),
 	RXB_QSTAT(polls),

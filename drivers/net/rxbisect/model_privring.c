@@ -91,7 +91,8 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct privring_q *q = &pr->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
 	const struct rxb_rx_desc *d;
-	u32 slot;
+	u8 flags = f->hash_flags;
+	u32 slot, csum = 0;
 	int err = 0;
 
 	spin_lock(&q->hw.lock);
@@ -112,16 +113,16 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	m->cfg.env_ops->dma_write(m->cfg.env, f->data,
-				  le64_to_cpu(d->buf_addr), f->len);
+	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
+				      &csum))
+		flags |= RXB_CQE_F_CSUM;
 	q->hw.rx_head++;
 	rxb_cqe_write(&q->cq[q->hw.cq_tail & pr->mask],
 		      rxb_gen(q->hw.cq_tail, pr->order), slot, qi, f->len,
-		      f->hash, f->hash_flags);
+		      f->hash, csum, flags);
 	q->hw.cq_tail++;
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
-	rxb_stat_inc(&st->irqs);
 unlock:
 	spin_unlock(&q->hw.lock);
 	if (!err)
@@ -146,11 +147,8 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 
 		if (!rxb_cqe_ready(cqe, rxb_gen(head, pr->order)))
 			break;
-		slot = le16_to_cpu(cqe->desc_idx) & pr->mask;
+		slot = rxb_cqe_read(cqe, &pkts[n]) & pr->mask;
 		pkts[n].cookie = q->sw.cookie[slot];
-		pkts[n].len = le16_to_cpu(cqe->pkt_len);
-		pkts[n].hash = le32_to_cpu(cqe->rss_hash);
-		pkts[n].hash_flags = cqe->flags & ~RXB_CQE_F_DONE;
 		pkts[n].pool_q = qi;
 		q->sw.cookie[slot] = NULL;
 		bytes += pkts[n].len;

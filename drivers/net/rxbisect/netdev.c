@@ -19,16 +19,16 @@
  * @port: the port.
  * @q: queue.
  * @st: filled with the counters of every configuration so far.
- * @off_cpu: filled with the polls that ran off the vector's CPU.
+ * @xst: filled with the queue's vector and NAPI counters.
  */
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
-		    struct rxb_qstats *st, u64 *off_cpu)
+		    struct rxb_qstats *st, struct rxb_qxstats *xst)
 {
 	unsigned int i;
 
 	spin_lock_bh(&port->stats_lock);
 	*st = port->qbase[q];
-	*off_cpu = port->off_cpu_base[q];
+	*xst = port->xbase[q];
 	if (port->live && q < port->live->nqueues) {
 		for (i = 0; i < RXB_QSTATS_NUM; i++) {
 			const struct rxb_stat_desc *d = &rxb_qstats_desc[i];
@@ -36,7 +36,9 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 			*(u64 *)((char *)st + d->off) +=
 				rxb_stat_get(&port->live->model->qstats[q], d);
 		}
-		*off_cpu += READ_ONCE(port->live->rxq[q].polls_off_cpu);
+		xst->irqs += READ_ONCE(port->live->vec[q].irqs);
+		xst->polls_off_cpu +=
+			READ_ONCE(port->live->rxq[q].polls_off_cpu);
 	}
 	spin_unlock_bh(&port->stats_lock);
 }
@@ -45,12 +47,12 @@ static void rxb_get_stats64(struct net_device *dev,
 			    struct rtnl_link_stats64 *s)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_qxstats xst;
 	struct rxb_qstats st;
 	unsigned int q;
-	u64 off_cpu;
 
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
-		rxb_get_qstats(port, q, &st, &off_cpu);
+		rxb_get_qstats(port, q, &st, &xst);
 		s->rx_packets += st.packets;
 		s->rx_bytes += st.bytes;
 		s->rx_missed_errors += st.nobuf_drops + st.ring_full_drops;
@@ -65,11 +67,21 @@ static void rxb_get_stats64(struct net_device *dev,
 	s->rx_errors = s->rx_length_errors;
 }
 
+/* Can the DMA engine fill in this frame's L4 checksum (see nic.c)? */
+static bool rxb_csum_offload_ok(const struct sk_buff *skb)
+{
+	unsigned int start = skb_checksum_start_offset(skb);
+
+	return start >= ETH_HLEN && !(start & 1) && !(skb->csum_offset & 1) &&
+	       start + skb->csum_offset + sizeof(__sum16) <= skb->len;
+}
+
 /* Put one frame on the wire towards @peer. */
 static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 		     struct sk_buff *skb)
 {
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
+	if (skb->ip_summed == CHECKSUM_PARTIAL && !rxb_csum_offload_ok(skb) &&
+	    skb_checksum_help(skb)) {
 		rxb_stat_inc(&ts->drops);
 		return;
 	}
@@ -95,8 +107,8 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 		rxb_wire(netdev_priv(peer_dev), ts, skb);
 		goto out;
 	}
-	/* The Tx engine's TSO: cut into MSS-sized frames with checksums. */
-	segs = skb_gso_segment(skb, 0);
+	/* The Tx engine's TSO: MSS-sized frames, checksums left to DMA. */
+	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
 	if (IS_ERR_OR_NULL(segs)) {
 		rxb_stat_inc(&ts->drops);
 		goto out;
@@ -151,6 +163,13 @@ static int rxb_stop(struct net_device *dev)
 	return 0;
 }
 
+static int rxb_set_num_queues(struct net_device *dev, unsigned int n)
+{
+	int err = netif_set_real_num_rx_queues(dev, n);
+
+	return err ?: netif_set_real_num_tx_queues(dev, n);
+}
+
 /**
  * rxb_reconfigure() - apply a new receive configuration.
  * @port: the port; RTNL held.
@@ -180,12 +199,12 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 	}
 	rxb_rx_stop(port);
 	port->cfg = *cfg;
+	/* No queue receives now: the stack may see the new count. */
+	err = rxb_set_num_queues(dev, cfg->nqueues);
 	rxb_rx_start(port, rx);
-queues:
-	err = netif_set_real_num_rx_queues(dev, cfg->nqueues);
-	if (!err)
-		err = netif_set_real_num_tx_queues(dev, cfg->nqueues);
 	return err;
+queues:
+	return rxb_set_num_queues(dev, cfg->nqueues);
 }
 
 static int rxb_change_mtu(struct net_device *dev, int mtu)
@@ -198,11 +217,14 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 	return 0;
 }
 
-static struct net_device *rxb_get_peer(struct net_device *dev)
+static int rxb_set_features(struct net_device *dev,
+			    netdev_features_t features)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
-	return rcu_dereference(port->peer);
+	/* The NIC's "checksum enable" register. */
+	WRITE_ONCE(port->nic.rx_csum, !!(features & NETIF_F_RXCSUM));
+	return 0;
 }
 
 static int rxb_get_iflink(const struct net_device *dev)
@@ -224,10 +246,10 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_start_xmit		= rxb_xmit,
 	.ndo_get_stats64	= rxb_get_stats64,
 	.ndo_change_mtu		= rxb_change_mtu,
+	.ndo_set_features	= rxb_set_features,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_get_iflink		= rxb_get_iflink,
-	.ndo_get_peer_dev	= rxb_get_peer,
 };
 
 static void rxb_free(struct net_device *dev)
@@ -251,9 +273,9 @@ static void rxb_setup(struct net_device *dev)
 	dev->priv_destructor = rxb_free;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
-	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_GRO |
-			   NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_TSO_ECN |
-			   NETIF_F_HIGHDMA;
+	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
+			   NETIF_F_GRO | NETIF_F_TSO | NETIF_F_TSO6 |
+			   NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
 	dev->features = dev->hw_features;
 	dev->vlan_features = dev->features;
 	dev->min_mtu = ETH_MIN_MTU;
@@ -275,15 +297,11 @@ static void rxb_setup(struct net_device *dev)
 static int rxb_port_prepare(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
-	int err;
 
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_rx_queues);
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_tx_queues);
 	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
-	err = netif_set_real_num_rx_queues(dev, port->cfg.nqueues);
-	if (!err)
-		err = netif_set_real_num_tx_queues(dev, port->cfg.nqueues);
-	return err;
+	return rxb_set_num_queues(dev, port->cfg.nqueues);
 }
 
 /**
@@ -385,6 +403,13 @@ static void rxb_dellink(struct net_device *dev, struct list_head *head)
 static int rxb_validate(struct nlattr *tb[], struct nlattr *data[],
 			struct netlink_ext_ack *extack)
 {
+	if ((tb[IFLA_NUM_TX_QUEUES] &&
+	     nla_get_u32(tb[IFLA_NUM_TX_QUEUES]) > RXB_MAX_QUEUES) ||
+	    (tb[IFLA_NUM_RX_QUEUES] &&
+	     nla_get_u32(tb[IFLA_NUM_RX_QUEUES]) > RXB_MAX_QUEUES)) {
+		NL_SET_ERR_MSG_MOD(extack, "at most 32 queues per port");
+		return -EINVAL;
+	}
 	if (tb[IFLA_ADDRESS]) {
 		if (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid link address length");

@@ -13,6 +13,7 @@
 #include <linux/ethtool.h>
 #include <linux/if_vlan.h>
 #include <linux/io.h>
+#include <net/checksum.h>
 #include "rxbisect.h"
 
 /* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
@@ -32,6 +33,7 @@ void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu)
 	for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
 		nic->rss_indir[i] = ethtool_rxfh_indir_default(i, nqueues);
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
+	nic->rx_csum = true;
 }
 
 static void rxb_vec_ipi(void *arg)
@@ -56,6 +58,7 @@ static void rxb_vec_send(struct rxb_vector *vec)
 	if (test_and_set_bit(RXB_VEC_SENDING, &vec->flags))
 		return;
 	atomic_inc(&vec->in_flight);
+	rxb_stat_inc(&vec->irqs);
 	if (smp_call_function_single_async(READ_ONCE(vec->cpu), &vec->csd)) {
 		/* CPU went offline: take the interrupt here instead. */
 		unsigned long irqflags;
@@ -77,6 +80,7 @@ void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
 		  void *arg)
 {
 	vec->flags = 0;
+	vec->irqs = 0;
 	vec->cpu = cpu;
 	atomic_set(&vec->in_flight, 0);
 	INIT_CSD(&vec->csd, rxb_vec_ipi, vec);
@@ -147,14 +151,48 @@ static void rxb_env_raise_irq(void *env, unsigned int q)
 /* The DMA engine.  Bus addresses are physical addresses: the emulated
  * device sits behind an identity IOMMU mapping onto the kernel's linear
  * map, which is where page_pool pages live.
+ *
+ * The frame crosses the emulated wire in this one copy, so the checksum
+ * work of both ends is done in the same pass: the sender's Tx checksum
+ * offload (CHECKSUM_PARTIAL: fill in the L4 checksum) and this NIC's Rx
+ * checksum (the sum of everything after the Ethernet header).
  */
-static void rxb_env_dma_write(void *env, const void *frame, u64 addr,
-			      unsigned int len)
+static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
+			      u32 *csum)
 {
-	const struct sk_buff *skb = frame;
+	const struct sk_buff *skb = f->data;
+	struct rxb_rx *rx = env;
+	u8 *dst = phys_to_virt(addr);
+	unsigned int start;
+	__sum16 *field, old;
+	__wsum l4;
 
-	if (WARN_ON_ONCE(skb_copy_bits(skb, 0, phys_to_virt(addr), len)))
-		memset(phys_to_virt(addr), 0, len);
+	if (skb->ip_summed != CHECKSUM_PARTIAL) {
+		if (!READ_ONCE(rx->port->nic.rx_csum)) {
+			skb_copy_bits(skb, 0, dst, f->len);
+			return false;
+		}
+		skb_copy_bits(skb, 0, dst, ETH_HLEN);
+		*csum = (__force u32)skb_copy_and_csum_bits(skb, ETH_HLEN,
+							    dst + ETH_HLEN,
+							    f->len - ETH_HLEN);
+		return true;
+	}
+	/* rxb_xmit() checked csum_start and csum_offset against the frame. */
+	start = skb_checksum_start_offset(skb);
+	skb_copy_bits(skb, 0, dst, start);
+	l4 = skb_copy_and_csum_bits(skb, start, dst + start, f->len - start);
+	field = (__sum16 *)(dst + start + skb->csum_offset);
+	old = *field;
+	*field = csum_fold(l4);
+	if (!READ_ONCE(rx->port->nic.rx_csum))
+		return false;
+	/* The L4 sum with the checksum field as it now is on the wire. */
+	l4 = csum_add(csum_sub(l4, csum_unfold(old)), csum_unfold(*field));
+	*csum = (__force u32)csum_block_add(csum_partial(dst + ETH_HLEN,
+							 start - ETH_HLEN, 0),
+					    l4, start - ETH_HLEN);
+	return true;
 }
 
 const struct rxb_env_ops rxb_env_ops = {

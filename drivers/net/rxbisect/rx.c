@@ -87,10 +87,14 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	skb_mark_for_recycle(skb);
 	skb->protocol = eth_type_trans(skb, dev);
 	skb_record_rx_queue(skb, rxq->qid);
-	if (p->hash_flags & RXB_CQE_F_L4_HASH)
+	if (p->flags & RXB_CQE_F_L4_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
-	else if (p->hash_flags & RXB_CQE_F_L3_HASH)
+	else if (p->flags & RXB_CQE_F_L3_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
+	if (p->flags & RXB_CQE_F_CSUM) {
+		skb->ip_summed = CHECKSUM_COMPLETE;
+		skb->csum = (__force __wsum)p->csum;
+	}
 	napi_gro_receive(&rxq->napi, skb);
 }
 
@@ -298,7 +302,8 @@ void rxb_rx_stop(struct rxb_port *port)
 			*(u64 *)((char *)&port->qbase[q] + d->off) +=
 				rxb_stat_get(s, d);
 		}
-		port->off_cpu_base[q] += rx->rxq[q].polls_off_cpu;
+		port->xbase[q].irqs += READ_ONCE(rx->vec[q].irqs);
+		port->xbase[q].polls_off_cpu += rx->rxq[q].polls_off_cpu;
 	}
 	port->live = NULL;
 	spin_unlock_bh(&port->stats_lock);

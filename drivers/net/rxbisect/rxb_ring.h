@@ -13,6 +13,7 @@
 #include <asm/barrier.h>
 #include <asm/byteorder.h>
 #include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
 
 /**
  * rxb_gen() - generation bit of the pass through a ring that @idx is in.
@@ -36,20 +37,40 @@ static inline u8 rxb_gen(u32 idx, unsigned int order)
  * @ring_id: Rx ring of @desc_idx.
  * @len: packet length.
  * @hash: RSS hash.
- * @hash_flags: RXB_CQE_F_*_HASH.
+ * @csum: checksum of the frame.
+ * @flags: RXB_CQE_F_*_HASH and RXB_CQE_F_CSUM.
  */
 static inline void rxb_cqe_write(struct rxb_cqe *cqe, u8 gen, u16 desc_idx,
-				 u16 ring_id, u16 len, u32 hash, u8 hash_flags)
+				 u16 ring_id, u16 len, u32 hash, u32 csum,
+				 u8 flags)
 {
 	cqe->rss_hash = cpu_to_le32(hash);
 	cqe->desc_idx = cpu_to_le16(desc_idx);
 	cqe->pkt_len = cpu_to_le16(len);
 	cqe->ring_id = cpu_to_le16(ring_id);
+	cqe->csum = cpu_to_le32(csum);
+	cqe->reserved = 0;
 	/* Release: the packet data (dma_write) and the fields above are
 	 * visible before the done bit.  Pairs with the acquire in
 	 * rxb_cqe_ready().
 	 */
-	smp_store_release(&cqe->flags, (u8)(hash_flags | (gen ? RXB_CQE_F_DONE : 0)));
+	smp_store_release(&cqe->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
+}
+
+/**
+ * rxb_cqe_read() - driver side: decode a completion rxb_cqe_ready() found.
+ * @cqe: the entry.
+ * @pkt: filled with length, hash, checksum and flags; not the buffer.
+ *
+ * Return: the descriptor index the entry names.
+ */
+static inline u16 rxb_cqe_read(const struct rxb_cqe *cqe, struct rxb_pkt *pkt)
+{
+	pkt->len = le16_to_cpu(cqe->pkt_len);
+	pkt->hash = le32_to_cpu(cqe->rss_hash);
+	pkt->csum = le32_to_cpu(cqe->csum);
+	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
+	return le16_to_cpu(cqe->desc_idx);
 }
 
 /**

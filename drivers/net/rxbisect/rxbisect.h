@@ -44,6 +44,8 @@
  *	RXB_VEC_SENDING: an interrupt message is on its way to @cpu.
  * @cpu: affinity: the CPU the interrupt (and so the NAPI poll) runs on.
  * @in_flight: interrupt messages not yet fully handled (for teardown).
+ * @irqs: interrupt messages sent; written by the sender holding
+ *	RXB_VEC_SENDING.
  * @csd: the inter-processor message that carries the interrupt.
  * @isr: the driver's interrupt handler, run in hard-IRQ context on @cpu.
  * @isr_arg: argument of @isr.
@@ -52,6 +54,7 @@ struct rxb_vector {
 	unsigned long flags;
 	int cpu;
 	atomic_t in_flight;
+	u64 irqs;
 	call_single_data_t csd;
 	void (*isr)(void *arg);
 	void *isr_arg;
@@ -65,6 +68,7 @@ struct rxb_vector {
  * @rss_indir: RSS indirection table: hash & 127 -> queue.
  * @rss_key: Toeplitz key.
  * @max_frame: largest frame accepted, in bytes (MTU plus L2 headers).
+ * @rx_csum: the DMA engine reports each frame's checksum.
  * @runt_drops: frames shorter than an Ethernet header.
  * @oversize_drops: frames longer than @max_frame.
  * @stopped_drops: frames that arrived while the receive rings were down.
@@ -73,6 +77,7 @@ struct rxb_nic {
 	u32 rss_indir[RXB_RSS_INDIR_SIZE];
 	u8 rss_key[RXB_RSS_KEY_SIZE];
 	u32 max_frame;
+	bool rx_csum;
 	atomic64_t runt_drops;
 	atomic64_t oversize_drops;
 	atomic64_t stopped_drops;
@@ -92,6 +97,16 @@ struct rxb_cfg {
 	u32 nqueues;
 	u32 rx_ring_size;
 	u32 tx_ring_size;
+};
+
+/**
+ * struct rxb_qxstats - per-queue counters kept outside the ring model.
+ * @irqs: interrupts the queue's vector sent.
+ * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
+ */
+struct rxb_qxstats {
+	u64 irqs;
+	u64 polls_off_cpu;
 };
 
 struct rxb_rx;
@@ -166,7 +181,7 @@ struct rxb_txq_stats {
  * @stats_lock: protects @live and @qbase against folding.
  * @live: the configuration whose counters are still counting.
  * @qbase: counters of configurations already torn down, per queue.
- * @off_cpu_base: polls_off_cpu of torn-down configurations.
+ * @xbase: struct rxb_qxstats of torn-down configurations.
  * @txs: per-Tx-queue counters, written under the Tx queue lock.
  * @knobs: per-queue debug knobs.
  * @work_buf: memory the work knob touches.
@@ -182,7 +197,7 @@ struct rxb_port {
 	spinlock_t stats_lock;	/* @live and @qbase */
 	struct rxb_rx *live;
 	struct rxb_qstats qbase[RXB_MAX_QUEUES];
-	u64 off_cpu_base[RXB_MAX_QUEUES];
+	struct rxb_qxstats xbase[RXB_MAX_QUEUES];
 	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
 
 	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
@@ -224,7 +239,7 @@ void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
 int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		    struct netlink_ext_ack *extack);
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
-		    struct rxb_qstats *st, u64 *off_cpu);
+		    struct rxb_qstats *st, struct rxb_qxstats *xst);
 int rxb_pair_create(struct net *net, struct net_device *dev,
 		    struct netlink_ext_ack *extack);
 
