@@ -63,6 +63,9 @@ struct rxb_env_ops {
  * @nqueues: receive queues (NAPI contexts) of the device.
  * @ring_size: entries of each Rx ring and completion ring; power of two.
  * @buf_len: bytes the NIC may write into each buffer.
+ * @share_factor: shRing models: queues sharing one Rx ring (the last group
+ *	may be smaller); clamped to @nqueues.
+ * @ax_ring_size: rxBisect: entries of each allocation (Ax) ring.
  * @env_ops: environment callbacks.
  * @env: opaque argument passed to every @env_ops callback.
  */
@@ -70,6 +73,8 @@ struct rxb_model_cfg {
 	unsigned int nqueues;
 	unsigned int ring_size;
 	unsigned int buf_len;
+	unsigned int share_factor;
+	unsigned int ax_ring_size;
 	const struct rxb_env_ops *env_ops;
 	void *env;
 };
@@ -129,6 +134,9 @@ struct rxb_qstats {
 	u64 doorbells;		/* doorbell writes */
 };
 
+/* Longest counter name, NUL included (ethtool's ETH_GSTRING_LEN). */
+#define RXB_STAT_NAME_LEN	32
+
 /**
  * struct rxb_stat_desc - name and location of one u64 counter.
  * @name: name as shown by ethtool -S (after a queue prefix).
@@ -173,6 +181,12 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
  * @refill: driver half: post buffers to every empty slot of queue @q.
  *	Returns true when the queue's ring is fully posted.
  * @rx_pending: driver half: true if queue @q has an unconsumed completion.
+ * @validate: optional: check the model-specific parts of @cfg before
+ *	@create; on error set *@msg to a static explanation.
+ * @xstats_count: optional: number of model-specific counters of @m.
+ * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
+ *	bytes (NUL included).
+ * @xstats_values: fill @vals with their current values.
  */
 struct rxb_model_ops {
 	const char *name;
@@ -184,6 +198,10 @@ struct rxb_model_ops {
 		    int budget);
 	bool (*refill)(struct rxb_model *m, unsigned int q);
 	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
+	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
+	unsigned int (*xstats_count)(struct rxb_model *m);
+	void (*xstats_names)(struct rxb_model *m, char *names);
+	void (*xstats_values)(struct rxb_model *m, u64 *vals);
 };
 
 /**
@@ -218,6 +236,8 @@ static inline void rxb_stat_inc(u64 *ctr)
 extern const struct rxb_model_ops rxb_privring_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
+int rxb_model_validate(const struct rxb_model_ops *ops,
+		       const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_init_common(struct rxb_model *m,
 			  const struct rxb_model_ops *ops,
 			  const struct rxb_model_cfg *cfg);

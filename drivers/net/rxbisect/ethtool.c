@@ -180,6 +180,16 @@ static int rxb_set_rxfh(struct net_device *dev, const u32 *indir,
 	return 0;
 }
 
+/* The live ring model's own counters: RTNL keeps the model in place. */
+static unsigned int rxb_xstats_count(struct rxb_port *port)
+{
+	struct rxb_rx *rx = rtnl_dereference(port->rx);
+
+	if (!rx || !rx->model->ops->xstats_count)
+		return 0;
+	return rx->model->ops->xstats_count(rx->model);
+}
+
 static int rxb_get_sset_count(struct net_device *dev, int sset)
 {
 	struct rxb_port *port = netdev_priv(dev);
@@ -187,7 +197,8 @@ static int rxb_get_sset_count(struct net_device *dev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return RXB_DEV_STATS +
-	       port->cfg.nqueues * (RXB_RXQ_STATS + RXB_TXQ_STATS);
+	       port->cfg.nqueues * (RXB_RXQ_STATS + RXB_TXQ_STATS) +
+	       rxb_xstats_count(port);
 }
 
 static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -210,6 +221,12 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "tx%u_packets", q);
 		ethtool_sprintf(&data, "tx%u_bytes", q);
 		ethtool_sprintf(&data, "tx%u_drops", q);
+	}
+	if (rxb_xstats_count(port)) {
+		struct rxb_model *m = rtnl_dereference(port->rx)->model;
+
+		BUILD_BUG_ON(RXB_STAT_NAME_LEN != ETH_GSTRING_LEN);
+		m->ops->xstats_names(m, (char *)data);
 	}
 }
 
@@ -253,6 +270,11 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = READ_ONCE(port->txs[q].packets);
 		*p++ = READ_ONCE(port->txs[q].bytes);
 		*p++ = READ_ONCE(port->txs[q].drops);
+	}
+	if (rxb_xstats_count(port)) {
+		struct rxb_model *m = rtnl_dereference(port->rx)->model;
+
+		m->ops->xstats_values(m, p);
 	}
 }
 

@@ -53,6 +53,29 @@ const struct rxb_model_ops *rxb_model_find(const char *name)
 }
 
 /**
+ * rxb_model_validate() - check a configuration for a model.
+ * @ops: the model.
+ * @cfg: the configuration.
+ * @msg: set to a static explanation on error.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int rxb_model_validate(const struct rxb_model_ops *ops,
+		       const struct rxb_model_cfg *cfg, const char **msg)
+{
+	if (!cfg->nqueues || !cfg->buf_len || !cfg->env_ops) {
+		*msg = "no queues or no buffer size";
+		return -EINVAL;
+	}
+	if (!is_power_of_2(cfg->ring_size) || cfg->ring_size < RXB_RING_MIN ||
+	    cfg->ring_size > RXB_RING_MAX) {
+		*msg = "ring size must be a power of two in 64..8192";
+		return -EINVAL;
+	}
+	return ops->validate ? ops->validate(cfg, msg) : 0;
+}
+
+/**
  * rxb_model_init_common() - validate @cfg and set up the common head.
  * @m: instance being created.
  * @ops: its model.
@@ -64,9 +87,9 @@ int rxb_model_init_common(struct rxb_model *m,
 			  const struct rxb_model_ops *ops,
 			  const struct rxb_model_cfg *cfg)
 {
-	if (!cfg->nqueues || !cfg->buf_len || !cfg->env_ops ||
-	    !is_power_of_2(cfg->ring_size) || cfg->ring_size < RXB_RING_MIN ||
-	    cfg->ring_size > RXB_RING_MAX)
+	const char *msg;
+
+	if (rxb_model_validate(ops, cfg, &msg))
 		return -EINVAL;
 	m->ops = ops;
 	m->cfg = *cfg;

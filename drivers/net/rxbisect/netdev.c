@@ -185,9 +185,20 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		    struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = port->dev;
+	struct rxb_model_cfg mcfg;
 	struct rxb_rx *rx;
+	const char *msg;
 	int err;
 
+	rxb_rx_model_cfg(cfg, &mcfg);
+	err = rxb_model_validate(cfg->model, &mcfg, &msg);
+	if (err) {
+		/* @msg is static, as NL_SET_ERR_MSG() requires. */
+		if (extack)
+			extack->_msg = msg;
+		netdev_err(dev, "%s: %s\n", cfg->model->name, msg);
+		return err;
+	}
 	if (!netif_running(dev)) {
 		port->cfg = *cfg;
 		goto queues;
@@ -240,7 +251,15 @@ static int rxb_get_iflink(const struct net_device *dev)
 	return iflink;
 }
 
+static void rxb_uninit(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	list_del_init(&port->list);
+}
+
 static const struct net_device_ops rxb_netdev_ops = {
+	.ndo_uninit		= rxb_uninit,
 	.ndo_open		= rxb_open,
 	.ndo_stop		= rxb_stop,
 	.ndo_start_xmit		= rxb_xmit,
@@ -283,6 +302,7 @@ static void rxb_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 
 	port->dev = dev;
+	INIT_LIST_HEAD(&port->list);
 	port->cfg = rxb_default_cfg;
 	spin_lock_init(&port->stats_lock);
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
@@ -362,6 +382,8 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 	pport = netdev_priv(peer);
 	rcu_assign_pointer(port->peer, peer);
 	rcu_assign_pointer(pport->peer, dev);
+	list_add_tail(&port->list, &rxb_ports);
+	list_add_tail(&pport->list, &rxb_ports);
 	rxb_debugfs_port_add(port);
 	rxb_debugfs_port_add(pport);
 	return 0;

@@ -192,6 +192,23 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 }
 
 /**
+ * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
+ * @cfg: port configuration.
+ * @mcfg: filled in; its @env is left NULL.
+ */
+void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
+{
+	*mcfg = (struct rxb_model_cfg) {
+		.nqueues	= cfg->nqueues,
+		.ring_size	= cfg->rx_ring_size,
+		.buf_len	= RXB_RX_BUF_LEN,
+		.share_factor	= min(cfg->share_factor, cfg->nqueues),
+		.ax_ring_size	= cfg->ax_ring_size,
+		.env_ops	= &rxb_env_ops,
+	};
+}
+
+/**
  * rxb_rx_create() - build the rings and queues of a configuration.
  * @port: the port.
  * @cfg: configuration.
@@ -202,17 +219,13 @@ void rxb_rx_destroy(struct rxb_rx *rx)
  */
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 {
-	struct rxb_model_cfg mcfg = {
-		.nqueues	= cfg->nqueues,
-		.ring_size	= cfg->rx_ring_size,
-		.buf_len	= RXB_RX_BUF_LEN,
-		.env_ops	= &rxb_env_ops,
-	};
+	struct rxb_model_cfg mcfg;
 	struct rxb_model *m;
 	struct rxb_rx *rx;
 	unsigned int q;
 	int err;
 
+	rxb_rx_model_cfg(cfg, &mcfg);
 	rx = kvzalloc(struct_size(rx, rxq, cfg->nqueues), GFP_KERNEL);
 	if (!rx)
 		return ERR_PTR(-ENOMEM);

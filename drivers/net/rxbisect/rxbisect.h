@@ -29,6 +29,8 @@
 #define RXB_NAPI_BUDGET		64
 #define RXB_DEF_RING_SIZE	1024
 #define RXB_DEF_TX_RING_SIZE	1024
+#define RXB_DEF_SHARE_FACTOR	8
+#define RXB_DEF_AX_RING_SIZE	128
 
 /* Rx buffer layout: one order-0 page_pool page per buffer. */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
@@ -91,12 +93,16 @@ struct rxb_nic {
  * @nqueues: receive (and transmit) queues in use.
  * @rx_ring_size: entries per Rx ring / completion ring.
  * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
+ * @share_factor: shRing models: queues per shared Rx ring.
+ * @ax_ring_size: rxBisect: entries per allocation ring.
  */
 struct rxb_cfg {
 	const struct rxb_model_ops *model;
 	u32 nqueues;
 	u32 rx_ring_size;
 	u32 tx_ring_size;
+	u32 share_factor;
+	u32 ax_ring_size;
 };
 
 /**
@@ -186,9 +192,11 @@ struct rxb_txq_stats {
  * @knobs: per-queue debug knobs.
  * @work_buf: memory the work knob touches.
  * @dbg_dir: debugfs directory of this port.
+ * @list: entry in the list of all ports, under RTNL.
  */
 struct rxb_port {
 	struct net_device *dev;
+	struct list_head list;
 	struct net_device __rcu *peer;
 	struct rxb_nic nic;
 	struct rxb_rx __rcu *rx;
@@ -209,6 +217,7 @@ struct rxb_port {
 
 /* main.c */
 extern struct rxb_cfg rxb_default_cfg;
+extern struct list_head rxb_ports;
 extern struct rtnl_link_ops rxb_link_ops;
 
 /* nic.c: the emulated hardware */
@@ -227,6 +236,7 @@ u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
 		 u8 *hash_flags);
 
 /* rx.c: driver receive path */
+void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
 void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
 void rxb_rx_stop(struct rxb_port *port);
