@@ -71,6 +71,59 @@ struct rxb_cqe {
 } __packed;
 static_assert(sizeof(struct rxb_cqe) == 16);
 
+/* rxBisect reception (Bx) entry flags (rxb_bxe.flags), besides DONE, hash
+ * and CSUM bits shared with rxb_cqe.flags.
+ */
+#define RXB_BXE_F_PKT		0x10	/* the entry carries a packet */
+#define RXB_BXE_F_NOTIFY	0x20	/* the entry reports that the NIC
+					 * consumed Ax slot ax_idx of ax_ring
+					 */
+
+/**
+ * struct rxb_bxe - rxBisect bisected reception (Bx) ring entry.
+ *
+ * Written by the NIC, read by the driver, with the same release/acquire
+ * protocol on @flags as struct rxb_cqe (rxbisect paper section 4.1).  One
+ * entry is a packet (RXB_BXE_F_PKT), a buffer-consumed notification for
+ * the Ax ring linked to this Bx ring (RXB_BXE_F_NOTIFY), or both (the
+ * common case: the buffer came from the receiving queue's own Ax ring).
+ * The Ax ring of an allocation ring is used in ring order, and all its
+ * notifications go to its one linked Bx ring in that order.
+ */
+struct rxb_bxe {
+	/* Bus address of the packet's buffer (RXB_BXE_F_PKT). */
+	__le64 buf_addr;
+	/* Toeplitz RSS hash (with RXB_CQE_F_L4_HASH or _L3_HASH). */
+	__le32 rss_hash;
+	/* Checksum, as in struct rxb_cqe (with RXB_CQE_F_CSUM). */
+	__le32 csum;
+	/* Packet length (RXB_BXE_F_PKT). */
+	__le16 pkt_len;
+	/* Slot of the Ax descriptor whose buffer the NIC consumed. */
+	__le16 ax_idx;
+	/* Ax ring of ax_idx. */
+	__le16 ax_ring;
+	/* Must be zero. */
+	u8 reserved0;
+	/* RXB_CQE_F_DONE (generation), RXB_BXE_F_*, hash and CSUM bits. */
+	u8 flags;
+	/* Must be zero: pads the entry to half a cache line. */
+	__le64 reserved1;
+} __packed;
+static_assert(sizeof(struct rxb_bxe) == 32);
+
+/**
+ * struct rxb_axbx_regs - rxBisect per-queue doorbell registers.
+ *
+ * Written by the driver, read by the NIC, as struct rxb_rxq_regs.
+ */
+struct rxb_axbx_regs {
+	/* Ax ring producer index: empty buffers posted up to here. */
+	u32 ax_tail;
+	/* Bx ring consumer index: entries consumed up to here. */
+	u32 bx_head;
+};
+
 /**
  * struct rxb_rxq_regs - per-queue doorbell registers of the emulated NIC.
  *
@@ -89,7 +142,7 @@ struct rxb_rxq_regs {
 	u32 cq_head;
 };
 
-/* Largest and smallest Rx ring (and CR) the NIC supports. */
+/* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192
 

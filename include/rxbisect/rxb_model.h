@@ -45,7 +45,13 @@ struct rxb_buf {
  *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
  * @free_buf: driver side: return a buffer that never carried a packet (at
  *	teardown) to the pool of queue @q.
+ * @buf_cookie: driver side: the handle of the buffer at bus address
+ *	@addr (the driver's reverse mapping of addresses it posted).
  * @raise_irq: hardware side: signal queue @q's interrupt vector.
+ * @arm_timer: hardware side: call @ops->hw_timer of the model in about
+ *	@ns nanoseconds, unless a call is already pending.  May be NULL for
+ *	models that never set one.
+ * @now_ns: hardware side: a monotonic clock.
  * @dma_write: hardware side: copy @frame into bus address @addr ("DMA").
  *	Returns true and sets *@csum when the DMA engine's checksum unit
  *	summed the frame (see rxb_cqe.csum), false when it is disabled.
@@ -53,9 +59,26 @@ struct rxb_buf {
 struct rxb_env_ops {
 	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
 	void (*free_buf)(void *env, unsigned int q, void *cookie);
+	void *(*buf_cookie)(void *env, u64 addr);
 	void (*raise_irq)(void *env, unsigned int q);
+	void (*arm_timer)(void *env, u64 ns);
+	u64 (*now_ns)(void *env);
 	bool (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
 			  u32 *csum);
+};
+
+/* Most queues a model instance may have. */
+#define RXB_MAX_MODEL_QUEUES	64
+
+/**
+ * enum rxb_ax_policy - rxBisect: where to borrow a buffer from.
+ * @RXB_AX_RR: the next non-empty associated Ax ring, round-robin.
+ * @RXB_AX_MOST: the associated Ax ring with the most posted buffers.
+ */
+enum rxb_ax_policy {
+	RXB_AX_RR,
+	RXB_AX_MOST,
+	RXB_AX_NPOLICIES,
 };
 
 /**
@@ -66,6 +89,13 @@ struct rxb_env_ops {
  * @share_factor: shRing models: queues sharing one Rx ring (the last group
  *	may be smaller); clamped to @nqueues.
  * @ax_ring_size: rxBisect: entries of each allocation (Ax) ring.
+ * @ax_policy: rxBisect: which associated Ax ring the NIC borrows from when
+ *	the linked one is empty (enum rxb_ax_policy).
+ * @notif_compress: rxBisect: hold notification-only Bx entries back until
+ *	the Bx ring's next packet entry or @notif_timeout_ns.
+ * @notif_timeout_ns: rxBisect: longest hold of a notification.
+ * @ax_assoc: rxBisect: each Bx ring is associated with the Ax rings of its
+ *	group of @ax_assoc consecutive queues; 0: with every Ax ring.
  * @env_ops: environment callbacks.
  * @env: opaque argument passed to every @env_ops callback.
  */
@@ -75,6 +105,10 @@ struct rxb_model_cfg {
 	unsigned int buf_len;
 	unsigned int share_factor;
 	unsigned int ax_ring_size;
+	unsigned int ax_policy;
+	bool notif_compress;
+	u64 notif_timeout_ns;
+	unsigned int ax_assoc;
 	const struct rxb_env_ops *env_ops;
 	void *env;
 };
@@ -181,6 +215,8 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
  * @refill: driver half: post buffers to every empty slot of queue @q.
  *	Returns true when the queue's ring is fully posted.
  * @rx_pending: driver half: true if queue @q has an unconsumed completion.
+ * @hw_timer: optional: hardware half: the timer set with
+ *	rxb_env_ops.arm_timer fired.
  * @validate: optional: check the model-specific parts of @cfg before
  *	@create; on error set *@msg to a static explanation.
  * @xstats_count: optional: number of model-specific counters of @m.
@@ -198,6 +234,7 @@ struct rxb_model_ops {
 		    int budget);
 	bool (*refill)(struct rxb_model *m, unsigned int q);
 	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
+	void (*hw_timer)(struct rxb_model *m);
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
@@ -234,6 +271,7 @@ static inline void rxb_stat_inc(u64 *ctr)
 }
 
 extern const struct rxb_model_ops rxb_privring_ops;
+extern const struct rxb_model_ops rxb_rxbisect_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 int rxb_model_validate(const struct rxb_model_ops *ops,

@@ -13,8 +13,13 @@
 struct rxb_cfg rxb_default_cfg = {
 	.rx_ring_size	= RXB_DEF_RING_SIZE,
 	.tx_ring_size	= RXB_DEF_TX_RING_SIZE,
-	.share_factor	= RXB_DEF_SHARE_FACTOR,
-	.ax_ring_size	= RXB_DEF_AX_RING_SIZE,
+	.mp = {
+		.share_factor	= RXB_DEF_SHARE_FACTOR,
+		.ax_ring_size	= RXB_DEF_AX_RING_SIZE,
+		.ax_policy	= RXB_AX_RR,
+		.notif_compress	= 1,
+		.notif_timeout_us = RXB_DEF_NOTIF_US,
+	},
 };
 
 /* Every port, under RTNL. */
@@ -30,50 +35,60 @@ MODULE_PARM_DESC(queues, "Queues per port (default 0: one per online CPU, at mos
 
 static unsigned int rx_ring_size = RXB_DEF_RING_SIZE;
 module_param(rx_ring_size, uint, 0444);
-MODULE_PARM_DESC(rx_ring_size, "Entries per Rx ring and completion ring of new ports: power of two, 64..8192 (default 1024)");
+MODULE_PARM_DESC(rx_ring_size, "Entries per Rx ring (rxBisect: Bx ring) and completion ring of new ports: power of two, 64..8192 (default 1024)");
 
-/* The parameters below may also be written at run time, in
+/* The model parameters below may also be written at run time, in
  * /sys/module/rxbisect/parameters/: the new value then applies to every
  * port, rebuilding the rings of running ones under traffic.  A value that
  * a port cannot take is refused (EINVAL, reason in dmesg) and nothing
  * changes.
  */
-static bool rxb_ready;	/* ports may exist: module init is done */
+static bool rxb_ready;	/* module init is done: ports may exist */
 
-/* Apply @cfg's model settings to the defaults and to every port. */
-static int rxb_apply_all(const struct rxb_cfg *cfg)
+static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
+	[RXB_AX_RR]	= "rr",
+	[RXB_AX_MOST]	= "most",
+};
+
+/* Check a port configuration as the model will; log why it is refused. */
+static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 {
 	struct rxb_model_cfg mcfg;
-	struct rxb_port *port;
 	const char *msg;
 	int err;
 
 	rxb_rx_model_cfg(cfg, &mcfg);
 	err = rxb_model_validate(cfg->model, &mcfg, &msg);
-	if (err) {
+	if (err && dev)
+		netdev_err(dev, "%s: %s\n", cfg->model->name, msg);
+	else if (err)
 		pr_err("rxbisect: %s: %s\n", cfg->model->name, msg);
+	return err;
+}
+
+/* Apply @cfg's model and model parameters to the defaults and every port. */
+static int rxb_apply_all(const struct rxb_cfg *cfg)
+{
+	struct rxb_port *port;
+	struct rxb_cfg pcfg;
+	int err;
+
+	err = rxb_cfg_check(cfg, NULL);
+	if (err)
 		return err;
-	}
 	/* Check every port first, so that a refusal changes nothing. */
 	list_for_each_entry(port, &rxb_ports, list) {
-		struct rxb_cfg pcfg = port->cfg;
-
+		pcfg = port->cfg;
 		pcfg.model = cfg->model;
-		pcfg.share_factor = cfg->share_factor;
-		pcfg.ax_ring_size = cfg->ax_ring_size;
-		rxb_rx_model_cfg(&pcfg, &mcfg);
-		err = rxb_model_validate(pcfg.model, &mcfg, &msg);
-		if (err) {
-			netdev_err(port->dev, "%s: %s\n", pcfg.model->name, msg);
+		pcfg.mp = cfg->mp;
+		err = rxb_cfg_check(&pcfg, port->dev);
+		if (err)
 			return err;
-		}
 	}
 	list_for_each_entry(port, &rxb_ports, list) {
-		struct rxb_cfg pcfg = port->cfg;
-
+		pcfg = port->cfg;
 		pcfg.model = cfg->model;
-		pcfg.share_factor = cfg->share_factor;
-		pcfg.ax_ring_size = cfg->ax_ring_size;
+		pcfg.mp = cfg->mp;
 		err = rxb_reconfigure(port, &pcfg, NULL);
 		if (err) {
 			netdev_err(port->dev, "cannot apply the new parameters: %d\n",
@@ -82,81 +97,130 @@ static int rxb_apply_all(const struct rxb_cfg *cfg)
 		}
 	}
 	rxb_default_cfg.model = cfg->model;
-	rxb_default_cfg.share_factor = cfg->share_factor;
-	rxb_default_cfg.ax_ring_size = cfg->ax_ring_size;
+	rxb_default_cfg.mp = cfg->mp;
 	return 0;
 }
 
-enum rxb_param { RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX };
+/**
+ * struct rxb_param - a writable model parameter.
+ * @off: offset of its u32 in struct rxb_mparams, or -1 for ring_model.
+ * @min: smallest value.
+ * @max: largest value.
+ * @pow2: the value must be a power of two.
+ * @names: for a parameter given by name: the names of 0, 1, ...
+ */
+struct rxb_param {
+	int off;
+	u32 min, max;
+	bool pow2;
+	const char * const *names;
+};
+
+#define RXB_MP(f)	offsetof(struct rxb_mparams, f)
+
+/* Not const: kernel_param.arg is a plain pointer. */
+static struct rxb_param rxb_p_model = { .off = -1 };
+static struct rxb_param rxb_p_share = {
+	RXB_MP(share_factor), 1, RXB_MAX_QUEUES,
+};
+
+static struct rxb_param rxb_p_ax = {
+	RXB_MP(ax_ring_size), RXB_RING_MIN, RXB_RING_MAX, true,
+};
+
+static struct rxb_param rxb_p_policy = {
+	RXB_MP(ax_policy), 0, RXB_AX_NPOLICIES - 1, false, rxb_ax_policy_names,
+};
+
+static struct rxb_param rxb_p_assoc = {
+	RXB_MP(ax_assoc), 0, RXB_MAX_QUEUES,
+};
+
+static struct rxb_param rxb_p_compress = {
+	RXB_MP(notif_compress), 0, 1,
+};
+
+static struct rxb_param rxb_p_timeout = {
+	RXB_MP(notif_timeout_us), 1, 1000000,
+};
+
+static int rxb_param_parse(const struct rxb_param *p, const char *name,
+			   const char *val, u32 *out)
+{
+	char buf[32];
+	u32 i;
+
+	strscpy(buf, val, sizeof(buf));
+	strim(buf);
+	if (p->names) {
+		for (i = p->min; i <= p->max; i++)
+			if (!strcmp(buf, p->names[i])) {
+				*out = i;
+				return 0;
+			}
+		pr_err("rxbisect: %s: unknown value '%s'\n", name, buf);
+		return -EINVAL;
+	}
+	if (kstrtou32(buf, 0, out)) {
+		pr_err("rxbisect: %s: '%s' is not a number\n", name, buf);
+		return -EINVAL;
+	}
+	if (*out < p->min || *out > p->max || (p->pow2 && !is_power_of_2(*out))) {
+		pr_err("rxbisect: %s %u: must be %sin %u..%u\n", name, *out,
+		       p->pow2 ? "a power of two " : "", p->min, p->max);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int rxb_param_set(const char *val, const struct kernel_param *kp)
 {
-	enum rxb_param which = (uintptr_t)kp->arg;
+	const struct rxb_param *p = kp->arg;
 	struct rxb_cfg cfg;
-	unsigned int n = 0;
-	int err = 0;
+	u32 n = 0;
+	int err;
 
-	if (which != RXB_P_MODEL) {
-		err = kstrtouint(val, 0, &n);
-		if (err) {
-			pr_err("rxbisect: %s: '%s' is not a number\n", kp->name,
-			       strim((char *)val));
-			return -EINVAL;
-		}
+	if (p->off >= 0) {
+		err = rxb_param_parse(p, kp->name, val, &n);
+		if (err)
+			return err;
 	}
 	rtnl_lock();
 	cfg = rxb_default_cfg;
-	switch (which) {
-	case RXB_P_MODEL:
+	if (p->off < 0) {
 		cfg.model = rxb_model_find(val);
 		if (!cfg.model) {
-			pr_err("rxbisect: ring_model: unknown model '%s'\n",
-			       strim((char *)val));
+			pr_err("rxbisect: ring_model: unknown model '%s'\n", val);
 			err = -EINVAL;
+			goto out;
 		}
-		break;
-	case RXB_P_SHARE:
-		if (!n || n > RXB_MAX_QUEUES) {
-			pr_err("rxbisect: share_factor %u: must be in 1..%u\n", n,
-			       RXB_MAX_QUEUES);
-			err = -EINVAL;
-		}
-		cfg.share_factor = n;
-		break;
-	case RXB_P_AX:
-		if (!is_power_of_2(n) || n < RXB_RING_MIN || n > RXB_RING_MAX) {
-			pr_err("rxbisect: ax_ring_size %u: must be a power of two in %u..%u\n",
-			       n, RXB_RING_MIN, RXB_RING_MAX);
-			err = -EINVAL;
-		}
-		cfg.ax_ring_size = n;
-		break;
+	} else {
+		*(u32 *)((char *)&cfg.mp + p->off) = n;
 	}
-	if (!err && rxb_ready)
+	err = 0;
+	if (rxb_ready)
 		err = rxb_apply_all(&cfg);
-	else if (!err)
-		rxb_default_cfg = cfg;	/* at load: checked in rxb_params_check() */
+	else
+		rxb_default_cfg = cfg;	/* at load: checked by rxb_params_check() */
+out:
 	rtnl_unlock();
 	return err;
 }
 
 static int rxb_param_get(char *buf, const struct kernel_param *kp)
 {
-	enum rxb_param which = (uintptr_t)kp->arg;
-	int n = 0;
+	const struct rxb_param *p = kp->arg;
+	int n;
+	u32 v;
 
 	rtnl_lock();
-	switch (which) {
-	case RXB_P_MODEL:
+	if (p->off < 0) {
 		n = sysfs_emit(buf, "%s\n", rxb_default_cfg.model ?
 			       rxb_default_cfg.model->name : "privring");
-		break;
-	case RXB_P_SHARE:
-		n = sysfs_emit(buf, "%u\n", rxb_default_cfg.share_factor);
-		break;
-	case RXB_P_AX:
-		n = sysfs_emit(buf, "%u\n", rxb_default_cfg.ax_ring_size);
-		break;
+	} else {
+		v = *(u32 *)((char *)&rxb_default_cfg.mp + p->off);
+		n = p->names ? sysfs_emit(buf, "%s\n", p->names[v]) :
+			       sysfs_emit(buf, "%u\n", v);
 	}
 	rtnl_unlock();
 	return n;
@@ -167,18 +231,24 @@ static const struct kernel_param_ops rxb_param_ops = {
 	.get = rxb_param_get,
 };
 
-module_param_cb(ring_model, &rxb_param_ops, (void *)RXB_P_MODEL, 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default); writable: applies to every port");
-module_param_cb(share_factor, &rxb_param_ops, (void *)RXB_P_SHARE, 0644);
+module_param_cb(ring_model, &rxb_param_ops, &rxb_p_model, 0644);
+MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default) or rxbisect; writable");
+module_param_cb(share_factor, &rxb_param_ops, &rxb_p_share, 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
-module_param_cb(ax_ring_size, &rxb_param_ops, (void *)RXB_P_AX, 0644);
+module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_p_ax, 0644);
 MODULE_PARM_DESC(ax_ring_size, "rxBisect: entries per allocation (Ax) ring: power of two, 64..8192, at most the Rx ring size (default 128); writable");
+module_param_cb(ax_policy, &rxb_param_ops, &rxb_p_policy, 0644);
+MODULE_PARM_DESC(ax_policy, "rxBisect: Ax ring to borrow from when the queue's own is empty: rr (round-robin, default) or most (most filled); writable");
+module_param_cb(ax_assoc, &rxb_param_ops, &rxb_p_assoc, 0644);
+MODULE_PARM_DESC(ax_assoc, "rxBisect: Bx rings are associated with the Ax rings of their group of ax_assoc consecutive queues; 0 (default): all; writable");
+module_param_cb(notif_compress, &rxb_param_ops, &rxb_p_compress, 0644);
+MODULE_PARM_DESC(notif_compress, "rxBisect: hold buffer-consumed notifications until the next packet entry or notif_timeout_us (1, default) or write them at once (0); writable");
+module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_p_timeout, 0644);
+MODULE_PARM_DESC(notif_timeout_us, "rxBisect: longest hold of a notification, 1..1000000 us (default 50); writable");
 
 static int __init rxb_params_check(void)
 {
 	struct rxb_cfg *cfg = &rxb_default_cfg;
-	struct rxb_model_cfg mcfg;
-	const char *msg;
 
 	if (!cfg->model)
 		cfg->model = &rxb_privring_ops;
@@ -200,12 +270,7 @@ static int __init rxb_params_check(void)
 	cfg->nqueues = queues ? queues :
 		       min_t(unsigned int, num_online_cpus(), RXB_MAX_QUEUES);
 	cfg->rx_ring_size = rx_ring_size;
-	rxb_rx_model_cfg(cfg, &mcfg);
-	if (rxb_model_validate(cfg->model, &mcfg, &msg)) {
-		pr_err("rxbisect: %s: %s\n", cfg->model->name, msg);
-		return -EINVAL;
-	}
-	return 0;
+	return rxb_cfg_check(cfg, NULL);
 }
 
 static int __init rxb_module_init(void)

@@ -195,10 +195,45 @@ static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	return true;
 }
 
+static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
+{
+	struct rxb_rx *rx = container_of(t, struct rxb_rx, timer);
+
+	rx->model->ops->hw_timer(rx->model);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * rxb_nic_timer_init() - set up the NIC's timer of a configuration.
+ * @rx: the configuration.
+ */
+void rxb_nic_timer_init(struct rxb_rx *rx)
+{
+	hrtimer_init(&rx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	rx->timer.function = rxb_nic_timer_fn;
+}
+
+static void rxb_env_arm_timer(void *env, u64 ns)
+{
+	struct rxb_rx *rx = env;
+
+	if (!hrtimer_is_queued(&rx->timer))
+		hrtimer_start(&rx->timer, ns_to_ktime(ns),
+			      HRTIMER_MODE_REL_SOFT);
+}
+
+static u64 rxb_env_now_ns(void *env)
+{
+	return ktime_get_ns();
+}
+
 const struct rxb_env_ops rxb_env_ops = {
 	.alloc_buf	= rxb_rx_alloc_buf,
 	.free_buf	= rxb_rx_free_buf,
+	.buf_cookie	= rxb_rx_buf_cookie,
 	.raise_irq	= rxb_env_raise_irq,
+	.arm_timer	= rxb_env_arm_timer,
+	.now_ns		= rxb_env_now_ns,
 	.dma_write	= rxb_env_dma_write,
 };
 

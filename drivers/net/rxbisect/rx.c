@@ -50,6 +50,12 @@ void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 	page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
 }
 
+/* The page a bus address the driver posted points into. */
+void *rxb_rx_buf_cookie(void *env, u64 addr)
+{
+	return virt_to_page(phys_to_virt(addr));
+}
+
 /* Extra per-packet work: random cache-line touches (the seeds' slow core). */
 static void rxb_rx_work(struct rxb_rxq *rxq, u32 n)
 {
@@ -202,8 +208,12 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.nqueues	= cfg->nqueues,
 		.ring_size	= cfg->rx_ring_size,
 		.buf_len	= RXB_RX_BUF_LEN,
-		.share_factor	= min(cfg->share_factor, cfg->nqueues),
-		.ax_ring_size	= cfg->ax_ring_size,
+		.share_factor	= min(cfg->mp.share_factor, cfg->nqueues),
+		.ax_ring_size	= cfg->mp.ax_ring_size,
+		.ax_policy	= cfg->mp.ax_policy,
+		.ax_assoc	= cfg->mp.ax_assoc,
+		.notif_compress	= cfg->mp.notif_compress,
+		.notif_timeout_ns = (u64)cfg->mp.notif_timeout_us * NSEC_PER_USEC,
 		.env_ops	= &rxb_env_ops,
 	};
 }
@@ -231,6 +241,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		return ERR_PTR(-ENOMEM);
 	rx->port = port;
 	rx->nqueues = cfg->nqueues;
+	rxb_nic_timer_init(rx);
 	rx->vec = kcalloc(cfg->nqueues, sizeof(*rx->vec), GFP_KERNEL);
 	if (!rx->vec) {
 		err = -ENOMEM;
@@ -299,6 +310,7 @@ void rxb_rx_stop(struct rxb_port *port)
 	RCU_INIT_POINTER(port->rx, NULL);
 	/* No NIC-side user of @rx (transmit path, knob writers) remains. */
 	synchronize_net();
+	hrtimer_cancel(&rx->timer);
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_vec_sync(&rx->vec[q]);
 	for (q = 0; q < rx->nqueues; q++)

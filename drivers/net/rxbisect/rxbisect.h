@@ -12,6 +12,7 @@
 #ifndef _RXBISECT_H
 #define _RXBISECT_H
 
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
@@ -31,6 +32,7 @@
 #define RXB_DEF_TX_RING_SIZE	1024
 #define RXB_DEF_SHARE_FACTOR	8
 #define RXB_DEF_AX_RING_SIZE	128
+#define RXB_DEF_NOTIF_US	50
 
 /* Rx buffer layout: one order-0 page_pool page per buffer. */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
@@ -88,21 +90,37 @@ struct rxb_nic {
 /* ---- driver ---------------------------------------------------------- */
 
 /**
+ * struct rxb_mparams - ring-model parameters (see struct rxb_model_cfg).
+ * @share_factor: shRing models: queues per shared Rx ring.
+ * @ax_ring_size: rxBisect: entries per allocation ring.
+ * @ax_policy: rxBisect: enum rxb_ax_policy.
+ * @ax_assoc: rxBisect: association group size, 0 for all queues.
+ * @notif_compress: rxBisect: hold notification-only entries back.
+ * @notif_timeout_us: rxBisect: longest hold, microseconds.
+ */
+struct rxb_mparams {
+	u32 share_factor;
+	u32 ax_ring_size;
+	u32 ax_policy;
+	u32 ax_assoc;
+	u32 notif_compress;
+	u32 notif_timeout_us;
+};
+
+/**
  * struct rxb_cfg - receive configuration chosen by the user.
  * @model: ring model.
  * @nqueues: receive (and transmit) queues in use.
- * @rx_ring_size: entries per Rx ring / completion ring.
+ * @rx_ring_size: entries per Rx ring / completion ring / Bx ring.
  * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
- * @share_factor: shRing models: queues per shared Rx ring.
- * @ax_ring_size: rxBisect: entries per allocation ring.
+ * @mp: model parameters.
  */
 struct rxb_cfg {
 	const struct rxb_model_ops *model;
 	u32 nqueues;
 	u32 rx_ring_size;
 	u32 tx_ring_size;
-	u32 share_factor;
-	u32 ax_ring_size;
+	struct rxb_mparams mp;
 };
 
 /**
@@ -143,6 +161,7 @@ struct rxb_rxq {
  * @model: ring-model instance (rings and their NIC-side state).
  * @nqueues: queues.
  * @vec: interrupt vectors, one per queue.
+ * @timer: the NIC's timer, for models that ask for one (arm_timer).
  * @rxq: per-queue driver state.
  */
 struct rxb_rx {
@@ -150,6 +169,7 @@ struct rxb_rx {
 	struct rxb_model *model;
 	unsigned int nqueues;
 	struct rxb_vector *vec;
+	struct hrtimer timer;
 	struct rxb_rxq rxq[];
 };
 
@@ -244,6 +264,8 @@ void rxb_rx_destroy(struct rxb_rx *rx);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
 int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
 void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
+void *rxb_rx_buf_cookie(void *env, u64 addr);
+void rxb_nic_timer_init(struct rxb_rx *rx);
 
 /* netdev.c */
 int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
