@@ -16,7 +16,8 @@ enum {
 	RXB_DS_RX_PACKETS, RXB_DS_RX_BYTES, RXB_DS_NOBUF, RXB_DS_RING_FULL,
 	RXB_DS_OVERSIZE, RXB_DS_RUNT, RXB_DS_STOPPED, RXB_DS_POLLS,
 	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
-	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DEV_STATS
+	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
+	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DEV_STATS
 };
 
 static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
@@ -34,6 +35,10 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_TX_PACKETS]	= "tx_packets",
 	[RXB_DS_TX_BYTES]	= "tx_bytes",
 	[RXB_DS_TX_DROPS]	= "tx_drops",
+	[RXB_DS_WS]		= "io_ws_buffers",
+	[RXB_DS_WS_PEAK]	= "io_ws_buffers_peak",
+	[RXB_DS_WS_WINDOW]	= "io_ws_window",
+	[RXB_DS_DMA_BYTES]	= "dma_bytes",
 };
 
 /* Per receive queue: struct rxb_qstats, then irqs and polls_off_cpu. */
@@ -235,6 +240,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
+	struct rxb_rx *rx;
 	unsigned int q, i;
 
 	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
@@ -266,6 +272,14 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
 	tot[RXB_DS_STOPPED] = atomic64_read(&port->nic.stopped_drops);
+	rx = rtnl_dereference(port->rx);
+	if (rx) {
+		/* Of the live rings; restarts when they are rebuilt. */
+		tot[RXB_DS_WS] = READ_ONCE(rx->wss.distinct);
+		tot[RXB_DS_WS_PEAK] = READ_ONCE(rx->wss.peak);
+		tot[RXB_DS_WS_WINDOW] = rx->wss.window;
+		tot[RXB_DS_DMA_BYTES] = atomic64_read(&rx->dma_bytes);
+	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		*p++ = READ_ONCE(port->txs[q].packets);
 		*p++ = READ_ONCE(port->txs[q].bytes);

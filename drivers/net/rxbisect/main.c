@@ -19,6 +19,7 @@ struct rxb_cfg rxb_default_cfg = {
 		.ax_policy	= RXB_AX_RR,
 		.notif_compress	= 1,
 		.notif_timeout_us = RXB_DEF_NOTIF_US,
+		.ws_window	= RXB_DEF_WS_WINDOW,
 	},
 };
 
@@ -144,6 +145,10 @@ static struct rxb_param rxb_p_timeout = {
 	RXB_MP(notif_timeout_us), 1, 1000000,
 };
 
+static struct rxb_param rxb_p_ws = {
+	RXB_MP(ws_window), 256, 1U << 20, true,
+};
+
 static int rxb_param_parse(const struct rxb_param *p, const char *name,
 			   const char *val, u32 *out)
 {
@@ -245,6 +250,8 @@ module_param_cb(notif_compress, &rxb_param_ops, &rxb_p_compress, 0644);
 MODULE_PARM_DESC(notif_compress, "rxBisect: hold buffer-consumed notifications until the next packet entry or notif_timeout_us (1, default) or write them at once (0); writable");
 module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_p_timeout, 0644);
 MODULE_PARM_DESC(notif_timeout_us, "rxBisect: longest hold of a notification, 1..1000000 us (default 50); writable");
+module_param_cb(ws_window, &rxb_param_ops, &rxb_p_ws, 0644);
+MODULE_PARM_DESC(ws_window, "NIC writes over which the I/O working set (ethtool -S io_ws_*) is measured: power of two, 256..1048576 (default 16384); writable");
 
 static int __init rxb_params_check(void)
 {

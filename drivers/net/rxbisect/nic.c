@@ -164,6 +164,9 @@ static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	struct rxb_rx *rx = env;
 	u8 *dst = phys_to_virt(addr);
 	unsigned int start;
+
+	rxb_wss_record(&rx->wss, (addr >> PAGE_SHIFT) + 1);
+	atomic64_add(f->len, &rx->dma_bytes);
 	__sum16 *field, old;
 	__wsum l4;
 

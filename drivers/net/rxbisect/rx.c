@@ -194,6 +194,7 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 			page_pool_destroy(rxq->pp);
 	}
 	kfree(rx->vec);
+	rxb_wss_fini(&rx->wss);
 	kvfree(rx);
 }
 
@@ -242,6 +243,9 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 	rx->port = port;
 	rx->nqueues = cfg->nqueues;
 	rxb_nic_timer_init(rx);
+	err = rxb_wss_init(&rx->wss, cfg->mp.ws_window);
+	if (err)
+		goto err;
 	rx->vec = kcalloc(cfg->nqueues, sizeof(*rx->vec), GFP_KERNEL);
 	if (!rx->vec) {
 		err = -ENOMEM;

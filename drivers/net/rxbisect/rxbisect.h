@@ -21,6 +21,7 @@
 #include <linux/bpf.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_wss.h>
 
 #define RXB_DRV_NAME		"rxbisect"
 #define RXB_DRV_VERSION		"0.1"
@@ -33,6 +34,7 @@
 #define RXB_DEF_SHARE_FACTOR	8
 #define RXB_DEF_AX_RING_SIZE	128
 #define RXB_DEF_NOTIF_US	50
+#define RXB_DEF_WS_WINDOW	16384
 
 /* Rx buffer layout: one order-0 page_pool page per buffer. */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
@@ -97,6 +99,7 @@ struct rxb_nic {
  * @ax_assoc: rxBisect: association group size, 0 for all queues.
  * @notif_compress: rxBisect: hold notification-only entries back.
  * @notif_timeout_us: rxBisect: longest hold, microseconds.
+ * @ws_window: NIC writes over which the I/O working set is measured.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -105,6 +108,7 @@ struct rxb_mparams {
 	u32 ax_assoc;
 	u32 notif_compress;
 	u32 notif_timeout_us;
+	u32 ws_window;
 };
 
 /**
@@ -162,6 +166,8 @@ struct rxb_rxq {
  * @nqueues: queues.
  * @vec: interrupt vectors, one per queue.
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
+ * @wss: the NIC's I/O working set tracker.
+ * @dma_bytes: bytes the NIC wrote (atomic: queues write concurrently).
  * @rxq: per-queue driver state.
  */
 struct rxb_rx {
@@ -170,6 +176,8 @@ struct rxb_rx {
 	unsigned int nqueues;
 	struct rxb_vector *vec;
 	struct hrtimer timer;
+	struct rxb_wss wss;
+	atomic64_t dma_bytes;
 	struct rxb_rxq rxq[];
 };
 
