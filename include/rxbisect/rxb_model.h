@@ -43,7 +43,7 @@ struct rxb_buf {
  * struct rxb_env_ops - what a ring model needs from its environment.
  * @alloc_buf: driver side: allocate an empty buffer from queue @q's pool.
  *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
- * @free_buf: driver side: return a buffer that never carried a packet (at
+ * @free_buf: driver side: return a buffer the stack never received (at
  *	teardown) to the pool of queue @q.
  * @buf_cookie: driver side: the handle of the buffer at bus address
  *	@addr (the driver's reverse mapping of addresses it posted).

@@ -6,6 +6,7 @@
  * in userspace.
  */
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
@@ -66,6 +67,11 @@ int rxb_model_validate(const struct rxb_model_ops *ops,
 {
 	if (!cfg->nqueues || !cfg->buf_len || !cfg->env_ops) {
 		*msg = "no queues or no buffer size";
+		return -EINVAL;
+	}
+	/* Entries carry lengths and queue numbers in 16 bits. */
+	if (cfg->buf_len > U16_MAX || cfg->nqueues > RXB_MAX_MODEL_QUEUES) {
+		*msg = "buffer size or queue count out of range";
 		return -EINVAL;
 	}
 	if (!is_power_of_2(cfg->ring_size) || cfg->ring_size < RXB_RING_MIN ||

@@ -14,7 +14,9 @@
  */
 #include <linux/errno.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Userspace environment for rxbisect ring models; see env.h. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <rxbisect/rxb_model.h>
+
+#include "env.h"
+#include "ktap.h"
+
+enum { BUF_NEW, BUF_FREE, BUF_POSTED, BUF_HELD };
+static const char *const buf_state_name[] = { "new", "free", "posted", "held" };
+
+/* Tracking record of one buffer; its address is the buffer's cookie. */
+struct env_buf {
+	int state;		/* BUF_*, accessed atomically */
+	unsigned int q;		/* queue whose pool it belongs to (fixed) */
+	u8 *data;		/* the chunk; its address is the bus address */
+	struct env_buf *next;	/* pool free list, under the pool's lock */
+};
+
+struct env_pool {
+	pthread_mutex_t lock;
+	struct env_buf *free;
+	/* fault injection (see rxb_env_fail_allocs) */
+	long fail_after;
+	long fail_count;
+	struct rxb_env_qstats st;	/* fields updated atomically */
+	u64 irqs;			/* raise_irq count, atomic */
+} ____cacheline_aligned;
+
+struct rxb_env {
+	unsigned int nqueues;
+	unsigned int max_bufs;
+	unsigned int fail_one_in;
+	bool csum_off;
+	struct env_buf *bufs;		/* max_bufs records */
+	unsigned int nbufs;		/* records in use, atomic */
+	/* bus address -> record: open addressing, insert-only, atomic keys */
+	unsigned long *hkey;
+	unsigned int *hval;
+	unsigned int hmask;
+	struct env_pool *pool;		/* nqueues */
+	/* timer and clock */
+	struct rxb_model *model;
+	u64 deadline;			/* atomic; 0: no timer armed */
+	u64 fake_ns;			/* atomic; used when fake_clock */
+	bool fake_clock;
+	int timer_stop;			/* atomic */
+	bool timer_running;
+	pthread_t timer_thr;
+	pthread_mutex_t grow_lock;	/* serialises record creation */
+	long errors;			/* atomic */
+};
+
+#define env_err(env, fmt, ...) do {					\
+	__atomic_add_fetch(&(env)->errors, 1, __ATOMIC_RELAXED);	\
+	ktap_fail_at(__FILE__, __LINE__, "env: " fmt, ##__VA_ARGS__);	\
+} while (0)
+
+#define stat_inc(env, q, f)						\
+	__atomic_add_fetch(&(env)->pool[q].st.f, 1, __ATOMIC_RELAXED)
+
+struct rxb_env *rxb_env_create(unsigned int nqueues, unsigned int max_bufs)
+{
+	struct rxb_env *env = calloc(1, sizeof(*env));
+	unsigned int i, hsize = 1;
+
+	if (!env)
+		abort();
+	if (!max_bufs)
+		max_bufs = 1u << 17;
+	while (hsize < 2 * max_bufs)
+		hsize <<= 1;
+	env->nqueues = nqueues;
+	env->max_bufs = max_bufs;
+	env->bufs = calloc(max_bufs, sizeof(*env->bufs));
+	env->hkey = calloc(hsize, sizeof(*env->hkey));
+	env->hval = calloc(hsize, sizeof(*env->hval));
+	env->hmask = hsize - 1;
+	env->pool = calloc(nqueues ? nqueues : 1, sizeof(*env->pool));
+	if (!env->bufs || !env->hkey || !env->hval || !env->pool)
+		abort();
+	pthread_mutex_init(&env->grow_lock, NULL);
+	for (i = 0; i < nqueues; i++) {
+		pthread_mutex_init(&env->pool[i].lock, NULL);
+		env->pool[i].fail_after = -1;
+	}
+	return env;
+}
+
+void rxb_env_destroy(struct rxb_env *env)
+{
+	unsigned int i, n;
+
+	rxb_env_timer_stop(env);
+	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
+	if (n > env->max_bufs)
+		n = env->max_bufs;
+	for (i = 0; i < n; i++)
+		free(env->bufs[i].data);
+	for (i = 0; i < env->nqueues; i++)
+		pthread_mutex_destroy(&env->pool[i].lock);
+	pthread_mutex_destroy(&env->grow_lock);
+	free(env->bufs);
+	free(env->hkey);
+	free(env->hval);
+	free(env->pool);
+	free(env);
+}
+
+void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
+		       unsigned int nqueues, unsigned int ring_size,
+		       unsigned int buf_len)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nqueues = nqueues;
+	cfg->ring_size = ring_size;
+	cfg->buf_len = buf_len;
+	cfg->ax_ring_size = ring_size;
+	cfg->share_factor = nqueues;
+	cfg->env_ops = &rxb_env_test_ops;
+	cfg->env = env;
+}
+
+void rxb_env_attach(struct rxb_env *env, struct rxb_model *m)
+{
+	env->model = m;
+}
+
+static u64 env_now_ns(void *envp)
+{
+	struct rxb_env *env = envp;
+	struct timespec ts;
+
+	if (env->fake_clock)
+		return __atomic_load_n(&env->fake_ns, __ATOMIC_ACQUIRE);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void rxb_env_fake_clock(struct rxb_env *env, u64 ns)
+{
+	env->fake_clock = true;
+	__atomic_store_n(&env->fake_ns, ns, __ATOMIC_RELEASE);
+}
+
+void rxb_env_advance(struct rxb_env *env, u64 ns)
+{
+	__atomic_add_fetch(&env->fake_ns, ns, __ATOMIC_ACQ_REL);
+}
+
+static void env_arm_timer(void *envp, u64 ns)
+{
+	struct rxb_env *env = envp;
+	u64 none = 0, when = env_now_ns(env) + ns;
+
+	/* As hrtimer_start() unless queued: an armed timer is left alone. */
+	__atomic_compare_exchange_n(&env->deadline, &none, when ? when : 1, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+bool rxb_env_timer_pending(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Fire the timer if it is armed and due (or @force); true if it fired. */
+static bool env_fire_timer(struct rxb_env *env, bool force)
+{
+	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
+
+	if (!when || (!force && env_now_ns(env) < when))
+		return false;
+	/* Disarm first: the callback may arm it again. */
+	if (!__atomic_compare_exchange_n(&env->deadline, &when, 0, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	if (env->model && env->model->ops->hw_timer)
+		env->model->ops->hw_timer(env->model);
+	else
+		env_err(env, "timer armed but the model has no hw_timer");
+	return true;
+}
+
+bool rxb_env_run_timer(struct rxb_env *env)
+{
+	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
+	u64 now = env_now_ns(env);
+
+	if (!when)
+		return false;
+	if (now < when) {
+		if (env->fake_clock)
+			rxb_env_advance(env, when - now);
+		else
+			while (env_now_ns(env) < when)
+				sched_yield();
+	}
+	return env_fire_timer(env, true);
+}
+
+static void *timer_fn(void *arg)
+{
+	struct rxb_env *env = arg;
+	struct timespec nap = { .tv_nsec = 20000 };
+
+	while (!__atomic_load_n(&env->timer_stop, __ATOMIC_ACQUIRE))
+		if (!env_fire_timer(env, false))
+			nanosleep(&nap, NULL);
+	return NULL;
+}
+
+void rxb_env_timer_start(struct rxb_env *env)
+{
+	if (env->timer_running)
+		return;
+	__atomic_store_n(&env->timer_stop, 0, __ATOMIC_RELEASE);
+	if (pthread_create(&env->timer_thr, NULL, timer_fn, env))
+		abort();
+	env->timer_running = true;
+}
+
+void rxb_env_timer_stop(struct rxb_env *env)
+{
+	if (!env->timer_running)
+		return;
+	__atomic_store_n(&env->timer_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(env->timer_thr, NULL);
+	env->timer_running = false;
+}
+
+void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
+			 unsigned int after, unsigned int count)
+{
+	env->pool[q].fail_after = count ? (long)after : -1;
+	env->pool[q].fail_count = count;
+}
+
+void rxb_env_fail_rate(struct rxb_env *env, unsigned int one_in)
+{
+	env->fail_one_in = one_in;
+}
+
+void rxb_env_set_csum(struct rxb_env *env, bool on)
+{
+	env->csum_off = !on;
+}
+
+bool rxb_env_csum_on(struct rxb_env *env)
+{
+	return !env->csum_off;
+}
+
+u32 rxb_env_csum(const void *frame, unsigned int len)
+{
+	const u8 *p = (const u8 *)frame + RXB_ENV_ETH_HLEN;
+	u64 sum = 0;
+	u16 w;
+
+	if (len <= RXB_ENV_ETH_HLEN)
+		return 0;
+	len -= RXB_ENV_ETH_HLEN;
+	for (; len >= 2; p += 2, len -= 2) {
+		memcpy(&w, p, 2);
+		sum += w;
+	}
+	if (len)
+		sum += *p;
+	while (sum >> 32)
+		sum = (sum & 0xffffffff) + (sum >> 32);
+	return (u32)sum;
+}
+
+static unsigned int addr_hash(unsigned long key)
+{
+	return (unsigned int)(rxb_mix64(key) >> 20);
+}
+
+/* Called under grow_lock: inserts are serialised, lookups are lock-free. */
+static void addr_insert(struct rxb_env *env, unsigned long key, unsigned int idx)
+{
+	unsigned int h = addr_hash(key);
+
+	for (;; h++) {
+		h &= env->hmask;
+		if (__atomic_load_n(&env->hkey[h], __ATOMIC_RELAXED))
+			continue;
+		/* The value is published by the release of the key. */
+		env->hval[h] = idx;
+		__atomic_store_n(&env->hkey[h], key, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+static struct env_buf *addr_lookup(struct rxb_env *env, u64 addr)
+{
+	unsigned int h = addr_hash(addr);
+	unsigned long k;
+
+	for (;; h++) {
+		h &= env->hmask;
+		k = __atomic_load_n(&env->hkey[h], __ATOMIC_ACQUIRE);
+		if (!k)
+			return NULL;
+		if (k == addr)
+			return &env->bufs[env->hval[h]];
+	}
+}
+
+/* Cookie -> record, or NULL if @cookie is not one of our records. */
+static struct env_buf *cookie_buf(struct rxb_env *env, const void *cookie)
+{
+	uintptr_t p = (uintptr_t)cookie, base = (uintptr_t)env->bufs;
+	unsigned int n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
+
+	if (p < base || (p - base) % sizeof(struct env_buf) ||
+	    (p - base) / sizeof(struct env_buf) >= n ||
+	    (p - base) / sizeof(struct env_buf) >= env->max_bufs)
+		return NULL;
+	return (struct env_buf *)cookie;
+}
+
+/* Move @b from state @from to @to; false (and a failure) if it was not in @from. */
+static bool buf_move(struct rxb_env *env, struct env_buf *b, int from, int to,
+		     const char *what)
+{
+	int old = from;
+
+	if (__atomic_compare_exchange_n(&b->state, &old, to, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return true;
+	env_err(env, "%s: buffer %p (queue %u) is %s, expected %s", what,
+		(void *)b, b->q, buf_state_name[old], buf_state_name[from]);
+	return false;
+}
+
+static void pool_push(struct rxb_env *env, struct env_buf *b)
+{
+	struct env_pool *p = &env->pool[b->q];
+
+	pthread_mutex_lock(&p->lock);
+	b->next = p->free;
+	p->free = b;
+	pthread_mutex_unlock(&p->lock);
+}
+
+static bool inject_fail(struct rxb_env *env, unsigned int q)
+{
+	struct env_pool *p = &env->pool[q];
+	long n = __atomic_add_fetch(&p->st.alloc_calls, 1, __ATOMIC_RELAXED);
+	bool fail = false;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->fail_after > 0) {
+		p->fail_after--;
+	} else if (p->fail_after == 0) {
+		fail = true;
+		if (--p->fail_count <= 0)
+			p->fail_after = -1;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (!fail && env->fail_one_in &&
+	    rxb_mix64(((u64)q << 48) ^ (u64)n) % env->fail_one_in == 0)
+		fail = true;
+	if (fail)
+		stat_inc(env, q, injected_fails);
+	return fail;
+}
+
+static int env_alloc_buf(void *envp, unsigned int q, struct rxb_buf *buf)
+{
+	struct rxb_env *env = envp;
+	struct env_pool *p;
+	struct env_buf *b;
+	int from = BUF_FREE;
+
+	if (q >= env->nqueues) {
+		env_err(env, "alloc_buf: queue %u of %u", q, env->nqueues);
+		return -ENOMEM;
+	}
+	if (inject_fail(env, q))
+		return -ENOMEM;
+	p = &env->pool[q];
+	pthread_mutex_lock(&p->lock);
+	b = p->free;
+	if (b)
+		p->free = b->next;
+	pthread_mutex_unlock(&p->lock);
+	if (!b) {
+		unsigned int idx;
+
+		pthread_mutex_lock(&env->grow_lock);
+		idx = __atomic_load_n(&env->nbufs, __ATOMIC_RELAXED);
+		if (idx >= env->max_bufs) {
+			pthread_mutex_unlock(&env->grow_lock);
+			env_err(env, "alloc_buf: more than %u buffers", env->max_bufs);
+			return -ENOMEM;
+		}
+		b = &env->bufs[idx];
+		b->q = q;
+		b->data = malloc(RXB_ENV_BUF_SIZE);
+		if (!b->data)
+			abort();
+		addr_insert(env, (unsigned long)b->data, idx);
+		__atomic_store_n(&env->nbufs, idx + 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&env->grow_lock);
+		from = BUF_NEW;
+	}
+	if (!buf_move(env, b, from, BUF_POSTED, "alloc_buf"))
+		return -ENOMEM;
+	stat_inc(env, q, allocs);
+	buf->addr = (u64)(uintptr_t)b->data;
+	buf->cookie = b;
+	return 0;
+}
+
+static void env_free_buf(void *envp, unsigned int q, void *cookie)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = cookie_buf(env, cookie);
+
+	if (!b) {
+		env_err(env, "free_buf(q %u): %p is not a buffer", q, cookie);
+		return;
+	}
+	if (b->q != q)
+		env_err(env, "free_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
+	if (!buf_move(env, b, BUF_POSTED, BUF_FREE, "free_buf"))
+		return;
+	stat_inc(env, b->q, frees);
+	pool_push(env, b);
+}
+
+static void *env_buf_cookie(void *envp, u64 addr)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = addr_lookup(env, addr);
+	int state;
+
+	if (!b) {
+		env_err(env, "buf_cookie: 0x%llx is not a buffer", (unsigned long long)addr);
+		return NULL;
+	}
+	state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+	if (state != BUF_POSTED)
+		env_err(env, "buf_cookie: buffer %p (queue %u) is %s", (void *)b,
+			b->q, buf_state_name[state]);
+	return b;
+}
+
+static void env_raise_irq(void *envp, unsigned int q)
+{
+	struct rxb_env *env = envp;
+
+	if (q >= env->nqueues) {
+		env_err(env, "raise_irq: queue %u of %u", q, env->nqueues);
+		return;
+	}
+	__atomic_add_fetch(&env->pool[q].irqs, 1, __ATOMIC_SEQ_CST);
+	stat_inc(env, q, irqs);
+}
+
+static bool env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
+			  u32 *csum)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = addr_lookup(env, addr);
+	unsigned int len = frame->len;
+	int state;
+
+	if (!b) {
+		env_err(env, "dma_write: 0x%llx is not a buffer", (unsigned long long)addr);
+		return false;
+	}
+	state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+	if (state != BUF_POSTED)
+		env_err(env, "dma_write: buffer %p (queue %u) is %s", (void *)b,
+			b->q, buf_state_name[state]);
+	if (len > RXB_ENV_BUF_SIZE) {
+		env_err(env, "dma_write: %u bytes into a %u-byte buffer", len,
+			RXB_ENV_BUF_SIZE);
+		len = RXB_ENV_BUF_SIZE;
+	}
+	memcpy(b->data, frame->data, len);
+	if (env->csum_off)
+		return false;
+	*csum = rxb_env_csum(b->data, len);
+	return true;
+}
+
+const struct rxb_env_ops rxb_env_test_ops = {
+	.alloc_buf	= env_alloc_buf,
+	.free_buf	= env_free_buf,
+	.buf_cookie	= env_buf_cookie,
+	.raise_irq	= env_raise_irq,
+	.arm_timer	= env_arm_timer,
+	.now_ns		= env_now_ns,
+	.dma_write	= env_dma_write,
+};
+
+void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
+		       const struct rxb_pkt *pkt)
+{
+	struct env_buf *b = cookie_buf(env, pkt->cookie);
+
+	if (!b) {
+		env_err(env, "poll(q %u): packet cookie %p is not a buffer", q, pkt->cookie);
+		return NULL;
+	}
+	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "poll"))
+		return NULL;
+	stat_inc(env, b->q, takes);
+	if (pkt->pool_q != b->q)
+		env_err(env, "poll(q %u): pool_q %u but buffer is from pool %u",
+			q, pkt->pool_q, b->q);
+	if (pkt->len > RXB_ENV_BUF_SIZE) {
+		env_err(env, "poll(q %u): len %u > buffer size", q, pkt->len);
+		return NULL;
+	}
+	return b->data;
+}
+
+void rxb_env_pkt_put(struct rxb_env *env, void *cookie)
+{
+	struct env_buf *b = cookie_buf(env, cookie);
+
+	if (!b) {
+		env_err(env, "put: %p is not a buffer", cookie);
+		return;
+	}
+	if (!buf_move(env, b, BUF_HELD, BUF_FREE, "put"))
+		return;
+	/* Poison the header so that stale data is not mistaken for a frame. */
+	memset(b->data, 0x6b, 64);
+	stat_inc(env, b->q, puts);
+	pool_push(env, b);
+}
+
+u64 rxb_env_irqs(struct rxb_env *env, unsigned int q)
+{
+	return __atomic_load_n(&env->pool[q].irqs, __ATOMIC_ACQUIRE);
+}
+
+void rxb_env_wait_irq(struct rxb_env *env, unsigned int q, u64 seen,
+		      const int *stop)
+{
+	unsigned int spins;
+
+	for (spins = 0;; spins++) {
+		if (rxb_env_irqs(env, q) != seen ||
+		    __atomic_load_n(stop, __ATOMIC_ACQUIRE))
+			return;
+		if (spins < 100)
+			barrier();
+		else
+			sched_yield();
+	}
+}
+
+static long count_state(struct rxb_env *env, int q, int s1, int s2)
+{
+	unsigned int i, n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
+	long cnt = 0;
+
+	for (i = 0; i < n; i++) {
+		int s = __atomic_load_n(&env->bufs[i].state, __ATOMIC_RELAXED);
+
+		if ((q < 0 || env->bufs[i].q == (unsigned int)q) && (s == s1 || s == s2))
+			cnt++;
+	}
+	return cnt;
+}
+
+long rxb_env_posted(struct rxb_env *env, int q)
+{
+	return count_state(env, q, BUF_POSTED, BUF_POSTED);
+}
+
+long rxb_env_held(struct rxb_env *env, int q)
+{
+	return count_state(env, q, BUF_HELD, BUF_HELD);
+}
+
+long rxb_env_outstanding(struct rxb_env *env, int q)
+{
+	return count_state(env, q, BUF_POSTED, BUF_HELD);
+}
+
+struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q)
+{
+	struct rxb_env_qstats *s = &env->pool[q].st, r;
+
+	r.allocs = __atomic_load_n(&s->allocs, __ATOMIC_RELAXED);
+	r.alloc_calls = __atomic_load_n(&s->alloc_calls, __ATOMIC_RELAXED);
+	r.injected_fails = __atomic_load_n(&s->injected_fails, __ATOMIC_RELAXED);
+	r.frees = __atomic_load_n(&s->frees, __ATOMIC_RELAXED);
+	r.takes = __atomic_load_n(&s->takes, __ATOMIC_RELAXED);
+	r.puts = __atomic_load_n(&s->puts, __ATOMIC_RELAXED);
+	r.irqs = __atomic_load_n(&s->irqs, __ATOMIC_RELAXED);
+	return r;
+}
+
+long rxb_env_errors(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->errors, __ATOMIC_RELAXED);
+}
+
+/* ---- test frames ---- */
+
+#define TFRAME_MAGIC	0x52584246u	/* "RXBF" */
+
+struct tframe_hdr {
+	u32 magic;
+	u16 producer;
+	u16 q;
+	u64 seq;
+};
+
+static_assert(sizeof(struct tframe_hdr) == RXB_TFRAME_MIN_LEN);
+
+static u64 tframe_word(u64 seed, unsigned int i)
+{
+	return seed ^ ((u64)(i + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+static u64 tframe_seed(u32 producer, u64 seq)
+{
+	return rxb_mix64(((u64)producer << 48) ^ seq);
+}
+
+void rxb_tframe_fill(void *buf, unsigned int len, const struct rxb_tframe_id *id)
+{
+	struct tframe_hdr h = {
+		.magic = TFRAME_MAGIC, .producer = id->producer, .q = id->q,
+		.seq = id->seq,
+	};
+	u64 seed = tframe_seed(id->producer, id->seq);
+	u8 *p = buf;
+	unsigned int off, i;
+
+	memcpy(p, &h, sizeof(h));
+	for (off = sizeof(h), i = 0; off + 8 <= len; off += 8, i++) {
+		u64 w = tframe_word(seed, i);
+
+		memcpy(p + off, &w, 8);
+	}
+	if (off < len) {
+		u64 w = tframe_word(seed, i);
+
+		memcpy(p + off, &w, len - off);
+	}
+}
+
+bool rxb_tframe_check(const void *data, unsigned int len, struct rxb_tframe_id *id)
+{
+	const u8 *p = data;
+	struct tframe_hdr h;
+	unsigned int off, i;
+	u64 seed;
+
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	if (h.magic != TFRAME_MAGIC)
+		return false;
+	seed = tframe_seed(h.producer, h.seq);
+	for (off = sizeof(h), i = 0; off + 8 <= len; off += 8, i++) {
+		u64 w = tframe_word(seed, i), got;
+
+		memcpy(&got, p + off, 8);
+		if (got != w)
+			return false;
+	}
+	if (off < len) {
+		u64 w = tframe_word(seed, i);
+
+		if (memcmp(p + off, &w, len - off))
+			return false;
+	}
+	id->producer = h.producer;
+	id->q = h.q;
+	id->seq = h.seq;
+	return true;
+}
+
+/* ---- harness ---- */
+
+bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
+		 unsigned int ring_size, unsigned int buf_len)
+{
+	memset(t, 0, sizeof(*t));
+	t->ops = rxb_model_find(model);
+	if (!EXPECT(t->ops, "model \"%s\" not registered", model))
+		return false;
+	t->env = rxb_env_create(nqueues, 0);
+	rxb_env_model_cfg(t->env, &t->cfg, nqueues, ring_size, buf_len);
+	return true;
+}
+
+bool rxb_th_start(struct rxb_th *t)
+{
+	struct rxb_model *m = t->ops->create(&t->cfg);
+
+	if (!EXPECT(!IS_ERR_OR_NULL(m), "%s create(nq %u, ring %u, buf %u): %ld",
+		    t->ops->name, t->cfg.nqueues, t->cfg.ring_size,
+		    t->cfg.buf_len, PTR_ERR(m)))
+		return false;
+	t->m = m;
+	rxb_env_attach(t->env, m);
+	return true;
+}
+
+bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
+		   unsigned int ring_size, unsigned int buf_len)
+{
+	return rxb_th_init(t, model, nqueues, ring_size, buf_len) && rxb_th_start(t);
+}
+
+void rxb_th_destroy(struct rxb_th *t)
+{
+	if (t->env)
+		rxb_env_timer_stop(t->env);
+	if (t->m)
+		t->ops->destroy(t->m);
+	t->m = NULL;
+	if (t->env) {
+		EXPECT_EQ(rxb_env_outstanding(t->env, -1), 0);
+		rxb_env_destroy(t->env);
+	}
+	t->env = NULL;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace environment for rxbisect ring models (struct rxb_env_ops), and
+ * helpers shared by the model tests.
+ *
+ * Buffers: malloc'd RXB_ENV_BUF_SIZE-byte chunks; the bus address is the
+ * chunk's address, the cookie a tracking record.  Every buffer is in one
+ * state: FREE (in its queue's pool), POSTED (handed to the model by
+ * alloc_buf), HELD (handed to the test in a struct rxb_pkt).  Every
+ * transition is checked; a wrong one (a cookie that is not a buffer, a
+ * double free, a packet in a buffer the model does not own, a DMA into a
+ * buffer that is not posted, ...) fails the running KTAP case.
+ *
+ * DMA: dma_write copies the frame (rxb_frame.data points to its bytes) to
+ * the bus address, which must be that of a POSTED buffer.
+ *
+ * buf_cookie maps the bus address of a POSTED buffer back to its cookie.
+ *
+ * Timer: arm_timer records a deadline (unless one is pending).  It fires
+ * (ops->hw_timer of the attached model) from the thread started by
+ * rxb_env_timer_start(), or when a test calls rxb_env_run_timer().
+ * now_ns is CLOCK_MONOTONIC, or a clock the test sets (rxb_env_fake_clock).
+ *
+ * Interrupts: raise_irq increments a per-queue counter; consumers wait for
+ * it to change (spinning, then yielding).
+ *
+ * Threading: alloc_buf/free_buf/raise_irq/dma_write and the rxb_env_pkt_*
+ * calls may run concurrently from any threads.  Configuration calls
+ * (rxb_env_fail_*) are for before the threads start.
+ */
+#ifndef _RXB_TEST_ENV_H
+#define _RXB_TEST_ENV_H
+
+#include <linux/types.h>
+#include <rxbisect/rxb_model.h>
+
+#define RXB_ENV_BUF_SIZE	2048
+
+/* Per-queue counters (read them after the threads are joined). */
+struct rxb_env_qstats {
+	long allocs;		/* successful alloc_buf */
+	long alloc_calls;	/* all alloc_buf calls */
+	long injected_fails;	/* alloc_buf failed by injection */
+	long frees;		/* free_buf (posted buffer returned unused) */
+	long takes;		/* buffers received in a packet */
+	long puts;		/* received buffers returned by the test */
+	long irqs;		/* raise_irq calls */
+};
+
+struct rxb_env;
+
+extern const struct rxb_env_ops rxb_env_test_ops;
+
+/*
+ * Create an environment for @nqueues queues able to track @max_bufs
+ * buffers (0: a default large enough for any sane model configuration).
+ */
+struct rxb_env *rxb_env_create(unsigned int nqueues, unsigned int max_bufs);
+/* Free the environment and all its buffers. */
+void rxb_env_destroy(struct rxb_env *env);
+/*
+ * Fill @cfg for this environment.  Model-specific fields get defaults
+ * every model accepts (rxBisect: Ax rings as large as the Bx rings).
+ */
+void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
+		       unsigned int nqueues, unsigned int ring_size,
+		       unsigned int buf_len);
+/* The model instance whose hw_timer the timer calls (NULL: none). */
+void rxb_env_attach(struct rxb_env *env, struct rxb_model *m);
+
+/* Timer: a thread that fires it when due, until rxb_env_timer_stop(). */
+void rxb_env_timer_start(struct rxb_env *env);
+void rxb_env_timer_stop(struct rxb_env *env);
+/* Timer: is one armed? */
+bool rxb_env_timer_pending(struct rxb_env *env);
+/* Timer: wait until the armed one is due (advance a fake clock), fire it. */
+bool rxb_env_run_timer(struct rxb_env *env);
+/* Clock: from now on now_ns returns @ns, moved by rxb_env_advance(). */
+void rxb_env_fake_clock(struct rxb_env *env, u64 ns);
+void rxb_env_advance(struct rxb_env *env, u64 ns);
+
+/* Fault injection: after @after more successful allocs, fail @count on @q. */
+void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
+			 unsigned int after, unsigned int count);
+/* Fault injection: fail about one alloc_buf in @one_in (0: never). */
+void rxb_env_fail_rate(struct rxb_env *env, unsigned int one_in);
+/*
+ * Checksum unit of the DMA engine (on by default): dma_write reports
+ * rxb_env_csum() of each frame, as the kernel environment reports
+ * CHECKSUM_COMPLETE.  Off: dma_write reports no checksum.
+ */
+void rxb_env_set_csum(struct rxb_env *env, bool on);
+bool rxb_env_csum_on(struct rxb_env *env);
+/*
+ * The checksum dma_write reports for a @len-byte frame: the 32-bit ones'
+ * complement sum of the bytes after the Ethernet header, as 16-bit
+ * host-order words (csum_partial() style, not folded to 16 bits).
+ */
+#define RXB_ENV_ETH_HLEN	14
+u32 rxb_env_csum(const void *frame, unsigned int len);
+
+/*
+ * A packet polled from queue @q: check its buffer (a posted buffer of the
+ * queue named by pkt->pool_q, len within the buffer), mark it HELD and
+ * return its data, or NULL (failure recorded) if the check fails.
+ */
+void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
+		       const struct rxb_pkt *pkt);
+/* Return a HELD buffer (a packet's cookie) to its pool. */
+void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
+
+/* raise_irq count of @q, with acquire (pairs with the model's release). */
+u64 rxb_env_irqs(struct rxb_env *env, unsigned int q);
+/* Wait until rxb_env_irqs(@q) != @seen or *@stop (acquire) is non-zero. */
+void rxb_env_wait_irq(struct rxb_env *env, unsigned int q, u64 seen,
+		      const int *stop);
+
+/* Buffers of @q's pool (-1: all) that are POSTED, HELD, or either. */
+long rxb_env_posted(struct rxb_env *env, int q);
+long rxb_env_held(struct rxb_env *env, int q);
+long rxb_env_outstanding(struct rxb_env *env, int q);
+/* Snapshot of @q's counters. */
+struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q);
+/* Consistency failures detected so far (each also failed the KTAP case). */
+long rxb_env_errors(struct rxb_env *env);
+
+/*
+ * Test frames: a header (magic, producer, queue, sequence number) and a
+ * pattern derived from (producer, seq) filling the rest.  @len >= 16.
+ */
+#define RXB_TFRAME_MIN_LEN	16
+struct rxb_tframe_id {
+	u32 producer;
+	u32 q;
+	u64 seq;
+};
+
+void rxb_tframe_fill(void *buf, unsigned int len, const struct rxb_tframe_id *id);
+/* Check magic and pattern of a received frame; on success fill @id. */
+bool rxb_tframe_check(const void *data, unsigned int len, struct rxb_tframe_id *id);
+
+/* splitmix64: cheap, well-mixed 64-bit hash. */
+static inline u64 rxb_mix64(u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Test harness: an environment plus a model instance.  rxb_th_init() looks
+ * the model up and creates the environment and configuration (to be
+ * adjusted, or fault injection set up, before the model is created);
+ * rxb_th_start() creates the model; rxb_th_create() does both.  They return
+ * false (failure recorded) if the model is unknown or create fails.
+ * rxb_th_destroy() destroys the model, fails the case if any buffer is
+ * still outstanding or the environment saw errors, and frees everything.
+ */
+struct rxb_th {
+	struct rxb_env *env;
+	const struct rxb_model_ops *ops;
+	struct rxb_model *m;
+	struct rxb_model_cfg cfg;
+};
+
+bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
+		 unsigned int ring_size, unsigned int buf_len);
+bool rxb_th_start(struct rxb_th *t);
+bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
+		   unsigned int ring_size, unsigned int buf_len);
+void rxb_th_destroy(struct rxb_th *t);
+
+#endif /* _RXB_TEST_ENV_H */

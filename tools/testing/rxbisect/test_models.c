@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Model-independent tests, run for every ring-model variant in variants[]:
+ * invalid configurations, -ENOMEM unwinding in create, a single-threaded
+ * round trip, and the multi-threaded stress test (stress.c) in several
+ * shapes.
+ *
+ * To cover a new model, add it (and variants of its configuration) to
+ * variants[].  Each case is reported as "<variant>:<test>".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+
+#include "env.h"
+#include "ktap.h"
+#include "shim/shim.h"
+#include "stress.h"
+
+static void tune_rxbisect_small_ax(struct rxb_model_cfg *cfg)
+{
+	/* Small Ax rings: queues borrow buffers from each other all the time. */
+	cfg->ax_ring_size = RXB_RING_MIN;
+	cfg->ax_policy = RXB_AX_MOST;
+	cfg->ax_assoc = 2;
+	cfg->notif_compress = true;
+	cfg->notif_timeout_ns = 20000;
+}
+
+static const struct variant {
+	const char *name;
+	const char *model;
+	void (*tune)(struct rxb_model_cfg *cfg);
+} variants[] = {
+	{ "privring", "privring", NULL },
+	{ "rxbisect", "rxbisect", NULL },
+	{ "rxbisect_small_ax", "rxbisect", tune_rxbisect_small_ax },
+};
+
+/* Stress shapes; each gets @share percent of RXB_STRESS_FRAMES. */
+static const struct stress_shape {
+	const char *name;
+	unsigned int share;
+	struct rxb_stress_cfg cfg;
+} shapes[] = {
+	{ "stress_1nic_2q", 20, {
+		.nqueues = 2, .ring_size = 64, .nproducers = 1, .budget = 64,
+	} },
+	{ "stress_2nic_2q", 30, {
+		.nqueues = 2, .ring_size = 64, .nproducers = 2, .budget = 16,
+		.oversize_one_in = 1000,
+	} },
+	{ "stress_2nic_3q_allocfail", 20, {
+		.nqueues = 3, .ring_size = 128, .nproducers = 2, .budget = 7,
+		.alloc_fail_one_in = 257, .oversize_one_in = 500,
+		.buf_len = 1500,
+	} },
+	{ "stress_2nic_4q_skewed", 15, {
+		.nqueues = 4, .ring_size = 256, .nproducers = 2, .budget = 32,
+		.skew = 70,
+	} },
+	{ "stress_2nic_4q_flood_nocsum", 15, {
+		.nqueues = 4, .ring_size = 256, .nproducers = 2, .budget = 64,
+		.no_backoff = true, .max_len = 256, .no_csum = true,
+	} },
+};
+
+#define DEFAULT_STRESS_FRAMES	2000000
+
+struct model_case {
+	const char *model;
+	const struct variant *v;
+	const struct stress_shape *shape;
+	char name[96];
+};
+
+/* Harness with the case's model variant; false (failure recorded) if not. */
+static bool mc_create(struct rxb_th *t, const struct model_case *mc,
+		      unsigned int nq, unsigned int ring, unsigned int buf_len)
+{
+	if (!rxb_th_init(t, mc->model, nq, ring, buf_len))
+		return false;
+	if (mc->v->tune)
+		mc->v->tune(&t->cfg);
+	return rxb_th_start(t);
+}
+
+static void test_invalid_cfg(const void *arg)
+{
+	static const struct { unsigned int nq, ring, buf_len; } bad[] = {
+		{ 2, 0, 2048 }, { 2, 63, 2048 }, { 2, 100, 2048 },
+		{ 2, 16384, 2048 }, { 2, RXB_RING_MIN / 2, 2048 },
+		{ 2, RXB_RING_MAX * 2, 2048 }, { 0, 64, 2048 }, { 2, 64, 0 },
+	};
+	const struct model_case *mc = arg;
+	const struct rxb_model_ops *ops = rxb_model_find(mc->model);
+	struct rxb_model_cfg cfg;
+	struct rxb_env *env;
+	struct rxb_model *m;
+	unsigned int i;
+
+	if (!EXPECT(ops, "model %s not registered", mc->model))
+		return;
+	env = rxb_env_create(2, 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rxb_env_model_cfg(env, &cfg, bad[i].nq, bad[i].ring, bad[i].buf_len);
+		if (mc->v->tune)
+			mc->v->tune(&cfg);
+		m = ops->create(&cfg);
+		if (!EXPECT(m == ERR_PTR(-EINVAL), "nqueues %u ring_size %u buf_len %u: %p",
+			    bad[i].nq, bad[i].ring, bad[i].buf_len, (void *)m) &&
+		    !IS_ERR_OR_NULL(m))
+			ops->destroy(m);
+	}
+	rxb_env_model_cfg(env, &cfg, 2, 64, 2048);
+	if (mc->v->tune)
+		mc->v->tune(&cfg);
+	cfg.env_ops = NULL;
+	m = ops->create(&cfg);
+	EXPECT(m == ERR_PTR(-EINVAL), "env_ops NULL: %p", (void *)m);
+	EXPECT_EQ(rxb_env_qstats(env, 0).alloc_calls, 0);
+	rxb_env_destroy(env);
+
+	EXPECT(!rxb_model_find("no-such-model"));
+	EXPECT(!rxb_model_find(""));
+	EXPECT(rxb_model_find(mc->model) == ops);
+	/* A trailing newline (from sysfs) is ignored. */
+	{
+		char nl[64];
+
+		snprintf(nl, sizeof(nl), "%s\n", mc->model);
+		EXPECT(rxb_model_find(nl) == ops);
+	}
+	EXPECT(!strcmp(ops->name, mc->model));
+}
+
+/* Every kmalloc failure in create unwinds without a leak. */
+static void test_create_enomem(const void *arg)
+{
+	const struct model_case *mc = arg;
+	struct rxb_th t;
+	long k;
+
+	if (!rxb_th_init(&t, mc->model, 3, 64, 2048))
+		return;
+	if (mc->v->tune)
+		mc->v->tune(&t.cfg);
+	for (k = 0; k < 1000; k++) {
+		long live = __atomic_load_n(&rxb_shim_live_allocs, __ATOMIC_RELAXED);
+		struct rxb_model *m;
+
+		__atomic_store_n(&rxb_shim_alloc_fail_after, k, __ATOMIC_RELAXED);
+		m = t.ops->create(&t.cfg);
+		__atomic_store_n(&rxb_shim_alloc_fail_after, -1, __ATOMIC_RELAXED);
+		if (!IS_ERR(m)) {
+			EXPECT(m, "create returned NULL");
+			if (m)
+				t.ops->destroy(m);
+			EXPECT(k > 0, "create succeeded without any allocation");
+			break;
+		}
+		EXPECT_EQ(PTR_ERR(m), -ENOMEM);
+		EXPECT_EQ(__atomic_load_n(&rxb_shim_live_allocs, __ATOMIC_RELAXED), live);
+		EXPECT_EQ(rxb_env_outstanding(t.env, -1), 0);
+	}
+	ktap_diag("%s: create makes %ld allocations", mc->model, k);
+	EXPECT(k < 1000, "create never succeeded");
+	rxb_th_destroy(&t);
+}
+
+/*
+ * Single-threaded: send to queue @q until the first drop, then poll it all
+ * back; everything arrives once, in order, intact; counters agree.
+ * Return the number of frames accepted.
+ */
+static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
+{
+	const struct rxb_model_ops *ops = t->ops;
+	const struct rxb_qstats *st = &t->m->qstats[q];
+	u64 base = READ_ONCE(st->hw_packets), sent = 0, got = 0, bytes = 0;
+	u64 bytes0 = READ_ONCE(st->hw_bytes), drops0;
+	static u8 frame[RXB_ENV_BUF_SIZE];
+	struct rxb_pkt pkts[16];
+	int ret = 0, n;
+
+	drops0 = READ_ONCE(st->nobuf_drops) + READ_ONCE(st->ring_full_drops);
+	EXPECT(!ops->rx_pending(t->m, q));
+	while (sent < limit) {
+		u64 seq = base + sent;
+		struct rxb_tframe_id id = { .producer = 7, .q = q, .seq = seq };
+		struct rxb_frame f = {
+			.data = frame, .len = 60 + seq % 1400,
+			.hash = (u32)seq * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
+		};
+
+		rxb_tframe_fill(frame, f.len, &id);
+		ret = ops->hw_rx(t->m, q, &f);
+		if (ret)
+			break;
+		bytes += f.len;
+		sent++;
+	}
+	EXPECT(ret == -ENOBUFS || ret == -ENOSPC, "q %u: drop cause %d", q, ret);
+	EXPECT(sent >= 1, "q %u: nothing accepted", q);
+	EXPECT(rxb_env_irqs(t->env, q) > 0);
+	EXPECT(ops->rx_pending(t->m, q));
+	while ((n = ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts))) > 0) {
+		int i;
+
+		EXPECT(n <= (int)ARRAY_SIZE(pkts));
+		for (i = 0; i < n; i++) {
+			u64 seq = base + got;
+			struct rxb_tframe_id id;
+			void *data = rxb_env_pkt_take(t->env, q, &pkts[i]);
+
+			got++;
+			if (!data)
+				continue;
+			if (EXPECT(rxb_tframe_check(data, pkts[i].len, &id))) {
+				EXPECT_EQ(id.q, q);
+				EXPECT_EQ(id.seq, seq);
+				EXPECT_EQ(pkts[i].len, 60 + seq % 1400);
+				EXPECT_EQ(pkts[i].hash, (u32)seq * 2654435761u);
+				EXPECT_EQ(pkts[i].flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
+				EXPECT_EQ(pkts[i].csum, rxb_env_csum(data, pkts[i].len));
+			}
+			rxb_env_pkt_put(t->env, pkts[i].cookie);
+		}
+	}
+	EXPECT_EQ(n, 0);
+	EXPECT_EQ(got, sent);
+	EXPECT(!ops->rx_pending(t->m, q));
+	EXPECT_EQ(READ_ONCE(st->hw_packets), base + sent);
+	EXPECT_EQ(READ_ONCE(st->hw_bytes), bytes0 + bytes);
+	EXPECT_EQ(READ_ONCE(st->packets), base + got);
+	EXPECT_EQ(READ_ONCE(st->nobuf_drops) + READ_ONCE(st->ring_full_drops),
+		  drops0 + 1);
+	EXPECT_EQ(rxb_env_held(t->env, -1), 0);
+	return sent;
+}
+
+/*
+ * Let every queue catch up: poll them all and fire the NIC's timer until
+ * nothing is pending (no packet may turn up: they were all polled).
+ */
+static void settle(struct rxb_th *t)
+{
+	struct rxb_pkt pkts[16];
+	unsigned int q, i;
+	bool busy = true;
+	int n;
+
+	for (i = 0; busy && i < 1000; i++) {
+		busy = rxb_env_run_timer(t->env);
+		for (q = 0; q < t->cfg.nqueues; q++) {
+			n = t->ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts));
+			if (!EXPECT_EQ(n, 0))
+				return;
+			busy |= t->ops->rx_pending(t->m, q);
+		}
+	}
+	EXPECT(!busy, "queues still busy after 1000 rounds");
+}
+
+static void test_roundtrip(const void *arg)
+{
+	const struct model_case *mc = arg;
+	const unsigned int nq = 2, ring = 64;
+	u64 first[2] = { 0 };
+	unsigned int q, round;
+	struct rxb_th t;
+
+	if (!mc_create(&t, mc, nq, ring, RXB_ENV_BUF_SIZE))
+		goto out;
+	/*
+	 * After a full drain a queue takes as many frames as the first time:
+	 * the driver gave the NIC back its buffers and completion entries.
+	 */
+	for (round = 0; round < 3 && !ktap_failures(); round++) {
+		for (q = 0; q < nq; q++) {
+			u64 n;
+
+			settle(&t);
+			n = fill_and_drain(&t, q, 4 * ring);
+
+			if (!round)
+				first[q] = n;
+			else
+				EXPECT_EQ(n, first[q]);
+		}
+	}
+out:
+	rxb_th_destroy(&t);
+}
+
+static void test_stress(const void *arg)
+{
+	const struct model_case *mc = arg;
+	struct rxb_stress_cfg cfg = mc->shape->cfg;
+
+	cfg.model = mc->model;
+	cfg.tune = mc->v->tune;
+	cfg.frames = rxb_stress_frames(DEFAULT_STRESS_FRAMES) * mc->shape->share / 100;
+	if (!cfg.frames)
+		cfg.frames = 1;
+	cfg.seed = 0x5eed0000 + (mc->shape - shapes);
+	rxb_stress_run(&cfg);
+}
+
+int main(void)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(const void *arg);
+	} generic[] = {
+		{ "invalid_cfg", test_invalid_cfg },
+		{ "create_enomem", test_create_enomem },
+		{ "roundtrip", test_roundtrip },
+	};
+	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
+	unsigned int n = ARRAY_SIZE(variants) * per_model, i, j, k = 0;
+	struct model_case *mcs = calloc(n, sizeof(*mcs));
+	struct ktap_case *cases = calloc(n, sizeof(*cases));
+	int ret;
+
+	if (!mcs || !cases)
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(variants); i++) {
+		for (j = 0; j < per_model; j++, k++) {
+			struct model_case *mc = &mcs[k];
+
+			mc->v = &variants[i];
+			mc->model = variants[i].model;
+			if (j < ARRAY_SIZE(generic)) {
+				snprintf(mc->name, sizeof(mc->name), "%s:%s",
+					 variants[i].name, generic[j].name);
+				cases[k].fn = generic[j].fn;
+			} else {
+				mc->shape = &shapes[j - ARRAY_SIZE(generic)];
+				snprintf(mc->name, sizeof(mc->name), "%s:%s",
+					 variants[i].name, mc->shape->name);
+				cases[k].fn = test_stress;
+			}
+			cases[k].name = mc->name;
+			cases[k].arg = mc;
+		}
+	}
+	ret = ktap_main(cases, n);
+	free(cases);
+	free(mcs);
+	return ret;
+}
