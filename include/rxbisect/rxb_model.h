@@ -96,6 +96,8 @@ enum rxb_ax_policy {
  * @notif_timeout_ns: rxBisect: longest hold of a notification.
  * @ax_assoc: rxBisect: each Bx ring is associated with the Ax rings of its
  *	group of @ax_assoc consecutive queues; 0: with every Ax ring.
+ * @cache_bytes: the cache capacity the I/O working set should fit (the
+ *	DDIO ways of the LLC on real hardware), for configuration advice.
  * @env_ops: environment callbacks.
  * @env: opaque argument passed to every @env_ops callback.
  */
@@ -109,6 +111,7 @@ struct rxb_model_cfg {
 	bool notif_compress;
 	u64 notif_timeout_ns;
 	unsigned int ax_assoc;
+	u64 cache_bytes;
 	const struct rxb_env_ops *env_ops;
 	void *env;
 };
@@ -219,6 +222,10 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
  *	rxb_env_ops.arm_timer fired.
  * @validate: optional: check the model-specific parts of @cfg before
  *	@create; on error set *@msg to a static explanation.
+ * @advise: optional: a static warning about a configuration that works but
+ *	defeats the model's purpose, or NULL.
+ * @bufs_per_queue: optional: buffers the model keeps posted per queue (the
+ *	size the driver gives each queue's buffer pool); default @ring_size.
  * @xstats_count: optional: number of model-specific counters of @m.
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
  *	bytes (NUL included).
@@ -236,6 +243,8 @@ struct rxb_model_ops {
 	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
 	void (*hw_timer)(struct rxb_model *m);
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
+	const char *(*advise)(const struct rxb_model_cfg *cfg);
+	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);

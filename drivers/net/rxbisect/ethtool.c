@@ -142,6 +142,18 @@ static int rxb_set_channels(struct net_device *dev,
 	return 0;
 }
 
+static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
+			 u32 *rule_locs)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	/* The core checks indirection entries against this count. */
+	if (info->cmd != ETHTOOL_GRXRINGS)
+		return -EOPNOTSUPP;
+	info->data = port->cfg.nqueues;
+	return 0;
+}
+
 static u32 rxb_get_rxfh_indir_size(struct net_device *dev)
 {
 	return RXB_RSS_INDIR_SIZE;
@@ -299,6 +311,7 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.set_ringparam		= rxb_set_ringparam,
 	.get_channels		= rxb_get_channels,
 	.set_channels		= rxb_set_channels,
+	.get_rxnfc		= rxb_get_rxnfc,
 	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,
 	.get_rxfh_key_size	= rxb_get_rxfh_key_size,
 	.get_rxfh		= rxb_get_rxfh,

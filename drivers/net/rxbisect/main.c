@@ -20,6 +20,7 @@ struct rxb_cfg rxb_default_cfg = {
 		.notif_compress	= 1,
 		.notif_timeout_us = RXB_DEF_NOTIF_US,
 		.ws_window	= RXB_DEF_WS_WINDOW,
+		.cache_kb	= RXB_DEF_CACHE_KB,
 	},
 };
 
@@ -149,6 +150,10 @@ static struct rxb_param rxb_p_ws = {
 	RXB_MP(ws_window), 256, 1U << 20, true,
 };
 
+static struct rxb_param rxb_p_cache = {
+	RXB_MP(cache_kb), 1, 1U << 22,
+};
+
 static int rxb_param_parse(const struct rxb_param *p, const char *name,
 			   const char *val, u32 *out)
 {
@@ -252,6 +257,8 @@ module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_p_timeout, 0644);
 MODULE_PARM_DESC(notif_timeout_us, "rxBisect: longest hold of a notification, 1..1000000 us (default 50); writable");
 module_param_cb(ws_window, &rxb_param_ops, &rxb_p_ws, 0644);
 MODULE_PARM_DESC(ws_window, "NIC writes over which the I/O working set (ethtool -S io_ws_*) is measured: power of two, 256..1048576 (default 16384); writable");
+module_param_cb(cache_kb, &rxb_param_ops, &rxb_p_cache, 0644);
+MODULE_PARM_DESC(cache_kb, "Cache capacity (KiB) the I/O working set should fit, e.g. the LLC's DDIO ways (default 4096); used for configuration advice and by dynamic shRing; writable");
 
 static int __init rxb_params_check(void)
 {

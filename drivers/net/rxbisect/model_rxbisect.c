@@ -404,6 +404,25 @@ static int rxbisect_validate(const struct rxb_model_cfg *cfg, const char **msg)
 	return 0;
 }
 
+/* Configuration guidelines of the rxbisect paper, section 4.5. */
+static const char *rxbisect_advise(const struct rxb_model_cfg *cfg)
+{
+	unsigned int k = cfg->ax_assoc && cfg->ax_assoc < cfg->nqueues ?
+			 cfg->ax_assoc : cfg->nqueues;
+	u64 ws = (u64)cfg->nqueues * cfg->ax_ring_size * cfg->buf_len;
+
+	if ((u64)k * cfg->ax_ring_size < cfg->ring_size)
+		return "k*|Ax| < |Bx|: Ax buffers cannot absorb a full Bx burst (sec. 4.5)";
+	if (cfg->cache_bytes && ws > cfg->cache_bytes)
+		return "k*|Ax|*buffer size exceeds cache_kb: working set too big (sec. 4.5)";
+	return NULL;
+}
+
+static unsigned int rxbisect_bufs_per_queue(const struct rxb_model_cfg *cfg)
+{
+	return cfg->ax_ring_size;
+}
+
 static void rxbisect_destroy(struct rxb_model *m)
 {
 	struct rxbisect *rb = to_rxbisect(m);
@@ -536,6 +555,8 @@ const struct rxb_model_ops rxb_rxbisect_ops = {
 	.refill		= rxbisect_refill,
 	.rx_pending	= rxbisect_rx_pending,
 	.validate	= rxbisect_validate,
+	.advise		= rxbisect_advise,
+	.bufs_per_queue	= rxbisect_bufs_per_queue,
 	.xstats_count	= rxbisect_xstats_count,
 	.xstats_names	= rxbisect_xstats_names,
 	.xstats_values	= rxbisect_xstats_values,

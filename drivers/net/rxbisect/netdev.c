@@ -199,6 +199,14 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		netdev_err(dev, "%s: %s\n", cfg->model->name, msg);
 		return err;
 	}
+	if (cfg->model->advise) {
+		msg = cfg->model->advise(&mcfg);
+		if (msg) {
+			netdev_warn(dev, "%s: %s\n", cfg->model->name, msg);
+			if (extack)
+				extack->_msg = msg;	/* a warning: no error */
+		}
+	}
 	if (!netif_running(dev)) {
 		port->cfg = *cfg;
 		goto queues;

@@ -215,6 +215,7 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.ax_assoc	= cfg->mp.ax_assoc,
 		.notif_compress	= cfg->mp.notif_compress,
 		.notif_timeout_ns = (u64)cfg->mp.notif_timeout_us * NSEC_PER_USEC,
+		.cache_bytes	= (u64)cfg->mp.cache_kb * 1024,
 		.env_ops	= &rxb_env_ops,
 	};
 }
@@ -257,7 +258,9 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		rxq->rx = rx;
 		rxq->qid = q;
 		rxq->work_seed = get_random_u32() | 1;
-		err = rxb_rxq_pool_create(rxq, cfg->rx_ring_size);
+		err = rxb_rxq_pool_create(rxq, cfg->model->bufs_per_queue ?
+					  cfg->model->bufs_per_queue(&mcfg) :
+					  cfg->rx_ring_size);
 		if (err)
 			goto err;
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);

@@ -35,6 +35,7 @@
 #define RXB_DEF_AX_RING_SIZE	128
 #define RXB_DEF_NOTIF_US	50
 #define RXB_DEF_WS_WINDOW	16384
+#define RXB_DEF_CACHE_KB	4096	/* 2 DDIO ways of a 22 MiB, 11-way LLC */
 
 /* Rx buffer layout: one order-0 page_pool page per buffer. */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
@@ -100,6 +101,7 @@ struct rxb_nic {
  * @notif_compress: rxBisect: hold notification-only entries back.
  * @notif_timeout_us: rxBisect: longest hold, microseconds.
  * @ws_window: NIC writes over which the I/O working set is measured.
+ * @cache_kb: cache capacity the I/O working set should fit, KiB.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -109,6 +111,7 @@ struct rxb_mparams {
 	u32 notif_compress;
 	u32 notif_timeout_us;
 	u32 ws_window;
+	u32 cache_kb;
 };
 
 /**
