@@ -47,11 +47,6 @@ MODULE_PARM_DESC(rx_ring_size, "Entries per Rx ring (rxBisect: Bx ring) and comp
  */
 static bool rxb_ready;	/* module init is done: ports may exist */
 
-static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
-	[RXB_AX_RR]	= "rr",
-	[RXB_AX_MOST]	= "most",
-};
-
 /* Check a port configuration as the model will; log why it is refused. */
 static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 {
@@ -103,111 +98,21 @@ static int rxb_apply_all(const struct rxb_cfg *cfg)
 	return 0;
 }
 
-/**
- * struct rxb_param - a writable model parameter.
- * @off: offset of its u32 in struct rxb_mparams, or -1 for ring_model.
- * @min: smallest value.
- * @max: largest value.
- * @pow2: the value must be a power of two.
- * @names: for a parameter given by name: the names of 0, 1, ...
- */
-struct rxb_param {
-	int off;
-	u32 min, max;
-	bool pow2;
-	const char * const *names;
-};
-
-#define RXB_MP(f)	offsetof(struct rxb_mparams, f)
-
-/* Not const: kernel_param.arg is a plain pointer. */
-static struct rxb_param rxb_p_model = { .off = -1 };
-static struct rxb_param rxb_p_share = {
-	RXB_MP(share_factor), 1, RXB_MAX_QUEUES,
-};
-
-static struct rxb_param rxb_p_ax = {
-	RXB_MP(ax_ring_size), RXB_RING_MIN, RXB_RING_MAX, true,
-};
-
-static struct rxb_param rxb_p_policy = {
-	RXB_MP(ax_policy), 0, RXB_AX_NPOLICIES - 1, false, rxb_ax_policy_names,
-};
-
-static struct rxb_param rxb_p_assoc = {
-	RXB_MP(ax_assoc), 0, RXB_MAX_QUEUES,
-};
-
-static struct rxb_param rxb_p_compress = {
-	RXB_MP(notif_compress), 0, 1,
-};
-
-static struct rxb_param rxb_p_timeout = {
-	RXB_MP(notif_timeout_us), 1, 1000000,
-};
-
-static struct rxb_param rxb_p_ws = {
-	RXB_MP(ws_window), 256, 1U << 20, true,
-};
-
-static struct rxb_param rxb_p_cache = {
-	RXB_MP(cache_kb), 1, 1U << 22,
-};
-
-static int rxb_param_parse(const struct rxb_param *p, const char *name,
-			   const char *val, u32 *out)
-{
-	char buf[32];
-	u32 i;
-
-	strscpy(buf, val, sizeof(buf));
-	strim(buf);
-	if (p->names) {
-		for (i = p->min; i <= p->max; i++)
-			if (!strcmp(buf, p->names[i])) {
-				*out = i;
-				return 0;
-			}
-		pr_err("rxbisect: %s: unknown value '%s'\n", name, buf);
-		return -EINVAL;
-	}
-	if (kstrtou32(buf, 0, out)) {
-		pr_err("rxbisect: %s: '%s' is not a number\n", name, buf);
-		return -EINVAL;
-	}
-	if (*out < p->min || *out > p->max || (p->pow2 && !is_power_of_2(*out))) {
-		pr_err("rxbisect: %s %u: must be %sin %u..%u\n", name, *out,
-		       p->pow2 ? "a power of two " : "", p->min, p->max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int rxb_param_set(const char *val, const struct kernel_param *kp)
 {
 	const struct rxb_param *p = kp->arg;
+	const char *msg;
 	struct rxb_cfg cfg;
-	u32 n = 0;
 	int err;
 
-	if (p->off >= 0) {
-		err = rxb_param_parse(p, kp->name, val, &n);
-		if (err)
-			return err;
-	}
 	rtnl_lock();
 	cfg = rxb_default_cfg;
-	if (p->off < 0) {
-		cfg.model = rxb_model_find(val);
-		if (!cfg.model) {
-			pr_err("rxbisect: ring_model: unknown model '%s'\n", val);
-			err = -EINVAL;
-			goto out;
-		}
-	} else {
-		*(u32 *)((char *)&cfg.mp + p->off) = n;
+	err = rxb_param_store(&cfg, p, val, &msg);
+	if (err) {
+		pr_err("rxbisect: %s '%.*s': %s\n", p->name,
+		       (int)strcspn(val, "\n"), val, msg);
+		goto out;
 	}
-	err = 0;
 	if (rxb_ready)
 		err = rxb_apply_all(&cfg);
 	else
@@ -219,21 +124,12 @@ out:
 
 static int rxb_param_get(char *buf, const struct kernel_param *kp)
 {
-	const struct rxb_param *p = kp->arg;
-	int n;
-	u32 v;
+	char val[RXB_PARAM_STRLEN];
 
 	rtnl_lock();
-	if (p->off < 0) {
-		n = sysfs_emit(buf, "%s\n", rxb_default_cfg.model ?
-			       rxb_default_cfg.model->name : "privring");
-	} else {
-		v = *(u32 *)((char *)&rxb_default_cfg.mp + p->off);
-		n = p->names ? sysfs_emit(buf, "%s\n", p->names[v]) :
-			       sysfs_emit(buf, "%u\n", v);
-	}
+	rxb_param_show(&rxb_default_cfg, kp->arg, val);
 	rtnl_unlock();
-	return n;
+	return sysfs_emit(buf, "%s\n", val);
 }
 
 static const struct kernel_param_ops rxb_param_ops = {
@@ -241,23 +137,23 @@ static const struct kernel_param_ops rxb_param_ops = {
 	.get = rxb_param_get,
 };
 
-module_param_cb(ring_model, &rxb_param_ops, &rxb_p_model, 0644);
+module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
 MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default) or rxbisect; writable");
-module_param_cb(share_factor, &rxb_param_ops, &rxb_p_share, 0644);
+module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
-module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_p_ax, 0644);
+module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
 MODULE_PARM_DESC(ax_ring_size, "rxBisect: entries per allocation (Ax) ring: power of two, 64..8192, at most the Rx ring size (default 128); writable");
-module_param_cb(ax_policy, &rxb_param_ops, &rxb_p_policy, 0644);
+module_param_cb(ax_policy, &rxb_param_ops, &rxb_params[RXB_P_POLICY], 0644);
 MODULE_PARM_DESC(ax_policy, "rxBisect: Ax ring to borrow from when the queue's own is empty: rr (round-robin, default) or most (most filled); writable");
-module_param_cb(ax_assoc, &rxb_param_ops, &rxb_p_assoc, 0644);
+module_param_cb(ax_assoc, &rxb_param_ops, &rxb_params[RXB_P_ASSOC], 0644);
 MODULE_PARM_DESC(ax_assoc, "rxBisect: Bx rings are associated with the Ax rings of their group of ax_assoc consecutive queues; 0 (default): all; writable");
-module_param_cb(notif_compress, &rxb_param_ops, &rxb_p_compress, 0644);
+module_param_cb(notif_compress, &rxb_param_ops, &rxb_params[RXB_P_COMPRESS], 0644);
 MODULE_PARM_DESC(notif_compress, "rxBisect: hold buffer-consumed notifications until the next packet entry or notif_timeout_us (1, default) or write them at once (0); writable");
-module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_p_timeout, 0644);
+module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_params[RXB_P_TIMEOUT], 0644);
 MODULE_PARM_DESC(notif_timeout_us, "rxBisect: longest hold of a notification, 1..1000000 us (default 50); writable");
-module_param_cb(ws_window, &rxb_param_ops, &rxb_p_ws, 0644);
+module_param_cb(ws_window, &rxb_param_ops, &rxb_params[RXB_P_WS], 0644);
 MODULE_PARM_DESC(ws_window, "NIC writes over which the I/O working set (ethtool -S io_ws_*) is measured: power of two, 256..1048576 (default 16384); writable");
-module_param_cb(cache_kb, &rxb_param_ops, &rxb_p_cache, 0644);
+module_param_cb(cache_kb, &rxb_param_ops, &rxb_params[RXB_P_CACHE], 0644);
 MODULE_PARM_DESC(cache_kb, "Cache capacity (KiB) the I/O working set should fit, e.g. the LLC's DDIO ways (default 4096); used for configuration advice and by dynamic shRing; writable");
 
 static int __init rxb_params_check(void)

@@ -246,6 +246,38 @@ struct rxb_port {
 
 #define RXB_WORK_BUF_SIZE	(4U << 20)
 
+/**
+ * struct rxb_param - a ring-model parameter (params.c).
+ * @name: its name, as module and devlink parameter.
+ * @off: offset of its u32 in struct rxb_mparams; -1 for ring_model.
+ * @min: smallest value.
+ * @max: largest value.
+ * @pow2: the value must be a power of two.
+ * @names: for a parameter given by name: the names of @min..@max.
+ */
+struct rxb_param {
+	const char *name;
+	int off;
+	u32 min, max;
+	bool pow2;
+	const char * const *names;
+};
+
+enum rxb_param_id {
+	RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX, RXB_P_POLICY, RXB_P_ASSOC,
+	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
+	RXB_NPARAMS
+};
+
+#define RXB_PARAM_STRLEN	32	/* devlink's string parameter size */
+
+/* params.c */
+extern struct rxb_param rxb_params[RXB_NPARAMS];
+int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
+		    const char *val, const char **msg);
+void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
+		    char *buf);
+
 /* main.c */
 extern struct rxb_cfg rxb_default_cfg;
 extern struct list_head rxb_ports;

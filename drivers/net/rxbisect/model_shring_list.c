@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shRing, linked-list variant (RxList): queues share Rx descriptor rings
+ * whose empty descriptors form a list (thesis section 5.1.4, Listing 5.2,
+ * Figure 5.2a).
+ *
+ * Grouping, per-queue completion rings and in-place re-arming are as in
+ * RxArr (model_shring.c).  The empty-buffer queue is a linked list overlaid
+ * on the descriptor array (struct rxb_rx_ldesc.next): the NIC takes
+ * descriptors in list order from hwHead; a queue links the descriptors it
+ * re-armed into a chain and, under the ring's lock, appends the chain after
+ * hwTail and adds its length to the doorbell.  No descriptor waits for an
+ * earlier one, so a slow queue cannot hold the others' reposts; but the
+ * list soon leaves array order, which defeats the NIC's contiguous
+ * descriptor prefetch (Figure 5.3): counted as out-of-order takes.
+ *
+ * The NIC never takes the list's last descriptor: it marks the end, so the
+ * driver links after it without racing the NIC (hardware shared receive
+ * queues do the same).  One descriptor per ring stays unused.
+ */
+#include <linux/errno.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+#include "rxb_ring.h"
+#include "shring.h"
+
+#define SHLIST_RING_XSTATS	7
+#define SHLIST_Q_XSTATS		1	/* nobuf_victim_drops */
+
+struct shlist_ring {
+	/* Ring memory and doorbell, read and written by both NIC and driver. */
+	struct rxb_rx_ldesc *desc;
+	struct rxb_shring_regs regs ____cacheline_aligned;
+
+	/* NIC-internal state. */
+	struct {
+		spinlock_t lock;	/* the ring's pipeline stage */
+		u32 head;		/* hwHead: slot to take next */
+		u32 taken;		/* descriptors taken so far */
+		u32 last;		/* slot taken last */
+		u64 out_of_order;	/* takes not adjacent to the last one */
+	} hw ____cacheline_aligned;
+
+	/* Driver state shared by the group's queues, under sw.lock. */
+	struct {
+		spinlock_t lock;	/* list tail and doorbell */
+		u32 tail;		/* hwTail: the list's last slot */
+		u32 count;		/* descriptors appended so far */
+		u32 armed;		/* slots >= armed never got a buffer */
+		struct shring_lock_stats ls;
+		u64 reposts;		/* descriptors re-armed by polls */
+		u64 appends;		/* chains appended */
+		u64 append_len;		/* descriptors appended */
+	} sw ____cacheline_aligned;
+
+	/* Per slot: buffer handle and pool queue, as in model_shring.c. */
+	void **cookie;
+	u16 *pool_q;
+};
+
+struct shlist_q {
+	/* This queue's completion ring and its doorbell. */
+	struct rxb_cqe *cq;
+	struct rxb_cq_regs regs ____cacheline_aligned;
+
+	/* NIC-internal state, under the ring's hw.lock. */
+	struct {
+		u32 cq_tail;
+		u64 victim_drops;	/* see shring_victim() */
+	} hw ____cacheline_aligned;
+
+	/* Driver state. */
+	struct {
+		u32 cq_head;
+		bool starved;		/* the last poll stopped: no buffer */
+	} sw ____cacheline_aligned;
+};
+
+struct shlist {
+	struct rxb_model m;
+	u32 mask;
+	unsigned int order;
+	unsigned int nrings;
+	struct shlist_ring *ring;
+	struct shlist_q *q;
+};
+
+static struct shlist *to_shlist(struct rxb_model *m)
+{
+	return container_of(m, struct shlist, m);
+}
+
+static struct shlist_ring *shlist_ring_of(struct shlist *sl, unsigned int qi)
+{
+	return &sl->ring[qi / sl->m.cfg.share_factor];
+}
+
+/* ---- NIC side ------------------------------------------------------- */
+
+static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
+			const struct rxb_frame *f)
+{
+	struct shlist *sl = to_shlist(m);
+	unsigned int g = qi / m->cfg.share_factor;
+	struct shlist_ring *r = &sl->ring[g];
+	struct shlist_q *q = &sl->q[qi];
+	struct rxb_qstats *st = &m->qstats[qi];
+	const struct rxb_rx_ldesc *d;
+	u8 flags = f->hash_flags;
+	u32 slot, held, csum = 0;
+	int err = 0;
+
+	spin_lock(&r->hw.lock);
+	held = q->hw.cq_tail - rxb_db_read(&q->regs.cq_head);
+	/* The list's last descriptor only marks its end. */
+	if (rxb_db_read(&r->regs.rx_tail) - r->hw.taken < 2) {
+		rxb_stat_inc(&st->nobuf_drops);
+		if (shring_victim(&m->cfg, g, held))
+			rxb_stat_inc(&q->hw.victim_drops);
+		err = -ENOBUFS;
+		goto unlock;
+	}
+	if (held > sl->mask) {
+		rxb_stat_inc(&st->ring_full_drops);
+		err = -ENOSPC;
+		goto unlock;
+	}
+	slot = r->hw.head;
+	d = &r->desc[slot];
+	if (f->len > le32_to_cpu(d->buf_len)) {
+		rxb_stat_inc(&st->oversize_drops);
+		err = -EMSGSIZE;
+		goto unlock;
+	}
+	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
+				      &csum))
+		flags |= RXB_CQE_F_CSUM;
+	/* A contiguous prefetch would have missed this descriptor. */
+	if (slot != ((r->hw.last + 1) & sl->mask))
+		rxb_stat_inc(&r->hw.out_of_order);
+	r->hw.last = slot;
+	/* Not the list's last, so its link is valid: the doorbell read
+	 * above (acquire) covers the write that set it.
+	 */
+	r->hw.head = le32_to_cpu(d->next) & sl->mask;
+	WRITE_ONCE(r->hw.taken, r->hw.taken + 1);
+	rxb_cqe_write(&q->cq[q->hw.cq_tail & sl->mask],
+		      rxb_gen(q->hw.cq_tail, sl->order), slot, g, f->len,
+		      f->hash, csum, flags);
+	q->hw.cq_tail++;
+	rxb_stat_inc(&st->hw_packets);
+	rxb_stat_add(&st->hw_bytes, f->len);
+unlock:
+	spin_unlock(&r->hw.lock);
+	if (!err)
+		m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+	return err;
+}
+
+/* ---- driver side (Listing 5.2) -------------------------------------- */
+
+/* Re-arm a descriptor; its link is written separately. */
+static void shlist_desc_post(struct rxb_rx_ldesc *d, u64 addr, u32 len)
+{
+	d->buf_addr = cpu_to_le64(addr);
+	d->buf_len = cpu_to_le32(len);
+}
+
+/* Listing 5.2 lines 18-24: append the chain @first .. @last (@n slots,
+ * already linked) after the list's tail and ring the doorbell.  Under
+ * r->sw.lock.
+ */
+static void shlist_append(struct shlist *sl, struct shlist_ring *r,
+			  unsigned int qi, u32 first, u32 last, u32 n)
+{
+	/* The old tail is posted but never taken: safe to link. */
+	if (r->sw.count)
+		r->desc[r->sw.tail].next = cpu_to_le32(first);
+	r->sw.tail = last;
+	r->sw.count += n;
+	rxb_stat_inc(&r->sw.appends);
+	rxb_stat_add(&r->sw.append_len, n);
+	rxb_stat_inc(&sl->m.qstats[qi].doorbells);
+	/* Release: the chain's descriptors and links, and the old tail's
+	 * link, are visible before the count.  Pairs with the acquire in
+	 * shlist_hw_rx().
+	 */
+	rxb_db_write(&r->regs.rx_tail, r->sw.count);
+}
+
+/* Give slots [r->sw.armed, ring_size) their first buffer, from the pools
+ * of queues @first .. @first + @nq - 1 in turn, and append them as one
+ * chain.  Stops at the first allocation failure.  Under r->sw.lock, or
+ * before the ring is in use.
+ */
+static void shlist_arm(struct shlist *sl, struct shlist_ring *r,
+		       unsigned int first, unsigned int nq)
+{
+	struct rxb_model *m = &sl->m;
+	u32 start = r->sw.armed, slot;
+	struct rxb_buf buf;
+
+	for (slot = start; slot <= sl->mask; slot++) {
+		unsigned int qi = first + slot % nq;
+
+		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
+			rxb_stat_inc(&m->qstats[qi].alloc_fails);
+			break;
+		}
+		r->cookie[slot] = buf.cookie;
+		r->pool_q[slot] = qi;
+		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
+		if (slot != start)
+			r->desc[slot - 1].next = cpu_to_le32(slot);
+		rxb_stat_inc(&m->qstats[qi].refills);
+	}
+	/* Read without the lock by shlist_refill(). */
+	WRITE_ONCE(r->sw.armed, slot);
+	if (slot != start)
+		shlist_append(sl, r, first, start, slot - 1, slot - start);
+}
+
+/* Slots create could not fill: fill them from @qi's pool. */
+static void shlist_arm_rest(struct shlist *sl, struct shlist_ring *r,
+			    unsigned int qi)
+{
+	if (READ_ONCE(r->sw.armed) > sl->mask)
+		return;
+	shring_lock(&r->sw.lock, &r->sw.ls);
+	shlist_arm(sl, r, qi, 1);
+	spin_unlock(&r->sw.lock);
+}
+
+static bool shlist_refill(struct rxb_model *m, unsigned int qi)
+{
+	struct shlist *sl = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sl, qi);
+
+	shlist_arm_rest(sl, r, qi);
+	return !sl->q[qi].sw.starved && READ_ONCE(r->sw.armed) > sl->mask;
+}
+
+static int shlist_poll(struct rxb_model *m, unsigned int qi,
+		       struct rxb_pkt *pkts, int budget)
+{
+	struct shlist *sl = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sl, qi);
+	struct shlist_q *q = &sl->q[qi];
+	struct rxb_qstats *st = &m->qstats[qi];
+	u32 head = q->sw.cq_head, slot, first = 0, last = 0;
+	struct rxb_buf buf;
+	u64 bytes = 0;
+	int n = 0;
+
+	rxb_stat_inc(&st->polls);
+	q->sw.starved = false;
+	while (n < budget) {
+		const struct rxb_cqe *cqe = &q->cq[head & sl->mask];
+
+		if (!rxb_cqe_ready(cqe, rxb_gen(head, sl->order)))
+			break;
+		/* Lines 9-10: replace the buffer in place. */
+		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
+			rxb_stat_inc(&st->alloc_fails);
+			q->sw.starved = true;
+			break;
+		}
+		slot = rxb_cqe_read(cqe, &pkts[n]) & sl->mask;
+		pkts[n].cookie = r->cookie[slot];
+		pkts[n].pool_q = r->pool_q[slot];
+		r->cookie[slot] = buf.cookie;
+		r->pool_q[slot] = qi;
+		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
+		/* Lines 11-13: link the dequeued descriptors into a chain;
+		 * the NIC is done with them, so their links are ours.
+		 */
+		if (n)
+			r->desc[last].next = cpu_to_le32(slot);
+		else
+			first = slot;
+		last = slot;
+		bytes += pkts[n].len;
+		head++;
+		n++;
+	}
+	/* A partly filled ring is topped up by its queues' next polls. */
+	shlist_arm_rest(sl, r, qi);
+	if (!n)
+		return 0;
+	q->sw.cq_head = head;
+	rxb_db_write(&q->regs.cq_head, head);
+	rxb_stat_add(&st->packets, n);
+	rxb_stat_add(&st->bytes, bytes);
+	rxb_stat_add(&st->refills, n);
+
+	shring_lock(&r->sw.lock, &r->sw.ls);
+	shlist_append(sl, r, qi, first, last, n);
+	rxb_stat_add(&r->sw.reposts, n);
+	spin_unlock(&r->sw.lock);
+	return n;
+}
+
+static bool shlist_rx_pending(struct rxb_model *m, unsigned int qi)
+{
+	struct shlist *sl = to_shlist(m);
+	struct shlist_q *q = &sl->q[qi];
+
+	return rxb_cqe_ready(&q->cq[q->sw.cq_head & sl->mask],
+			     rxb_gen(q->sw.cq_head, sl->order));
+}
+
+/* ---- setup ---------------------------------------------------------- */
+
+static int shlist_validate(const struct rxb_model_cfg *cfg, const char **msg)
+{
+	return shring_validate_share(cfg, msg);
+}
+
+static void shlist_destroy(struct rxb_model *m)
+{
+	struct shlist *sl = to_shlist(m);
+	unsigned int i;
+	u32 slot;
+
+	/* Every buffer a slot holds (posted, or written but not polled). */
+	for (i = 0; sl->ring && i < sl->nrings; i++) {
+		struct shlist_ring *r = &sl->ring[i];
+
+		for (slot = 0; r->cookie && r->pool_q && slot <= sl->mask; slot++)
+			if (r->cookie[slot])
+				m->cfg.env_ops->free_buf(m->cfg.env,
+							 r->pool_q[slot],
+							 r->cookie[slot]);
+		kvfree(r->desc);
+		kvfree(r->cookie);
+		kvfree(r->pool_q);
+	}
+	for (i = 0; sl->q && i < m->cfg.nqueues; i++)
+		kvfree(sl->q[i].cq);
+	kfree(sl->ring);
+	kfree(sl->q);
+	rxb_model_fini_common(m);
+	kfree(sl);
+}
+
+static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg)
+{
+	struct shlist *sl;
+	unsigned int i;
+	int err;
+
+	sl = kzalloc(sizeof(*sl), GFP_KERNEL);
+	if (!sl)
+		return ERR_PTR(-ENOMEM);
+	err = rxb_model_init_common(&sl->m, &rxb_shring_list_ops, cfg);
+	if (err) {
+		kfree(sl);
+		return ERR_PTR(err);
+	}
+	sl->mask = cfg->ring_size - 1;
+	sl->order = ilog2(cfg->ring_size);
+	sl->nrings = shring_nrings(cfg);
+	sl->ring = kcalloc(sl->nrings, sizeof(*sl->ring), GFP_KERNEL);
+	sl->q = kcalloc(cfg->nqueues, sizeof(*sl->q), GFP_KERNEL);
+	if (!sl->ring || !sl->q)
+		goto nomem;
+	for (i = 0; i < sl->nrings; i++) {
+		struct shlist_ring *r = &sl->ring[i];
+
+		spin_lock_init(&r->hw.lock);
+		spin_lock_init(&r->sw.lock);
+		/* The list starts in array order at slot 0. */
+		r->hw.last = sl->mask;
+		r->desc = kvcalloc(cfg->ring_size, sizeof(*r->desc), GFP_KERNEL);
+		r->cookie = kvcalloc(cfg->ring_size, sizeof(void *), GFP_KERNEL);
+		r->pool_q = kvcalloc(cfg->ring_size, sizeof(u16), GFP_KERNEL);
+		if (!r->desc || !r->cookie || !r->pool_q)
+			goto nomem;
+	}
+	for (i = 0; i < cfg->nqueues; i++) {
+		sl->q[i].cq = kvcalloc(cfg->ring_size, sizeof(*sl->q[i].cq),
+				       GFP_KERNEL);
+		if (!sl->q[i].cq)
+			goto nomem;
+	}
+	for (i = 0; i < sl->nrings; i++)
+		shlist_arm(sl, &sl->ring[i], i * cfg->share_factor,
+			   shring_group_size(cfg, i));
+	return &sl->m;
+
+nomem:
+	shlist_destroy(&sl->m);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* ---- counters ------------------------------------------------------- */
+
+static const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS] = {
+	"reposts", "lock_acquired", "lock_contended", "tail_advances",
+	"tail_advance_len", "out_of_order", "posted",
+};
+
+static unsigned int shlist_xstats_count(struct rxb_model *m)
+{
+	return to_shlist(m)->nrings * SHLIST_RING_XSTATS +
+	       m->cfg.nqueues * SHLIST_Q_XSTATS;
+}
+
+static void shlist_xstats_names(struct rxb_model *m, char *names)
+{
+	struct shlist *sl = to_shlist(m);
+	unsigned int i, j;
+
+	for (i = 0; i < sl->nrings; i++)
+		for (j = 0; j < SHLIST_RING_XSTATS; j++) {
+			snprintf(names, RXB_STAT_NAME_LEN, "ring%u_%s", i,
+				 shlist_ring_xstat_names[j]);
+			names += RXB_STAT_NAME_LEN;
+		}
+	for (i = 0; i < m->cfg.nqueues; i++) {
+		snprintf(names, RXB_STAT_NAME_LEN, "rx%u_nobuf_victim_drops", i);
+		names += RXB_STAT_NAME_LEN;
+	}
+}
+
+static void shlist_xstats_values(struct rxb_model *m, u64 *vals)
+{
+	struct shlist *sl = to_shlist(m);
+	unsigned int i;
+
+	for (i = 0; i < sl->nrings; i++) {
+		const struct shlist_ring *r = &sl->ring[i];
+
+		*vals++ = READ_ONCE(r->sw.reposts);
+		*vals++ = READ_ONCE(r->sw.ls.acquired);
+		*vals++ = READ_ONCE(r->sw.ls.contended);
+		*vals++ = READ_ONCE(r->sw.appends);
+		*vals++ = READ_ONCE(r->sw.append_len);
+		*vals++ = READ_ONCE(r->hw.out_of_order);
+		/* Descriptors the NIC may take now (the last one marks the end). */
+		*vals++ = max_t(s32, (s32)(READ_ONCE(r->regs.rx_tail) -
+					   READ_ONCE(r->hw.taken)) - 1, 0);
+	}
+	for (i = 0; i < m->cfg.nqueues; i++)
+		*vals++ = READ_ONCE(sl->q[i].hw.victim_drops);
+}
+
+const struct rxb_model_ops rxb_shring_list_ops = {
+	.name		= "shring-list",
+	.create		= shlist_create,
+	.destroy	= shlist_destroy,
+	.hw_rx		= shlist_hw_rx,
+	.poll		= shlist_poll,
+	.refill		= shlist_refill,
+	.rx_pending	= shlist_rx_pending,
+	.validate	= shlist_validate,
+	.xstats_count	= shlist_xstats_count,
+	.xstats_names	= shlist_xstats_names,
+	.xstats_values	= shlist_xstats_values,
+};

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ring-model parameters, one table for both interfaces that set them:
+ * module parameters (/sys/module/rxbisect/parameters, every port) and
+ * devlink parameters (one device's ports).  To add a parameter: a field in
+ * struct rxb_mparams, an RXB_P_* index and an entry here, then a
+ * module_param_cb() line in main.c; devlink picks it up by itself.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+#include "rxbisect.h"
+
+static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
+	[RXB_AX_RR]	= "rr",
+	[RXB_AX_MOST]	= "most",
+};
+
+#define RXB_MP(f)	offsetof(struct rxb_mparams, f)
+
+/* Not const: kernel_param.arg, which points here, is a plain pointer. */
+struct rxb_param rxb_params[RXB_NPARAMS] = {
+	[RXB_P_MODEL]	 = { "ring_model", -1 },
+	[RXB_P_SHARE]	 = { "share_factor", RXB_MP(share_factor), 1,
+			     RXB_MAX_QUEUES },
+	[RXB_P_AX]	 = { "ax_ring_size", RXB_MP(ax_ring_size), RXB_RING_MIN,
+			     RXB_RING_MAX, true },
+	[RXB_P_POLICY]	 = { "ax_policy", RXB_MP(ax_policy), 0,
+			     RXB_AX_NPOLICIES - 1, false, rxb_ax_policy_names },
+	[RXB_P_ASSOC]	 = { "ax_assoc", RXB_MP(ax_assoc), 0, RXB_MAX_QUEUES },
+	[RXB_P_COMPRESS] = { "notif_compress", RXB_MP(notif_compress), 0, 1 },
+	[RXB_P_TIMEOUT]	 = { "notif_timeout_us", RXB_MP(notif_timeout_us), 1,
+			     1000000 },
+	[RXB_P_WS]	 = { "ws_window", RXB_MP(ws_window), 256, 1U << 20, true },
+	[RXB_P_CACHE]	 = { "cache_kb", RXB_MP(cache_kb), 1, 1U << 22 },
+};
+
+/**
+ * rxb_param_store() - parse @val and store it in @cfg.
+ * @cfg: configuration to change.
+ * @p: the parameter.
+ * @val: its new value as text (a trailing newline is ignored).
+ * @msg: set to a static explanation on error.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
+		    const char *val, const char **msg)
+{
+	char buf[RXB_PARAM_STRLEN];
+	u32 i, n;
+
+	strscpy(buf, val, sizeof(buf));
+	strim(buf);
+	if (p->off < 0) {
+		const struct rxb_model_ops *ops = rxb_model_find(buf);
+
+		if (!ops) {
+			*msg = "unknown ring model";
+			return -EINVAL;
+		}
+		cfg->model = ops;
+		return 0;
+	}
+	if (p->names) {
+		for (i = p->min; i <= p->max; i++)
+			if (!strcmp(buf, p->names[i]))
+				break;
+		if (i > p->max) {
+			*msg = "unknown value";
+			return -EINVAL;
+		}
+		n = i;
+	} else if (kstrtou32(buf, 0, &n)) {
+		*msg = "not a number";
+		return -EINVAL;
+	} else if (n < p->min || n > p->max) {
+		*msg = "out of range (see modinfo rxbisect)";
+		return -EINVAL;
+	} else if (p->pow2 && !is_power_of_2(n)) {
+		*msg = "must be a power of two";
+		return -EINVAL;
+	}
+	*(u32 *)((char *)&cfg->mp + p->off) = n;
+	return 0;
+}
+
+/**
+ * rxb_param_show() - the value of @p in @cfg, as text.
+ * @cfg: configuration.
+ * @p: the parameter.
+ * @buf: RXB_PARAM_STRLEN bytes.
+ */
+void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
+		    char *buf)
+{
+	u32 v;
+
+	if (p->off < 0) {
+		strscpy(buf, cfg->model ? cfg->model->name : "privring",
+			RXB_PARAM_STRLEN);
+		return;
+	}
+	v = *(const u32 *)((const char *)&cfg->mp + p->off);
+	if (p->names)
+		strscpy(buf, p->names[v], RXB_PARAM_STRLEN);
+	else
+		snprintf(buf, RXB_PARAM_STRLEN, "%u", v);
+}
