@@ -142,6 +142,51 @@ struct rxb_rxq_regs {
 	u32 cq_head;
 };
 
+/**
+ * struct rxb_rx_ldesc - Rx descriptor of a linked-list shared ring (RxList).
+ *
+ * Written by the driver, read by the NIC.  The empty-buffer list of an
+ * RxList ring (thesis section 5.1.4, Listing 5.2) is overlaid on the
+ * descriptor array: each posted descriptor names the next one.  The NIC
+ * takes descriptors in list order and never takes the list's last one
+ * (hwTail): that one only marks the end, so the driver can always link a
+ * new chain after it without racing the NIC.
+ */
+struct rxb_rx_ldesc {
+	/* Bus address of the first byte the NIC may write. */
+	__le64 buf_addr;
+	/* Number of bytes the NIC may write at buf_addr. */
+	__le32 buf_len;
+	/* Slot of the next descriptor in the list; valid while this one is
+	 * posted and is not the list's last.
+	 */
+	__le32 next;
+} __packed;
+static_assert(sizeof(struct rxb_rx_ldesc) == 16);
+
+/**
+ * struct rxb_shring_regs - doorbell of one shared Rx ring (shRing).
+ *
+ * Written by the driver (any queue sharing the ring, under the ring's
+ * lock), read by the NIC, with the protocol of struct rxb_rxq_regs.
+ */
+struct rxb_shring_regs {
+	/* RxArr: producer (tail) index, descriptors posted up to here.
+	 * RxList: descriptors appended to the empty-buffer list so far.
+	 */
+	u32 rx_tail;
+};
+
+/**
+ * struct rxb_cq_regs - doorbell of one completion ring of a shared ring.
+ *
+ * Written by the queue's driver, read by the NIC.
+ */
+struct rxb_cq_regs {
+	/* CR consumer index, as rxb_rxq_regs.cq_head. */
+	u32 cq_head;
+};
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

@@ -67,6 +67,9 @@ struct rxb_env_ops {
 			  u32 *csum);
 };
 
+/* Version of this interface, reported by "devlink dev info". */
+#define RXB_MODEL_API_VERSION	"1"
+
 /* Most queues a model instance may have. */
 #define RXB_MAX_MODEL_QUEUES	64
 
@@ -98,6 +101,14 @@ enum rxb_ax_policy {
  *	group of @ax_assoc consecutive queues; 0: with every Ax ring.
  * @cache_bytes: the cache capacity the I/O working set should fit (the
  *	DDIO ways of the LLC on real hardware), for configuration advice.
+ * @dsh_period_ns: dshRing: period of the controller's samples; 0: 10 ms.
+ * @dsh_window: dshRing: samples in the controller's sliding window, a
+ *	multiple of 8 in 8..64; 0: 16.
+ * @dsh_tput_mbps: dshRing: a sample's throughput is high above this many
+ *	Mbit/s; 0: 1000.
+ * @dsh_overload_ratio: dshRing: a queue is overloaded when its interval
+ *	between receive calls exceeds this multiple of the median; 0: 32.
+ *	(dshRing's memory-pressure threshold is @cache_bytes; 0: 4 MiB.)
  * @env_ops: environment callbacks.
  * @env: opaque argument passed to every @env_ops callback.
  */
@@ -112,6 +123,10 @@ struct rxb_model_cfg {
 	u64 notif_timeout_ns;
 	unsigned int ax_assoc;
 	u64 cache_bytes;
+	u64 dsh_period_ns;
+	unsigned int dsh_window;
+	unsigned int dsh_tput_mbps;
+	unsigned int dsh_overload_ratio;
 	const struct rxb_env_ops *env_ops;
 	void *env;
 };
@@ -201,6 +216,24 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
 }
 
 /**
+ * struct rxb_ring_state - a queue's ring state, for dumps and watchdogs.
+ * @size: entries of the queue's completion ring (CR, or Bx ring).
+ * @nic_head: index of the next entry the NIC writes there.
+ * @drv_tail: index of the next entry the driver reads.
+ * @drv_gen: generation bit the driver expects at @drv_tail.
+ * @posted: empty buffers posted to the NIC for this queue.
+ *
+ * Read without stopping either side: a snapshot, possibly inconsistent.
+ */
+struct rxb_ring_state {
+	u32 size;
+	u32 nic_head;
+	u32 drv_tail;
+	u8 drv_gen;
+	u32 posted;
+};
+
+/**
  * struct rxb_model_ops - one ring model.
  * @name: model name, as given to the ring_model parameter.
  * @create: allocate the rings of a device with configuration @cfg and post
@@ -224,6 +257,7 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
  *	@create; on error set *@msg to a static explanation.
  * @advise: optional: a static warning about a configuration that works but
  *	defeats the model's purpose, or NULL.
+ * @ring_state: optional: a snapshot of queue @q's ring state (any context).
  * @bufs_per_queue: optional: buffers the model keeps posted per queue (the
  *	size the driver gives each queue's buffer pool); default @ring_size.
  * @xstats_count: optional: number of model-specific counters of @m.
@@ -245,6 +279,8 @@ struct rxb_model_ops {
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
 	const char *(*advise)(const struct rxb_model_cfg *cfg);
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);
+	void (*ring_state)(struct rxb_model *m, unsigned int q,
+			   struct rxb_ring_state *st);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);
@@ -281,6 +317,9 @@ static inline void rxb_stat_inc(u64 *ctr)
 
 extern const struct rxb_model_ops rxb_privring_ops;
 extern const struct rxb_model_ops rxb_rxbisect_ops;
+extern const struct rxb_model_ops rxb_shring_ops;
+extern const struct rxb_model_ops rxb_shring_list_ops;
+extern const struct rxb_model_ops rxb_dshring_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 int rxb_model_validate(const struct rxb_model_ops *ops,

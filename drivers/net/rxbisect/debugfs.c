@@ -17,22 +17,6 @@
 
 static struct dentry *rxb_dbg_root;
 
-/* Fire queue @q's vector so that its NAPI runs and sees the new knob. */
-static void rxb_knob_kick(struct rxb_qknobs *k)
-{
-	struct rxb_rx *rx;
-
-	local_bh_disable();
-	rcu_read_lock();
-	rx = rcu_dereference(k->port->rx);
-	if (rx && k->q < rx->nqueues) {
-		WRITE_ONCE(rx->vec[k->q].cpu, rxb_queue_cpu(k->port, k->q));
-		rxb_vec_trigger(&rx->vec[k->q]);
-	}
-	rcu_read_unlock();
-	local_bh_enable();
-}
-
 static int rxb_stall_get(void *data, u64 *val)
 {
 	struct rxb_qknobs *k = data;
@@ -49,7 +33,7 @@ static int rxb_stall_set(void *data, u64 val)
 		return -EINVAL;
 	WRITE_ONCE(k->stall, val);
 	if (!val)
-		rxb_knob_kick(k);
+		rxb_queue_kick(k->port, k->q);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(rxb_stall_fops, rxb_stall_get, rxb_stall_set,
@@ -100,7 +84,7 @@ static int rxb_irq_cpu_set(void *data, u64 val)
 	if (cpu != -1 && (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)))
 		return -EINVAL;
 	WRITE_ONCE(k->irq_cpu, (int)cpu);
-	rxb_knob_kick(k);
+	rxb_queue_kick(k->port, k->q);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(rxb_irq_cpu_fops, rxb_irq_cpu_get, rxb_irq_cpu_set,

@@ -185,7 +185,6 @@ static int __init rxb_params_check(void)
 
 static int __init rxb_module_init(void)
 {
-	unsigned int i;
 	int err;
 
 	err = rxb_params_check();
@@ -197,11 +196,11 @@ static int __init rxb_module_init(void)
 		goto err_debugfs;
 	rtnl_lock();
 	rxb_ready = true;
-	for (i = 0; i < pairs && !err; i++)
-		err = rxb_pair_create(&init_net, NULL, NULL);
 	rtnl_unlock();
+	rxb_devlink_init();
+	err = rxb_bus_init(pairs);
 	if (err) {
-		pr_err("rxbisect: cannot create port pair %u: %d\n", i - 1, err);
+		pr_err("rxbisect: cannot create the devices: %d\n", err);
 		goto err_link;
 	}
 	return 0;
@@ -215,7 +214,8 @@ err_debugfs:
 
 static void __exit rxb_module_exit(void)
 {
-	/* Deletes every port, in every namespace. */
+	rxb_bus_exit();
+	/* Deletes every other port, in every namespace. */
 	rtnl_link_unregister(&rxb_link_ops);
 	rxb_debugfs_exit();
 }

@@ -430,6 +430,16 @@ static bool dsh_rx_pending(struct rxb_model *m, unsigned int qi)
 	return d->set[set]->ops->rx_pending(d->set[set], qi);
 }
 
+static void dsh_ring_state(struct rxb_model *m, unsigned int qi,
+			   struct rxb_ring_state *st)
+{
+	struct dshring *d = to_dsh(m);
+	struct rxb_model *s = d->set[READ_ONCE(d->q[qi].sw.cur)];
+
+	/* The ring set the queue polls now. */
+	s->ops->ring_state(s, qi, st);
+}
+
 /* ---- setup ---------------------------------------------------------- */
 
 static int dsh_validate(const struct rxb_model_cfg *cfg, const char **msg)
@@ -579,6 +589,7 @@ const struct rxb_model_ops rxb_dshring_ops = {
 	.hw_timer	= dsh_hw_timer,
 	.validate	= dsh_validate,
 	.bufs_per_queue	= dsh_bufs_per_queue,
+	.ring_state	= dsh_ring_state,
 	.xstats_count	= dsh_xstats_count,
 	.xstats_names	= dsh_xstats_names,
 	.xstats_values	= dsh_xstats_values,

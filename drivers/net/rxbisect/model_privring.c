@@ -116,11 +116,11 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
 				      &csum))
 		flags |= RXB_CQE_F_CSUM;
-	q->hw.rx_head++;
+	WRITE_ONCE(q->hw.rx_head, q->hw.rx_head + 1);
 	rxb_cqe_write(&q->cq[q->hw.cq_tail & pr->mask],
 		      rxb_gen(q->hw.cq_tail, pr->order), slot, qi, f->len,
 		      f->hash, csum, flags);
-	q->hw.cq_tail++;
+	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
 unlock:
@@ -156,7 +156,8 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 		n++;
 	}
 	if (n) {
-		q->sw.cq_head = head;
+		/* WRITE_ONCE: privring_ring_state() reads it from anywhere. */
+		WRITE_ONCE(q->sw.cq_head, head);
 		q->sw.rx_ci += n;
 		rxb_db_write(&q->regs.cq_head, head);
 		rxb_stat_add(&st->packets, n);
@@ -173,6 +174,19 @@ static bool privring_rx_pending(struct rxb_model *m, unsigned int qi)
 
 	return rxb_cqe_ready(&q->cq[q->sw.cq_head & pr->mask],
 			     rxb_gen(q->sw.cq_head, pr->order));
+}
+
+static void privring_ring_state(struct rxb_model *m, unsigned int qi,
+				struct rxb_ring_state *st)
+{
+	struct privring *pr = to_privring(m);
+	struct privring_q *q = &pr->q[qi];
+
+	st->size = pr->mask + 1;
+	st->nic_head = READ_ONCE(q->hw.cq_tail);
+	st->drv_tail = READ_ONCE(q->sw.cq_head);
+	st->drv_gen = rxb_gen(st->drv_tail, pr->order);
+	st->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
 }
 
 static void privring_destroy(struct rxb_model *m)
@@ -244,4 +258,5 @@ const struct rxb_model_ops rxb_privring_ops = {
 	.poll		= privring_poll,
 	.refill		= privring_refill,
 	.rx_pending	= privring_rx_pending,
+	.ring_state	= privring_ring_state,
 };

@@ -113,7 +113,8 @@ static void rxbisect_bx_write(struct rxbisect *rb, unsigned int b,
 	e->reserved1 = 0;
 	/* Release: pairs with the acquire in rxbisect_poll(). */
 	smp_store_release(&e->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
-	q->hw.bx_tail++;
+	/* WRITE_ONCE: rxbisect_ring_state() reads it from anywhere. */
+	WRITE_ONCE(q->hw.bx_tail, q->hw.bx_tail + 1);
 }
 
 /* Write the notifications held for Bx ring @b that fit.  Returns true if
@@ -233,7 +234,7 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 	addr = le64_to_cpu(d->buf_addr);
 	if (env->dma_write(m->cfg.env, f, addr, &csum))
 		flags |= RXB_CQE_F_CSUM;
-	rb->q[a].hw.ax_head++;
+	WRITE_ONCE(rb->q[a].hw.ax_head, rb->q[a].hw.ax_head + 1);
 	flags |= RXB_BXE_F_PKT;
 	if (a == b) {
 		/* The common case: one combined entry (Figure 5b). */
@@ -359,7 +360,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 		seen++;
 	}
 	if (seen) {
-		q->sw.bx_head = head;
+		WRITE_ONCE(q->sw.bx_head, head);
 		rxb_db_write(&q->regs.bx_head, head);
 		rxb_stat_add(&st->packets, n);
 		rxb_stat_add(&st->bytes, bytes);
@@ -421,6 +422,19 @@ static const char *rxbisect_advise(const struct rxb_model_cfg *cfg)
 static unsigned int rxbisect_bufs_per_queue(const struct rxb_model_cfg *cfg)
 {
 	return cfg->ax_ring_size;
+}
+
+static void rxbisect_ring_state(struct rxb_model *m, unsigned int qi,
+				struct rxb_ring_state *st)
+{
+	struct rxbisect *rb = to_rxbisect(m);
+	struct rxbisect_q *q = &rb->q[qi];
+
+	st->size = rb->bmask + 1;
+	st->nic_head = READ_ONCE(q->hw.bx_tail);
+	st->drv_tail = READ_ONCE(q->sw.bx_head);
+	st->drv_gen = rxb_gen(st->drv_tail, rb->border);
+	st->posted = READ_ONCE(q->regs.ax_tail) - READ_ONCE(q->hw.ax_head);
 }
 
 static void rxbisect_destroy(struct rxb_model *m)
@@ -557,6 +571,7 @@ const struct rxb_model_ops rxb_rxbisect_ops = {
 	.validate	= rxbisect_validate,
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
+	.ring_state	= rxbisect_ring_state,
 	.xstats_count	= rxbisect_xstats_count,
 	.xstats_names	= rxbisect_xstats_names,
 	.xstats_values	= rxbisect_xstats_values,

@@ -169,7 +169,8 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 	rxb_cqe_write(&q->cq[q->hw.cq_tail & sr->mask],
 		      rxb_gen(q->hw.cq_tail, sr->order), slot, g, f->len,
 		      f->hash, csum, flags);
-	q->hw.cq_tail++;
+	/* WRITE_ONCE: shring_ring_state() reads it from anywhere. */
+	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
 unlock:
@@ -374,7 +375,7 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 	if (!n)
 		return 0;
 	shring_mark(r, q, word, bits);
-	q->sw.cq_head = head;
+	WRITE_ONCE(q->sw.cq_head, head);
 	rxb_db_write(&q->regs.cq_head, head);
 	rxb_stat_add(&st->packets, n);
 	rxb_stat_add(&st->bytes, bytes);
@@ -390,6 +391,21 @@ static bool shring_rx_pending(struct rxb_model *m, unsigned int qi)
 
 	return rxb_cqe_ready(&q->cq[q->sw.cq_head & sr->mask],
 			     rxb_gen(q->sw.cq_head, sr->order));
+}
+
+static void shring_ring_state(struct rxb_model *m, unsigned int qi,
+			      struct rxb_ring_state *st)
+{
+	struct shring *sr = to_shring(m);
+	struct shring_ring *r = shring_ring_of(sr, qi);
+	struct shring_q *q = &sr->q[qi];
+
+	st->size = sr->mask + 1;
+	st->nic_head = READ_ONCE(q->hw.cq_tail);
+	st->drv_tail = READ_ONCE(q->sw.cq_head);
+	st->drv_gen = rxb_gen(st->drv_tail, sr->order);
+	/* The shared ring's: every queue of the group may use them. */
+	st->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -565,6 +581,7 @@ const struct rxb_model_ops rxb_shring_ops = {
 	.rx_pending	= shring_rx_pending,
 	.validate	= shring_validate,
 	.advise		= shring_advise,
+	.ring_state	= shring_ring_state,
 	.xstats_count	= shring_xstats_count,
 	.xstats_names	= shring_xstats_names,
 	.xstats_values	= shring_xstats_values,

@@ -153,7 +153,8 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 	rxb_cqe_write(&q->cq[q->hw.cq_tail & sl->mask],
 		      rxb_gen(q->hw.cq_tail, sl->order), slot, g, f->len,
 		      f->hash, csum, flags);
-	q->hw.cq_tail++;
+	/* WRITE_ONCE: shlist_ring_state() reads it from anywhere. */
+	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
 unlock:
@@ -293,7 +294,7 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 	shlist_arm_rest(sl, r, qi);
 	if (!n)
 		return 0;
-	q->sw.cq_head = head;
+	WRITE_ONCE(q->sw.cq_head, head);
 	rxb_db_write(&q->regs.cq_head, head);
 	rxb_stat_add(&st->packets, n);
 	rxb_stat_add(&st->bytes, bytes);
@@ -313,6 +314,22 @@ static bool shlist_rx_pending(struct rxb_model *m, unsigned int qi)
 
 	return rxb_cqe_ready(&q->cq[q->sw.cq_head & sl->mask],
 			     rxb_gen(q->sw.cq_head, sl->order));
+}
+
+static void shlist_ring_state(struct rxb_model *m, unsigned int qi,
+			      struct rxb_ring_state *st)
+{
+	struct shlist *sl = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sl, qi);
+	struct shlist_q *q = &sl->q[qi];
+	u32 avail = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.taken);
+
+	st->size = sl->mask + 1;
+	st->nic_head = READ_ONCE(q->hw.cq_tail);
+	st->drv_tail = READ_ONCE(q->sw.cq_head);
+	st->drv_gen = rxb_gen(st->drv_tail, sl->order);
+	/* The shared ring's, less the end marker. */
+	st->posted = avail ? avail - 1 : 0;
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -460,6 +477,7 @@ const struct rxb_model_ops rxb_shring_list_ops = {
 	.refill		= shlist_refill,
 	.rx_pending	= shlist_rx_pending,
 	.validate	= shlist_validate,
+	.ring_state	= shlist_ring_state,
 	.xstats_count	= shlist_xstats_count,
 	.xstats_names	= shlist_xstats_names,
 	.xstats_values	= shlist_xstats_values,

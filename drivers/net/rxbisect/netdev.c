@@ -246,6 +246,13 @@ static int rxb_set_features(struct net_device *dev,
 	return 0;
 }
 
+static struct devlink_port *rxb_get_devlink_port(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	return port->rdev ? &port->rdev->dl_ports[port->index] : NULL;
+}
+
 static int rxb_get_iflink(const struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
@@ -277,6 +284,7 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_get_iflink		= rxb_get_iflink,
+	.ndo_get_devlink_port	= rxb_get_devlink_port,
 };
 
 static void rxb_free(struct net_device *dev)
@@ -321,6 +329,14 @@ static void rxb_setup(struct net_device *dev)
 	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
 }
 
+static void rxb_port_own(struct rxb_port *port, struct rxb_dev *rdev,
+			 unsigned int index)
+{
+	port->rdev = rdev;
+	port->index = index;
+	rdev->ports[index] = port;
+}
+
 /* A new port starts with the module's defaults (see main.c). */
 static int rxb_port_prepare(struct net_device *dev)
 {
@@ -336,14 +352,17 @@ static int rxb_port_prepare(struct net_device *dev)
  * rxb_pair_create() - create and register a port pair.
  * @net: namespace of the new ports.
  * @dev: the first port, allocated by rtnetlink, or NULL to allocate one.
+ * @rdev: the bus device that owns both ports, or NULL.
  * @extack: for errors.
  *
- * Called with RTNL held.  The second port is named rxb%d.
+ * Called with RTNL held.  The second port is named rxb%d.  Ports of a bus
+ * device live as long as the device: "ip link del" refuses them, and a
+ * namespace that goes away returns them to the initial namespace.
  *
  * Return: 0 or a negative error.
  */
 int rxb_pair_create(struct net *net, struct net_device *dev,
-		    struct netlink_ext_ack *extack)
+		    struct rxb_dev *rdev, struct netlink_ext_ack *extack)
 {
 	struct net_device *peer, *own = NULL;
 	struct rxb_port *port, *pport;
@@ -366,6 +385,12 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 		goto err_free_own;
 	}
 	dev_net_set(peer, net);
+	if (rdev) {
+		dev->rtnl_link_ops = &rxb_bus_link_ops;
+		peer->rtnl_link_ops = &rxb_bus_link_ops;
+		rxb_port_own(netdev_priv(dev), rdev, 0);
+		rxb_port_own(netdev_priv(peer), rdev, 1);
+	}
 	err = rxb_port_prepare(peer);
 	if (err)
 		goto err_free_peer;
@@ -412,7 +437,7 @@ static int rxb_newlink(struct net *src_net, struct net_device *dev,
 		       struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
-	return rxb_pair_create(dev_net(dev), dev, extack);
+	return rxb_pair_create(dev_net(dev), dev, NULL, extack);
 }
 
 static void rxb_dellink(struct net_device *dev, struct list_head *head)
@@ -428,6 +453,18 @@ static void rxb_dellink(struct net_device *dev, struct list_head *head)
 		RCU_INIT_POINTER(pport->peer, NULL);
 		unregister_netdevice_queue(peer, head);
 	}
+}
+
+/**
+ * rxb_pair_destroy() - unregister a port and its peer.
+ * @port: either port; RTNL held.
+ */
+void rxb_pair_destroy(struct rxb_port *port)
+{
+	LIST_HEAD(list);
+
+	rxb_dellink(port->dev, &list);
+	unregister_netdevice_many(&list);
 }
 
 static int rxb_validate(struct nlattr *tb[], struct nlattr *data[],
@@ -465,6 +502,16 @@ static struct net *rxb_get_link_net(const struct net_device *dev)
 
 	return peer ? dev_net(peer) : dev_net(dev);
 }
+
+/* Ports of a bus device: same kind, but no dellink (see rxb_pair_create()).
+ * Not registered: only referenced by those ports.
+ */
+struct rtnl_link_ops rxb_bus_link_ops = {
+	.kind			= RXB_DRV_NAME,
+	.priv_size		= sizeof(struct rxb_port),
+	.netns_refund		= true,
+	.get_link_net		= rxb_get_link_net,
+};
 
 struct rtnl_link_ops rxb_link_ops = {
 	.kind			= RXB_DRV_NAME,

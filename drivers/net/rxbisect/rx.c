@@ -123,6 +123,8 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		napi_complete_done(napi, 0);
 		return 0;
 	}
+	/* For the stall watchdog (health.c). */
+	WRITE_ONCE(port->knobs[q].last_poll, jiffies);
 	while (done < budget) {
 		int want = min(budget - done, RXB_NAPI_BUDGET);
 
@@ -196,6 +198,28 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	kfree(rx->vec);
 	rxb_wss_fini(&rx->wss);
 	kvfree(rx);
+}
+
+/**
+ * rxb_queue_kick() - fire queue @q's vector so that its NAPI runs.
+ * @port: the port.
+ * @q: queue.
+ *
+ * Also moves the vector to the queue's current irq_cpu.  Any context.
+ */
+void rxb_queue_kick(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_rx *rx;
+
+	local_bh_disable();
+	rcu_read_lock();
+	rx = rcu_dereference(port->rx);
+	if (rx && q < rx->nqueues) {
+		WRITE_ONCE(rx->vec[q].cpu, rxb_queue_cpu(port, q));
+		rxb_vec_trigger(&rx->vec[q]);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
 }
 
 /**
@@ -294,6 +318,8 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 	spin_lock_bh(&port->stats_lock);
 	port->live = rx;
 	spin_unlock_bh(&port->stats_lock);
+	for (q = 0; q < rx->nqueues; q++)
+		WRITE_ONCE(port->knobs[q].last_poll, jiffies);
 	rcu_assign_pointer(port->rx, rx);
 	/* Let every queue poll once: tops up rings the create left short. */
 	for (q = 0; q < rx->nqueues; q++)

@@ -12,7 +12,10 @@
 #ifndef _RXBISECT_H
 #define _RXBISECT_H
 
+#include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+#include <net/devlink.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
@@ -189,6 +192,7 @@ struct rxb_rx {
  * @stall: when set, the queue's consumer does not consume.
  * @work: extra random cache-line touches per received packet.
  * @irq_cpu: vector affinity; -1: queue i -> i-th online CPU.
+ * @last_poll: jiffies when the queue's consumer last consumed (or 0).
  * @port: owner.
  * @q: queue index.
  * @dir: debugfs directory q<N>.
@@ -197,6 +201,7 @@ struct rxb_qknobs {
 	u32 stall;
 	u32 work;
 	int irq_cpu;
+	unsigned long last_poll;
 	struct rxb_port *port;
 	unsigned int q;
 	struct dentry *dir;
@@ -224,10 +229,15 @@ struct rxb_txq_stats {
  * @work_buf: memory the work knob touches.
  * @dbg_dir: debugfs directory of this port.
  * @list: entry in the list of all ports, under RTNL.
+ * @rdev: the bus device (devlink instance) owning the port, or NULL for
+ *	ports created with "ip link add".
+ * @index: the port's index in @rdev (0 or 1).
  */
 struct rxb_port {
 	struct net_device *dev;
 	struct list_head list;
+	struct rxb_dev *rdev;
+	unsigned int index;
 	struct net_device __rcu *peer;
 	struct rxb_nic nic;
 	struct rxb_rx __rcu *rx;
@@ -278,10 +288,61 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
 		    char *buf);
 
+/**
+ * struct rxb_bus_dev - a device on the rxbisect bus.
+ * @dev: the device.
+ * @id: its number (rxbisect<id>).
+ * @list: entry in the bus's device list.
+ * @rdev: its driver state (devlink private data).
+ */
+struct rxb_bus_dev {
+	struct device dev;
+	unsigned int id;
+	struct list_head list;
+	struct rxb_dev *rdev;
+};
+
+/**
+ * struct rxb_dev - an emulated dual-port NIC: devlink instance and ports.
+ * @bdev: its bus device.
+ * @ports: its two ports, cabled to each other.
+ * @dl_ports: their devlink ports.
+ * @stall_reporter: devlink health reporter of stalled queues.
+ * @watchdog: periodic stall check.
+ * @stall_timeout_ms: a queue with completions that its consumer has not
+ *	run for this long is stalled.
+ */
+struct rxb_dev {
+	struct rxb_bus_dev *bdev;
+	struct rxb_port *ports[2];
+	struct devlink_port dl_ports[2];
+	struct devlink_health_reporter *stall_reporter;
+	struct delayed_work watchdog;
+	u32 stall_timeout_ms;
+};
+
+#define RXB_DEF_STALL_MS	2000
+
+/* bus.c */
+int rxb_bus_init(unsigned int ndev);
+void rxb_bus_exit(void);
+
+/* dev.c */
+int rxb_dev_probe(struct rxb_bus_dev *bdev);
+void rxb_dev_remove(struct rxb_bus_dev *bdev);
+int rxb_devlink_init(void);
+
+/* health.c */
+int rxb_health_init(struct rxb_dev *rdev);
+void rxb_health_start(struct rxb_dev *rdev);
+void rxb_health_stop(struct rxb_dev *rdev);
+void rxb_health_fini(struct rxb_dev *rdev);
+
 /* main.c */
 extern struct rxb_cfg rxb_default_cfg;
 extern struct list_head rxb_ports;
 extern struct rtnl_link_ops rxb_link_ops;
+extern struct rtnl_link_ops rxb_bus_link_ops;
 
 /* nic.c: the emulated hardware */
 void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu);
@@ -300,6 +361,7 @@ u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
 
 /* rx.c: driver receive path */
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
+void rxb_queue_kick(struct rxb_port *port, unsigned int q);
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
 void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
 void rxb_rx_stop(struct rxb_port *port);
@@ -316,7 +378,8 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		    struct rxb_qstats *st, struct rxb_qxstats *xst);
 int rxb_pair_create(struct net *net, struct net_device *dev,
-		    struct netlink_ext_ack *extack);
+		    struct rxb_dev *rdev, struct netlink_ext_ack *extack);
+void rxb_pair_destroy(struct rxb_port *port);
 
 /* ethtool.c */
 extern const struct ethtool_ops rxb_ethtool_ops;

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rxbisect bus: one device per emulated dual-port NIC, so that each has
+ * a struct device for devlink, as netdevsim does.
+ *
+ *   echo ID > /sys/bus/rxbisect/new_device    a new device rxbisectID with
+ *                                             a port pair (rxbN, rxbN+1)
+ *   echo ID > /sys/bus/rxbisect/del_device    remove it and its ports
+ *
+ * The devices created at module load (pairs=N) are rxbisect0..N-1.
+ */
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include "rxbisect.h"
+
+static LIST_HEAD(rxb_bus_devs);
+static DEFINE_MUTEX(rxb_bus_lock);	/* rxb_bus_devs */
+static bool rxb_bus_enabled;
+
+static void rxb_bus_dev_release(struct device *dev)
+{
+	kfree(container_of(dev, struct rxb_bus_dev, dev));
+}
+
+static const struct device_type rxb_bus_dev_type = {
+	.name		= "rxbisect",
+	.release	= rxb_bus_dev_release,
+};
+
+static struct rxb_bus_dev *rxb_bus_dev_find(unsigned int id)
+{
+	struct rxb_bus_dev *bdev;
+
+	list_for_each_entry(bdev, &rxb_bus_devs, list)
+		if (bdev->id == id)
+			return bdev;
+	return NULL;
+}
+
+static struct bus_type rxb_bus;
+
+/* Called with rxb_bus_lock held. */
+static int rxb_bus_dev_new(unsigned int id)
+{
+	struct rxb_bus_dev *bdev;
+	int err;
+
+	if (rxb_bus_dev_find(id))
+		return -EEXIST;
+	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
+	if (!bdev)
+		return -ENOMEM;
+	bdev->id = id;
+	bdev->dev.bus = &rxb_bus;
+	bdev->dev.type = &rxb_bus_dev_type;
+	dev_set_name(&bdev->dev, "rxbisect%u", id);
+	err = device_register(&bdev->dev);
+	if (err) {
+		put_device(&bdev->dev);
+		return err;
+	}
+	err = rxb_dev_probe(bdev);
+	if (err) {
+		device_unregister(&bdev->dev);
+		return err;
+	}
+	list_add_tail(&bdev->list, &rxb_bus_devs);
+	return 0;
+}
+
+/* Called with rxb_bus_lock held. */
+static void rxb_bus_dev_del(struct rxb_bus_dev *bdev)
+{
+	list_del(&bdev->list);
+	rxb_dev_remove(bdev);
+	device_unregister(&bdev->dev);
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	unsigned int id;
+	int err;
+
+	err = kstrtouint(buf, 0, &id);
+	if (err)
+		return err;
+	mutex_lock(&rxb_bus_lock);
+	err = rxb_bus_enabled ? rxb_bus_dev_new(id) : -EBUSY;
+	mutex_unlock(&rxb_bus_lock);
+	return err ?: count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	struct rxb_bus_dev *bdev;
+	unsigned int id;
+	int err;
+
+	err = kstrtouint(buf, 0, &id);
+	if (err)
+		return err;
+	mutex_lock(&rxb_bus_lock);
+	bdev = rxb_bus_enabled ? rxb_bus_dev_find(id) : NULL;
+	if (bdev)
+		rxb_bus_dev_del(bdev);
+	mutex_unlock(&rxb_bus_lock);
+	return bdev ? count : -ENOENT;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *rxb_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rxb_bus);
+
+static struct bus_type rxb_bus = {
+	.name		= RXB_DRV_NAME,
+	.dev_name	= RXB_DRV_NAME,
+	.bus_groups	= rxb_bus_groups,
+};
+
+/**
+ * rxb_bus_init() - register the bus and create devices 0..@ndev-1.
+ * @ndev: devices to create.
+ *
+ * Return: 0 or a negative error; on error nothing is left registered.
+ */
+int rxb_bus_init(unsigned int ndev)
+{
+	unsigned int i;
+	int err;
+
+	err = bus_register(&rxb_bus);
+	if (err)
+		return err;
+	mutex_lock(&rxb_bus_lock);
+	rxb_bus_enabled = true;
+	for (i = 0; i < ndev && !err; i++)
+		err = rxb_bus_dev_new(i);
+	mutex_unlock(&rxb_bus_lock);
+	if (err)
+		rxb_bus_exit();
+	return err;
+}
+
+/**
+ * rxb_bus_exit() - remove every device, then the bus.
+ */
+void rxb_bus_exit(void)
+{
+	struct rxb_bus_dev *bdev, *tmp;
+
+	mutex_lock(&rxb_bus_lock);
+	rxb_bus_enabled = false;
+	list_for_each_entry_safe_reverse(bdev, tmp, &rxb_bus_devs, list)
+		rxb_bus_dev_del(bdev);
+	mutex_unlock(&rxb_bus_lock);
+	bus_unregister(&rxb_bus);
+}
