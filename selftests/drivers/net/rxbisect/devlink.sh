@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# devlink: the instance of each bus device, its ports, info, every runtime
+# parameter (valid and invalid values), switching the ring model under
+# traffic, the rx_stall health reporter, and bus device creation/removal.
+
+source "$(dirname "$0")/lib.sh"
+
+rxb_init devlink iperf3 ping
+ktap_set_plan 14
+
+DL=rxbisect/rxbisect0
+MODELS="privring rxbisect shring shring-list shring-batched dshring corec"
+
+rxb_load queues=2 || rxb_bail "cannot load the module"
+
+dl_get() {	# NAME: the parameter's runtime value
+	devlink dev param show $DL name "$1" 2>/dev/null |
+		sed -n 's/.*cmode runtime value //p'
+}
+dl_set() {	# NAME VALUE
+	devlink dev param set $DL name "$1" value "$2" cmode runtime
+}
+
+# 1, 2
+ktap_test_result "devlink dev lists $DL" eval 'devlink dev | grep -qx "$DL"'
+ports=$(devlink port show | grep -c "^$DL/[01]: type eth netdev rxb[01] ")
+ktap_test_result "two devlink ports, bound to rxb0 and rxb1" [ "$ports" = 2 ]
+
+# 3
+info=$(devlink dev info $DL)
+ktap_print_msg "$(echo "$info" | tr -s ' \n' ' ')"
+ktap_test_result "devlink dev info: driver and ring model versions" \
+	eval '[[ $info == *"driver rxbisect"* && $info == *"ring_model privring"* && $info == *"ring_model_api"* ]]'
+
+# 4: every parameter is there
+missing=
+for p in ring_model share_factor ax_ring_size ax_policy ax_assoc notif_compress \
+	 notif_timeout_us ws_window cache_kb stall_timeout_ms; do
+	[ -n "$(dl_get $p)" ] || missing="$missing $p"
+done
+ktap_test_result "every parameter is shown${missing:+ (missing:$missing)}" [ -z "$missing" ]
+
+# 5: invalid values: a message, an error, and nothing changes
+bad=0
+check_bad() {	# NAME VALUE
+	local before out
+	before=$(dl_get "$1")
+	if out=$(dl_set "$1" "$2" 2>&1); then
+		ktap_print_msg "$1 '$2' was accepted"
+		bad=1
+	elif [ -z "$out" ]; then
+		# the kernel's extack message, or devlink's own for values
+		# that it cannot even send (not a number, negative)
+		ktap_print_msg "$1 '$2': refused without a message"
+		bad=1
+	fi
+	[ "$(dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
+}
+check_bad ring_model bogus
+check_bad ring_model ""
+check_bad ax_policy sideways
+for v in 0 -1 33 abc; do check_bad share_factor "$v"; done
+for v in 0 -1 32 100 16384; do check_bad ax_ring_size "$v"; done
+for v in 2 5; do check_bad notif_compress "$v"; done
+for v in 0 2000000; do check_bad notif_timeout_us "$v"; done
+for v in 0 100 300; do check_bad ws_window "$v"; done
+for v in 0 99 1000000; do check_bad stall_timeout_ms "$v"; done
+out=$(dl_set ax_ring_size 100 2>&1)
+ktap_print_msg "ax_ring_size 100: $out"
+ktap_test_result "invalid values of every parameter refused with a message, nothing changed" \
+	[ $bad = 0 ]
+
+# 6: a valid value, on both ports
+dl_set ax_ring_size 256
+ktap_test_result "ax_ring_size 256 applies" [ "$(dl_get ax_ring_size)" = 256 ]
+
+# 7, 8: every ring model in turn, twice, under a TCP stream
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+avail=
+for m in $MODELS; do
+	dl_set ring_model "$m" 2>/dev/null && avail="$avail $m"
+done
+dl_set ring_model privring
+ktap_print_msg "models:$avail"
+rxb_iperf_start "$RXB_TMP/tcp.json" 30 || rxb_bail "iperf3 did not start"
+sleep 1
+ok=1
+for round in 1 2; do
+	for m in $avail privring; do
+		if ! dl_set ring_model "$m"; then
+			ktap_print_msg "switch to $m failed"
+			ok=0
+		fi
+		fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: emulated //p')
+		[ "$fw" = "$m" ] || { ktap_print_msg "rxb1 runs '$fw', not $m"; ok=0; }
+		sleep 1
+	done
+done
+ktap_test_result "switched through every model twice under traffic" [ $ok = 1 ]
+wait "$RXB_IPERF_PID"
+ktap_test_result "the TCP connection survived every switch" \
+	rxb_iperf_check "$RXB_TMP/tcp.json" $? "TCP across model switches"
+
+# 9, 10, 11: a stall is reported with a dump and recovered
+dl_set stall_timeout_ms 500
+errs0=$(devlink health show $DL reporter rx_stall | sed -n 's/.* error \([0-9]*\).*/\1/p')
+rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null
+rxb_knob_set rxb1 0 stall 1
+rxb_ping "$NS0" "$RXB_IP1" 3 >/dev/null
+for i in $(seq 30); do
+	[ "$(rxb_knob rxb1 0 stall)" = 0 ] && break
+	sleep 0.2
+done
+h=$(devlink health show $DL reporter rx_stall)
+ktap_print_msg "$(echo "$h" | tr -s ' \n' ' ')"
+errs=$(echo "$h" | sed -n 's/.* error \([0-9]*\).*/\1/p')
+recs=$(echo "$h" | sed -n 's/.* recover \([0-9]*\).*/\1/p')
+ktap_test_result "rx_stall reported the stalled queue" [ "${errs:-0}" -gt "${errs0:-0}" ]
+dump=$(devlink health dump show $DL reporter rx_stall 2>&1)
+ktap_print_msg "$(echo "$dump" | tr -s ' \n' ' ')"
+ktap_test_result "the dump shows the queue's ring state" \
+	eval '[[ $dump == *"port: rxb1"* && $dump == *"queue: 0"* && $dump == *occupancy* && $dump == *generation* ]]'
+ktap_test_result "recovered: knob cleared, recover count > 0, ping works" \
+	eval '[ "$(rxb_knob rxb1 0 stall)" = 0 -a "${recs:-0}" -gt 0 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
+
+# 12, 13, 14: bus devices
+echo 7 > /sys/bus/rxbisect/new_device
+n=$(rxb_ports | wc -l)
+ktap_test_result "new_device 7: rxbisect/rxbisect7 with two more ports" \
+	eval 'devlink dev | grep -qx rxbisect/rxbisect7 && [ "$n" = 2 ]'
+port=$(devlink port show | sed -n 's|^rxbisect/rxbisect7/0: .* netdev \([^ ]*\) .*|\1|p')
+out=$(ip link del "$port" 2>&1)
+ktap_test_result "ip link del of a bus device's port is refused ($out)" \
+	eval '[ -n "$out" ] && ip link show "$port" >/dev/null 2>&1'
+echo 7 > /sys/bus/rxbisect/del_device
+ktap_test_result "del_device 7 removes the device and its ports" \
+	eval '! devlink dev | grep -q rxbisect7 && ! ip link show "$port" >/dev/null 2>&1'
+
+ktap_finished
