@@ -85,6 +85,19 @@ enum rxb_ax_policy {
 };
 
 /**
+ * enum rxb_corec_irq - COREC: which consumers of a shared queue the NIC
+ *	interrupts when it writes a completion there.
+ * @RXB_COREC_IRQ_RR: the next consumer, round-robin: one vector per
+ *	completion, successive completions wake successive consumers.
+ * @RXB_COREC_IRQ_ALL: every consumer: idle ones all race for the batch.
+ */
+enum rxb_corec_irq {
+	RXB_COREC_IRQ_RR,
+	RXB_COREC_IRQ_ALL,
+	RXB_COREC_IRQ_NPOLICIES,
+};
+
+/**
  * struct rxb_model_cfg - configuration of a ring-model instance.
  * @nqueues: receive queues (NAPI contexts) of the device.
  * @ring_size: entries of each Rx ring and completion ring; power of two.
@@ -109,6 +122,9 @@ enum rxb_ax_policy {
  * @dsh_overload_ratio: dshRing: a queue is overloaded when its interval
  *	between receive calls exceeds this multiple of the median; 0: 32.
  *	(dshRing's memory-pressure threshold is @cache_bytes; 0: 4 MiB.)
+ * @corec_consumers: COREC: queues consuming each shared queue (groups of
+ *	consecutive queues, the last may be smaller); 0: all queues share one.
+ * @corec_irq_policy: COREC: enum rxb_corec_irq.
  * @env_ops: environment callbacks.
  * @env: opaque argument passed to every @env_ops callback.
  */
@@ -127,6 +143,8 @@ struct rxb_model_cfg {
 	unsigned int dsh_window;
 	unsigned int dsh_tput_mbps;
 	unsigned int dsh_overload_ratio;
+	unsigned int corec_consumers;
+	unsigned int corec_irq_policy;
 	const struct rxb_env_ops *env_ops;
 	void *env;
 };
@@ -320,6 +338,7 @@ extern const struct rxb_model_ops rxb_rxbisect_ops;
 extern const struct rxb_model_ops rxb_shring_ops;
 extern const struct rxb_model_ops rxb_shring_list_ops;
 extern const struct rxb_model_ops rxb_dshring_ops;
+extern const struct rxb_model_ops rxb_corec_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 int rxb_model_validate(const struct rxb_model_ops *ops,

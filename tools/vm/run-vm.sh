@@ -239,6 +239,17 @@ CMDLINE="$CMDLINE rdinit=/init rxbvm.init=$SELF_DIR/guest-init.sh rxbvm.repo=$RE
 [ -z "$INTERACTIVE" ] && CMDLINE="$CMDLINE rxbvm.batch=1"
 CMDLINE="$CMDLINE$APPEND"
 
+# Two virtio-net NICs cabled to each other through QEMU's UDP socket
+# backend on the loopback address (nothing leaves this machine): the
+# selftests use them as the real lower device of an rxbisect port.
+NICPORT=$((20000 + ($$ * 2) % 40000))
+NICPAIR_ARGS=(
+	-netdev "socket,id=nicp0,udp=127.0.0.1:$((NICPORT + 1)),localaddr=127.0.0.1:$NICPORT"
+	-device virtio-net-pci,netdev=nicp0,mac=52:54:00:00:00:01
+	-netdev "socket,id=nicp1,udp=127.0.0.1:$NICPORT,localaddr=127.0.0.1:$((NICPORT + 1))"
+	-device virtio-net-pci,netdev=nicp1,mac=52:54:00:00:00:02
+)
+
 # shellcheck disable=SC2054,SC2206
 QEMU=(qemu-system-x86_64
 	-nodefaults -no-user-config
@@ -250,6 +261,7 @@ QEMU=(qemu-system-x86_64
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hostroot
 	-virtfs "local,path=$REPO,mount_tag=repo,security_model=none,multidevs=remap,id=repo"
 	-device virtio-rng-pci
+	"${NICPAIR_ARGS[@]}"
 	$QEMU_EXTRA)
 
 [ -n "$TIMEOUT" ] || { [ -n "$INTERACTIVE" ] && TIMEOUT=0 || TIMEOUT=3600; }

@@ -17,7 +17,8 @@ enum {
 	RXB_DS_OVERSIZE, RXB_DS_RUNT, RXB_DS_STOPPED, RXB_DS_POLLS,
 	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
 	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
-	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DEV_STATS
+	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
+	RXB_DEV_STATS
 };
 
 static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
@@ -39,6 +40,8 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_WS_PEAK]	= "io_ws_buffers_peak",
 	[RXB_DS_WS_WINDOW]	= "io_ws_window",
 	[RXB_DS_DMA_BYTES]	= "dma_bytes",
+	[RXB_DS_FIFO]		= "rx_fifo_drops",
+	[RXB_DS_ENGINE]		= "engine_frames",
 };
 
 /* Per receive queue: struct rxb_qstats, then irqs and polls_off_cpu. */
@@ -252,6 +255,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
+	struct rxb_engine *eng;
 	struct rxb_rx *rx;
 	unsigned int q, i;
 
@@ -284,6 +288,13 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
 	tot[RXB_DS_STOPPED] = atomic64_read(&port->nic.stopped_drops);
+	tot[RXB_DS_FIFO] = atomic64_read(&port->nic.fifo_drops);
+	tot[RXB_DS_ENGINE] = port->nic.engine_frames;
+	eng = rtnl_dereference(port->engine);
+	if (eng) {
+		tot[RXB_DS_FIFO] += atomic64_read(&eng->fifo_drops);
+		tot[RXB_DS_ENGINE] += READ_ONCE(eng->frames);
+	}
 	rx = rtnl_dereference(port->rx);
 	if (rx) {
 		/* Of the live rings; restarts when they are rebuilt. */

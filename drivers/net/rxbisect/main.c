@@ -21,6 +21,8 @@ struct rxb_cfg rxb_default_cfg = {
 		.notif_timeout_us = RXB_DEF_NOTIF_US,
 		.ws_window	= RXB_DEF_WS_WINDOW,
 		.cache_kb	= RXB_DEF_CACHE_KB,
+		.corec_consumers = 0,
+		.corec_irq_policy = RXB_COREC_IRQ_RR,
 	},
 };
 
@@ -155,6 +157,12 @@ module_param_cb(ws_window, &rxb_param_ops, &rxb_params[RXB_P_WS], 0644);
 MODULE_PARM_DESC(ws_window, "NIC writes over which the I/O working set (ethtool -S io_ws_*) is measured: power of two, 256..1048576 (default 16384); writable");
 module_param_cb(cache_kb, &rxb_param_ops, &rxb_params[RXB_P_CACHE], 0644);
 MODULE_PARM_DESC(cache_kb, "Cache capacity (KiB) the I/O working set should fit, e.g. the LLC's DDIO ways (default 4096); used for configuration advice and by dynamic shRing; writable");
+module_param_cb(corec_consumers, &rxb_param_ops, &rxb_params[RXB_P_COREC_CONSUMERS], 0644);
+MODULE_PARM_DESC(corec_consumers, "COREC: queues consuming each shared queue (groups of consecutive queues), 0..32, at most the queue count; 0 (default): all queues share one; writable");
+module_param_cb(corec_irq_policy, &rxb_param_ops, &rxb_params[RXB_P_COREC_IRQ], 0644);
+MODULE_PARM_DESC(corec_irq_policy, "COREC: consumers interrupted per completion: rr (the next one, round-robin; default) or all; writable");
+module_param_cb(engine, &rxb_param_ops, &rxb_params[RXB_P_ENGINE], 0644);
+MODULE_PARM_DESC(engine, "Where the emulated NIC runs: inline (default: in the sender's context) or cpuN (a dedicated kernel thread bound to CPU N, fed by a lock-free ingress queue); writable");
 
 static int __init rxb_params_check(void)
 {
@@ -191,9 +199,12 @@ static int __init rxb_module_init(void)
 	if (err)
 		return err;
 	rxb_debugfs_init();
-	err = rtnl_link_register(&rxb_link_ops);
+	err = rxb_lower_init();
 	if (err)
 		goto err_debugfs;
+	err = rtnl_link_register(&rxb_link_ops);
+	if (err)
+		goto err_lower;
 	rtnl_lock();
 	rxb_ready = true;
 	rtnl_unlock();
@@ -207,6 +218,8 @@ static int __init rxb_module_init(void)
 
 err_link:
 	rtnl_link_unregister(&rxb_link_ops);
+err_lower:
+	rxb_lower_exit();
 err_debugfs:
 	rxb_debugfs_exit();
 	return err;
@@ -217,6 +230,7 @@ static void __exit rxb_module_exit(void)
 	rxb_bus_exit();
 	/* Deletes every other port, in every namespace. */
 	rtnl_link_unregister(&rxb_link_ops);
+	rxb_lower_exit();
 	rxb_debugfs_exit();
 }
 

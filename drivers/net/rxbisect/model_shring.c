@@ -46,12 +46,6 @@ struct shring_rstats {
 #define SHRING_RING_XSTATS	8	/* the above, lock_stats, posted */
 #define SHRING_Q_XSTATS		1	/* nobuf_victim_drops */
 
-/* Bitmap word a poll set bits in, for the held-back count. */
-struct shring_mark {
-	unsigned int word;
-	unsigned long bits;
-};
-
 struct shring_ring {
 	/* Ring memory and doorbell, read and written by both NIC and driver. */
 	struct rxb_rx_desc *desc;
@@ -100,8 +94,12 @@ struct shring_q {
 	struct {
 		u32 cq_head;		/* next CR entry to read */
 		bool starved;		/* the last poll stopped: no buffer */
-		unsigned int nmarks;
-		struct shring_mark *marks;
+		/* This poll's marks, for the held-back count: bits per
+		 * bitmap word, and the words touched.
+		 */
+		unsigned long *mine;
+		unsigned int *touched;
+		unsigned int ntouched;
 	} sw ____cacheline_aligned;
 };
 
@@ -194,9 +192,9 @@ static void shring_mark(struct shring_ring *r, struct shring_q *q,
 	 * acquire in shring_advance().
 	 */
 	atomic_long_fetch_or_release(bits, &r->bitmap[word]);
-	q->sw.marks[q->sw.nmarks].word = word;
-	q->sw.marks[q->sw.nmarks].bits = bits;
-	q->sw.nmarks++;
+	if (!q->sw.mine[word])
+		q->sw.touched[q->sw.ntouched++] = word;
+	q->sw.mine[word] |= bits;
 }
 
 /* Move the tail over the run of reposted descriptors that starts at it
@@ -284,24 +282,30 @@ static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 
 /* Listing 5.1 lines 29-37: the shared part of reposting, under the lock. */
 static void shring_repost(struct shring *sr, struct shring_ring *r,
-			  unsigned int qi, u32 n)
+			  unsigned int qi, u32 n, u64 atomics)
 {
 	struct shring_q *q = &sr->q[qi];
 	u64 held = 0;
-	unsigned int i;
+	unsigned int i, w;
 
 	shring_lock(&r->sw.lock, &r->sw.ls);
 	shring_doorbell(sr, r, qi);
-	/* Our marks the tail did not reach wait for an earlier descriptor. */
-	for (i = 0; i < q->sw.nmarks; i++)
+	/* Our marks the tail did not reach wait for an earlier descriptor
+	 * (a slot passed, taken again and marked by another queue within
+	 * this poll would count too: rare, and only a statistic).
+	 */
+	for (i = 0; i < q->sw.ntouched; i++) {
+		w = q->sw.touched[i];
 		held += hweight_long((unsigned long)
-				     atomic_long_read(&r->bitmap[q->sw.marks[i].word]) &
-				     q->sw.marks[i].bits);
+				     atomic_long_read(&r->bitmap[w]) &
+				     q->sw.mine[w]);
+		q->sw.mine[w] = 0;
+	}
 	rxb_stat_add(&r->sw.st.reposts, n);
-	rxb_stat_add(&r->sw.st.bitmap_atomics, q->sw.nmarks);
+	rxb_stat_add(&r->sw.st.bitmap_atomics, atomics);
 	rxb_stat_add(&r->sw.st.held_back, held);
 	spin_unlock(&r->sw.lock);
-	q->sw.nmarks = 0;
+	q->sw.ntouched = 0;
 }
 
 /* Slots create could not fill block the tail: fill them from @qi's pool. */
@@ -336,7 +340,7 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 	unsigned int word = 0;
 	unsigned long bits = 0;
 	struct rxb_buf buf;
-	u64 bytes = 0;
+	u64 bytes = 0, marks = 0;
 	int n = 0;
 
 	rxb_stat_inc(&st->polls);
@@ -362,6 +366,7 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		if (bits && slot / BITS_PER_LONG != word) {
 			shring_mark(r, q, word, bits);
+			marks++;
 			bits = 0;
 		}
 		word = slot / BITS_PER_LONG;
@@ -375,12 +380,13 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 	if (!n)
 		return 0;
 	shring_mark(r, q, word, bits);
+	marks++;
 	WRITE_ONCE(q->sw.cq_head, head);
 	rxb_db_write(&q->regs.cq_head, head);
 	rxb_stat_add(&st->packets, n);
 	rxb_stat_add(&st->bytes, bytes);
 	rxb_stat_add(&st->refills, n);
-	shring_repost(sr, r, qi, n);
+	shring_repost(sr, r, qi, n, marks);
 	return n;
 }
 
@@ -450,7 +456,8 @@ static void shring_destroy(struct rxb_model *m)
 	}
 	for (i = 0; sr->q && i < m->cfg.nqueues; i++) {
 		kvfree(sr->q[i].cq);
-		kfree(sr->q[i].sw.marks);
+		kfree(sr->q[i].sw.mine);
+		kfree(sr->q[i].sw.touched);
 	}
 	kfree(sr->ring);
 	kfree(sr->q);
@@ -495,10 +502,10 @@ static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg)
 		struct shring_q *q = &sr->q[i];
 
 		q->cq = kvcalloc(cfg->ring_size, sizeof(*q->cq), GFP_KERNEL);
-		/* A poll's slots lie within one lap: each word once, one twice. */
-		q->sw.marks = kcalloc(words + 1, sizeof(*q->sw.marks),
-				      GFP_KERNEL);
-		if (!q->cq || !q->sw.marks)
+		q->sw.mine = kcalloc(words, sizeof(*q->sw.mine), GFP_KERNEL);
+		q->sw.touched = kcalloc(words, sizeof(*q->sw.touched),
+					GFP_KERNEL);
+		if (!q->cq || !q->sw.mine || !q->sw.touched)
 			goto nomem;
 	}
 	/* Each queue's pool supplies its share of the ring; slots left

@@ -67,8 +67,14 @@ static void rxb_get_stats64(struct net_device *dev,
 	s->rx_errors = s->rx_length_errors;
 }
 
-/* Can the DMA engine fill in this frame's L4 checksum (see nic.c)? */
-static bool rxb_csum_offload_ok(const struct sk_buff *skb)
+/**
+ * rxb_csum_offload_ok() - can the DMA engine fill in this frame's L4
+ * checksum (see nic.c)?
+ * @skb: a frame with CHECKSUM_PARTIAL.
+ *
+ * Return: true when its checksum start and offset lie inside the frame.
+ */
+bool rxb_csum_offload_ok(const struct sk_buff *skb)
 {
 	unsigned int start = skb_checksum_start_offset(skb);
 
@@ -76,18 +82,19 @@ static bool rxb_csum_offload_ok(const struct sk_buff *skb)
 	       start + skb->csum_offset + sizeof(__sum16) <= skb->len;
 }
 
-/* Put one frame on the wire towards @peer. */
+/* Put one frame on the wire towards @peer; consumes @skb. */
 static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 		     struct sk_buff *skb)
 {
 	if (skb->ip_summed == CHECKSUM_PARTIAL && !rxb_csum_offload_ok(skb) &&
 	    skb_checksum_help(skb)) {
 		rxb_stat_inc(&ts->drops);
+		kfree_skb(skb);
 		return;
 	}
 	rxb_stat_inc(&ts->packets);
 	rxb_stat_add(&ts->bytes, skb->len);
-	rxb_nic_receive(peer, skb);
+	rxb_nic_ingress(peer, skb);
 }
 
 static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -96,8 +103,15 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct rxb_txq_stats *ts = &port->txs[skb_get_queue_mapping(skb)];
 	struct net_device *peer_dev;
 	struct sk_buff *segs, *seg, *next;
+	struct net_device *lower;
 
 	rcu_read_lock();
+	lower = rcu_dereference(port->lower);
+	if (lower) {
+		rxb_lower_xmit(port, lower, skb);
+		rcu_read_unlock();
+		return NETDEV_TX_OK;
+	}
 	peer_dev = rcu_dereference(port->peer);
 	if (unlikely(!peer_dev)) {
 		rxb_stat_inc(&ts->drops);
@@ -105,7 +119,8 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (!skb_is_gso(skb)) {
 		rxb_wire(netdev_priv(peer_dev), ts, skb);
-		goto out;
+		rcu_read_unlock();
+		return NETDEV_TX_OK;
 	}
 	/* The Tx engine's TSO: MSS-sized frames, checksums left to DMA. */
 	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
@@ -116,7 +131,6 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
 		rxb_wire(netdev_priv(peer_dev), ts, seg);
-		consume_skb(seg);
 	}
 out:
 	rcu_read_unlock();
@@ -128,7 +142,12 @@ static void rxb_carrier_update(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct net_device *peer = rtnl_dereference(port->peer);
+	struct net_device *lower = rtnl_dereference(port->lower);
 
+	if (lower) {
+		netif_stacked_transfer_operstate(lower, dev);
+		return;
+	}
 	if (peer && netif_running(dev) && netif_running(peer)) {
 		netif_carrier_on(dev);
 		netif_carrier_on(peer);
@@ -148,6 +167,9 @@ static int rxb_open(struct net_device *dev)
 	if (IS_ERR(rx))
 		return PTR_ERR(rx);
 	rxb_rx_start(port, rx);
+	if (port->cfg.mp.engine &&
+	    rxb_engine_start(port, port->cfg.mp.engine - 1))
+		netdev_warn(dev, "cannot start the NIC engine thread: inline\n");
 	netif_tx_start_all_queues(dev);
 	rxb_carrier_update(dev);
 	return 0;
@@ -159,6 +181,7 @@ static int rxb_stop(struct net_device *dev)
 
 	netif_tx_stop_all_queues(dev);
 	rxb_carrier_update(dev);
+	rxb_engine_stop(port);
 	rxb_rx_stop(port);
 	return 0;
 }
@@ -190,6 +213,11 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 	const char *msg;
 	int err;
 
+	if (cfg->mp.engine && !cpu_online(cfg->mp.engine - 1)) {
+		NL_SET_ERR_MSG_MOD(extack, "the engine CPU is not online");
+		netdev_err(dev, "engine cpu%u is not online\n", cfg->mp.engine - 1);
+		return -EINVAL;
+	}
 	rxb_rx_model_cfg(cfg, &mcfg);
 	err = rxb_model_validate(cfg->model, &mcfg, &msg);
 	if (err) {
@@ -216,11 +244,16 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new rings");
 		return PTR_ERR(rx);
 	}
+	if (cfg->mp.engine != port->cfg.mp.engine)
+		rxb_engine_stop(port);
 	rxb_rx_stop(port);
-	port->cfg = *cfg;
 	/* No queue receives now: the stack may see the new count. */
 	err = rxb_set_num_queues(dev, cfg->nqueues);
 	rxb_rx_start(port, rx);
+	if (cfg->mp.engine && !rtnl_dereference(port->engine) &&
+	    rxb_engine_start(port, cfg->mp.engine - 1))
+		netdev_warn(dev, "cannot start the NIC engine thread: inline\n");
+	port->cfg = *cfg;
 	return err;
 queues:
 	return rxb_set_num_queues(dev, cfg->nqueues);
@@ -337,8 +370,13 @@ static void rxb_port_own(struct rxb_port *port, struct rxb_dev *rdev,
 	rdev->ports[index] = port;
 }
 
-/* A new port starts with the module's defaults (see main.c). */
-static int rxb_port_prepare(struct net_device *dev)
+/**
+ * rxb_port_prepare() - a new port starts with the module's defaults.
+ * @dev: the port, not registered yet.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_port_prepare(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
@@ -437,6 +475,9 @@ static int rxb_newlink(struct net *src_net, struct net_device *dev,
 		       struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
+	if (tb[IFLA_LINK])
+		return rxb_lower_create(src_net, dev,
+					nla_get_u32(tb[IFLA_LINK]), extack);
 	return rxb_pair_create(dev_net(dev), dev, NULL, extack);
 }
 
@@ -445,6 +486,7 @@ static void rxb_dellink(struct net_device *dev, struct list_head *head)
 	struct rxb_port *port = netdev_priv(dev);
 	struct net_device *peer = rtnl_dereference(port->peer);
 
+	rxb_lower_detach(port);
 	unregister_netdevice_queue(dev, head);
 	RCU_INIT_POINTER(port->peer, NULL);
 	if (peer) {

@@ -13,6 +13,8 @@
 #include <linux/ethtool.h>
 #include <linux/if_vlan.h>
 #include <linux/io.h>
+#include <linux/kthread.h>
+#include <linux/rtnetlink.h>
 #include <net/checksum.h>
 #include "rxbisect.h"
 
@@ -280,4 +282,135 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 	if (q >= rx->nqueues)
 		q = 0;
 	rx->model->ops->hw_rx(rx->model, q, &f);
+}
+
+/* ---- the dedicated engine ------------------------------------------- */
+
+/**
+ * rxb_nic_ingress() - a frame from the wire reaches @port's NIC.
+ * @port: receiving port.
+ * @skb: the frame; consumed.
+ *
+ * Inline mode runs the receive pipeline here, in the sender's context.
+ * With a dedicated engine the frame waits in its ingress queue; a full
+ * queue drops it, as a NIC's packet buffer overflows.  Called with RCU
+ * read lock and bottom halves disabled (transmit path).
+ */
+void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb)
+{
+	struct rxb_engine *eng = rcu_dereference(port->engine);
+
+	if (!eng) {
+		rxb_nic_receive(port, skb);
+		consume_skb(skb);
+		return;
+	}
+	if (atomic_inc_return(&eng->len) > RXB_ENGINE_FIFO) {
+		atomic_dec(&eng->len);
+		atomic64_inc(&eng->fifo_drops);
+		kfree_skb(skb);
+		return;
+	}
+	/* llist_add() is a full barrier: the skb is complete before the
+	 * engine can see it.  Wake it when the queue was empty: it sleeps
+	 * only after finding the queue empty (rxb_engine_fn()).
+	 */
+	if (llist_add(&skb->ll_node, &eng->ingress))
+		wake_up_process(eng->task);
+}
+
+static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
+{
+	struct sk_buff *skb, *next;
+	unsigned int n = 0;
+
+	local_bh_disable();
+	rcu_read_lock();
+	llist_for_each_entry_safe(skb, next, list, ll_node) {
+		skb->next = NULL;
+		rxb_nic_receive(eng->port, skb);
+		consume_skb(skb);
+		n++;
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	atomic_sub(n, &eng->len);
+	WRITE_ONCE(eng->frames, eng->frames + n);
+}
+
+static int rxb_engine_fn(void *arg)
+{
+	struct rxb_engine *eng = arg;
+	struct llist_node *list;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		/* Pairs with llist_add() in rxb_nic_ingress(): a frame added
+		 * after this check wakes us, one added before is seen here.
+		 */
+		if (llist_empty(&eng->ingress)) {
+			if (kthread_should_stop())
+				break;
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		list = llist_reverse_order(llist_del_all(&eng->ingress));
+		rxb_engine_run(eng, list);
+		cond_resched();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/**
+ * rxb_engine_start() - run @port's NIC in a thread bound to @cpu.
+ * @port: the port; RTNL held, no engine running.
+ * @cpu: an online CPU.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_engine_start(struct rxb_port *port, int cpu)
+{
+	struct rxb_engine *eng;
+
+	eng = kzalloc(sizeof(*eng), GFP_KERNEL);
+	if (!eng)
+		return -ENOMEM;
+	eng->port = port;
+	eng->cpu = cpu;
+	init_llist_head(&eng->ingress);
+	eng->task = kthread_create(rxb_engine_fn, eng, "rxb-nic/%s",
+				   netdev_name(port->dev));
+	if (IS_ERR(eng->task)) {
+		int err = PTR_ERR(eng->task);
+
+		kfree(eng);
+		return err;
+	}
+	kthread_bind(eng->task, cpu);
+	wake_up_process(eng->task);
+	rcu_assign_pointer(port->engine, eng);
+	return 0;
+}
+
+/**
+ * rxb_engine_stop() - back to inline mode; frames still queued are
+ * processed (or dropped if the rings are down) first.
+ * @port: the port; RTNL held.
+ */
+void rxb_engine_stop(struct rxb_port *port)
+{
+	struct rxb_engine *eng = rtnl_dereference(port->engine);
+
+	if (!eng)
+		return;
+	RCU_INIT_POINTER(port->engine, NULL);
+	/* No sender still adds to the ingress queue after this. */
+	synchronize_net();
+	kthread_stop(eng->task);
+	rxb_engine_run(eng, llist_reverse_order(llist_del_all(&eng->ingress)));
+	atomic64_add(atomic64_read(&eng->fifo_drops), &port->nic.fifo_drops);
+	port->nic.engine_frames += eng->frames;
+	kfree(eng);
 }

@@ -6,6 +6,7 @@
  * struct rxb_mparams, an RXB_P_* index and an entry here, then a
  * module_param_cb() line in main.c; devlink picks it up by itself.
  */
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/string.h>
@@ -14,6 +15,23 @@
 static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
 	[RXB_AX_RR]	= "rr",
 	[RXB_AX_MOST]	= "most",
+};
+
+static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
+	[RXB_COREC_IRQ_RR]	= "rr",
+	[RXB_COREC_IRQ_ALL]	= "all",
+};
+
+#define RXB_CPU(n)	"cpu" #n
+static const char * const rxb_engine_names[RXB_MAX_QUEUES + 1] = {
+	"inline",
+	RXB_CPU(0), RXB_CPU(1), RXB_CPU(2), RXB_CPU(3), RXB_CPU(4), RXB_CPU(5),
+	RXB_CPU(6), RXB_CPU(7), RXB_CPU(8), RXB_CPU(9), RXB_CPU(10),
+	RXB_CPU(11), RXB_CPU(12), RXB_CPU(13), RXB_CPU(14), RXB_CPU(15),
+	RXB_CPU(16), RXB_CPU(17), RXB_CPU(18), RXB_CPU(19), RXB_CPU(20),
+	RXB_CPU(21), RXB_CPU(22), RXB_CPU(23), RXB_CPU(24), RXB_CPU(25),
+	RXB_CPU(26), RXB_CPU(27), RXB_CPU(28), RXB_CPU(29), RXB_CPU(30),
+	RXB_CPU(31),
 };
 
 #define RXB_MP(f)	offsetof(struct rxb_mparams, f)
@@ -33,6 +51,13 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			     1000000 },
 	[RXB_P_WS]	 = { "ws_window", RXB_MP(ws_window), 256, 1U << 20, true },
 	[RXB_P_CACHE]	 = { "cache_kb", RXB_MP(cache_kb), 1, 1U << 22 },
+	[RXB_P_COREC_CONSUMERS] = { "corec_consumers", RXB_MP(corec_consumers),
+				    0, RXB_MAX_QUEUES },
+	[RXB_P_COREC_IRQ] = { "corec_irq_policy", RXB_MP(corec_irq_policy), 0,
+			      RXB_COREC_IRQ_NPOLICIES - 1, false,
+			      rxb_corec_irq_names },
+	[RXB_P_ENGINE]	 = { "engine", RXB_MP(engine), 0, RXB_MAX_QUEUES, false,
+			     rxb_engine_names },
 };
 
 /**
@@ -79,6 +104,10 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 		return -EINVAL;
 	} else if (p->pow2 && !is_power_of_2(n)) {
 		*msg = "must be a power of two";
+		return -EINVAL;
+	}
+	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {
+		*msg = "the engine CPU is not online";
 		return -EINVAL;
 	}
 	*(u32 *)((char *)&cfg->mp + p->off) = n;

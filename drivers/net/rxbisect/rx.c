@@ -240,6 +240,8 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.notif_compress	= cfg->mp.notif_compress,
 		.notif_timeout_ns = (u64)cfg->mp.notif_timeout_us * NSEC_PER_USEC,
 		.cache_bytes	= (u64)cfg->mp.cache_kb * 1024,
+		.corec_consumers = cfg->mp.corec_consumers,
+		.corec_irq_policy = cfg->mp.corec_irq_policy,
 		.env_ops	= &rxb_env_ops,
 	};
 }

@@ -14,6 +14,7 @@
 
 #include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/llist.h>
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 #include <linux/netdevice.h>
@@ -82,6 +83,8 @@ struct rxb_vector {
  * @runt_drops: frames shorter than an Ethernet header.
  * @oversize_drops: frames longer than @max_frame.
  * @stopped_drops: frames that arrived while the receive rings were down.
+ * @fifo_drops: frames a full engine ingress queue dropped (past engines).
+ * @engine_frames: frames past engines processed, under RTNL.
  */
 struct rxb_nic {
 	u32 rss_indir[RXB_RSS_INDIR_SIZE];
@@ -91,7 +94,33 @@ struct rxb_nic {
 	atomic64_t runt_drops;
 	atomic64_t oversize_drops;
 	atomic64_t stopped_drops;
+	atomic64_t fifo_drops;
+	u64 engine_frames;
 };
+
+/**
+ * struct rxb_engine - the NIC's dedicated engine: a kernel thread pinned to
+ * one CPU that takes arriving frames from a lock-free ingress queue and
+ * runs the receive pipeline on them, like the seeds' emulator core.
+ * @task: the thread.
+ * @port: the NIC's port.
+ * @ingress: frames from the wire (multi-producer llist, lock-free).
+ * @len: frames in @ingress.
+ * @cpu: the CPU the thread is bound to.
+ * @fifo_drops: frames dropped because @ingress was full.
+ * @frames: frames the engine processed.
+ */
+struct rxb_engine {
+	struct task_struct *task;
+	struct rxb_port *port;
+	struct llist_head ingress;
+	atomic_t len;
+	int cpu;
+	atomic64_t fifo_drops;
+	u64 frames;
+};
+
+#define RXB_ENGINE_FIFO	4096	/* ingress frames the engine may hold */
 
 /* ---- driver ---------------------------------------------------------- */
 
@@ -105,6 +134,10 @@ struct rxb_nic {
  * @notif_timeout_us: rxBisect: longest hold, microseconds.
  * @ws_window: NIC writes over which the I/O working set is measured.
  * @cache_kb: cache capacity the I/O working set should fit, KiB.
+ * @corec_consumers: COREC: queues consuming each shared queue, 0 for all.
+ * @corec_irq_policy: COREC: enum rxb_corec_irq.
+ * @engine: NIC engine placement: 0 inline (in the sender's context),
+ *	N: a dedicated thread on CPU N-1.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -115,6 +148,9 @@ struct rxb_mparams {
 	u32 notif_timeout_us;
 	u32 ws_window;
 	u32 cache_kb;
+	u32 corec_consumers;
+	u32 corec_irq_policy;
+	u32 engine;
 };
 
 /**
@@ -219,6 +255,9 @@ struct rxb_txq_stats {
  * @peer: the other port: what this port transmits arrives there.
  * @nic: this port's emulated NIC.
  * @rx: live receive configuration, NULL while down (RCU; the NIC reads it).
+ * @engine: the NIC's dedicated engine thread, or NULL: inline (RCU).
+ * @lower: the device this port sits on ("ip link add link DEV"), whose
+ *	wire it uses instead of a peer port (RCU; RTNL to change).
  * @cfg: configuration applied at the next (re)start, under RTNL.
  * @stats_lock: protects @live and @qbase against folding.
  * @live: the configuration whose counters are still counting.
@@ -241,6 +280,8 @@ struct rxb_port {
 	struct net_device __rcu *peer;
 	struct rxb_nic nic;
 	struct rxb_rx __rcu *rx;
+	struct rxb_engine __rcu *engine;
+	struct net_device __rcu *lower;
 	struct rxb_cfg cfg;
 
 	spinlock_t stats_lock;	/* @live and @qbase */
@@ -276,6 +317,7 @@ struct rxb_param {
 enum rxb_param_id {
 	RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX, RXB_P_POLICY, RXB_P_ASSOC,
 	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
+	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
 	RXB_NPARAMS
 };
 
@@ -347,6 +389,9 @@ extern struct rtnl_link_ops rxb_bus_link_ops;
 /* nic.c: the emulated hardware */
 void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu);
 void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb);
+void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb);
+int rxb_engine_start(struct rxb_port *port, int cpu);
+void rxb_engine_stop(struct rxb_port *port);
 void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
 		  void *arg);
 void rxb_vec_raise(struct rxb_vector *vec);
@@ -380,6 +425,17 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 int rxb_pair_create(struct net *net, struct net_device *dev,
 		    struct rxb_dev *rdev, struct netlink_ext_ack *extack);
 void rxb_pair_destroy(struct rxb_port *port);
+int rxb_port_prepare(struct net_device *dev);
+bool rxb_csum_offload_ok(const struct sk_buff *skb);
+
+/* lower.c */
+int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,
+		     struct netlink_ext_ack *extack);
+void rxb_lower_detach(struct rxb_port *port);
+void rxb_lower_xmit(struct rxb_port *port, struct net_device *lower,
+		    struct sk_buff *skb);
+int rxb_lower_init(void);
+void rxb_lower_exit(void);
 
 /* ethtool.c */
 extern const struct ethtool_ops rxb_ethtool_ops;

@@ -9,8 +9,9 @@
  * qstats concurrently (like ethtool -S) and checks they never decrease.
  *
  * Checked: every frame is delivered exactly once to the queue it was sent
- * to or counted as a drop with the error hw_rx returned; per producer and
- * queue, sequence numbers arrive in increasing order; length, hash, hash
+ * to (or a queue sharing its completion ring, see cr_share) or counted as
+ * a drop with the error hw_rx returned; per producer and consumer,
+ * sequence numbers arrive in increasing order; length, hash, hash
  * flags and content of every packet match what was sent; every qstats
  * counter matches what the producers and consumers counted; every buffer
  * handed out was posted and not yet returned, and none is leaked after
@@ -42,6 +43,13 @@ struct rxb_stress_cfg {
 	bool no_backoff;		/* producers never yield on a drop */
 	bool no_csum;			/* DMA checksum unit off */
 	unsigned int skew;		/* percent of frames all sent to queue 0 */
+	/*
+	 * Queues sharing one completion ring (COREC): a frame sent to queue
+	 * q may be polled by any queue of q's group of @cr_share consecutive
+	 * queues (clamped to @nqueues), and the per-queue consumer counts
+	 * are checked per group.  0 or 1: each queue polls its own frames.
+	 */
+	unsigned int cr_share;
 	u64 seed;
 };
 

@@ -32,6 +32,42 @@ static void tune_rxbisect_small_ax(struct rxb_model_cfg *cfg)
 	cfg->notif_timeout_ns = 20000;
 }
 
+static void tune_share2(struct rxb_model_cfg *cfg)
+{
+	/* Two queues per shared ring; with three queues the last is alone. */
+	cfg->share_factor = 2;
+}
+
+static void tune_dshring_flappy(struct rxb_model_cfg *cfg)
+{
+	/*
+	 * Thresholds every sample passes and a hair-trigger overload test:
+	 * the controller switches ring sets back and forth under traffic,
+	 * so queues drain one set while the NIC fills the other.
+	 */
+	cfg->dsh_period_ns = 1000000;
+	cfg->dsh_window = 8;
+	cfg->dsh_tput_mbps = 1;
+	cfg->cache_bytes = 1;
+	cfg->dsh_overload_ratio = 2;
+}
+
+static void tune_corec_c2(struct rxb_model_cfg *cfg)
+{
+	/* Two consumers per shared queue; with three queues the last is alone. */
+	cfg->corec_consumers = 2;
+}
+
+static void tune_corec_c1(struct rxb_model_cfg *cfg)
+{
+	cfg->corec_consumers = 1;
+}
+
+static void tune_corec_irq_all(struct rxb_model_cfg *cfg)
+{
+	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
+}
+
 static const struct variant {
 	const char *name;
 	const char *model;
@@ -40,7 +76,32 @@ static const struct variant {
 	{ "privring", "privring", NULL },
 	{ "rxbisect", "rxbisect", NULL },
 	{ "rxbisect_small_ax", "rxbisect", tune_rxbisect_small_ax },
+	{ "shring", "shring", NULL },
+	{ "shring_sf2", "shring", tune_share2 },
+	{ "shring_list", "shring-list", NULL },
+	{ "shring_list_sf2", "shring-list", tune_share2 },
+	{ "dshring", "dshring", NULL },
+	{ "dshring_flappy", "dshring", tune_dshring_flappy },
+	{ "corec", "corec", NULL },
+	{ "corec_c2", "corec", tune_corec_c2 },
+	{ "corec_c1", "corec", tune_corec_c1 },
+	{ "corec_irq_all", "corec", tune_corec_irq_all },
 };
+
+/*
+ * Queues polling one completion ring (struct rxb_stress_cfg.cr_share):
+ * COREC's consumers share one; every other model's queue has its own.
+ */
+static unsigned int variant_cr_share(const struct variant *v)
+{
+	struct rxb_model_cfg cfg = { 0 };
+
+	if (strcmp(v->model, "corec"))
+		return 0;
+	if (v->tune)
+		v->tune(&cfg);
+	return cfg.corec_consumers ?: ~0U;	/* 0: all queues */
+}
 
 /* Stress shapes; each gets @share percent of RXB_STRESS_FRAMES. */
 static const struct stress_shape {
@@ -305,6 +366,7 @@ static void test_stress(const void *arg)
 
 	cfg.model = mc->model;
 	cfg.tune = mc->v->tune;
+	cfg.cr_share = variant_cr_share(mc->v);
 	cfg.frames = rxb_stress_frames(DEFAULT_STRESS_FRAMES) * mc->shape->share / 100;
 	if (!cfg.frames)
 		cfg.frames = 1;

@@ -124,6 +124,11 @@ static inline unsigned long hweight_long(unsigned long w)
 	return __builtin_popcountl(w);
 }
 
+static inline unsigned int hweight64(u64 w)
+{
+	return __builtin_popcountll(w);
+}
+
 /* Search for a set (@invert == 0) or zero (@invert == ~0UL) bit. */
 static inline unsigned long __rxb_find_next(const unsigned long *addr,
 					    unsigned long size,

@@ -1,0 +1,602 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the rxbisect selftests (source this file).
+#
+# Every test loads the rxbisect module itself, with the parameters it needs
+# (rxb_load), and unloads it when it exits; a module that is already loaded
+# is unloaded first.  So the tests must run as root on a machine where no
+# one else uses rxbisect ports: inside the test VM (tools/vm/run-vm.sh) or on
+# a host where "modprobe rxbisect" works (make install), or with RXB_KO set
+# to the path of rxbisect.ko (insmod is used when modprobe cannot find it).
+#
+# Port pair rxb0/rxb1 is moved into two network namespaces of its own
+# (rxb_setup_netns): rxb0 192.0.2.1/24 in $NS0 and rxb1 192.0.2.2/24 in $NS1,
+# IPv6 off and static neighbour entries, so that no background traffic
+# disturbs the counters.  An EXIT trap kills the processes started in those
+# namespaces, deletes them and unloads the module, even when a test fails.
+#
+# Output is KTAP (kselftest): "TAP version 13", "1..N", "ok N desc",
+# "not ok N desc", "ok N desc # SKIP why", diagnostics as "# ...", and the
+# exit code 0 (pass), 1 (fail) or 4 (skip) from ktap_finished.  The ktap_*
+# names follow tools/testing/selftests/kselftest/ktap_helpers.sh.
+#
+# Process start-up is slow in the TCG VM (~0.15 s per exec, ~0.7 s per
+# python3), so the helpers parse with bash builtins and read each counter
+# set with one ethtool -S (rxb_snap).
+#
+# Environment: RXB_KO (insmod fallback), RXB_DEBUG=1 (print the elapsed
+# time before each result).
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_XFAIL=2
+KSFT_XPASS=3
+KSFT_SKIP=4
+
+RXB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RXB_DBG=/sys/kernel/debug/rxbisect
+RXB_IP0=192.0.2.1
+RXB_IP1=192.0.2.2
+RXB_TMP=
+RXB_LOADED=
+NS0=
+NS1=
+declare -A RXB_NS=()		# interface -> its namespace ("" = init)
+RXB_PIDS=()			# background processes to kill on exit
+RXB_PORT=5201			# next iperf3 port
+
+KTAP_CNT=0
+KTAP_PASS=0
+KTAP_FAIL=0
+KTAP_SKIP=0
+KTAP_PLAN=0
+
+# ---- KTAP -------------------------------------------------------------------
+
+ktap_print_header() { echo "TAP version 13"; }
+ktap_set_plan() { KTAP_PLAN=$1; echo "1..$1"; }
+ktap_print_msg() { local l; while IFS= read -r l; do echo "# $l"; done <<<"$*"; }
+ktap_test_pass() {
+	[ -n "${RXB_DEBUG:-}" ] && echo "# [${SECONDS}s]"
+	KTAP_CNT=$((KTAP_CNT + 1)); KTAP_PASS=$((KTAP_PASS + 1))
+	echo "ok $KTAP_CNT $1"
+}
+ktap_test_fail() {
+	[ -n "${RXB_DEBUG:-}" ] && echo "# [${SECONDS}s]"
+	KTAP_CNT=$((KTAP_CNT + 1)); KTAP_FAIL=$((KTAP_FAIL + 1))
+	echo "not ok $KTAP_CNT $1"
+}
+ktap_test_skip() {
+	KTAP_CNT=$((KTAP_CNT + 1)); KTAP_SKIP=$((KTAP_SKIP + 1))
+	echo "ok $KTAP_CNT $1 # SKIP $2"
+}
+# ktap_test_result DESC CMD... : ok when CMD exits 0.
+ktap_test_result() {
+	local desc=$1; shift
+	if "$@"; then ktap_test_pass "$desc"; else ktap_test_fail "$desc"; fi
+}
+ktap_print_totals() {
+	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+}
+# Print the totals and exit: 1 on any failure, 4 when everything skipped.
+ktap_finished() {
+	ktap_print_msg "${0##*/}: ${SECONDS}s"
+	while [ "$KTAP_CNT" -lt "$KTAP_PLAN" ]; do
+		ktap_test_fail "not run (test aborted)"
+	done
+	ktap_print_totals
+	if [ "$KTAP_FAIL" -gt 0 ]; then exit $KSFT_FAIL; fi
+	if [ "$KTAP_PASS" -eq 0 ] && [ "$KTAP_SKIP" -gt 0 ]; then exit $KSFT_SKIP; fi
+	exit $KSFT_PASS
+}
+ktap_skip_all() {
+	echo "1..0 # SKIP $1"
+	exit $KSFT_SKIP
+}
+# Give up: the rest of the plan fails.
+rxb_bail() {
+	ktap_print_msg "fatal: $*"
+	ktap_finished
+}
+
+# ---- requirements and cleanup ----------------------------------------------
+
+# rxb_require TOOL... : skip the whole test when something is missing.
+rxb_require() {
+	local t
+	[ "$(id -u)" = 0 ] || ktap_skip_all "must run as root"
+	for t in ip ethtool modprobe rmmod timeout python3 "$@"; do
+		command -v "$t" >/dev/null 2>&1 || ktap_skip_all "$t not installed"
+	done
+	if ! modinfo -n rxbisect >/dev/null 2>&1 && [ ! -r "${RXB_KO:-}" ]; then
+		ktap_skip_all "rxbisect module not found (modprobe) and RXB_KO not set"
+	fi
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+}
+
+# rxb_kill_bg: end the background processes this test started, and
+# everything still running in its namespaces.
+rxb_kill_bg() {
+	local p ns
+	for p in "${RXB_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for ns in $NS0 $NS1; do
+		[ -e "/run/netns/$ns" ] || continue
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
+	done
+	for p in "${RXB_PIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	RXB_PIDS=()
+}
+
+rxb_cleanup() {
+	local ns p
+	rxb_kill_bg
+	for ns in $NS0 $NS1; do
+		[ -e "/run/netns/$ns" ] || continue
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+	done
+	[ -n "$RXB_LOADED" ] && rxb_unload
+	for ns in $NS0 $NS1; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	[ -n "$RXB_TMP" ] && rm -rf "$RXB_TMP"
+}
+
+rxb_init() {
+	rxb_require "$@"
+	RXB_TMP=$(mktemp -d /tmp/rxbisect-test.XXXXXX) || exit $KSFT_FAIL
+	NS0=rxb-a-$$-$RANDOM
+	NS1=rxb-b-$$-$RANDOM
+	trap rxb_cleanup EXIT
+	trap 'exit 130' INT TERM
+	ktap_print_header
+}
+
+# ---- module -----------------------------------------------------------------
+
+rxb_is_loaded() { [ -d /sys/module/rxbisect ]; }
+
+# rxb_unload: remove the module (and with it every port); 0 on success.
+rxb_unload() {
+	local i
+	RXB_LOADED=
+	rxb_is_loaded || return 0
+	timeout 60 rmmod rxbisect || return 1
+	for i in $(seq 50); do
+		rxb_is_loaded || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# rxb_load [param=value...]: (re)load the module; 0 on success.  Stderr of
+# modprobe/insmod goes to stderr.
+rxb_load() {
+	rxb_unload || return 1
+	if modinfo -n rxbisect >/dev/null 2>&1; then
+		modprobe rxbisect "$@" || return 1
+	else
+		insmod "$RXB_KO" "$@" || return 1
+	fi
+	RXB_LOADED=1
+	RXB_NS=()
+	return 0
+}
+
+# ---- ports ------------------------------------------------------------------
+
+# _rxb_link_names [ip args]: rxbisect ports that "ip -d -o link show" lists.
+_rxb_link_names() {
+	local l n
+	while IFS= read -r l; do
+		[[ $l == *" rxbisect "* ]] || continue
+		n=${l#*: }
+		n=${n%%: *}
+		echo "${n%%@*}"
+	done < <(ip "$@" -d -o link show 2>/dev/null)
+}
+
+# rxb_ports: names of every rxbisect port in the init namespace.
+rxb_ports() { _rxb_link_names; }
+
+# rxb_all_ports: every rxbisect port in any namespace (ns:name).
+rxb_all_ports() {
+	local ns n rest
+	for n in $(_rxb_link_names); do echo "init:$n"; done
+	while read -r ns rest; do
+		for n in $(_rxb_link_names -n "$ns"); do echo "$ns:$n"; done
+	done < <(ip netns list 2>/dev/null)
+}
+
+# ---- namespaces and running things in them ---------------------------------
+
+# rxb_in IF CMD...: run CMD in the namespace that holds IF.
+rxb_in() {
+	local ns=${RXB_NS[$1]:-}
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# rxb_ip IF ARGS...: "ip ARGS" in the namespace of IF.
+rxb_ip() {
+	local ns=${RXB_NS[$1]:-}
+	shift
+	ip ${ns:+-n "$ns"} "$@"
+}
+
+# rxb_setup_netns [IF0 IF1]: IF0 (rxb0) -> $NS0 as $RXB_IP0, IF1 (rxb1) ->
+# $NS1 as $RXB_IP1, both up, static neighbours.  0 on success.
+rxb_setup_netns() {
+	local if0=${1:-rxb0} if1=${2:-rxb1} ns
+	for ns in $NS0 $NS1; do
+		[ -e "/run/netns/$ns" ] || ip netns add "$ns" || return 1
+		# no IPv6 (router/neighbour solicitations) on the ports
+		ip netns exec "$ns" sh -c 'echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6;
+			echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6' 2>/dev/null
+	done
+	ip link set "$if0" netns "$NS0" || return 1
+	ip link set "$if1" netns "$NS1" || return 1
+	RXB_NS[$if0]=$NS0
+	RXB_NS[$if1]=$NS1
+	ip -n "$NS0" -b - <<-EOF || return 1
+		link set lo up
+		addr add $RXB_IP0/24 dev $if0
+		link set $if0 up
+	EOF
+	ip -n "$NS1" -b - <<-EOF || return 1
+		link set lo up
+		addr add $RXB_IP1/24 dev $if1
+		link set $if1 up
+	EOF
+	rxb_static_neigh "$if0" "$if1" && rxb_wait_carrier "$if0"
+}
+
+# rxb_mac IF
+rxb_mac() {
+	local l
+	l=$(rxb_ip "$1" -o link show "$1") || return 1
+	l=${l#*link/ether }
+	echo "${l%% *}"
+}
+
+# rxb_static_neigh IF0 IF1: permanent neighbour entries, so that no ARP
+# crosses the wire (a link down flushes them: call again after up).
+rxb_static_neigh() {
+	local mac0 mac1
+	mac0=$(rxb_mac "$1") && mac1=$(rxb_mac "$2") || return 1
+	ip -n "$NS0" neigh replace "$RXB_IP1" lladdr "$mac1" dev "$1" nud permanent &&
+	ip -n "$NS1" neigh replace "$RXB_IP0" lladdr "$mac0" dev "$2" nud permanent
+}
+
+# rxb_wait_carrier IF: wait (up to 10 s) for carrier on IF.
+rxb_wait_carrier() {
+	local i
+	for i in $(seq 50); do
+		[[ $(rxb_ip "$1" -o link show "$1" 2>/dev/null) == *LOWER_UP* ]] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# rxb_ping NS DST COUNT [ping args...]: prints the number of replies.
+rxb_ping() {
+	local ns=$1 dst=$2 count=$3 out
+	shift 3
+	out=$(ip netns exec "$ns" timeout $((count + 20)) ping -n -q -c "$count" -i 0.05 -W 2 "$@" "$dst" 2>&1)
+	if [[ $out =~ ([0-9]+)\ received ]]; then
+		echo "${BASH_REMATCH[1]}"
+	else
+		echo 0
+	fi
+}
+
+# rxb_ping_ok NS DST COUNT [args]: 0 when every one of COUNT pings got a reply.
+rxb_ping_ok() {
+	local got
+	got=$(rxb_ping "$@")
+	[ "$got" = "$3" ] || { ktap_print_msg "ping $2 from $1: $got/$3 replies"; return 1; }
+}
+
+# ---- counters ---------------------------------------------------------------
+#
+# rxb_snap IF reads ethtool -S once into the associative array RXB_S
+# (name -> value); the rxb_s_* helpers work on that snapshot.  The rxb_stat,
+# rxb_qsum, ... wrappers take a snapshot of their own.
+
+declare -A RXB_S=()
+
+rxb_snap() {
+	local k v out
+	RXB_S=()
+	out=$(rxb_in "$1" ethtool -S "$1" 2>/dev/null) || return 1
+	while read -r k v; do
+		[ -n "$v" ] && RXB_S[${k%:}]=$v
+	done <<<"$out"
+	return 0
+}
+
+# rxb_s_qvals FIELD: rx<N>_FIELD of every queue, by queue, space separated.
+rxb_s_qvals() {
+	local q=0 out=()
+	while [ -n "${RXB_S[rx${q}_$1]:-}" ]; do
+		out+=("${RXB_S[rx${q}_$1]}")
+		q=$((q + 1))
+	done
+	echo "${out[*]}"
+}
+
+# rxb_s_qsum FIELD: sum of rx<N>_FIELD over the queues.
+rxb_s_qsum() {
+	local q=0 s=0
+	while [ -n "${RXB_S[rx${q}_$1]:-}" ]; do
+		s=$((s + ${RXB_S[rx${q}_$1]}))
+		q=$((q + 1))
+	done
+	echo "$s"
+}
+
+# rxb_s_rx_in: frames that reached the NIC: sum of rxN_hw_packets and of
+# every drop counter.
+rxb_s_rx_in() {
+	echo $(($(rxb_s_qsum hw_packets) + ${RXB_S[rx_nobuf_drops]:-0} +
+		${RXB_S[rx_ring_full_drops]:-0} + ${RXB_S[rx_oversize_drops]:-0} +
+		${RXB_S[rx_runt_drops]:-0} + ${RXB_S[rx_stopped_drops]:-0}))
+}
+
+rxb_stat() { rxb_snap "$1" && echo "${RXB_S[$2]:-}"; }	# IF NAME
+rxb_qsum() { rxb_snap "$1" && rxb_s_qsum "$2"; }	# IF FIELD
+rxb_qvals() { rxb_snap "$1" && rxb_s_qvals "$2"; }	# IF FIELD
+rxb_rx_in() { rxb_snap "$1" && rxb_s_rx_in; }		# IF
+
+# rxb_vsub "A..." "B...": element-wise A - B.
+rxb_vsub() {
+	local -a a=($1) b=($2)
+	local i out=()
+	for i in "${!a[@]}"; do out+=($((a[i] - ${b[i]:-0}))); done
+	echo "${out[*]}"
+}
+
+# rxb_balance TXIF RXIF: TXIF's tx_packets minus the frames RXIF's NIC saw.
+rxb_balance() {
+	local tx
+	tx=$(rxb_stat "$1" tx_packets)
+	echo $((tx - $(rxb_rx_in "$2")))
+}
+
+# rxb_wait_balance TXIF RXIF BASE: wait (up to 5 s) until the balance is
+# BASE again; prints the last balance, 0 when it matched.
+rxb_wait_balance() {
+	local b i
+	for i in $(seq 25); do
+		b=$(rxb_balance "$1" "$2")
+		[ "$b" = "$3" ] && { echo "$b"; return 0; }
+		sleep 0.2
+	done
+	echo "$b"
+	return 1
+}
+
+# rxb_wait_consumed IF: wait (up to 5 s) until rx_packets equals the sum of
+# rxN_hw_packets: every frame the NIC wrote was handed to the stack.
+rxb_wait_consumed() {
+	local i p h
+	for i in $(seq 25); do
+		rxb_snap "$1"
+		p=${RXB_S[rx_packets]:-x}
+		h=$(rxb_s_qsum hw_packets)
+		[ "$p" = "$h" ] && return 0
+		sleep 0.2
+	done
+	ktap_print_msg "$1: rx_packets $p, sum of rxN_hw_packets $h"
+	return 1
+}
+
+# ---- ethtool read-back ------------------------------------------------------
+
+# _rxb_current CMD IF KEY: value of "KEY:" under "Current hardware settings".
+_rxb_current() {
+	local k v c=0
+	while read -r k v; do
+		[ "$k $v" = "Current hardware settings:" ] && c=1
+		[ $c = 1 ] && [ "$k" = "$3:" ] && { echo "${v%% *}"; return 0; }
+	done < <(rxb_in "$2" ethtool "$1" "$2" 2>/dev/null)
+	return 1
+}
+
+rxb_ring() { _rxb_current -g "$1" "$2"; }		# IF RX|TX
+rxb_channels() { _rxb_current -l "$1" Combined; }	# IF
+
+# rxb_indir IF: the 128 indirection entries from ethtool -x, space separated.
+rxb_indir() {
+	local k v out=()
+	while read -r k v; do
+		[[ $k == RSS ]] && break
+		[[ $k =~ ^[0-9]+:$ ]] && out+=($v)
+	done < <(rxb_in "$1" ethtool -x "$1" 2>/dev/null)
+	echo "${out[*]}"
+}
+
+# rxb_hkey IF: the RSS key from ethtool -x (aa:bb:...).
+rxb_hkey() {
+	local l k=0
+	while read -r l; do
+		[ $k = 1 ] && { echo "$l"; return 0; }
+		[[ $l == "RSS hash key:"* ]] && k=1
+	done < <(rxb_in "$1" ethtool -x "$1" 2>/dev/null)
+	return 1
+}
+
+# rxb_mtu IF
+rxb_mtu() {
+	local l
+	l=$(rxb_ip "$1" -o link show "$1") || return 1
+	l=${l#* mtu }
+	echo "${l%% *}"
+}
+
+# ---- debugfs knobs ----------------------------------------------------------
+
+rxb_knob() { local v; v=$(<"$RXB_DBG/$1/q$2/$3") && echo "$v"; }	# IF Q NAME
+rxb_knob_set() { echo "$4" > "$RXB_DBG/$1/q$2/$3"; }	# IF Q NAME VALUE
+
+# rxb_online_cpus: online CPU ids, one a line.
+rxb_online_cpus() {
+	local part a b
+	local -a parts
+	IFS=, read -r -a parts < /sys/devices/system/cpu/online
+	for part in "${parts[@]}"; do
+		a=${part%-*}
+		b=${part#*-}
+		seq "$a" "$b"
+	done
+}
+
+# ---- traffic ----------------------------------------------------------------
+
+rxb_bg() { "$@" & RXB_PIDS+=($!); }
+
+# rxb_wait_listen NS PORT: wait until something listens on TCP PORT in NS.
+rxb_wait_listen() {
+	local i
+	for i in $(seq 50); do
+		[ -n "$(ip netns exec "$1" ss -ltnH "sport = :$2" 2>/dev/null)" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# rxb_iperf_start OUT SECONDS [iperf3 client args...]: one-shot server in
+# $NS1, client in $NS0 in the background, JSON into OUT.  Sets RXB_IPERF_PID
+# (the client).  1 when the server does not come up.
+rxb_iperf_start() {
+	local out=$1 secs=$2 port=$RXB_PORT
+	shift 2
+	RXB_PORT=$((RXB_PORT + 1))
+	rxb_bg ip netns exec "$NS1" timeout $((secs + 60)) iperf3 -s -1 -p "$port" -B "$RXB_IP1" \
+		>"$out.server" 2>&1
+	rxb_wait_listen "$NS1" "$port" || return 1
+	ip netns exec "$NS0" timeout $((secs + 45)) iperf3 -c "$RXB_IP1" -p "$port" \
+		-t "$secs" --json "$@" >"$out" 2>&1 &
+	RXB_IPERF_PID=$!
+	RXB_PIDS+=($RXB_IPERF_PID)
+	return 0
+}
+
+# rxb_iperf OUT SECONDS [args]: run iperf3 in the foreground; its exit code.
+rxb_iperf() {
+	rxb_iperf_start "$@" || return 1
+	wait "$RXB_IPERF_PID"
+}
+
+# rxb_iperf_parse OUT: sets IPERF_GBPS (received), IPERF_BYTES (received),
+# IPERF_PKTS and IPERF_LOST (UDP datagrams), IPERF_ERR from iperf3's JSON.
+rxb_iperf_parse() {
+	IFS='|' read -r IPERF_GBPS IPERF_BYTES IPERF_PKTS IPERF_LOST IPERF_ERR < <(
+		python3 - "$1" <<-'EOF'
+		import json, sys
+		try:
+		    j = json.load(open(sys.argv[1]))
+		except Exception as e:
+		    print("0|0|-1|-1|cannot parse the JSON output (%s)" % e)
+		    sys.exit(0)
+		end = j.get("end", {})
+		s = end.get("sum_received") or end.get("sum") or {}
+		u = end.get("sum", {})
+		print("%.3f|%d|%d|%d|%s" % (s.get("bits_per_second", 0) / 1e9,
+		      s.get("bytes", 0), u.get("packets", -1), u.get("lost_packets", -1),
+		      j.get("error", "").replace("|", "/")))
+		EOF
+	)
+}
+
+# rxb_iperf_check OUT RC WHAT: 0 when iperf3 exited 0, reported no error and
+# moved data; prints a diagnostic.
+rxb_iperf_check() {
+	local out=$1 rc=$2 what=$3
+	rxb_iperf_parse "$out"
+	ktap_print_msg "$what: exit $rc, $IPERF_GBPS Gbit/s, $IPERF_BYTES bytes received${IPERF_ERR:+, error: $IPERF_ERR}"
+	if [ "$rc" != 0 ] || [ -n "$IPERF_ERR" ]; then
+		tail -n 5 "$out" "$out.server" 2>/dev/null | sed 's/^/# /'
+		return 1
+	fi
+	[ "${IPERF_BYTES:-0}" -gt 0 ] && [ "${IPERF_GBPS//[0.]/}" != "" ]
+}
+
+# rxb_udp_blast NS DST COUNT PORTS [RATE_PPS [LEN]]: send COUNT UDP datagrams
+# to DST port 9 from PORTS different source ports (round robin) at about
+# RATE_PPS (0: as fast as possible).  Prints the number sent.
+rxb_udp_blast() {
+	ip netns exec "$1" timeout 120 python3 - "$2" "$3" "$4" "${5:-0}" "${6:-64}" <<'EOF'
+import socket, sys, time
+dst, count, nports, rate, ln = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+socks = []
+for i in range(nports):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("", 0))
+    socks.append(s)
+payload = b"x" * ln
+sent = 0
+t0 = time.monotonic()
+for i in range(count):
+    try:
+        socks[i % nports].sendto(payload, (dst, 9))
+        sent += 1
+    except OSError:
+        pass
+    if rate > 0 and i % 16 == 15:
+        ahead = t0 + (i + 1) / rate - time.monotonic()
+        if ahead > 0:
+            time.sleep(ahead)
+print(sent)
+EOF
+}
+
+# rxb_udp_flows NS DST COUNT SPORT...: COUNT datagrams from each source port
+# SPORT to DST port 9.
+rxb_udp_flows() {
+	local ns=$1 dst=$2 count=$3
+	shift 3
+	ip netns exec "$ns" timeout 60 python3 - "$dst" "$count" "$@" <<'EOF'
+import socket, sys
+dst, count = sys.argv[1], int(sys.argv[2])
+for sp in map(int, sys.argv[3:]):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("", sp))
+    for _ in range(count):
+        s.sendto(b"rxbisect", (dst, 9))
+    s.close()
+EOF
+}
+
+# rxb_toeplitz_queue KEY INDIR SRC DST SPORT DPORT: the queue the NIC should
+# pick for that IPv4 TCP/UDP flow: INDIR[Toeplitz(KEY, src, dst, sport,
+# dport) % 128] (KEY as aa:bb:..., INDIR space separated).
+rxb_toeplitz_queue() {
+	local -a key ind=($2) in
+	local i b v h=0 sp=$5 dp=$6
+	IFS=: read -r -a key <<<"$1"
+	IFS=. read -r -a in <<<"$3.$4"
+	in+=($((sp >> 8)) $((sp & 255)) $((dp >> 8)) $((dp & 255)))
+	v=$(((16#${key[0]} << 24) | (16#${key[1]} << 16) | (16#${key[2]} << 8) | 16#${key[3]}))
+	for i in "${!in[@]}"; do
+		for b in 0 1 2 3 4 5 6 7; do
+			((in[i] & (0x80 >> b))) && h=$((h ^ v))
+			v=$((((v << 1) & 0xffffffff) | ((16#${key[i + 4]} >> (7 - b)) & 1)))
+		done
+	done
+	echo "${ind[h % ${#ind[@]}]}"
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* LLC model with DDIO; see llc.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llc.h"
+
+#define DIRTY	(1ULL << 63)
+
+int llc_init(struct llc *c, uint64_t bytes, uint32_t ways, uint32_t ddio,
+	     bool migrate)
+{
+	uint64_t lines = bytes / LLC_LINE;
+
+	memset(c, 0, sizeof(*c));
+	if (!ways || ways > 64 || !ddio || ddio > ways || lines < ways)
+		return -EINVAL;
+	c->nsets = lines / ways;
+	c->ways = ways;
+	c->ddio = ddio;
+	c->migrate = migrate;
+	/* Tags, then the stamps and the most recently used way (u32 each). */
+	c->stride = ways + (ways + 2) / 2;
+	c->blk = calloc((size_t)c->nsets * c->stride, sizeof(*c->blk));
+	return c->blk ? 0 : -ENOMEM;
+}
+
+void llc_fini(struct llc *c)
+{
+	free(c->blk);
+	c->blk = NULL;
+}
+
+/*
+ * Set of a line: the low bits XORed with the next ones, as the slice hash
+ * of real LLCs spreads page-aligned buffers; contiguous lines still map to
+ * distinct sets.
+ */
+static inline uint64_t *llc_set(const struct llc *c, uint64_t line)
+{
+	uint64_t h = line ^ (line >> 15) ^ (line >> 30);
+	uint32_t set = (c->nsets & (c->nsets - 1)) ? h % c->nsets :
+		       h & (c->nsets - 1);
+
+	return c->blk + (size_t)set * c->stride;
+}
+
+static inline uint32_t *llc_stamps(const struct llc *c, uint64_t *set)
+{
+	return (uint32_t *)(set + c->ways);
+}
+
+static inline uint32_t *llc_mru(const struct llc *c, uint64_t *set)
+{
+	return llc_stamps(c, set) + c->ways;
+}
+
+/* The way holding @key: the most recently used one first, as the core and
+ * the Tx engine mostly read a line soon after the NIC wrote it.
+ */
+static inline int llc_find(const struct llc *c, uint64_t *set, uint64_t key)
+{
+	uint32_t w = *llc_mru(c, set);
+
+	if ((set[w] & ~DIRTY) == key)
+		return w;
+	for (w = 0; w < c->ways; w++)
+		if ((set[w] & ~DIRTY) == key)
+			return w;
+	return -1;
+}
+
+static inline void llc_touch(struct llc *c, uint64_t *set, uint32_t w)
+{
+	llc_stamps(c, set)[w] = ++c->clock;
+	*llc_mru(c, set) = w;
+}
+
+/* Least recently used (or invalid) way among [@lo, @hi) of a set. */
+static inline uint32_t llc_victim(const struct llc *c, uint64_t *set,
+				  uint32_t lo, uint32_t hi)
+{
+	const uint32_t *st = llc_stamps(c, set);
+	uint32_t w, best = lo, now = c->clock;
+
+	for (w = lo; w < hi; w++) {
+		if (!set[w])
+			return w;
+		/* Unsigned age survives the stamp wrapping around. */
+		if (now - st[w] > now - st[best])
+			best = w;
+	}
+	return best;
+}
+
+static inline void llc_fill(struct llc *c, uint64_t *set, uint32_t w,
+			    uint64_t key, bool dirty)
+{
+	if (set[w] & DIRTY)
+		c->st.mem_wr++;
+	set[w] = key | (dirty ? DIRTY : 0);
+	llc_touch(c, set, w);
+}
+
+bool llc_dma_write(struct llc *c, uint64_t addr)
+{
+	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	int w = llc_find(c, set, line + 1);
+
+	c->st.dma_wr++;
+	if (w >= 0) {
+		/* Write-update in place, whichever way holds the line. */
+		set[w] |= DIRTY;
+		llc_touch(c, set, w);
+		c->st.dma_wr_hit++;
+		return true;
+	}
+	/* Full-line write: allocate without reading DRAM, I/O ways only. */
+	llc_fill(c, set, llc_victim(c, set, 0, c->ddio), line + 1, true);
+	return false;
+}
+
+bool llc_dma_read(struct llc *c, uint64_t addr)
+{
+	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+
+	c->st.dma_rd++;
+	if (llc_find(c, set, line + 1) >= 0) {
+		c->st.dma_rd_hit++;
+		return true;
+	}
+	c->st.mem_rd++;
+	return false;
+}
+
+bool llc_cpu(struct llc *c, uint64_t addr, bool write)
+{
+	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	int w = llc_find(c, set, line + 1);
+	bool dirty;
+
+	c->st.cpu++;
+	if (w >= 0) {
+		c->st.cpu_hit++;
+		if (c->migrate && (uint32_t)w < c->ddio && c->ddio < c->ways) {
+			/* Back from L2 into an ordinary way (non-inclusive LLC). */
+			dirty = (set[w] & DIRTY) || write;
+			set[w] = 0;
+			llc_fill(c, set, llc_victim(c, set, c->ddio, c->ways),
+				 line + 1, dirty);
+			return true;
+		}
+		if (write)
+			set[w] |= DIRTY;
+		llc_touch(c, set, w);
+		return true;
+	}
+	c->st.mem_rd++;
+	llc_fill(c, set, llc_victim(c, set, c->migrate ? c->ddio : 0, c->ways),
+		 line + 1, write);
+	return false;
+}
+
+bool llc_present(const struct llc *c, uint64_t addr)
+{
+	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line), w;
+
+	for (w = 0; w < c->ways; w++)
+		if ((set[w] & ~DIRTY) == line + 1)
+			return true;
+	return false;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Last-level cache model: set-associative, LRU, with DDIO.
+ *
+ * DMA writes update a line wherever it is cached; a DMA write that misses
+ * allocates only in the first @ddio ways of its set (Intel DDIO's "I/O
+ * ways").  DMA reads are served from the LLC on a hit and from DRAM
+ * otherwise, without allocating.  CPU accesses that miss allocate in any
+ * way.  With @migrate, lines the CPU touched live in the ordinary ways: a
+ * CPU hit in an I/O way moves the line there and CPU misses allocate
+ * there, as a non-inclusive LLC refills from the core's L2.  Evicting a
+ * dirty line is a write-back to DRAM.
+ */
+#ifndef _RXB_SIM_LLC_H
+#define _RXB_SIM_LLC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LLC_LINE_SHIFT	6
+#define LLC_LINE	(1u << LLC_LINE_SHIFT)
+
+struct llc_stats {
+	uint64_t dma_wr, dma_wr_hit;	/* DMA line writes, of which hits */
+	uint64_t dma_rd, dma_rd_hit;	/* DMA line reads, of which hits */
+	uint64_t cpu, cpu_hit;		/* CPU line accesses, of which hits */
+	uint64_t mem_rd, mem_wr;	/* DRAM line reads, write-backs */
+};
+
+/*
+ * Each set is one block, for locality: @ways tags (line + 1, 0: invalid;
+ * bit 63: dirty), then @ways 32-bit LRU stamps.
+ */
+struct llc {
+	uint32_t nsets;
+	uint32_t ways;
+	uint32_t ddio;
+	uint32_t stride;	/* u64 words per set */
+	bool migrate;
+	uint32_t clock;		/* LRU stamp source */
+	uint64_t *blk;
+	struct llc_stats st;
+};
+
+int llc_init(struct llc *c, uint64_t bytes, uint32_t ways, uint32_t ddio,
+	     bool migrate);
+void llc_fini(struct llc *c);
+/* Each returns true on a hit; @addr is a byte address. */
+bool llc_dma_write(struct llc *c, uint64_t addr);
+bool llc_dma_read(struct llc *c, uint64_t addr);
+bool llc_cpu(struct llc *c, uint64_t addr, bool write);
+/* Is the line of @addr cached (no side effect)? */
+bool llc_present(const struct llc *c, uint64_t addr);
+
+#endif /* _RXB_SIM_LLC_H */

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: run test_sim of each build flavour, nested as KTAP subtests.
+# The plain build runs every case; the ASan/UBSan build the unit and model
+# cases (the experiments are the same code on longer runs).  The last line
+# is "# Totals: pass:N fail:N skip:N" over the nested cases.
+#
+# Usage: run_check.sh BUILD_DIR "FLAVOURS"
+
+set -u
+build=$1
+read -r -a flavours <<<"$2"
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+
+echo "KTAP version 1"
+echo "1..${#flavours[@]}"
+n=0 pass=0 fail=0 skip=0
+for f in "${flavours[@]}"; do
+	n=$((n + 1))
+	log=$build/$f/test_sim.log
+	filter=${SIM_TEST:-}
+	[ "$f" = plain ] || filter=${SIM_TEST:-unit}
+	t0=$SECONDS
+	echo "# $f:test_sim${filter:+ (SIM_TEST=$filter)}"
+	SIM_TEST=$filter timeout 600 "$build/$f/test_sim" 2>&1 | tee "$log" | sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	if [ "$f" != plain ] && [ -z "${SIM_TEST:-}" ]; then
+		# The models too, briefly, under the sanitizers.
+		SIM_TEST=models timeout 600 "$build/$f/test_sim" 2>&1 | tee -a "$log" |
+			grep -E '^(ok|not ok|#)' | sed -u 's/^/    /'
+		rc2=${PIPESTATUS[0]}
+		[ "$rc" -eq 0 ] && rc=$rc2
+	fi
+	p=$(grep -c '^ok ' "$log" | head -n1)
+	s=$(grep -c '^ok .* # SKIP' "$log")
+	x=$(grep -c '^not ok ' "$log")
+	pass=$((pass + p - s))
+	skip=$((skip + s))
+	fail=$((fail + x))
+	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
+		echo "ok $n $f:test_sim # time=$((SECONDS - t0))s"
+	else
+		echo "not ok $n $f:test_sim # exit $rc (log: $log)"
+		[ "$x" -eq 0 ] && fail=$((fail + 1))
+	fi
+done
+echo "# Totals: pass:$pass fail:$fail skip:$skip"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect-sim engine: the NIC, the host (cores, buffer pools, LLC) and
+ * the environment (struct rxb_env_ops) the ring-model cores run in.
+ *
+ * Per packet: the port's arrival process picks a flow, RSS picks the
+ * queue, the model's hw_rx takes a buffer and calls dma_write, which
+ * writes the packet's lines into the LLC model at the buffer's address.
+ * A core polls its queue when an interrupt (raise_irq) finds it idle, or
+ * again after a batch; it processes each packet for base cycles plus the
+ * latency of its memory accesses, then the NIC DMA-reads it (Tx) and the
+ * buffer is freed to its pool.  Nothing here knows how a model works.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/err.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_wss.h>
+
+#include "llc.h"
+#include "pool.h"
+#include "sim.h"
+#include "traffic.h"
+
+#define PS_PER_NS	1000ULL
+#define BUF_BASE	(1ULL << 40)	/* bus addresses of receive buffers */
+#define APP_BASE	(1ULL << 44)	/* the application's data */
+#define PP_REFILL	64		/* page_pool: buffers per ring refill */
+#define MEM_TICK_PS	(1000 * PS_PER_NS)
+#define MEM_TAU_PS	(10000 * PS_PER_NS)
+#define MAX_BUFS	(1u << 24)
+
+enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
+enum { BUF_FREE, BUF_POSTED, BUF_HELD };
+
+struct sbuf {
+	uint64_t t_arr;		/* arrival time of the packet in it (ps) */
+	uint16_t pool;
+	uint16_t len;
+	uint8_t state;
+};
+
+struct sim;
+
+struct sport {
+	struct sim *s;
+	unsigned int idx;
+	const struct rxb_model_ops *ops;
+	struct rxb_model *m;
+	struct traffic tr;
+	bool timer_pending;
+	struct rxb_qstats *snap;	/* qstats at the end of warm-up */
+};
+
+struct score {
+	unsigned int idx, port, q;
+	int state;
+	int n, i;			/* packets of the batch, current one */
+	bool first;			/* next packet is the batch's first */
+	bool started;			/* batch[i] is being processed */
+	uint64_t busy_ps;
+	struct u32_stack cache;		/* LIFO level of its pool */
+	struct rxb_pkt batch[SIM_MAX_BUDGET];
+};
+
+struct held {
+	uint64_t when;
+	uint32_t buf;
+	uint16_t core;
+};
+
+/* Log-linear latency histogram: 64 sub-buckets per power of two (ns). */
+#define HIST_SUB	64
+#define HIST_N		(HIST_SUB * 48)
+
+struct sim {
+	struct sim_cfg c;
+	uint64_t now;
+	unsigned int qpp;		/* queues per port */
+	unsigned int nent;
+	uint64_t *key;			/* per entity: next event time, ~0: none */
+	unsigned int *heap, *pos, nheap;
+	struct sport port[SIM_MAX_PORTS];
+	struct score core[SIM_MAX_CORES];
+	struct sim_pool *pool;
+	unsigned int npools;
+	struct sbuf *buf;
+	uint32_t nbuf, capbuf;
+	struct held *held;		/* FIFO: constant hold, monotone times */
+	uint32_t held_cap, held_head, held_tail;
+	struct llc llc;
+	struct rxb_wss wss;
+	uint64_t rng;
+	uint64_t app_lines;
+	double ps_per_cycle;
+	/* memory load */
+	uint64_t mem_t, mem_lines;
+	double mem_bw, dram_ps;
+	/* measurement */
+	bool measuring;
+	uint64_t arrived, t0;
+	struct llc_stats llc0;
+	uint64_t pkt_cpu, pkt_cpu_hit, app_cpu, app_cpu_hit;
+	uint64_t hist[HIST_N];
+	uint64_t lat_n;
+	double lat_sum;
+	double occ_sum[SIM_MAX_CORES];
+	uint64_t occ_n[SIM_MAX_PORTS];
+	double wss_sum, wss_peak;
+	uint64_t wss_n;
+	uint64_t qarr[SIM_MAX_CORES], qdel[SIM_MAX_CORES];
+	uint64_t arr_bytes, del_bytes;
+	uint64_t busy0[SIM_MAX_CORES];
+	uint64_t pool_fails0, cross0;
+	uint64_t events;
+};
+
+static inline uint64_t rnd(struct sim *s)
+{
+	return rxb_sim_mix64(s->rng++);
+}
+
+/* ---- event heap ---------------------------------------------------- */
+
+static bool ent_before(const struct sim *s, unsigned int a, unsigned int b)
+{
+	return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
+}
+
+static void heap_swap(struct sim *s, unsigned int i, unsigned int j)
+{
+	unsigned int t = s->heap[i];
+
+	s->heap[i] = s->heap[j];
+	s->heap[j] = t;
+	s->pos[s->heap[i]] = i;
+	s->pos[s->heap[j]] = j;
+}
+
+static void heap_fix(struct sim *s, unsigned int i)
+{
+	while (i && ent_before(s, s->heap[i], s->heap[(i - 1) / 2])) {
+		heap_swap(s, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		unsigned int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < s->nheap && ent_before(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (r < s->nheap && ent_before(s, s->heap[r], s->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(s, i, m);
+		i = m;
+	}
+}
+
+/* Schedule entity @e at @t (replacing its pending event), ~0: cancel. */
+static void ev_set(struct sim *s, unsigned int e, uint64_t t)
+{
+	unsigned int i = s->pos[e];
+
+	if (t == UINT64_MAX) {
+		if (i == UINT32_MAX)
+			return;
+		s->key[e] = t;
+		heap_swap(s, i, --s->nheap);
+		s->pos[e] = UINT32_MAX;
+		if (i < s->nheap)
+			heap_fix(s, i);
+		return;
+	}
+	s->key[e] = t;
+	if (i == UINT32_MAX) {
+		i = s->nheap++;
+		s->heap[i] = e;
+		s->pos[e] = i;
+	}
+	heap_fix(s, i);
+}
+
+static unsigned int ent_arrival(const struct sim *s, unsigned int p)
+{
+	(void)s;
+	return p;
+}
+
+static unsigned int ent_timer(const struct sim *s, unsigned int p)
+{
+	return s->c.ports + p;
+}
+
+static unsigned int ent_core(const struct sim *s, unsigned int c)
+{
+	return 2 * s->c.ports + c;
+}
+
+/* ---- buffers and pools --------------------------------------------- */
+
+static inline uint64_t buf_addr(const struct sim *s, uint32_t b)
+{
+	return BUF_BASE + (uint64_t)b * s->c.buf_stride + s->c.headroom;
+}
+
+static inline void *buf_cookie(uint32_t b)
+{
+	return (void *)(uintptr_t)(b + 1);
+}
+
+static inline uint32_t cookie_buf(const void *cookie)
+{
+	return (uint32_t)((uintptr_t)cookie - 1);
+}
+
+static int buf_new(struct sim *s, unsigned int pool, uint32_t *b)
+{
+	if (s->nbuf == MAX_BUFS)
+		return -ENOMEM;
+	if (s->nbuf == s->capbuf) {
+		uint32_t ncap = s->capbuf ? 2 * s->capbuf : 4096;
+		struct sbuf *nb = realloc(s->buf, sizeof(*nb) * ncap);
+
+		if (!nb)
+			return -ENOMEM;
+		s->buf = nb;
+		s->capbuf = ncap;
+	}
+	memset(&s->buf[s->nbuf], 0, sizeof(s->buf[0]));
+	s->buf[s->nbuf].pool = pool;
+	s->pool[pool].created++;
+	s->pool[pool].new_bufs++;
+	*b = s->nbuf++;
+	return 0;
+}
+
+/* Pool of global queue @gq, and the core whose cache fronts it. */
+static unsigned int pool_of_queue(const struct sim *s, unsigned int gq)
+{
+	return s->c.pool_mode == POOL_MEMPOOL ? gq / s->qpp : gq;
+}
+
+static bool pool_owned_by(const struct sim *s, unsigned int pool, unsigned int core)
+{
+	return pool_of_queue(s, core) == pool;
+}
+
+static int pool_alloc(struct sim *s, unsigned int core, uint32_t *b)
+{
+	unsigned int p = pool_of_queue(s, core);
+	struct sim_pool *pl = &s->pool[p];
+	struct u32_stack *c = &s->core[core].cache;
+	uint32_t want, v;
+
+	if (!c->n) {
+		want = s->c.pool_mode == POOL_MEMPOOL ? s->c.pool_cache : PP_REFILL;
+		while (c->n < want && fifo_pop(&pl->ring, &v))
+			if (!stack_push(c, v))
+				return -ENOMEM;
+	}
+	if (c->n) {
+		*b = c->v[--c->n];
+		return 0;
+	}
+	if (pl->limit && pl->created >= pl->limit) {
+		pl->fails++;
+		return -ENOMEM;
+	}
+	return buf_new(s, p, b);
+}
+
+/* Core @core is done with buffer @b: back to its pool. */
+static void pool_free(struct sim *s, unsigned int core, uint32_t b)
+{
+	struct sbuf *sb = &s->buf[b];
+	struct sim_pool *pl = &s->pool[sb->pool];
+	struct u32_stack *c = &s->core[core].cache;
+	uint32_t cap = s->c.pool_cache;
+
+	sb->state = BUF_FREE;
+	if (!pool_owned_by(s, sb->pool, core)) {
+		pl->cross_frees++;
+		fifo_push(&pl->ring, b);
+		return;
+	}
+	if (s->c.pool_mode == POOL_PAGE_POOL) {
+		/* page_pool's direct recycling into the alloc cache. */
+		if (c->n < cap)
+			stack_push(c, b);
+		else
+			fifo_push(&pl->ring, b);
+		return;
+	}
+	stack_push(c, b);
+	/* DPDK: past 1.5x the cache size, flush the excess to the ring. */
+	if (c->n >= cap + cap / 2) {
+		while (c->n > cap)
+			fifo_push(&pl->ring, c->v[--c->n]);
+	}
+}
+
+/* ---- environment (struct rxb_env_ops) ------------------------------ */
+
+static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	uint32_t b;
+	int err = pool_alloc(s, p->idx * s->qpp + q, &b);
+
+	if (err)
+		return err;
+	s->buf[b].state = BUF_POSTED;
+	rb->addr = buf_addr(s, b);
+	rb->cookie = buf_cookie(b);
+	return 0;
+}
+
+static void env_free_buf(void *env, unsigned int q, void *cookie)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	uint32_t b = cookie_buf(cookie);
+
+	(void)q;
+	if (b >= s->nbuf)
+		return;
+	s->buf[b].state = BUF_FREE;
+	fifo_push(&s->pool[s->buf[b].pool].ring, b);
+}
+
+static void *env_buf_cookie(void *env, u64 addr)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	return buf_cookie((addr - BUF_BASE) / s->c.buf_stride);
+}
+
+static void env_raise_irq(void *env, unsigned int q)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	struct score *c = &s->core[p->idx * s->qpp + q];
+
+	if (c->state != CORE_IDLE)
+		return;		/* polling: the vector is masked (NAPI) */
+	c->state = CORE_WAKING;
+	ev_set(s, ent_core(s, c->idx),
+	       s->now + (uint64_t)(s->c.irq_us * 1e6));
+}
+
+static void env_arm_timer(void *env, u64 ns)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	if (p->timer_pending)
+		return;
+	p->timer_pending = true;
+	ev_set(s, ent_timer(s, p->idx), s->now + ns * PS_PER_NS);
+}
+
+static u64 env_now_ns(void *env)
+{
+	struct sport *p = env;
+
+	return p->s->now / PS_PER_NS;
+}
+
+static bool env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
+			  u32 *csum)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	uint32_t b = (addr - BUF_BASE) / s->c.buf_stride;
+	const struct tr_pkt *pkt = f->data;
+	uint64_t a;
+
+	(void)csum;
+	s->buf[b].t_arr = pkt->t;
+	s->buf[b].len = f->len;
+	/* The packet's lines, not its bytes: what DDIO sees. */
+	for (a = addr & ~(uint64_t)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
+		llc_dma_write(&s->llc, a);
+	rxb_wss_record(&s->wss, b + 1);
+	return false;	/* no checksum unit: nothing reads the bytes */
+}
+
+static const struct rxb_env_ops sim_env_ops = {
+	.alloc_buf	= env_alloc_buf,
+	.free_buf	= env_free_buf,
+	.buf_cookie	= env_buf_cookie,
+	.raise_irq	= env_raise_irq,
+	.arm_timer	= env_arm_timer,
+	.now_ns		= env_now_ns,
+	.dma_write	= env_dma_write,
+};
+
+/* ---- memory latency under load ------------------------------------- */
+
+/*
+ * DRAM latency rises with the bandwidth in use (thesis Figure 1.5):
+ * latency = idle latency * (1 + mem_load * u / (1 - u)), u the EWMA of the
+ * bandwidth over the peak, capped at 0.95.
+ */
+static void mem_tick(struct sim *s)
+{
+	uint64_t lines = s->llc.st.mem_rd + s->llc.st.mem_wr;
+	uint64_t dt = s->now - s->mem_t;
+	double bw, w, u;
+
+	if (dt < MEM_TICK_PS)
+		return;
+	bw = (double)(lines - s->mem_lines) * LLC_LINE / (dt / 1e12);
+	w = dt >= MEM_TAU_PS ? 1.0 : (double)dt / MEM_TAU_PS;
+	s->mem_bw += (bw - s->mem_bw) * w;
+	u = s->c.mem_gbs > 0 ? s->mem_bw / (s->c.mem_gbs * 1e9) : 0;
+	if (u > 0.95)
+		u = 0.95;
+	s->dram_ps = s->c.dram_ns * PS_PER_NS * (1 + s->c.mem_load * u / (1 - u));
+	s->mem_t = s->now;
+	s->mem_lines = lines;
+}
+
+/* ---- cores --------------------------------------------------------- */
+
+static void hist_add(struct sim *s, uint64_t ps)
+{
+	uint64_t ns = ps / PS_PER_NS;
+	unsigned int i;
+
+	if (ns < HIST_SUB) {
+		i = ns;
+	} else {
+		unsigned int e = 63 - __builtin_clzll(ns);	/* >= 6 */
+
+		i = (e - 5) * HIST_SUB + (unsigned int)((ns >> (e - 6)) - HIST_SUB);
+		if (i >= HIST_N)
+			i = HIST_N - 1;
+	}
+	s->hist[i]++;
+	s->lat_n++;
+	s->lat_sum += ps;
+}
+
+static double hist_pct(const struct sim *s, double pct)
+{
+	uint64_t want = (uint64_t)ceil(pct / 100 * s->lat_n), acc = 0;
+	unsigned int i;
+
+	if (!s->lat_n)
+		return 0;
+	for (i = 0; i < HIST_N; i++) {
+		acc += s->hist[i];
+		if (acc >= want && acc)
+			break;
+	}
+	if (i < HIST_SUB)
+		return i;
+	/* Middle of the bucket. */
+	{
+		unsigned int e = i / HIST_SUB + 5, m = i % HIST_SUB + HIST_SUB;
+
+		return ((double)m + 0.5) * (double)(1ULL << (e - 6));
+	}
+}
+
+/* Cost of core @c's memory accesses for packet @b, made now (ps). */
+static uint64_t pkt_mem_ps(struct sim *s, struct score *c, uint32_t b)
+{
+	uint64_t addr = buf_addr(s, b), a;
+	unsigned int i, lines, acc;
+	double ps = 0, lat;
+	bool hit;
+
+	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	if (s->c.touch_lines && lines > s->c.touch_lines)
+		lines = s->c.touch_lines;
+	a = addr & ~(uint64_t)(LLC_LINE - 1);
+	for (i = 0; i < lines; i++, a += LLC_LINE) {
+		hit = llc_cpu(&s->llc, a, s->c.rewrite && !i);
+		lat = hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
+		/* The hardware prefetcher overlaps a packet's later lines. */
+		ps += i ? lat / s->c.mlp : lat;
+		s->pkt_cpu++;
+		s->pkt_cpu_hit += hit;
+	}
+	acc = s->c.app_accesses + s->c.extra_accesses[c->idx];
+	for (i = 0; i < acc; i++) {
+		/* Dependent random reads (hash-table lookups): no overlap. */
+		a = APP_BASE + (rnd(s) % s->app_lines) * LLC_LINE;
+		hit = llc_cpu(&s->llc, a, false);
+		ps += hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
+		s->app_cpu++;
+		s->app_cpu_hit += hit;
+	}
+	return (uint64_t)ps;
+}
+
+static void held_push(struct sim *s, uint64_t when, uint32_t b, unsigned int core)
+{
+	if (s->held_tail - s->held_head == s->held_cap) {
+		uint32_t ncap = s->held_cap ? 2 * s->held_cap : 1024, i;
+		uint32_t n = s->held_tail - s->held_head;
+		struct held *nh = malloc(sizeof(*nh) * ncap);
+
+		if (!nh)
+			abort();
+		for (i = 0; i < n; i++)
+			nh[i] = s->held[(s->held_head + i) & (s->held_cap - 1)];
+		free(s->held);
+		s->held = nh;
+		s->held_cap = ncap;
+		s->held_head = 0;
+		s->held_tail = n;
+	}
+	s->held[s->held_tail++ & (s->held_cap - 1)] =
+		(struct held){ .when = when, .buf = b, .core = core };
+}
+
+static void held_release(struct sim *s)
+{
+	while (s->held_head != s->held_tail) {
+		struct held *h = &s->held[s->held_head & (s->held_cap - 1)];
+
+		if (h->when > s->now)
+			return;
+		pool_free(s, h->core, h->buf);
+		s->held_head++;
+	}
+}
+
+static void core_finish(struct sim *s, struct score *c)
+{
+	uint32_t b = cookie_buf(c->batch[c->i].cookie);
+	uint64_t a, addr = buf_addr(s, b);
+
+	if (s->c.tx)
+		for (a = addr & ~(uint64_t)(LLC_LINE - 1); a < addr + s->buf[b].len;
+		     a += LLC_LINE)
+			llc_dma_read(&s->llc, a);
+	if (s->measuring) {
+		hist_add(s, s->now - s->buf[b].t_arr);
+		s->qdel[c->idx]++;
+		s->del_bytes += s->buf[b].len;
+	}
+	if (s->c.hold_us > 0) {
+		s->buf[b].state = BUF_HELD;
+		held_push(s, s->now + (uint64_t)(s->c.hold_us * 1e6), b, c->idx);
+	} else {
+		pool_free(s, c->idx, b);
+	}
+}
+
+static void core_start(struct sim *s, struct score *c)
+{
+	uint32_t b = cookie_buf(c->batch[c->i].cookie);
+	double cyc = s->c.cycles + s->c.extra_cycles[c->idx];
+	uint64_t ps;
+
+	if (c->first)
+		cyc += s->c.poll_cycles;
+	c->first = false;
+	ps = (uint64_t)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b);
+	c->busy_ps += ps;
+	c->started = true;
+	ev_set(s, ent_core(s, c->idx), s->now + ps);
+}
+
+static void core_event(struct sim *s, struct score *c)
+{
+	struct sport *p = &s->port[c->port];
+	uint64_t ps;
+
+	if (c->started) {
+		core_finish(s, c);
+		c->started = false;
+		c->i++;
+	}
+	if (c->i < c->n) {
+		core_start(s, c);
+		return;
+	}
+	c->state = CORE_BUSY;
+	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
+	c->i = 0;
+	c->first = true;
+	if (c->n) {
+		core_start(s, c);
+		return;
+	}
+	if (p->ops->rx_pending(p->m, c->q)) {
+		/* Only notifications so far: poll again. */
+		ps = (uint64_t)(s->c.poll_cycles * s->ps_per_cycle) + 1;
+		c->busy_ps += ps;
+		ev_set(s, ent_core(s, c->idx), s->now + ps);
+		return;
+	}
+	c->state = CORE_IDLE;
+	ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+}
+
+/* ---- measurement --------------------------------------------------- */
+
+static void measure_start(struct sim *s)
+{
+	unsigned int p, i;
+
+	s->measuring = true;
+	s->t0 = s->now;
+	s->llc0 = s->llc.st;
+	for (p = 0; p < s->c.ports; p++)
+		memcpy(s->port[p].snap, s->port[p].m->qstats,
+		       sizeof(struct rxb_qstats) * s->qpp);
+	for (i = 0; i < s->c.cores; i++)
+		s->busy0[i] = s->core[i].busy_ps;
+	for (i = 0; i < s->npools; i++) {
+		s->pool_fails0 += s->pool[i].fails;
+		s->cross0 += s->pool[i].cross_frees;
+	}
+}
+
+static void arrival_event(struct sim *s, struct sport *p)
+{
+	struct tr_pkt pkt;
+	struct rxb_frame f;
+	unsigned int q, i, gq;
+	uint64_t next;
+
+	next = traffic_next(&p->tr, s->now, &pkt);
+	q = pkt.queue;
+	gq = p->idx * s->qpp + q;
+	f.data = &pkt;
+	f.len = pkt.len;
+	f.hash = pkt.hash;
+	f.hash_flags = RXB_CQE_F_L4_HASH;
+	p->ops->hw_rx(p->m, q, &f);
+	s->arrived++;
+	if (s->measuring) {
+		s->qarr[gq]++;
+		s->arr_bytes += pkt.len;
+		/*
+		 * Time average by sampling at arrivals (PASTA for Poisson).
+		 * Signed: a model whose queues take each other's packets
+		 * (corec) counts a packet on one queue and polls it on another.
+		 */
+		for (i = 0; i < s->qpp; i++) {
+			const struct rxb_qstats *st = &p->m->qstats[i];
+
+			s->occ_sum[p->idx * s->qpp + i] +=
+				(double)(int64_t)(st->hw_packets - st->packets);
+		}
+		s->occ_n[p->idx]++;
+		s->wss_sum += s->wss.distinct;
+		s->wss_n++;
+		if (s->wss.distinct > s->wss_peak)
+			s->wss_peak = s->wss.distinct;
+	}
+	ev_set(s, ent_arrival(s, p->idx), next);
+}
+
+static void timer_event(struct sim *s, struct sport *p)
+{
+	p->timer_pending = false;
+	ev_set(s, ent_timer(s, p->idx), UINT64_MAX);
+	if (p->ops->hw_timer)
+		p->ops->hw_timer(p->m);
+}
+
+static void xstats(struct sim *s, struct sim_res *r)
+{
+	unsigned int p, i, j, n;
+	char *names;
+	u64 *vals;
+
+	for (p = 0; p < s->c.ports; p++) {
+		struct sport *sp = &s->port[p];
+
+		if (!sp->ops->xstats_count)
+			continue;
+		n = sp->ops->xstats_count(sp->m);
+		names = calloc(n ? n : 1, RXB_STAT_NAME_LEN);
+		vals = calloc(n ? n : 1, sizeof(*vals));
+		if (!names || !vals)
+			goto next;
+		sp->ops->xstats_names(sp->m, names);
+		sp->ops->xstats_values(sp->m, vals);
+		for (i = 0; i < n; i++) {
+			const char *nm = names + i * RXB_STAT_NAME_LEN;
+
+			for (j = 0; j < r->nx; j++)
+				if (!strncmp(r->x[j].name, nm, sizeof(r->x[j].name)))
+					break;
+			if (j == r->nx) {
+				if (r->nx == SIM_MAX_XSTATS)
+					continue;
+				snprintf(r->x[j].name, sizeof(r->x[j].name), "%s", nm);
+				r->nx++;
+			}
+			r->x[j].val += vals[i];
+		}
+next:
+		free(names);
+		free(vals);
+	}
+}
+
+bool sim_res_xstat(const struct sim_res *r, const char *name, uint64_t *val)
+{
+	unsigned int i, q;
+	bool found = false;
+	int off;
+
+	*val = 0;
+	for (i = 0; i < r->nx; i++) {
+		const char *nm = r->x[i].name;
+
+		off = 0;
+		if (sscanf(nm, "rx%u_%n", &q, &off) == 1 && off)
+			nm += off;
+		if (!strcmp(nm, name)) {
+			*val += r->x[i].val;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static void results(struct sim *s, struct sim_res *r)
+{
+	const struct llc_stats *a = &s->llc.st, *b = &s->llc0;
+	double T = (s->now - s->t0) / 1e12, busy = 0;
+	unsigned int p, q, i;
+	uint64_t rd, wr;
+
+	memset(r, 0, sizeof(*r));
+	r->sim_s = T;
+	r->nqueues = s->c.cores;
+	for (p = 0; p < s->c.ports; p++) {
+		for (q = 0; q < s->qpp; q++) {
+			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
+			const struct rxb_qstats *o = &s->port[p].snap[q];
+			struct sim_qres *qr = &r->q[p * s->qpp + q];
+
+			i = p * s->qpp + q;
+			qr->arrived = s->qarr[i];
+			qr->delivered = s->qdel[i];
+			qr->nobuf = n->nobuf_drops - o->nobuf_drops;
+			qr->ring_full = n->ring_full_drops - o->ring_full_drops;
+			qr->oversize = n->oversize_drops - o->oversize_drops;
+			qr->alloc_fails = n->alloc_fails - o->alloc_fails;
+			qr->occ_mean = s->occ_n[p] ? s->occ_sum[i] / s->occ_n[p] : 0;
+			qr->util = T > 0 ? (s->core[i].busy_ps - s->busy0[i]) / 1e12 / T : 0;
+			r->arrived += qr->arrived;
+			r->delivered += qr->delivered;
+			r->nobuf += qr->nobuf;
+			r->ring_full += qr->ring_full;
+			r->oversize += qr->oversize;
+			r->alloc_fails += qr->alloc_fails;
+			r->occ_mean += qr->occ_mean / s->c.cores;
+			busy += qr->util;
+		}
+	}
+	r->util = busy / s->c.cores;
+	for (i = 0; i < s->npools; i++) {
+		r->pool_fails += s->pool[i].fails;
+		r->cross_frees += s->pool[i].cross_frees;
+	}
+	r->pool_fails -= s->pool_fails0;
+	r->cross_frees -= s->cross0;
+	r->occ_pct = 100 * r->occ_mean / s->c.ring;
+	if (T > 0) {
+		r->offered_gbps = s->arr_bytes * 8.0 / T / 1e9;
+		r->gbps = s->del_bytes * 8.0 / T / 1e9;
+		r->mpps = r->delivered / T / 1e6;
+	}
+	r->drop_pct = r->arrived ?
+		100.0 * (r->nobuf + r->ring_full + r->oversize) / r->arrived : 0;
+	r->lat_mean_us = s->lat_n ? s->lat_sum / s->lat_n / 1e6 : 0;
+	r->lat_p50_us = hist_pct(s, 50) / 1e3;
+	r->lat_p99_us = hist_pct(s, 99) / 1e3;
+	r->lat_p999_us = hist_pct(s, 99.9) / 1e3;
+#define RATIO(x, y) ((y) ? (double)(x) / (double)(y) : 0)
+	r->ddio_hit = RATIO(a->dma_wr_hit - b->dma_wr_hit, a->dma_wr - b->dma_wr);
+	r->tx_hit = RATIO(a->dma_rd_hit - b->dma_rd_hit, a->dma_rd - b->dma_rd);
+	r->cpu_pkt_hit = RATIO(s->pkt_cpu_hit, s->pkt_cpu);
+	r->app_hit = RATIO(s->app_cpu_hit, s->app_cpu);
+#undef RATIO
+	rd = a->mem_rd - b->mem_rd;
+	wr = a->mem_wr - b->mem_wr;
+	if (T > 0) {
+		r->mem_rd_gbs = rd * (double)LLC_LINE / T / 1e9;
+		r->mem_wr_gbs = wr * (double)LLC_LINE / T / 1e9;
+		r->mem_gbs = r->mem_rd_gbs + r->mem_wr_gbs;
+	}
+	r->wss_bufs = s->wss_n ? s->wss_sum / s->wss_n : 0;
+	r->wss_peak_bufs = s->wss_peak;
+	r->wss_mib = r->wss_bufs * s->c.pkt_size / (1 << 20);
+	r->wss_peak_mib = r->wss_peak_bufs * s->c.pkt_size / (1 << 20);
+	r->events = s->events;
+	xstats(s, r);
+}
+
+/* ---- setup and main loop ------------------------------------------- */
+
+static void sim_free(struct sim *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->c.ports; i++) {
+		if (s->port[i].m && !IS_ERR(s->port[i].m))
+			s->port[i].ops->destroy(s->port[i].m);
+		free(s->port[i].snap);
+		traffic_fini(&s->port[i].tr);
+	}
+	for (i = 0; i < s->c.cores; i++)
+		stack_free(&s->core[i].cache);
+	for (i = 0; s->pool && i < s->npools; i++)
+		fifo_free(&s->pool[i].ring);
+	free(s->pool);
+	free(s->buf);
+	free(s->held);
+	free(s->key);
+	free(s->heap);
+	free(s->pos);
+	llc_fini(&s->llc);
+	if (s->wss.ring)
+		rxb_wss_fini(&s->wss);
+	free(s);
+}
+
+static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg *mc)
+{
+	memset(mc, 0, sizeof(*mc));
+	mc->nqueues = s->qpp;
+	mc->ring_size = s->c.ring;
+	mc->buf_len = s->c.buf_stride - s->c.headroom;
+	mc->share_factor = s->c.share < s->qpp ? s->c.share : s->qpp;
+	mc->ax_ring_size = s->c.ax;
+	mc->ax_policy = s->c.ax_policy;
+	mc->notif_compress = s->c.notif_compress;
+	mc->notif_timeout_ns = (u64)(s->c.notif_timeout_us * 1e3);
+	mc->ax_assoc = s->c.ax_assoc;
+	mc->cache_bytes = s->c.llc_bytes / s->c.llc_ways * s->c.ddio_ways;
+	mc->dsh_period_ns = (u64)(s->c.dsh_period_us * 1e3);
+	mc->dsh_window = s->c.dsh_window;
+	mc->dsh_tput_mbps = s->c.dsh_tput_mbps;
+	mc->dsh_overload_ratio = s->c.dsh_overload_ratio;
+	mc->env_ops = &sim_env_ops;
+	mc->env = p;
+}
+
+static int sim_setup(struct sim *s)
+{
+	const struct rxb_model_ops *ops = rxb_model_find(s->c.model);
+	struct rxb_model_cfg mc;
+	unsigned int i, limit;
+	const char *msg;
+	int err;
+
+	if (!ops) {
+		fprintf(stderr, "rxbisect-sim: no ring model \"%s\"\n", s->c.model);
+		return -ENOENT;
+	}
+	s->qpp = s->c.cores / s->c.ports;
+	s->ps_per_cycle = 1000.0 / s->c.ghz;
+	s->dram_ps = s->c.dram_ns * PS_PER_NS;
+	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
+	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
+	s->nent = 2 * s->c.ports + s->c.cores;
+	s->key = malloc(sizeof(*s->key) * s->nent);
+	s->heap = malloc(sizeof(*s->heap) * s->nent);
+	s->pos = malloc(sizeof(*s->pos) * s->nent);
+	if (!s->key || !s->heap || !s->pos)
+		return -ENOMEM;
+	for (i = 0; i < s->nent; i++) {
+		s->key[i] = UINT64_MAX;
+		s->pos[i] = UINT32_MAX;
+	}
+	err = llc_init(&s->llc, s->c.llc_bytes, s->c.llc_ways, s->c.ddio_ways,
+		       s->c.migrate);
+	if (err)
+		return err;
+	err = rxb_wss_init(&s->wss, s->c.wss_window);
+	if (err)
+		return err;
+	s->npools = s->c.pool_mode == POOL_MEMPOOL ? s->c.ports : s->c.cores;
+	s->pool = calloc(s->npools, sizeof(*s->pool));
+	if (!s->pool)
+		return -ENOMEM;
+	for (i = 0; i < s->c.cores; i++) {
+		s->core[i].idx = i;
+		s->core[i].port = i / s->qpp;
+		s->core[i].q = i % s->qpp;
+		s->core[i].state = CORE_IDLE;
+	}
+	for (i = 0; i < s->c.ports; i++) {
+		struct sport *p = &s->port[i];
+
+		p->s = s;
+		p->idx = i;
+		p->ops = ops;
+		model_cfg(s, p, &mc);
+		if (rxb_model_validate(ops, &mc, &msg)) {
+			fprintf(stderr, "rxbisect-sim: %s: %s\n", ops->name, msg);
+			return -EINVAL;
+		}
+		if (!i && ops->advise && !s->c.quiet) {
+			msg = ops->advise(&mc);
+			if (msg)
+				fprintf(stderr, "rxbisect-sim: %s: warning: %s\n",
+					ops->name, msg);
+		}
+		limit = 0;
+		if (s->c.pool_x > 0) {
+			unsigned int bpq = ops->bufs_per_queue ?
+					   ops->bufs_per_queue(&mc) : mc.ring_size;
+
+			limit = (unsigned int)ceil(s->c.pool_x * bpq);
+			if (s->c.pool_mode == POOL_MEMPOOL)
+				limit *= s->qpp;
+		}
+		if (s->c.pool_mode == POOL_MEMPOOL)
+			s->pool[i].limit = limit;
+		else
+			for (unsigned int q = 0; q < s->qpp; q++)
+				s->pool[i * s->qpp + q].limit = limit;
+		p->snap = calloc(s->qpp, sizeof(*p->snap));
+		if (!p->snap)
+			return -ENOMEM;
+		err = traffic_init(&p->tr, &s->c, i, s->qpp);
+		if (err)
+			return err;
+		p->m = ops->create(&mc);
+		if (IS_ERR(p->m)) {
+			err = PTR_ERR(p->m);
+			p->m = NULL;
+			fprintf(stderr, "rxbisect-sim: %s: create failed (%d)\n",
+				ops->name, err);
+			return err;
+		}
+		ev_set(s, ent_arrival(s, i), traffic_first(&p->tr));
+	}
+	return 0;
+}
+
+/* An option changes mid-run (--change); the traffic picks up its rate. */
+static void apply_change(struct sim *s, const struct sim_change *ch)
+{
+	unsigned int p;
+
+	if (opt_apply(&s->c, ch->opt, ch->val))
+		return;
+	for (p = 0; p < s->c.ports; p++)
+		traffic_retune(&s->port[p].tr);
+}
+
+int sim_run(const struct sim_cfg *c, struct sim_res *r)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	uint64_t warm;
+	struct timespec t0, t1;
+	unsigned int e, nch = 0;
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	if (!sim_cfg_check(c, stderr)) {
+		free(s);
+		return -EINVAL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s->c = *c;
+	err = sim_setup(s);
+	if (err) {
+		sim_free(s);
+		return err;
+	}
+	warm = (uint64_t)(c->warmup * c->packets);
+	if (!warm)
+		measure_start(s);
+	while (s->arrived < c->packets && s->nheap) {
+		if (nch < c->nchange &&
+		    s->arrived >= (uint64_t)(c->change[nch].at * c->packets))
+			apply_change(s, &c->change[nch++]);
+		e = s->heap[0];
+		s->now = s->key[e];
+		s->events++;
+		if (s->held_head != s->held_tail)
+			held_release(s);
+		mem_tick(s);
+		if (e < c->ports) {
+			arrival_event(s, &s->port[e]);
+			if (!s->measuring && s->arrived >= warm)
+				measure_start(s);
+		} else if (e < 2 * c->ports) {
+			timer_event(s, &s->port[e - c->ports]);
+		} else {
+			core_event(s, &s->core[e - 2 * c->ports]);
+		}
+	}
+	results(s, r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->wall_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	sim_free(s);
+	return 0;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect-sim: discrete-event simulator of a multi-queue NIC, its host's
+ * LLC with DDIO, and the receiving cores, around the project's ring-model
+ * cores (drivers/net/rxbisect/model*.c, compiled unmodified).
+ *
+ * Time is in picoseconds.  Entities (the ports' arrival processes, the
+ * models' hardware timers, the cores) each have at most one pending event;
+ * an indexed binary heap orders them.
+ */
+#ifndef _RXB_SIM_H
+#define _RXB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SIM_MAX_CORES	64
+#define SIM_MAX_PORTS	8
+#define SIM_MAX_BUDGET	256
+#define SIM_NAME_LEN	32
+
+#define SIM_MAX_CHANGES	8
+#define SIM_MAX_XSTATS	512
+
+enum sim_arrival { ARR_CONST, ARR_POISSON, ARR_BURST, ARR_TRACE };
+enum sim_pool_mode { POOL_PAGE_POOL, POOL_MEMPOOL };
+
+/* An option changed during a run, once @at of the packets have arrived. */
+struct sim_change {
+	double at;
+	char opt[32];
+	char val[64];
+};
+
+/* Everything a run depends on; see opts.c for meanings and defaults. */
+struct sim_cfg {
+	/* ring model */
+	char model[SIM_NAME_LEN];
+	unsigned int ring;		/* Rx / Bx / shared ring entries */
+	unsigned int ax;		/* rxBisect Ax entries */
+	unsigned int share;		/* shRing share factor */
+	unsigned int ax_assoc;
+	unsigned int ax_policy;
+	bool notif_compress;
+	double notif_timeout_us;
+	double dsh_period_us;
+	unsigned int dsh_window;
+	unsigned int dsh_tput_mbps;
+	unsigned int dsh_overload_ratio;
+	/* NIC and traffic */
+	unsigned int cores;
+	unsigned int ports;
+	double link_gbps;
+	double load;			/* offered fraction of line rate */
+	unsigned int pkt_size;
+	unsigned int wire_overhead;
+	enum sim_arrival arrival;
+	unsigned int burst;
+	unsigned int flows;
+	char trace[256];
+	bool trace_loop;
+	int target;			/* queue of each port, -1: none */
+	double target_share;		/* its share of a port's packets */
+	uint64_t packets;		/* arrivals to simulate, all ports */
+	double warmup;			/* fraction of @packets not measured */
+	uint64_t seed;
+	/* host: buffers */
+	unsigned int buf_stride;
+	unsigned int headroom;
+	enum sim_pool_mode pool_mode;
+	double pool_x;			/* pool size / posted buffers; 0: no limit */
+	unsigned int pool_cache;
+	double hold_us;			/* buffer held after processing (Tx) */
+	/* host: cores */
+	double ghz;
+	unsigned int cycles;		/* base cycles per packet */
+	unsigned int poll_cycles;
+	unsigned int budget;
+	unsigned int touch_lines;	/* packet lines the core reads, 0: all */
+	bool rewrite;			/* ... and writes the first of them */
+	unsigned int app_accesses;
+	uint64_t app_mem;
+	double irq_us;
+	bool tx;			/* NIC DMA-reads the packet afterwards */
+	unsigned int extra_cycles[SIM_MAX_CORES];
+	unsigned int extra_accesses[SIM_MAX_CORES];
+	/* host: memory */
+	uint64_t llc_bytes;
+	unsigned int llc_ways;
+	unsigned int ddio_ways;
+	bool migrate;
+	double llc_ns;
+	double dram_ns;
+	double mem_gbs;			/* peak DRAM bandwidth */
+	double mem_load;		/* loaded-latency factor */
+	double mlp;			/* overlap of a packet's line misses */
+	unsigned int wss_window;
+	struct sim_change change[SIM_MAX_CHANGES];
+	unsigned int nchange;
+	/* output */
+	bool quiet;
+};
+
+/* Per-queue results (global queue index = port * queues per port + q). */
+struct sim_qres {
+	uint64_t arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
+	double occ_mean;
+	double util;
+};
+
+struct sim_res {
+	double sim_s;			/* simulated time measured */
+	uint64_t arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
+	uint64_t pool_fails, cross_frees;
+	double offered_gbps, gbps, mpps, drop_pct;
+	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
+	double occ_mean, occ_pct;
+	double ddio_hit, tx_hit, cpu_pkt_hit, app_hit;
+	double mem_gbs, mem_rd_gbs, mem_wr_gbs;
+	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
+	double util;
+	double wall_s;
+	uint64_t events;
+	unsigned int nqueues;
+	struct sim_qres q[SIM_MAX_CORES];
+	/* the model's own counters (since start), summed over the ports */
+	unsigned int nx;
+	struct sim_xstat {
+		char name[32];
+		uint64_t val;
+	} x[SIM_MAX_XSTATS];
+};
+
+/*
+ * Sum of the model counters named @name, or named "rx<N>_@name" (per
+ * queue); false if the model has none of that name.
+ */
+bool sim_res_xstat(const struct sim_res *r, const char *name, uint64_t *val);
+
+void sim_cfg_default(struct sim_cfg *c);
+/* Check @c; on error print why to @err and return false. */
+bool sim_cfg_check(const struct sim_cfg *c, FILE *err);
+/* Run one simulation; 0, or a negative errno (message printed to stderr). */
+int sim_run(const struct sim_cfg *c, struct sim_res *r);
+
+/* Registered ring models, by name (from the registry of model.c). */
+unsigned int sim_model_names(const char **names, unsigned int max);
+
+/* Options (opts.c). */
+int opt_apply(struct sim_cfg *c, const char *name, const char *val);
+void opt_help(FILE *f);
+/* Option @i for getopt_long; *@has_arg: 1 required, 2 optional (bools). */
+unsigned int opt_count(void);
+const char *opt_name(unsigned int i, int *has_arg);
+/* Current value of option @name in @c, as text. */
+int opt_value(const struct sim_cfg *c, const char *name, char *buf, size_t len);
+/* Named result metrics for tables, CSV and plots. */
+struct sim_metric {
+	const char *name;
+	const char *fmt;
+	double (*get)(const struct sim_res *r);
+	const char *help;
+};
+extern const struct sim_metric sim_metrics[];
+extern const unsigned int sim_nmetrics;
+const struct sim_metric *sim_metric_find(const char *name);
+
+#endif /* _RXB_SIM_H */

@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTAP tests of rxbisect-sim: the parts (LLC, RSS, arrivals, traces), every
+ * registered ring model, and the seeds' experiments the simulator exists to
+ * reproduce, each checked for direction and rough size
+ * (Documentation/simulator.rst has the numbers and the paper's).
+ *
+ * SIM_TEST=substr runs only the cases whose name contains substr.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rxbisect/rxb_model.h>
+
+#include "../testing/rxbisect/shim/shim.h"
+#include "llc.h"
+#include "pool.h"
+#include "sim.h"
+#include "traffic.h"
+
+/* ---- a small KTAP runner, with SKIP -------------------------------- */
+
+static int t_fail;
+static const char *t_skip;
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("# ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+}
+
+#define EXPECT(cond, ...) ({						\
+	bool __ok = !!(cond);						\
+	if (!__ok) {							\
+		t_fail++;						\
+		printf("# %s:%d: EXPECT(%s) ", __FILE__, __LINE__, #cond); \
+		printf(" " __VA_ARGS__);				\
+		printf("\n");						\
+	}								\
+	__ok; })
+
+static void skip(const char *why)
+{
+	t_skip = why;
+}
+
+/* Configuration every case starts from: the defaults, quiet. */
+static struct sim_cfg base(void)
+{
+	struct sim_cfg c;
+
+	sim_cfg_default(&c);
+	c.quiet = true;
+	return c;
+}
+
+static bool has_model(const char *name)
+{
+	return rxb_model_find(name) != NULL;
+}
+
+/* Run, or fail the case; prints a one-line summary. */
+static bool run(const char *what, const struct sim_cfg *c, struct sim_res *r)
+{
+	int err = sim_run(c, r);
+
+	if (!EXPECT(!err, "%s: sim_run: %d", what, err))
+		return false;
+	diag("%-26s %6.1f Gbps drop %6.2f%% p50 %8.1f us p99 %8.1f us occ %6.1f ddio %5.1f%% cpu %5.1f%% mem %5.1f GB/s wss %6.2f MiB",
+	     what, r->gbps, r->drop_pct, r->lat_p50_us, r->lat_p99_us,
+	     r->occ_mean, 100 * r->ddio_hit, 100 * r->cpu_pkt_hit, r->mem_gbs,
+	     r->wss_mib);
+	return true;
+}
+
+static double max_occ(const struct sim_res *r)
+{
+	double m = 0;
+	unsigned int q;
+
+	for (q = 0; q < r->nqueues; q++)
+		if (r->q[q].occ_mean > m)
+			m = r->q[q].occ_mean;
+	return m;
+}
+
+static uint64_t drops(const struct sim_qres *q)
+{
+	return q->nobuf + q->ring_full + q->oversize;
+}
+
+/* ---- parts --------------------------------------------------------- */
+
+static void test_llc(void)
+{
+	struct llc c;
+	/* 4 sets of 4 ways, 2 DDIO ways: lines i and i + 4 share a set. */
+	uint64_t a = 0, b = 4 * 64, d = 8 * 64, e = 12 * 64;
+
+	if (!EXPECT(!llc_init(&c, 16 * 64, 4, 2, false)))
+		return;
+	EXPECT(c.nsets == 4);
+	EXPECT(!llc_dma_write(&c, a));
+	EXPECT(!llc_dma_write(&c, b));
+	EXPECT(llc_dma_write(&c, a), "write-update in place");
+	/* A third DMA line evicts within the two DDIO ways only: b (LRU). */
+	EXPECT(!llc_dma_write(&c, d));
+	EXPECT(llc_present(&c, a) && !llc_present(&c, b) && llc_present(&c, d));
+	EXPECT(c.st.mem_wr == 1, "dirty DMA line written back: %llu",
+	       (unsigned long long)c.st.mem_wr);
+	/* CPU reads allocate in any way: b and e fill the other two. */
+	EXPECT(!llc_cpu(&c, b, false));
+	EXPECT(!llc_cpu(&c, e, false));
+	EXPECT(llc_present(&c, a) && llc_present(&c, b) && llc_present(&c, d) &&
+	       llc_present(&c, e));
+	EXPECT(llc_cpu(&c, a, false));
+	/* A DMA write to a line in an ordinary way hits and stays. */
+	EXPECT(llc_dma_write(&c, e));
+	EXPECT(llc_dma_read(&c, e) && !llc_dma_read(&c, 1000 * 64));
+	EXPECT(c.st.mem_rd == 3, "two CPU misses and one DMA read miss: %llu",
+	       (unsigned long long)c.st.mem_rd);
+	llc_fini(&c);
+
+	/* migrate: a CPU hit in a DDIO way moves the line out of it. */
+	if (!EXPECT(!llc_init(&c, 16 * 64, 4, 2, true)))
+		return;
+	llc_dma_write(&c, a);
+	llc_cpu(&c, a, false);
+	llc_dma_write(&c, b);
+	llc_dma_write(&c, d);
+	EXPECT(llc_present(&c, a) && llc_present(&c, b) && llc_present(&c, d),
+	       "a left the DDIO ways for b and d");
+	llc_fini(&c);
+}
+
+static void test_fifo_stack(void)
+{
+	struct u32_fifo f = { 0 };
+	struct u32_stack s = { 0 };
+	uint32_t i, v;
+	bool ok = true;
+
+	for (i = 0; i < 1000; i++)
+		fifo_push(&f, i);
+	for (i = 0; i < 1000; i++)
+		ok &= fifo_pop(&f, &v) && v == i;
+	EXPECT(ok && !fifo_pop(&f, &v), "FIFO order");
+	for (i = 0; i < 300; i++)
+		stack_push(&s, i);
+	EXPECT(s.n == 300 && s.v[s.n - 1] == 299, "LIFO top");
+	fifo_free(&f);
+	stack_free(&s);
+}
+
+static void test_toeplitz(void)
+{
+	/* Microsoft's RSS verification suite, IPv4 with TCP ports. */
+	static const uint8_t in[12] = { 66, 9, 149, 187, 161, 142, 100, 80,
+					0x0a, 0xea, 0x06, 0xe6 };
+	static const uint8_t in2[12] = { 199, 92, 111, 2, 65, 69, 140, 83,
+					 0x37, 0x96, 0x12, 0x83 };
+
+	EXPECT(rxb_sim_toeplitz(in, 12) == 0x51ccc178, "%08x",
+	       rxb_sim_toeplitz(in, 12));
+	EXPECT(rxb_sim_toeplitz(in2, 12) == 0xc626b0ea, "%08x",
+	       rxb_sim_toeplitz(in2, 12));
+}
+
+static void test_arrivals(void)
+{
+	static const char *const names[] = { "const", "poisson", "burst" };
+	struct sim_res r;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		struct sim_cfg c = base();
+		double want;
+
+		opt_apply(&c, "arrival", names[i]);
+		c.load = 0.5;
+		c.packets = 200000;
+		c.burst = 64;
+		if (!run(names[i], &c, &r))
+			return;
+		/* 1500 B of every 1524 B on the wire, 2 x 100 Gbps at 50%. */
+		want = 200 * 0.5 * 1500 / 1524;
+		EXPECT(fabs(r.offered_gbps - want) < (i ? 0.04 : 0.002) * want,
+		       "%s: offered %.2f Gbps, want %.2f", names[i],
+		       r.offered_gbps, want);
+		EXPECT(r.drop_pct == 0 && fabs(r.gbps - r.offered_gbps) < 0.02 * want,
+		       "%s: half load is delivered", names[i]);
+	}
+}
+
+static void test_rss_spread(void)
+{
+	struct sim_cfg c = base();
+	struct sim_res r;
+	unsigned int q;
+	bool ok = true;
+
+	c.load = 0.5;
+	c.packets = 320000;
+	if (!run("rss", &c, &r))
+		return;
+	for (q = 0; q < r.nqueues; q++)
+		ok &= fabs((double)r.q[q].arrived / (r.arrived / r.nqueues) - 1) < 0.15;
+	EXPECT(ok, "4096 flows spread over 16 queues within 15%%");
+
+	c.target = 3;
+	c.target_share = 0.4;
+	if (!run("rss target", &c, &r))
+		return;
+	EXPECT(fabs((double)r.q[3].arrived / (r.arrived / 2) - 0.4) < 0.02,
+	       "target queue gets its share");
+}
+
+static void test_trace(void)
+{
+	char path[] = "/tmp/rxbisect-sim-trace-XXXXXX";
+	struct sim_cfg c = base();
+	struct sim_res r;
+	int fd = mkstemp(path);
+	FILE *f;
+	unsigned int i;
+
+	if (!EXPECT(fd >= 0))
+		return;
+	f = fdopen(fd, "w");
+	fprintf(f, "# time_ns flow len port\n");
+	/* Two flows, one per port, 0.5 Mpps each, the second of 64 B. */
+	for (i = 0; i < 10000; i++)
+		fprintf(f, "%u %u %u %u\n", i * 1000, i % 2, i % 2 ? 64 : 1500, i % 2);
+	fclose(f);
+	opt_apply(&c, "arrival", "trace");
+	opt_apply(&c, "trace", path);
+	c.packets = 30000;
+	c.warmup = 0;
+	c.trace_loop = true;
+	if (run("trace", &c, &r)) {
+		unsigned int busy = 0, q;
+
+		EXPECT(r.arrived == 30000 - 1 || r.arrived == 30000, "%llu",
+		       (unsigned long long)r.arrived);
+		for (q = 0; q < r.nqueues; q++)
+			busy += r.q[q].arrived > 0;
+		EXPECT(busy == 2, "one flow per port: %u queues", busy);
+		EXPECT(fabs(r.mpps - 1) < 0.02, "%.2f Mpps", r.mpps);
+		EXPECT(fabs(r.gbps - 0.5 * (1500 + 64) * 8 / 1000) < 0.1, "%.2f Gbps",
+		       r.gbps);
+	}
+	c.trace_loop = false;
+	if (run("trace once", &c, &r))
+		EXPECT(r.arrived <= 10000);
+	unlink(path);
+}
+
+/* Every registered model runs, conserves packets and frees its buffers. */
+static void test_models(void)
+{
+	const char *names[64];
+	unsigned int n = sim_model_names(names, 64), i;
+
+	EXPECT(n >= 2, "privring and rxbisect at least");
+	for (i = 0; i < n; i++) {
+		struct sim_cfg c = base();
+		struct sim_res r;
+		uint64_t lost;
+
+		snprintf(c.model, sizeof(c.model), "%s", names[i]);
+		c.cores = 8;
+		c.ports = 2;
+		c.ring = 256;
+		c.packets = 60000;
+		c.load = 0.3;
+		c.warmup = 0;
+		c.share = 4;
+		if (!run(names[i], &c, &r))
+			continue;
+		EXPECT(r.delivered > 0.97 * r.arrived, "%s: %llu of %llu delivered",
+		       names[i], (unsigned long long)r.delivered,
+		       (unsigned long long)r.arrived);
+		lost = r.arrived - r.delivered - r.nobuf - r.ring_full - r.oversize;
+		EXPECT(lost <= c.cores * (c.ring + c.budget),
+		       "%s: %llu packets neither delivered, dropped nor in flight",
+		       names[i], (unsigned long long)lost);
+	}
+}
+
+/* ---- experiments --------------------------------------------------- */
+
+/*
+ * (1) Paper Fig. 2 / Fig. 13: privRing throughput vs ring size, 16 cores,
+ * 2 x 100 Gbps, 1500 B: fits the DDIO ways (R <= 128), fits the LLC, exceeds
+ * it (R >= 1024).
+ */
+static void exp1_privring_ring_size(void)
+{
+	static const unsigned int R[] = { 64, 128, 256, 512, 1024, 2048 };
+	struct sim_res r[6];
+	unsigned int i;
+	char what[32];
+
+	for (i = 0; i < 6; i++) {
+		struct sim_cfg c = base();
+
+		c.ring = R[i];
+		c.packets = 700000;
+		snprintf(what, sizeof(what), "privring R=%u", R[i]);
+		if (!run(what, &c, &r[i]))
+			return;
+	}
+	/* Regime 1: line rate, DMA writes hit, little DRAM traffic. */
+	EXPECT(r[0].drop_pct < 0.01 && r[1].drop_pct < 0.01, "line rate at R <= 128");
+	EXPECT(r[0].ddio_hit > 0.95 && r[1].ddio_hit > 0.7, "DDIO hits at R <= 128");
+	/* Regime 2: still line rate, but DMA writes miss: DRAM traffic up. */
+	EXPECT(r[2].drop_pct < 0.5 && r[3].drop_pct < 0.5, "line rate at R = 256, 512");
+	EXPECT(r[2].mem_gbs > 2 * r[1].mem_gbs && r[2].ddio_hit < r[1].ddio_hit,
+	       "DDIO misses and DRAM traffic once the ways overflow");
+	/* Regime 3: throughput collapses, rings fill, latency explodes. */
+	EXPECT(r[4].gbps < 0.92 * r[1].gbps && r[4].gbps > 0.6 * r[1].gbps,
+	       "R = 1024: %.0f%% of R = 128 (paper: up to 0.8x)",
+	       100 * r[4].gbps / r[1].gbps);
+	EXPECT(r[5].gbps < 0.92 * r[1].gbps, "R = 2048 collapsed too");
+	EXPECT(r[4].lat_p99_us > 10 * r[1].lat_p99_us, "latency: rings fill");
+	EXPECT(r[4].cpu_pkt_hit < r[3].cpu_pkt_hit - 0.2,
+	       "leaky DMA: packets evicted before the core reads them");
+	EXPECT(r[5].mem_gbs > 3 * r[1].mem_gbs, "DRAM traffic up (paper: 4.9x)");
+}
+
+/* (1) continued: rxBisect with |Ax| = 128 is flat as |Bx| grows (Fig. 13). */
+static void exp1_rxbisect_bx_size(void)
+{
+	static const unsigned int B[] = { 128, 512, 1024, 2048 };
+	struct sim_res r[4];
+	unsigned int i;
+	char what[32];
+
+	for (i = 0; i < 4; i++) {
+		struct sim_cfg c = base();
+
+		snprintf(c.model, sizeof(c.model), "rxbisect");
+		c.ring = B[i];
+		c.ax = 128;
+		c.packets = 400000;
+		snprintf(what, sizeof(what), "rxbisect Bx=%u", B[i]);
+		if (!run(what, &c, &r[i]))
+			return;
+	}
+	for (i = 0; i < 4; i++) {
+		EXPECT(r[i].drop_pct < 0.01, "Bx=%u: line rate", B[i]);
+		EXPECT(fabs(r[i].gbps - r[0].gbps) < 0.01 * r[0].gbps &&
+		       fabs(r[i].wss_mib - r[0].wss_mib) < 0.1 * r[0].wss_mib,
+		       "Bx=%u: throughput and working set flat", B[i]);
+	}
+	EXPECT(r[0].wss_mib < 4, "working set fits the DDIO ways: %.2f MiB",
+	       r[0].wss_mib);
+}
+
+/*
+ * (2) mu < lambda (thesis Fig. 5.7f/g): when overloaded, occupancy and
+ * latency are proportional to the ring size; shRing divides them by the
+ * share factor.  The cores are made slower than the arrivals; the LLC is
+ * made big enough for every ring so that only queueing differs.
+ */
+static struct sim_cfg exp2_cfg(const char *model, unsigned int ring)
+{
+	struct sim_cfg c = base();
+
+	snprintf(c.model, sizeof(c.model), "%s", model);
+	c.ring = ring;
+	c.cycles = 2600;		/* > 2061: mu < lambda */
+	c.llc_bytes = 256ULL << 20;
+	c.llc_ways = 16;
+	c.ddio_ways = 16;
+	c.packets = 600000;
+	c.warmup = 0.5;
+	return c;
+}
+
+static void exp2_queueing(void)
+{
+	struct sim_res p128, p256, p1024, sh;
+	struct sim_cfg c;
+
+	c = exp2_cfg("privring", 128);
+	if (!run("privring R=128", &c, &p128))
+		return;
+	c = exp2_cfg("privring", 256);
+	if (!run("privring R=256", &c, &p256))
+		return;
+	c = exp2_cfg("privring", 1024);
+	if (!run("privring R=1024", &c, &p1024))
+		return;
+	EXPECT(p256.occ_pct > 85 && p1024.occ_pct > 85,
+	       "overloaded rings are full: %.0f%%, %.0f%% (thesis: 94%%)",
+	       p256.occ_pct, p1024.occ_pct);
+	EXPECT(p1024.lat_p50_us / p256.lat_p50_us > 3.2 &&
+	       p1024.lat_p50_us / p256.lat_p50_us < 4.8,
+	       "latency ~ ring size: x%.2f for x4", p1024.lat_p50_us / p256.lat_p50_us);
+	if (!has_model("shring")) {
+		skip("shring model not registered: shRing part not run");
+		return;
+	}
+	c = exp2_cfg("shring", 1024);
+	c.share = 8;
+	if (!run("shring 1024/8", &c, &sh))
+		return;
+	/*
+	 * RxArr reposts in ring order, so the most loaded queue of a group
+	 * holds its share of the ring and the others wait behind it.
+	 */
+	EXPECT(max_occ(&sh) > 0.7 * 1024 / 8 && max_occ(&sh) < 1.3 * 1024 / 8,
+	       "shRing: the bottleneck queue holds ring / share factor: %.0f",
+	       max_occ(&sh));
+	EXPECT(sh.lat_p99_us > 0.6 * p128.lat_p99_us && sh.lat_p99_us < 1.6 * p128.lat_p99_us,
+	       "shRing 1024/8 tail latency ~ privRing 128: %.1f vs %.1f us",
+	       sh.lat_p99_us, p128.lat_p99_us);
+}
+
+/*
+ * (3) Burst absorption (thesis Fig. 4.4, 5.8; paper Fig. 9): 8 cores, one
+ * 100 Gbps port, bursts of 512 line-rate packets to one of the cores.
+ */
+static struct sim_cfg exp3_cfg(const char *model, unsigned int ring)
+{
+	struct sim_cfg c = base();
+
+	snprintf(c.model, sizeof(c.model), "%s", model);
+	c.ring = ring;
+	c.cores = 8;
+	c.ports = 1;
+	c.arrival = ARR_BURST;
+	c.burst = 512;
+	c.load = 0.06;
+	c.target = 0;
+	c.target_share = 1;
+	c.ax = 128;
+	c.share = 8;
+	c.packets = 300000;
+	c.warmup = 0.1;
+	return c;
+}
+
+static void exp3_burst(void)
+{
+	struct sim_res small, big, rxb, sh;
+	struct sim_cfg c;
+
+	c = exp3_cfg("privring", 128);
+	if (!run("privring 128", &c, &small))
+		return;
+	c = exp3_cfg("privring", 1024);
+	if (!run("privring 1024", &c, &big))
+		return;
+	c = exp3_cfg("rxbisect", 1024);
+	if (!run("rxbisect 128/1024", &c, &rxb))
+		return;
+	EXPECT(small.drop_pct > 20, "128-entry private rings drop bursts: %.2f%%",
+	       small.drop_pct);
+	EXPECT(big.drop_pct < 0.05 * small.drop_pct, "1 Ki private rings absorb them");
+	EXPECT(rxb.drop_pct < 0.05 * small.drop_pct &&
+	       rxb.drop_pct <= 1.5 * big.drop_pct + 0.05,
+	       "rxBisect Ax 128 / Bx 1 Ki absorbs them as 1 Ki privRing: %.3f%% vs %.3f%%",
+	       rxb.drop_pct, big.drop_pct);
+	if (!has_model("shring")) {
+		skip("shring model not registered: shRing part not run");
+		return;
+	}
+	c = exp3_cfg("shring", 1024);
+	if (run("shring 1024/8", &c, &sh))
+		EXPECT(sh.drop_pct < 0.05 * small.drop_pct &&
+		       sh.drop_pct <= 1.5 * big.drop_pct + 0.05,
+		       "shRing 1 Ki shared absorbs them: %.3f%%", sh.drop_pct);
+}
+
+/*
+ * (4) Head-of-line blocking (thesis Fig. 5.10/5.11, paper Fig. 14/15): one
+ * core per port is slow (more memory accesses per packet) or flooded.
+ */
+static struct sim_cfg exp4_cfg(const char *model, bool flood)
+{
+	struct sim_cfg c = base();
+
+	snprintf(c.model, sizeof(c.model), "%s", model);
+	c.ring = 1024;
+	c.ax = 128;
+	c.share = 8;
+	c.packets = 500000;
+	c.warmup = 0.4;
+	/* A small working set everywhere: only the slow core differs. */
+	c.ring = strcmp(model, "privring") ? 1024 : 128;
+	c.target = 0;
+	if (flood) {
+		/* 30% of each port's packets to its queue 0. */
+		c.target_share = 0.3;
+	} else {
+		/* ~1 Gbps to queue 0 of each port, 300 more reads per packet. */
+		c.target_share = 0.01;
+		opt_apply(&c, "extra", "0:0:300");
+		opt_apply(&c, "extra", "8:0:300");
+	}
+	return c;
+}
+
+static void exp4_one(const char *model, bool flood, struct sim_res *r)
+{
+	struct sim_cfg c = exp4_cfg(model, flood);
+	char what[48];
+
+	snprintf(what, sizeof(what), "%s %s", model, flood ? "flooded" : "slow");
+	if (!run(what, &c, r))
+		memset(r, 0, sizeof(*r));
+}
+
+static uint64_t other_drops(const struct sim_res *r)
+{
+	uint64_t d = 0;
+	unsigned int q;
+
+	for (q = 0; q < r->nqueues; q++)
+		if (q % (r->nqueues / 2))
+			d += drops(&r->q[q]);
+	return d;
+}
+
+static void exp4_hol(void)
+{
+	struct sim_res pr, rb, sh;
+	bool flood;
+
+	for (flood = false; ; flood = true) {
+		exp4_one("privring", flood, &pr);
+		exp4_one("rxbisect", flood, &rb);
+		EXPECT(pr.q[0].nobuf + pr.q[0].ring_full > 0.3 * pr.q[0].arrived,
+		       "%s: the target drops", flood ? "flood" : "slow");
+		EXPECT(other_drops(&pr) == 0, "privRing: only the target's traffic is lost");
+		EXPECT(other_drops(&rb) == 0, "rxBisect: no other core loses traffic");
+		EXPECT(rb.gbps > 0.98 * pr.gbps, "rxBisect >= privRing: %.1f vs %.1f",
+		       rb.gbps, pr.gbps);
+		if (has_model("shring")) {
+			exp4_one("shring", flood, &sh);
+			EXPECT(sh.gbps < 0.75 * rb.gbps,
+			       "shRing loses far more (paper: -49..-60%%): %.0f%%",
+			       100 * (sh.gbps / rb.gbps - 1));
+			EXPECT(other_drops(&sh) > 0, "shRing: other cores lose traffic");
+		}
+		if (flood)
+			break;
+	}
+	if (!has_model("shring"))
+		skip("shring model not registered: shRing part not run");
+}
+
+/*
+ * (7) Dynamic shRing (thesis 5.1.5, Fig. 5.12): on under high balanced
+ * load with a working set beyond the DDIO ways, off once one core is
+ * pathologically slow.
+ */
+static void exp7_dshring(void)
+{
+	struct sim_cfg c = base();
+	struct sim_res r;
+	uint64_t shared, sw;
+
+	if (!has_model("dshring")) {
+		skip("dshring model not registered");
+		return;
+	}
+	snprintf(c.model, sizeof(c.model), "dshring");
+	c.ring = 1024;
+	c.share = 8;
+	c.dsh_period_us = 2000;		/* ~2 ring rounds per queue */
+	c.dsh_window = 8;
+	c.packets = 900000;
+	c.warmup = 0.75;
+	c.target = 0;
+	c.target_share = 0.125;		/* as RSS would give it */
+	if (!run("dshring balanced", &c, &r))
+		return;
+	EXPECT(sim_res_xstat(&r, "dsh_shared", &shared) && shared == c.ports,
+	       "balanced high load: shRing on (%llu of %u ports)",
+	       (unsigned long long)shared, c.ports);
+	EXPECT(r.drop_pct < 1, "and at line rate: %.2f%% dropped", r.drop_pct);
+	/*
+	 * Then the target core turns slow (Fig. 5.12 at t = 20 s): 1 Gbps
+	 * to it, 300 more reads per packet, as in (4).
+	 */
+	c.packets = 1800000;
+	c.warmup = 0.8;
+	opt_apply(&c, "change", "0.45:target-share=0.01");
+	opt_apply(&c, "change", "0.45:extra=0:0:300");
+	opt_apply(&c, "change", "0.45:extra=8:0:300");
+	if (!run("dshring then slow core", &c, &r))
+		return;
+	EXPECT(sim_res_xstat(&r, "dsh_shared", &shared) && shared == 0,
+	       "pathological: back to privRing (%llu ports shared)",
+	       (unsigned long long)shared);
+	EXPECT(sim_res_xstat(&r, "dsh_switches", &sw) && sw >= 2 * c.ports,
+	       "switched on and off: %llu switches", (unsigned long long)sw);
+}
+
+/*
+ * (8) Buffer-pool exhaustion (thesis 6.2.1): with a 2|Rx| pool, privRing
+ * runs out when the NF holds buffers until Tx completes; rxBisect's
+ * overloaded Bx ring hogs buffers but the other cores keep receiving.
+ */
+static void exp8_pool(void)
+{
+	struct sim_cfg c = base();
+	struct sim_res r2, r4, rb;
+	unsigned int q;
+	uint64_t borrowed = 0;
+	bool ok = true;
+
+	c.ring = 256;
+	c.load = 0.9;
+	c.packets = 500000;
+	c.hold_us = 400;	/* ~ a 400-packet Tx ring per core, cleaned lazily */
+	c.pool_x = 2;
+	if (!run("privring pool 2|Rx|", &c, &r2))
+		return;
+	c.pool_x = 4;
+	if (!run("privring pool 4|Rx|", &c, &r4))
+		return;
+	EXPECT(r2.alloc_fails > 0,
+	       "2|Rx| runs out: %llu allocation failures (rings not refilled)",
+	       (unsigned long long)r2.alloc_fails);
+	EXPECT(r4.alloc_fails == 0 && r4.drop_pct < 0.01, "4|Rx| does not");
+
+	c = base();
+	snprintf(c.model, sizeof(c.model), "rxbisect");
+	c.ring = 1024;
+	c.ax = 128;
+	c.pool_x = 2;
+	c.packets = 800000;
+	c.warmup = 0.5;
+	opt_apply(&c, "extra", "0:0:60");
+	opt_apply(&c, "extra", "8:0:60");
+	if (!run("rxbisect pool 2|Ax|, slow", &c, &rb))
+		return;
+	sim_res_xstat(&rb, "borrowed", &borrowed);
+	EXPECT(rb.q[0].occ_mean > 2 * c.ax,
+	       "the slow core's Bx ring hogs buffers: %.0f > 2 |Ax|", rb.q[0].occ_mean);
+	EXPECT(borrowed > 0, "borrowed from other Ax rings");
+	for (q = 1; q < rb.nqueues; q++)
+		if (q != 8)
+			ok &= drops(&rb.q[q]) < 0.005 * rb.q[q].arrived;
+	EXPECT(ok, "the other cores keep receiving");
+}
+
+/* ---- runner -------------------------------------------------------- */
+
+struct tcase {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct tcase cases[] = {
+	{ "unit_llc", test_llc },
+	{ "unit_fifo_stack", test_fifo_stack },
+	{ "unit_toeplitz", test_toeplitz },
+	{ "unit_arrivals", test_arrivals },
+	{ "unit_rss", test_rss_spread },
+	{ "unit_trace", test_trace },
+	{ "models", test_models },
+	{ "exp1_privring_ring_size", exp1_privring_ring_size },
+	{ "exp1_rxbisect_bx_size", exp1_rxbisect_bx_size },
+	{ "exp2_queueing", exp2_queueing },
+	{ "exp3_burst", exp3_burst },
+	{ "exp4_hol", exp4_hol },
+	{ "exp7_dshring", exp7_dshring },
+	{ "exp8_pool", exp8_pool },
+};
+
+int main(void)
+{
+	const char *filter = getenv("SIM_TEST");
+	unsigned int i, n = 0, pass = 0, fail = 0, nskip = 0;
+	struct timespec t0, t1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!filter || strstr(cases[i].name, filter))
+			n++;
+	printf("KTAP version 1\n1..%u\n", n);
+	n = 0;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long allocs = rxb_shim_live_allocs;
+
+		if (filter && !strstr(cases[i].name, filter))
+			continue;
+		t_fail = 0;
+		t_skip = NULL;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		cases[i].fn();
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (rxb_shim_live_allocs != allocs)
+			EXPECT(0, "%ld model allocations leaked",
+			       rxb_shim_live_allocs - allocs);
+		diag("%s: %.1f s", cases[i].name, (t1.tv_sec - t0.tv_sec) +
+		     (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		n++;
+		if (t_fail) {
+			printf("not ok %u %s\n", n, cases[i].name);
+			fail++;
+		} else if (t_skip) {
+			printf("ok %u %s # SKIP %s\n", n, cases[i].name, t_skip);
+			nskip++;
+		} else {
+			printf("ok %u %s\n", n, cases[i].name);
+			pass++;
+		}
+	}
+	printf("# Totals: pass:%u fail:%u skip:%u\n", pass, fail, nskip);
+	return fail ? 1 : 0;
+}

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the shRing cores (model_shring.c: RxArr, model_shring_list.c:
+ * RxList, model_dshring.c: dynamic shRing): exact counter values, shared
+ * capacity and victim drops, RxArr's held-back reposts and pool tracking,
+ * RxList's list order and end marker, partly filled rings, teardown, the
+ * dshRing controller's switches (on a fake clock), and thread stress
+ * with many queues contending for one ring.  Model-independent tests are
+ * in test_models.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+
+#include "env.h"
+#include "ktap.h"
+#include "stress.h"
+
+#define MAXQ	8
+
+struct st {
+	struct rxb_th th;
+	u64 next_tx[MAXQ];
+	u64 next_rx[MAXQ];
+	u8 frame[RXB_ENV_BUF_SIZE];
+	struct rxb_pkt pkts[RXB_RING_MAX];
+	u16 pool[RXB_RING_MAX];	/* pool_q of the last rx() */
+};
+
+static unsigned int tlen(unsigned int q, u64 seq)
+{
+	return 60 + (seq * 37 + q * 101) % 1400;
+}
+
+static struct st *st_create(const char *model, unsigned int nq,
+			    unsigned int ring, unsigned int sf,
+			    void (*tune)(struct rxb_model_cfg *cfg))
+{
+	struct st *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		abort();
+	if (rxb_th_init(&t->th, model, nq, ring, RXB_ENV_BUF_SIZE)) {
+		t->th.cfg.share_factor = sf;
+		if (tune)
+			tune(&t->th.cfg);
+		if (rxb_th_start(&t->th))
+			return t;
+	}
+	rxb_th_destroy(&t->th);
+	free(t);
+	return NULL;
+}
+
+static void st_destroy(struct st *t)
+{
+	rxb_th_destroy(&t->th);
+	free(t);
+}
+
+#define QS(t, q, f)	READ_ONCE((t)->th.m->qstats[q].f)
+
+/* A model-specific counter by name; fails the case if there is none. */
+static u64 xs(struct st *t, const char *name)
+{
+	const struct rxb_model_ops *ops = t->th.ops;
+	unsigned int n = ops->xstats_count(t->th.m), i;
+	char *names = calloc(n, RXB_STAT_NAME_LEN);
+	u64 *vals = calloc(n, sizeof(*vals)), v = 0;
+	bool found = false;
+
+	if (!names || !vals)
+		abort();
+	ops->xstats_names(t->th.m, names);
+	ops->xstats_values(t->th.m, vals);
+	for (i = 0; i < n; i++)
+		if (!strcmp(names + i * RXB_STAT_NAME_LEN, name)) {
+			v = vals[i];
+			found = true;
+		}
+	EXPECT(found, "no counter %s", name);
+	free(names);
+	free(vals);
+	return v;
+}
+
+/* Send the next frame of queue @q; 0 or the drop cause. */
+static int tx(struct st *t, unsigned int q)
+{
+	u64 seq = t->next_tx[q];
+	struct rxb_tframe_id id = { .producer = 1, .q = q, .seq = seq };
+	struct rxb_frame f = {
+		.data = t->frame, .len = tlen(q, seq), .hash = (u32)seq,
+		.hash_flags = RXB_CQE_F_L4_HASH,
+	};
+	int ret;
+
+	rxb_tframe_fill(t->frame, f.len, &id);
+	ret = t->th.ops->hw_rx(t->th.m, q, &f);
+	if (!ret)
+		t->next_tx[q]++;
+	return ret;
+}
+
+/* Send @n frames to @q, each accepted. */
+static bool tx_n(struct st *t, unsigned int q, unsigned int n)
+{
+	while (n--)
+		if (!EXPECT_EQ(tx(t, q), 0))
+			return false;
+	return true;
+}
+
+/* Send to @q until the first drop; the number accepted. */
+static unsigned int tx_fill(struct st *t, unsigned int q, int *cause)
+{
+	unsigned int n = 0;
+	int ret;
+
+	while (!(ret = tx(t, q)))
+		n++;
+	*cause = ret;
+	return n;
+}
+
+/*
+ * Poll @q once with @budget: every packet is the next frame sent to @q,
+ * intact; pool queues are recorded in t->pool[]; buffers go back.
+ */
+static int rx(struct st *t, unsigned int q, int budget)
+{
+	int n = t->th.ops->poll(t->th.m, q, t->pkts, budget), i;
+
+	EXPECT(n >= 0 && n <= budget, "poll returned %d", n);
+	for (i = 0; i < n; i++) {
+		struct rxb_pkt *p = &t->pkts[i];
+		u64 seq = t->next_rx[q]++;
+		struct rxb_tframe_id id;
+		void *data = rxb_env_pkt_take(t->th.env, q, p);
+
+		t->pool[i] = p->pool_q;
+		if (!data)
+			continue;
+		if (EXPECT(rxb_tframe_check(data, p->len, &id), "q %u seq %llu: bad content",
+			   q, (unsigned long long)seq)) {
+			EXPECT_EQ(id.q, q);
+			EXPECT_EQ(id.seq, seq);
+		}
+		EXPECT_EQ(p->len, tlen(q, seq));
+		EXPECT_EQ(p->hash, (u32)seq);
+		rxb_env_pkt_put(t->th.env, p->cookie);
+	}
+	return n;
+}
+
+/* Poll @q until it is empty; the number of packets. */
+static int rx_all(struct st *t, unsigned int q)
+{
+	int n, total = 0;
+
+	while ((n = rx(t, q, 64)) > 0)
+		total += n;
+	return total;
+}
+
+/* ---- RxArr ---------------------------------------------------------- */
+
+/* Groups by share factor; each queue's pool fills its share of its ring. */
+static void test_arr_create(const void *arg)
+{
+	struct st *t = st_create("shring", 3, 64, 2, NULL);
+
+	(void)arg;
+	if (!t)
+		return;
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	EXPECT_EQ(xs(t, "ring1_posted"), 64);
+	EXPECT_EQ(xs(t, "ring0_tail_advances"), 1);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), 64);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0), 32);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 1), 32);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 2), 64);
+	EXPECT_EQ(QS(t, 0, refills), 32);
+	EXPECT_EQ(QS(t, 2, refills), 64);
+	EXPECT_EQ(QS(t, 0, doorbells) + QS(t, 1, doorbells), 1);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT(t->th.ops->refill(t->th.m, 2));
+	st_destroy(t);
+}
+
+/*
+ * The sharing queues draw from one pool of descriptors: what one holds the
+ * other cannot use.  A drop while the queue held less than its fair share
+ * is a victim drop.
+ */
+static void test_arr_shared_capacity(const void *arg)
+{
+	struct st *t = st_create("shring", 2, 64, 2, NULL);
+	int cause;
+
+	(void)arg;
+	if (!t)
+		return;
+	if (!tx_n(t, 0, 40))
+		goto out;
+	EXPECT_EQ(tx_fill(t, 1, &cause), 24);
+	EXPECT_EQ(cause, -ENOBUFS);
+	EXPECT_EQ(QS(t, 1, nobuf_drops), 1);
+	EXPECT_EQ(xs(t, "rx1_nobuf_victim_drops"), 1);
+	/* Queue 0 holds 40 >= 32: its own drop is no victim's. */
+	EXPECT_EQ(tx(t, 0), -ENOBUFS);
+	EXPECT_EQ(xs(t, "rx0_nobuf_victim_drops"), 0);
+	EXPECT_EQ(xs(t, "ring0_posted"), 0);
+	EXPECT_EQ(rx_all(t, 0), 40);
+	EXPECT_EQ(rx_all(t, 1), 24);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 64);
+	EXPECT_EQ(xs(t, "ring0_held_back"), 0);
+out:
+	st_destroy(t);
+}
+
+/*
+ * A descriptor reposted before an earlier one waits for it (section
+ * 5.1.3); the earlier one's repost releases both.
+ */
+static void test_arr_held_back(const void *arg)
+{
+	struct st *t = st_create("shring", 2, 64, 2, NULL);
+	u64 adv0, i;
+	int n;
+
+	(void)arg;
+	if (!t)
+		return;
+	adv0 = xs(t, "ring0_tail_advance_len");
+	if (!tx_n(t, 0, 10) || !tx_n(t, 1, 10))	/* slots 0-9, 10-19 */
+		goto out;
+	EXPECT_EQ(rx(t, 1, 64), 10);
+	EXPECT_EQ(xs(t, "ring0_held_back"), 10);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), adv0);
+	EXPECT_EQ(xs(t, "ring0_posted"), 44);
+	EXPECT_EQ(QS(t, 1, doorbells), 0);
+	EXPECT_EQ(QS(t, 0, doorbells), 1);	/* create's */
+	/* Only the 44 posted descriptors are usable. */
+	EXPECT_EQ(tx_fill(t, 1, &n), 44);
+	EXPECT_EQ(n, -ENOBUFS);
+	EXPECT_EQ(rx(t, 0, 64), 10);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), adv0 + 20);
+	EXPECT_EQ(xs(t, "ring0_posted"), 20);
+	EXPECT_EQ(xs(t, "ring0_held_back"), 10);
+	EXPECT_EQ(QS(t, 0, doorbells), 2);
+	EXPECT_EQ(rx_all(t, 1), 44);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), adv0 + 64);
+	/*
+	 * Slots 0-9 now hold queue 0's buffers, 10-63 queue 1's: a packet
+	 * names the pool its buffer came from, whatever queue receives it.
+	 */
+	if (!tx_n(t, 0, 64))
+		goto out;
+	EXPECT_EQ(rx(t, 0, 64), 64);
+	for (i = 0; i < 64; i++)
+		EXPECT_EQ(t->pool[i], i < 10 ? 0 : 1);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0), 64);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 1), 0);
+out:
+	st_destroy(t);
+}
+
+/* One atomic per bitmap word marked and per word cleared. */
+static void test_arr_bitmap_atomics(const void *arg)
+{
+	struct st *t = st_create("shring", 2, 256, 2, NULL);
+	u64 a0, l0;
+
+	(void)arg;
+	if (!t)
+		return;
+	/* Move the head to slot 60: the next 100 slots span 3 words. */
+	if (!tx_n(t, 1, 60) || !EXPECT_EQ(rx_all(t, 1), 60))
+		goto out;
+	a0 = xs(t, "ring0_bitmap_atomics");
+	l0 = xs(t, "ring0_lock_acquired");
+	if (!tx_n(t, 0, 100))
+		goto out;
+	EXPECT_EQ(rx(t, 0, 128), 100);
+	EXPECT_EQ(xs(t, "ring0_bitmap_atomics") - a0, 3 + 3);
+	EXPECT_EQ(xs(t, "ring0_lock_acquired") - l0, 1);
+	EXPECT_EQ(xs(t, "ring0_lock_contended"), 0);
+out:
+	st_destroy(t);
+}
+
+/* Destroy frees every buffer: posted, delivered, and held back. */
+static void test_arr_destroy(const void *arg)
+{
+	struct st *t = st_create("shring", 4, 128, 4, NULL);
+
+	(void)arg;
+	if (!t)
+		return;
+	if (tx_n(t, 0, 5) && tx_n(t, 1, 7) && tx_n(t, 2, 9) && tx_n(t, 3, 11))
+		EXPECT_EQ(rx(t, 2, 64), 9);	/* held back behind 0 and 1 */
+	EXPECT_EQ(xs(t, "ring0_held_back"), 9);
+	EXPECT_EQ(rxb_env_outstanding(t->th.env, -1), 128);
+	st_destroy(t);	/* checks nothing is outstanding, pools match */
+}
+
+/* Without a fresh buffer a packet stays in the CR; the poll retries. */
+static void test_arr_alloc_fail(const void *arg)
+{
+	struct st *t = st_create("shring", 2, 64, 2, NULL);
+
+	(void)arg;
+	if (!t)
+		return;
+	if (!tx_n(t, 0, 8))
+		goto out;
+	rxb_env_fail_allocs(t->th.env, 0, 3, 2);
+	EXPECT_EQ(rx(t, 0, 64), 3);
+	EXPECT_EQ(QS(t, 0, alloc_fails), 1);
+	EXPECT(!t->th.ops->refill(t->th.m, 0), "refill: starved queue reports full");
+	EXPECT(t->th.ops->rx_pending(t->th.m, 0));
+	EXPECT_EQ(rx(t, 0, 64), 0);
+	EXPECT_EQ(QS(t, 0, alloc_fails), 2);
+	EXPECT_EQ(rx(t, 0, 64), 5);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+out:
+	st_destroy(t);
+}
+
+/* Slots create could not fill are filled by a later refill or poll. */
+static void test_partial_create(const void *arg)
+{
+	const char *model = arg;
+	struct st *t = calloc(1, sizeof(*t));
+	unsigned int usable = strcmp(model, "shring") ? 63 : 64;
+	int cause;
+
+	if (!t)
+		abort();
+	if (!rxb_th_init(&t->th, model, 2, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	t->th.cfg.share_factor = 2;
+	/* Slots alternate between the pools: q0 fails its 6th. */
+	rxb_env_fail_allocs(t->th.env, 0, 5, 1);
+	if (!rxb_th_start(&t->th))
+		goto out;
+	EXPECT_EQ(rxb_env_posted(t->th.env, -1), 10);
+	EXPECT_EQ(xs(t, "ring0_posted"), usable - 54);
+	EXPECT_EQ(QS(t, 0, alloc_fails), 1);
+	EXPECT(t->th.ops->refill(t->th.m, 1));
+	EXPECT_EQ(rxb_env_posted(t->th.env, 1), 59);
+	EXPECT_EQ(xs(t, "ring0_posted"), usable);
+	EXPECT_EQ(tx_fill(t, 0, &cause), usable);
+	EXPECT_EQ(rx_all(t, 0), usable);
+	EXPECT_EQ(tx_fill(t, 1, &cause), usable);
+	EXPECT_EQ(rx_all(t, 1), usable);
+out:
+	st_destroy(t);
+}
+
+/* ---- RxList --------------------------------------------------------- */
+
+/* The list's last descriptor marks its end: one per ring stays unused. */
+static void test_list_end_marker(const void *arg)
+{
+	struct st *t = st_create("shring-list", 2, 64, 2, NULL);
+	int round, cause;
+
+	(void)arg;
+	if (!t)
+		return;
+	for (round = 0; round < 3; round++) {
+		EXPECT_EQ(xs(t, "ring0_posted"), 63);
+		EXPECT_EQ(tx_fill(t, round & 1, &cause), 63);
+		EXPECT_EQ(cause, -ENOBUFS);
+		EXPECT_EQ(rx_all(t, round & 1), 63);
+	}
+	st_destroy(t);
+}
+
+/*
+ * A queue's reposts go to the list at once, whatever the other queues
+ * still hold: no head-of-line blocking.  The NIC then follows the list
+ * out of array order.
+ */
+static void test_list_no_hol(const void *arg)
+{
+	struct st *t = st_create("shring-list", 2, 64, 2, NULL);
+	int cause;
+
+	(void)arg;
+	if (!t)
+		return;
+	if (!tx_n(t, 0, 10) || !tx_n(t, 1, 10))	/* slots 0-9, 10-19 */
+		goto out;
+	EXPECT_EQ(rx(t, 1, 64), 10);
+	EXPECT_EQ(xs(t, "ring0_posted"), 53);
+	EXPECT_EQ(xs(t, "ring0_out_of_order"), 0);
+	/* Slots 20-63, then 10-19: the jump back is out of order. */
+	EXPECT_EQ(tx_fill(t, 1, &cause), 53);
+	EXPECT_EQ(xs(t, "ring0_out_of_order"), 1);
+	EXPECT_EQ(xs(t, "ring0_tail_advances"), 2);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), 64 + 10);
+	EXPECT_EQ(rx_all(t, 1), 53);
+	EXPECT_EQ(rx_all(t, 0), 10);
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 73);
+	/* Queue 1 held >= 32 when it filled the ring: not a victim. */
+	EXPECT_EQ(xs(t, "rx1_nobuf_victim_drops"), 0);
+out:
+	st_destroy(t);
+}
+
+/* ---- dshRing -------------------------------------------------------- */
+
+static void tune_dsh(struct rxb_model_cfg *cfg)
+{
+	cfg->dsh_period_ns = 1000000;
+	cfg->dsh_window = 8;
+	cfg->dsh_tput_mbps = 1;
+	cfg->cache_bytes = 1024;
+	cfg->dsh_overload_ratio = 4;
+}
+
+/* One controller period: traffic to every queue in @txq, polls of every
+ * queue in @rxq, then the timer.
+ */
+static void dsh_tick(struct st *t, unsigned int txq, unsigned int rxq)
+{
+	unsigned int q;
+
+	unsigned int i;
+
+	for (q = 0; q < t->th.cfg.nqueues; q++)
+		for (i = 0; txq & (1U << q) && i < 8; i++)
+			tx(t, q);	/* may be dropped */
+	for (q = 0; q < t->th.cfg.nqueues; q++)
+		if (rxq & (1U << q))
+			rx_all(t, q);
+	EXPECT(rxb_env_run_timer(t->th.env), "the controller's timer is not armed");
+}
+
+/*
+ * High throughput and pressure, balanced: privRing -> shRing after a
+ * window.  A queue stops receiving while packets wait for it: overloaded,
+ * shRing -> privRing after 7/8 of a window.  Every frame arrives once and
+ * in order across both switches (the old set is drained first).
+ */
+static void test_dsh_switch(const void *arg)
+{
+	struct st *t;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	for (i = 0; i < 8; i++)
+		dsh_tick(t, 3, 3);
+	/* The first tick only took readings: 7 samples, no decision yet. */
+	EXPECT_EQ(xs(t, "dsh_samples"), 7);
+	EXPECT_EQ(xs(t, "dsh_switches"), 0);
+	dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "dsh_switches"), 1);
+	EXPECT_EQ(xs(t, "dsh_shared"), 1);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 0);
+	/* Now the shared ring carries the traffic. */
+	dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 16);
+	EXPECT_EQ(xs(t, "dsh_overloaded"), 0);
+
+	/* Queue 0 stops receiving: its packets fill the shared ring. */
+	for (i = 0; i < 16 && xs(t, "dsh_switches") == 1; i++)
+		dsh_tick(t, 3, 2);
+	EXPECT(xs(t, "rx1_nobuf_victim_drops") > 0, "no victim drops on queue 1");
+	EXPECT_EQ(xs(t, "dsh_switches"), 2);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	/* Samples with the queue overloaded or the ring so full that no
+	 * frame got through (low throughput) count against shRing.
+	 */
+	EXPECT(xs(t, "dsh_overloaded") > 0);
+	ktap_diag("overloaded samples %llu, victim drops %llu",
+		  (unsigned long long)xs(t, "dsh_overloaded"),
+		  (unsigned long long)xs(t, "rx1_nobuf_victim_drops"));
+	/* Queue 0 drains the shared ring, then its private one. */
+	rx_all(t, 0);
+	rx_all(t, 1);
+	EXPECT_EQ(t->next_rx[0], t->next_tx[0]);
+	EXPECT_EQ(t->next_rx[1], t->next_tx[1]);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	/* Idle for two windows: the controller stops. */
+	for (i = 0; i < 17 && rxb_env_timer_pending(t->th.env); i++)
+		rxb_env_run_timer(t->th.env);
+	EXPECT(!rxb_env_timer_pending(t->th.env), "controller still ticking when idle");
+	/* Counters add up over both sets. */
+	EXPECT_EQ(QS(t, 0, packets), t->next_rx[0]);
+	EXPECT_EQ(QS(t, 1, packets), t->next_rx[1]);
+	EXPECT_EQ(QS(t, 0, hw_packets), t->next_tx[0]);
+	st_destroy(t);
+}
+
+static void tune_dsh_fast(struct rxb_model_cfg *cfg)
+{
+	tune_dsh(cfg);
+	cfg->dsh_tput_mbps = 1000;
+}
+
+/* Low throughput: privRing stays, however high the pressure. */
+static void test_dsh_stays_private(const void *arg)
+{
+	struct st *t;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh_fast);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	/* 8 frames of ~700 B per ms per queue: ~90 Mbit/s, below 1000. */
+	for (i = 0; i < 20; i++)
+		dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "dsh_samples"), 19);
+	EXPECT_EQ(xs(t, "dsh_pressure_high"), 19);
+	EXPECT_EQ(xs(t, "dsh_tput_high"), 0);
+	EXPECT_EQ(xs(t, "dsh_switches"), 0);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	st_destroy(t);
+}
+
+/* Invalid dshRing and share-factor settings are refused. */
+static void test_invalid(const void *arg)
+{
+	static const struct {
+		const char *model;
+		unsigned int sf, window, ratio;
+		u64 period;
+	} bad[] = {
+		{ .model = "shring", .sf = 0 },
+		{ .model = "shring", .sf = 5 },
+		{ .model = "shring-list", .sf = 0 },
+		{ .model = "shring-list", .sf = 9 },
+		{ .model = "dshring", .sf = 0 },
+		{ .model = "dshring", .sf = 3, .window = 12 },
+		{ .model = "dshring", .sf = 2, .window = 72 },
+		{ .model = "dshring", .sf = 2, .ratio = 1 },
+		{ .model = "dshring", .sf = 2, .ratio = 2000 },
+		{ .model = "dshring", .sf = 2, .period = 1000 },
+	};
+	struct rxb_model_cfg cfg;
+	struct rxb_env *env = rxb_env_create(4, 0);
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		const struct rxb_model_ops *ops = rxb_model_find(bad[i].model);
+		const char *msg = NULL;
+		struct rxb_model *m;
+
+		rxb_env_model_cfg(env, &cfg, 4, 64, 2048);
+		cfg.share_factor = bad[i].sf;
+		cfg.dsh_window = bad[i].window;
+		cfg.dsh_overload_ratio = bad[i].ratio;
+		cfg.dsh_period_ns = bad[i].period;
+		EXPECT_EQ(rxb_model_validate(ops, &cfg, &msg), -EINVAL);
+		EXPECT(msg && *msg, "%s case %u: no message", bad[i].model, i);
+		if (msg)
+			ktap_diag("%s: %s", bad[i].model, msg);
+		m = ops->create(&cfg);
+		EXPECT(m == ERR_PTR(-EINVAL), "%s case %u created", bad[i].model, i);
+	}
+	EXPECT_EQ(rxb_env_qstats(env, 0).alloc_calls, 0);
+	rxb_env_destroy(env);
+}
+
+/* ---- thread stress: many queues on one small ring --------------------- */
+
+static void tune_dsh_flap(struct rxb_model_cfg *cfg)
+{
+	tune_dsh(cfg);
+	cfg->dsh_overload_ratio = 2;
+}
+
+static void test_stress_contended(const void *arg)
+{
+	const char *model = arg;
+	struct rxb_stress_cfg cfg = {
+		.model = model, .nqueues = 8, .ring_size = 64, .nproducers = 2,
+		.budget = 3, .max_len = 200, .alloc_fail_one_in = 997,
+		.seed = 0x5a17,
+	};
+
+	/* Every queue shares one 64-entry ring: constant lock and bitmap
+	 * contention, tiny reposts, long held-back runs.
+	 */
+	if (!strcmp(model, "dshring"))
+		cfg.tune = tune_dsh_flap;
+	cfg.frames = rxb_stress_frames(2000000) / 5;
+	rxb_stress_run(&cfg);
+}
+
+int main(void)
+{
+	static const struct ktap_case cases[] = {
+		{ "arr_create", test_arr_create, NULL },
+		{ "arr_shared_capacity", test_arr_shared_capacity, NULL },
+		{ "arr_held_back", test_arr_held_back, NULL },
+		{ "arr_bitmap_atomics", test_arr_bitmap_atomics, NULL },
+		{ "arr_destroy", test_arr_destroy, NULL },
+		{ "arr_alloc_fail", test_arr_alloc_fail, NULL },
+		{ "arr_partial_create", test_partial_create, "shring" },
+		{ "list_partial_create", test_partial_create, "shring-list" },
+		{ "list_end_marker", test_list_end_marker, NULL },
+		{ "list_no_hol", test_list_no_hol, NULL },
+		{ "dsh_switch", test_dsh_switch, NULL },
+		{ "dsh_stays_private", test_dsh_stays_private, NULL },
+		{ "invalid", test_invalid, NULL },
+		{ "stress_contended_arr", test_stress_contended, "shring" },
+		{ "stress_contended_list", test_stress_contended, "shring-list" },
+		{ "stress_contended_dsh", test_stress_contended, "dshring" },
+	};
+
+	return ktap_main(cases, ARRAY_SIZE(cases));
+}
