@@ -8,7 +8,9 @@
  *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
  *            spread (queue i -> i-th online CPU).
  *
- * The directory keeps the name the port had when it was created.
+ * The directory is named after the port and follows its renames; when the
+ * name is taken (ports of the same name in two namespaces) it is
+ * <ifname>-<ifindex>.
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -122,15 +124,49 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 	}
 }
 
+/* The directory name for @port: its name, or <name>-<ifindex> if taken. */
+static void rxb_debugfs_name(struct rxb_port *port, char *buf, size_t len)
+{
+	struct dentry *d;
+
+	strscpy(buf, netdev_name(port->dev), len);
+	d = debugfs_lookup(buf, rxb_dbg_root);
+	if (d) {
+		if (d != port->dbg_dir)
+			snprintf(buf, len, "%s-%d", netdev_name(port->dev),
+				 port->dev->ifindex);
+		dput(d);
+	}
+}
+
 /**
  * rxb_debugfs_port_add() - create rxbisect/<ifname>/ for a new port.
  * @port: the port, registered.
  */
 void rxb_debugfs_port_add(struct rxb_port *port)
 {
-	port->dbg_dir = debugfs_create_dir(netdev_name(port->dev),
-					   rxb_dbg_root);
+	char name[IFNAMSIZ + 12];
+
+	rxb_debugfs_name(port, name, sizeof(name));
+	port->dbg_dir = debugfs_create_dir(name, rxb_dbg_root);
 	rxb_debugfs_queues_update(port);
+}
+
+/**
+ * rxb_debugfs_port_rename() - follow a port's new name.
+ * @port: the port; RTNL held.
+ */
+void rxb_debugfs_port_rename(struct rxb_port *port)
+{
+	char name[IFNAMSIZ + 12];
+	struct dentry *d;
+
+	if (IS_ERR_OR_NULL(port->dbg_dir))
+		return;
+	rxb_debugfs_name(port, name, sizeof(name));
+	d = debugfs_rename(rxb_dbg_root, port->dbg_dir, rxb_dbg_root, name);
+	if (!IS_ERR(d))
+		port->dbg_dir = d;
 }
 
 /**

@@ -7,7 +7,8 @@
  * stack through rxb0's rings and NAPI; frames sent on rxb0 leave through
  * eth0.  rxb0 takes eth0's MAC address so that eth0's filters pass its
  * traffic.  Removing either device, in any order, is safe: rxb0 goes away
- * with its lower device.
+ * with its lower device.  (The netdevice notifier here also renames the
+ * debugfs directory of any rxbisect port that is renamed.)
  */
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
@@ -157,6 +158,13 @@ static int rxb_lower_event(struct notifier_block *nb, unsigned long event,
 	struct rxb_port *port;
 	LIST_HEAD(kill);
 
+	/* Our own ports: the debugfs directory follows the name. */
+	if (event == NETDEV_CHANGENAME &&
+	    (lower->rtnl_link_ops == &rxb_link_ops ||
+	     lower->rtnl_link_ops == &rxb_bus_link_ops)) {
+		rxb_debugfs_port_rename(netdev_priv(lower));
+		return NOTIFY_DONE;
+	}
 	if (rcu_access_pointer(lower->rx_handler) != rxb_lower_rx)
 		return NOTIFY_DONE;
 	port = rtnl_dereference(lower->rx_handler_data);

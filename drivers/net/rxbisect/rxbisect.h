@@ -445,6 +445,7 @@ void rxb_debugfs_init(void);
 void rxb_debugfs_exit(void);
 void rxb_debugfs_port_add(struct rxb_port *port);
 void rxb_debugfs_port_del(struct rxb_port *port);
+void rxb_debugfs_port_rename(struct rxb_port *port);
 void rxb_debugfs_queues_update(struct rxb_port *port);
 
 #endif /* _RXBISECT_H */

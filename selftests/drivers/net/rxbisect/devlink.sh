@@ -76,7 +76,7 @@ ktap_test_result "invalid values of every parameter refused with a message, noth
 dl_set ax_ring_size 256
 ktap_test_result "ax_ring_size 256 applies" [ "$(dl_get ax_ring_size)" = 256 ]
 
-# 7, 8: every ring model in turn, twice, under a TCP stream
+# 7, 8: every ring model in turn under a TCP stream
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 avail=
 for m in $MODELS; do
@@ -84,21 +84,19 @@ for m in $MODELS; do
 done
 dl_set ring_model privring
 ktap_print_msg "models:$avail"
-rxb_iperf_start "$RXB_TMP/tcp.json" 30 || rxb_bail "iperf3 did not start"
+rxb_iperf_start "$RXB_TMP/tcp.json" 8 || rxb_bail "iperf3 did not start"
 sleep 1
 ok=1
-for round in 1 2; do
-	for m in $avail privring; do
-		if ! dl_set ring_model "$m"; then
-			ktap_print_msg "switch to $m failed"
-			ok=0
-		fi
-		fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: emulated //p')
-		[ "$fw" = "$m" ] || { ktap_print_msg "rxb1 runs '$fw', not $m"; ok=0; }
-		sleep 1
-	done
+for m in $avail privring; do
+	if ! dl_set ring_model "$m"; then
+		ktap_print_msg "switch to $m failed"
+		ok=0
+	fi
+	fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: emulated //p')
+	[ "$fw" = "$m" ] || { ktap_print_msg "rxb1 runs '$fw', not $m"; ok=0; }
+	sleep 0.3
 done
-ktap_test_result "switched through every model twice under traffic" [ $ok = 1 ]
+ktap_test_result "switched through every model under traffic" [ $ok = 1 ]
 wait "$RXB_IPERF_PID"
 ktap_test_result "the TCP connection survived every switch" \
 	rxb_iperf_check "$RXB_TMP/tcp.json" $? "TCP across model switches"
