@@ -87,7 +87,7 @@ run_stage() {
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
 	unit)	make -s -C tools/testing/rxbisect check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	vm)	tools/vm/run-vm.sh --timeout 900 -- selftests/run_kselftest.sh 2>&1 | tee "$log"
+	vm)	tools/vm/run-vm.sh --timeout 2400 -- selftests/run_kselftest.sh 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac

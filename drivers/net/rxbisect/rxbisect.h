@@ -363,7 +363,7 @@ struct rxb_dev {
 	u32 stall_timeout_ms;
 };
 
-#define RXB_DEF_STALL_MS	2000
+#define RXB_DEF_STALL_MS	10000
 
 /* bus.c */
 int rxb_bus_init(unsigned int ndev);
