@@ -27,7 +27,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	linux-source-6.1 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
-	libssl-dev python3 procps xz-utils
+	libssl-dev python3 procps xz-utils iputils-ping
 
 .PHONY: all module tools deps test unit-test vm-test install clean checkpatch
 

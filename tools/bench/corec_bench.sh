@@ -16,17 +16,19 @@
 # Run as root where the module loads, e.g. in the test VM:
 #   tools/vm/run-vm.sh -- tools/bench/corec_bench.sh
 # Environment: QUEUES (2), RING (1024), SECS (5), UDP_PPS (numbered
-# datagrams per second, 4000), HEAVY (heavy flow Mbit/s, 300), LIGHT
-# (light flows, 32), MPS (sockperf messages per second, 1000).
+# datagrams per second, 4000), HEAVY (heavy flow Mbit/s, 40), LIGHT
+# (light flows, 16), MPS (sockperf messages per second, 1000), RUNS (the
+# configurations: privring, and corec with each interrupt policy).
 
 set -u
 QUEUES=${QUEUES:-2}
 RING=${RING:-1024}
 SECS=${SECS:-5}
 UDP_PPS=${UDP_PPS:-4000}
-HEAVY=${HEAVY:-300}
-LIGHT=${LIGHT:-32}
+HEAVY=${HEAVY:-40}
+LIGHT=${LIGHT:-16}
 MPS=${MPS:-1000}
+RUNS=${RUNS:-privring corec:rr corec:all}
 here=$(cd "$(dirname "$0")" && pwd)
 lib=$here/../../selftests/drivers/net/rxbisect
 # shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
@@ -39,9 +41,12 @@ SEQ="python3 $lib/udp_seq.py"
 HEAVY_CPORT=40000
 SP_PORT=11111
 
+# setup MODEL[:IRQ_POLICY]
 setup() {
+	local model=${1%%:*} pol=
+	[ "$model" != "$1" ] && pol=corec_irq_policy=${1#*:}
 	rxb_kill_bg
-	rxb_load queues="$QUEUES" rx_ring_size="$RING" ring_model="$1" ||
+	rxb_load queues="$QUEUES" rx_ring_size="$RING" ring_model="$model" $pol ||
 		{ echo "cannot load rxbisect ring_model=$1" >&2; exit 1; }
 	for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
 	rxb_setup_netns || { echo "cannot set up the namespaces" >&2; exit 1; }
@@ -111,7 +116,7 @@ pick_cport() {
 }
 
 declare -A R=()
-for model in privring corec; do
+for model in $RUNS; do
 	setup "$model"
 	read -r R[$model.ooo] R[$model.dist] R[$model.lost] < <(udp_reorder)
 	read -r R[$model.gbps] R[$model.retr] < <(tcp_one)
@@ -121,6 +126,8 @@ for model in privring corec; do
 	rxb_snap rxb1
 	R[$model.held]=${RXB_S[corec0_tail_held]:--}
 	R[$model.cas]=$(rxb_s_qsum corec_cas_fails)
+	ip netns del "$NS0"
+	ip netns del "$NS1"
 done
 
 loss() {
@@ -135,20 +142,22 @@ echo "  latency: sockperf ping-pong at $MPS msg/s (usec, RTT/2) under one ${HEAV
 echo "  UDP flow + $LIGHT light flows; 'same'/'other': the probe on the heavy"
 echo "  flow's RSS queue or not (privRing; COREC shares one queue)"
 echo
-printf '%-9s %8s %5s %5s %8s %6s  %-22s %-22s\n' model "UDP ooo%" dist lost "TCP Gb/s" retr \
+printf '%-10s %8s %5s %5s %8s %6s  %-24s %-24s\n' model "UDP ooo%" dist lost "TCP Gb/s" retr \
 	"lat same p50/p99/p99.9" "lat other p50/p99/p99.9"
-for model in privring corec; do
-	printf '%-9s %8s %5s %5s %8s %6s  %-22s %-22s\n' "$model" "${R[$model.ooo]}" \
+for model in $RUNS; do
+	printf '%-10s %8s %5s %5s %8s %6s  %-24s %-24s\n' "$model" "${R[$model.ooo]}" \
 		"${R[$model.dist]}" "${R[$model.lost]}" "${R[$model.gbps]}" "${R[$model.retr]}" \
 		"${R[$model.s50]}/${R[$model.s99]}/${R[$model.s999]}" \
 		"${R[$model.o50]}/${R[$model.o99]}/${R[$model.o999]}"
+	[[ $model == corec* ]] &&
+		echo "    $model: tail holds ${R[$model.held]}, CAS failures ${R[$model.cas]} (latency runs)"
 done
 echo
-echo "corec: tail holds ${R[corec.held]}, CAS failures ${R[corec.cas]} (last run)"
-echo "TCP throughput corec vs privring: $(loss "${R[privring.gbps]}" "${R[corec.gbps]}")" \
+echo "TCP throughput corec:rr vs privring: $(loss "${R[privring.gbps]:-}" "${R[corec:rr.gbps]:-}")" \
 	"(paper, Table 5: single flow FCT +0.5 % (1 GB) to +2.4 % (10 GB) from 1 to 4 cores," \
 	"retransmissions 6 -> 1071 (1 GB))"
 echo "UDP reordering (paper, Table 4: < 1 % on MAWI traces; Fig. 7: high only at high rate" \
 	"with minimum-size packets)"
-echo "Latency p99.9 on the loaded queue corec vs privring: ${R[corec.s999]} vs ${R[privring.s999]} usec" \
+echo "Latency p99.9 on the loaded queue corec:rr / corec:all / privring:" \
+	"${R[corec:rr.s999]:-} / ${R[corec:all.s999]:-} / ${R[privring.s999]:-} usec" \
 	"(paper, Figs. 5-6: COREC flattens mean and tail latency up to saturation; no numbers in the text)"

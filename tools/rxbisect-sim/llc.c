@@ -4,14 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bitops.h>
+
 #include "llc.h"
 
-#define DIRTY	(1ULL << 63)
+#define DIRTY	BIT_ULL(63)
 
-int llc_init(struct llc *c, uint64_t bytes, uint32_t ways, uint32_t ddio,
+int llc_init(struct llc *c, u64 bytes, u32 ways, u32 ddio,
 	     bool migrate)
 {
-	uint64_t lines = bytes / LLC_LINE;
+	u64 lines = bytes / LLC_LINE;
 
 	memset(c, 0, sizeof(*c));
 	if (!ways || ways > 64 || !ddio || ddio > ways || lines < ways)
@@ -37,21 +39,21 @@ void llc_fini(struct llc *c)
  * of real LLCs spreads page-aligned buffers; contiguous lines still map to
  * distinct sets.
  */
-static inline uint64_t *llc_set(const struct llc *c, uint64_t line)
+static inline u64 *llc_set(const struct llc *c, u64 line)
 {
-	uint64_t h = line ^ (line >> 15) ^ (line >> 30);
-	uint32_t set = (c->nsets & (c->nsets - 1)) ? h % c->nsets :
+	u64 h = line ^ (line >> 15) ^ (line >> 30);
+	u32 set = (c->nsets & (c->nsets - 1)) ? h % c->nsets :
 		       h & (c->nsets - 1);
 
 	return c->blk + (size_t)set * c->stride;
 }
 
-static inline uint32_t *llc_stamps(const struct llc *c, uint64_t *set)
+static inline u32 *llc_stamps(const struct llc *c, u64 *set)
 {
-	return (uint32_t *)(set + c->ways);
+	return (u32 *)(set + c->ways);
 }
 
-static inline uint32_t *llc_mru(const struct llc *c, uint64_t *set)
+static inline u32 *llc_mru(const struct llc *c, u64 *set)
 {
 	return llc_stamps(c, set) + c->ways;
 }
@@ -59,9 +61,9 @@ static inline uint32_t *llc_mru(const struct llc *c, uint64_t *set)
 /* The way holding @key: the most recently used one first, as the core and
  * the Tx engine mostly read a line soon after the NIC wrote it.
  */
-static inline int llc_find(const struct llc *c, uint64_t *set, uint64_t key)
+static inline int llc_find(const struct llc *c, u64 *set, u64 key)
 {
-	uint32_t w = *llc_mru(c, set);
+	u32 w = *llc_mru(c, set);
 
 	if ((set[w] & ~DIRTY) == key)
 		return w;
@@ -71,18 +73,17 @@ static inline int llc_find(const struct llc *c, uint64_t *set, uint64_t key)
 	return -1;
 }
 
-static inline void llc_touch(struct llc *c, uint64_t *set, uint32_t w)
+static inline void llc_touch(struct llc *c, u64 *set, u32 w)
 {
 	llc_stamps(c, set)[w] = ++c->clock;
 	*llc_mru(c, set) = w;
 }
 
 /* Least recently used (or invalid) way among [@lo, @hi) of a set. */
-static inline uint32_t llc_victim(const struct llc *c, uint64_t *set,
-				  uint32_t lo, uint32_t hi)
+static inline u32 llc_victim(const struct llc *c, u64 *set, u32 lo, u32 hi)
 {
-	const uint32_t *st = llc_stamps(c, set);
-	uint32_t w, best = lo, now = c->clock;
+	const u32 *st = llc_stamps(c, set);
+	u32 w, best = lo, now = c->clock;
 
 	for (w = lo; w < hi; w++) {
 		if (!set[w])
@@ -94,8 +95,8 @@ static inline uint32_t llc_victim(const struct llc *c, uint64_t *set,
 	return best;
 }
 
-static inline void llc_fill(struct llc *c, uint64_t *set, uint32_t w,
-			    uint64_t key, bool dirty)
+static inline void llc_fill(struct llc *c, u64 *set, u32 w,
+			    u64 key, bool dirty)
 {
 	if (set[w] & DIRTY)
 		c->st.mem_wr++;
@@ -103,9 +104,9 @@ static inline void llc_fill(struct llc *c, uint64_t *set, uint32_t w,
 	llc_touch(c, set, w);
 }
 
-bool llc_dma_write(struct llc *c, uint64_t addr)
+bool llc_dma_write(struct llc *c, u64 addr)
 {
-	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
 	int w = llc_find(c, set, line + 1);
 
 	c->st.dma_wr++;
@@ -121,9 +122,9 @@ bool llc_dma_write(struct llc *c, uint64_t addr)
 	return false;
 }
 
-bool llc_dma_read(struct llc *c, uint64_t addr)
+bool llc_dma_read(struct llc *c, u64 addr)
 {
-	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
 
 	c->st.dma_rd++;
 	if (llc_find(c, set, line + 1) >= 0) {
@@ -134,16 +135,16 @@ bool llc_dma_read(struct llc *c, uint64_t addr)
 	return false;
 }
 
-bool llc_cpu(struct llc *c, uint64_t addr, bool write)
+bool llc_cpu(struct llc *c, u64 addr, bool write)
 {
-	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
 	int w = llc_find(c, set, line + 1);
 	bool dirty;
 
 	c->st.cpu++;
 	if (w >= 0) {
 		c->st.cpu_hit++;
-		if (c->migrate && (uint32_t)w < c->ddio && c->ddio < c->ways) {
+		if (c->migrate && (u32)w < c->ddio && c->ddio < c->ways) {
 			/* Back from L2 into an ordinary way (non-inclusive LLC). */
 			dirty = (set[w] & DIRTY) || write;
 			set[w] = 0;
@@ -162,9 +163,9 @@ bool llc_cpu(struct llc *c, uint64_t addr, bool write)
 	return false;
 }
 
-bool llc_present(const struct llc *c, uint64_t addr)
+bool llc_present(const struct llc *c, u64 addr)
 {
-	uint64_t line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line), w;
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line), w;
 
 	for (w = 0; w < c->ways; w++)
 		if ((set[w] & ~DIRTY) == line + 1)

@@ -15,16 +15,17 @@
 #define _RXB_SIM_LLC_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include <linux/bitops.h>
+#include <linux/types.h>
 
 #define LLC_LINE_SHIFT	6
-#define LLC_LINE	(1u << LLC_LINE_SHIFT)
+#define LLC_LINE	BIT(LLC_LINE_SHIFT)
 
 struct llc_stats {
-	uint64_t dma_wr, dma_wr_hit;	/* DMA line writes, of which hits */
-	uint64_t dma_rd, dma_rd_hit;	/* DMA line reads, of which hits */
-	uint64_t cpu, cpu_hit;		/* CPU line accesses, of which hits */
-	uint64_t mem_rd, mem_wr;	/* DRAM line reads, write-backs */
+	u64 dma_wr, dma_wr_hit;	/* DMA line writes, of which hits */
+	u64 dma_rd, dma_rd_hit;	/* DMA line reads, of which hits */
+	u64 cpu, cpu_hit;		/* CPU line accesses, of which hits */
+	u64 mem_rd, mem_wr;	/* DRAM line reads, write-backs */
 };
 
 /*
@@ -32,24 +33,24 @@ struct llc_stats {
  * bit 63: dirty), then @ways 32-bit LRU stamps.
  */
 struct llc {
-	uint32_t nsets;
-	uint32_t ways;
-	uint32_t ddio;
-	uint32_t stride;	/* u64 words per set */
+	u32 nsets;
+	u32 ways;
+	u32 ddio;
+	u32 stride;	/* u64 words per set */
 	bool migrate;
-	uint32_t clock;		/* LRU stamp source */
-	uint64_t *blk;
+	u32 clock;		/* LRU stamp source */
+	u64 *blk;
 	struct llc_stats st;
 };
 
-int llc_init(struct llc *c, uint64_t bytes, uint32_t ways, uint32_t ddio,
+int llc_init(struct llc *c, u64 bytes, u32 ways, u32 ddio,
 	     bool migrate);
 void llc_fini(struct llc *c);
 /* Each returns true on a hit; @addr is a byte address. */
-bool llc_dma_write(struct llc *c, uint64_t addr);
-bool llc_dma_read(struct llc *c, uint64_t addr);
-bool llc_cpu(struct llc *c, uint64_t addr, bool write);
+bool llc_dma_write(struct llc *c, u64 addr);
+bool llc_dma_read(struct llc *c, u64 addr);
+bool llc_cpu(struct llc *c, u64 addr, bool write);
 /* Is the line of @addr cached (no side effect)? */
-bool llc_present(const struct llc *c, uint64_t addr);
+bool llc_present(const struct llc *c, u64 addr);
 
 #endif /* _RXB_SIM_LLC_H */

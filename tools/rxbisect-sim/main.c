@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,13 +18,23 @@
 #define MAX_VALS	64
 #define MAX_PLOT_Y	8
 
-enum { OPT_HELP = 'h', OPT_CSV = 1000, OPT_SWEEP, OPT_SERIES, OPT_PLOT,
-       OPT_PLOT_Y, OPT_PLOT_TITLE, OPT_BENCH, OPT_LIST, OPT_PERQ,
-       OPT_COLUMNS, OPT_XSTATS, OPT_BASE = 2000 };
+enum {
+	OPT_HELP = 'h', OPT_CSV = 1000, OPT_SWEEP, OPT_SERIES, OPT_CASE,
+	OPT_PLOT, OPT_PLOT_Y, OPT_PLOT_TITLE, OPT_BENCH, OPT_LIST, OPT_PERQ,
+	OPT_COLUMNS, OPT_XSTATS, OPT_BASE = 2000
+};
 
 struct axis {
 	char name[64];
 	char *val[MAX_VALS];
+	unsigned int n;
+};
+
+/* One line of a plot: a label and the options that make it. */
+#define MAX_ASSIGN	8
+struct series {
+	char *label;
+	char *opt[MAX_ASSIGN], *val[MAX_ASSIGN];
 	unsigned int n;
 };
 
@@ -33,30 +44,36 @@ static const char *const default_columns[] = {
 	"cpu_hit", "mem_gbs", "wss_mib", "util", NULL,
 };
 
-static void usage(FILE *f)
+static const char help_head[] =
+	"usage: rxbisect-sim [OPTION]...\n"
+	"Simulate a multi-queue NIC with the rxbisect ring models, an LLC with DDIO\n"
+	"and the receiving cores; print throughput, drops, latency, ring occupancy,\n"
+	"DDIO hit rate, memory bandwidth and I/O working set.\n\n"
+	"Output and runs:\n"
+	"  --csv                 CSV (every metric) instead of a table\n"
+	"  --columns M,M,...     table columns (metric names: see below)\n"
+	"  --per-queue           also print per-queue results\n"
+	"  --xstats              also print the model's own counters (non-zero)\n"
+	"  --sweep OPT=V,V,...   one run per value of option OPT\n"
+	"  --series OPT=V,V,...  ... for each value of OPT (one plot line each)\n"
+	"  --case LABEL:OPT=V[,OPT=V...]  ... and for this set of options\n"
+	"                        (repeatable; one plot line each)\n"
+	"  --plot FILE.png       plot the sweep with gnuplot\n"
+	"  --plot-y M,M,...      metrics to plot, one panel each [gbps]\n"
+	"  --plot-title TEXT     plot title\n"
+	"  --bench               print packets simulated per second\n"
+	"  --list-models         print the registered ring models\n"
+	"  -h, --help            this help\n\n"
+	"Model, traffic and host (defaults: the seeds' testbed):\n";
+
+static void print_help(FILE *f)
 {
-	fprintf(f,
-"usage: rxbisect-sim [OPTION]...\n"
-"Simulate a multi-queue NIC with the rxbisect ring models, an LLC with DDIO\n"
-"and the receiving cores; print throughput, drops, latency, ring occupancy,\n"
-"DDIO hit rate, memory bandwidth and I/O working set.\n\n"
-"Output and runs:\n"
-"  --csv                 CSV (every metric) instead of a table\n"
-"  --columns M,M,...     table columns (metric names: see below)\n"
-"  --per-queue           also print per-queue results\n"
-"  --xstats              also print the model's own counters (non-zero)\n"
-"  --sweep OPT=V,V,...   one run per value of option OPT\n"
-"  --series OPT=V,V,...  ... for each value of OPT (one plot line each)\n"
-"  --plot FILE.png       plot the sweep with gnuplot\n"
-"  --plot-y M,M,...      metrics to plot, one panel each [gbps]\n"
-"  --plot-title TEXT     plot title\n"
-"  --bench               print packets simulated per second\n"
-"  --list-models         print the registered ring models\n"
-"  -h, --help            this help\n\n"
-"Model, traffic and host (defaults: the seeds' testbed):\n");
+	unsigned int i;
+
+	fputs(help_head, f);
 	opt_help(f);
 	fprintf(f, "\nMetrics:\n");
-	for (unsigned int i = 0; i < sim_nmetrics; i++)
+	for (i = 0; i < sim_nmetrics; i++)
 		fprintf(f, "  %-14s %s\n", sim_metrics[i].name, sim_metrics[i].help);
 }
 
@@ -78,6 +95,30 @@ static int parse_axis(struct axis *a, const char *arg)
 		a->val[a->n++] = strdup(tok);
 	free(vals);
 	return a->n ? 0 : -EINVAL;
+}
+
+static int parse_case(struct series *se, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char *list, *tok, *save, *eq;
+
+	if (!colon || colon == arg)
+		return -EINVAL;
+	se->label = strndup(arg, colon - arg);
+	list = strdup(colon + 1);
+	if (!se->label || !list)
+		return -ENOMEM;
+	se->n = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || se->n == MAX_ASSIGN)
+			return -EINVAL;
+		*eq = 0;
+		se->opt[se->n] = strdup(tok);
+		se->val[se->n++] = strdup(eq + 1);
+	}
+	free(list);
+	return se->n ? 0 : -EINVAL;
 }
 
 static int split_list(char *s, const char **out, unsigned int max)
@@ -115,7 +156,7 @@ static void print_header(const char *const *cols, const char *s1, const char *s2
 	}
 	printf("%-12s", "model");
 	if (s1)
-		printf(" %12.12s", s1);
+		printf(" %-20.20s", s1);
 	if (s2)
 		printf(" %12.12s", s2);
 	for (i = 0; cols[i]; i++)
@@ -147,7 +188,7 @@ static void print_row(const struct sim_cfg *c, const struct sim_res *r,
 	}
 	printf("%-12s", c->model);
 	if (v1)
-		printf(" %12.12s", v1);
+		printf(" %-20.20s", v1);
 	if (v2)
 		printf(" %12.12s", v2);
 	for (i = 0; cols[i]; i++) {
@@ -199,16 +240,17 @@ static bool log2_axis(const struct axis *a)
 }
 
 /* Plot @res[series][point] with gnuplot, one panel per metric in @ys. */
-static int plot(const char *png, const char *title, const struct axis *x,
-		const struct axis *ser, const char *ser_fixed,
-		struct sim_res *res, const char *const *ys)
+static int plot_sweep(const char *png, const char *title,
+		      const struct axis *x, const struct series *ser,
+		      unsigned int nser, struct sim_res *res,
+		      const char *const *ys)
 {
-	unsigned int ny, i, s, nser = ser->n ? ser->n : 1;
+	unsigned int ny, i, s;
 	FILE *g;
 
 	if (!have_gnuplot()) {
-		fprintf(stderr,
-			"rxbisect-sim: gnuplot not found; to plot: apt-get install gnuplot-nox\n");
+		fputs("rxbisect-sim: gnuplot not found; to plot: apt-get install gnuplot-nox\n",
+		      stderr);
 		return -ENOENT;
 	}
 	for (ny = 0; ys[ny]; ny++)
@@ -216,8 +258,8 @@ static int plot(const char *png, const char *title, const struct axis *x,
 	g = popen("gnuplot", "w");
 	if (!g)
 		return -errno;
-	fprintf(g, "set terminal pngcairo size %u,%u font ',10'\n", 640 * (ny > 1 ? 2 : 1),
-		ny > 2 ? 320 * ((ny + 1) / 2) + 40 : 400);
+	fprintf(g, "set terminal pngcairo noenhanced size %u,%u font ',10'\n",
+		640 * (ny > 1 ? 2 : 1), ny > 2 ? 340 * ((ny + 1) / 2) + 40 : 420);
 	fprintf(g, "set output '%s'\n", png);
 	for (s = 0; s < nser; s++) {
 		fprintf(g, "$D%u << EOD\n", s);
@@ -225,6 +267,8 @@ static int plot(const char *png, const char *title, const struct axis *x,
 			const struct sim_res *r = &res[s * x->n + i];
 			unsigned int k;
 
+			if (isnan(r->gbps))
+				continue;
 			fprintf(g, "%s", x->val[i]);
 			for (k = 0; k < ny; k++)
 				fprintf(g, " %g", sim_metric_find(ys[k])->get(r));
@@ -232,7 +276,7 @@ static int plot(const char *png, const char *title, const struct axis *x,
 		}
 		fprintf(g, "EOD\n");
 	}
-	fprintf(g, "set grid\nset key top left\n");
+	fprintf(g, "set grid\n%s\n", nser > 1 ? "set key below" : "unset key");
 	if (log2_axis(x))
 		fprintf(g, "set logscale x 2\n");
 	if (ny > 1)
@@ -243,13 +287,16 @@ static int plot(const char *png, const char *title, const struct axis *x,
 	for (i = 0; i < ny; i++) {
 		const struct sim_metric *m = sim_metric_find(ys[i]);
 
-		fprintf(g, "set xlabel '%s'\nset ylabel '%s'\nset yrange [0:*]\n",
-			x->name, m->name);
+		fprintf(g, "set xlabel '%s'\nset ylabel '%s'\n", x->name, m->name);
+		/* Latencies span orders of magnitude once rings fill. */
+		if (!strncmp(m->name, "lat_", 4))
+			fprintf(g, "set logscale y\nset yrange [*:*]\n");
+		else
+			fprintf(g, "unset logscale y\nset yrange [0:*]\n");
 		fprintf(g, "plot ");
 		for (s = 0; s < nser; s++)
-			fprintf(g, "%s$D%u using 1:%u with linespoints lw 2 title '%s%s%s'",
-				s ? ", " : "", s, i + 2, ser->n ? ser->name : "",
-				ser->n ? "=" : "", ser->n ? ser->val[s] : ser_fixed);
+			fprintf(g, "%s$D%u using 1:%u with linespoints lw 2 title '%s'",
+				s ? ", " : "", s, i + 2, ser[s].label);
 		fprintf(g, "\n");
 	}
 	if (ny > 1)
@@ -264,8 +311,11 @@ int main(int argc, char **argv)
 	const char *cols_buf[64], *ys[MAX_PLOT_Y + 1] = { "gbps", NULL };
 	const char *const *cols = default_columns;
 	struct axis sweep = { .n = 0 }, series = { .n = 0 };
+	struct series ser[MAX_VALS];
+	unsigned int ncase = 0;
+	const char *ser_col = NULL;
 	const char *png = NULL, *title = NULL;
-	bool csv = false, bench = false, perq = false, xst = false;
+	bool csv = false, bench = false, perq = false, xst = false, failed = false;
 	struct sim_res *res;
 	struct sim_cfg base;
 	int o, n = 0, has, err = 0;
@@ -292,6 +342,7 @@ int main(int argc, char **argv)
 	lo[n++] = (struct option){ "csv", no_argument, NULL, OPT_CSV };
 	lo[n++] = (struct option){ "sweep", required_argument, NULL, OPT_SWEEP };
 	lo[n++] = (struct option){ "series", required_argument, NULL, OPT_SERIES };
+	lo[n++] = (struct option){ "case", required_argument, NULL, OPT_CASE };
 	lo[n++] = (struct option){ "plot", required_argument, NULL, OPT_PLOT };
 	lo[n++] = (struct option){ "plot-y", required_argument, NULL, OPT_PLOT_Y };
 	lo[n++] = (struct option){ "plot-title", required_argument, NULL, OPT_PLOT_TITLE };
@@ -304,7 +355,7 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (o) {
 		case OPT_HELP:
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		case OPT_CSV:
 			csv = true;
@@ -315,6 +366,14 @@ int main(int argc, char **argv)
 				fprintf(stderr, "rxbisect-sim: want OPT=V,V,...: %s\n", optarg);
 				return 2;
 			}
+			break;
+		case OPT_CASE:
+			if (ncase == MAX_VALS || parse_case(&ser[ncase++], optarg)) {
+				fprintf(stderr, "rxbisect-sim: want LABEL:OPT=V[,OPT=V...]: %s\n",
+					optarg);
+				return 2;
+			}
+			ser_col = "case";
 			break;
 		case OPT_PLOT:
 			png = optarg;
@@ -363,7 +422,7 @@ int main(int argc, char **argv)
 				opt_apply(&base, opt_name(o - OPT_BASE - nopt, &has), "0");
 				break;
 			}
-			usage(stderr);
+			print_help(stderr);
 			return 2;
 		}
 	}
@@ -376,33 +435,56 @@ int main(int argc, char **argv)
 		sweep.val[0] = NULL;
 		sweep.n = 1;
 	}
-	nser = series.n ? series.n : 1;
+	/* --series values become cases after any --case. */
+	for (i = 0; i < series.n && ncase < MAX_VALS; i++) {
+		struct series *se = &ser[ncase++];
+
+		se->label = malloc(strlen(series.name) + strlen(series.val[i]) + 2);
+		if (!se->label)
+			return 1;
+		sprintf(se->label, "%s=%s", series.name, series.val[i]);
+		se->opt[0] = series.name;
+		se->val[0] = series.val[i];
+		se->n = 1;
+		if (!ser_col)
+			ser_col = series.name;
+	}
+	if (!ncase) {
+		ser[0].label = base.model;
+		ser[0].n = 0;
+		ncase = 1;
+	}
+	nser = ncase;
 	nres = nser * sweep.n;
 	res = calloc(nres, sizeof(*res));
 	if (!res)
 		return 1;
-	print_header(cols, series.n ? series.name : NULL,
-		     sweep.val[0] ? sweep.name : NULL, csv);
+	print_header(cols, ser_col, sweep.val[0] ? sweep.name : NULL, csv);
 	for (s = 0; s < nser; s++) {
 		for (k = 0; k < sweep.n; k++) {
 			struct sim_cfg c = base;
 			struct sim_res *r = &res[s * sweep.n + k];
+			unsigned int a;
 
-			if (series.n && opt_apply(&c, series.name, series.val[s])) {
-				fprintf(stderr, "rxbisect-sim: bad --series %s=%s\n",
-					series.name, series.val[s]);
-				return 2;
-			}
+			for (a = 0; a < ser[s].n; a++)
+				if (opt_apply(&c, ser[s].opt[a], ser[s].val[a])) {
+					fprintf(stderr, "rxbisect-sim: bad option in %s: %s=%s\n",
+						ser[s].label, ser[s].opt[a], ser[s].val[a]);
+					return 2;
+				}
 			if (sweep.val[0] && opt_apply(&c, sweep.name, sweep.val[k])) {
 				fprintf(stderr, "rxbisect-sim: bad --sweep %s=%s\n",
 					sweep.name, sweep.val[k]);
 				return 2;
 			}
 			c.quiet = k || s;
-			err = sim_run(&c, r);
-			if (err)
-				return 1;
-			print_row(&c, r, cols, series.n ? series.val[s] : NULL,
+			if (sim_run(&c, r)) {
+				/* Go on with the other points; the plot leaves a gap. */
+				r->gbps = NAN;
+				failed = true;
+				continue;
+			}
+			print_row(&c, r, cols, ser_col ? ser[s].label : NULL,
 				  sweep.val[k], csv);
 			if (perq)
 				print_queues(r);
@@ -412,16 +494,17 @@ int main(int argc, char **argv)
 					       (unsigned long long)r->x[i].val);
 			if (bench)
 				fprintf(csv ? stderr : stdout,
-					"bench: %llu packets, %llu events in %.2f s: %.0f packets/s, %.0f events/s simulated\n",
+					"bench: %llu packets, %llu events in %.2f s (%.2f s CPU): %.0f packets/s simulated (%.0f per CPU second)\n",
 					(unsigned long long)c.packets,
 					(unsigned long long)r->events, r->wall_s,
-					c.packets / r->wall_s, r->events / r->wall_s);
+					r->cpu_s, c.packets / r->wall_s,
+					c.packets / r->cpu_s);
 		}
 	}
 	if (png && sweep.val[0])
-		err = plot(png, title, &sweep, &series, base.model, res, ys);
+		err = plot_sweep(png, title, &sweep, ser, nser, res, ys);
 	else if (png)
 		fprintf(stderr, "rxbisect-sim: --plot needs --sweep\n");
 	free(res);
-	return err ? 1 : 0;
+	return err || failed ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <linux/kernel.h>
 #include <rxbisect/rxb_model.h>
 
 #include "sim.h"
@@ -42,35 +43,51 @@ static const struct opt opts[] = {
 	O("ring", T_UINT, ring, "1024", "Rx ring, Bx ring or shared ring entries"),
 	O("ax", T_UINT, ax, "128", "rxbisect: Ax ring entries"),
 	O("share", T_UINT, share, "8", "shring: queues sharing one Rx ring"),
-	O("ax-assoc", T_UINT, ax_assoc, "0", "rxbisect: Ax association group (0: all queues of a port)"),
+	O("ax-assoc", T_UINT, ax_assoc, "0",
+	  "rxbisect: Ax association group (0: all queues of a port)"),
 	E("ax-policy", ax_policy, "rr", "rxbisect: Ax ring to borrow from", policy_names),
-	O("notif-compress", T_BOOL, notif_compress, "1", "rxbisect: hold notification-only entries"),
-	O("notif-timeout-us", T_DBL, notif_timeout_us, "0", "rxbisect: longest hold (0: model default)"),
-	O("dsh-period-us", T_DBL, dsh_period_us, "0", "dshring: controller period (0: model default)"),
+	O("notif-compress", T_BOOL, notif_compress, "1",
+	  "rxbisect: hold notification-only entries"),
+	O("notif-timeout-us", T_DBL, notif_timeout_us, "0",
+	  "rxbisect: longest hold (0: model default)"),
+	O("dsh-period-us", T_DBL, dsh_period_us, "0",
+	  "dshring: controller period (0: model default)"),
 	O("dsh-window", T_UINT, dsh_window, "0", "dshring: samples in the window (0: default)"),
-	O("dsh-tput-mbps", T_UINT, dsh_tput_mbps, "0", "dshring: high-throughput threshold (0: default)"),
-	O("dsh-overload-ratio", T_UINT, dsh_overload_ratio, "0", "dshring: overload ratio (0: default)"),
+	O("dsh-tput-mbps", T_UINT, dsh_tput_mbps, "0",
+	  "dshring: high-throughput threshold (0: default)"),
+	O("dsh-overload-ratio", T_UINT, dsh_overload_ratio, "0",
+	  "dshring: overload ratio (0: default)"),
 	/* NIC and traffic */
 	O("cores", T_UINT, cores, "16", "receiving cores = queues, split evenly over the ports"),
 	O("ports", T_UINT, ports, "2", "NIC ports, one model instance each"),
 	O("link-gbps", T_DBL, link_gbps, "100", "line rate of each port"),
 	O("load", T_DBL, load, "1", "offered load, fraction of line rate (0..1]"),
 	O("pkt-size", T_UINT, pkt_size, "1500", "frame bytes the NIC writes"),
-	O("wire-overhead", T_UINT, wire_overhead, "24", "preamble, FCS and gap bytes per frame on the wire"),
+	O("wire-overhead", T_UINT, wire_overhead, "24",
+	  "preamble, FCS and gap bytes per frame on the wire"),
 	E("arrival", arrival, "poisson", "arrival process", arrival_names),
 	O("burst", T_UINT, burst, "32", "burst: packets per burst, one flow each"),
 	O("flows", T_UINT, flows, "4096", "flows per port (random 4-tuples, Toeplitz RSS)"),
-	O("trace", T_STR, trace, "", "trace file: lines TIME_NS FLOW [LEN [PORT]] (--arrival trace)"),
+	O("trace", T_STR, trace, "",
+	  "trace file: lines TIME_NS FLOW [LEN [PORT]] (--arrival trace)"),
 	O("trace-loop", T_BOOL, trace_loop, "0", "replay the trace until --packets"),
 	O("target", T_INT, target, "-1", "queue of each port that gets --target-share (-1: none)"),
-	O("target-share", T_DBL, target_share, "0.125", "fraction of each port's packets to --target"),
+	O("target-share", T_DBL, target_share, "0.125",
+	  "fraction of each port's packets to --target"),
+	O("target-cycles", T_UINT, target_cycles, "0",
+	  "more cycles per packet on the --target queue's core"),
+	O("target-pkt-size", T_UINT, target_pkt_size, "0",
+	  "size of the --target queue's packets (0: --pkt-size)"),
+	O("target-accesses", T_UINT, target_accesses, "0",
+	  "more random reads per packet on the --target queue's core"),
 	O("packets", T_U64, packets, "2000000", "arrivals to simulate (all ports)"),
 	O("warmup", T_DBL, warmup, "0.2", "fraction of --packets before measuring"),
 	O("seed", T_U64, seed, "1", "random seed"),
 	/* buffers */
 	O("buf-stride", T_UINT, buf_stride, "2048", "bytes between receive buffers"),
 	O("headroom", T_UINT, headroom, "0", "offset of packet data in a buffer"),
-	E("pool-mode", pool_mode, "page_pool", "page_pool: per queue; mempool: per port, per-core caches", pool_names),
+	E("pool-mode", pool_mode, "page_pool",
+	  "page_pool: per queue; mempool: per port, per-core caches", pool_names),
 	O("pool-x", T_DBL, pool_x, "0", "pool size / buffers the model posts (0: unlimited)"),
 	O("pool-cache", T_UINT, pool_cache, "128", "per-core LIFO cache of the pool"),
 	O("hold-us", T_DBL, hold_us, "0", "buffer held after processing (e.g. until Tx completes)"),
@@ -83,24 +100,32 @@ static const struct opt opts[] = {
 	O("rewrite", T_BOOL, rewrite, "1", "the core writes the packet's first line (NAT/LB)"),
 	O("app-accesses", T_UINT, app_accesses, "2", "random reads per packet in --app-mem"),
 	O("app-mem", T_SIZE, app_mem, "40M", "application data the random reads go to"),
-	O("irq-us", T_DBL, irq_us, "0", "interrupt-to-poll delay of an idle core (0: busy polling)"),
+	O("irq-us", T_DBL, irq_us, "0",
+	  "interrupt-to-poll delay of an idle core (0: busy polling)"),
+	O("refill-retry-us", T_DBL, refill_retry_us, "10",
+	  "an idle core whose ring is short of buffers retries its refill after this"),
 	O("tx", T_BOOL, tx, "1", "the NIC DMA-reads each processed packet (forwarding)"),
-	{ "extra", T_EXTRA, 0, "", "CORE:CYCLES[:ACCESSES] more work on a core (repeatable; CORE -1: clear)", NULL },
+	{ "extra", T_EXTRA, 0, "",
+	  "CORE:CYCLES[:ACCESSES] more work on a core (repeatable; CORE -1: clear)", NULL },
 	/* memory */
 	O("llc", T_SIZE, llc_bytes, "22M", "LLC size"),
 	O("llc-ways", T_UINT, llc_ways, "11", "LLC associativity"),
 	O("ddio-ways", T_UINT, ddio_ways, "2", "ways DMA writes may allocate in"),
-	O("migrate", T_BOOL, migrate, "0", "CPU-touched lines live in the ordinary ways (non-inclusive LLC)"),
+	O("migrate", T_BOOL, migrate, "0",
+	  "CPU-touched lines live in the ordinary ways (non-inclusive LLC)"),
 	O("llc-ns", T_DBL, llc_ns, "20", "LLC hit latency"),
 	O("dram-ns", T_DBL, dram_ns, "90", "DRAM latency, idle"),
 	O("mem-gbs", T_DBL, mem_gbs, "80", "DRAM bandwidth (GB/s) the latency rises towards"),
-	O("mem-load", T_DBL, mem_load, "1", "loaded latency: dram-ns * (1 + mem-load * u / (1 - u))"),
+	O("mem-load", T_DBL, mem_load, "1",
+	  "loaded latency: dram-ns * (1 + mem-load * u / (1 - u))"),
 	O("mlp", T_DBL, mlp, "8", "overlap of a packet's later line misses (prefetch)"),
-	O("wss-window", T_UINT, wss_window, "65536", "I/O working set: DMA writes per window (power of two)"),
-	{ "change", T_CHANGE, 0, "", "AT:OPT=VAL set option OPT to VAL once a fraction AT of --packets arrived (repeatable; live: extra, load, target-share, cycles, app-accesses, hold-us)", NULL },
+	O("wss-window", T_UINT, wss_window, "65536",
+	  "I/O working set: DMA writes per window (power of two)"),
+	{ "change", T_CHANGE, 0, "",
+	  "set OPT to VAL once a fraction AT of --packets arrived (repeatable)", NULL },
 };
 
-#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+#define NOPTS	ARRAY_SIZE(opts)
 
 static const struct opt *opt_find(const char *name)
 {
@@ -112,7 +137,7 @@ static const struct opt *opt_find(const char *name)
 	return NULL;
 }
 
-static int parse_u64(const char *v, uint64_t *out, bool size)
+static int parse_u64(const char *v, u64 *out, bool size)
 {
 	char *end;
 	unsigned long long n;
@@ -225,7 +250,7 @@ int opt_apply(struct sim_cfg *c, const char *name, const char *val)
 {
 	const struct opt *o = opt_find(name);
 	void *p;
-	uint64_t u;
+	u64 u;
 	char *end;
 	double d;
 	long l;
@@ -260,7 +285,7 @@ int opt_apply(struct sim_cfg *c, const char *name, const char *val)
 	case T_SIZE:
 		if (parse_u64(val, &u, o->type == T_SIZE))
 			return -EINVAL;
-		*(uint64_t *)p = u;
+		*(u64 *)p = u;
 		return 0;
 	case T_DBL:
 		errno = 0;
@@ -316,8 +341,11 @@ bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 		why = "--load must be in (0, 1]";
 	else if (!(c->link_gbps > 0) || !(c->ghz > 0))
 		why = "--link-gbps and --ghz must be positive";
-	else if (c->pkt_size < 64 || c->pkt_size + c->headroom > c->buf_stride)
-		why = "--pkt-size must be >= 64 and fit the buffer after --headroom";
+	else if (c->pkt_size < 64 || c->pkt_size + c->headroom > c->buf_stride ||
+		 (c->target_pkt_size &&
+		  (c->target_pkt_size < 64 ||
+		   c->target_pkt_size + c->headroom > c->buf_stride)))
+		why = "packet sizes must be >= 64 and fit the buffer after --headroom";
 	else if (c->buf_stride % 64 || c->buf_stride > 65536)
 		why = "--buf-stride must be a multiple of 64, at most 64 KiB";
 	else if (!c->budget || c->budget > SIM_MAX_BUDGET)
@@ -405,7 +433,7 @@ int opt_value(const struct sim_cfg *c, const char *name, char *buf, size_t len)
 		break;
 	case T_U64:
 	case T_SIZE:
-		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)p);
+		snprintf(buf, len, "%llu", (unsigned long long)*(const u64 *)p);
 		break;
 	case T_DBL:
 		snprintf(buf, len, "%g", *(const double *)p);
@@ -491,7 +519,7 @@ const struct sim_metric sim_metrics[] = {
 	MD(wall_s, "%.2f", "wall-clock time of the run (s)"),
 };
 
-const unsigned int sim_nmetrics = sizeof(sim_metrics) / sizeof(sim_metrics[0]);
+const unsigned int sim_nmetrics = ARRAY_SIZE(sim_metrics);
 
 const struct sim_metric *sim_metric_find(const char *name)
 {

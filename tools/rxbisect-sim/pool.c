@@ -4,11 +4,11 @@
 
 #include "pool.h"
 
-bool fifo_push(struct u32_fifo *f, uint32_t v)
+bool fifo_push(struct u32_fifo *f, u32 v)
 {
 	if (fifo_len(f) == f->cap) {
-		uint32_t ncap = f->cap ? 2 * f->cap : 256, i, n = fifo_len(f);
-		uint32_t *nv = malloc(sizeof(*nv) * ncap);
+		u32 ncap = f->cap ? 2 * f->cap : 256, i, n = fifo_len(f);
+		u32 *nv = malloc(sizeof(*nv) * ncap);
 
 		if (!nv)
 			return false;
@@ -24,7 +24,7 @@ bool fifo_push(struct u32_fifo *f, uint32_t v)
 	return true;
 }
 
-bool fifo_pop(struct u32_fifo *f, uint32_t *v)
+bool fifo_pop(struct u32_fifo *f, u32 *v)
 {
 	if (f->head == f->tail)
 		return false;
@@ -41,11 +41,11 @@ void fifo_free(struct u32_fifo *f)
 	f->tail = 0;
 }
 
-bool stack_push(struct u32_stack *s, uint32_t v)
+bool stack_push(struct u32_stack *s, u32 v)
 {
 	if (s->n == s->cap) {
-		uint32_t ncap = s->cap ? 2 * s->cap : 256;
-		uint32_t *nv = realloc(s->v, sizeof(*nv) * ncap);
+		u32 ncap = s->cap ? 2 * s->cap : 256;
+		u32 *nv = realloc(s->v, sizeof(*nv) * ncap);
 
 		if (!nv)
 			return false;

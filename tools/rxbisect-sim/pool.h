@@ -22,35 +22,36 @@
 #define _RXB_SIM_POOL_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include <linux/types.h>
 
 struct u32_fifo {
-	uint32_t *v;
-	uint32_t cap;		/* power of two */
-	uint32_t head, tail;	/* free-running */
+	u32 *v;
+	u32 cap;		/* power of two */
+	u32 head, tail;	/* free-running */
 };
 
 struct u32_stack {
-	uint32_t *v;
-	uint32_t n, cap;
+	u32 *v;
+	u32 n, cap;
 };
 
 struct sim_pool {
 	struct u32_fifo ring;
-	uint32_t created;
-	uint32_t limit;		/* 0: unlimited */
-	uint64_t cross_frees;	/* buffers freed by a core other than the owner */
-	uint64_t new_bufs;
-	uint64_t fails;
+	u32 created;
+	u32 limit;		/* 0: unlimited */
+	u64 cross_frees;	/* buffers freed by a core other than the owner */
+	u64 new_bufs;
+	u64 fails;
 };
 
-bool fifo_push(struct u32_fifo *f, uint32_t v);
-bool fifo_pop(struct u32_fifo *f, uint32_t *v);
-static inline uint32_t fifo_len(const struct u32_fifo *f)
+bool fifo_push(struct u32_fifo *f, u32 v);
+bool fifo_pop(struct u32_fifo *f, u32 *v);
+static inline u32 fifo_len(const struct u32_fifo *f)
 {
 	return f->tail - f->head;
 }
-bool stack_push(struct u32_stack *s, uint32_t v);
+
+bool stack_push(struct u32_stack *s, u32 v);
 void fifo_free(struct u32_fifo *f);
 void stack_free(struct u32_stack *s);
 

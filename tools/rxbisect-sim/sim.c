@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/bitops.h>
 #include <linux/err.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
@@ -28,21 +29,21 @@
 #include "traffic.h"
 
 #define PS_PER_NS	1000ULL
-#define BUF_BASE	(1ULL << 40)	/* bus addresses of receive buffers */
-#define APP_BASE	(1ULL << 44)	/* the application's data */
+#define BUF_BASE	BIT_ULL(40)	/* bus addresses of receive buffers */
+#define APP_BASE	BIT_ULL(44)	/* the application's data */
 #define PP_REFILL	64		/* page_pool: buffers per ring refill */
 #define MEM_TICK_PS	(1000 * PS_PER_NS)
 #define MEM_TAU_PS	(10000 * PS_PER_NS)
-#define MAX_BUFS	(1u << 24)
+#define MAX_BUFS	BIT(24)
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
 enum { BUF_FREE, BUF_POSTED, BUF_HELD };
 
 struct sbuf {
-	uint64_t t_arr;		/* arrival time of the packet in it (ps) */
-	uint16_t pool;
-	uint16_t len;
-	uint8_t state;
+	u64 t_arr;		/* arrival time of the packet in it (ps) */
+	u16 pool;
+	u16 len;
+	u8 state;
 };
 
 struct sim;
@@ -63,15 +64,15 @@ struct score {
 	int n, i;			/* packets of the batch, current one */
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
-	uint64_t busy_ps;
+	u64 busy_ps;
 	struct u32_stack cache;		/* LIFO level of its pool */
 	struct rxb_pkt batch[SIM_MAX_BUDGET];
 };
 
 struct held {
-	uint64_t when;
-	uint32_t buf;
-	uint16_t core;
+	u64 when;
+	u32 buf;
+	u16 core;
 };
 
 /* Log-linear latency histogram: 64 sub-buckets per power of two (ns). */
@@ -80,47 +81,47 @@ struct held {
 
 struct sim {
 	struct sim_cfg c;
-	uint64_t now;
+	u64 now;
 	unsigned int qpp;		/* queues per port */
 	unsigned int nent;
-	uint64_t *key;			/* per entity: next event time, ~0: none */
+	u64 *key;			/* per entity: next event time, ~0: none */
 	unsigned int *heap, *pos, nheap;
 	struct sport port[SIM_MAX_PORTS];
 	struct score core[SIM_MAX_CORES];
 	struct sim_pool *pool;
 	unsigned int npools;
 	struct sbuf *buf;
-	uint32_t nbuf, capbuf;
+	u32 nbuf, capbuf;
 	struct held *held;		/* FIFO: constant hold, monotone times */
-	uint32_t held_cap, held_head, held_tail;
+	u32 held_cap, held_head, held_tail;
 	struct llc llc;
 	struct rxb_wss wss;
-	uint64_t rng;
-	uint64_t app_lines;
+	u64 rng;
+	u64 app_lines;
 	double ps_per_cycle;
 	/* memory load */
-	uint64_t mem_t, mem_lines;
+	u64 mem_t, mem_lines;
 	double mem_bw, dram_ps;
 	/* measurement */
 	bool measuring;
-	uint64_t arrived, t0;
+	u64 arrived, t0;
 	struct llc_stats llc0;
-	uint64_t pkt_cpu, pkt_cpu_hit, app_cpu, app_cpu_hit;
-	uint64_t hist[HIST_N];
-	uint64_t lat_n;
+	u64 pkt_cpu, pkt_cpu_hit, app_cpu, app_cpu_hit;
+	u64 hist[HIST_N];
+	u64 lat_n;
 	double lat_sum;
 	double occ_sum[SIM_MAX_CORES];
-	uint64_t occ_n[SIM_MAX_PORTS];
+	u64 occ_n[SIM_MAX_PORTS];
 	double wss_sum, wss_peak;
-	uint64_t wss_n;
-	uint64_t qarr[SIM_MAX_CORES], qdel[SIM_MAX_CORES];
-	uint64_t arr_bytes, del_bytes;
-	uint64_t busy0[SIM_MAX_CORES];
-	uint64_t pool_fails0, cross0;
-	uint64_t events;
+	u64 wss_n;
+	u64 qarr[SIM_MAX_CORES], qdel[SIM_MAX_CORES];
+	u64 arr_bytes, del_bytes;
+	u64 busy0[SIM_MAX_CORES];
+	u64 pool_fails0, cross0;
+	u64 events;
 };
 
-static inline uint64_t rnd(struct sim *s)
+static inline u64 rnd(struct sim *s)
 {
 	return rxb_sim_mix64(s->rng++);
 }
@@ -163,7 +164,7 @@ static void heap_fix(struct sim *s, unsigned int i)
 }
 
 /* Schedule entity @e at @t (replacing its pending event), ~0: cancel. */
-static void ev_set(struct sim *s, unsigned int e, uint64_t t)
+static void ev_set(struct sim *s, unsigned int e, u64 t)
 {
 	unsigned int i = s->pos[e];
 
@@ -204,27 +205,27 @@ static unsigned int ent_core(const struct sim *s, unsigned int c)
 
 /* ---- buffers and pools --------------------------------------------- */
 
-static inline uint64_t buf_addr(const struct sim *s, uint32_t b)
+static inline u64 buf_addr(const struct sim *s, u32 b)
 {
-	return BUF_BASE + (uint64_t)b * s->c.buf_stride + s->c.headroom;
+	return BUF_BASE + (u64)b * s->c.buf_stride + s->c.headroom;
 }
 
-static inline void *buf_cookie(uint32_t b)
+static inline void *buf_cookie(u32 b)
 {
 	return (void *)(uintptr_t)(b + 1);
 }
 
-static inline uint32_t cookie_buf(const void *cookie)
+static inline u32 cookie_buf(const void *cookie)
 {
-	return (uint32_t)((uintptr_t)cookie - 1);
+	return (u32)((uintptr_t)cookie - 1);
 }
 
-static int buf_new(struct sim *s, unsigned int pool, uint32_t *b)
+static int buf_new(struct sim *s, unsigned int pool, u32 *b)
 {
 	if (s->nbuf == MAX_BUFS)
 		return -ENOMEM;
 	if (s->nbuf == s->capbuf) {
-		uint32_t ncap = s->capbuf ? 2 * s->capbuf : 4096;
+		u32 ncap = s->capbuf ? 2 * s->capbuf : 4096;
 		struct sbuf *nb = realloc(s->buf, sizeof(*nb) * ncap);
 
 		if (!nb)
@@ -251,12 +252,12 @@ static bool pool_owned_by(const struct sim *s, unsigned int pool, unsigned int c
 	return pool_of_queue(s, core) == pool;
 }
 
-static int pool_alloc(struct sim *s, unsigned int core, uint32_t *b)
+static int pool_alloc(struct sim *s, unsigned int core, u32 *b)
 {
 	unsigned int p = pool_of_queue(s, core);
 	struct sim_pool *pl = &s->pool[p];
 	struct u32_stack *c = &s->core[core].cache;
-	uint32_t want, v;
+	u32 want, v;
 
 	if (!c->n) {
 		want = s->c.pool_mode == POOL_MEMPOOL ? s->c.pool_cache : PP_REFILL;
@@ -276,12 +277,12 @@ static int pool_alloc(struct sim *s, unsigned int core, uint32_t *b)
 }
 
 /* Core @core is done with buffer @b: back to its pool. */
-static void pool_free(struct sim *s, unsigned int core, uint32_t b)
+static void pool_free(struct sim *s, unsigned int core, u32 b)
 {
 	struct sbuf *sb = &s->buf[b];
 	struct sim_pool *pl = &s->pool[sb->pool];
 	struct u32_stack *c = &s->core[core].cache;
-	uint32_t cap = s->c.pool_cache;
+	u32 cap = s->c.pool_cache;
 
 	sb->state = BUF_FREE;
 	if (!pool_owned_by(s, sb->pool, core)) {
@@ -311,7 +312,7 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
-	uint32_t b;
+	u32 b;
 	int err = pool_alloc(s, p->idx * s->qpp + q, &b);
 
 	if (err)
@@ -326,7 +327,7 @@ static void env_free_buf(void *env, unsigned int q, void *cookie)
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
-	uint32_t b = cookie_buf(cookie);
+	u32 b = cookie_buf(cookie);
 
 	(void)q;
 	if (b >= s->nbuf)
@@ -353,7 +354,7 @@ static void env_raise_irq(void *env, unsigned int q)
 		return;		/* polling: the vector is masked (NAPI) */
 	c->state = CORE_WAKING;
 	ev_set(s, ent_core(s, c->idx),
-	       s->now + (uint64_t)(s->c.irq_us * 1e6));
+	       s->now + (u64)(s->c.irq_us * 1e6));
 }
 
 static void env_arm_timer(void *env, u64 ns)
@@ -379,15 +380,15 @@ static bool env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
-	uint32_t b = (addr - BUF_BASE) / s->c.buf_stride;
+	u32 b = (addr - BUF_BASE) / s->c.buf_stride;
 	const struct tr_pkt *pkt = f->data;
-	uint64_t a;
+	u64 a;
 
 	(void)csum;
 	s->buf[b].t_arr = pkt->t;
 	s->buf[b].len = f->len;
 	/* The packet's lines, not its bytes: what DDIO sees. */
-	for (a = addr & ~(uint64_t)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
+	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
 		llc_dma_write(&s->llc, a);
 	rxb_wss_record(&s->wss, b + 1);
 	return false;	/* no checksum unit: nothing reads the bytes */
@@ -412,8 +413,8 @@ static const struct rxb_env_ops sim_env_ops = {
  */
 static void mem_tick(struct sim *s)
 {
-	uint64_t lines = s->llc.st.mem_rd + s->llc.st.mem_wr;
-	uint64_t dt = s->now - s->mem_t;
+	u64 lines = s->llc.st.mem_rd + s->llc.st.mem_wr;
+	u64 dt = s->now - s->mem_t;
 	double bw, w, u;
 
 	if (dt < MEM_TICK_PS)
@@ -431,9 +432,9 @@ static void mem_tick(struct sim *s)
 
 /* ---- cores --------------------------------------------------------- */
 
-static void hist_add(struct sim *s, uint64_t ps)
+static void hist_add(struct sim *s, u64 ps)
 {
-	uint64_t ns = ps / PS_PER_NS;
+	u64 ns = ps / PS_PER_NS;
 	unsigned int i;
 
 	if (ns < HIST_SUB) {
@@ -452,7 +453,7 @@ static void hist_add(struct sim *s, uint64_t ps)
 
 static double hist_pct(const struct sim *s, double pct)
 {
-	uint64_t want = (uint64_t)ceil(pct / 100 * s->lat_n), acc = 0;
+	u64 want = (u64)ceil(pct / 100 * s->lat_n), acc = 0;
 	unsigned int i;
 
 	if (!s->lat_n)
@@ -473,9 +474,9 @@ static double hist_pct(const struct sim *s, double pct)
 }
 
 /* Cost of core @c's memory accesses for packet @b, made now (ps). */
-static uint64_t pkt_mem_ps(struct sim *s, struct score *c, uint32_t b)
+static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 {
-	uint64_t addr = buf_addr(s, b), a;
+	u64 addr = buf_addr(s, b), a;
 	unsigned int i, lines, acc;
 	double ps = 0, lat;
 	bool hit;
@@ -483,7 +484,7 @@ static uint64_t pkt_mem_ps(struct sim *s, struct score *c, uint32_t b)
 	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
 	if (s->c.touch_lines && lines > s->c.touch_lines)
 		lines = s->c.touch_lines;
-	a = addr & ~(uint64_t)(LLC_LINE - 1);
+	a = addr & ~(u64)(LLC_LINE - 1);
 	for (i = 0; i < lines; i++, a += LLC_LINE) {
 		hit = llc_cpu(&s->llc, a, s->c.rewrite && !i);
 		lat = hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
@@ -493,6 +494,8 @@ static uint64_t pkt_mem_ps(struct sim *s, struct score *c, uint32_t b)
 		s->pkt_cpu_hit += hit;
 	}
 	acc = s->c.app_accesses + s->c.extra_accesses[c->idx];
+	if ((int)c->q == s->c.target)
+		acc += s->c.target_accesses;
 	for (i = 0; i < acc; i++) {
 		/* Dependent random reads (hash-table lookups): no overlap. */
 		a = APP_BASE + (rnd(s) % s->app_lines) * LLC_LINE;
@@ -501,14 +504,14 @@ static uint64_t pkt_mem_ps(struct sim *s, struct score *c, uint32_t b)
 		s->app_cpu++;
 		s->app_cpu_hit += hit;
 	}
-	return (uint64_t)ps;
+	return (u64)ps;
 }
 
-static void held_push(struct sim *s, uint64_t when, uint32_t b, unsigned int core)
+static void held_push(struct sim *s, u64 when, u32 b, unsigned int core)
 {
 	if (s->held_tail - s->held_head == s->held_cap) {
-		uint32_t ncap = s->held_cap ? 2 * s->held_cap : 1024, i;
-		uint32_t n = s->held_tail - s->held_head;
+		u32 ncap = s->held_cap ? 2 * s->held_cap : 1024, i;
+		u32 n = s->held_tail - s->held_head;
 		struct held *nh = malloc(sizeof(*nh) * ncap);
 
 		if (!nh)
@@ -539,11 +542,11 @@ static void held_release(struct sim *s)
 
 static void core_finish(struct sim *s, struct score *c)
 {
-	uint32_t b = cookie_buf(c->batch[c->i].cookie);
-	uint64_t a, addr = buf_addr(s, b);
+	u32 b = cookie_buf(c->batch[c->i].cookie);
+	u64 a, addr = buf_addr(s, b);
 
 	if (s->c.tx)
-		for (a = addr & ~(uint64_t)(LLC_LINE - 1); a < addr + s->buf[b].len;
+		for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + s->buf[b].len;
 		     a += LLC_LINE)
 			llc_dma_read(&s->llc, a);
 	if (s->measuring) {
@@ -553,7 +556,7 @@ static void core_finish(struct sim *s, struct score *c)
 	}
 	if (s->c.hold_us > 0) {
 		s->buf[b].state = BUF_HELD;
-		held_push(s, s->now + (uint64_t)(s->c.hold_us * 1e6), b, c->idx);
+		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
 	} else {
 		pool_free(s, c->idx, b);
 	}
@@ -561,14 +564,16 @@ static void core_finish(struct sim *s, struct score *c)
 
 static void core_start(struct sim *s, struct score *c)
 {
-	uint32_t b = cookie_buf(c->batch[c->i].cookie);
+	u32 b = cookie_buf(c->batch[c->i].cookie);
 	double cyc = s->c.cycles + s->c.extra_cycles[c->idx];
-	uint64_t ps;
+	u64 ps;
 
+	if ((int)c->q == s->c.target)
+		cyc += s->c.target_cycles;
 	if (c->first)
 		cyc += s->c.poll_cycles;
 	c->first = false;
-	ps = (uint64_t)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b);
+	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b);
 	c->busy_ps += ps;
 	c->started = true;
 	ev_set(s, ent_core(s, c->idx), s->now + ps);
@@ -577,7 +582,7 @@ static void core_start(struct sim *s, struct score *c)
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
-	uint64_t ps;
+	u64 ps;
 
 	if (c->started) {
 		core_finish(s, c);
@@ -598,13 +603,22 @@ static void core_event(struct sim *s, struct score *c)
 	}
 	if (p->ops->rx_pending(p->m, c->q)) {
 		/* Only notifications so far: poll again. */
-		ps = (uint64_t)(s->c.poll_cycles * s->ps_per_cycle) + 1;
+		ps = (u64)(s->c.poll_cycles * s->ps_per_cycle) + 1;
 		c->busy_ps += ps;
 		ev_set(s, ent_core(s, c->idx), s->now + ps);
 		return;
 	}
 	c->state = CORE_IDLE;
-	ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+	/*
+	 * A ring left short of buffers by a failed allocation gets no
+	 * interrupt once it runs dry: retry later, as a driver's refill
+	 * timer or NAPI reschedule does.
+	 */
+	if (!p->ops->refill(p->m, c->q))
+		ev_set(s, ent_core(s, c->idx),
+		       s->now + (u64)(s->c.refill_retry_us * 1e6));
+	else
+		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
 }
 
 /* ---- measurement --------------------------------------------------- */
@@ -632,7 +646,7 @@ static void arrival_event(struct sim *s, struct sport *p)
 	struct tr_pkt pkt;
 	struct rxb_frame f;
 	unsigned int q, i, gq;
-	uint64_t next;
+	u64 next;
 
 	next = traffic_next(&p->tr, s->now, &pkt);
 	q = pkt.queue;
@@ -655,7 +669,7 @@ static void arrival_event(struct sim *s, struct sport *p)
 			const struct rxb_qstats *st = &p->m->qstats[i];
 
 			s->occ_sum[p->idx * s->qpp + i] +=
-				(double)(int64_t)(st->hw_packets - st->packets);
+				(double)(s64)(st->hw_packets - st->packets);
 		}
 		s->occ_n[p->idx]++;
 		s->wss_sum += s->wss.distinct;
@@ -712,7 +726,7 @@ next:
 	}
 }
 
-bool sim_res_xstat(const struct sim_res *r, const char *name, uint64_t *val)
+bool sim_res_xstat(const struct sim_res *r, const char *name, u64 *val)
 {
 	unsigned int i, q;
 	bool found = false;
@@ -733,12 +747,17 @@ bool sim_res_xstat(const struct sim_res *r, const char *name, uint64_t *val)
 	return found;
 }
 
+static double ratio(u64 x, u64 y)
+{
+	return y ? (double)x / y : 0;
+}
+
 static void results(struct sim *s, struct sim_res *r)
 {
 	const struct llc_stats *a = &s->llc.st, *b = &s->llc0;
 	double T = (s->now - s->t0) / 1e12, busy = 0;
 	unsigned int p, q, i;
-	uint64_t rd, wr;
+	u64 rd, wr;
 
 	memset(r, 0, sizeof(*r));
 	r->sim_s = T;
@@ -787,12 +806,10 @@ static void results(struct sim *s, struct sim_res *r)
 	r->lat_p50_us = hist_pct(s, 50) / 1e3;
 	r->lat_p99_us = hist_pct(s, 99) / 1e3;
 	r->lat_p999_us = hist_pct(s, 99.9) / 1e3;
-#define RATIO(x, y) ((y) ? (double)(x) / (double)(y) : 0)
-	r->ddio_hit = RATIO(a->dma_wr_hit - b->dma_wr_hit, a->dma_wr - b->dma_wr);
-	r->tx_hit = RATIO(a->dma_rd_hit - b->dma_rd_hit, a->dma_rd - b->dma_rd);
-	r->cpu_pkt_hit = RATIO(s->pkt_cpu_hit, s->pkt_cpu);
-	r->app_hit = RATIO(s->app_cpu_hit, s->app_cpu);
-#undef RATIO
+	r->ddio_hit = ratio(a->dma_wr_hit - b->dma_wr_hit, a->dma_wr - b->dma_wr);
+	r->tx_hit = ratio(a->dma_rd_hit - b->dma_rd_hit, a->dma_rd - b->dma_rd);
+	r->cpu_pkt_hit = ratio(s->pkt_cpu_hit, s->pkt_cpu);
+	r->app_hit = ratio(s->app_cpu_hit, s->app_cpu);
 	rd = a->mem_rd - b->mem_rd;
 	wr = a->mem_wr - b->mem_wr;
 	if (T > 0) {
@@ -965,8 +982,8 @@ static void apply_change(struct sim *s, const struct sim_change *ch)
 int sim_run(const struct sim_cfg *c, struct sim_res *r)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	uint64_t warm;
-	struct timespec t0, t1;
+	u64 warm;
+	struct timespec t0, t1, c0, c1;
 	unsigned int e, nch = 0;
 	int err;
 
@@ -977,18 +994,19 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 		return -EINVAL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	s->c = *c;
 	err = sim_setup(s);
 	if (err) {
 		sim_free(s);
 		return err;
 	}
-	warm = (uint64_t)(c->warmup * c->packets);
+	warm = (u64)(c->warmup * c->packets);
 	if (!warm)
 		measure_start(s);
 	while (s->arrived < c->packets && s->nheap) {
 		if (nch < c->nchange &&
-		    s->arrived >= (uint64_t)(c->change[nch].at * c->packets))
+		    s->arrived >= (u64)(c->change[nch].at * c->packets))
 			apply_change(s, &c->change[nch++]);
 		e = s->heap[0];
 		s->now = s->key[e];
@@ -1008,7 +1026,9 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	}
 	results(s, r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	r->wall_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	r->cpu_s = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
 	sim_free(s);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #define _RXB_SIM_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 
 #define SIM_MAX_CORES	64
@@ -62,9 +62,12 @@ struct sim_cfg {
 	bool trace_loop;
 	int target;			/* queue of each port, -1: none */
 	double target_share;		/* its share of a port's packets */
-	uint64_t packets;		/* arrivals to simulate, all ports */
+	unsigned int target_cycles;	/* more work per packet on it */
+	unsigned int target_accesses;
+	unsigned int target_pkt_size;	/* its packets' size, 0: pkt_size */
+	u64 packets;		/* arrivals to simulate, all ports */
 	double warmup;			/* fraction of @packets not measured */
-	uint64_t seed;
+	u64 seed;
 	/* host: buffers */
 	unsigned int buf_stride;
 	unsigned int headroom;
@@ -80,13 +83,14 @@ struct sim_cfg {
 	unsigned int touch_lines;	/* packet lines the core reads, 0: all */
 	bool rewrite;			/* ... and writes the first of them */
 	unsigned int app_accesses;
-	uint64_t app_mem;
+	u64 app_mem;
 	double irq_us;
+	double refill_retry_us;
 	bool tx;			/* NIC DMA-reads the packet afterwards */
 	unsigned int extra_cycles[SIM_MAX_CORES];
 	unsigned int extra_accesses[SIM_MAX_CORES];
 	/* host: memory */
-	uint64_t llc_bytes;
+	u64 llc_bytes;
 	unsigned int llc_ways;
 	unsigned int ddio_ways;
 	bool migrate;
@@ -104,15 +108,15 @@ struct sim_cfg {
 
 /* Per-queue results (global queue index = port * queues per port + q). */
 struct sim_qres {
-	uint64_t arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
+	u64 arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
 	double occ_mean;
 	double util;
 };
 
 struct sim_res {
 	double sim_s;			/* simulated time measured */
-	uint64_t arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
-	uint64_t pool_fails, cross_frees;
+	u64 arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
+	u64 pool_fails, cross_frees;
 	double offered_gbps, gbps, mpps, drop_pct;
 	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 	double occ_mean, occ_pct;
@@ -120,15 +124,15 @@ struct sim_res {
 	double mem_gbs, mem_rd_gbs, mem_wr_gbs;
 	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
 	double util;
-	double wall_s;
-	uint64_t events;
+	double wall_s, cpu_s;		/* host time of the run */
+	u64 events;
 	unsigned int nqueues;
 	struct sim_qres q[SIM_MAX_CORES];
 	/* the model's own counters (since start), summed over the ports */
 	unsigned int nx;
 	struct sim_xstat {
 		char name[32];
-		uint64_t val;
+		u64 val;
 	} x[SIM_MAX_XSTATS];
 };
 
@@ -136,7 +140,7 @@ struct sim_res {
  * Sum of the model counters named @name, or named "rx<N>_@name" (per
  * queue); false if the model has none of that name.
  */
-bool sim_res_xstat(const struct sim_res *r, const char *name, uint64_t *val);
+bool sim_res_xstat(const struct sim_res *r, const char *name, u64 *val);
 
 void sim_cfg_default(struct sim_cfg *c);
 /* Check @c; on error print why to @err and return false. */
@@ -146,6 +150,10 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r);
 
 /* Registered ring models, by name (from the registry of model.c). */
 unsigned int sim_model_names(const char **names, unsigned int max);
+/* The models rxb_model.h declares (generated models_gen.c). */
+struct rxb_model_ops;
+extern const struct rxb_model_ops *const sim_models[];
+extern const unsigned int sim_nmodels;
 
 /* Options (opts.c). */
 int opt_apply(struct sim_cfg *c, const char *name, const char *val);
@@ -162,6 +170,7 @@ struct sim_metric {
 	double (*get)(const struct sim_res *r);
 	const char *help;
 };
+
 extern const struct sim_metric sim_metrics[];
 extern const unsigned int sim_nmetrics;
 const struct sim_metric *sim_metric_find(const char *name);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
 #include <rxbisect/rxb_model.h>
 
 #include "../testing/rxbisect/shim/shim.h"
@@ -66,7 +67,7 @@ static struct sim_cfg base(void)
 
 static bool has_model(const char *name)
 {
-	return rxb_model_find(name) != NULL;
+	return rxb_model_find(name);
 }
 
 /* Run, or fail the case; prints a one-line summary. */
@@ -94,7 +95,7 @@ static double max_occ(const struct sim_res *r)
 	return m;
 }
 
-static uint64_t drops(const struct sim_qres *q)
+static u64 drops(const struct sim_qres *q)
 {
 	return q->nobuf + q->ring_full + q->oversize;
 }
@@ -105,7 +106,7 @@ static void test_llc(void)
 {
 	struct llc c;
 	/* 4 sets of 4 ways, 2 DDIO ways: lines i and i + 4 share a set. */
-	uint64_t a = 0, b = 4 * 64, d = 8 * 64, e = 12 * 64;
+	u64 a = 0, b = 4 * 64, d = 8 * 64, e = 12 * 64;
 
 	if (!EXPECT(!llc_init(&c, 16 * 64, 4, 2, false)))
 		return;
@@ -147,7 +148,7 @@ static void test_fifo_stack(void)
 {
 	struct u32_fifo f = { 0 };
 	struct u32_stack s = { 0 };
-	uint32_t i, v;
+	u32 i, v;
 	bool ok = true;
 
 	for (i = 0; i < 1000; i++)
@@ -165,9 +166,9 @@ static void test_fifo_stack(void)
 static void test_toeplitz(void)
 {
 	/* Microsoft's RSS verification suite, IPv4 with TCP ports. */
-	static const uint8_t in[12] = { 66, 9, 149, 187, 161, 142, 100, 80,
+	static const u8 in[12] = { 66, 9, 149, 187, 161, 142, 100, 80,
 					0x0a, 0xea, 0x06, 0xe6 };
-	static const uint8_t in2[12] = { 199, 92, 111, 2, 65, 69, 140, 83,
+	static const u8 in2[12] = { 199, 92, 111, 2, 65, 69, 140, 83,
 					 0x37, 0x96, 0x12, 0x83 };
 
 	EXPECT(rxb_sim_toeplitz(in, 12) == 0x51ccc178, "%08x",
@@ -275,7 +276,7 @@ static void test_models(void)
 	for (i = 0; i < n; i++) {
 		struct sim_cfg c = base();
 		struct sim_res r;
-		uint64_t lost;
+		u64 lost;
 
 		snprintf(c.model, sizeof(c.model), "%s", names[i]);
 		c.cores = 8;
@@ -523,9 +524,9 @@ static void exp4_one(const char *model, bool flood, struct sim_res *r)
 		memset(r, 0, sizeof(*r));
 }
 
-static uint64_t other_drops(const struct sim_res *r)
+static u64 other_drops(const struct sim_res *r)
 {
-	uint64_t d = 0;
+	u64 d = 0;
 	unsigned int q;
 
 	for (q = 0; q < r->nqueues; q++)
@@ -571,7 +572,7 @@ static void exp7_dshring(void)
 {
 	struct sim_cfg c = base();
 	struct sim_res r;
-	uint64_t shared, sw;
+	u64 shared, sw;
 
 	if (!has_model("dshring")) {
 		skip("dshring model not registered");
@@ -620,7 +621,7 @@ static void exp8_pool(void)
 	struct sim_cfg c = base();
 	struct sim_res r2, r4, rb;
 	unsigned int q;
-	uint64_t borrowed = 0;
+	u64 borrowed = 0;
 	bool ok = true;
 
 	c.ring = 256;
@@ -690,12 +691,12 @@ int main(void)
 	struct timespec t0, t1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		if (!filter || strstr(cases[i].name, filter))
 			n++;
 	printf("KTAP version 1\n1..%u\n", n);
 	n = 0;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		long allocs = rxb_shim_live_allocs;
 
 		if (filter && !strstr(cases[i].name, filter))

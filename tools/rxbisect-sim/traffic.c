@@ -11,7 +11,7 @@
 #define RSS_TABLE	128
 
 /* Microsoft's default RSS key, the one most NICs ship with. */
-static const uint8_t rss_key[40] = {
+static const u8 rss_key[40] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
 	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
 	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
@@ -19,12 +19,12 @@ static const uint8_t rss_key[40] = {
 	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 };
 
-uint32_t rxb_sim_toeplitz(const uint8_t *in, unsigned int len)
+u32 rxb_sim_toeplitz(const u8 *in, unsigned int len)
 {
-	uint32_t h = 0, win;
+	u32 h = 0, win;
 	unsigned int i, b, kb = 4;
 
-	win = (uint32_t)rss_key[0] << 24 | rss_key[1] << 16 | rss_key[2] << 8 |
+	win = (u32)rss_key[0] << 24 | rss_key[1] << 16 | rss_key[2] << 8 |
 	      rss_key[3];
 	for (i = 0; i < len; i++) {
 		for (b = 0; b < 8; b++) {
@@ -39,10 +39,10 @@ uint32_t rxb_sim_toeplitz(const uint8_t *in, unsigned int len)
 	return h;
 }
 
-uint32_t traffic_flow_hash(uint64_t seed, unsigned int port, uint32_t flow)
+u32 traffic_flow_hash(u64 seed, unsigned int port, u32 flow)
 {
-	uint64_t r = rxb_sim_mix64(seed ^ ((uint64_t)port << 32 | flow));
-	uint8_t in[12];
+	u64 r = rxb_sim_mix64(seed ^ ((u64)port << 32 | flow));
+	u8 in[12];
 
 	/* saddr, daddr, sport, dport in network order; one server address. */
 	memcpy(in, &r, 4);
@@ -57,7 +57,7 @@ uint32_t traffic_flow_hash(uint64_t seed, unsigned int port, uint32_t flow)
 	return rxb_sim_toeplitz(in, sizeof(in));
 }
 
-static unsigned int rss_queue(const struct traffic *tr, uint32_t hash)
+static unsigned int rss_queue(const struct traffic *tr, u32 hash)
 {
 	return (hash % RSS_TABLE) % tr->nq;
 }
@@ -74,7 +74,7 @@ static int trace_load(struct traffic *tr)
 	const struct sim_cfg *c = tr->c;
 	FILE *f = fopen(c->trace, "r");
 	char line[256];
-	uint64_t cap = 0, ln = 0;
+	u64 cap = 0, ln = 0;
 
 	if (!f) {
 		fprintf(stderr, "rxbisect-sim: %s: %s\n", c->trace, strerror(errno));
@@ -114,7 +114,7 @@ static int trace_load(struct traffic *tr)
 			tr->rec = nr;
 		}
 		tr->rec[tr->nrec++] = (struct tr_rec){
-			.t = (uint64_t)t * 1000, .flow = flow, .len = len };
+			.t = (u64)t * 1000, .flow = flow, .len = len };
 	}
 	fclose(f);
 	qsort(tr->rec, tr->nrec, sizeof(*tr->rec), cmp_rec);
@@ -128,7 +128,7 @@ static int trace_load(struct traffic *tr)
 int traffic_init(struct traffic *tr, const struct sim_cfg *c,
 		 unsigned int port, unsigned int nq)
 {
-	uint32_t i, extra;
+	u32 i, extra;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->c = c;
@@ -181,7 +181,7 @@ void traffic_fini(struct traffic *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-static inline uint64_t tr_rnd(struct traffic *tr)
+static inline u64 tr_rnd(struct traffic *tr)
 {
 	return rxb_sim_mix64(tr->rng++);
 }
@@ -191,7 +191,7 @@ static inline double tr_unif(struct traffic *tr)
 	return ((tr_rnd(tr) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static uint32_t pick_flow(struct traffic *tr)
+static u32 pick_flow(struct traffic *tr)
 {
 	const struct sim_cfg *c = tr->c;
 
@@ -202,11 +202,17 @@ static uint32_t pick_flow(struct traffic *tr)
 	return tr->oth[tr_rnd(tr) % tr->noth];
 }
 
-/* Gap to the next arrival (ps) for the generated processes. */
-static double next_gap(struct traffic *tr)
+/*
+ * Gap after a packet of @len bytes (ps) for the generated processes: the
+ * offered load is a fraction of the line rate in bytes, so a small packet
+ * is followed sooner.
+ */
+static double next_gap(struct traffic *tr, unsigned int len)
 {
 	const struct sim_cfg *c = tr->c;
-	double w = tr->wire_ps, m = tr->mean_ps;
+	double scale = len == c->pkt_size ? 1.0 :
+		       (double)(len + c->wire_overhead) / (c->pkt_size + c->wire_overhead);
+	double w = tr->wire_ps * scale, m = tr->mean_ps * scale;
 
 	switch (c->arrival) {
 	case ARR_POISSON:
@@ -222,16 +228,16 @@ static double next_gap(struct traffic *tr)
 	}
 }
 
-uint64_t traffic_first(struct traffic *tr)
+u64 traffic_first(struct traffic *tr)
 {
 	if (tr->c->arrival == ARR_TRACE)
 		return tr->nrec ? tr->rec[0].t : UINT64_MAX;
 	/* Ports start out of phase. */
 	tr->t = tr->mean_ps * tr->port / tr->c->ports;
-	return (uint64_t)tr->t;
+	return (u64)tr->t;
 }
 
-uint64_t traffic_next(struct traffic *tr, uint64_t now, struct tr_pkt *pkt)
+u64 traffic_next(struct traffic *tr, u64 now, struct tr_pkt *pkt)
 {
 	const struct sim_cfg *c = tr->c;
 
@@ -261,9 +267,10 @@ uint64_t traffic_next(struct traffic *tr, uint64_t now, struct tr_pkt *pkt)
 	} else {
 		pkt->flow = pick_flow(tr);
 	}
-	pkt->len = c->pkt_size;
 	pkt->hash = tr->hash[pkt->flow];
 	pkt->queue = tr->queue[pkt->flow];
-	tr->t += next_gap(tr);
-	return (uint64_t)tr->t;
+	pkt->len = c->target_pkt_size && pkt->queue == c->target ?
+		   c->target_pkt_size : c->pkt_size;
+	tr->t += next_gap(tr, pkt->len);
+	return (u64)tr->t;
 }

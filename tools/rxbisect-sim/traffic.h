@@ -14,12 +14,12 @@
 #ifndef _RXB_SIM_TRAFFIC_H
 #define _RXB_SIM_TRAFFIC_H
 
-#include <stdint.h>
+#include <linux/types.h>
 
 #include "sim.h"
 
 /* splitmix64 */
-static inline uint64_t rxb_sim_mix64(uint64_t x)
+static inline u64 rxb_sim_mix64(u64 x)
 {
 	x += 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -28,51 +28,51 @@ static inline uint64_t rxb_sim_mix64(uint64_t x)
 }
 
 struct tr_pkt {
-	uint64_t t;		/* arrival (ps) */
-	uint32_t flow;
-	uint32_t hash;
-	uint32_t len;
-	uint16_t queue;
+	u64 t;		/* arrival (ps) */
+	u32 flow;
+	u32 hash;
+	u32 len;
+	u16 queue;
 };
 
 struct tr_rec {
-	uint64_t t;		/* ps */
-	uint32_t flow;
-	uint32_t len;
+	u64 t;		/* ps */
+	u32 flow;
+	u32 len;
 };
 
 struct traffic {
 	const struct sim_cfg *c;
 	unsigned int port, nq;
-	uint64_t rng;
+	u64 rng;
 	double wire_ps;		/* one packet at line rate */
 	double mean_ps;		/* mean interarrival */
 	double t;		/* next arrival, exact */
 	unsigned int burst_left;
-	uint32_t burst_flow;
+	u32 burst_flow;
 	/* flows: RSS hash and queue of flow i */
-	uint32_t nflows;
-	uint32_t *hash;
-	uint16_t *queue;
-	uint32_t *tgt, ntgt;	/* flows to the target queue */
-	uint32_t *oth, noth;	/* the others */
+	u32 nflows;
+	u32 *hash;
+	u16 *queue;
+	u32 *tgt, ntgt;	/* flows to the target queue */
+	u32 *oth, noth;	/* the others */
 	/* trace */
 	struct tr_rec *rec;
-	uint64_t nrec, pos;
-	uint64_t loop_off, period;
+	u64 nrec, pos;
+	u64 loop_off, period;
 };
 
-uint32_t rxb_sim_toeplitz(const uint8_t *in, unsigned int len);
+u32 rxb_sim_toeplitz(const u8 *in, unsigned int len);
 /* The RSS hash of flow @flow of port @port. */
-uint32_t traffic_flow_hash(uint64_t seed, unsigned int port, uint32_t flow);
+u32 traffic_flow_hash(u64 seed, unsigned int port, u32 flow);
 int traffic_init(struct traffic *tr, const struct sim_cfg *c,
 		 unsigned int port, unsigned int nq);
 void traffic_fini(struct traffic *tr);
 /* The configuration's rate changed. */
 void traffic_retune(struct traffic *tr);
 /* Time of the first arrival (ps), UINT64_MAX if none. */
-uint64_t traffic_first(struct traffic *tr);
+u64 traffic_first(struct traffic *tr);
 /* The packet arriving at @now; returns the next arrival's time. */
-uint64_t traffic_next(struct traffic *tr, uint64_t now, struct tr_pkt *pkt);
+u64 traffic_next(struct traffic *tr, u64 now, struct tr_pkt *pkt);
 
 #endif /* _RXB_SIM_TRAFFIC_H */

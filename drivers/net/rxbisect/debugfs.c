@@ -89,6 +89,7 @@ static int rxb_irq_cpu_set(void *data, u64 val)
 	rxb_queue_kick(k->port, k->q);
 	return 0;
 }
+
 /* Signed: -1 restores the default spread. */
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(rxb_irq_cpu_fops, rxb_irq_cpu_get,
 				rxb_irq_cpu_set, "%lld\n");

@@ -18,6 +18,7 @@ enum {
 	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
 	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
 	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
+	RXB_DS_FLUSHED,
 	RXB_DEV_STATS
 };
 
@@ -42,6 +43,7 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_DMA_BYTES]	= "dma_bytes",
 	[RXB_DS_FIFO]		= "rx_fifo_drops",
 	[RXB_DS_ENGINE]		= "engine_frames",
+	[RXB_DS_FLUSHED]	= "rx_flushed",
 };
 
 /* Per receive queue: struct rxb_qstats, then irqs and polls_off_cpu. */
@@ -288,6 +290,9 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
 	tot[RXB_DS_STOPPED] = atomic64_read(&port->nic.stopped_drops);
+	spin_lock_bh(&port->stats_lock);
+	tot[RXB_DS_FLUSHED] = port->flushed;
+	spin_unlock_bh(&port->stats_lock);
 	tot[RXB_DS_FIFO] = atomic64_read(&port->nic.fifo_drops);
 	tot[RXB_DS_ENGINE] = port->nic.engine_frames;
 	eng = rtnl_dereference(port->engine);

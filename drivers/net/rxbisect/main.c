@@ -20,6 +20,10 @@ struct rxb_cfg rxb_default_cfg = {
 		.notif_compress	= 1,
 		.notif_timeout_us = RXB_DEF_NOTIF_US,
 		.ws_window	= RXB_DEF_WS_WINDOW,
+		.dsh_period_us	= 10000,
+		.dsh_window	= 16,
+		.dsh_tput_mbps	= 1000,
+		.dsh_overload_ratio = 32,
 		.cache_kb	= RXB_DEF_CACHE_KB,
 		.corec_consumers = 0,
 		.corec_irq_policy = RXB_COREC_IRQ_RR,
@@ -140,7 +144,7 @@ static const struct kernel_param_ops rxb_param_ops = {
 };
 
 module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default) or rxbisect; writable");
+MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, dshring or corec; writable");
 module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
 module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
@@ -163,6 +167,14 @@ module_param_cb(corec_irq_policy, &rxb_param_ops, &rxb_params[RXB_P_COREC_IRQ], 
 MODULE_PARM_DESC(corec_irq_policy, "COREC: consumers interrupted per completion: rr (the next one, round-robin; default) or all; writable");
 module_param_cb(engine, &rxb_param_ops, &rxb_params[RXB_P_ENGINE], 0644);
 MODULE_PARM_DESC(engine, "Where the emulated NIC runs: inline (default: in the sender's context) or cpuN (a dedicated kernel thread bound to CPU N, fed by a lock-free ingress queue); writable");
+module_param_cb(dsh_period_us, &rxb_param_ops, &rxb_params[RXB_P_DSH_PERIOD], 0644);
+MODULE_PARM_DESC(dsh_period_us, "dshring: controller sampling period, 100..10000000 us (default 10000); writable");
+module_param_cb(dsh_window, &rxb_param_ops, &rxb_params[RXB_P_DSH_WINDOW], 0644);
+MODULE_PARM_DESC(dsh_window, "dshring: samples in the sliding window, a multiple of 8 in 8..64 (default 16); writable");
+module_param_cb(dsh_tput_mbps, &rxb_param_ops, &rxb_params[RXB_P_DSH_TPUT], 0644);
+MODULE_PARM_DESC(dsh_tput_mbps, "dshring: a sample's throughput is high above this, Mbit/s (default 1000); writable");
+module_param_cb(dsh_overload_ratio, &rxb_param_ops, &rxb_params[RXB_P_DSH_OVERLOAD], 0644);
+MODULE_PARM_DESC(dsh_overload_ratio, "dshring: a queue is overloaded when its receive-call interval exceeds this many times the median (default 32); writable");
 
 static int __init rxb_params_check(void)
 {

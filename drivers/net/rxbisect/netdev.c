@@ -64,6 +64,9 @@ static void rxb_get_stats64(struct net_device *dev,
 	s->rx_length_errors += atomic64_read(&port->nic.runt_drops) +
 			       atomic64_read(&port->nic.oversize_drops);
 	s->rx_dropped = atomic64_read(&port->nic.stopped_drops);
+	spin_lock_bh(&port->stats_lock);
+	s->rx_dropped += port->flushed;
+	spin_unlock_bh(&port->stats_lock);
 	s->rx_errors = s->rx_length_errors;
 }
 

@@ -58,6 +58,12 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			      rxb_corec_irq_names },
 	[RXB_P_ENGINE]	 = { "engine", RXB_MP(engine), 0, RXB_MAX_QUEUES, false,
 			     rxb_engine_names },
+	[RXB_P_DSH_PERIOD] = { "dsh_period_us", RXB_MP(dsh_period_us), 100,
+			       10000000 },
+	[RXB_P_DSH_WINDOW] = { "dsh_window", RXB_MP(dsh_window), 8, 64 },
+	[RXB_P_DSH_TPUT] = { "dsh_tput_mbps", RXB_MP(dsh_tput_mbps), 1, 1000000 },
+	[RXB_P_DSH_OVERLOAD] = { "dsh_overload_ratio", RXB_MP(dsh_overload_ratio),
+				 2, 1024 },
 };
 
 /**

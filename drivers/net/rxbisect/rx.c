@@ -242,6 +242,10 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.cache_bytes	= (u64)cfg->mp.cache_kb * 1024,
 		.corec_consumers = cfg->mp.corec_consumers,
 		.corec_irq_policy = cfg->mp.corec_irq_policy,
+		.dsh_period_ns	= (u64)cfg->mp.dsh_period_us * NSEC_PER_USEC,
+		.dsh_window	= cfg->mp.dsh_window,
+		.dsh_tput_mbps	= cfg->mp.dsh_tput_mbps,
+		.dsh_overload_ratio = cfg->mp.dsh_overload_ratio,
 		.env_ops	= &rxb_env_ops,
 	};
 }
@@ -364,6 +368,8 @@ void rxb_rx_stop(struct rxb_port *port)
 		}
 		port->xbase[q].irqs += READ_ONCE(rx->vec[q].irqs);
 		port->xbase[q].polls_off_cpu += rx->rxq[q].polls_off_cpu;
+		/* Written by the NIC, never handed up: freed with the rings. */
+		port->flushed += s->hw_packets - s->packets;
 	}
 	port->live = NULL;
 	spin_unlock_bh(&port->stats_lock);

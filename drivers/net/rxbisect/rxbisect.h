@@ -138,6 +138,11 @@ struct rxb_engine {
  * @corec_irq_policy: COREC: enum rxb_corec_irq.
  * @engine: NIC engine placement: 0 inline (in the sender's context),
  *	N: a dedicated thread on CPU N-1.
+ * @dsh_period_us: dynamic shRing: controller sampling period.
+ * @dsh_window: dynamic shRing: samples in the sliding window.
+ * @dsh_tput_mbps: dynamic shRing: throughput threshold of a sample.
+ * @dsh_overload_ratio: dynamic shRing: a queue whose receive-call interval
+ *	exceeds this many times the median is overloaded.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -151,6 +156,10 @@ struct rxb_mparams {
 	u32 corec_consumers;
 	u32 corec_irq_policy;
 	u32 engine;
+	u32 dsh_period_us;
+	u32 dsh_window;
+	u32 dsh_tput_mbps;
+	u32 dsh_overload_ratio;
 };
 
 /**
@@ -263,6 +272,8 @@ struct rxb_txq_stats {
  * @live: the configuration whose counters are still counting.
  * @qbase: counters of configurations already torn down, per queue.
  * @xbase: struct rxb_qxstats of torn-down configurations.
+ * @flushed: frames the NIC wrote that were still in the rings when they
+ *	were torn down (a reconfiguration, link down), freed unreceived.
  * @txs: per-Tx-queue counters, written under the Tx queue lock.
  * @knobs: per-queue debug knobs.
  * @work_buf: memory the work knob touches.
@@ -288,6 +299,7 @@ struct rxb_port {
 	struct rxb_rx *live;
 	struct rxb_qstats qbase[RXB_MAX_QUEUES];
 	struct rxb_qxstats xbase[RXB_MAX_QUEUES];
+	u64 flushed;
 	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
 
 	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
@@ -318,6 +330,7 @@ enum rxb_param_id {
 	RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX, RXB_P_POLICY, RXB_P_ASSOC,
 	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
 	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
+	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
 	RXB_NPARAMS
 };
 

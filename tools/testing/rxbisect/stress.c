@@ -397,7 +397,10 @@ static void check_counters(struct stress *s)
 			EXPECT_EQ(cr_pbytes, cr_bytes);
 			/* Each delivered packet is followed by an interrupt. */
 			EXPECT(cr_irqs > 0 || !cr_deliv, "q %u: no interrupt", q);
-			cr_deliv = cr_bytes = cr_packets = cr_pbytes = 0;
+			cr_deliv = 0;
+			cr_bytes = 0;
+			cr_packets = 0;
+			cr_pbytes = 0;
 			cr_irqs = 0;
 		}
 		EXPECT_EQ(st->hw_packets, t.delivered);

@@ -9,7 +9,8 @@
  * tail waits, then returns both with one doorbell), a delayed consumer
  * holding the tail until the NIC runs dry (section 3.4.4, counted and
  * timed), a batch marked done by a consumer that left without the tail
- * lock (rx_pending reports it), the 32-bit ID wrap, interrupt policies,
+ * lock (rx_pending reports it), the same with the lock holder still
+ * inside (its re-check returns it), the 32-bit ID wrap, interrupt policies,
  * allocation failures, teardown in the middle of a batch.
  *
  * Multi-threaded: NIC threads and several consumer threads (NAPI-like,
@@ -484,6 +485,69 @@ static void test_done_without_tail(const void *arg)
 	EXPECT(!pending(t, 0) && !pending(t, 1));
 	EXPECT(tx_n(t, 1, 64));
 out:
+	ct_destroy(t);
+}
+
+/*
+ * The lost-trylock race, forced: while consumer 0 holds the tail lock, its
+ * clock read (ending a tail hold) runs consumer 2, which marks its batch
+ * done and finds the lock taken.  Consumer 0's re-check after unlocking
+ * must return consumer 2's batch too: nobody else will.
+ */
+static struct ct *recheck_t;
+static const struct rxb_corec_batch *recheck_b;
+
+static u64 recheck_now_ns(void *env)
+{
+	const struct rxb_corec_batch *b = recheck_b;
+
+	if (b) {
+		recheck_b = NULL;
+		take(recheck_t, 2, b);
+		rxb_corec_done(recheck_t->th.m, 2, b);
+		rxb_corec_tail(recheck_t->th.m, 2, b);
+	}
+	return rxb_env_test_ops.now_ns(env);
+}
+
+static void test_trylock_recheck(const void *arg)
+{
+	struct rxb_env_ops ops = rxb_env_test_ops;
+	struct rxb_corec_batch a, b, c;
+	struct ct *t = calloc(1, sizeof(*t));
+
+	(void)arg;
+	if (!t)
+		abort();
+	ops.now_ns = recheck_now_ns;
+	if (!rxb_th_init(&t->th, "corec", 3, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	t->th.cfg.env_ops = &ops;
+	t->group = 3;
+	if (!rxb_th_start(&t->th))
+		goto out;
+	if (!tx_n(t, 0, 24) || !EXPECT(claim(t, 0, 8, &a)) ||
+	    !EXPECT(claim(t, 1, 8, &b)) || !EXPECT(claim(t, 2, 8, &c)))
+		goto out;
+	take(t, 1, &b);
+	rxb_corec_done(t->th.m, 1, &b);
+	rxb_corec_tail(t->th.m, 1, &b);		/* a hold starts */
+	EXPECT_EQ(xstat(t, "corec0_tail_held"), 1);
+	take(t, 0, &a);
+	rxb_corec_done(t->th.m, 0, &a);
+	recheck_t = t;
+	recheck_b = &c;
+	rxb_corec_tail(t->th.m, 0, &a);		/* ends it: runs consumer 2 */
+	EXPECT(!recheck_b, "consumer 2 did not run inside the lock");
+	EXPECT_EQ(xstat(t, "rx2_corec_trylock_fails"), 1);
+	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 2);
+	EXPECT_EQ(QS(t, 0, doorbells), 1 + 2);	/* create's, and two */
+	EXPECT(!pending(t, 0) && !pending(t, 1) && !pending(t, 2));
+	/* All 24 descriptors are back: the NIC takes a full ring again. */
+	EXPECT(tx_n(t, 1, 64));
+	EXPECT_EQ(tx(t, 1), -ENOBUFS);
+out:
+	recheck_b = NULL;
 	ct_destroy(t);
 }
 
@@ -969,7 +1033,8 @@ static void mt_run(const void *arg)
 			ktap_fail_at(__FILE__, __LINE__,
 				     "%s: stalled: sent %llu, received %llu; tail advances %llu",
 				     cfg->name,
-				     (unsigned long long)__atomic_load_n(&mt->sent, __ATOMIC_RELAXED),
+				     (unsigned long long)__atomic_load_n(&mt->sent,
+									 __ATOMIC_RELAXED),
 				     (unsigned long long)got,
 				     (unsigned long long)READ_ONCE(mt->th.m->qstats[0].doorbells));
 			fflush(stdout);
@@ -1007,10 +1072,11 @@ static void mt_run(const void *arg)
 			pk += mt->cons[i].packets;
 			hw += mt->th.m->qstats[i].hw_packets;
 			claimed += cx(&view, i, "claimed");
-			ktap_diag("q%u: packets %llu polls %llu (slow %llu) batches %llu cas_fails %llu trylock_fails %llu",
-				  i, (unsigned long long)mt->cons[i].packets,
+			ktap_diag("q%u: packets %llu polls %llu (slow %llu)", i,
+				  (unsigned long long)mt->cons[i].packets,
 				  (unsigned long long)mt->cons[i].polls,
-				  (unsigned long long)mt->cons[i].slow,
+				  (unsigned long long)mt->cons[i].slow);
+			ktap_diag("q%u: batches %llu, fails: cas %llu trylock %llu", i,
 				  (unsigned long long)cx(&view, i, "batches"),
 				  (unsigned long long)cx(&view, i, "cas_fails"),
 				  (unsigned long long)cx(&view, i, "trylock_fails"));
@@ -1020,8 +1086,9 @@ static void mt_run(const void *arg)
 		EXPECT_EQ(pk, mt->frames * cfg->nproducers);
 		EXPECT_EQ(hw, pk);
 		EXPECT_EQ(claimed, pk);
-		ktap_diag("%s: %llu frames, %llu NIC retries (ring dry); tail: %llu advances, %llu held, %llu ns held (max %llu)",
-			  cfg->name, (unsigned long long)pk, (unsigned long long)retries,
+		ktap_diag("%s: %llu frames, %llu NIC retries (ring dry)", cfg->name,
+			  (unsigned long long)pk, (unsigned long long)retries);
+		ktap_diag("tail: %llu advances, %llu held, %llu ns held (max %llu)",
 			  (unsigned long long)xstat(&view, "corec0_tail_advances"),
 			  (unsigned long long)xstat(&view, "corec0_tail_held"),
 			  (unsigned long long)xstat(&view, "corec0_tail_held_ns"),
@@ -1051,6 +1118,7 @@ int main(void)
 		{ .name = "corec:out_of_order", .fn = test_out_of_order },
 		{ .name = "corec:delayed_consumer", .fn = test_delayed_consumer },
 		{ .name = "corec:done_without_tail", .fn = test_done_without_tail },
+		{ .name = "corec:trylock_recheck", .fn = test_trylock_recheck },
 		{ .name = "corec:id_wrap", .fn = test_id_wrap },
 		{ .name = "corec:irq_policy", .fn = test_irq_policy },
 		{ .name = "corec:pool_shadow", .fn = test_pool_shadow },

@@ -88,6 +88,10 @@ retr=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["s
 	"$RXB_TMP/tcp.json" 2>/dev/null)
 ktap_print_msg "TCP: retransmissions $retr"
 ktap_test_result "iperf3 TCP, 2 streams" rxb_iperf_check "$RXB_TMP/tcp.json" $rc "TCP over corec"
+rxb_snap rxb1
+ktap_print_msg "tail: advances ${RXB_S[corec0_tail_advances]}, held ${RXB_S[corec0_tail_held]}" \
+	"(${RXB_S[corec0_tail_held_ns]} ns, max ${RXB_S[corec0_tail_held_max_ns]} ns);" \
+	"CAS failures $(rxb_s_qvals corec_cas_fails), trylock failures $(rxb_s_qvals corec_trylock_fails)"
 
 # 7, 8: consumer count and policy changed under traffic
 rxb_iperf_start "$RXB_TMP/live.json" 10 || rxb_bail "iperf3 did not start"
@@ -132,10 +136,6 @@ ktap_test_result "invalid corec_irq_policy refused, value kept" \
 	[ $bad = 0 -a "$(cat $P/corec_irq_policy)" = rr ]
 
 # 12
-rxb_snap rxb1
-ktap_print_msg "tail: advances ${RXB_S[corec0_tail_advances]}, held ${RXB_S[corec0_tail_held]}" \
-	"(${RXB_S[corec0_tail_held_ns]} ns, max ${RXB_S[corec0_tail_held_max_ns]} ns);" \
-	"CAS failures $(rxb_s_qvals corec_cas_fails), trylock failures $(rxb_s_qvals corec_trylock_fails)"
 ktap_test_result "ping after all changes" rxb_ping_ok "$NS0" "$RXB_IP1" 5
 
 ktap_finished

@@ -82,7 +82,7 @@ ktap_test_result "conservation holds across the changes (tx = hw_packets + drops
 
 rxb_snap rxb1
 ktap_print_msg "rxb1: sum(rxN_hw_packets) - rx_packets = $(($(rxb_s_qsum hw_packets) - RXB_S[rx_packets]))" \
-	"(frames written but discarded with their rings, counted in no drop counter)"
+	"(frames written to rings that were torn down before being polled)"
 
 # 15: counters of torn-down rings are kept
 rb=$(($(rxb_stat rxb1 rx_bytes) - bytes0))

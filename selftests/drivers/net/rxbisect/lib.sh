@@ -389,13 +389,14 @@ rxb_wait_balance() {
 	return 1
 }
 
-# rxb_wait_consumed IF: wait (up to 5 s) until rx_packets equals the sum of
-# rxN_hw_packets: every frame the NIC wrote was handed to the stack.
+# rxb_wait_consumed IF: wait (up to 5 s) until rx_packets plus rx_flushed
+# (frames freed with rings torn down by a reconfiguration) equals the sum of
+# rxN_hw_packets: every frame the NIC wrote was handed to the stack once.
 rxb_wait_consumed() {
 	local i p h
 	for i in $(seq 25); do
 		rxb_snap "$1"
-		p=${RXB_S[rx_packets]:-x}
+		p=$((${RXB_S[rx_packets]:-0} + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
 		[ "$p" = "$h" ] && return 0
 		sleep 0.2
@@ -451,6 +452,21 @@ rxb_mtu() {
 
 rxb_knob() { local v; v=$(<"$RXB_DBG/$1/q$2/$3") && echo "$v"; }	# IF Q NAME
 rxb_knob_set() { echo "$4" > "$RXB_DBG/$1/q$2/$3"; }	# IF Q NAME VALUE
+
+# rxb_stall_timeout MS: set the devlink parameter stall_timeout_ms of every
+# rxbisect device (the rx_stall health watchdog clears a stall knob once a
+# queue with pending completions has not been polled for that long).  A
+# module without devlink support is left alone.
+rxb_stall_timeout() {
+	local h rest
+	command -v devlink >/dev/null 2>&1 || return 0
+	while read -r h rest; do
+		h=${h%:}
+		[[ $h == rxbisect/* ]] || continue
+		devlink dev param set "$h" name stall_timeout_ms value "$1" cmode runtime || return 1
+	done < <(devlink dev show 2>/dev/null)
+	return 0
+}
 
 # rxb_online_cpus: online CPU ids, one a line.
 rxb_online_cpus() {

@@ -13,6 +13,8 @@ ktap_set_plan 12
 RING=256
 rxb_load queues=2 rx_ring_size=$RING || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+# keep the rx_stall health watchdog from un-stalling the queue under test
+rxb_stall_timeout 600000 || ktap_print_msg "cannot raise stall_timeout_ms"
 
 # 1: everything to queue 0
 if rxb_in rxb1 ethtool -X rxb1 weight 1 0; then

@@ -35,22 +35,30 @@ ktap_test_result "iperf3 TCP 5 s" rxb_iperf_check "$RXB_TMP/tcp.json" $? "TCP rx
 rxb_iperf "$RXB_TMP/tcpr.json" 3 -R
 ktap_test_result "iperf3 TCP 3 s reverse (-R)" rxb_iperf_check "$RXB_TMP/tcpr.json" $? "TCP rxb1->rxb0"
 
-# 4
+# 4: UDP at a moderate rate.  What counts is what reached the receiving
+# host's UDP layer (delivered or dropped for lack of socket buffer space: a
+# slow VM may not run iperf3 often enough), against what iperf3 sent.
+snmp_udp() {	# NS: "InDatagrams RcvbufErrors"
+	local l
+	l=$(ip netns exec "$1" cat /proc/net/snmp | grep '^Udp: [0-9]')
+	set -- $l
+	echo "$2 $6"
+}
 rxb_snap rxb1
 nd0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
-rxb_iperf "$RXB_TMP/udp.json" 3 -u -b 20M
+read -r in0 rb0 <<<"$(snmp_udp "$NS1")"
+rxb_iperf "$RXB_TMP/udp.json" 3 -u -b 10M
 rc=$?
 rxb_snap rxb1
-ktap_print_msg "rxb1 NIC drops (nobuf + ring_full) during UDP: $((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nd0))"
-rxb_iperf_check "$RXB_TMP/udp.json" $rc "UDP 20 Mbit/s"
+read -r in1 rb1 <<<"$(snmp_udp "$NS1")"
+rxb_iperf_check "$RXB_TMP/udp.json" $rc "UDP 10 Mbit/s"
 pk=$IPERF_PKTS
 lost=$IPERF_LOST
-# datagrams the receiving socket had no room for (not the NIC's doing)
-udp=$(ip netns exec "$NS1" cat /proc/net/snmp | grep '^Udp:' | tail -n1)
-ktap_print_msg "UDP: $pk datagrams, $lost lost; receiver's Udp: InDatagrams $(cut -d' ' -f2 <<<"$udp")" \
-	"RcvbufErrors $(cut -d' ' -f6 <<<"$udp")"
-ktap_test_result "iperf3 UDP 3 s: receiver got > 90 % of the datagrams" \
-	eval '[ "$rc" = 0 ] && [ "${pk:--1}" -gt 0 ] && [ $((lost * 10)) -lt "$pk" ]'
+got=$((in1 - in0 + rb1 - rb0))
+ktap_print_msg "UDP: iperf3 $pk datagrams, $lost lost; receiver UDP layer: $((in1 - in0)) delivered +" \
+	"$((rb1 - rb0)) socket-buffer drops; NIC drops (nobuf + ring_full) $((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nd0))"
+ktap_test_result "iperf3 UDP 3 s: > 90 % of the datagrams reached the receiver" \
+	eval '[ "$rc" = 0 ] && [ "${pk:--1}" -gt 0 ] && [ $((got * 10)) -gt $((pk * 9)) ]'
 
 # 5
 ktap_test_result "ping 20 packets rxb1 -> rxb0 without loss after the load" \
