@@ -62,7 +62,7 @@ checkpatch:
 	@cp=$$(ls scripts/checkpatch.pl /usr/src/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1); \
 	if [ -z "$$cp" ]; then cp=$(TOP)/build/linux-source-6.1/scripts/checkpatch.pl; \
 	  [ -x $$cp ] || { mkdir -p build && tar -C build -xf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/scripts; }; fi; \
-	$$cp --no-tree --strict --terse -f $$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim')
+	$$cp --no-tree --strict --terse -f $$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace')
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean || true

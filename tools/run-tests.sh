@@ -66,8 +66,10 @@ stage_static() {
 		echo "# Totals: pass:$((n - f - 1)) fail:$f xfail:0 xpass:0 skip:1 error:0"
 		return
 	fi
+	# Not the shims (compiler-level definitions) nor the TRACE_EVENT
+	# header (its macro layout draws the same CHECKs as in-tree ones).
 	out=$("$cp" --no-tree --strict --terse -f \
-		$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' 2>/dev/null) \
+		$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' 2>/dev/null) \
 		2>&1 | grep -E 'ERROR|WARNING|CHECK' || true)
 	if [ -z "$out" ]; then
 		echo "ok $n checkpatch --strict clean"

@@ -18,6 +18,9 @@
 #include <net/checksum.h>
 #include "rxbisect.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/rxbisect.h>
+
 /* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
 #define RXB_PARSE_LEN	96
 
@@ -257,18 +260,22 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 	const u8 *data;
 	struct rxb_rx *rx;
 	unsigned int q;
+	int err;
 
 	rx = rcu_dereference(port->rx);
 	if (!rx) {
 		atomic64_inc(&nic->stopped_drops);
+		trace_rxb_drop(port->dev, "", 0, "stopped");
 		return;
 	}
 	if (skb->len < ETH_HLEN) {
 		atomic64_inc(&nic->runt_drops);
+		trace_rxb_drop(port->dev, rx->model->ops->name, 0, "runt");
 		return;
 	}
 	if (skb->len > READ_ONCE(nic->max_frame)) {
 		atomic64_inc(&nic->oversize_drops);
+		trace_rxb_drop(port->dev, rx->model->ops->name, 0, "mtu");
 		return;
 	}
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
@@ -281,7 +288,17 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 	q = READ_ONCE(nic->rss_indir[f.hash % RXB_RSS_INDIR_SIZE]);
 	if (q >= rx->nqueues)
 		q = 0;
-	rx->model->ops->hw_rx(rx->model, q, &f);
+	err = rx->model->ops->hw_rx(rx->model, q, &f);
+	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
+		return;
+	if (!err)
+		trace_rxb_deliver(port->dev, rx->model->ops->name, q, f.len,
+				  f.hash);
+	else
+		trace_rxb_drop(port->dev, rx->model->ops->name, q,
+			       err == -ENOBUFS ? "nobuf" :
+			       err == -ENOSPC ? "ring_full" :
+			       err == -EMSGSIZE ? "oversize" : "other");
 }
 
 /* ---- the dedicated engine ------------------------------------------- */

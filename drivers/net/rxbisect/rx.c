@@ -12,6 +12,7 @@
 #include <net/page_pool.h>
 #include <net/xdp.h>
 #include "rxbisect.h"
+#include <trace/events/rxbisect.h>
 
 /**
  * rxb_queue_cpu() - CPU of queue @q's interrupt vector.
@@ -113,6 +114,7 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	unsigned int q = rxq->qid;
 	u32 work = READ_ONCE(port->knobs[q].work);
 	int done = 0, n, i;
+	bool refilled;
 
 	if (smp_processor_id() != READ_ONCE(rx->vec[q].cpu))
 		rxb_stat_inc(&rxq->polls_off_cpu);
@@ -139,7 +141,9 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			break;
 	}
 	/* Buffers could not be allocated: stay in polling mode to retry. */
-	if (!m->ops->refill(m, q))
+	refilled = m->ops->refill(m, q);
+	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
+	if (!refilled)
 		return budget;
 	if (done < budget && napi_complete_done(napi, done)) {
 		rxb_vec_unmask(&rx->vec[q]);

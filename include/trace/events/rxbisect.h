@@ -96,6 +96,5 @@ TRACE_EVENT(rxb_poll,
 
 #endif /* _TRACE_RXBISECT_H */
 
-#undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH ../../../include/trace/events
+/* Found as <trace/events/rxbisect.h> through the module's -I include. */
 #include <trace/define_trace.h>
