@@ -4,7 +4,8 @@
 #
 #   make            build rxbisect.ko (against KDIR) and the userspace tools
 #   make deps       install the Debian packages the build and tests need
-#   make test       userspace core tests, then the selftests in a QEMU VM
+#   make test       static checks, userspace core tests, the simulator's
+#                   tests, then the selftests in a QEMU VM
 #   make C=1 W=1    sparse and extra warnings, as in-tree
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
@@ -27,11 +28,11 @@ KDIR ?= /lib/modules/$(KVER)/build
 DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	linux-source-6.1 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
-	libssl-dev python3 procps xz-utils iputils-ping
+	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools deps test unit-test vm-test install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test install clean checkpatch
 
-all: module tools
+all: module tools sim
 
 module:
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
@@ -39,6 +40,12 @@ module:
 
 tools:
 	$(MAKE) -C tools/testing/rxbisect all
+
+sim:
+	$(MAKE) -C tools/rxbisect-sim
+
+sim-test:
+	$(MAKE) -C tools/rxbisect-sim check
 
 deps:
 	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root" >&2; exit 1; fi
@@ -67,4 +74,5 @@ checkpatch:
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean || true
 	$(MAKE) -C tools/testing/rxbisect clean || true
+	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build

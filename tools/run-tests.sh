@@ -5,7 +5,7 @@
 # then the kernel selftests inside a QEMU VM.  Each stage prints KTAP; the
 # last line is "N passed, N failed" over all stages.
 #
-# Usage: tools/run-tests.sh [static|unit|vm]...   (default: all stages)
+# Usage: tools/run-tests.sh [static|unit|sim|vm]...   (default: all stages)
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +89,8 @@ run_stage() {
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
 	unit)	make -s -C tools/testing/rxbisect check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
+	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]} ;;
 	vm)	tools/vm/run-vm.sh --timeout 2400 -- selftests/run_kselftest.sh 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
@@ -97,7 +99,7 @@ run_stage() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(static unit vm)
+[ ${#stages[@]} -eq 0 ] && stages=(static unit sim vm)
 for s in "${stages[@]}"; do
 	run_stage "$s"
 done
