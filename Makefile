@@ -9,6 +9,7 @@
 #   make C=1 W=1    sparse and extra warnings, as in-tree
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
+#   make demo       every ring model side by side in the VM (results/)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -30,7 +31,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo install clean checkpatch
 
 all: module tools sim
 
@@ -60,6 +61,12 @@ unit-test:
 
 vm-test: module
 	@tools/run-tests.sh vm
+
+# Boot the VM, compare every ring model (and veth), print the table,
+# write CSV and plots under results/.
+demo: module
+	@mkdir -p results
+	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
 
 install: module
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install

@@ -27,9 +27,10 @@ count() {
 		fail=$((fail + 1))
 		return
 	fi
-	p=$(sed -E 's/.*pass:([0-9]+).*/\1/' <<<"$line")
-	f=$(sed -E 's/.*fail:([0-9]+).*/\1/' <<<"$line")
-	s=$(sed -nE 's/.*skip:([0-9]+).*/\1/p' <<<"$line")
+	# anchored: "xpass:" and "xfail:" must not match
+	p=$(sed -E 's/^# Totals: pass:([0-9]+) .*/\1/' <<<"$line")
+	f=$(sed -E 's/^# Totals: pass:[0-9]+ fail:([0-9]+).*/\1/' <<<"$line")
+	s=$(sed -nE 's/.* skip:([0-9]+).*/\1/p' <<<"$line")
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skip=$((skip + ${s:-0}))

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The comparison in one run: every ring model rxbisect was built with, plus
+# a veth pair as the anchor, under the same workloads, side by side:
+#   TCP throughput (1 and 4 streams), UDP at a fixed rate (delivered
+#   fraction, kernel CPU per packet), the I/O working set the emulated NIC
+#   measured, and the delivered share of other queues' traffic while one
+#   queue is slowed down (debugfs work knob).
+# Prints a progress line per step and a markdown table with ratios to
+# privring and to veth; writes CSV and PNG plots (gnuplot) into $OUT.
+#
+# Run as root where the module loads, e.g. in the test VM:
+#   tools/vm/run-vm.sh -- tools/bench/demo.sh        (what "make demo" does)
+# Environment: OUT (results), SECS (per measurement, 3), QUEUES (2),
+# MODELS (default: every model the module accepts).
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-$here/../../results}
+SECS=${SECS:-3}
+QUEUES=${QUEUES:-2}
+NS0=rxbd-a-$$
+NS1=rxbd-b-$$
+P=/sys/module/rxbisect/parameters
+mkdir -p "$OUT"
+csv=$OUT/demo.csv
+step=0
+
+progress() { step=$((step + 1)); printf '[%2d] %s\n' "$step" "$*" >&2; }
+
+cleanup() {
+	for ns in $NS0 $NS1; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	rmmod rxbisect 2>/dev/null
+}
+trap cleanup EXIT
+
+netns() {	# IF0 IF1
+	ip netns add "$NS0"; ip netns add "$NS1"
+	ip link set "$1" netns "$NS0"; ip link set "$2" netns "$NS1"
+	ip -n "$NS0" addr add 192.0.2.1/24 dev "$1"; ip -n "$NS0" link set "$1" up
+	ip -n "$NS1" addr add 192.0.2.2/24 dev "$2"; ip -n "$NS1" link set "$2" up
+	ip -n "$NS0" link set lo up; ip -n "$NS1" link set lo up
+	sleep 1
+}
+
+stat() { ip netns exec "$NS1" ethtool -S rxb1 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
+kjiffies() { awk '/^cpu / { print $4 + $7 + $8 }' /proc/stat; }
+
+# iperf ARGS...: prints received Gbit/s
+iperf() {
+	ip netns exec "$NS1" iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	sleep 0.5
+	ip netns exec "$NS0" timeout $((SECS + 30)) iperf3 -c 192.0.2.2 -t "$SECS" -J "$@" 2>/dev/null |
+		python3 -c 'import json,sys
+try:
+    j = json.load(sys.stdin)["end"]
+    s = j.get("sum_received") or j.get("sum")
+    print("%.3f %d" % (s["bits_per_second"] / 1e9, s.get("packets", 0)))
+except Exception:
+    print("0 0")'
+	wait
+}
+
+# measure LABEL: one row of the table for the current pair in $NS0/$NS1
+measure() {
+	local label=$1 tcp1 tcp4 k0 k1 p0 p1 udp ws peak nb cpu frac w
+	progress "$label: TCP, 1 stream"
+	read -r tcp1 _ < <(iperf)
+	progress "$label: TCP, 4 streams"
+	read -r tcp4 _ < <(iperf -P 4)
+	progress "$label: UDP 20 Mbit/s, 1400 B"
+	p0=$(stat rx_packets); k0=$(kjiffies)
+	read -r udp sent < <(iperf -u -b 20M -l 1400)
+	k1=$(kjiffies); p1=$(stat rx_packets)
+	cpu=0
+	if [ -n "$p0" ] && [ $((p1 - p0)) -gt 0 ]; then
+		cpu=$(( (k1 - k0) * 1000000000 / $(getconf CLK_TCK) / (p1 - p0) ))
+	fi
+	ws=$(stat io_ws_buffers); peak=$(stat io_ws_buffers_peak); nb=$(stat rx_nobuf_drops)
+	frac=-
+	if [ "$label" != veth ]; then
+		progress "$label: other queues' share with queue 0 slowed (work 10000)"
+		ip netns exec "$NS1" ethtool -X rxb1 weight 1 1 >/dev/null 2>&1
+		echo 10000 > /sys/kernel/debug/rxbisect/rxb1/q0/work
+		w=$(stat rx1_packets)
+		read -r _ _ < <(iperf -u -b 20M -l 1400 -P 8)
+		frac=$(( $(stat rx1_packets) - w ))
+		echo 0 > /sys/kernel/debug/rxbisect/rxb1/q0/work
+	fi
+	echo "$label,$tcp1,$tcp4,$cpu,${ws:-},${peak:-},${nb:-},$frac" >> "$csv"
+}
+
+echo "model,tcp1_gbps,tcp4_gbps,kernel_ns_per_pkt,io_ws_buffers,io_ws_peak,nobuf_drops,q1_pkts_q0_slowed" > "$csv"
+
+progress "veth anchor"
+ip link add rxbdv0 type veth peer name rxbdv1
+netns rxbdv0 rxbdv1
+measure veth
+cleanup
+
+if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load=(insmod "${RXB_KO:-$here/../../rxbisect.ko}"); fi
+"${load[@]}" queues="$QUEUES" || { echo "cannot load rxbisect" >&2; exit 1; }
+models=${MODELS:-}
+if [ -z "$models" ]; then
+	for m in privring rxbisect shring shring-list dshring corec; do
+		echo "$m" > $P/ring_model 2>/dev/null && models="$models $m"
+	done
+fi
+rmmod rxbisect
+for m in $models; do
+	progress "model $m"
+	"${load[@]}" queues="$QUEUES" ring_model="$m" || continue
+	netns rxb0 rxb1
+	measure "$m"
+	cleanup
+done
+
+# the table
+python3 - "$csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+base = {r["model"]: r for r in rows}
+def f(x):
+    try: return float(x)
+    except ValueError: return None
+def ratio(a, b):
+    a, b = f(a), f(b)
+    return "%.2f" % (a / b) if a is not None and b else "-"
+pr, ve = base.get("privring"), base.get("veth")
+print("| model | TCP 1 (Gbit/s) | TCP 4 | vs privring | vs veth | kernel ns/pkt (UDP) | vs privring | I/O WS (buffers) | peak | nobuf drops | q1 pkts, q0 slowed | vs privring |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        r["model"], r["tcp1_gbps"], r["tcp4_gbps"],
+        ratio(r["tcp4_gbps"], pr["tcp4_gbps"]) if pr else "-",
+        ratio(r["tcp4_gbps"], ve["tcp4_gbps"]) if ve else "-",
+        r["kernel_ns_per_pkt"], ratio(r["kernel_ns_per_pkt"], pr["kernel_ns_per_pkt"]) if pr else "-",
+        r["io_ws_buffers"] or "-", r["io_ws_peak"] or "-", r["nobuf_drops"] or "-",
+        r["q1_pkts_q0_slowed"], ratio(r["q1_pkts_q0_slowed"], pr["q1_pkts_q0_slowed"]) if pr else "-"))
+PY
+
+# the plots
+if command -v gnuplot >/dev/null; then
+	progress "plots"
+	gnuplot <<-GP
+		set datafile separator ","
+		set terminal pngcairo size 900,480 noenhanced
+		set style data histograms
+		set style fill solid 0.8
+		set key off
+		set xtics rotate by -30
+		set output "$OUT/demo-throughput.png"
+		set title "TCP, 4 streams (Gbit/s)"
+		plot "$csv" every ::1 using 3:xtic(1)
+		set output "$OUT/demo-working-set.png"
+		set title "I/O working set: distinct buffers the NIC wrote (last 16384 writes)"
+		plot "$csv" every ::2 using 5:xtic(1)
+	GP
+	echo "plots: $OUT/demo-throughput.png $OUT/demo-working-set.png" >&2
+else
+	echo "no gnuplot: apt-get install gnuplot-nox for the plots" >&2
+fi
+echo "CSV: $csv" >&2
