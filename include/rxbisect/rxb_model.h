@@ -88,8 +88,11 @@ enum rxb_ax_policy {
  * enum rxb_corec_irq - COREC: which consumers of a shared queue the NIC
  *	interrupts when it writes a completion there.
  * @RXB_COREC_IRQ_RR: the next consumer, round-robin: one vector per
- *	completion, successive completions wake successive consumers.
- * @RXB_COREC_IRQ_ALL: every consumer: idle ones all race for the batch.
+ *	completion, successive completions wake successive consumers, busy
+ *	or not.
+ * @RXB_COREC_IRQ_ALL: every consumer: the idle ones race for the batch,
+ *	so a completion waits for no busy consumer (M/G/N).
+ * @RXB_COREC_IRQ_NPOLICIES: number of policies.
  */
 enum rxb_corec_irq {
 	RXB_COREC_IRQ_RR,

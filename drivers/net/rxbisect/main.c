@@ -26,7 +26,7 @@ struct rxb_cfg rxb_default_cfg = {
 		.dsh_overload_ratio = 32,
 		.cache_kb	= RXB_DEF_CACHE_KB,
 		.corec_consumers = 0,
-		.corec_irq_policy = RXB_COREC_IRQ_RR,
+		.corec_irq_policy = RXB_COREC_IRQ_ALL,
 	},
 };
 
@@ -164,7 +164,7 @@ MODULE_PARM_DESC(cache_kb, "Cache capacity (KiB) the I/O working set should fit,
 module_param_cb(corec_consumers, &rxb_param_ops, &rxb_params[RXB_P_COREC_CONSUMERS], 0644);
 MODULE_PARM_DESC(corec_consumers, "COREC: queues consuming each shared queue (groups of consecutive queues), 0..32, at most the queue count; 0 (default): all queues share one; writable");
 module_param_cb(corec_irq_policy, &rxb_param_ops, &rxb_params[RXB_P_COREC_IRQ], 0644);
-MODULE_PARM_DESC(corec_irq_policy, "COREC: consumers interrupted per completion: rr (the next one, round-robin; default) or all; writable");
+MODULE_PARM_DESC(corec_irq_policy, "COREC: consumers interrupted per completion: all (default: any idle one takes it) or rr (the next one, round-robin); writable");
 module_param_cb(engine, &rxb_param_ops, &rxb_params[RXB_P_ENGINE], 0644);
 MODULE_PARM_DESC(engine, "Where the emulated NIC runs: inline (default: in the sender's context) or cpuN (a dedicated kernel thread bound to CPU N, fed by a lock-free ingress queue); writable");
 module_param_cb(dsh_period_us, &rxb_param_ops, &rxb_params[RXB_P_DSH_PERIOD], 0644);

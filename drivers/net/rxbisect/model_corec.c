@@ -602,6 +602,12 @@ static const char *corec_advise(const struct rxb_model_cfg *cfg)
 	return NULL;
 }
 
+/* A consumer may end up owning every slot of its ring, plus its stash. */
+static unsigned int corec_bufs_per_queue(const struct rxb_model_cfg *cfg)
+{
+	return cfg->ring_size + RXB_COREC_BATCH;
+}
+
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
@@ -795,6 +801,7 @@ const struct rxb_model_ops rxb_corec_ops = {
 	.rx_pending	= corec_rx_pending,
 	.validate	= corec_validate,
 	.advise		= corec_advise,
+	.bufs_per_queue	= corec_bufs_per_queue,
 	.xstats_count	= corec_xstats_count,
 	.xstats_names	= corec_xstats_names,
 	.xstats_values	= corec_xstats_values,
