@@ -47,7 +47,14 @@ netns() {	# IF0 IF1
 	sleep 1
 }
 
-stat() { ip netns exec "$NS1" ethtool -S rxb1 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
+RXIF=rxb1
+stat() {
+	if [ "$1" = rx_packets ]; then	# also for the veth anchor
+		ip netns exec "$NS1" cat /sys/class/net/$RXIF/statistics/rx_packets
+		return
+	fi
+	ip netns exec "$NS1" ethtool -S $RXIF 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'
+}
 kjiffies() { awk '/^cpu / { print $4 + $7 + $8 }' /proc/stat; }
 
 # iperf ARGS...: prints received Gbit/s
@@ -99,11 +106,14 @@ echo "model,tcp1_gbps,tcp4_gbps,kernel_ns_per_pkt,io_ws_buffers,io_ws_peak,nobuf
 progress "veth anchor"
 ip link add rxbdv0 type veth peer name rxbdv1
 netns rxbdv0 rxbdv1
+RXIF=rxbdv1
 measure veth
+RXIF=rxb1
 cleanup
 
 if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load=(insmod "${RXB_KO:-$here/../../rxbisect.ko}"); fi
-"${load[@]}" queues="$QUEUES" || { echo "cannot load rxbisect" >&2; exit 1; }
+"${load[@]}" queues="$QUEUES" ax_ring_size=$((1024 / QUEUES)) ||
+	{ echo "cannot load rxbisect" >&2; exit 1; }
 models=${MODELS:-}
 if [ -z "$models" ]; then
 	for m in privring rxbisect shring shring-list dshring corec; do
@@ -113,7 +123,9 @@ fi
 rmmod rxbisect
 for m in $models; do
 	progress "model $m"
-	"${load[@]}" queues="$QUEUES" ring_model="$m" || continue
+	# rxbisect as section 4.5 asks: k * |Ax| = |Bx| (1024)
+	"${load[@]}" queues="$QUEUES" ring_model="$m" \
+		ax_ring_size=$((1024 / QUEUES)) || continue
 	netns rxb0 rxb1
 	measure "$m"
 	cleanup
