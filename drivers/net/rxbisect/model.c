@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include "rxb_ring.h"
 
 #define RXB_QSTAT(f)	{ #f, offsetof(struct rxb_qstats, f) }
 const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
@@ -116,4 +117,49 @@ void rxb_model_fini_common(struct rxb_model *m)
 {
 	kfree(m->qstats);
 	m->qstats = NULL;
+}
+
+/**
+ * rxb_ring_refill() - driver side: post fresh buffers to a ring the NIC
+ * consumes in order (privRing Rx ring, rxBisect Ax ring).
+ * @m: the model instance.
+ * @qi: queue whose pool the buffers come from.
+ * @desc: the ring's descriptors.
+ * @cookie: buffer handle per slot.
+ * @mask: ring size - 1.
+ * @tail: the driver's producer index; advanced past what was posted.
+ * @ci: descriptors the NIC has reported consumed.
+ * @doorbell: the ring's tail register, written once if anything was posted.
+ *
+ * The NIC takes descriptors in ring order and reports them in that order,
+ * so the next free slots are always at the tail.
+ *
+ * Return: true when the ring is fully posted.
+ */
+bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
+		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
+		     u32 *tail, u32 ci, u32 *doorbell)
+{
+	struct rxb_qstats *st = &m->qstats[qi];
+	u32 t = *tail;
+	struct rxb_buf buf;
+
+	while (t - ci <= mask) {
+		u32 slot = t & mask;
+
+		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
+			rxb_stat_inc(&st->alloc_fails);
+			break;
+		}
+		cookie[slot] = buf.cookie;
+		rxb_rx_desc_post(&desc[slot], buf.addr, m->cfg.buf_len);
+		t++;
+	}
+	if (t != *tail) {
+		rxb_stat_add(&st->refills, t - *tail);
+		rxb_stat_inc(&st->doorbells);
+		*tail = t;
+		rxb_db_write(doorbell, t);
+	}
+	return t - ci == mask + 1;
 }

@@ -60,28 +60,9 @@ static bool privring_refill(struct rxb_model *m, unsigned int qi)
 {
 	struct privring *pr = to_privring(m);
 	struct privring_q *q = &pr->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
-	u32 tail = q->sw.rx_tail;
-	struct rxb_buf buf;
 
-	while (tail - q->sw.rx_ci <= pr->mask) {
-		u32 slot = tail & pr->mask;
-
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
-			rxb_stat_inc(&st->alloc_fails);
-			break;
-		}
-		q->sw.cookie[slot] = buf.cookie;
-		rxb_rx_desc_post(&q->desc[slot], buf.addr, m->cfg.buf_len);
-		tail++;
-	}
-	if (tail != q->sw.rx_tail) {
-		rxb_stat_add(&st->refills, tail - q->sw.rx_tail);
-		rxb_stat_inc(&st->doorbells);
-		q->sw.rx_tail = tail;
-		rxb_db_write(&q->regs.rx_tail, tail);
-	}
-	return tail - q->sw.rx_ci == pr->mask + 1;
+	return rxb_ring_refill(m, qi, q->desc, q->sw.cookie, pr->mask,
+			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
 }
 
 static int privring_hw_rx(struct rxb_model *m, unsigned int qi,

@@ -292,28 +292,10 @@ static bool rxbisect_refill(struct rxb_model *m, unsigned int qi)
 {
 	struct rxbisect *rb = to_rxbisect(m);
 	struct rxbisect_q *q = &rb->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
-	u32 tail = q->sw.ax_tail;
-	struct rxb_buf buf;
 
-	while (tail - q->sw.ax_ci <= rb->amask) {
-		u32 slot = tail & rb->amask;
-
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
-			rxb_stat_inc(&st->alloc_fails);
-			break;
-		}
-		q->sw.cookie[slot] = buf.cookie;
-		rxb_rx_desc_post(&q->ax[slot], buf.addr, m->cfg.buf_len);
-		tail++;
-	}
-	if (tail != q->sw.ax_tail) {
-		rxb_stat_add(&st->refills, tail - q->sw.ax_tail);
-		rxb_stat_inc(&st->doorbells);
-		q->sw.ax_tail = tail;
-		rxb_db_write(&q->regs.ax_tail, tail);
-	}
-	return tail - q->sw.ax_ci == rb->amask + 1;
+	/* Listing 1, lines 13-16: one doorbell for every slot reported. */
+	return rxb_ring_refill(m, qi, q->ax, q->sw.cookie, rb->amask,
+			       &q->sw.ax_tail, q->sw.ax_ci, &q->regs.ax_tail);
 }
 
 static int rxbisect_poll(struct rxb_model *m, unsigned int qi,

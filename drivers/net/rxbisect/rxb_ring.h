@@ -131,4 +131,8 @@ static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
 	d->reserved = 0;
 }
 
+bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
+		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
+		     u32 *tail, u32 ci, u32 *doorbell);
+
 #endif /* _RXB_RING_H */
