@@ -164,6 +164,7 @@ if command -v gnuplot >/dev/null; then
 		set style data histograms
 		set style fill solid 0.8
 		set key off
+		set yrange [0:*]
 		set xtics rotate by -30
 		set output "$OUT/demo-throughput.png"
 		set title "TCP, 4 streams (Gbit/s)"
