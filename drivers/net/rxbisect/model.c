@@ -163,3 +163,37 @@ bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 	}
 	return t - ci == mask + 1;
 }
+
+/**
+ * rxb_cq_deliver() - NIC side: DMA a frame into a buffer and report it in
+ * a completion ring (privRing, shRing, COREC).
+ * @m: the model instance.
+ * @qi: queue whose counters count the frame.
+ * @f: the frame; the caller checked it fits the buffer.
+ * @buf_addr: bus address of the buffer.
+ * @cq: the completion ring.
+ * @mask: completion ring size - 1.
+ * @order: log2 of the completion ring size.
+ * @cq_tail: the NIC's CR tail index; advanced.  The caller checked the ring
+ *	has room and holds the lock that serialises writers of @cq.
+ * @desc_idx: descriptor slot the buffer came from.
+ * @ring_id: Rx ring of @desc_idx.
+ */
+void rxb_cq_deliver(struct rxb_model *m, unsigned int qi,
+		    const struct rxb_frame *f, u64 buf_addr, struct rxb_cqe *cq,
+		    u32 mask, unsigned int order, u32 *cq_tail, u16 desc_idx,
+		    u16 ring_id)
+{
+	struct rxb_qstats *st = &m->qstats[qi];
+	u8 flags = f->hash_flags;
+	u32 csum = 0;
+
+	if (m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum))
+		flags |= RXB_CQE_F_CSUM;
+	rxb_cqe_write(&cq[*cq_tail & mask], rxb_gen(*cq_tail, order), desc_idx,
+		      ring_id, f->len, f->hash, csum, flags);
+	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
+	WRITE_ONCE(*cq_tail, *cq_tail + 1);
+	rxb_stat_inc(&st->hw_packets);
+	rxb_stat_add(&st->hw_bytes, f->len);
+}

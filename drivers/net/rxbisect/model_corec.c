@@ -155,9 +155,8 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct rxb_qstats *st = &m->qstats[qi];
 	unsigned int i, irq = 0;
 	const struct rxb_rx_desc *d;
-	u8 flags = f->hash_flags;
-	u32 slot, csum = 0;
 	int err = 0;
+	u32 slot;
 
 	spin_lock(&r->hw.lock);
 	/* rx_tail before cq_head: see corec_advance(). */
@@ -179,15 +178,9 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	if (env->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr), &csum))
-		flags |= RXB_CQE_F_CSUM;
 	r->hw.rx_head++;
-	rxb_cqe_write(&r->cq[r->hw.cq_tail & cr->mask],
-		      rxb_gen(r->hw.cq_tail, cr->order), slot, r - cr->r,
-		      f->len, f->hash, csum, flags);
-	r->hw.cq_tail++;
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
+	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), r->cq, cr->mask,
+		       cr->order, &r->hw.cq_tail, slot, r - cr->r);
 	if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
 		irq = r->hw.rr;
 		r->hw.rr = (irq + 1) % r->n;

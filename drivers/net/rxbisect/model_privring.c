@@ -72,9 +72,8 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct privring_q *q = &pr->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
 	const struct rxb_rx_desc *d;
-	u8 flags = f->hash_flags;
-	u32 slot, csum = 0;
 	int err = 0;
+	u32 slot;
 
 	spin_lock(&q->hw.lock);
 	if (rxb_db_read(&q->regs.rx_tail) == q->hw.rx_head) {
@@ -94,16 +93,9 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
-				      &csum))
-		flags |= RXB_CQE_F_CSUM;
 	WRITE_ONCE(q->hw.rx_head, q->hw.rx_head + 1);
-	rxb_cqe_write(&q->cq[q->hw.cq_tail & pr->mask],
-		      rxb_gen(q->hw.cq_tail, pr->order), slot, qi, f->len,
-		      f->hash, csum, flags);
-	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
+	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, pr->mask,
+		       pr->order, &q->hw.cq_tail, slot, qi);
 unlock:
 	spin_unlock(&q->hw.lock);
 	if (!err)

@@ -133,8 +133,7 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct shring_q *q = &sr->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
 	const struct rxb_rx_desc *d;
-	u8 flags = f->hash_flags;
-	u32 slot, held, csum = 0;
+	u32 slot, held;
 	int err = 0;
 
 	spin_lock(&r->hw.lock);
@@ -159,18 +158,10 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
-				      &csum))
-		flags |= RXB_CQE_F_CSUM;
 	/* Read by the posted-descriptors counter without the lock. */
 	WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
-	rxb_cqe_write(&q->cq[q->hw.cq_tail & sr->mask],
-		      rxb_gen(q->hw.cq_tail, sr->order), slot, g, f->len,
-		      f->hash, csum, flags);
-	/* WRITE_ONCE: shring_ring_state() reads it from anywhere. */
-	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
+	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, sr->mask,
+		       sr->order, &q->hw.cq_tail, slot, g);
 unlock:
 	spin_unlock(&r->hw.lock);
 	if (!err)

@@ -112,8 +112,7 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct shlist_q *q = &sl->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
 	const struct rxb_rx_ldesc *d;
-	u8 flags = f->hash_flags;
-	u32 slot, held, csum = 0;
+	u32 slot, held;
 	int err = 0;
 
 	spin_lock(&r->hw.lock);
@@ -138,9 +137,6 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	if (m->cfg.env_ops->dma_write(m->cfg.env, f, le64_to_cpu(d->buf_addr),
-				      &csum))
-		flags |= RXB_CQE_F_CSUM;
 	/* A contiguous prefetch would have missed this descriptor. */
 	if (slot != ((r->hw.last + 1) & sl->mask))
 		rxb_stat_inc(&r->hw.out_of_order);
@@ -150,13 +146,8 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 	 */
 	r->hw.head = le32_to_cpu(d->next) & sl->mask;
 	WRITE_ONCE(r->hw.taken, r->hw.taken + 1);
-	rxb_cqe_write(&q->cq[q->hw.cq_tail & sl->mask],
-		      rxb_gen(q->hw.cq_tail, sl->order), slot, g, f->len,
-		      f->hash, csum, flags);
-	/* WRITE_ONCE: shlist_ring_state() reads it from anywhere. */
-	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
+	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, sl->mask,
+		       sl->order, &q->hw.cq_tail, slot, g);
 unlock:
 	spin_unlock(&r->hw.lock);
 	if (!err)

@@ -131,6 +131,10 @@ static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
 	d->reserved = 0;
 }
 
+void rxb_cq_deliver(struct rxb_model *m, unsigned int qi,
+		    const struct rxb_frame *f, u64 buf_addr, struct rxb_cqe *cq,
+		    u32 mask, unsigned int order, u32 *cq_tail, u16 desc_idx,
+		    u16 ring_id);
 bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
 		     u32 *tail, u32 ci, u32 *doorbell);
