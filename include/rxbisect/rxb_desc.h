@@ -164,6 +164,52 @@ struct rxb_rx_ldesc {
 } __packed;
 static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 
+/* Batched RxList completion entry flags (rxb_mcqe.flags), besides DONE,
+ * hash and CSUM bits shared with rxb_cqe.flags.
+ */
+#define RXB_MCQE_F_CLOSE	0x10	/* the CR's previous descriptor is
+					 * closed: the NIC writes no more
+					 * packets into it, and every packet
+					 * it holds has an entry before this
+					 * one
+					 */
+
+/* Batched RxList: each packet starts at a multiple of this in its buffer. */
+#define RXB_MCQE_ALIGN		64
+
+/**
+ * struct rxb_mcqe - batched RxList completion ring entry: one packet in a
+ * multi-packet buffer.
+ *
+ * Written by the NIC, read by the driver, with the release/acquire protocol
+ * of struct rxb_cqe on @flags.  A batched RxList descriptor's buffer holds
+ * several packets (thesis section 5.1.4, "Prefetching Solution", Figure
+ * 5.2b): the NIC keeps one current descriptor per CR (its "mini hwHead")
+ * and places that CR's packets in it back to back, each at the next
+ * RXB_MCQE_ALIGN-aligned offset, until the next packet does not fit; then
+ * it takes the next descriptor from the list and sets RXB_MCQE_F_CLOSE on
+ * the first entry it writes for the new one.
+ */
+struct rxb_mcqe {
+	/* Toeplitz RSS hash of the packet (see RXB_CQE_F_*_HASH). */
+	__le32 rss_hash;
+	/* Slot of the RxList descriptor whose buffer holds the packet. */
+	__le16 desc_idx;
+	/* Bytes written to the buffer at buf_off. */
+	__le16 pkt_len;
+	/* Byte offset of the packet in the descriptor's buffer; a multiple
+	 * of RXB_MCQE_ALIGN.
+	 */
+	__le16 buf_off;
+	/* Checksum, as in struct rxb_cqe (with RXB_CQE_F_CSUM). */
+	__le32 csum;
+	/* Must be zero. */
+	u8 reserved;
+	/* RXB_CQE_F_DONE (generation), RXB_MCQE_F_CLOSE, hash and CSUM bits. */
+	u8 flags;
+} __packed;
+static_assert(sizeof(struct rxb_mcqe) == 16);
+
 /**
  * struct rxb_shring_regs - doorbell of one shared Rx ring (shRing).
  *

@@ -43,8 +43,9 @@ struct rxb_buf {
  * struct rxb_env_ops - what a ring model needs from its environment.
  * @alloc_buf: driver side: allocate an empty buffer from queue @q's pool.
  *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
- * @free_buf: driver side: return a buffer the stack never received (at
- *	teardown) to the pool of queue @q.
+ * @free_buf: driver side: return a buffer the stack does not hold (at
+ *	teardown, or a batched RxList buffer whose packets were copied out)
+ *	to the pool of queue @q.
  * @buf_cookie: driver side: the handle of the buffer at bus address
  *	@addr (the driver's reverse mapping of addresses it posted).
  * @raise_irq: hardware side: signal queue @q's interrupt vector.
@@ -174,6 +175,11 @@ struct rxb_frame {
  * @csum: checksum reported by the NIC, valid with RXB_CQE_F_CSUM.
  * @flags: RXB_CQE_F_* bits reported by the NIC, less the done bit.
  * @pool_q: queue whose pool the buffer came from.
+ * @offset: where the packet starts in the buffer (0 unless @borrowed).
+ * @borrowed: the buffer holds other packets too and stays the model's
+ *	(batched RxList): the packet's bytes must be copied out before the
+ *	queue's next poll or refill call, and @cookie is not the caller's to
+ *	free.  Otherwise the buffer is the caller's.
  */
 struct rxb_pkt {
 	void *cookie;
@@ -182,6 +188,8 @@ struct rxb_pkt {
 	u32 csum;
 	u8 flags;
 	u16 pool_q;
+	u32 offset;
+	bool borrowed;
 };
 
 /**
@@ -257,6 +265,8 @@ struct rxb_ring_state {
 /**
  * struct rxb_model_ops - one ring model.
  * @name: model name, as given to the ring_model parameter.
+ * @multi_pkt_bufs: the model places several packets in one buffer and
+ *	hands them up as struct rxb_pkt.borrowed.
  * @create: allocate the rings of a device with configuration @cfg and post
  *	the initial buffers.  Returns the instance or an ERR_PTR().
  * @destroy: free the rings and every buffer still held by them.  Neither
@@ -288,6 +298,7 @@ struct rxb_ring_state {
  */
 struct rxb_model_ops {
 	const char *name;
+	bool multi_pkt_bufs;
 	struct rxb_model *(*create)(const struct rxb_model_cfg *cfg);
 	void (*destroy)(struct rxb_model *m);
 	int (*hw_rx)(struct rxb_model *m, unsigned int q,
@@ -340,6 +351,7 @@ extern const struct rxb_model_ops rxb_privring_ops;
 extern const struct rxb_model_ops rxb_rxbisect_ops;
 extern const struct rxb_model_ops rxb_shring_ops;
 extern const struct rxb_model_ops rxb_shring_list_ops;
+extern const struct rxb_model_ops rxb_shring_batched_ops;
 extern const struct rxb_model_ops rxb_dshring_ops;
 extern const struct rxb_model_ops rxb_corec_ops;
 

@@ -886,6 +886,12 @@ static int sim_setup(struct sim *s)
 		fprintf(stderr, "rxbisect-sim: no ring model \"%s\"\n", s->c.model);
 		return -ENOENT;
 	}
+	/* Its buffers model one packet each (arrival time, length). */
+	if (ops->multi_pkt_bufs) {
+		fprintf(stderr, "rxbisect-sim: %s puts several packets in a buffer, which the simulator does not model\n",
+			s->c.model);
+		return -EOPNOTSUPP;
+	}
 	s->qpp = s->c.cores / s->c.ports;
 	s->ps_per_cycle = 1000.0 / s->c.ghz;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;

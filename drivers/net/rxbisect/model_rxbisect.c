@@ -331,6 +331,8 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			p->flags = flags & (RXB_CQE_F_L4_HASH |
 					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM);
 			p->pool_q = le16_to_cpu(e->ax_ring);
+			p->offset = 0;
+			p->borrowed = false;
 			bytes += p->len;
 		}
 		/* Only this queue's own Ax is ever reported here (linking). */

@@ -2,21 +2,12 @@
 /*
  * shRing, linked-list variant (RxList): queues share Rx descriptor rings
  * whose empty descriptors form a list (thesis section 5.1.4, Listing 5.2,
- * Figure 5.2a).
+ * Figure 5.2a); the ring itself is in shring_list.h.
  *
  * Grouping, per-queue completion rings and in-place re-arming are as in
- * RxArr (model_shring.c).  The empty-buffer queue is a linked list overlaid
- * on the descriptor array (struct rxb_rx_ldesc.next): the NIC takes
- * descriptors in list order from hwHead; a queue links the descriptors it
- * re-armed into a chain and, under the ring's lock, appends the chain after
- * hwTail and adds its length to the doorbell.  No descriptor waits for an
- * earlier one, so a slow queue cannot hold the others' reposts; but the
- * list soon leaves array order, which defeats the NIC's contiguous
- * descriptor prefetch (Figure 5.3): counted as out-of-order takes.
- *
- * The NIC never takes the list's last descriptor: it marks the end, so the
- * driver links after it without racing the NIC (hardware shared receive
- * queues do the same).  One descriptor per ring stays unused.
+ * RxArr (model_shring.c): one packet per descriptor, the descriptor
+ * re-armed with a fresh buffer by the poll that receives it, and the
+ * poll's re-armed descriptors appended as one chain.
  */
 #include <linux/errno.h>
 #include <linux/err.h>
@@ -29,40 +20,159 @@
 #include <rxbisect/rxb_model.h>
 #include "rxb_ring.h"
 #include "shring.h"
+#include "shring_list.h"
 
-#define SHLIST_RING_XSTATS	7
 #define SHLIST_Q_XSTATS		1	/* nobuf_victim_drops */
 
-struct shlist_ring {
-	/* Ring memory and doorbell, read and written by both NIC and driver. */
-	struct rxb_rx_ldesc *desc;
-	struct rxb_shring_regs regs ____cacheline_aligned;
-
-	/* NIC-internal state. */
-	struct {
-		spinlock_t lock;	/* the ring's pipeline stage */
-		u32 head;		/* hwHead: slot to take next */
-		u32 taken;		/* descriptors taken so far */
-		u32 last;		/* slot taken last */
-		u64 out_of_order;	/* takes not adjacent to the last one */
-	} hw ____cacheline_aligned;
-
-	/* Driver state shared by the group's queues, under sw.lock. */
-	struct {
-		spinlock_t lock;	/* list tail and doorbell */
-		u32 tail;		/* hwTail: the list's last slot */
-		u32 count;		/* descriptors appended so far */
-		u32 armed;		/* slots >= armed never got a buffer */
-		struct shring_lock_stats ls;
-		u64 reposts;		/* descriptors re-armed by polls */
-		u64 appends;		/* chains appended */
-		u64 append_len;		/* descriptors appended */
-	} sw ____cacheline_aligned;
-
-	/* Per slot: buffer handle and pool queue, as in model_shring.c. */
-	void **cookie;
-	u16 *pool_q;
+const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS] = {
+	"reposts", "lock_acquired", "lock_contended", "tail_advances",
+	"tail_advance_len", "out_of_order", "posted",
 };
+
+/* ---- the RxList ring (shring_list.h) --------------------------------- */
+
+/**
+ * shlist_ring_init() - allocate a ring's arrays; its list is empty.
+ * @r: the ring, zeroed.
+ * @ring_size: descriptors.
+ *
+ * Return: 0 or -ENOMEM (undone by shlist_ring_fini()).
+ */
+int shlist_ring_init(struct shlist_ring *r, unsigned int ring_size)
+{
+	spin_lock_init(&r->hw.lock);
+	spin_lock_init(&r->sw.lock);
+	/* The list starts in array order at slot 0. */
+	r->hw.last = ring_size - 1;
+	r->desc = kvcalloc(ring_size, sizeof(*r->desc), GFP_KERNEL);
+	r->cookie = kvcalloc(ring_size, sizeof(void *), GFP_KERNEL);
+	r->pool_q = kvcalloc(ring_size, sizeof(u16), GFP_KERNEL);
+	return r->desc && r->cookie && r->pool_q ? 0 : -ENOMEM;
+}
+
+/**
+ * shlist_ring_fini() - free a ring and every buffer its slots hold.
+ * @m: the model instance, whose environment gets the buffers back.
+ * @r: the ring; neither half running.
+ * @mask: ring size - 1.
+ */
+void shlist_ring_fini(struct rxb_model *m, struct shlist_ring *r, u32 mask)
+{
+	u32 slot;
+
+	/* Posted, taken, or written but not polled: every slot's buffer. */
+	for (slot = 0; r->cookie && r->pool_q && slot <= mask; slot++)
+		if (r->cookie[slot])
+			m->cfg.env_ops->free_buf(m->cfg.env, r->pool_q[slot],
+						 r->cookie[slot]);
+	kvfree(r->desc);
+	kvfree(r->cookie);
+	kvfree(r->pool_q);
+}
+
+/**
+ * shlist_ring_append() - driver side: append a chain to the list and ring
+ * the doorbell (Listing 5.2 lines 18-24).
+ * @m: the model instance.
+ * @r: the ring; under r->sw.lock.
+ * @qi: queue appending (its doorbell counter counts it).
+ * @first: first slot of the chain.
+ * @last: last slot of the chain.
+ * @n: slots in the chain, already linked from @first to @last.
+ */
+void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
+			unsigned int qi, u32 first, u32 last, u32 n)
+{
+	/* The old tail is posted but never taken: safe to link. */
+	if (r->sw.count)
+		r->desc[r->sw.tail].next = cpu_to_le32(first);
+	r->sw.tail = last;
+	r->sw.count += n;
+	rxb_stat_inc(&r->sw.appends);
+	rxb_stat_add(&r->sw.append_len, n);
+	rxb_stat_inc(&m->qstats[qi].doorbells);
+	/* Release: the chain's descriptors and links, and the old tail's
+	 * link, are visible before the count.  Pairs with the acquire in
+	 * shlist_ring_can_take().
+	 */
+	rxb_db_write(&r->regs.rx_tail, r->sw.count);
+}
+
+/**
+ * shlist_ring_arm() - give slots [r->sw.armed, ring size) their first
+ * buffer and append them as one chain.
+ * @m: the model instance.
+ * @r: the ring; under r->sw.lock, or before it is in use.
+ * @mask: ring size - 1.
+ * @first: first queue of the group.
+ * @nq: queues in the group: buffers come from their pools in turn.
+ *
+ * Stops at the first allocation failure.
+ */
+void shlist_ring_arm(struct rxb_model *m, struct shlist_ring *r, u32 mask,
+		     unsigned int first, unsigned int nq)
+{
+	u32 start = r->sw.armed, slot;
+	struct rxb_buf buf;
+
+	for (slot = start; slot <= mask; slot++) {
+		unsigned int qi = first + slot % nq;
+
+		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
+			rxb_stat_inc(&m->qstats[qi].alloc_fails);
+			break;
+		}
+		r->cookie[slot] = buf.cookie;
+		r->pool_q[slot] = qi;
+		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
+		if (slot != start)
+			r->desc[slot - 1].next = cpu_to_le32(slot);
+		rxb_stat_inc(&m->qstats[qi].refills);
+	}
+	/* Read without the lock by the models' refill. */
+	WRITE_ONCE(r->sw.armed, slot);
+	if (slot != start)
+		shlist_ring_append(m, r, first, start, slot - 1, slot - start);
+}
+
+/**
+ * shlist_ring_arm_rest() - fill the slots create could not, from @qi's pool.
+ * @m: the model instance.
+ * @r: the ring.
+ * @mask: ring size - 1.
+ * @qi: the polling queue.
+ */
+void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
+			  u32 mask, unsigned int qi)
+{
+	if (READ_ONCE(r->sw.armed) > mask)
+		return;
+	shring_lock(&r->sw.lock, &r->sw.ls);
+	shlist_ring_arm(m, r, mask, qi, 1);
+	spin_unlock(&r->sw.lock);
+}
+
+/**
+ * shlist_ring_xstats() - the ring's counters, in shlist_ring_xstat_names
+ * order.
+ * @r: the ring.
+ * @vals: SHLIST_RING_XSTATS values are stored here.
+ *
+ * Return: @vals past the values stored.
+ */
+u64 *shlist_ring_xstats(const struct shlist_ring *r, u64 *vals)
+{
+	*vals++ = READ_ONCE(r->sw.reposts);
+	*vals++ = READ_ONCE(r->sw.ls.acquired);
+	*vals++ = READ_ONCE(r->sw.ls.contended);
+	*vals++ = READ_ONCE(r->sw.appends);
+	*vals++ = READ_ONCE(r->sw.append_len);
+	*vals++ = READ_ONCE(r->hw.out_of_order);
+	*vals++ = shlist_ring_posted(r);
+	return vals;
+}
+
+/* ---- the RxList model ------------------------------------------------ */
 
 struct shlist_q {
 	/* This queue's completion ring and its doorbell. */
@@ -111,14 +221,12 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct shlist_ring *r = &sl->ring[g];
 	struct shlist_q *q = &sl->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
-	const struct rxb_rx_ldesc *d;
 	u32 slot, held;
 	int err = 0;
 
 	spin_lock(&r->hw.lock);
 	held = q->hw.cq_tail - rxb_db_read(&q->regs.cq_head);
-	/* The list's last descriptor only marks its end. */
-	if (rxb_db_read(&r->regs.rx_tail) - r->hw.taken < 2) {
+	if (!shlist_ring_can_take(r)) {
 		rxb_stat_inc(&st->nobuf_drops);
 		if (shring_victim(&m->cfg, g, held))
 			rxb_stat_inc(&q->hw.victim_drops);
@@ -130,24 +238,14 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -ENOSPC;
 		goto unlock;
 	}
-	slot = r->hw.head;
-	d = &r->desc[slot];
-	if (f->len > le32_to_cpu(d->buf_len)) {
+	if (f->len > le32_to_cpu(r->desc[r->hw.head].buf_len)) {
 		rxb_stat_inc(&st->oversize_drops);
 		err = -EMSGSIZE;
 		goto unlock;
 	}
-	/* A contiguous prefetch would have missed this descriptor. */
-	if (slot != ((r->hw.last + 1) & sl->mask))
-		rxb_stat_inc(&r->hw.out_of_order);
-	r->hw.last = slot;
-	/* Not the list's last, so its link is valid: the doorbell read
-	 * above (acquire) covers the write that set it.
-	 */
-	r->hw.head = le32_to_cpu(d->next) & sl->mask;
-	WRITE_ONCE(r->hw.taken, r->hw.taken + 1);
-	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, sl->mask,
-		       sl->order, &q->hw.cq_tail, slot, g);
+	slot = shlist_ring_take(r, sl->mask);
+	rxb_cq_deliver(m, qi, f, le64_to_cpu(r->desc[slot].buf_addr), q->cq,
+		       sl->mask, sl->order, &q->hw.cq_tail, slot, g);
 unlock:
 	spin_unlock(&r->hw.lock);
 	if (!err)
@@ -157,84 +255,12 @@ unlock:
 
 /* ---- driver side (Listing 5.2) -------------------------------------- */
 
-/* Re-arm a descriptor; its link is written separately. */
-static void shlist_desc_post(struct rxb_rx_ldesc *d, u64 addr, u32 len)
-{
-	d->buf_addr = cpu_to_le64(addr);
-	d->buf_len = cpu_to_le32(len);
-}
-
-/* Listing 5.2 lines 18-24: append the chain @first .. @last (@n slots,
- * already linked) after the list's tail and ring the doorbell.  Under
- * r->sw.lock.
- */
-static void shlist_append(struct shlist *sl, struct shlist_ring *r,
-			  unsigned int qi, u32 first, u32 last, u32 n)
-{
-	/* The old tail is posted but never taken: safe to link. */
-	if (r->sw.count)
-		r->desc[r->sw.tail].next = cpu_to_le32(first);
-	r->sw.tail = last;
-	r->sw.count += n;
-	rxb_stat_inc(&r->sw.appends);
-	rxb_stat_add(&r->sw.append_len, n);
-	rxb_stat_inc(&sl->m.qstats[qi].doorbells);
-	/* Release: the chain's descriptors and links, and the old tail's
-	 * link, are visible before the count.  Pairs with the acquire in
-	 * shlist_hw_rx().
-	 */
-	rxb_db_write(&r->regs.rx_tail, r->sw.count);
-}
-
-/* Give slots [r->sw.armed, ring_size) their first buffer, from the pools
- * of queues @first .. @first + @nq - 1 in turn, and append them as one
- * chain.  Stops at the first allocation failure.  Under r->sw.lock, or
- * before the ring is in use.
- */
-static void shlist_arm(struct shlist *sl, struct shlist_ring *r,
-		       unsigned int first, unsigned int nq)
-{
-	struct rxb_model *m = &sl->m;
-	u32 start = r->sw.armed, slot;
-	struct rxb_buf buf;
-
-	for (slot = start; slot <= sl->mask; slot++) {
-		unsigned int qi = first + slot % nq;
-
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
-			rxb_stat_inc(&m->qstats[qi].alloc_fails);
-			break;
-		}
-		r->cookie[slot] = buf.cookie;
-		r->pool_q[slot] = qi;
-		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
-		if (slot != start)
-			r->desc[slot - 1].next = cpu_to_le32(slot);
-		rxb_stat_inc(&m->qstats[qi].refills);
-	}
-	/* Read without the lock by shlist_refill(). */
-	WRITE_ONCE(r->sw.armed, slot);
-	if (slot != start)
-		shlist_append(sl, r, first, start, slot - 1, slot - start);
-}
-
-/* Slots create could not fill: fill them from @qi's pool. */
-static void shlist_arm_rest(struct shlist *sl, struct shlist_ring *r,
-			    unsigned int qi)
-{
-	if (READ_ONCE(r->sw.armed) > sl->mask)
-		return;
-	shring_lock(&r->sw.lock, &r->sw.ls);
-	shlist_arm(sl, r, qi, 1);
-	spin_unlock(&r->sw.lock);
-}
-
 static bool shlist_refill(struct rxb_model *m, unsigned int qi)
 {
 	struct shlist *sl = to_shlist(m);
 	struct shlist_ring *r = shlist_ring_of(sl, qi);
 
-	shlist_arm_rest(sl, r, qi);
+	shlist_ring_arm_rest(m, r, sl->mask, qi);
 	return !sl->q[qi].sw.starved && READ_ONCE(r->sw.armed) > sl->mask;
 }
 
@@ -282,7 +308,7 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 		n++;
 	}
 	/* A partly filled ring is topped up by its queues' next polls. */
-	shlist_arm_rest(sl, r, qi);
+	shlist_ring_arm_rest(m, r, sl->mask, qi);
 	if (!n)
 		return 0;
 	WRITE_ONCE(q->sw.cq_head, head);
@@ -292,7 +318,7 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 	rxb_stat_add(&st->refills, n);
 
 	shring_lock(&r->sw.lock, &r->sw.ls);
-	shlist_append(sl, r, qi, first, last, n);
+	shlist_ring_append(m, r, qi, first, last, n);
 	rxb_stat_add(&r->sw.reposts, n);
 	spin_unlock(&r->sw.lock);
 	return n;
@@ -311,16 +337,13 @@ static void shlist_ring_state(struct rxb_model *m, unsigned int qi,
 			      struct rxb_ring_state *st)
 {
 	struct shlist *sl = to_shlist(m);
-	struct shlist_ring *r = shlist_ring_of(sl, qi);
 	struct shlist_q *q = &sl->q[qi];
-	u32 avail = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.taken);
 
 	st->size = sl->mask + 1;
 	st->nic_head = READ_ONCE(q->hw.cq_tail);
 	st->drv_tail = READ_ONCE(q->sw.cq_head);
 	st->drv_gen = rxb_gen(st->drv_tail, sl->order);
-	/* The shared ring's, less the end marker. */
-	st->posted = avail ? avail - 1 : 0;
+	st->posted = shlist_ring_posted(shlist_ring_of(sl, qi));
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -334,21 +357,9 @@ static void shlist_destroy(struct rxb_model *m)
 {
 	struct shlist *sl = to_shlist(m);
 	unsigned int i;
-	u32 slot;
 
-	/* Every buffer a slot holds (posted, or written but not polled). */
-	for (i = 0; sl->ring && i < sl->nrings; i++) {
-		struct shlist_ring *r = &sl->ring[i];
-
-		for (slot = 0; r->cookie && r->pool_q && slot <= sl->mask; slot++)
-			if (r->cookie[slot])
-				m->cfg.env_ops->free_buf(m->cfg.env,
-							 r->pool_q[slot],
-							 r->cookie[slot]);
-		kvfree(r->desc);
-		kvfree(r->cookie);
-		kvfree(r->pool_q);
-	}
+	for (i = 0; sl->ring && i < sl->nrings; i++)
+		shlist_ring_fini(m, &sl->ring[i], sl->mask);
 	for (i = 0; sl->q && i < m->cfg.nqueues; i++)
 		kvfree(sl->q[i].cq);
 	kfree(sl->ring);
@@ -378,19 +389,9 @@ static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg)
 	sl->q = kcalloc(cfg->nqueues, sizeof(*sl->q), GFP_KERNEL);
 	if (!sl->ring || !sl->q)
 		goto nomem;
-	for (i = 0; i < sl->nrings; i++) {
-		struct shlist_ring *r = &sl->ring[i];
-
-		spin_lock_init(&r->hw.lock);
-		spin_lock_init(&r->sw.lock);
-		/* The list starts in array order at slot 0. */
-		r->hw.last = sl->mask;
-		r->desc = kvcalloc(cfg->ring_size, sizeof(*r->desc), GFP_KERNEL);
-		r->cookie = kvcalloc(cfg->ring_size, sizeof(void *), GFP_KERNEL);
-		r->pool_q = kvcalloc(cfg->ring_size, sizeof(u16), GFP_KERNEL);
-		if (!r->desc || !r->cookie || !r->pool_q)
+	for (i = 0; i < sl->nrings; i++)
+		if (shlist_ring_init(&sl->ring[i], cfg->ring_size))
 			goto nomem;
-	}
 	for (i = 0; i < cfg->nqueues; i++) {
 		sl->q[i].cq = kvcalloc(cfg->ring_size, sizeof(*sl->q[i].cq),
 				       GFP_KERNEL);
@@ -398,8 +399,8 @@ static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg)
 			goto nomem;
 	}
 	for (i = 0; i < sl->nrings; i++)
-		shlist_arm(sl, &sl->ring[i], i * cfg->share_factor,
-			   shring_group_size(cfg, i));
+		shlist_ring_arm(&sl->m, &sl->ring[i], sl->mask,
+				i * cfg->share_factor, shring_group_size(cfg, i));
 	return &sl->m;
 
 nomem:
@@ -408,11 +409,6 @@ nomem:
 }
 
 /* ---- counters ------------------------------------------------------- */
-
-static const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS] = {
-	"reposts", "lock_acquired", "lock_contended", "tail_advances",
-	"tail_advance_len", "out_of_order", "posted",
-};
 
 static unsigned int shlist_xstats_count(struct rxb_model *m)
 {
@@ -442,19 +438,8 @@ static void shlist_xstats_values(struct rxb_model *m, u64 *vals)
 	struct shlist *sl = to_shlist(m);
 	unsigned int i;
 
-	for (i = 0; i < sl->nrings; i++) {
-		const struct shlist_ring *r = &sl->ring[i];
-
-		*vals++ = READ_ONCE(r->sw.reposts);
-		*vals++ = READ_ONCE(r->sw.ls.acquired);
-		*vals++ = READ_ONCE(r->sw.ls.contended);
-		*vals++ = READ_ONCE(r->sw.appends);
-		*vals++ = READ_ONCE(r->sw.append_len);
-		*vals++ = READ_ONCE(r->hw.out_of_order);
-		/* Descriptors the NIC may take now (the last one marks the end). */
-		*vals++ = max_t(s32, (s32)(READ_ONCE(r->regs.rx_tail) -
-					   READ_ONCE(r->hw.taken)) - 1, 0);
-	}
+	for (i = 0; i < sl->nrings; i++)
+		vals = shlist_ring_xstats(&sl->ring[i], vals);
 	for (i = 0; i < m->cfg.nqueues; i++)
 		*vals++ = READ_ONCE(sl->q[i].hw.victim_drops);
 }

@@ -3,8 +3,9 @@
  * rxbisect driver receive path: queues, NAPI, page_pool, skb building.
  *
  * The ring model's driver half consumes completions and reposts buffers;
- * this file turns the packets it returns into skbs (no copy: the skb is
- * built around the page_pool page the NIC wrote) and feeds GRO.
+ * this file turns the packets it returns into skbs and feeds GRO: built
+ * around the page_pool page the NIC wrote (no copy), or copied out of a
+ * buffer that holds several packets (batched RxList).
  */
 #include <linux/cpumask.h>
 #include <linux/etherdevice.h>
@@ -76,9 +77,23 @@ static void rxb_rx_work(struct rxb_rxq *rxq, u32 n)
 	rxq->work_seed = x;
 }
 
-static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+/* A packet in a buffer the model keeps (batched RxList): copy it out. */
+static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
+				       const struct rxb_pkt *p)
 {
-	struct net_device *dev = rxq->rx->port->dev;
+	struct sk_buff *skb = napi_alloc_skb(&rxq->napi, p->len);
+
+	if (unlikely(!skb))
+		return NULL;
+	skb_put_data(skb, page_address(p->cookie) + RXB_RX_HEADROOM +
+		     p->offset, p->len);
+	return skb;
+}
+
+/* A packet alone in its buffer: the skb takes the page over, no copy. */
+static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
+					const struct rxb_pkt *p)
+{
 	struct page *page = p->cookie;
 	struct sk_buff *skb;
 
@@ -86,12 +101,24 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	if (unlikely(!skb)) {
 		page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, page,
 					p->pool_q == rxq->qid);
-		dev_core_stats_rx_dropped_inc(dev);
-		return;
+		return NULL;
 	}
 	skb_reserve(skb, RXB_RX_HEADROOM);
 	__skb_put(skb, p->len);
 	skb_mark_for_recycle(skb);
+	return skb;
+}
+
+static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+{
+	struct net_device *dev = rxq->rx->port->dev;
+	struct sk_buff *skb;
+
+	skb = p->borrowed ? rxb_rx_copy_skb(rxq, p) : rxb_rx_build_skb(rxq, p);
+	if (unlikely(!skb)) {
+		dev_core_stats_rx_dropped_inc(dev);
+		return;
+	}
 	skb->protocol = eth_type_trans(skb, dev);
 	skb_record_rx_queue(skb, rxq->qid);
 	if (p->flags & RXB_CQE_F_L4_HASH)

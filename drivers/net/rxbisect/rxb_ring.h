@@ -60,7 +60,8 @@ static inline void rxb_cqe_write(struct rxb_cqe *cqe, u8 gen, u16 desc_idx,
 /**
  * rxb_cqe_read() - driver side: decode a completion rxb_cqe_ready() found.
  * @cqe: the entry.
- * @pkt: filled with length, hash, checksum and flags; not the buffer.
+ * @pkt: filled with length, hash, checksum and flags, and as the only
+ *	packet in its buffer; not the buffer.
  *
  * Return: the descriptor index the entry names.
  */
@@ -70,6 +71,8 @@ static inline u16 rxb_cqe_read(const struct rxb_cqe *cqe, struct rxb_pkt *pkt)
 	pkt->hash = le32_to_cpu(cqe->rss_hash);
 	pkt->csum = le32_to_cpu(cqe->csum);
 	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
+	pkt->offset = 0;
+	pkt->borrowed = false;
 	return le16_to_cpu(cqe->desc_idx);
 }
 
@@ -83,6 +86,48 @@ static inline u16 rxb_cqe_read(const struct rxb_cqe *cqe, struct rxb_pkt *pkt)
 static inline bool rxb_cqe_ready(const struct rxb_cqe *cqe, u8 gen)
 {
 	/* Acquire: pairs with the release in rxb_cqe_write(). */
+	u8 flags = smp_load_acquire(&cqe->flags);
+
+	return (flags & RXB_CQE_F_DONE) == (gen ? RXB_CQE_F_DONE : 0);
+}
+
+/**
+ * rxb_mcqe_write() - NIC side: write a batched RxList completion entry.
+ * @cqe: entry at the NIC's CR tail.
+ * @gen: rxb_gen() of the NIC's CR tail index.
+ * @desc_idx: descriptor slot whose buffer holds the packet.
+ * @off: the packet's offset in that buffer.
+ * @len: packet length.
+ * @hash: RSS hash.
+ * @csum: checksum of the frame.
+ * @flags: RXB_MCQE_F_CLOSE, RXB_CQE_F_*_HASH and RXB_CQE_F_CSUM.
+ */
+static inline void rxb_mcqe_write(struct rxb_mcqe *cqe, u8 gen, u16 desc_idx,
+				  u16 off, u16 len, u32 hash, u32 csum,
+				  u8 flags)
+{
+	cqe->rss_hash = cpu_to_le32(hash);
+	cqe->desc_idx = cpu_to_le16(desc_idx);
+	cqe->pkt_len = cpu_to_le16(len);
+	cqe->buf_off = cpu_to_le16(off);
+	cqe->csum = cpu_to_le32(csum);
+	cqe->reserved = 0;
+	/* Release: as in rxb_cqe_write().  Pairs with the acquire in
+	 * rxb_mcqe_ready().
+	 */
+	smp_store_release(&cqe->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
+}
+
+/**
+ * rxb_mcqe_ready() - driver side: rxb_cqe_ready() for a struct rxb_mcqe.
+ * @cqe: entry at the driver's CR head.
+ * @gen: rxb_gen() of the driver's CR head index.
+ *
+ * Return: true if the NIC wrote the entry in this pass.
+ */
+static inline bool rxb_mcqe_ready(const struct rxb_mcqe *cqe, u8 gen)
+{
+	/* Acquire: pairs with the release in rxb_mcqe_write(). */
 	u8 flags = smp_load_acquire(&cqe->flags);
 
 	return (flags & RXB_CQE_F_DONE) == (gen ? RXB_CQE_F_DONE : 0);

@@ -24,6 +24,7 @@ struct env_buf {
 	unsigned int q;		/* queue whose pool it belongs to (fixed) */
 	u8 *data;		/* the chunk; its address is the bus address */
 	struct env_buf *next;	/* pool free list, under the pool's lock */
+	int views;		/* borrowed packets being read, atomic */
 };
 
 struct env_pool {
@@ -406,7 +407,8 @@ static int env_alloc_buf(void *envp, unsigned int q, struct rxb_buf *buf)
 		}
 		b = &env->bufs[idx];
 		b->q = q;
-		b->data = malloc(RXB_ENV_BUF_SIZE);
+		/* Aligned: dma_write finds the buffer of any address in it. */
+		b->data = aligned_alloc(RXB_ENV_BUF_SIZE, RXB_ENV_BUF_SIZE);
 		if (!b->data)
 			abort();
 		addr_insert(env, (unsigned long)b->data, idx);
@@ -433,8 +435,13 @@ static void env_free_buf(void *envp, unsigned int q, void *cookie)
 	}
 	if (b->q != q)
 		env_err(env, "free_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
+	if (__atomic_load_n(&b->views, __ATOMIC_ACQUIRE))
+		env_err(env, "free_buf(q %u): buffer %p has %d packets being read",
+			q, cookie, __atomic_load_n(&b->views, __ATOMIC_RELAXED));
 	if (!buf_move(env, b, BUF_POSTED, BUF_FREE, "free_buf"))
 		return;
+	/* Poison it: a packet read after this is caught by its check. */
+	memset(b->data, 0x6b, RXB_ENV_BUF_SIZE);
 	stat_inc(env, b->q, frees);
 	pool_push(env, b);
 }
@@ -472,27 +479,28 @@ static bool env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 			  u32 *csum)
 {
 	struct rxb_env *env = envp;
-	struct env_buf *b = addr_lookup(env, addr);
+	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
+	struct env_buf *b = addr_lookup(env, addr - off);
 	unsigned int len = frame->len;
 	int state;
 
 	if (!b) {
-		env_err(env, "dma_write: 0x%llx is not a buffer", (unsigned long long)addr);
+		env_err(env, "dma_write: 0x%llx is not in a buffer", (unsigned long long)addr);
 		return false;
 	}
 	state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
 	if (state != BUF_POSTED)
 		env_err(env, "dma_write: buffer %p (queue %u) is %s", (void *)b,
 			b->q, buf_state_name[state]);
-	if (len > RXB_ENV_BUF_SIZE) {
-		env_err(env, "dma_write: %u bytes into a %u-byte buffer", len,
-			RXB_ENV_BUF_SIZE);
-		len = RXB_ENV_BUF_SIZE;
+	if (off + len > RXB_ENV_BUF_SIZE) {
+		env_err(env, "dma_write: %u bytes at %llu into a %u-byte buffer",
+			len, (unsigned long long)off, RXB_ENV_BUF_SIZE);
+		len = RXB_ENV_BUF_SIZE - off;
 	}
-	memcpy(b->data, frame->data, len);
+	memcpy(b->data + off, frame->data, len);
 	if (env->csum_off)
 		return false;
-	*csum = rxb_env_csum(b->data, len);
+	*csum = rxb_env_csum(b->data + off, len);
 	return true;
 }
 
@@ -515,6 +523,30 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 		env_err(env, "poll(q %u): packet cookie %p is not a buffer", q, pkt->cookie);
 		return NULL;
 	}
+	if (pkt->borrowed) {
+		/* The model keeps the buffer: it must stay posted. */
+		int state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+
+		if (state != BUF_POSTED) {
+			env_err(env, "poll(q %u): borrowed packet in a %s buffer",
+				q, buf_state_name[state]);
+			return NULL;
+		}
+		if (pkt->offset + pkt->len > RXB_ENV_BUF_SIZE) {
+			env_err(env, "poll(q %u): %u bytes at %u past the buffer",
+				q, pkt->len, pkt->offset);
+			return NULL;
+		}
+		__atomic_add_fetch(&b->views, 1, __ATOMIC_ACQ_REL);
+		stat_inc(env, b->q, borrows);
+		if (pkt->pool_q != b->q)
+			env_err(env, "poll(q %u): pool_q %u but buffer is from pool %u",
+				q, pkt->pool_q, b->q);
+		return b->data + pkt->offset;
+	}
+	if (pkt->offset)
+		env_err(env, "poll(q %u): offset %u in a buffer handed over",
+			q, pkt->offset);
 	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "poll"))
 		return NULL;
 	stat_inc(env, b->q, takes);
@@ -534,6 +566,13 @@ void rxb_env_pkt_put(struct rxb_env *env, void *cookie)
 
 	if (!b) {
 		env_err(env, "put: %p is not a buffer", cookie);
+		return;
+	}
+	/* A borrowed packet: the model still has the buffer. */
+	if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == BUF_POSTED) {
+		if (__atomic_sub_fetch(&b->views, 1, __ATOMIC_ACQ_REL) < 0)
+			env_err(env, "put: buffer %p put more often than taken",
+				cookie);
 		return;
 	}
 	if (!buf_move(env, b, BUF_HELD, BUF_FREE, "put"))
@@ -603,6 +642,7 @@ struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q)
 	r.injected_fails = __atomic_load_n(&s->injected_fails, __ATOMIC_RELAXED);
 	r.frees = __atomic_load_n(&s->frees, __ATOMIC_RELAXED);
 	r.takes = __atomic_load_n(&s->takes, __ATOMIC_RELAXED);
+	r.borrows = __atomic_load_n(&s->borrows, __ATOMIC_RELAXED);
 	r.puts = __atomic_load_n(&s->puts, __ATOMIC_RELAXED);
 	r.irqs = __atomic_load_n(&s->irqs, __ATOMIC_RELAXED);
 	return r;

@@ -3,10 +3,13 @@
  * Userspace environment for rxbisect ring models (struct rxb_env_ops), and
  * helpers shared by the model tests.
  *
- * Buffers: malloc'd RXB_ENV_BUF_SIZE-byte chunks; the bus address is the
- * chunk's address, the cookie a tracking record.  Every buffer is in one
- * state: FREE (in its queue's pool), POSTED (handed to the model by
- * alloc_buf), HELD (handed to the test in a struct rxb_pkt).  Every
+ * Buffers: RXB_ENV_BUF_SIZE-byte chunks aligned to their size; the bus
+ * address is the chunk's address, the cookie a tracking record.  Every
+ * buffer is in one state: FREE (in its queue's pool), POSTED (handed to
+ * the model by alloc_buf), HELD (handed to the test in a struct rxb_pkt).
+ * A borrowed packet (struct rxb_pkt.borrowed, batched RxList) leaves its
+ * buffer POSTED and counts a view on it until the test puts it back; the
+ * model must not free a buffer with views.  Every
  * transition is checked; a wrong one (a cookie that is not a buffer, a
  * double free, a packet in a buffer the model does not own, a DMA into a
  * buffer that is not posted, ...) fails the running KTAP case.
@@ -43,6 +46,7 @@ struct rxb_env_qstats {
 	long injected_fails;	/* alloc_buf failed by injection */
 	long frees;		/* free_buf (posted buffer returned unused) */
 	long takes;		/* buffers received in a packet */
+	long borrows;		/* packets read from a buffer the model keeps */
 	long puts;		/* received buffers returned by the test */
 	long irqs;		/* raise_irq calls */
 };
@@ -101,12 +105,13 @@ u32 rxb_env_csum(const void *frame, unsigned int len);
 
 /*
  * A packet polled from queue @q: check its buffer (a posted buffer of the
- * queue named by pkt->pool_q, len within the buffer), mark it HELD and
- * return its data, or NULL (failure recorded) if the check fails.
+ * queue named by pkt->pool_q, len within the buffer), mark it HELD (or
+ * count a view, if borrowed) and return the packet's data, or NULL
+ * (failure recorded) if the check fails.
  */
 void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 		       const struct rxb_pkt *pkt);
-/* Return a HELD buffer (a packet's cookie) to its pool. */
+/* Return a HELD buffer (a packet's cookie) to its pool, or drop a view. */
 void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
 
 /* raise_irq count of @q, with acquire (pairs with the model's release). */

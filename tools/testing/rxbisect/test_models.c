@@ -80,6 +80,8 @@ static const struct variant {
 	{ "shring_sf2", "shring", tune_share2 },
 	{ "shring_list", "shring-list", NULL },
 	{ "shring_list_sf2", "shring-list", tune_share2 },
+	{ "shring_batched", "shring-batched", NULL },
+	{ "shring_batched_sf2", "shring-batched", tune_share2 },
 	{ "dshring", "dshring", NULL },
 	{ "dshring_flappy", "dshring", tune_dshring_flappy },
 	{ "corec", "corec", NULL },

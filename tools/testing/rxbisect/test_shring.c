@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the shRing cores (model_shring.c: RxArr, model_shring_list.c:
- * RxList, model_dshring.c: dynamic shRing): exact counter values, shared
- * capacity and victim drops, RxArr's held-back reposts and pool tracking,
- * RxList's list order and end marker, partly filled rings, teardown, the
+ * RxList, model_shring_batched.c: batched RxList, model_dshring.c: dynamic
+ * shRing): exact counter values, shared capacity and victim drops, RxArr's
+ * held-back reposts and pool tracking, RxList's list order and end marker,
+ * batched RxList's packing, closing and deferred re-arming, partly filled
+ * rings, teardown, the
  * dshRing controller's switches (on a fake clock), and thread stress
  * with many queues contending for one ring.  Model-independent tests are
  * in test_models.c.
@@ -29,6 +31,7 @@ struct st {
 	u8 frame[RXB_ENV_BUF_SIZE];
 	struct rxb_pkt pkts[RXB_RING_MAX];
 	u16 pool[RXB_RING_MAX];	/* pool_q of the last rx() */
+	unsigned int fixed_len;	/* frame length, 0: tlen() */
 };
 
 static unsigned int tlen(unsigned int q, u64 seq)
@@ -88,13 +91,18 @@ static u64 xs(struct st *t, const char *name)
 	return v;
 }
 
+static unsigned int st_len(const struct st *t, unsigned int q, u64 seq)
+{
+	return t->fixed_len ?: tlen(q, seq);
+}
+
 /* Send the next frame of queue @q; 0 or the drop cause. */
 static int tx(struct st *t, unsigned int q)
 {
 	u64 seq = t->next_tx[q];
 	struct rxb_tframe_id id = { .producer = 1, .q = q, .seq = seq };
 	struct rxb_frame f = {
-		.data = t->frame, .len = tlen(q, seq), .hash = (u32)seq,
+		.data = t->frame, .len = st_len(t, q, seq), .hash = (u32)seq,
 		.hash_flags = RXB_CQE_F_L4_HASH,
 	};
 	int ret;
@@ -150,7 +158,7 @@ static int rx(struct st *t, unsigned int q, int budget)
 			EXPECT_EQ(id.q, q);
 			EXPECT_EQ(id.seq, seq);
 		}
-		EXPECT_EQ(p->len, tlen(q, seq));
+		EXPECT_EQ(p->len, st_len(t, q, seq));
 		EXPECT_EQ(p->hash, (u32)seq);
 		rxb_env_pkt_put(t->th.env, p->cookie);
 	}
@@ -366,6 +374,140 @@ out:
 	st_destroy(t);
 }
 
+/* ---- batched RxList ------------------------------------------------- */
+
+/*
+ * A CR's packets share its current descriptor, back to back at 64-byte
+ * aligned offsets; a full one is closed by the first packet of the next,
+ * and re-armed (one lock, one append per poll) only in the queue's next
+ * refill or poll, after the packets were consumed.
+ */
+static void test_bat_packing(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 2, 64, 2, NULL);
+	int i, n;
+
+	(void)arg;
+	if (!t)
+		return;
+	t->fixed_len = 100;	/* 128-byte stride: 16 per 2 KiB buffer */
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	if (!tx_n(t, 0, 40))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 3);
+	EXPECT_EQ(xs(t, "ring0_posted"), 60);
+	n = t->th.ops->poll(t->th.m, 0, t->pkts, 64);
+	EXPECT_EQ(n, 40);
+	for (i = 0; i < n; i++) {
+		struct rxb_pkt *p = &t->pkts[i];
+		void *data = rxb_env_pkt_take(t->th.env, 0, p);
+
+		EXPECT(p->borrowed, "packet %d not borrowed", i);
+		EXPECT_EQ(p->offset, (i % 16) * 128);
+		EXPECT_EQ(p->flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
+		/* Packets of one batch share the buffer. */
+		if (i % 16)
+			EXPECT(p->cookie == t->pkts[i - 1].cookie,
+			       "packet %d in another buffer", i);
+		else if (i)
+			EXPECT(p->cookie != t->pkts[i - 1].cookie,
+			       "packet %d in the full buffer", i);
+		if (data)
+			rxb_env_pkt_put(t->th.env, p->cookie);
+	}
+	/* Two closed, none re-armed yet: their packets were just handed up. */
+	EXPECT_EQ(xs(t, "ring0_reposts"), 0);
+	EXPECT_EQ(xs(t, "ring0_posted"), 60);
+	EXPECT_EQ(QS(t, 0, refills), 32);
+	EXPECT_EQ(xs(t, "ring0_lock_acquired"), 0);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT_EQ(xs(t, "ring0_reposts"), 2);
+	EXPECT_EQ(xs(t, "ring0_posted"), 62);
+	EXPECT_EQ(xs(t, "ring0_lock_acquired"), 1);
+	EXPECT_EQ(xs(t, "ring0_tail_advances"), 2);
+	EXPECT_EQ(QS(t, 0, refills), 34);
+	/* The open descriptor takes 8 more, then the next closes it. */
+	t->next_rx[0] = t->next_tx[0];
+	if (!tx_n(t, 0, 9))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 4);
+	EXPECT_EQ(rx_all(t, 0), 9);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT_EQ(xs(t, "ring0_reposts"), 3);
+	EXPECT_EQ(QS(t, 0, packets), 49);
+	EXPECT_EQ(QS(t, 0, hw_packets), 49);
+out:
+	st_destroy(t);
+}
+
+/*
+ * A frame too long for what is left of the current descriptor opens the
+ * next one; one longer than any buffer is an oversize drop and leaves the
+ * current descriptor open.
+ */
+static void test_bat_fit(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 1, 64, 1, NULL);
+	struct rxb_frame f = { .data = NULL, .len = RXB_ENV_BUF_SIZE + 1 };
+
+	(void)arg;
+	if (!t)
+		return;
+	f.data = t->frame;
+	t->fixed_len = 1000;	/* 1024-byte stride: two per buffer */
+	if (!tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
+	EXPECT_EQ(t->th.ops->hw_rx(t->th.m, 0, &f), -EMSGSIZE);
+	EXPECT_EQ(QS(t, 0, oversize_drops), 1);
+	t->fixed_len = 900;	/* fits in the open descriptor's second half */
+	if (!tx_n(t, 0, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
+	t->fixed_len = 1000;
+	t->next_rx[0] = 0;
+	EXPECT_EQ(rx(t, 0, 3), 3);
+	t->fixed_len = 900;
+	EXPECT_EQ(rx(t, 0, 64), 1);
+	EXPECT_EQ(t->pkts[0].offset, 1024);
+out:
+	st_destroy(t);
+}
+
+/*
+ * A stalled queue holds at most its CR's worth of packets: in batches,
+ * few descriptors, so the queue sharing the ring keeps receiving.  RxList
+ * with one packet per descriptor lets the stalled queue take them all
+ * (section 5.1.1's pathological overload, softened by batching).
+ */
+static void test_bat_stalled_neighbour(const void *arg)
+{
+	static const char *const models[] = { "shring-list", "shring-batched" };
+	unsigned int i;
+	int cause;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		struct st *t = st_create(models[i], 2, 64, 2, NULL);
+		bool bat = i == 1;
+		unsigned int n;
+
+		if (!t)
+			return;
+		t->fixed_len = 100;
+		/* Queue 0 is not polled: its CR (64) or the ring (63) fills. */
+		n = tx_fill(t, 0, &cause);
+		EXPECT_EQ(n, bat ? 64 : 63);
+		EXPECT_EQ(cause, bat ? -ENOSPC : -ENOBUFS);
+		n = tx_fill(t, 1, &cause);
+		EXPECT_EQ(n, bat ? 64 : 0);
+		EXPECT_EQ(xs(t, "rx1_nobuf_victim_drops"), bat ? 0 : 1);
+		EXPECT_EQ(rx_all(t, 0), 64 - !bat);
+		EXPECT_EQ(rx_all(t, 1), (int)n);
+		st_destroy(t);
+	}
+}
+
 /* ---- RxList --------------------------------------------------------- */
 
 /* The list's last descriptor marks its end: one per ring stays unused. */
@@ -549,6 +691,8 @@ static void test_invalid(const void *arg)
 		{ .model = "shring", .sf = 5 },
 		{ .model = "shring-list", .sf = 0 },
 		{ .model = "shring-list", .sf = 9 },
+		{ .model = "shring-batched", .sf = 0 },
+		{ .model = "shring-batched", .sf = 5 },
 		{ .model = "dshring", .sf = 0 },
 		{ .model = "dshring", .sf = 3, .window = 12 },
 		{ .model = "dshring", .sf = 2, .window = 72 },
@@ -621,11 +765,16 @@ int main(void)
 		{ "list_partial_create", test_partial_create, "shring-list" },
 		{ "list_end_marker", test_list_end_marker, NULL },
 		{ "list_no_hol", test_list_no_hol, NULL },
+		{ "bat_packing", test_bat_packing, NULL },
+		{ "bat_fit", test_bat_fit, NULL },
+		{ "bat_stalled_neighbour", test_bat_stalled_neighbour, NULL },
 		{ "dsh_switch", test_dsh_switch, NULL },
 		{ "dsh_stays_private", test_dsh_stays_private, NULL },
 		{ "invalid", test_invalid, NULL },
 		{ "stress_contended_arr", test_stress_contended, "shring" },
 		{ "stress_contended_list", test_stress_contended, "shring-list" },
+		{ "stress_contended_batched", test_stress_contended,
+		  "shring-batched" },
 		{ "stress_contended_dsh", test_stress_contended, "dshring" },
 	};
 
