@@ -144,7 +144,7 @@ static const struct kernel_param_ops rxb_param_ops = {
 };
 
 module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, dshring or corec; writable");
+MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring or corec; writable");
 module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
 module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);

@@ -15,34 +15,16 @@ rxb_init iperf3 ping ss
 ktap_set_plan 13
 
 P=/sys/module/rxbisect/parameters
-SEQ="python3 $RXB_DIR/udp_seq.py"
-UPORT=9000
 
 rxb_load queues=2 ring_model=corec rx_ring_size=256 ||
 	rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
-# udp_run OUT COUNT FLOWS RATE: numbered datagrams rxb0 -> rxb1; the
-# receiver's JSON in OUT, the number sent in UDP_SENT.
 udp_run() {
-	local out=$1 i
-	rm -f "$out" "$out.ready"
-	rxb_bg ip netns exec "$NS1" timeout 120 $SEQ recv "$RXB_IP1" $UPORT "$out" 90 \
-		>"$out.log" 2>&1
-	for i in $(seq 50); do
-		[ -e "$out.ready" ] && break
-		sleep 0.1
-	done
-	UDP_SENT=$(ip netns exec "$NS0" timeout 100 $SEQ send "$RXB_IP1" $UPORT "$2" "$3" "$4")
-	for i in $(seq 100); do
-		[ -s "$out" ] && break
-		sleep 0.1
-	done
-	UPORT=$((UPORT + 1))
+	rxb_udp_seq "$@"
+	UDP_SENT=$RXB_UDP_SENT
 }
-
-# jget FILE KEY: a value of a JSON object.
-jget() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
+jget() { rxb_jget "$@"; }
 
 # 1
 fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: //p')

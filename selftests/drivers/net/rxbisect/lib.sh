@@ -582,6 +582,31 @@ EOF
 
 # rxb_udp_flows NS DST COUNT SPORT...: COUNT datagrams from each source port
 # SPORT to DST port 9.
+# rxb_udp_seq OUT COUNT FLOWS RATE: COUNT numbered datagrams (udp_seq.py)
+# from NS0 to rxb1 over FLOWS source ports at RATE per second; the
+# receiver's JSON in OUT (read it with rxb_jget), the number sent in
+# RXB_UDP_SENT.  Each call uses the next UDP port from 9000.
+RXB_UDP_PORT=9000
+rxb_udp_seq() {
+	local out=$1 seq="python3 $RXB_DIR/udp_seq.py" i
+	rm -f "$out" "$out.ready"
+	rxb_bg ip netns exec "$NS1" timeout 120 $seq recv "$RXB_IP1" $RXB_UDP_PORT "$out" 90 \
+		>"$out.log" 2>&1
+	for i in $(seq 50); do
+		[ -e "$out.ready" ] && break
+		sleep 0.1
+	done
+	RXB_UDP_SENT=$(ip netns exec "$NS0" timeout 100 $seq send "$RXB_IP1" $RXB_UDP_PORT "$2" "$3" "$4")
+	for i in $(seq 100); do
+		[ -s "$out" ] && break
+		sleep 0.1
+	done
+	RXB_UDP_PORT=$((RXB_UDP_PORT + 1))
+}
+
+# rxb_jget FILE KEY: a value of the JSON object in FILE.
+rxb_jget() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
+
 rxb_udp_flows() {
 	local ns=$1 dst=$2 count=$3
 	shift 3

@@ -3,14 +3,15 @@
 #
 # Helpers of the shRing selftests (source after lib.sh).
 
-SHR_MODELS="shring shring-list dshring"
+SHR_MODELS="shring shring-list shring-batched dshring"
 
-# shr_traffic MODEL: the traffic test of one shRing model (7 results): TCP
-# and UDP, every queue receives, every frame sent reaches the NIC and every
+# shr_traffic MODEL: the traffic test of one shRing model (8 results): TCP
+# and UDP, every queue receives, numbered datagrams arrive exactly once and
+# in order within each flow, every frame sent reaches the NIC and every
 # frame written is handed to the stack exactly once, and the shared ring's
 # counters add up (every reposted descriptor handed back to the NIC once
 # idle).  Two queues share one 256-entry Rx ring.
-SHR_TRAFFIC_RESULTS=7
+SHR_TRAFFIC_RESULTS=8
 shr_traffic() {
 	local model=$1 start=$KTAP_CNT base p0 fw rc ok q ports d b r l v
 	if ! rxb_load queues=2 share_factor=2 rx_ring_size=256 ring_model=$model ||
@@ -40,6 +41,23 @@ shr_traffic() {
 	# diagnostic above, and the exactly-once accounting is checked below.
 	ktap_test_result "$model: iperf3 UDP 10 Mbit/s, most datagrams received" \
 		[ $rc = 0 -a "${IPERF_PKTS:-0}" -gt 0 -a $((IPERF_LOST * 2)) -lt "${IPERF_PKTS:-0}" ]
+
+	# numbered datagrams over 8 flows (both queues)
+	sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
+	rxb_snap rxb1
+	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
+	sk=$(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp)
+	rxb_udp_seq "$RXB_TMP/seq.json" 6000 8 3000
+	rxb_snap rxb1
+	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic))
+	sk=$(($(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp) - sk))
+	u=$(rxb_jget "$RXB_TMP/seq.json" unique)
+	ktap_print_msg "$model numbered UDP: sent $RXB_UDP_SENT, unique $u, duplicates $(rxb_jget "$RXB_TMP/seq.json" dup), NIC drops $nic, socket drops $sk; $(rxb_jget "$RXB_TMP/seq.json" flows) flows, reordered within a flow $(rxb_jget "$RXB_TMP/seq.json" flow_ooo), across flows $(rxb_jget "$RXB_TMP/seq.json" ooo)"
+	ktap_test_result "$model: numbered UDP, 8 flows: exactly once, in order within each flow" \
+		[ "${RXB_UDP_SENT:-0}" -gt 0 -a "$(rxb_jget "$RXB_TMP/seq.json" dup)" = 0 -a \
+		  "$(rxb_jget "$RXB_TMP/seq.json" flow_ooo)" = 0 -a \
+		  "$(rxb_jget "$RXB_TMP/seq.json" flows)" = 8 -a \
+		  $((${u:-0} + nic + sk)) = "${RXB_UDP_SENT:-0}" ]
 
 	# flows that RSS puts on each queue
 	ok=1
@@ -71,6 +89,12 @@ shr_traffic() {
 		ktap_print_msg "$model: reposts $r, appended $l, out of order ${RXB_S[ring0_out_of_order]}, posted ${RXB_S[ring0_posted]}"
 		ktap_test_result "$model: reposts + 256 = appended, 255 posted" \
 			[ "$((r + 256))" = "$l" -a "${RXB_S[ring0_posted]}" = 255 -a "$r" -gt 0 ] ;;
+	shring-batched)
+		# Each queue's current descriptor is taken but not closed.
+		t=${RXB_S[ring0_desc_taken]:-0}
+		ktap_print_msg "$model: reposts $r, appended $l, descriptors taken $t for $(rxb_s_qsum hw_packets) packets, lock ${RXB_S[ring0_lock_acquired]}, out of order ${RXB_S[ring0_out_of_order]}, posted ${RXB_S[ring0_posted]}"
+		ktap_test_result "$model: reposts + 256 = appended, posted + open = 255" \
+			[ "$((r + 256))" = "$l" -a "$((${RXB_S[ring0_posted]} + t - r))" = 255 -a "$r" -gt 0 -a "$((t - r))" -le 2 ] ;;
 	dshring)
 		ktap_print_msg "$model: shared ${RXB_S[dsh_shared]}, switches ${RXB_S[dsh_switches]}, samples ${RXB_S[dsh_samples]}, high tput ${RXB_S[dsh_tput_high]}, high pressure ${RXB_S[dsh_pressure_high]}"
 		ktap_test_result "$model: the controller sampled the traffic" \

@@ -6,13 +6,15 @@
 # the shared ring, and then queue 1, whose consumer keeps up, loses every
 # packet for lack of buffers: victim drops.  RxList shares the same fate (a
 # stopped consumer holds its descriptors whatever the ring's order).  With
-# private rings (privring) queue 1 loses nothing.
+# private rings (privring) queue 1 loses nothing.  Batched RxList puts the
+# stopped queue's small packets dozens to a descriptor: its completion ring
+# fills first, holding a few descriptors, and queue 1 loses nothing.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/shring_lib.sh"
 
 rxb_init python3 ping
-ktap_set_plan 9
+ktap_set_plan 12
 
 P=/sys/module/rxbisect/parameters
 RING=256
@@ -28,7 +30,7 @@ ports0=$(shr_ports_for 0 4) && ports1=$(shr_ports_for 1 4) ||
 	rxb_bail "no UDP source ports found for both queues"
 ktap_print_msg "source ports to queue 0: $ports0; to queue 1: $ports1"
 
-for model in shring shring-list privring; do
+for model in shring shring-list shring-batched privring; do
 	if [ "$(cat $P/ring_model)" != $model ]; then
 		echo $model > $P/ring_model || ktap_print_msg "cannot switch to $model"
 	fi
@@ -37,6 +39,7 @@ for model in shring shring-list privring; do
 	rxb_snap rxb1
 	hw0=${RXB_S[rx0_hw_packets]} hw1=${RXB_S[rx1_hw_packets]}
 	nb1=${RXB_S[rx1_nobuf_drops]} v1=${RXB_S[rx1_nobuf_victim_drops]:-0}
+	f0=${RXB_S[rx0_ring_full_drops]} t0=${RXB_S[ring0_desc_taken]:-0}
 	# 600 datagrams for the stopped queue, then 300 for the other one
 	rxb_udp_flows "$NS0" "$RXB_IP1" 150 $ports0
 	rxb_udp_flows "$NS0" "$RXB_IP1" 75 $ports1
@@ -46,6 +49,13 @@ for model in shring shring-list privring; do
 	n1=$((RXB_S[rx1_nobuf_drops] - nb1)) vv=$((${RXB_S[rx1_nobuf_victim_drops]:-0} - v1))
 	ktap_print_msg "$model: queue 0 (stopped) took $d0 of 600; queue 1 took $d1 of 300, nobuf drops $n1, victim drops $vv"
 	case $model in
+	shring-batched)
+		f=$((RXB_S[rx0_ring_full_drops] - f0)) t=$((${RXB_S[ring0_desc_taken]:-0} - t0))
+		ktap_print_msg "$model: queue 0's completion ring full drops $f; descriptors taken $t for $((d0 + d1)) packets"
+		ktap_test_result "$model: queue 1 loses nothing (took 300)" \
+			[ $d1 = 300 -a $n1 = 0 ]
+		ktap_test_result "$model: queue 0 is held by its completion ring ($d0 = $RING, in <= 16 descriptors)" \
+			[ $d0 = $RING -a $f = $((600 - RING)) -a $t -le 16 ] ;;
 	privring)
 		ktap_test_result "$model: queue 1 loses nothing (took 300)" \
 			[ $d1 = 300 -a $n1 = 0 ]

@@ -7,7 +7,9 @@
       sender's end marker (then 1 s of stragglers) or TIMEOUT_S (default
       60), and write one JSON object to OUT: sent, received, unique, dup,
       lost, ooo (datagrams with a lower number than one already received,
-      RFC 4737's reordered packets), ooo_pct, max_dist (largest such gap).
+      RFC 4737's reordered packets), ooo_pct, max_dist (largest such gap),
+      flows (source addresses seen) and flow_ooo (reordered within a flow:
+      a lower number than one already received from the same source).
   udp_seq.py send DST PORT COUNT [FLOWS [RATE_PPS [LEN]]]
       Send COUNT numbered datagrams of LEN bytes (default 64) from FLOWS
       source ports in turn (default 1), at about RATE_PPS (0: as fast as
@@ -34,14 +36,15 @@ def recv(addr, port, out, timeout=60.0):
     with open(out + ".ready", "w") as f:
         f.write("ready\n")
     seen = bytearray()
-    received = dup = ooo = max_dist = 0
+    received = dup = ooo = max_dist = flow_ooo = 0
     top = -1
+    flow_top = {}
     sent = None
     deadline = time.monotonic() + timeout
     s.settimeout(0.2)
     while time.monotonic() < deadline:
         try:
-            data = s.recv(65536)
+            data, src = s.recvfrom(65536)
         except socket.timeout:
             continue
         if len(data) < HDR.size:
@@ -61,6 +64,10 @@ def recv(addr, port, out, timeout=60.0):
             dup += 1
             continue
         seen[seq] = 1
+        if seq < flow_top.get(src, -1):
+            flow_ooo += 1
+        else:
+            flow_top[src] = seq
         if seq < top:
             ooo += 1
             max_dist = max(max_dist, top - seq)
@@ -72,7 +79,7 @@ def recv(addr, port, out, timeout=60.0):
         "received": received, "unique": unique, "dup": dup,
         "lost": (sent - unique) if sent is not None else -1,
         "ooo": ooo, "ooo_pct": 100.0 * ooo / unique if unique else 0.0,
-        "max_dist": max_dist,
+        "max_dist": max_dist, "flows": len(flow_top), "flow_ooo": flow_ooo,
     }
     with open(out, "w") as f:
         json.dump(res, f)
