@@ -172,8 +172,7 @@ static void shbat_retire(struct shlist_ring *r, struct shbat_q *q, u32 slot)
 	q->sw.nret++;
 }
 
-/*
- * Re-arm the queue's closed descriptors with fresh buffers from its pool
+/* Re-arm the queue's closed descriptors with fresh buffers from its pool
  * and append them as one chain.  The caller guarantees that every packet
  * handed up from them was consumed (see struct rxb_pkt.borrowed).  Stops
  * at the first allocation failure; the rest wait for the next call.

@@ -53,7 +53,7 @@ struct shlist_ring {
 	struct rxb_shring_regs regs ____cacheline_aligned;
 
 	struct {
-		spinlock_t lock;
+		spinlock_t lock;	/* the ring's NIC pipeline stage */
 		u32 head;
 		u32 taken;
 		u32 last;
@@ -61,7 +61,7 @@ struct shlist_ring {
 	} hw ____cacheline_aligned;
 
 	struct {
-		spinlock_t lock;
+		spinlock_t lock;	/* list tail and doorbell */
 		u32 tail;
 		u32 count;
 		u32 armed;
