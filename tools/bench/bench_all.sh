@@ -17,7 +17,8 @@
 #                  after the 1500 B run, and its peak over the whole run
 #   sweeps         the rxBisect paper's Figs. 14 and 15 (thesis Fig. 5.10):
 #                  SWEEP_QUEUES queues, queue 0 the target (alone on the
-#                  first CPU, the others on the second), UDP flows chosen
+#                  first CPU, the others and the sender on the second),
+#                  UDP flows chosen
 #                  against the RSS table (bench_flow_ports) at SWEEP_PPS:
 #                  work sweep: queue 0 does WORK_BASE x {1..64} extra random
 #                    cache-line touches per packet (debugfs work), target
@@ -47,7 +48,7 @@
 # (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
 # SWEEP_PPS (3000),
 # SWEEP_SHARE (31), WORK_BASE (512), SHARE_MULT (32), WORK_MULTS, SHARES,
-# MODELS, NO_VETH=1.  The defaults put the target queue's overload
+# MODELS, NO_VETH=1, SWEEP_ONLY=1 (no iperf3/pktgen/sockperf).  The defaults put the target queue's overload
 # within the grids under QEMU/TCG (about 90 ns per touch there); on a
 # real host raise SWEEP_PPS or WORK_BASE.
 
@@ -191,6 +192,7 @@ sweeps() {
 	c1=${cpus[1]:-$c0}
 	rxb_knob_set rxb1 0 irq_cpu "$c0"
 	for q in $(seq 1 $((SWEEP_QUEUES - 1))); do rxb_knob_set rxb1 "$q" irq_cpu "$c1"; done
+	BENCH_TX_CPU=$c1
 	ports=$(bench_flow_ports rxb1 0 4) || return 1
 	tports=${ports%% , *}
 	oports=${ports##* , }
@@ -245,7 +247,7 @@ main() {
 			echo "$m,skipped,,,,,,,,,,,," >>"$csv"
 			continue
 		fi
-		measure "$m" rxb0 rxb1
+		[ -z "${SWEEP_ONLY:-}" ] && measure "$m" rxb0 rxb1
 		sweeps "$m" || progress "$m: sweeps failed"
 	done
 	rxb_cleanup

@@ -121,10 +121,14 @@ bench_flow_ports() {
 # bench_udp_mix NS DST SECS PPS SHARE TPORTS OPORTS [LEN]: UDP datagrams
 # to DST port 9 at PPS in all, SHARE percent from the target ports (comma
 # separated), the rest from the others; prints "sent_target sent_other
-# seconds".
+# seconds".  BENCH_TX_CPU: the CPU the sender runs on (the NIC runs in its
+# context), away from a slowed target queue, so that the offered rate does
+# not fall with the target's work.
 bench_udp_mix() {
-	ip netns exec "$1" timeout $(($3 + 30)) python3 "$BENCH_DIR/udp_mix.py" \
-		"$2" "$3" "$4" "$5" "$6" "$7" "${8:-1000}"
+	local pin=()
+	[ -n "${BENCH_TX_CPU:-}" ] && pin=(taskset -c "$BENCH_TX_CPU")
+	ip netns exec "$1" timeout $(($3 + 30)) "${pin[@]}" python3 \
+		"$BENCH_DIR/udp_mix.py" "$2" "$3" "$4" "$5" "$6" "$7" "${8:-1000}"
 }
 
 # bench_ratio A B: A / B with two decimals, "-" when either is missing.
