@@ -10,6 +10,9 @@
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
 #   make demo       every ring model side by side in the VM (results/)
+#   make bench      the full benchmark matrix in the VM (results/bench-*/;
+#                   BENCH=full for the full sweeps, about an hour under TCG)
+#   make microbench the ring-model cores in userspace: ns, cycles per packet
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -31,7 +34,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench install clean checkpatch
 
 all: module tools sim
 
@@ -67,6 +70,18 @@ vm-test: module
 demo: module
 	@mkdir -p results
 	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
+
+# Every ring model and veth under iperf3, pktgen, sockperf and the
+# imbalance sweeps, in the VM (tools/bench/bench_all.sh): CSV, markdown
+# tables and plots under results/bench-DATE/.
+BENCH ?= quick
+bench: module
+	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d BENCH=$(BENCH) tools/bench/bench_all.sh
+
+# The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c).
+microbench:
+	$(MAKE) -C tools/testing/rxbisect bench
 
 install: module
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install

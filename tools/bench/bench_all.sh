@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The full benchmark matrix in one run: every ring model the module offers
+# (bench_models: from the ring_model parameter's description, so a new
+# model is picked up by itself; one that does not load is reported as
+# skipped) plus a veth pair as the anchor, each under the same workloads:
+#
+#   tcp1, tcp8     iperf3 TCP, 1 and 8 streams (Gbit/s received)
+#   udp64, udp1500 pktgen UDP frames of 64 B and 1518 B (1500 B IP packets)
+#                  at full speed, frames received per second (kpps)
+#   kernel/softirq CPU per packet: a fixed-rate iperf3 UDP stream (UDP_RATE
+#                  Mbit/s, 1400 B); system+irq+softirq jiffies of all CPUs
+#                  (and softirq alone) over the packets received (ns)
+#   p50/p99/p99.9  sockperf UDP ping-pong latency at MPS messages/s (usec)
+#   io_ws          the NIC's I/O working set (ethtool -S io_ws_buffers)
+#                  after the 1500 B run, and its peak over the whole run
+#   sweeps         the rxBisect paper's Figs. 14 and 15 (thesis Fig. 5.10):
+#                  SWEEP_QUEUES queues, queue 0 the target (alone on the
+#                  first CPU, the others and the sender on the second),
+#                  UDP flows chosen
+#                  against the RSS table (bench_flow_ports) at SWEEP_PPS:
+#                  work sweep: queue 0 does WORK_BASE x {1..64} extra random
+#                    cache-line touches per packet (debugfs work), target
+#                    share SWEEP_SHARE %;
+#                  share sweep: queue 0 does WORK_BASE x SHARE_MULT touches
+#                    and gets {1..31} % of the datagrams.  (The paper slows
+#                    every core alike and overloads the target by rate
+#                    alone; with 2 CPUs the other queues would share one
+#                    CPU and overload first, so here the target is the
+#                    slow one and the others have CPU to spare.)
+#                  reported: the share of target and non-target datagrams
+#                  the NIC delivered (rxN_hw_packets over sent), and the
+#                  rate the sender achieved (pps_sent).
+#
+# Writes into $OUT: bench.csv, sweep.csv, bench.md (the tables, ratios to
+# privring and to veth), PNG plots (tools/bench/report.py, gnuplot), and
+# env.txt (machine, kernel, parameters).  Numbers meant for the docs must
+# come from a quiet machine: other load changes every one of them.
+#
+# Run as root where the module loads, e.g. in the test VM:
+#   tools/vm/run-vm.sh -- env OUT=results/x tools/bench/bench_all.sh
+#   make bench [BENCH=full]
+# The sweeps use rings of SWEEP_RING entries, so that a few seconds of
+# overload outgrow them.
+# Environment: BENCH (quick: works x1 x8 x64, shares 1 7 31 %, SECS 2;
+# full: x1..x64, 1 3 7 15 31 %, SECS 5), OUT, SECS, QUEUES (2), RING
+# (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
+# SWEEP_PPS (3000),
+# SWEEP_SHARE (31), WORK_BASE (512), SHARE_MULT (32), WORK_MULTS, SHARES,
+# MODELS, NO_VETH=1, SWEEP_ONLY=1 (no iperf3/pktgen/sockperf).  The defaults put the target queue's overload
+# within the grids under QEMU/TCG (about 90 ns per touch there); on a
+# real host raise SWEEP_PPS or WORK_BASE.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+lib=$here/../../selftests/drivers/net/rxbisect
+# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
+source "$lib/lib.sh"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+
+BENCH=${BENCH:-quick}
+OUT=${OUT:-$here/../../results/bench-$(date +%Y%m%d-%H%M%S)}
+QUEUES=${QUEUES:-2}
+RING=${RING:-1024}
+UDP_RATE=${UDP_RATE:-20}
+MPS=${MPS:-1000}
+SWEEP_QUEUES=${SWEEP_QUEUES:-4}
+SWEEP_RING=${SWEEP_RING:-256}
+SWEEP_PPS=${SWEEP_PPS:-3000}
+SWEEP_SHARE=${SWEEP_SHARE:-31}
+WORK_BASE=${WORK_BASE:-512}
+SHARE_MULT=${SHARE_MULT:-32}
+if [ "$BENCH" = full ]; then
+	SECS=${SECS:-5}
+	WORK_MULTS=${WORK_MULTS:-1 2 4 8 16 32 64}
+	SHARES=${SHARES:-1 3 7 15 31}
+else
+	SECS=${SECS:-2}
+	WORK_MULTS=${WORK_MULTS:-1 8 64}
+	SHARES=${SHARES:-1 7 31}
+fi
+
+mkdir -p "$OUT" || exit 1
+csv=$OUT/bench.csv
+swcsv=$OUT/sweep.csv
+RXB_TMP=$(mktemp -d /tmp/rxb-bench.XXXXXX)
+NS0=rxbe-a-$$
+NS1=rxbe-b-$$
+trap rxb_cleanup EXIT
+trap 'exit 130' INT TERM
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+step=0
+progress() { step=$((step + 1)); printf '[%3d %4ds] %s\n' "$step" "$SECONDS" "$*" >&2; }
+
+# model_params MODEL QUEUES RING: the module parameters a model is run
+# with.  rxBisect as the paper's section 4.5 asks: k * |Ax| = |Bx|.
+model_params() {
+	local p="queues=$2 rx_ring_size=$3 ring_model=$1"
+	[ "$1" = rxbisect ] && p="$p ax_ring_size=$(($3 / $2 < 64 ? 64 : $3 / $2))"
+	echo "$p"
+}
+
+# load MODEL QUEUES [RING]: module and namespaces up; 1 when the model
+# will not load.
+load() {
+	rxb_kill_bg
+	for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
+	# shellcheck disable=SC2046
+	rxb_load $(model_params "$1" "$2" "${3:-$RING}") 2>>"$OUT/errors.txt" || return 1
+	rxb_setup_netns rxb0 rxb1 || return 1
+	# a slowed queue must not trip the rx_stall watchdog
+	rxb_stall_timeout 600000 2>/dev/null
+	return 0
+}
+
+# measure LABEL IF0 IF1: one row of bench.csv for the pair in $NS0/$NS1.
+measure() {
+	local label=$1 if0=$2 if1=$3 tcp1 tcp8 u64 u1500 mac p0 p1 k0 s0 k1 s1
+	local n kns sns lat ws=- peak=- nb=- hz
+	hz=$(getconf CLK_TCK)
+	progress "$label: iperf3 TCP, 1 stream"
+	rxb_iperf "$RXB_TMP/t1.json" "$SECS" >/dev/null 2>&1
+	rxb_iperf_parse "$RXB_TMP/t1.json"
+	tcp1=$IPERF_GBPS
+	progress "$label: iperf3 TCP, 8 streams"
+	rxb_iperf "$RXB_TMP/t8.json" "$SECS" -P 8 >/dev/null 2>&1
+	rxb_iperf_parse "$RXB_TMP/t8.json"
+	tcp8=$IPERF_GBPS
+	mac=$(rxb_mac "$if1")
+	progress "$label: pktgen UDP 64 B"
+	read -r u64 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 60 "$SECS" "$NS1" "$if1")
+	progress "$label: pktgen UDP 1518 B"
+	read -r u1500 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 1514 "$SECS" "$NS1" "$if1")
+	if [ "$label" != veth ]; then
+		rxb_snap "$if1"
+		ws=${RXB_S[io_ws_buffers]:--}
+	fi
+	progress "$label: CPU per packet, UDP $UDP_RATE Mbit/s"
+	p0=$(bench_rx_packets "$NS1" "$if1")
+	read -r k0 s0 < <(bench_jiffies)
+	rxb_iperf "$RXB_TMP/u.json" "$SECS" -u -b "${UDP_RATE}M" -l 1400 >/dev/null 2>&1
+	read -r k1 s1 < <(bench_jiffies)
+	p1=$(bench_rx_packets "$NS1" "$if1")
+	n=$((p1 - p0))
+	kns=- sns=-
+	if [ "$n" -gt 0 ]; then
+		kns=$(( (k1 - k0) * 1000000000 / hz / n ))
+		sns=$(( (s1 - s0) * 1000000000 / hz / n ))
+	fi
+	progress "$label: sockperf ping-pong, $MPS msg/s"
+	lat=$(bench_sockperf "$NS0" "$NS1" "$RXB_IP1" "$SECS" "$MPS")
+	if [ "$label" != veth ]; then
+		rxb_snap "$if1"
+		peak=${RXB_S[io_ws_buffers_peak]:--}
+		nb=${RXB_S[rx_nobuf_drops]:--}
+	fi
+	echo "$label,ok,$tcp1,$tcp8,$(kpps "$u64"),$(kpps "$u1500"),$kns,$sns,${lat// /,},$ws,$peak,$nb" >>"$csv"
+}
+
+kpps() { awk -v p="$1" 'BEGIN { if (p ~ /^[0-9]+$/) printf "%.1f", p / 1000; else print "-" }'; }
+
+# sweep_point MODEL KIND WORK SHARE TPORTS OPORTS: one row of sweep.csv.
+sweep_point() {
+	local m=$1 kind=$2 w=$3 s=$4 st so secs t0 t1 o0 o1
+	rxb_snap rxb1
+	t0=${RXB_S[rx0_hw_packets]:-0}
+	o0=$(( $(rxb_s_qsum hw_packets) - t0 ))
+	read -r st so secs < <(bench_udp_mix "$NS0" "$RXB_IP1" "$SECS" "$SWEEP_PPS" "$s" "$5" "$6")
+	sleep 0.5
+	rxb_snap rxb1
+	t1=${RXB_S[rx0_hw_packets]:-0}
+	o1=$(( $(rxb_s_qsum hw_packets) - t1 ))
+	echo "$m,$kind,$w,$s,${st:-0},${so:-0},$(awk -v d=$((t1 - t0)) -v n="${st:-0}" \
+		'BEGIN { if (n > 0) printf "%.1f", 100 * d / n; else print "-" }'),$(awk \
+		-v d=$((o1 - o0)) -v n="${so:-0}" \
+		'BEGIN { if (n > 0) printf "%.1f", 100 * d / n; else print "-" }'),$(awk \
+		-v n=$((${st:-0} + ${so:-0})) -v t="${secs:-0}" \
+		'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }')" >>"$swcsv"
+	rxb_knob_set rxb1 0 work 0
+	rxb_wait_consumed rxb1 >/dev/null 2>&1
+}
+
+# sweeps MODEL: the work and share sweeps.
+sweeps() {
+	local m=$1 cpus c0 c1 q ports tports oports x w
+	load "$m" "$SWEEP_QUEUES" "$SWEEP_RING" || return 1
+	mapfile -t cpus < <(rxb_online_cpus)
+	c0=${cpus[0]}
+	c1=${cpus[1]:-$c0}
+	rxb_knob_set rxb1 0 irq_cpu "$c0"
+	for q in $(seq 1 $((SWEEP_QUEUES - 1))); do rxb_knob_set rxb1 "$q" irq_cpu "$c1"; done
+	BENCH_TX_CPU=$c1
+	ports=$(bench_flow_ports rxb1 0 4) || return 1
+	tports=${ports%% , *}
+	oports=${ports##* , }
+	tports=${tports// /,}
+	oports=${oports// /,}
+	for x in $WORK_MULTS; do
+		w=$((WORK_BASE * x))
+		progress "$m: work sweep, target work $w"
+		rxb_knob_set rxb1 0 work "$w"
+		sweep_point "$m" work "$w" "$SWEEP_SHARE" "$tports" "$oports"
+	done
+	w=$((WORK_BASE * SHARE_MULT))
+	for x in $SHARES; do
+		progress "$m: share sweep, target share $x %"
+		rxb_knob_set rxb1 0 work "$w"
+		sweep_point "$m" share "$w" "$x" "$tports" "$oports"
+	done
+}
+
+# The whole run is one function, so that bash has read all of it before
+# it starts: editing this file during a run does not derail the run.
+main() {
+	{
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "kernel: $(uname -r); CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
+		echo "vm: ${RXB_VM:-0}; bench: $BENCH; secs $SECS queues $QUEUES ring $RING udp_rate $UDP_RATE mps $MPS"
+		echo "sweep: queues $SWEEP_QUEUES ring $SWEEP_RING pps $SWEEP_PPS share $SWEEP_SHARE work_base $WORK_BASE mults $WORK_MULTS shares $SHARES share_mult $SHARE_MULT"
+	} >"$OUT/env.txt"
+	echo "model,status,tcp1_gbps,tcp8_gbps,udp64_kpps,udp1500_kpps,kernel_ns_pkt,softirq_ns_pkt,lat_p50_us,lat_p99_us,lat_p999_us,io_ws_buffers,io_ws_peak,nobuf_drops" >"$csv"
+	echo "model,sweep,work,share_pct,sent_target,sent_other,target_deliv_pct,other_deliv_pct,pps_sent" >"$swcsv"
+
+	if [ -z "${NO_VETH:-}" ]; then
+		progress "veth anchor"
+		rxb_unload
+		ip link del rxbev0 2>/dev/null
+		if ip link add rxbev0 type veth peer name rxbev1 && rxb_setup_netns rxbev0 rxbev1; then
+			measure veth rxbev0 rxbev1
+		else
+			echo "veth,skipped,,,,,,,,,,,," >>"$csv"
+		fi
+		rxb_kill_bg
+		for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
+	fi
+
+	local models m ns
+	models=$(bench_models)
+	progress "models: $models"
+	for m in $models; do
+		progress "model $m"
+		if ! load "$m" "$QUEUES"; then
+			progress "$m: does not load, skipped (see $OUT/errors.txt)"
+			echo "$m,skipped,,,,,,,,,,,," >>"$csv"
+			continue
+		fi
+		[ -z "${SWEEP_ONLY:-}" ] && measure "$m" rxb0 rxb1
+		sweeps "$m" || progress "$m: sweeps failed"
+	done
+	rxb_cleanup
+	trap - EXIT
+
+	python3 "$here/report.py" "$OUT" | tee "$OUT/bench.md"
+	echo "results: $OUT" >&2
+}
+
+main "$@"
+exit

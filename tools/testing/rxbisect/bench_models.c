@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Microbenchmark of the ring-model cores (a benchmark, not a test).
+ *
+ * One NIC thread calls ops->hw_rx() for every frame (RSS: a hash per
+ * frame picks the queue) and fires the model's timer; consumer threads
+ * run NAPI-like loops over the queues they own (queue q belongs to
+ * consumer q % consumers), read each packet's first cache line as the
+ * stack's header parsing would, and return the buffer to the pool it came
+ * from.  A frame the NIC drops for lack of a buffer or ring space is sent
+ * again (back-pressure, no loss), so every run delivers the same frames
+ * and the rate is that of the slower side.
+ *
+ * The environment is lean on purpose (unlike env.c, nothing is checked):
+ * buffers are 2 KiB slots of one array; each pool has a lock-free cache
+ * its owner allocates from and frees into, and a locked list for buffers
+ * freed by other threads (rxBisect moves buffers between queues), as
+ * page_pool does.  DMA is a memcpy without checksum.
+ *
+ * Printed per model and frame size: Mpps, wall-clock ns and TSC cycles per
+ * packet, the ratio to privring (same run, same settings), retried drops
+ * per packet; then the memcpy-bound rate of the machine: 1500-byte frames
+ * copied between two arrays larger than the last-level cache, one thread,
+ * the rate no NIC path that copies each frame once can beat.
+ *
+ * Usage: bench_models [-q queues] [-c consumers] [-r ring] [-n frames]
+ *                     [-R reps] [-m model,...] [-T]
+ * -T: consumers read the whole packet instead of its first cache line.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/err.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+#if __has_include("x86intrin.h")
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+#define BUF_SIZE	2048
+#define CACHE_MAX	256		/* per-pool lock-free cache */
+#define BUDGET		64		/* NAPI poll budget */
+#define MAX_Q		RXB_MAX_MODEL_QUEUES
+#define MAX_CONS	16
+
+/*
+ * The models, in table order.  shring-batched is the lead's model in
+ * progress: listed so that it is measured as soon as it is registered
+ * (rxb_model_find() finds it); a name that is not registered is skipped.
+ * A new model: add its name here.
+ */
+static const char *const model_names[] = {
+	"privring", "rxbisect", "shring", "shring-list", "shring-batched",
+	"dshring", "corec",
+};
+
+struct bbuf {
+	u8 *data;
+	u16 pool;
+};
+
+struct pool {
+	/* owner only */
+	struct bbuf *cache[CACHE_MAX];
+	unsigned int ncache;
+	/* everyone, under lock */
+	pthread_spinlock_t lock ____cacheline_aligned;
+	struct bbuf **shared;
+	unsigned int nshared;
+	unsigned int cap;
+} ____cacheline_aligned;
+
+struct bench {
+	const struct rxb_model_ops *ops;
+	struct rxb_model *m;
+	unsigned int nq, ncons, ring, len;
+	u64 frames;
+	bool touch_all;
+	u8 *mem;
+	struct bbuf *bufs;
+	unsigned int nbufs;
+	struct pool pools[MAX_Q];
+	u64 irqs[MAX_Q] ____cacheline_aligned;
+	u64 timer_due ____cacheline_aligned;	/* 0: none armed */
+	u64 consumed ____cacheline_aligned;
+	int nic_done;
+	u64 retries;
+	u64 sink[MAX_CONS];
+};
+
+static __thread int self_cons = -1;	/* consumer index; -1: NIC or main */
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static u64 rdtsc(void)
+{
+#if HAVE_TSC
+	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+static void cpu_relax(void)
+{
+#if HAVE_TSC
+	_mm_pause();
+#endif
+}
+
+static void pin(int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (n < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % n, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static bool owner(struct bench *b, unsigned int q)
+{
+	return self_cons >= 0 && q % b->ncons == (unsigned int)self_cons;
+}
+
+static int env_alloc(void *envp, unsigned int q, struct rxb_buf *out)
+{
+	struct bench *b = envp;
+	struct pool *p = &b->pools[q];
+	struct bbuf *x;
+
+	if (owner(b, q) && !p->ncache) {
+		/* refill the cache with what other threads freed */
+		pthread_spin_lock(&p->lock);
+		while (p->nshared && p->ncache < CACHE_MAX / 2)
+			p->cache[p->ncache++] = p->shared[--p->nshared];
+		pthread_spin_unlock(&p->lock);
+	}
+	if (owner(b, q) && p->ncache) {
+		x = p->cache[--p->ncache];
+	} else {
+		pthread_spin_lock(&p->lock);
+		x = p->nshared ? p->shared[--p->nshared] : NULL;
+		pthread_spin_unlock(&p->lock);
+		if (!x)
+			return -ENOMEM;
+	}
+	out->addr = (u64)(unsigned long)x->data;
+	out->cookie = x;
+	return 0;
+}
+
+static void pool_put(struct bench *b, struct bbuf *x)
+{
+	struct pool *p = &b->pools[x->pool];
+
+	if (owner(b, x->pool) && p->ncache < CACHE_MAX) {
+		p->cache[p->ncache++] = x;
+		return;
+	}
+	pthread_spin_lock(&p->lock);
+	p->shared[p->nshared++] = x;
+	pthread_spin_unlock(&p->lock);
+}
+
+static void env_free(void *envp, unsigned int q, void *cookie)
+{
+	pool_put(envp, cookie);
+}
+
+static void *env_cookie(void *envp, u64 addr)
+{
+	struct bench *b = envp;
+
+	return &b->bufs[((u8 *)(unsigned long)addr - b->mem) / BUF_SIZE];
+}
+
+static void env_irq(void *envp, unsigned int q)
+{
+	struct bench *b = envp;
+
+	__atomic_add_fetch(&b->irqs[q], 1, __ATOMIC_RELEASE);
+}
+
+static void env_arm(void *envp, u64 ns)
+{
+	struct bench *b = envp;
+	u64 due = now_ns() + ns;
+
+	if (!__atomic_load_n(&b->timer_due, __ATOMIC_RELAXED))
+		__atomic_store_n(&b->timer_due, due, __ATOMIC_RELAXED);
+}
+
+static u64 env_now(void *envp)
+{
+	return now_ns();
+}
+
+static bool env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
+{
+	memcpy((void *)(unsigned long)addr, f->data, f->len);
+	return false;
+}
+
+static const struct rxb_env_ops bench_ops = {
+	.alloc_buf	= env_alloc,
+	.free_buf	= env_free,
+	.buf_cookie	= env_cookie,
+	.raise_irq	= env_irq,
+	.arm_timer	= env_arm,
+	.now_ns		= env_now,
+	.dma_write	= env_dma,
+};
+
+/* The NIC fires the model's timer between frames, as its own pipeline. */
+static void nic_timer(struct bench *b)
+{
+	u64 due = __atomic_load_n(&b->timer_due, __ATOMIC_RELAXED);
+
+	if (due && now_ns() >= due) {
+		__atomic_store_n(&b->timer_due, 0, __ATOMIC_RELAXED);
+		b->ops->hw_timer(b->m);
+	}
+}
+
+static void *nic_fn(void *arg)
+{
+	struct bench *b = arg;
+	u8 frame[BUF_SIZE] = { 0 };
+	u64 i, x = 0x9e3779b97f4a7c15ULL, retries = 0;
+	struct rxb_frame f = { .data = frame, .len = b->len,
+			       .hash_flags = RXB_CQE_F_L4_HASH };
+
+	pin(0);
+	for (i = 0; i < b->frames; i++) {
+		/* xorshift: the flow hash; RSS takes the queue from it */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		f.hash = (u32)x;
+		while (b->ops->hw_rx(b->m, (x >> 32) % b->nq, &f)) {
+			/* the consumers lag: let them run if they share a CPU */
+			if (!(++retries & 63))
+				sched_yield();
+			if (b->ops->hw_timer)
+				nic_timer(b);
+			cpu_relax();
+		}
+		if (b->ops->hw_timer && !(i & 15))
+			nic_timer(b);
+	}
+	b->retries = retries;
+	__atomic_store_n(&b->nic_done, 1, __ATOMIC_RELEASE);
+	/* held notifications and timers until everything is consumed */
+	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
+		if (b->ops->hw_timer)
+			nic_timer(b);
+		cpu_relax();
+	}
+	return NULL;
+}
+
+struct cons_arg {
+	struct bench *b;
+	int id;
+};
+
+static void *cons_fn(void *arg)
+{
+	struct cons_arg *ca = arg;
+	struct bench *b = ca->b;
+	struct rxb_pkt pkts[BUDGET];
+	u64 sink = 0;
+	unsigned int q, idle = 0;
+	int i, n, got;
+
+	self_cons = ca->id;
+	pin(1 + ca->id);
+	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
+		got = 0;
+		for (q = ca->id; q < b->nq; q += b->ncons) {
+			n = b->ops->poll(b->m, q, pkts, BUDGET);
+			for (i = 0; i < n; i++) {
+				struct bbuf *x = pkts[i].cookie;
+				const u64 *d = (const u64 *)x->data;
+				unsigned int w = b->touch_all ? pkts[i].len / 8 : 1;
+
+				while (w--)
+					sink += d[w];
+				pool_put(b, x);
+			}
+			got += n;
+		}
+		if (got) {
+			__atomic_add_fetch(&b->consumed, got, __ATOMIC_RELEASE);
+			idle = 0;
+		} else if (++idle > 64) {
+			sched_yield();
+		} else {
+			cpu_relax();
+		}
+	}
+	b->sink[ca->id] = sink;
+	return NULL;
+}
+
+static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nqueues = b->nq;
+	cfg->ring_size = b->ring;
+	cfg->buf_len = BUF_SIZE;
+	cfg->share_factor = b->nq;
+	/* rxBisect as its paper's section 4.5 asks: k * |Ax| = |Bx| */
+	cfg->ax_ring_size = b->ring / b->nq < 64 ? 64 : b->ring / b->nq;
+	cfg->ax_policy = RXB_AX_RR;
+	cfg->notif_compress = true;
+	cfg->notif_timeout_ns = 50000;
+	cfg->cache_bytes = 4 << 20;
+	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
+	cfg->env_ops = &bench_ops;
+	cfg->env = b;
+}
+
+/* One run: ns per packet (wall), cycles per packet; false: cannot run. */
+static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
+{
+	struct rxb_model_cfg cfg;
+	struct cons_arg ca[MAX_CONS];
+	pthread_t nic, cons[MAX_CONS];
+	unsigned int per, q, i, k = 0;
+	const char *msg = "";
+	u64 t0, t1, c0, c1;
+
+	fill_cfg(b, &cfg);
+	if (rxb_model_validate(b->ops, &cfg, &msg)) {
+		fprintf(stderr, "%s: %s\n", b->ops->name, msg);
+		return false;
+	}
+	per = b->ops->bufs_per_queue ? b->ops->bufs_per_queue(&cfg) : b->ring;
+	/* headroom: packets in flight between poll and put */
+	per += 2 * BUDGET + CACHE_MAX;
+	b->nbufs = per * b->nq;
+	b->mem = aligned_alloc(4096, (size_t)b->nbufs * BUF_SIZE);
+	b->bufs = calloc(b->nbufs, sizeof(*b->bufs));
+	if (!b->mem || !b->bufs)
+		abort();
+	memset(b->mem, 0, (size_t)b->nbufs * BUF_SIZE);
+	for (q = 0; q < b->nq; q++) {
+		struct pool *p = &b->pools[q];
+
+		p->ncache = 0;
+		p->cap = b->nbufs;
+		p->shared = malloc(sizeof(*p->shared) * p->cap);
+		if (!p->shared)
+			abort();
+		pthread_spin_init(&p->lock, PTHREAD_PROCESS_PRIVATE);
+		p->nshared = 0;
+		for (i = 0; i < per; i++, k++) {
+			b->bufs[k].data = b->mem + (size_t)k * BUF_SIZE;
+			b->bufs[k].pool = q;
+			p->shared[p->nshared++] = &b->bufs[k];
+		}
+		b->irqs[q] = 0;
+	}
+	b->timer_due = 0;
+	b->consumed = 0;
+	b->nic_done = 0;
+	b->m = b->ops->create(&cfg);
+	if (IS_ERR_OR_NULL(b->m)) {
+		fprintf(stderr, "%s: create failed (%ld)\n", b->ops->name,
+			PTR_ERR(b->m));
+		return false;
+	}
+
+	t0 = now_ns();
+	c0 = rdtsc();
+	for (i = 0; i < b->ncons; i++) {
+		ca[i].b = b;
+		ca[i].id = i;
+		if (pthread_create(&cons[i], NULL, cons_fn, &ca[i]))
+			abort();
+	}
+	if (pthread_create(&nic, NULL, nic_fn, b))
+		abort();
+	pthread_join(nic, NULL);
+	for (i = 0; i < b->ncons; i++)
+		pthread_join(cons[i], NULL);
+	c1 = rdtsc();
+	t1 = now_ns();
+
+	b->ops->destroy(b->m);
+	for (q = 0; q < b->nq; q++) {
+		pthread_spin_destroy(&b->pools[q].lock);
+		free(b->pools[q].shared);
+	}
+	free(b->bufs);
+	free(b->mem);
+	*ns = (double)(t1 - t0) / b->frames;
+	*cyc = (double)(c1 - c0) / b->frames;
+	*retr = (double)b->retries / b->frames;
+	return true;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return v[n / 2];
+}
+
+/* TSC ticks per ns, against CLOCK_MONOTONIC over 200 ms. */
+static double tsc_ghz(void)
+{
+	u64 t0, c0, t1;
+
+	if (!HAVE_TSC)
+		return 0;
+	t0 = now_ns();
+	c0 = rdtsc();
+	do
+		t1 = now_ns();
+	while (t1 - t0 < 200000000ULL);
+	return (double)(rdtsc() - c0) / (t1 - t0);
+}
+
+static unsigned long llc_bytes(void)
+{
+	unsigned long v = 0;
+	char unit = 0;
+	FILE *f;
+	int i;
+
+	for (i = 3; i >= 2 && !v; i--) {
+		char path[96];
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%lu%c", &v, &unit) < 1)
+			v = 0;
+		fclose(f);
+	}
+	if (unit == 'K')
+		v <<= 10;
+	else if (unit == 'M')
+		v <<= 20;
+	return v ? v : 32UL << 20;
+}
+
+/*
+ * The physical limit: 1500-byte frames copied from one array to another,
+ * in order, one thread; each array twice the LLC, 64 MiB to 512 MiB (some
+ * hypervisors report a huge LLC).
+ */
+static void memcpy_bound(double ghz, int reps)
+{
+	unsigned long llc = llc_bytes(), ws = 2 * llc;
+	const unsigned int len = 1500, stride = 1536;
+	double ns[16], cyc[16];
+	u8 *src, *dst;
+	u64 nfr, i, t0, c0;
+	int r;
+
+	if (ws < (64UL << 20))
+		ws = 64UL << 20;
+	if (ws > (512UL << 20))
+		ws = 512UL << 20;
+	nfr = ws / stride;
+	src = aligned_alloc(4096, ws);
+	dst = aligned_alloc(4096, ws);
+	if (!src || !dst)
+		abort();
+	memset(src, 1, ws);
+	memset(dst, 2, ws);
+	for (r = 0; r < reps; r++) {
+		t0 = now_ns();
+		c0 = rdtsc();
+		for (i = 0; i < nfr; i++)
+			memcpy(dst + i * stride, src + i * stride, len);
+		cyc[r] = (double)(rdtsc() - c0) / nfr;
+		ns[r] = (double)(now_ns() - t0) / nfr;
+	}
+	ns[0] = median(ns, reps);
+	cyc[0] = median(cyc, reps);
+	printf("| memcpy 1500 B, 2 x %lu MiB, LLC %lu MiB | %.2f | %.1f | %.0f | %.1f GB/s |\n",
+	       ws >> 20, llc >> 20, 1000.0 / ns[0], ns[0], cyc[0],
+	       len / ns[0]);
+	free(src);
+	free(dst);
+}
+
+static void print_help(void)
+{
+	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-r ring] [-n frames]\n"
+		"             [-R reps] [-m model,...] [-T]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench b;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *only = NULL;
+	const unsigned int lens[] = { 64, 1500 };
+	double pr_ns[2] = { 0, 0 }, ghz;
+	unsigned int mi, li;
+	int opt, reps = 3, r;
+
+	b.nq = 4;
+	b.ring = 1024;
+	b.frames = 1000000;
+	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
+	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:T")) != -1) {
+		switch (opt) {
+		case 'q':
+			b.nq = atoi(optarg);
+			break;
+		case 'c':
+			b.ncons = atoi(optarg);
+			break;
+		case 'r':
+			b.ring = atoi(optarg);
+			break;
+		case 'n':
+			b.frames = strtoull(optarg, NULL, 0);
+			break;
+		case 'R':
+			reps = atoi(optarg);
+			break;
+		case 'm':
+			only = optarg;
+			break;
+		case 'T':
+			b.touch_all = true;
+			break;
+		default:
+			print_help();
+		}
+	}
+	if (!b.nq || b.nq > MAX_Q || !b.ncons || b.ncons > MAX_CONS ||
+	    reps < 1 || reps > 16 || !b.frames)
+		print_help();
+	if (b.ncons > b.nq)
+		b.ncons = b.nq;
+
+	ghz = tsc_ghz();
+	printf("# bench_models: %u queues, ring %u, 1 NIC thread + %u consumer thread(s),\n",
+	       b.nq, b.ring, b.ncons);
+	printf("# %ld CPUs;", ncpu);
+	printf(" %llu frames per run, median of %d runs; consumers read %s;\n",
+	       (unsigned long long)b.frames, reps,
+	       b.touch_all ? "the whole packet" : "the first cache line");
+	if (ghz)
+		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
+	else
+		printf("# no TSC on this architecture: cycles not measured\n");
+	printf("\n| model | frame | Mpps | ns/pkt | cycles/pkt | ns vs privring | %s |\n",
+	       "retried drops/pkt");
+	printf("|---|---|---|---|---|---|---|\n");
+	for (mi = 0; mi < ARRAY_SIZE(model_names); mi++) {
+		const char *name = model_names[mi];
+
+		if (only) {
+			size_t l = strlen(name);
+			const char *p = strstr(only, name);
+
+			/* whole names in a comma-separated list */
+			while (p && ((p != only && p[-1] != ',') ||
+				     (p[l] && p[l] != ',')))
+				p = strstr(p + 1, name);
+			if (!p)
+				continue;
+		}
+		b.ops = rxb_model_find(name);
+		if (!b.ops) {
+			printf("| %s | - | - | - | - | - | not registered |\n", name);
+			continue;
+		}
+		for (li = 0; li < ARRAY_SIZE(lens); li++) {
+			double ns[16], cyc[16], retr[16];
+			char rat[16] = "-";
+
+			b.len = lens[li];
+			for (r = 0; r < reps; r++)
+				if (!run_once(&b, &ns[r], &cyc[r], &retr[r]))
+					break;
+			if (r < reps) {
+				printf("| %s | %u B | - | - | - | - | cannot run |\n", name, b.len);
+				continue;
+			}
+			ns[0] = median(ns, reps);
+			cyc[0] = median(cyc, reps);
+			retr[0] = median(retr, reps);
+			if (!strcmp(name, "privring"))
+				pr_ns[li] = ns[0];
+			if (pr_ns[li])
+				snprintf(rat, sizeof(rat), "%.2f", ns[0] / pr_ns[li]);
+			printf("| %s | %u B | %.2f | %.1f | %.0f | %s | %.3f |\n",
+			       name, b.len, 1000.0 / ns[0], ns[0],
+			       ghz ? cyc[0] : 0.0, rat, retr[0]);
+			fflush(stdout);
+		}
+	}
+	printf("\nThe physical limit (one core copying each frame once):\n\n");
+	printf("| copy | Mpps | ns/pkt | cycles/pkt | bandwidth |\n|---|---|---|---|---|\n");
+	memcpy_bound(ghz, reps < 3 ? reps : 3);
+	return 0;
+}
