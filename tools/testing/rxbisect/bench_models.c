@@ -52,10 +52,8 @@
 #define MAX_CONS	16
 
 /*
- * The models, in table order.  shring-batched is the lead's model in
- * progress: listed so that it is measured as soon as it is registered
- * (rxb_model_find() finds it); a name that is not registered is skipped.
- * A new model: add its name here.
+ * The models, in table order; a name that is not registered
+ * (rxb_model_find()) is skipped.  A new model: add its name here.
  */
 static const char *const model_names[] = {
 	"privring", "rxbisect", "shring", "shring-list", "shring-batched",
@@ -285,6 +283,7 @@ static void *cons_fn(void *arg)
 {
 	struct cons_arg *ca = arg;
 	struct bench *b = ca->b;
+	static __thread u64 scratch[BUF_SIZE / 8];
 	struct rxb_pkt pkts[BUDGET];
 	u64 sink = 0;
 	unsigned int q, idle = 0;
@@ -298,12 +297,21 @@ static void *cons_fn(void *arg)
 			n = b->ops->poll(b->m, q, pkts, BUDGET);
 			for (i = 0; i < n; i++) {
 				struct bbuf *x = pkts[i].cookie;
-				const u64 *d = (const u64 *)x->data;
+				const u64 *d = (const u64 *)(x->data +
+							     pkts[i].offset);
 				unsigned int w = b->touch_all ? pkts[i].len / 8 : 1;
 
+				/* Borrowed (batched RxList): copied out, as
+				 * rx.c does; the model keeps the buffer.
+				 */
+				if (pkts[i].borrowed) {
+					memcpy(scratch, d, pkts[i].len);
+					d = scratch;
+				}
 				while (w--)
 					sink += d[w];
-				pool_put(b, x);
+				if (!pkts[i].borrowed)
+					pool_put(b, x);
 			}
 			got += n;
 		}
