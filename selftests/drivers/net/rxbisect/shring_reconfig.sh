@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 ping python3
-ktap_set_plan 19
+ktap_set_plan 23
 
 P=/sys/module/rxbisect/parameters
 
@@ -19,7 +19,7 @@ rxb_load queues=2 rx_ring_size=256 share_factor=2 ring_model=shring ||
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 base=$(rxb_balance rxb0 rxb1)
 
-rxb_iperf_start "$RXB_TMP/live.json" 26 -P 2 || rxb_bail "iperf3 did not start"
+rxb_iperf_start "$RXB_TMP/live.json" 30 -P 2 || rxb_bail "iperf3 did not start"
 sleep 2
 
 # change WHAT CMD...: CMD succeeds under traffic
@@ -34,7 +34,7 @@ change() {
 }
 e1() { rxb_in rxb1 ethtool "$@"; }
 
-# 1..11
+# 1..15
 change "share_factor 1 (private rings)" sh -c "echo 1 > $P/share_factor"
 change "ethtool -G rx 512" e1 -G rxb1 rx 512
 change "ring_model shring-list" sh -c "echo shring-list > $P/ring_model"
@@ -43,11 +43,15 @@ change "ethtool -L combined 2" e1 -L rxb1 combined 2
 change "share_factor 2" sh -c "echo 2 > $P/share_factor"
 change "ring_model shring-batched" sh -c "echo shring-batched > $P/ring_model"
 change "ethtool -G rx 1024 (batched)" e1 -G rxb1 rx 1024
+change "share_factor 1 (batched)" sh -c "echo 1 > $P/share_factor"
+change "ethtool -L combined 1 (batched)" e1 -L rxb1 combined 1
+change "ethtool -L combined 2 (batched)" e1 -L rxb1 combined 2
+change "share_factor 2 (batched)" sh -c "echo 2 > $P/share_factor"
 change "ring_model dshring" sh -c "echo dshring > $P/ring_model"
 change "ethtool -G rx 256" e1 -G rxb1 rx 256
 change "ring_model shring" sh -c "echo shring > $P/ring_model"
 
-# 12..15: refused, with a message naming the parameter, nothing changed
+# 16..19: refused, with a message naming the parameter, nothing changed
 for v in 0 33 -1 abc; do
 	marker="rxb-shring-reconfig-$$-$v"
 	echo "$marker" > /dev/kmsg
@@ -62,12 +66,12 @@ for v in 0 33 -1 abc; do
 		[ $rc != 0 -a "$before" = "$after" -a -n "$msg" ]
 done
 
-# 16
+# 20
 wait "$RXB_IPERF_PID"
 ktap_test_result "iperf3 TCP ran through every change" \
 	rxb_iperf_check "$RXB_TMP/live.json" $? "TCP under changes"
 
-# 17, 18: frames still in the rings when a configuration is torn down are
+# 21, 22: frames still in the rings when a configuration is torn down are
 # freed unconsumed (rx.c), so exactly-once is checked on the final one.
 b=$(rxb_wait_balance rxb0 rxb1 "$base")
 ktap_test_result "every frame sent reached the NIC (balance $b, was $base)" [ "$b" = "$base" ]
@@ -86,7 +90,7 @@ ktap_print_msg "after the changes: $h frames written, $p consumed"
 ktap_test_result "after the changes every frame written is consumed exactly once" \
 	[ $p = $h -a $h -gt 0 ]
 
-# 19
+# 23
 fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: //p')
 rxb_snap rxb1
 ktap_print_msg "now: $fw, share_factor $(cat $P/share_factor), ring0_posted ${RXB_S[ring0_posted]:-none}"
