@@ -116,7 +116,7 @@ if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load
 	{ echo "cannot load rxbisect" >&2; exit 1; }
 models=${MODELS:-}
 if [ -z "$models" ]; then
-	for m in privring rxbisect shring shring-list dshring corec; do
+	for m in privring rxbisect shring shring-list shring-batched dshring corec; do
 		echo "$m" > $P/ring_model 2>/dev/null && models="$models $m"
 	done
 fi
