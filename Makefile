@@ -10,6 +10,8 @@
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
 #   make demo       every ring model side by side in the VM (results/)
+#   make soak       soak.sh with 100 iterations in the VM (long; not in
+#                   make test, which runs it with 2)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -31,7 +33,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo soak install clean checkpatch
 
 all: module tools sim
 
@@ -67,6 +69,13 @@ vm-test: module
 demo: module
 	@mkdir -p results
 	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
+
+# Load/unload, ring-model switches, ethtool -L/-G, each RXB_SOAK_ITERS
+# times under iperf3 (selftests/drivers/net/rxbisect/soak.sh).
+RXB_SOAK_ITERS ?= 100
+soak: module
+	RXB_SOAK_ITERS=$(RXB_SOAK_ITERS) RXB_TEST_TIMEOUT=7000 \
+	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
 
 install: module
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
