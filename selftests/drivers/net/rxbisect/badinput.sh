@@ -21,9 +21,10 @@ dmesg_since() { dmesg | tail -n +$(($1 + 1)); }
 
 # 1: module parameters at load time
 ok=1
-for spec in pairs=65 pairs=-1 queues=33 queues= rx_ring_size=0 rx_ring_size=100 \
-	    rx_ring_size=16384 ring_model=bogus ring_model= share_factor=0 \
-	    ax_ring_size=100 notif_timeout_us=0 engine=cpu999 dsh_window=12; do
+# (one of each kind: every run-time parameter is tried in 3, and a load
+# takes about a second in the VM)
+for spec in pairs=65 pairs=-1 queues= rx_ring_size=0 rx_ring_size=100 \
+	    rx_ring_size=16384 ring_model= engine=cpu999 dsh_window=12; do
 	n=$(dmesg | wc -l)
 	if out=$(rxb_load "$spec" 2>&1); then
 		ktap_print_msg "load $spec: accepted"
