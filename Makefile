@@ -13,6 +13,8 @@
 #   make bench      the full benchmark matrix in the VM (results/bench-*/;
 #                   BENCH=full for the full sweeps, about an hour under TCG)
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
+#   make soak       soak.sh with 100 iterations in the VM (long; not in
+#                   make test, which runs it with 2)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -34,7 +36,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install clean checkpatch
 
 all: module tools sim
 
@@ -82,6 +84,13 @@ bench: module
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c).
 microbench:
 	$(MAKE) -C tools/testing/rxbisect bench
+
+# Load/unload, ring-model switches, ethtool -L/-G, each RXB_SOAK_ITERS
+# times under iperf3 (selftests/drivers/net/rxbisect/soak.sh).
+RXB_SOAK_ITERS ?= 100
+soak: module
+	RXB_SOAK_ITERS=$(RXB_SOAK_ITERS) RXB_TEST_TIMEOUT=7000 \
+	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
 
 install: module
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install

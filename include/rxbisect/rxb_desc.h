@@ -42,6 +42,12 @@ static_assert(sizeof(struct rxb_rx_desc) == 16);
 #define RXB_CQE_F_L4_HASH	0x02	/* rss_hash covers the L4 4-tuple */
 #define RXB_CQE_F_L3_HASH	0x04	/* rss_hash covers the L3 addresses only */
 #define RXB_CQE_F_CSUM		0x08	/* csum is valid */
+/*
+ * The DMA write of the packet failed (a bus or IOMMU error): the buffer's
+ * content is undefined.  The NIC still consumed the buffer and reports it
+ * here, so that software gets it back; software drops the packet.
+ */
+#define RXB_CQE_F_DMA_ERR	0x40
 
 /**
  * struct rxb_cqe - completion ring (CR) entry: one received packet.
@@ -71,8 +77,8 @@ struct rxb_cqe {
 } __packed;
 static_assert(sizeof(struct rxb_cqe) == 16);
 
-/* rxBisect reception (Bx) entry flags (rxb_bxe.flags), besides DONE, hash
- * and CSUM bits shared with rxb_cqe.flags.
+/* rxBisect reception (Bx) entry flags (rxb_bxe.flags), besides DONE, hash,
+ * CSUM and DMA_ERR bits shared with rxb_cqe.flags.
  */
 #define RXB_BXE_F_PKT		0x10	/* the entry carries a packet */
 #define RXB_BXE_F_NOTIFY	0x20	/* the entry reports that the NIC
@@ -105,7 +111,7 @@ struct rxb_bxe {
 	__le16 ax_ring;
 	/* Must be zero. */
 	u8 reserved0;
-	/* RXB_CQE_F_DONE (generation), RXB_BXE_F_*, hash and CSUM bits. */
+	/* RXB_CQE_F_DONE (generation), RXB_BXE_F_*, hash, CSUM, DMA_ERR. */
 	u8 flags;
 	/* Must be zero: pads the entry to half a cache line. */
 	__le64 reserved1;
@@ -165,7 +171,7 @@ struct rxb_rx_ldesc {
 static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 
 /* Batched RxList completion entry flags (rxb_mcqe.flags), besides DONE,
- * hash and CSUM bits shared with rxb_cqe.flags.
+ * hash, CSUM and DMA_ERR bits shared with rxb_cqe.flags.
  */
 #define RXB_MCQE_F_CLOSE	0x10	/* the CR's previous descriptor is
 					 * closed: the NIC writes no more
@@ -205,7 +211,7 @@ struct rxb_mcqe {
 	__le32 csum;
 	/* Must be zero. */
 	u8 reserved;
-	/* RXB_CQE_F_DONE (generation), RXB_MCQE_F_CLOSE, hash and CSUM bits. */
+	/* RXB_CQE_F_DONE (generation), RXB_MCQE_F_CLOSE, hash, CSUM, DMA_ERR. */
 	u8 flags;
 } __packed;
 static_assert(sizeof(struct rxb_mcqe) == 16);

@@ -54,8 +54,10 @@ struct rxb_buf {
  *	models that never set one.
  * @now_ns: hardware side: a monotonic clock.
  * @dma_write: hardware side: copy @frame into bus address @addr ("DMA").
- *	Returns true and sets *@csum when the DMA engine's checksum unit
- *	summed the frame (see rxb_cqe.csum), false when it is disabled.
+ *	Returns the completion flags the transfer adds: RXB_CQE_F_CSUM with
+ *	*@csum set when the DMA engine's checksum unit summed the frame (see
+ *	rxb_cqe.csum), RXB_CQE_F_DMA_ERR when the write failed (the model
+ *	still reports the buffer, with that flag), 0 otherwise.
  */
 struct rxb_env_ops {
 	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
@@ -64,8 +66,8 @@ struct rxb_env_ops {
 	void (*raise_irq)(void *env, unsigned int q);
 	void (*arm_timer)(void *env, u64 ns);
 	u64 (*now_ns)(void *env);
-	bool (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
-			  u32 *csum);
+	u8 (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
+			u32 *csum);
 };
 
 /* Version of this interface, reported by "devlink dev info". */
@@ -356,6 +358,7 @@ extern const struct rxb_model_ops rxb_dshring_ops;
 extern const struct rxb_model_ops rxb_corec_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
+const struct rxb_model_ops *rxb_model_get(unsigned int i);
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_init_common(struct rxb_model *m,

@@ -375,8 +375,8 @@ static u64 env_now_ns(void *env)
 	return p->s->now / PS_PER_NS;
 }
 
-static bool env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
-			  u32 *csum)
+static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
+			u32 *csum)
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
@@ -391,7 +391,7 @@ static bool env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
 		llc_dma_write(&s->llc, a);
 	rxb_wss_record(&s->wss, b + 1);
-	return false;	/* no checksum unit: nothing reads the bytes */
+	return 0;	/* no checksum unit: nothing reads the bytes */
 }
 
 static const struct rxb_env_ops sim_env_ops = {

@@ -8,12 +8,33 @@
  *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
  *            spread (queue i -> i-th online CPU).
  *
+ * and per port, under /sys/kernel/debug/rxbisect/<ifname>/:
+ *
+ *   inject              write-only: each write() is one frame arriving at
+ *                       the port's NIC from the wire, 0..16384 bytes, as
+ *                       is (runts and zero-length frames included).
+ *   fault/alloc_fail    per mille of the driver's buffer allocations that
+ *                       fail (0..1000), as page_pool's would under memory
+ *                       pressure: counted in rxN_alloc_fails.
+ *   fault/dma_fail      per mille of the NIC's DMA writes that fail
+ *                       (0..1000): the completion carries the DMA error
+ *                       bit, the driver drops the packet and recycles the
+ *                       buffer: rx_dma_faults (NIC), rx_dma_errors (driver).
+ *   fault/engine_stall  1: the NIC's receive engine freezes; arriving
+ *                       frames wait in its ingress FIFO (rx_stall_frames),
+ *                       up to 4096, then are dropped (rx_fifo_drops).  0: it
+ *                       resumes with the frames held, in order.
+ *
+ * /sys/kernel/debug/rxbisect/models lists the ring models, one a line.
+ *
  * The directory is named after the port and follows its renames; when the
  * name is taken (ports of the same name in two namespaces) it is
  * <ifname>-<ifindex>.
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include "rxbisect.h"
 
@@ -94,6 +115,114 @@ static int rxb_irq_cpu_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(rxb_irq_cpu_fops, rxb_irq_cpu_get,
 				rxb_irq_cpu_set, "%lld\n");
 
+static int rxb_alloc_fail_get(void *data, u64 *val)
+{
+	struct rxb_port *port = data;
+
+	*val = READ_ONCE(port->fault.alloc_fail);
+	return 0;
+}
+
+static int rxb_alloc_fail_set(void *data, u64 val)
+{
+	struct rxb_port *port = data;
+	unsigned int q;
+
+	if (val > RXB_FAULT_SCALE)
+		return -EINVAL;
+	WRITE_ONCE(port->fault.alloc_fail, val);
+	/* NAPI retries short rings by itself; a kick makes sure. */
+	if (!val)
+		for (q = 0; q < RXB_MAX_QUEUES; q++)
+			rxb_queue_kick(port, q);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_alloc_fail_fops, rxb_alloc_fail_get,
+			 rxb_alloc_fail_set, "%llu\n");
+
+static int rxb_dma_fail_get(void *data, u64 *val)
+{
+	struct rxb_port *port = data;
+
+	*val = READ_ONCE(port->fault.dma_fail);
+	return 0;
+}
+
+static int rxb_dma_fail_set(void *data, u64 val)
+{
+	struct rxb_port *port = data;
+
+	if (val > RXB_FAULT_SCALE)
+		return -EINVAL;
+	WRITE_ONCE(port->fault.dma_fail, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_dma_fail_fops, rxb_dma_fail_get,
+			 rxb_dma_fail_set, "%llu\n");
+
+static int rxb_engine_stall_get(void *data, u64 *val)
+{
+	struct rxb_port *port = data;
+
+	*val = READ_ONCE(port->fault.engine_stall);
+	return 0;
+}
+
+static int rxb_engine_stall_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	rxb_nic_stall(data, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_engine_stall_fops, rxb_engine_stall_get,
+			 rxb_engine_stall_set, "%llu\n");
+
+/* Largest frame the inject file takes: jumbo, past any MTU of ours. */
+#define RXB_INJECT_MAX	16384
+
+static ssize_t rxb_inject_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct rxb_port *port = file->private_data;
+	struct sk_buff *skb;
+
+	if (len > RXB_INJECT_MAX)
+		return -EINVAL;
+	skb = alloc_skb(len, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	if (copy_from_user(skb_put(skb, len), ubuf, len)) {
+		kfree_skb(skb);
+		return -EFAULT;
+	}
+	/* As from the transmit path of the peer. */
+	local_bh_disable();
+	rcu_read_lock();
+	rxb_nic_ingress(port, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return len;
+}
+
+static const struct file_operations rxb_inject_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= rxb_inject_write,
+	.llseek	= no_llseek,
+};
+
+static int rxb_models_show(struct seq_file *s, void *unused)
+{
+	const struct rxb_model_ops *ops;
+	unsigned int i;
+
+	for (i = 0; (ops = rxb_model_get(i)); i++)
+		seq_printf(s, "%s\n", ops->name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rxb_models);
+
 /**
  * rxb_debugfs_queues_update() - one q<N> directory per queue in use.
  * @port: the port; RTNL held.
@@ -148,9 +277,19 @@ static void rxb_debugfs_name(struct rxb_port *port, char *buf, size_t len)
 void rxb_debugfs_port_add(struct rxb_port *port)
 {
 	char name[IFNAMSIZ + 12];
+	struct dentry *fault;
 
 	rxb_debugfs_name(port, name, sizeof(name));
 	port->dbg_dir = debugfs_create_dir(name, rxb_dbg_root);
+	debugfs_create_file("inject", 0200, port->dbg_dir, port,
+			    &rxb_inject_fops);
+	fault = debugfs_create_dir("fault", port->dbg_dir);
+	debugfs_create_file_unsafe("alloc_fail", 0600, fault, port,
+				   &rxb_alloc_fail_fops);
+	debugfs_create_file_unsafe("dma_fail", 0600, fault, port,
+				   &rxb_dma_fail_fops);
+	debugfs_create_file_unsafe("engine_stall", 0600, fault, port,
+				   &rxb_engine_stall_fops);
 	rxb_debugfs_queues_update(port);
 }
 
@@ -188,6 +327,8 @@ void rxb_debugfs_port_del(struct rxb_port *port)
 void rxb_debugfs_init(void)
 {
 	rxb_dbg_root = debugfs_create_dir(RXB_DRV_NAME, NULL);
+	debugfs_create_file("models", 0444, rxb_dbg_root, NULL,
+			    &rxb_models_fops);
 }
 
 void rxb_debugfs_exit(void)

@@ -18,7 +18,7 @@ enum {
 	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
 	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
 	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
-	RXB_DS_FLUSHED,
+	RXB_DS_FLUSHED, RXB_DS_DMA_ERRORS, RXB_DS_DMA_FAULTS, RXB_DS_STALL,
 	RXB_DEV_STATS
 };
 
@@ -44,10 +44,13 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_FIFO]		= "rx_fifo_drops",
 	[RXB_DS_ENGINE]		= "engine_frames",
 	[RXB_DS_FLUSHED]	= "rx_flushed",
+	[RXB_DS_DMA_ERRORS]	= "rx_dma_errors",
+	[RXB_DS_DMA_FAULTS]	= "rx_dma_faults",
+	[RXB_DS_STALL]		= "rx_stall_frames",
 };
 
-/* Per receive queue: struct rxb_qstats, then irqs and polls_off_cpu. */
-#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 2)
+/* Per receive queue: struct rxb_qstats, irqs, polls_off_cpu, dma_errors. */
+#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 3)
 /* Per transmit queue: packets, bytes, drops. */
 #define RXB_TXQ_STATS	3
 
@@ -238,6 +241,7 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 					rxb_qstats_desc[i].name);
 		ethtool_sprintf(&data, "rx%u_irqs", q);
 		ethtool_sprintf(&data, "rx%u_polls_off_cpu", q);
+		ethtool_sprintf(&data, "rx%u_dma_errors", q);
 	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		ethtool_sprintf(&data, "tx%u_packets", q);
@@ -277,6 +281,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_REFILLS] += st.refills;
 		tot[RXB_DS_IRQS] += xst.irqs;
 		tot[RXB_DS_OFF_CPU] += xst.polls_off_cpu;
+		tot[RXB_DS_DMA_ERRORS] += xst.dma_errors;
 		tot[RXB_DS_TX_PACKETS] += READ_ONCE(ts->packets);
 		tot[RXB_DS_TX_BYTES] += READ_ONCE(ts->bytes);
 		tot[RXB_DS_TX_DROPS] += READ_ONCE(ts->drops);
@@ -286,6 +291,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 			*p++ = rxb_stat_get(&st, &rxb_qstats_desc[i]);
 		*p++ = xst.irqs;
 		*p++ = xst.polls_off_cpu;
+		*p++ = xst.dma_errors;
 	}
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
@@ -293,6 +299,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	spin_lock_bh(&port->stats_lock);
 	tot[RXB_DS_FLUSHED] = port->flushed;
 	spin_unlock_bh(&port->stats_lock);
+	tot[RXB_DS_DMA_FAULTS] = atomic64_read(&port->nic.dma_faults);
+	tot[RXB_DS_STALL] = atomic64_read(&port->nic.stall_frames);
 	tot[RXB_DS_FIFO] = atomic64_read(&port->nic.fifo_drops);
 	tot[RXB_DS_ENGINE] = port->nic.engine_frames;
 	eng = rtnl_dereference(port->engine);

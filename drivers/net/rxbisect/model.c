@@ -61,6 +61,17 @@ const struct rxb_model_ops *rxb_model_find(const char *name)
 }
 
 /**
+ * rxb_model_get() - the registered ring models, by index.
+ * @i: index, from 0.
+ *
+ * Return: the @i-th model, or NULL past the last.
+ */
+const struct rxb_model_ops *rxb_model_get(unsigned int i)
+{
+	return i < ARRAY_SIZE(rxb_models) ? rxb_models[i] : NULL;
+}
+
+/**
  * rxb_model_validate() - check a configuration for a model.
  * @ops: the model.
  * @cfg: the configuration.
@@ -189,8 +200,7 @@ void rxb_cq_deliver(struct rxb_model *m, unsigned int qi,
 	u8 flags = f->hash_flags;
 	u32 csum = 0;
 
-	if (m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum))
-		flags |= RXB_CQE_F_CSUM;
+	flags |= m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum);
 	rxb_cqe_write(&cq[*cq_tail & mask], rxb_gen(*cq_tail, order), desc_idx,
 		      ring_id, f->len, f->hash, csum, flags);
 	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */

@@ -232,8 +232,7 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 		goto unlock;
 	}
 	addr = le64_to_cpu(d->buf_addr);
-	if (env->dma_write(m->cfg.env, f, addr, &csum))
-		flags |= RXB_CQE_F_CSUM;
+	flags |= env->dma_write(m->cfg.env, f, addr, &csum);
 	WRITE_ONCE(rb->q[a].hw.ax_head, rb->q[a].hw.ax_head + 1);
 	flags |= RXB_BXE_F_PKT;
 	if (a == b) {
@@ -329,7 +328,8 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			p->hash = le32_to_cpu(e->rss_hash);
 			p->csum = le32_to_cpu(e->csum);
 			p->flags = flags & (RXB_CQE_F_L4_HASH |
-					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM);
+					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |
+					    RXB_CQE_F_DMA_ERR);
 			p->pool_q = le16_to_cpu(e->ax_ring);
 			p->offset = 0;
 			p->borrowed = false;

@@ -142,8 +142,8 @@ static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 		goto unlock;
 	}
 	addr = le64_to_cpu(r->desc[q->hw.cur].buf_addr) + q->hw.off;
-	if (env->dma_write(m->cfg.env, f, addr, &csum))
-		flags |= RXB_CQE_F_CSUM;
+	/* A failed write still uses its space: the driver skips it. */
+	flags |= env->dma_write(m->cfg.env, f, addr, &csum);
 	rxb_mcqe_write(&q->cq[q->hw.cq_tail & sb->mask],
 		       rxb_gen(q->hw.cq_tail, sb->order), q->hw.cur, q->hw.off,
 		       f->len, f->hash, csum, flags);

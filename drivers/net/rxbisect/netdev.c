@@ -39,6 +39,7 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		xst->irqs += READ_ONCE(port->live->vec[q].irqs);
 		xst->polls_off_cpu +=
 			READ_ONCE(port->live->rxq[q].polls_off_cpu);
+		xst->dma_errors += READ_ONCE(port->live->rxq[q].dma_errors);
 	}
 	spin_unlock_bh(&port->stats_lock);
 }
@@ -57,6 +58,7 @@ static void rxb_get_stats64(struct net_device *dev,
 		s->rx_bytes += st.bytes;
 		s->rx_missed_errors += st.nobuf_drops + st.ring_full_drops;
 		s->rx_length_errors += st.oversize_drops;
+		s->rx_errors += xst.dma_errors;
 		s->tx_packets += READ_ONCE(port->txs[q].packets);
 		s->tx_bytes += READ_ONCE(port->txs[q].bytes);
 		s->tx_dropped += READ_ONCE(port->txs[q].drops);
@@ -67,7 +69,7 @@ static void rxb_get_stats64(struct net_device *dev,
 	spin_lock_bh(&port->stats_lock);
 	s->rx_dropped += port->flushed;
 	spin_unlock_bh(&port->stats_lock);
-	s->rx_errors = s->rx_length_errors;
+	s->rx_errors += s->rx_length_errors;
 }
 
 /**
@@ -328,6 +330,7 @@ static void rxb_free(struct net_device *dev)
 	struct rxb_port *port = netdev_priv(dev);
 
 	rxb_debugfs_port_del(port);
+	rxb_nic_fini(&port->nic);
 	vfree(port->work_buf);
 }
 

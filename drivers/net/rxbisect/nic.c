@@ -16,6 +16,7 @@
 #include <linux/kthread.h>
 #include <linux/rtnetlink.h>
 #include <net/checksum.h>
+#include <net/dst.h>
 #include "rxbisect.h"
 
 #define CREATE_TRACE_POINTS
@@ -39,6 +40,16 @@ void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu)
 		nic->rss_indir[i] = ethtool_rxfh_indir_default(i, nqueues);
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
 	nic->rx_csum = true;
+	skb_queue_head_init(&nic->held);
+}
+
+/**
+ * rxb_nic_fini() - free what a port's NIC still holds.
+ * @nic: the NIC of a port no one transmits to any more.
+ */
+void rxb_nic_fini(struct rxb_nic *nic)
+{
+	skb_queue_purge(&nic->held);
 }
 
 static void rxb_vec_ipi(void *arg)
@@ -161,15 +172,22 @@ static void rxb_env_raise_irq(void *env, unsigned int q)
  * work of both ends is done in the same pass: the sender's Tx checksum
  * offload (CHECKSUM_PARTIAL: fill in the L4 checksum) and this NIC's Rx
  * checksum (the sum of everything after the Ethernet header).
+ *
+ * The dma_fail knob fails a write as a bus or IOMMU error would: nothing
+ * is written and the completion carries the error bit.
  */
-static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
-			      u32 *csum)
+static u8 rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
+			    u32 *csum)
 {
 	const struct sk_buff *skb = f->data;
 	struct rxb_rx *rx = env;
 	u8 *dst = phys_to_virt(addr);
 	unsigned int start;
 
+	if (rxb_fault_hit(&rx->port->fault.dma_fail)) {
+		atomic64_inc(&rx->port->nic.dma_faults);
+		return RXB_CQE_F_DMA_ERR;
+	}
 	rxb_wss_record(&rx->wss, (addr >> PAGE_SHIFT) + 1);
 	atomic64_add(f->len, &rx->dma_bytes);
 	__sum16 *field, old;
@@ -178,13 +196,13 @@ static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	if (skb->ip_summed != CHECKSUM_PARTIAL) {
 		if (!READ_ONCE(rx->port->nic.rx_csum)) {
 			skb_copy_bits(skb, 0, dst, f->len);
-			return false;
+			return 0;
 		}
 		skb_copy_bits(skb, 0, dst, ETH_HLEN);
 		*csum = (__force u32)skb_copy_and_csum_bits(skb, ETH_HLEN,
 							    dst + ETH_HLEN,
 							    f->len - ETH_HLEN);
-		return true;
+		return RXB_CQE_F_CSUM;
 	}
 	/* rxb_xmit() checked csum_start and csum_offset against the frame. */
 	start = skb_checksum_start_offset(skb);
@@ -194,13 +212,13 @@ static bool rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	old = *field;
 	*field = csum_fold(l4);
 	if (!READ_ONCE(rx->port->nic.rx_csum))
-		return false;
+		return 0;
 	/* The L4 sum with the checksum field as it now is on the wire. */
 	l4 = csum_add(csum_sub(l4, csum_unfold(old)), csum_unfold(*field));
 	*csum = (__force u32)csum_block_add(csum_partial(dst + ETH_HLEN,
 							 start - ETH_HLEN, 0),
 					    l4, start - ETH_HLEN);
-	return true;
+	return RXB_CQE_F_CSUM;
 }
 
 static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
@@ -303,6 +321,69 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 
 /* ---- the dedicated engine ------------------------------------------- */
 
+/* Inline engine stalled: hold @skb.  False when the stall has just ended:
+ * the caller runs the pipeline itself, after the frames held before.
+ */
+static bool rxb_nic_hold(struct rxb_port *port, struct sk_buff *skb)
+{
+	struct rxb_nic *nic = &port->nic;
+
+	spin_lock(&nic->held.lock);
+	/* Under the lock rxb_nic_stall() drains and un-stalls with. */
+	if (!READ_ONCE(port->fault.engine_stall)) {
+		spin_unlock(&nic->held.lock);
+		return false;
+	}
+	if (skb_queue_len(&nic->held) >= RXB_ENGINE_FIFO) {
+		atomic64_inc(&nic->fifo_drops);
+		kfree_skb(skb);
+	} else {
+		__skb_queue_tail(&nic->held, skb);
+	}
+	spin_unlock(&nic->held.lock);
+	return true;
+}
+
+/**
+ * rxb_nic_stall() - freeze or resume @port's receive engine (fault/
+ * engine_stall).
+ * @port: the port.
+ * @stall: freeze when true.
+ *
+ * A frozen engine leaves arriving frames in its ingress FIFO: the
+ * dedicated engine's queue, or for the inline engine @port->nic.held.
+ * Resuming processes them in order.  Process context.
+ */
+void rxb_nic_stall(struct rxb_port *port, bool stall)
+{
+	struct rxb_nic *nic = &port->nic;
+	struct rxb_engine *eng;
+	struct sk_buff *skb;
+
+	if (stall) {
+		WRITE_ONCE(port->fault.engine_stall, 1);
+		return;
+	}
+	local_bh_disable();
+	rcu_read_lock();
+	spin_lock(&nic->held.lock);
+	while ((skb = __skb_dequeue(&nic->held))) {
+		rxb_nic_receive(port, skb);
+		consume_skb(skb);
+	}
+	/* Senders that saw the stall wait on the lock, then go inline. */
+	WRITE_ONCE(port->fault.engine_stall, 0);
+	spin_unlock(&nic->held.lock);
+	/* wake_up_process() orders the store before its check of the
+	 * engine's state; pairs with set_current_state() in rxb_engine_fn().
+	 */
+	eng = rcu_dereference(port->engine);
+	if (eng)
+		wake_up_process(eng->task);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
 /**
  * rxb_nic_ingress() - a frame from the wire reaches @port's NIC.
  * @port: receiving port.
@@ -317,6 +398,14 @@ void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb)
 {
 	struct rxb_engine *eng = rcu_dereference(port->engine);
 
+	if (unlikely(READ_ONCE(port->fault.engine_stall))) {
+		atomic64_inc(&port->nic.stall_frames);
+		/* It may wait long: let go of the sender's socket and route. */
+		skb_dst_drop(skb);
+		skb_orphan(skb);
+		if (!eng && rxb_nic_hold(port, skb))
+			return;
+	}
 	if (!eng) {
 		rxb_nic_receive(port, skb);
 		consume_skb(skb);
@@ -363,9 +452,11 @@ static int rxb_engine_fn(void *arg)
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		/* Pairs with llist_add() in rxb_nic_ingress(): a frame added
-		 * after this check wakes us, one added before is seen here.
+		 * after this check wakes us, one added before is seen here;
+		 * and with wake_up_process() in rxb_nic_stall().
 		 */
-		if (llist_empty(&eng->ingress)) {
+		if (llist_empty(&eng->ingress) ||
+		    READ_ONCE(eng->port->fault.engine_stall)) {
 			if (kthread_should_stop())
 				break;
 			schedule();

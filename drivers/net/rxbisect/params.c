@@ -112,6 +112,13 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 		*msg = "must be a power of two";
 		return -EINVAL;
 	}
+	/* Checked here, not only by dshRing: a value set while another
+	 * model runs would otherwise be refused at the switch to dshRing.
+	 */
+	if (p == &rxb_params[RXB_P_DSH_WINDOW] && n % 8) {
+		*msg = "must be a multiple of 8";
+		return -EINVAL;
+	}
 	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {
 		*msg = "the engine CPU is not online";
 		return -EINVAL;

@@ -37,6 +37,9 @@ int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	struct rxb_rx *rx = env;
 	struct page *page;
 
+	/* fault/alloc_fail: as page_pool under memory pressure. */
+	if (rxb_fault_hit(&rx->port->fault.alloc_fail))
+		return -ENOMEM;
 	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
 	if (!page)
 		return -ENOMEM;
@@ -132,6 +135,21 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	napi_gro_receive(&rxq->napi, skb);
 }
 
+/* The NIC could not write the packet: recycle its buffer (unless the
+ * model keeps it), count the drop.
+ */
+static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+{
+	struct rxb_rx *rx = rxq->rx;
+
+	if (!p->borrowed)
+		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
+					p->pool_q == rxq->qid);
+	rxb_stat_inc(&rxq->dma_errors);
+	trace_rxb_drop(rx->port->dev, rx->model->ops->name, rxq->qid,
+		       "dma_err");
+}
+
 static int rxb_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct rxb_rxq *rxq = container_of(napi, struct rxb_rxq, napi);
@@ -159,6 +177,10 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 
 		n = m->ops->poll(m, q, rxq->pkts, want);
 		for (i = 0; i < n; i++) {
+			if (unlikely(rxq->pkts[i].flags & RXB_CQE_F_DMA_ERR)) {
+				rxb_rx_dma_err(rxq, &rxq->pkts[i]);
+				continue;
+			}
 			if (work)
 				rxb_rx_work(rxq, work);
 			rxb_rx_skb(rxq, &rxq->pkts[i]);
@@ -399,6 +421,7 @@ void rxb_rx_stop(struct rxb_port *port)
 		}
 		port->xbase[q].irqs += READ_ONCE(rx->vec[q].irqs);
 		port->xbase[q].polls_off_cpu += rx->rxq[q].polls_off_cpu;
+		port->xbase[q].dma_errors += rx->rxq[q].dma_errors;
 		/* Written by the NIC, never handed up: freed with the rings. */
 		port->flushed += s->hw_packets - s->packets;
 	}

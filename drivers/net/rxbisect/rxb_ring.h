@@ -38,7 +38,7 @@ static inline u8 rxb_gen(u32 idx, unsigned int order)
  * @len: packet length.
  * @hash: RSS hash.
  * @csum: checksum of the frame.
- * @flags: RXB_CQE_F_*_HASH and RXB_CQE_F_CSUM.
+ * @flags: RXB_CQE_F_*_HASH, RXB_CQE_F_CSUM and RXB_CQE_F_DMA_ERR.
  */
 static inline void rxb_cqe_write(struct rxb_cqe *cqe, u8 gen, u16 desc_idx,
 				 u16 ring_id, u16 len, u32 hash, u32 csum,
@@ -100,7 +100,8 @@ static inline bool rxb_cqe_ready(const struct rxb_cqe *cqe, u8 gen)
  * @len: packet length.
  * @hash: RSS hash.
  * @csum: checksum of the frame.
- * @flags: RXB_MCQE_F_CLOSE, RXB_CQE_F_*_HASH and RXB_CQE_F_CSUM.
+ * @flags: RXB_MCQE_F_CLOSE, RXB_CQE_F_*_HASH, RXB_CQE_F_CSUM and
+ *	RXB_CQE_F_DMA_ERR.
  */
 static inline void rxb_mcqe_write(struct rxb_mcqe *cqe, u8 gen, u16 desc_idx,
 				  u16 off, u16 len, u32 hash, u32 csum,

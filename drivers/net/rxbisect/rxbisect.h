@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 #include <linux/netdevice.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -83,8 +84,13 @@ struct rxb_vector {
  * @runt_drops: frames shorter than an Ethernet header.
  * @oversize_drops: frames longer than @max_frame.
  * @stopped_drops: frames that arrived while the receive rings were down.
- * @fifo_drops: frames a full engine ingress queue dropped (past engines).
+ * @fifo_drops: frames a full engine ingress queue dropped (past engines),
+ *	or a full @held queue.
  * @engine_frames: frames past engines processed, under RTNL.
+ * @stall_frames: frames that arrived while the engine was stalled.
+ * @dma_faults: DMA writes that failed (fault injection).
+ * @held: inline engine: frames held while it is stalled, in order; its
+ *	lock also orders the stall's end against arriving frames.
  */
 struct rxb_nic {
 	u32 rss_indir[RXB_RSS_INDIR_SIZE];
@@ -96,6 +102,9 @@ struct rxb_nic {
 	atomic64_t stopped_drops;
 	atomic64_t fifo_drops;
 	u64 engine_frames;
+	atomic64_t stall_frames;
+	atomic64_t dma_faults;
+	struct sk_buff_head held;
 };
 
 /**
@@ -121,6 +130,31 @@ struct rxb_engine {
 };
 
 #define RXB_ENGINE_FIFO	4096	/* ingress frames the engine may hold */
+
+/**
+ * struct rxb_fault - fault injection knobs of a port (debugfs fault/).
+ * @alloc_fail: driver: per mille of buffer allocations that fail, as
+ *	page_pool's would under memory pressure.
+ * @dma_fail: NIC: per mille of DMA writes that fail; the completion
+ *	carries RXB_CQE_F_DMA_ERR.
+ * @engine_stall: NIC: the receive engine is frozen; arriving frames wait
+ *	in its ingress FIFO (up to RXB_ENGINE_FIFO, then dropped).
+ */
+struct rxb_fault {
+	u32 alloc_fail;
+	u32 dma_fail;
+	u32 engine_stall;
+};
+
+#define RXB_FAULT_SCALE	1000	/* rates are per mille */
+
+/* Should this operation fail?  @rate: per mille, read once. */
+static inline bool rxb_fault_hit(const u32 *rate)
+{
+	u32 r = READ_ONCE(*rate);
+
+	return unlikely(r) && get_random_u32_below(RXB_FAULT_SCALE) < r;
+}
 
 /* ---- driver ---------------------------------------------------------- */
 
@@ -182,10 +216,12 @@ struct rxb_cfg {
  * struct rxb_qxstats - per-queue counters kept outside the ring model.
  * @irqs: interrupts the queue's vector sent.
  * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
+ * @dma_errors: completions with RXB_CQE_F_DMA_ERR, dropped.
  */
 struct rxb_qxstats {
 	u64 irqs;
 	u64 polls_off_cpu;
+	u64 dma_errors;
 };
 
 struct rxb_rx;
@@ -197,6 +233,7 @@ struct rxb_rx;
  * @rx: the configuration this queue belongs to.
  * @qid: queue index.
  * @polls_off_cpu: polls that ran on another CPU than the vector's.
+ * @dma_errors: completions with a DMA error the queue dropped.
  * @work_seed: state of the work knob's random cache-line walk.
  * @pkts: scratch array for the model's poll.
  */
@@ -206,6 +243,7 @@ struct rxb_rxq {
 	struct rxb_rx *rx;
 	unsigned int qid;
 	u64 polls_off_cpu;
+	u64 dma_errors;
 	u32 work_seed;
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
@@ -276,6 +314,7 @@ struct rxb_txq_stats {
  *	were torn down (a reconfiguration, link down), freed unreceived.
  * @txs: per-Tx-queue counters, written under the Tx queue lock.
  * @knobs: per-queue debug knobs.
+ * @fault: fault injection knobs.
  * @work_buf: memory the work knob touches.
  * @dbg_dir: debugfs directory of this port.
  * @list: entry in the list of all ports, under RTNL.
@@ -303,6 +342,7 @@ struct rxb_port {
 	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
 
 	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
+	struct rxb_fault fault;
 	u8 *work_buf;
 	struct dentry *dbg_dir;
 };
@@ -403,6 +443,8 @@ extern struct rtnl_link_ops rxb_bus_link_ops;
 void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu);
 void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb);
 void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb);
+void rxb_nic_stall(struct rxb_port *port, bool stall);
+void rxb_nic_fini(struct rxb_nic *nic);
 int rxb_engine_start(struct rxb_port *port, int cpu);
 void rxb_engine_stop(struct rxb_port *port);
 void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),

@@ -210,10 +210,10 @@ static u64 env_now(void *envp)
 	return now_ns();
 }
 
-static bool env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
+static u8 env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 {
 	memcpy((void *)(unsigned long)addr, f->data, f->len);
-	return false;
+	return 0;
 }
 
 static const struct rxb_env_ops bench_ops = {

@@ -10,6 +10,7 @@
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 
 #include "env.h"
@@ -41,6 +42,8 @@ struct rxb_env {
 	unsigned int nqueues;
 	unsigned int max_bufs;
 	unsigned int fail_one_in;
+	unsigned int dma_fail_one_in;
+	long dma_calls;			/* atomic */
 	bool csum_off;
 	struct env_buf *bufs;		/* max_bufs records */
 	unsigned int nbufs;		/* records in use, atomic */
@@ -248,6 +251,11 @@ void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
 void rxb_env_fail_rate(struct rxb_env *env, unsigned int one_in)
 {
 	env->fail_one_in = one_in;
+}
+
+void rxb_env_dma_fail_rate(struct rxb_env *env, unsigned int one_in)
+{
+	__atomic_store_n(&env->dma_fail_one_in, one_in, __ATOMIC_RELAXED);
 }
 
 void rxb_env_set_csum(struct rxb_env *env, bool on)
@@ -475,18 +483,19 @@ static void env_raise_irq(void *envp, unsigned int q)
 	stat_inc(env, q, irqs);
 }
 
-static bool env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
-			  u32 *csum)
+static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
+			u32 *csum)
 {
 	struct rxb_env *env = envp;
 	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
 	struct env_buf *b = addr_lookup(env, addr - off);
-	unsigned int len = frame->len;
+	unsigned int len = frame->len, one_in;
 	int state;
+	long n;
 
 	if (!b) {
 		env_err(env, "dma_write: 0x%llx is not in a buffer", (unsigned long long)addr);
-		return false;
+		return 0;
 	}
 	state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
 	if (state != BUF_POSTED)
@@ -497,11 +506,19 @@ static bool env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 			len, (unsigned long long)off, RXB_ENV_BUF_SIZE);
 		len = RXB_ENV_BUF_SIZE - off;
 	}
+	one_in = __atomic_load_n(&env->dma_fail_one_in, __ATOMIC_RELAXED);
+	n = __atomic_add_fetch(&env->dma_calls, 1, __ATOMIC_RELAXED);
+	if (one_in && rxb_mix64(0xd3a0000000000000ULL ^ (u64)n) % one_in == 0) {
+		/* A failed transfer leaves garbage: the reader must not look. */
+		memset(b->data + off, 0x5a, len);
+		stat_inc(env, b->q, dma_errs);
+		return RXB_CQE_F_DMA_ERR;
+	}
 	memcpy(b->data + off, frame->data, len);
 	if (env->csum_off)
-		return false;
+		return 0;
 	*csum = rxb_env_csum(b->data + off, len);
-	return true;
+	return RXB_CQE_F_CSUM;
 }
 
 const struct rxb_env_ops rxb_env_test_ops = {
@@ -645,6 +662,7 @@ struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q)
 	r.borrows = __atomic_load_n(&s->borrows, __ATOMIC_RELAXED);
 	r.puts = __atomic_load_n(&s->puts, __ATOMIC_RELAXED);
 	r.irqs = __atomic_load_n(&s->irqs, __ATOMIC_RELAXED);
+	r.dma_errs = __atomic_load_n(&s->dma_errs, __ATOMIC_RELAXED);
 	return r;
 }
 

@@ -15,7 +15,9 @@
  * buffer that is not posted, ...) fails the running KTAP case.
  *
  * DMA: dma_write copies the frame (rxb_frame.data points to its bytes) to
- * the bus address, which must be that of a POSTED buffer.
+ * the bus address, which must be that of a POSTED buffer.  With fault
+ * injection (rxb_env_dma_fail_rate) it writes garbage instead and reports
+ * RXB_CQE_F_DMA_ERR.
  *
  * buf_cookie maps the bus address of a POSTED buffer back to its cookie.
  *
@@ -49,6 +51,7 @@ struct rxb_env_qstats {
 	long borrows;		/* packets read from a buffer the model keeps */
 	long puts;		/* received buffers returned by the test */
 	long irqs;		/* raise_irq calls */
+	long dma_errs;		/* dma_write failed by injection, by pool */
 };
 
 struct rxb_env;
@@ -88,6 +91,8 @@ void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
 			 unsigned int after, unsigned int count);
 /* Fault injection: fail about one alloc_buf in @one_in (0: never). */
 void rxb_env_fail_rate(struct rxb_env *env, unsigned int one_in);
+/* Fault injection: fail about one dma_write in @one_in (0: never). */
+void rxb_env_dma_fail_rate(struct rxb_env *env, unsigned int one_in);
 /*
  * Checksum unit of the DMA engine (on by default): dma_write reports
  * rxb_env_csum() of each frame, as the kernel environment reports

@@ -38,6 +38,13 @@ struct rxb_stress_cfg {
 	int budget;			/* poll budget */
 	u64 frames;			/* total over all producers */
 	unsigned int alloc_fail_one_in;	/* inject alloc_buf failures; 0: none */
+	/*
+	 * Inject dma_write failures (0: none).  Such a packet arrives with
+	 * RXB_CQE_F_DMA_ERR and garbage content: consumers count it and
+	 * return its buffer, and the frames delivered but never received
+	 * must be exactly as many as the failures injected.
+	 */
+	unsigned int dma_fail_one_in;
 	unsigned int oversize_one_in;	/* frames longer than buf_len; 0: none */
 	unsigned int max_len;		/* longest regular frame; 0: buf_len */
 	bool no_backoff;		/* producers never yield on a drop */

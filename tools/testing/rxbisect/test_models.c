@@ -131,6 +131,11 @@ static const struct stress_shape {
 		.nqueues = 4, .ring_size = 256, .nproducers = 2, .budget = 64,
 		.no_backoff = true, .max_len = 256, .no_csum = true,
 	} },
+	/* Issue 7: buffer and DMA faults; no buffer lost or freed twice. */
+	{ "stress_2nic_3q_faults", 10, {
+		.nqueues = 3, .ring_size = 64, .nproducers = 2, .budget = 16,
+		.alloc_fail_one_in = 31, .dma_fail_one_in = 43,
+	} },
 };
 
 #define DEFAULT_STRESS_FRAMES	2000000
@@ -376,6 +381,22 @@ static void test_stress(const void *arg)
 	rxb_stress_run(&cfg);
 }
 
+/* Every registered model runs the cases above (the fault stress included). */
+static void test_models_covered(const void *arg __always_unused)
+{
+	const struct rxb_model_ops *ops;
+	unsigned int i, j;
+
+	for (i = 0; (ops = rxb_model_get(i)); i++) {
+		for (j = 0; j < ARRAY_SIZE(variants); j++)
+			if (!strcmp(variants[j].model, ops->name))
+				break;
+		EXPECT(j < ARRAY_SIZE(variants), "model %s has no variant",
+		       ops->name);
+	}
+	EXPECT(i >= 6, "only %u models registered", i);
+}
+
 int main(void)
 {
 	static const struct {
@@ -387,7 +408,7 @@ int main(void)
 		{ "roundtrip", test_roundtrip },
 	};
 	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
-	unsigned int n = ARRAY_SIZE(variants) * per_model, i, j, k = 0;
+	unsigned int n = ARRAY_SIZE(variants) * per_model + 1, i, j, k = 0;
 	struct model_case *mcs = calloc(n, sizeof(*mcs));
 	struct ktap_case *cases = calloc(n, sizeof(*cases));
 	int ret;
@@ -414,6 +435,8 @@ int main(void)
 			cases[k].arg = mc;
 		}
 	}
+	cases[k].name = "models_covered";
+	cases[k].fn = test_models_covered;
 	ret = ktap_main(cases, n);
 	free(cases);
 	free(mcs);

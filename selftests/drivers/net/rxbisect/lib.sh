@@ -145,6 +145,7 @@ rxb_cleanup() {
 		done
 	done
 	[ -n "$RXB_LOADED" ] && rxb_unload
+	rxb_pp_trace_stop
 	for ns in $NS0 $NS1; do
 		ip netns del "$ns" 2>/dev/null
 	done
@@ -640,4 +641,89 @@ rxb_toeplitz_queue() {
 		done
 	done
 	echo "${ind[h % ${#ind[@]}]}"
+}
+
+# ---- faults, models, page_pool accounting ------------------------------------
+
+# rxb_models: the ring models the module registers, one a line.
+rxb_models() { cat "$RXB_DBG/models"; }
+
+# rxb_fault IF NAME VALUE: set debugfs fault/NAME of IF (alloc_fail and
+# dma_fail per mille, engine_stall 0/1).
+rxb_fault() { echo "$3" > "$RXB_DBG/$1/fault/$2"; }
+
+# rxb_inject IF HEX...: each HEX (bytes as hex digits, "" for none) is one
+# frame put on IF's wire (debugfs inject: one write() per frame).
+rxb_inject() {
+	local f=$RXB_DBG/$1/inject
+	shift
+	python3 - "$f" "$@" <<-'EOF'
+	import os, sys
+	fd = os.open(sys.argv[1], os.O_WRONLY)
+	for h in sys.argv[2:]:
+	    os.write(fd, bytes.fromhex(h))
+	os.close(fd)
+	EOF
+}
+
+# rxb_pp_trace_start: record page_pool_release events (every page_pool
+# that is destroyed reports its pages still in flight, then again every
+# second until none is) in a trace instance of this test.
+RXB_PP_TRACE=
+rxb_pp_trace_start() {
+	local t=/sys/kernel/tracing
+	[ -d $t/instances ] || t=/sys/kernel/debug/tracing
+	[ -d $t/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d $t/instances ] || return 1
+	RXB_PP_TRACE=$t/instances/rxb-pp-$$
+	mkdir "$RXB_PP_TRACE" || { RXB_PP_TRACE=; return 1; }
+	echo 4096 > "$RXB_PP_TRACE/buffer_size_kb"
+	echo 1 > "$RXB_PP_TRACE/events/page_pool/page_pool_release/enable"
+}
+
+rxb_pp_trace_stop() {
+	[ -n "$RXB_PP_TRACE" ] || return 0
+	echo 0 > "$RXB_PP_TRACE/events/page_pool/page_pool_release/enable"
+	rmdir "$RXB_PP_TRACE" 2>/dev/null
+	RXB_PP_TRACE=
+}
+
+# rxb_pp_trace_check [WAIT_S]: wait (up to WAIT_S, default 15 s) until the
+# last event of every page_pool released so far reports inflight=0.  Sets
+# RXB_PP_POOLS (pools seen), RXB_PP_DEFERRED (releases that found pages
+# still in flight, e.g. in socket queues, and were retried),
+# RXB_PP_MAXINF (most pages in flight at a release), RXB_PP_LEFT (pools
+# whose pages never all came back) and RXB_PP_LOST (events lost: the
+# buffer overflowed, the check is void).  0 when every pool got all its
+# pages back.
+rxb_pp_trace_check() {
+	local i
+	for i in $(seq $((${1:-15} * 2))); do
+		read -r RXB_PP_POOLS RXB_PP_DEFERRED RXB_PP_MAXINF RXB_PP_LEFT < <(
+			awk '{
+				p = ""; n = 0
+				for (i = 1; i <= NF; i++) {
+					if ($i ~ /^page_pool=/) p = substr($i, 11)
+					if ($i ~ /^inflight=/) n = substr($i, 10) + 0
+				}
+				if (p == "") next
+				# a new pool: addresses are reused once freed
+				if (!(p in last) || last[p] == 0) pools++
+				last[p] = n
+				if (n != 0) def++
+				if (n > max) max = n
+			} END {
+				left = 0
+				for (p in last) if (last[p] != 0) left++
+				print pools + 0, def + 0, max + 0, left
+			}' "$RXB_PP_TRACE/trace")
+		[ "$RXB_PP_LEFT" = 0 ] && break
+		sleep 0.5
+	done
+	RXB_PP_LOST=0
+	grep -q 'LOST.*EVENTS' "$RXB_PP_TRACE/trace" && RXB_PP_LOST=1
+	ktap_print_msg "page_pool: $RXB_PP_POOLS pools released, $RXB_PP_DEFERRED deferred releases" \
+		"(max $RXB_PP_MAXINF pages in flight), $RXB_PP_LEFT with pages never returned" \
+		"$([ "$RXB_PP_LOST" = 1 ] && echo ', TRACE EVENTS LOST')"
+	[ "$RXB_PP_LEFT" = 0 ] && [ "$RXB_PP_LOST" = 0 ] && [ "$RXB_PP_POOLS" -gt 0 ]
 }

@@ -72,7 +72,7 @@ ktap_test_result "ethtool -i: driver rxbisect, firmware emulated privring" \
 # 7
 ok=1
 for p in rxb0 rxb1 rxb2 rxb3; do
-	qs=$(ls "$RXB_DBG/$p" 2>/dev/null | xargs)
+	qs=$(ls "$RXB_DBG/$p" 2>/dev/null | grep '^q' | xargs)
 	[ "$qs" = "q0 q1 q2" ] || { ok=0; ktap_print_msg "$p: debugfs '$qs'"; }
 	for k in stall work irq_cpu; do
 		[ -f "$RXB_DBG/$p/q0/$k" ] || { ok=0; ktap_print_msg "$p: no q0/$k"; }
@@ -177,7 +177,7 @@ if rxb_load && ip netns add "$NS0" && ip netns add "$NS1" &&
    ip link set rxb0 netns "$NS0" && ip link set rxb1 netns "$NS1" &&
    ip link add rxbtest3 type rxbisect; then
 	ports=$(rxb_all_ports | xargs)
-	dirs=$(ls "$RXB_DBG" | xargs)
+	dirs=$(cd "$RXB_DBG" && ls -d -- */ | tr -d / | xargs)
 	ktap_print_msg "ports: $ports; debugfs: $dirs"
 	[ "$(wc -w <<<"$dirs")" = "$(wc -w <<<"$ports")" ] && ok=1
 fi
