@@ -311,7 +311,18 @@ static void rxb_uninit(struct net_device *dev)
 	list_del_init(&port->list);
 }
 
+/* A port stacked on a lower device (lower.c) transmits through the
+ * lower's queue with its own xmit lock held: its own lock classes keep
+ * lockdep from taking that for recursion, as for vlan and macvlan.
+ */
+static int rxb_init(struct net_device *dev)
+{
+	netdev_lockdep_set_classes(dev);
+	return 0;
+}
+
 static const struct net_device_ops rxb_netdev_ops = {
+	.ndo_init		= rxb_init,
 	.ndo_uninit		= rxb_uninit,
 	.ndo_open		= rxb_open,
 	.ndo_stop		= rxb_stop,
