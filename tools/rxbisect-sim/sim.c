@@ -888,8 +888,8 @@ static int sim_setup(struct sim *s)
 	}
 	/* Its buffers model one packet each (arrival time, length). */
 	if (ops->multi_pkt_bufs) {
-		fprintf(stderr, "rxbisect-sim: %s puts several packets in a buffer, which the simulator does not model\n",
-			s->c.model);
+		fprintf(stderr, "rxbisect-sim: %s: %s\n", s->c.model,
+			"several packets per buffer are not modelled");
 		return -EOPNOTSUPP;
 	}
 	s->qpp = s->c.cores / s->c.ports;
