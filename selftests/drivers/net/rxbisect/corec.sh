@@ -66,6 +66,7 @@ ktap_test_result "every frame written was consumed exactly once" rxb_wait_consum
 
 # 6: a stalled consumer does not stop the shared queue: the other drains
 # it (privRing would drop what RSS sends to the stalled queue).
+rxb_stall_timeout 600000	# the watchdog must not resume it
 rxb_knob_set rxb1 1 stall 1
 rxb_snap rxb1
 p0=$(rxb_s_qvals packets)

@@ -44,6 +44,8 @@ stall_case() {
 		ax_ring_size=$((BX / 2)) || return 1
 	rxb_setup_netns || return 1
 	p0=$(ports_for_queue 0 4) && p1=$(ports_for_queue 1 4) || return 1
+	# The rx_stall watchdog must not resume the queue (slow kernels).
+	rxb_stall_timeout 600000
 	rxb_knob_set rxb1 1 stall 1 || return 1
 	# Phase 1: the stalled queue's flows fill its ring and then drop.
 	rxb_udp_flows "$NS0" "$RXB_IP1" $((BX / 2)) $p1 || return 1
@@ -96,6 +98,7 @@ burst_case() {
 		ax_ring_size="$ax" || return 1
 	rxb_setup_netns || return 1
 	sp=$(ports_for_queue 0 1) || return 1
+	rxb_stall_timeout 600000
 	rxb_knob_set rxb1 0 stall 1 || return 1
 	rxb_snap rxb1
 	hw=${RXB_S[rx0_hw_packets]}; nb=${RXB_S[rx0_nobuf_drops]}

@@ -21,6 +21,7 @@ rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 echo > $T/trace
 echo 1 > $T/events/rxbisect/enable
 rxb_ping "$NS0" "$RXB_IP1" 3 >/dev/null
+rxb_stall_timeout 600000	# the watchdog must not resume it
 rxb_knob_set rxb1 0 stall 1
 rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null
 rxb_udp_blast "$NS0" "$RXB_IP1" 1500 4 >/dev/null
