@@ -10,9 +10,31 @@
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
 #   make demo       every ring model side by side in the VM (results/)
+#   make debug-kernel
+#                   build the KASAN + lockdep + kmemleak kernel for the VM
+#                   (tools/vm/debug-kernel, ~NN min, cached outside the tree)
+#   make test KERNEL=debug
+#                   the whole suite with the module built for, and the VM
+#                   booting, the debug kernel (also vm-test, vm-run, demo)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
+
+# KERNEL=stock: the installed Debian kernel.  KERNEL=debug: the debug kernel
+# of tools/vm/debug-kernel, built on first use into its cache directory; the
+# module is built against that tree and run-vm.sh boots it.
+KERNEL ?= stock
+ifeq ($(KERNEL),debug)
+DEBUG_KERNEL_DIR := $(shell tools/vm/debug-kernel/build.sh --print-dir)
+KDIR := $(DEBUG_KERNEL_DIR)/linux
+# read when a recipe runs, i.e. after debug-kernel has built the tree
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+VM_MODROOT := $(DEBUG_KERNEL_DIR)/modroot
+VM_KERNEL_DEPS := debug-kernel
+export RXB_VM_KERNEL := debug
+else ifneq ($(KERNEL),stock)
+$(error KERNEL=$(KERNEL): use KERNEL=stock (default) or KERNEL=debug)
+endif
 
 # The running kernel's build dir if it has one, else the newest installed
 # Debian linux-headers (these machines' own kernel cannot load modules).
@@ -31,11 +53,12 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo install clean checkpatch \
+	debug-kernel
 
 all: module tools sim
 
-module:
+module: $(VM_KERNEL_DEPS)
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
@@ -68,7 +91,11 @@ demo: module
 	@mkdir -p results
 	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
 
+debug-kernel:
+	@tools/vm/debug-kernel/build.sh
+
 install: module
+	@test "$(KERNEL)" = stock || { echo "make install: only for the installed kernel (KERNEL=stock)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 	depmod -a $(KVER)
 
