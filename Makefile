@@ -12,7 +12,7 @@
 #   make demo       every ring model side by side in the VM (results/)
 #   make debug-kernel
 #                   build the KASAN + lockdep + kmemleak kernel for the VM
-#                   (tools/vm/debug-kernel, ~NN min, cached outside the tree)
+#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the tree)
 #   make test KERNEL=debug
 #                   the whole suite with the module built for, and the VM
 #                   booting, the debug kernel (also vm-test, vm-run, demo)

@@ -180,10 +180,16 @@ for t in "${TESTS[@]}"; do
 
 	dmesg_bad=
 	if [ -n "$DMESG_OK" ]; then
-		new=$(dmesg 2>/dev/null | awk -v m="$marker" 'f { print } index($0, m) { f = 1 }')
-		if ! dmesg 2>/dev/null | grep -qF "$marker"; then
-			echo "# dmesg: test marker lost (log wrapped?), checking the whole log"
-			new=$(dmesg 2>/dev/null)
+		# one read: an unreadable log must not pass as a clean one
+		all=$(dmesg 2>&1)
+		drc=$?
+		new=$(awk -v m="$marker" 'f { print } index($0, m) { f = 1 }' <<<"$all")
+		if [ $drc -ne 0 ] || [ -z "$all" ]; then
+			echo "# dmesg: cannot read the kernel log (exit $drc): $(head -c 200 <<<"$all")"
+			dmesg_bad=1
+		elif ! grep -qF "$marker" <<<"$all"; then
+			echo "# dmesg: test marker lost ($(wc -l <<<"$all") lines from $(head -n1 <<<"$all" | cut -c1-16)), checking the whole log"
+			new=$all
 		fi
 		bad=$(grep -E "$DMESG_RE" <<<"$new" | grep -vF 'rxb-kselftest: [')
 		if [ -n "$bad" ]; then
@@ -254,8 +260,8 @@ check_lockdep() {
 	v=$(debug_locks)
 	[ "$v" = 1 ] && return 0
 	echo "# lockdep: debug_locks=$v: lockdep turned itself off, so lock checking stopped there;"
-	echo "# lockdep: the first report in the log:"
-	dmesg | grep -m1 -A 40 -E 'WARNING: .*(lock|RCU)|BUG: .*(lock|LOCKDEP)|INFO: .*lock' | sed 's/^/# dmesg| /'
+	echo "# lockdep: the first report still in the log (the failing test shows it in full):"
+	dmesg 2>&1 | grep -m1 -A 40 -E 'WARNING: .*(lock|RCU)|BUG: .*(lock|LOCKDEP)|INFO: .*lock' | sed 's/^/# dmesg| /'
 	return 1
 }
 
