@@ -15,9 +15,31 @@
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
+#   make debug-kernel
+#                   build the KASAN + lockdep + kmemleak kernel for the VM
+#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the tree)
+#   make test KERNEL=debug
+#                   the whole suite with the module built for, and the VM
+#                   booting, the debug kernel (also vm-test, vm-run, demo)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
+
+# KERNEL=stock: the installed Debian kernel.  KERNEL=debug: the debug kernel
+# of tools/vm/debug-kernel, built on first use into its cache directory; the
+# module is built against that tree and run-vm.sh boots it.
+KERNEL ?= stock
+ifeq ($(KERNEL),debug)
+DEBUG_KERNEL_DIR := $(shell tools/vm/debug-kernel/build.sh --print-dir)
+KDIR := $(DEBUG_KERNEL_DIR)/linux
+# read when a recipe runs, i.e. after debug-kernel has built the tree
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+VM_MODROOT := $(DEBUG_KERNEL_DIR)/modroot
+VM_KERNEL_DEPS := debug-kernel
+export RXB_VM_KERNEL := debug
+else ifneq ($(KERNEL),stock)
+$(error KERNEL=$(KERNEL): use KERNEL=stock (default) or KERNEL=debug)
+endif
 
 # The running kernel's build dir if it has one, else the newest installed
 # Debian linux-headers (these machines' own kernel cannot load modules).
@@ -36,11 +58,12 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install clean checkpatch
+.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
+	clean checkpatch debug-kernel
 
 all: module tools sim
 
-module:
+module: $(VM_KERNEL_DEPS)
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
@@ -92,7 +115,11 @@ soak: module
 	RXB_SOAK_ITERS=$(RXB_SOAK_ITERS) RXB_TEST_TIMEOUT=7000 \
 	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
 
+debug-kernel:
+	@tools/vm/debug-kernel/build.sh
+
 install: module
+	@test "$(KERNEL)" = stock || { echo "make install: only for the installed kernel (KERNEL=stock)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 	depmod -a $(KVER)
 

@@ -13,7 +13,16 @@
 # Exit codes of a test: 0 pass, 4 skip, anything else fail; a test that
 # times out fails.  After each test, dmesg is checked for new kernel
 # warnings (WARNING:, BUG:, Call Trace, refcount_t, "leaked", "stalled pool
-# shutdown"), which fail the test.
+# shutdown", and the debug kernel's KASAN, lockdep, ODEBUG, UBSAN reports),
+# which fail the test.
+#
+# On a kernel with kmemleak (/sys/kernel/debug/kmemleak) and/or lockdep
+# (/proc/lockdep_stats), i.e. the debug kernel of tools/vm/debug-kernel, two
+# more tests follow the selected ones: "kmemleak" unloads rxbisect, scans,
+# and fails on unreferenced objects allocated from rxbisect (boot-time
+# suspects are cleared before the first test); "lockdep" fails if lockdep
+# turned itself off (after a splat, possibly during boot), since the run
+# then had no lock checking.
 #
 # Runs inside the test VM (tools/vm/run-vm.sh -- selftests/run_kselftest.sh)
 # or as root on a host where the rxbisect module can be loaded.
@@ -22,6 +31,9 @@
 #   RXB_SELFTEST_DIR   test directory (default: drivers/net/rxbisect here)
 #   RXB_TEST_TIMEOUT   per-test timeout in seconds (default: "timeout=" in the
 #                      directory's "settings" file, else 300)
+#   RXB_TIMEOUT_SCALE  multiplies that timeout (integer, default 1; the debug
+#                      kernel runs several times slower: run-vm.sh sets 3)
+#   RXB_KMEMLEAK=0     skip the kmemleak test (RXB_LOCKDEP=0: the lockdep one)
 #   RXB_DMESG_CHECK=0  do not check dmesg
 #
 # The last line is "# Totals: pass:N fail:N xfail:0 xpass:0 skip:N error:0";
@@ -50,6 +62,9 @@ if [ -z "$TIMEOUT" ] && [ -r "$DIR/settings" ]; then
 	TIMEOUT=$(sed -n 's/^timeout=\([0-9]\+\).*/\1/p' "$DIR/settings" | tail -n1)
 fi
 TIMEOUT=${TIMEOUT:-300}
+SCALE=${RXB_TIMEOUT_SCALE:-1}
+case $SCALE in ''|*[!0-9]*|0) echo "run_kselftest.sh: bad RXB_TIMEOUT_SCALE=$SCALE" >&2; exit 2 ;; esac
+TIMEOUT=$((TIMEOUT * SCALE))
 # "drivers/net/rxbisect" for the header lines, as runner.sh prints it
 COLLECTION=${DIR#"$HERE"/}
 
@@ -83,7 +98,10 @@ fi
 
 # dmesg check: a marker is written to /dev/kmsg before each test and the log
 # after it is searched.  Needs root (or kernel.dmesg_restrict=0).
+# (most debug reports start with WARNING: or BUG: anyway; named for clarity)
 DMESG_RE='WARNING:|BUG:|stalled pool shutdown|Call Trace|refcount_t|leaked'
+DMESG_RE="$DMESG_RE|KASAN:|UBSAN:|ODEBUG:|possible circular locking|suspicious RCU usage"
+DMESG_RE="$DMESG_RE|inconsistent lock state|possible recursive locking|kmemleak: .*disabled"
 DMESG_OK=
 if [ "${RXB_DMESG_CHECK:-1}" != 0 ] && [ -w /dev/kmsg ] && dmesg >/dev/null 2>&1; then
 	DMESG_OK=1
@@ -92,10 +110,40 @@ fi
 LOG=$(mktemp "${TMPDIR:-/tmp}/rxb-kselftest.XXXXXX")
 trap 'rm -f "$LOG"' EXIT
 
+# Debug-kernel checks after the tests: kmemleak and lockdep.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+LOCKDEP=/proc/lockdep_stats
+EXTRA=()
+[ "${RXB_KMEMLEAK:-1}" != 0 ] && [ -e $KMEMLEAK ] && EXTRA+=(kmemleak)
+[ "${RXB_LOCKDEP:-1}" != 0 ] && [ -r $LOCKDEP ] && EXTRA+=(lockdep)
+
+debug_locks() { awk '$1 == "debug_locks:" { print $2 }' $LOCKDEP 2>/dev/null; }
+
+# kmemleak_report: the unreferenced-object records of the last scan, one per
+# paragraph (blank-line separated).
+kmemleak_report() {
+	awk '/^unreferenced object/ && n++ { print "" } { print }' $KMEMLEAK 2>/dev/null
+}
+
 pass=0 fail=0 skip=0 n=0
 echo "TAP version 13"
-echo "1..${#TESTS[@]}"
+echo "1..$((${#TESTS[@]} + ${#EXTRA[@]}))"
 [ -z "$DMESG_OK" ] && echo "# dmesg check disabled (RXB_DMESG_CHECK=0, or no root: needs /dev/kmsg and dmesg)"
+for x in "${EXTRA[@]}"; do
+	case $x in
+	kmemleak)
+		# boot-time suspects (and false positives) are not ours
+		t0=$SECONDS
+		if echo scan > $KMEMLEAK 2>/dev/null && echo clear > $KMEMLEAK 2>/dev/null; then
+			echo "# kmemleak: boot-time suspects cleared ($((SECONDS - t0)) s)"
+		else
+			echo "# kmemleak: cannot scan (disabled?); the kmemleak test will fail"
+		fi ;;
+	lockdep)
+		[ "$(debug_locks)" = 1 ] ||
+			echo "# lockdep: already off before the first test (debug_locks=$(debug_locks)); the lockdep test will fail" ;;
+	esac
+done
 
 for t in "${TESTS[@]}"; do
 	n=$((n + 1))
@@ -132,10 +180,16 @@ for t in "${TESTS[@]}"; do
 
 	dmesg_bad=
 	if [ -n "$DMESG_OK" ]; then
-		new=$(dmesg 2>/dev/null | awk -v m="$marker" 'f { print } index($0, m) { f = 1 }')
-		if ! dmesg 2>/dev/null | grep -qF "$marker"; then
-			echo "# dmesg: test marker lost (log wrapped?), checking the whole log"
-			new=$(dmesg 2>/dev/null)
+		# one read: an unreadable log must not pass as a clean one
+		all=$(dmesg 2>&1)
+		drc=$?
+		new=$(awk -v m="$marker" 'f { print } index($0, m) { f = 1 }' <<<"$all")
+		if [ $drc -ne 0 ] || [ -z "$all" ]; then
+			echo "# dmesg: cannot read the kernel log (exit $drc): $(head -c 200 <<<"$all")"
+			dmesg_bad=1
+		elif ! grep -qF "$marker" <<<"$all"; then
+			echo "# dmesg: test marker lost ($(wc -l <<<"$all") lines from $(head -n1 <<<"$all" | cut -c1-16)), checking the whole log"
+			new=$all
 		fi
 		bad=$(grep -E "$DMESG_RE" <<<"$new" | grep -vF 'rxb-kselftest: [')
 		if [ -n "$bad" ]; then
@@ -165,6 +219,61 @@ for t in "${TESTS[@]}"; do
 		skip=$((skip + 1))
 	else
 		echo "not ok $n $hdr # exit=$rc"
+		fail=$((fail + 1))
+	fi
+done
+
+# kmemleak: unload rxbisect so that whatever it did not free is unreferenced,
+# scan twice (an object must look unreferenced in a scan after the one that
+# first saw it to be a stable suspect), and attribute the suspects to
+# rxbisect by their allocation backtrace: an rxbisect symbol, or a bare
+# module address (the module is gone, so its addresses no longer resolve).
+check_kmemleak() {
+	local rep ours others t0=$SECONDS
+
+	if grep -q '^rxbisect ' /proc/modules 2>/dev/null; then
+		timeout 120 rmmod rxbisect 2>&1 | sed 's/^/# /'
+	fi
+	if ! { echo scan > $KMEMLEAK && sleep 1 && echo scan > $KMEMLEAK; } 2>/dev/null; then
+		echo "# kmemleak: scan failed (kmemleak disabled? see dmesg)"
+		dmesg | grep -i kmemleak | tail -n 5 | sed 's/^/# dmesg: /'
+		return 1
+	fi
+	rep=$(kmemleak_report)
+	ours=$(awk -v RS= '/rxbisect|\] 0x[0-9a-f]+(\n|$)/ { print; print "" }' <<<"$rep")
+	others=$(grep -c '^unreferenced object' <<<"$rep")
+	echo "# kmemleak: scanned in $((SECONDS - t0)) s; $others unreferenced object(s) since the boot-time clear"
+	if [ -n "$ours" ]; then
+		echo "# kmemleak: leaks allocated from rxbisect:"
+		head -n 400 <<<"$ours" | sed 's/^/# /'
+		return 1
+	fi
+	if [ "$others" -gt 0 ]; then
+		echo "# kmemleak: none from rxbisect; the others (first 60 lines):"
+		head -n 60 <<<"$rep" | sed 's/^/# /'
+	fi
+	return 0
+}
+
+check_lockdep() {
+	local v
+	v=$(debug_locks)
+	[ "$v" = 1 ] && return 0
+	echo "# lockdep: debug_locks=$v: lockdep turned itself off, so lock checking stopped there;"
+	echo "# lockdep: the first report still in the log (the failing test shows it in full):"
+	dmesg 2>&1 | grep -m1 -A 40 -E 'WARNING: .*(lock|RCU)|BUG: .*(lock|LOCKDEP)|INFO: .*lock' | sed 's/^/# dmesg| /'
+	return 1
+}
+
+for x in "${EXTRA[@]}"; do
+	n=$((n + 1))
+	hdr="selftests: debug: $x"
+	echo "# $hdr"
+	if "check_$x"; then
+		echo "ok $n $hdr"
+		pass=$((pass + 1))
+	else
+		echo "not ok $n $hdr"
 		fail=$((fail + 1))
 	fi
 done

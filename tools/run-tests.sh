@@ -6,6 +6,10 @@
 # last line is "N passed, N failed" over all stages.
 #
 # Usage: tools/run-tests.sh [static|unit|sim|vm]...   (default: all stages)
+#
+# The VM boots the kernel tools/vm/run-vm.sh picks: with RXB_VM_KERNEL=debug
+# (make test KERNEL=debug) the debug kernel, with every timeout multiplied by
+# RXB_TIMEOUT_SCALE (default 3 there, else 1).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +20,9 @@ mkdir -p "$logdir"
 pass=0
 fail=0
 skip=0
+scale=${RXB_TIMEOUT_SCALE:-1}
+[ "${RXB_VM_KERNEL:-}" = debug ] && scale=${RXB_TIMEOUT_SCALE:-3}
+export RXB_TIMEOUT_SCALE=$scale
 
 # Add the top-level "# Totals:" of a KTAP log to the sums.
 count() {
@@ -92,7 +99,7 @@ run_stage() {
 		rc=${PIPESTATUS[0]} ;;
 	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	vm)	tools/vm/run-vm.sh --timeout 2400 -- selftests/run_kselftest.sh 2>&1 | tee "$log"
+	vm)	tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac

@@ -9,6 +9,8 @@
 # Kernel command line parameters (set by run-vm.sh):
 #   rxbvm.repo=DIR      repository checkout (shared read-write, same path)
 #   rxbvm.rundir=DIR    run directory: cmd, env (input), rc (output)
+#   rxbvm.modroot=DIR   the kernel's modules are in DIR/lib/modules/KVER on
+#                       the host (a kernel not installed there: the debug one)
 #   rxbvm.slow=1        the VM runs under TCG (exports KSFT_MACHINE_SLOW=yes)
 #   rxbvm.batch=1       run-vm.sh was given a command (no shell on errors)
 #   rxbvm.debug=1       trace this script
@@ -18,12 +20,13 @@ export HOME=/root
 export LANG=C.UTF-8
 umask 022
 
-REPO='' RUNDIR='' SLOW='' DEBUG='' BATCH=''
+REPO='' RUNDIR='' MODROOT='' SLOW='' DEBUG='' BATCH=''
 read -r CMDLINE < /proc/cmdline 2>/dev/null
 for arg in $CMDLINE; do
 	case $arg in
 	rxbvm.repo=*)   REPO=${arg#*=} ;;
 	rxbvm.rundir=*) RUNDIR=${arg#*=} ;;
+	rxbvm.modroot=*) MODROOT=${arg#*=} ;;
 	rxbvm.slow=*)   SLOW=${arg#*=} ;;
 	rxbvm.debug=*)  DEBUG=${arg#*=} ;;
 	rxbvm.batch=*)  BATCH=${arg#*=} ;;
@@ -81,6 +84,12 @@ fi
 # --- modules: make "modprobe rxbisect" work ---------------------------------
 read -r KVER < /proc/sys/kernel/osrelease
 MODDIR=/lib/modules/$KVER
+# a kernel built elsewhere (tools/vm/debug-kernel): its module tree, which
+# the host root shows under MODROOT, goes where modprobe looks for it
+if [ -n "$MODROOT" ] && [ -d "$MODROOT$MODDIR" ] && [ ! -d "$MODDIR/kernel" ]; then
+	mkdir -p "$MODDIR" && mount --bind "$MODROOT$MODDIR" "$MODDIR" ||
+		msg "warning: cannot mount $MODROOT$MODDIR on $MODDIR"
+fi
 # run-vm.sh put a snapshot of the repository's top-level *.ko and the module
 # index it generated on the host into $RUNDIR/mods (depmod -a here would take
 # about 30 s under TCG): install them so that modprobe finds the modules.

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KVER OUT.cpio.gz
+# mkinitramfs.sh KVER OUT.cpio.gz [MODROOT]
 #
 # Build a tiny busybox initramfs that loads the virtio/9p/overlay modules of
-# kernel KVER, mounts the host root file system (virtio-9p tag "hostroot",
+# kernel KVER (from MODROOT/lib/modules/KVER, default /lib/modules/KVER;
+# nothing to load for those built in), mounts the host root file system (virtio-9p tag "hostroot",
 # read-only) under a tmpfs-backed overlay, mounts the repository share (tag
 # "repo", read-write) at its host path, and switch_root's into the host root,
 # running the init named by rxbvm.init= on the kernel command line
@@ -17,10 +18,10 @@ set -euo pipefail
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: $0 KVER OUT.cpio.gz"
+[ $# -eq 2 ] || [ $# -eq 3 ] || die "usage: $0 KVER OUT.cpio.gz [MODROOT]"
 KVER=$1
 OUT=$2
-MODDIR=/lib/modules/$KVER
+MODDIR=${3:-}/lib/modules/$KVER
 BUSYBOX=${BUSYBOX:-}
 
 # Modules needed to reach the host root; dependencies come from modules.dep.
@@ -83,7 +84,8 @@ done
 SELF=$(readlink -f "$0")
 sig() {
 	{
-		echo "v1 $KVER"
+		echo "v1 $KVER $MODDIR"
+		stat -c '%n %s %Y' "$MODDIR/modules.dep"
 		sha256sum "$SELF" "$BUSYBOX"
 		for rel in "${ORDER[@]}"; do
 			stat -c '%n %s %Y' "$MODDIR/$rel"

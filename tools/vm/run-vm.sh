@@ -11,9 +11,14 @@
 # exit status.  Without COMMAND, an interactive shell is started.
 #
 # Options:
-#   --kernel PATH   kernel image (default: /boot/vmlinuz-$KVER)
+#   --kernel PATH   kernel image (default: /boot/vmlinuz-$KVER; env
+#                   RXB_VM_KERNEL); "debug" boots the debug kernel built by
+#                   tools/vm/debug-kernel/build.sh (make debug-kernel), with
+#                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=3 by default
 #   --kver KVER     kernel version (default: $KVER, or the newest installed
 #                   kernel that has headers)
+#   --modroot DIR   the kernel's modules are in DIR/lib/modules/KVER
+#                   (default: /; env RXB_VM_MODROOT)
 #   --smp N         virtual CPUs (default 2, env RXB_VM_SMP)
 #   --mem SIZE      memory, QEMU syntax (default 2G, env RXB_VM_MEM)
 #   --timeout S     kill the VM after S seconds (default 3600 for a command,
@@ -36,10 +41,11 @@ REPO=$(cd "$SELF_DIR/../.." && pwd -P)
 die() { echo "run-vm.sh: ERROR: $1" >&2; exit "${2:-125}"; }
 usage() { sed -n '4,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-KERNEL=
+KERNEL=${RXB_VM_KERNEL:-}
 KVER=${KVER:-}
+MODROOT=${RXB_VM_MODROOT:-}
 SMP=${RXB_VM_SMP:-2}
-MEM=${RXB_VM_MEM:-2G}
+MEM=${RXB_VM_MEM:-}
 TIMEOUT=${RXB_VM_TIMEOUT:-}
 ACCEL=${RXB_VM_ACCEL:-tcg}
 APPEND=
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)  KERNEL=$2; shift 2 ;;
 	--kver)    KVER=$2; shift 2 ;;
+	--modroot) MODROOT=$2; shift 2 ;;
 	--smp)     SMP=$2; shift 2 ;;
 	--mem)     MEM=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
@@ -69,6 +76,20 @@ if [ $# -eq 0 ]; then
 fi
 
 # --- pick the kernel -------------------------------------------------------
+if [ "$KERNEL" = debug ]; then
+	# KASAN + lockdep + kmemleak kernel: everything comes from its build
+	DBG_ENV=$("$SELF_DIR/debug-kernel/build.sh" --env 2>/dev/null) ||
+		die "the debug kernel is not built (make debug-kernel)" 2
+	KVER=$(sed -n 's/^KVER=//p' <<<"$DBG_ENV")
+	KERNEL=$(sed -n 's/^IMAGE=//p' <<<"$DBG_ENV")
+	MODROOT=$(sed -n 's/^MODROOT=//p' <<<"$DBG_ENV")
+	# several times slower under TCG, and KASAN's shadow needs memory
+	MEM=${MEM:-4G}
+	export RXB_TIMEOUT_SCALE=${RXB_TIMEOUT_SCALE:-3}
+fi
+MEM=${MEM:-2G}
+MODROOT=${MODROOT%/}
+MODDIR=$MODROOT/lib/modules
 newest_kver() {
 	local v
 	for v in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV); do
@@ -85,7 +106,8 @@ fi
 [ -n "$KVER" ] || die "no installed kernel with headers found (make deps: linux-image-amd64 linux-headers-amd64)" 2
 [ -n "$KERNEL" ] || KERNEL=/boot/vmlinuz-$KVER
 [ -r "$KERNEL" ] || die "cannot read kernel image $KERNEL" 2
-[ -d "/lib/modules/$KVER" ] || die "/lib/modules/$KVER missing: the guest loads its modules from there" 2
+[ -d "$MODDIR/$KVER" ] || die "$MODDIR/$KVER missing: the guest loads its modules from there" 2
+case $MODROOT in *[[:space:]]*) die "--modroot must not contain white space: $MODROOT" 2 ;; esac
 case $REPO in *[[:space:]]*) die "the repository path must not contain white space: $REPO" 2 ;; esac
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)" 2
 
@@ -135,7 +157,7 @@ BIOS_ARGS=()
 
 # --- initramfs (cached) ------------------------------------------------------
 INITRD=$VMDIR/initramfs-$KVER.cpio.gz
-"$SELF_DIR/mkinitramfs.sh" "$KVER" "$INITRD" || die "building the initramfs failed" 2
+"$SELF_DIR/mkinitramfs.sh" "$KVER" "$INITRD" "$MODROOT" || die "building the initramfs failed" 2
 
 # --- run directory: command, environment, modules, exit status ---------------
 find "$VMDIR" -maxdepth 1 -name 'run.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
@@ -167,7 +189,7 @@ if [ ${#KOS[@]} -gt 0 ] && command -v depmod >/dev/null; then
 	done
 	mkdir -p "$RUNDIR/mods"
 	cp "${KOS[@]}" "$RUNDIR/mods/"
-	KSIG=$( { echo "$KVER"; cd "$RUNDIR/mods" && sha256sum ./*.ko /lib/modules/$KVER/modules.dep; } | sha256sum)
+	KSIG=$( { echo "$KVER $MODROOT"; cd "$RUNDIR/mods" && sha256sum ./*.ko "$MODDIR/$KVER/modules.dep"; } | sha256sum)
 	M=$MODSTAGE/lib/modules/$KVER
 	if [ -r "$MODSTAGE/sig" ] && [ "$(cat "$MODSTAGE/sig")" = "$KSIG" ] &&
 	   cp "$M"/modules.* "$RUNDIR/mods/" 2>/dev/null && [ -s "$RUNDIR/mods/modules.dep.bin" ]; then
@@ -177,14 +199,14 @@ if [ ${#KOS[@]} -gt 0 ] && command -v depmod >/dev/null; then
 		rm -rf "$T"
 		M=$T/lib/modules/$KVER
 		mkdir -p "$M/extra"
-		for f in /lib/modules/$KVER/*; do
+		for f in "$MODDIR/$KVER"/*; do
 			case ${f##*/} in
 			modules.order|modules.builtin|modules.builtin.modinfo) cp "$f" "$M/" ;;
 			modules.*|build|source|extra) ;;
 			*) ln -s "$f" "$M/" ;;
 			esac
 		done
-		for f in /lib/modules/$KVER/extra/*; do
+		for f in "$MODDIR/$KVER"/extra/*; do
 			[ -e "$f" ] && ln -s "$f" "$M/extra/"
 		done
 		cp "$RUNDIR"/mods/*.ko "$M/extra/"
@@ -236,6 +258,7 @@ fi
 CMDLINE="$CMDLINE mitigations=off tsc=reliable no_timer_check random.trust_cpu=on"
 CMDLINE="$CMDLINE rdinit=/init rxbvm.init=$SELF_DIR/guest-init.sh rxbvm.repo=$REPO rxbvm.rundir=$RUNDIR"
 [ -n "$SLOW" ] && CMDLINE="$CMDLINE rxbvm.slow=1"
+[ -n "$MODROOT" ] && CMDLINE="$CMDLINE rxbvm.modroot=$MODROOT"
 [ -z "$INTERACTIVE" ] && CMDLINE="$CMDLINE rxbvm.batch=1"
 CMDLINE="$CMDLINE$APPEND"
 

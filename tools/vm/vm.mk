@@ -6,6 +6,9 @@
 #   make vm-shell              interactive root shell in the VM
 #   make vm-run CMD='...'      run a command in the VM, from the repo directory
 #
+# With KERNEL=debug (set up by the top-level Makefile: VM_KERNEL_DEPS,
+# VM_MODROOT, RXB_VM_KERNEL=debug) these use the debug kernel.
+#
 # In recipes: $(VM_RUN) [--timeout S] -- COMMAND...  (exits with COMMAND's
 # status).  KVER is exported so that tools/vm/run-vm.sh, also when started
 # from scripts, boots the kernel the module is built against.
@@ -21,18 +24,18 @@ endif
 export KVER
 
 VM_RUN := $(VM_DIR)/run-vm.sh
-VM_INITRAMFS := $(VM_TOP)/build/vm/initramfs-$(KVER).cpio.gz
+VM_INITRAMFS = $(VM_TOP)/build/vm/initramfs-$(KVER).cpio.gz
 
 .PHONY: vm-initramfs vm-shell vm-run
 
-vm-initramfs:
+vm-initramfs: $(VM_KERNEL_DEPS)
 	@test -n "$(KVER)" || { echo "no installed kernel with headers: run 'make deps'" >&2; exit 1; }
-	$(VM_DIR)/mkinitramfs.sh $(KVER) $(VM_INITRAMFS)
+	$(VM_DIR)/mkinitramfs.sh $(KVER) $(VM_INITRAMFS) $(VM_MODROOT)
 
-vm-shell:
+vm-shell: $(VM_KERNEL_DEPS)
 	$(VM_RUN)
 
 vm-run: export RXBVM_CMD := $(value CMD)
-vm-run:
+vm-run: $(VM_KERNEL_DEPS)
 	@test -n "$$RXBVM_CMD" || { echo "usage: make vm-run CMD='command'" >&2; exit 2; }
 	$(VM_RUN) -- bash -c "$$RXBVM_CMD"
