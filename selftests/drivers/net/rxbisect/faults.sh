@@ -102,7 +102,8 @@ model_faults() {	# MODEL: one KTAP result
 
 # 1..nm: one UDP stream throughout, 1000 datagrams/s over 8 flows
 base=$(rxb_balance rxb0 rxb1)
-rxb_bg rxb_udp_blast "$NS0" "$RXB_IP1" 1000000 8 1000 >/dev/null
+# It runs until the test ends (rxb_cleanup), however slow the kernel.
+RXB_BLAST_SECS=3600 rxb_bg rxb_udp_blast "$NS0" "$RXB_IP1" 10000000 8 1000 >/dev/null
 flows || ktap_print_msg "the UDP stream does not start"
 for m in $MODELS; do
 	model_faults "$m"

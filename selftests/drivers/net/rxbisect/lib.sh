@@ -554,9 +554,10 @@ rxb_iperf_check() {
 
 # rxb_udp_blast NS DST COUNT PORTS [RATE_PPS [LEN]]: send COUNT UDP datagrams
 # to DST port 9 from PORTS different source ports (round robin) at about
-# RATE_PPS (0: as fast as possible).  Prints the number sent.
+# RATE_PPS (0: as fast as possible).  Prints the number sent.  It gives up
+# after RXB_BLAST_SECS (default 120) seconds.
 rxb_udp_blast() {
-	ip netns exec "$1" timeout 120 python3 - "$2" "$3" "$4" "${5:-0}" "${6:-64}" <<'EOF'
+	ip netns exec "$1" timeout "${RXB_BLAST_SECS:-120}" python3 - "$2" "$3" "$4" "${5:-0}" "${6:-64}" <<'EOF'
 import socket, sys, time
 dst, count, nports, rate, ln = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 socks = []

@@ -40,30 +40,32 @@ for model in shring shring-list shring-batched privring; do
 	hw0=${RXB_S[rx0_hw_packets]} hw1=${RXB_S[rx1_hw_packets]}
 	nb1=${RXB_S[rx1_nobuf_drops]} v1=${RXB_S[rx1_nobuf_victim_drops]:-0}
 	f0=${RXB_S[rx0_ring_full_drops]} t0=${RXB_S[ring0_desc_taken]:-0}
-	# 600 datagrams for the stopped queue, then 300 for the other one
+	# 600 datagrams for the stopped queue, then 200 for the other one:
+	# fewer than its private ring holds, so that a slow consumer (TCG on
+	# a loaded host) cannot lose any on privring.
 	rxb_udp_flows "$NS0" "$RXB_IP1" 150 $ports0
-	rxb_udp_flows "$NS0" "$RXB_IP1" 75 $ports1
+	rxb_udp_flows "$NS0" "$RXB_IP1" 50 $ports1
 	sleep 0.5
 	rxb_snap rxb1
 	d0=$((RXB_S[rx0_hw_packets] - hw0)) d1=$((RXB_S[rx1_hw_packets] - hw1))
 	n1=$((RXB_S[rx1_nobuf_drops] - nb1)) vv=$((${RXB_S[rx1_nobuf_victim_drops]:-0} - v1))
-	ktap_print_msg "$model: queue 0 (stopped) took $d0 of 600; queue 1 took $d1 of 300, nobuf drops $n1, victim drops $vv"
+	ktap_print_msg "$model: queue 0 (stopped) took $d0 of 600; queue 1 took $d1 of 200, nobuf drops $n1, victim drops $vv"
 	case $model in
 	shring-batched)
 		f=$((RXB_S[rx0_ring_full_drops] - f0)) t=$((${RXB_S[ring0_desc_taken]:-0} - t0))
 		ktap_print_msg "$model: queue 0's completion ring full drops $f; descriptors taken $t for $((d0 + d1)) packets"
-		ktap_test_result "$model: queue 1 loses nothing (took 300)" \
-			[ $d1 = 300 -a $n1 = 0 ]
+		ktap_test_result "$model: queue 1 loses nothing (took 200)" \
+			[ $d1 = 200 -a $n1 = 0 ]
 		ktap_test_result "$model: queue 0 is held by its completion ring ($d0 = $RING, in <= 16 descriptors)" \
 			[ $d0 = $RING -a $f = $((600 - RING)) -a $t -le 16 ] ;;
 	privring)
-		ktap_test_result "$model: queue 1 loses nothing (took 300)" \
-			[ $d1 = 300 -a $n1 = 0 ]
+		ktap_test_result "$model: queue 1 loses nothing (took 200)" \
+			[ $d1 = 200 -a $n1 = 0 ]
 		ktap_test_result "$model: queue 0 holds its own ring ($d0 <= $RING)" \
 			[ $d0 -le $RING -a $d0 -ge $((RING - 1)) ] ;;
 	*)
-		ktap_test_result "$model: queue 1 starves: >= 290 of 300 dropped, all victim drops" \
-			[ $n1 -ge 290 -a $vv = $n1 -a $((d1 + n1)) = 300 ]
+		ktap_test_result "$model: queue 1 starves: >= 190 of 200 dropped, all victim drops" \
+			[ $n1 -ge 190 -a $vv = $n1 -a $((d1 + n1)) = 200 ]
 		ktap_test_result "$model: queue 0's packets hold the shared ring ($d0 of $RING)" \
 			[ $d0 -ge $((RING - 1)) -a $d0 -le $RING ] ;;
 	esac
