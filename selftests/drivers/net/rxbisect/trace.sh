@@ -18,6 +18,10 @@ rxb_load queues=2 ring_model=rxbisect || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 [ -d $T/events/rxbisect ] || rxb_bail "no rxbisect trace events"
 
+# Room for every event of the run (the drops of a stalled queue would
+# overwrite the deliveries of the pings in a small buffer).
+kb0=$(sed 's/.*expanded: \([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
+echo 4096 > $T/buffer_size_kb
 echo > $T/trace
 echo 1 > $T/events/rxbisect/enable
 rxb_ping "$NS0" "$RXB_IP1" 3 >/dev/null
@@ -39,4 +43,5 @@ ktap_test_result "rxb_drop with its cause (stalled queue: ring_full or nobuf)" \
 ktap_test_result "events off: nothing more recorded" \
 	eval 'echo > $T/trace; rxb_ping "$NS0" "$RXB_IP1" 2 >/dev/null; ! grep -q rxb_ $T/trace'
 
+echo "$kb0" > $T/buffer_size_kb 2>/dev/null
 ktap_finished
