@@ -312,11 +312,9 @@ static void shbat_destroy(struct rxb_model *m)
 	struct shbat *sb = to_shbat(m);
 	unsigned int i;
 
-	for (i = 0; sb->ring && i < sb->nrings; i++)
-		shlist_ring_fini(m, &sb->ring[i], sb->mask);
+	shlist_rings_free(m, sb->ring);
 	for (i = 0; sb->q && i < m->cfg.nqueues; i++)
 		kvfree(sb->q[i].cq);
-	kfree(sb->ring);
 	kfree(sb->q);
 	rxb_model_fini_common(m);
 	kfree(sb);
@@ -339,22 +337,17 @@ static struct rxb_model *shbat_create(const struct rxb_model_cfg *cfg)
 	sb->mask = cfg->ring_size - 1;
 	sb->order = ilog2(cfg->ring_size);
 	sb->nrings = shring_nrings(cfg);
-	sb->ring = kcalloc(sb->nrings, sizeof(*sb->ring), GFP_KERNEL);
+	sb->ring = shlist_rings_alloc(&sb->m);
 	sb->q = kcalloc(cfg->nqueues, sizeof(*sb->q), GFP_KERNEL);
 	if (!sb->ring || !sb->q)
 		goto nomem;
-	for (i = 0; i < sb->nrings; i++)
-		if (shlist_ring_init(&sb->ring[i], cfg->ring_size))
-			goto nomem;
 	for (i = 0; i < cfg->nqueues; i++) {
 		sb->q[i].cq = kvcalloc(cfg->ring_size, sizeof(*sb->q[i].cq),
 				       GFP_KERNEL);
 		if (!sb->q[i].cq)
 			goto nomem;
 	}
-	for (i = 0; i < sb->nrings; i++)
-		shlist_ring_arm(&sb->m, &sb->ring[i], sb->mask,
-				i * cfg->share_factor, shring_group_size(cfg, i));
+	shlist_rings_arm(&sb->m, sb->ring);
 	return &sb->m;
 
 nomem:

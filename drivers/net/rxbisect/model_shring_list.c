@@ -31,14 +31,8 @@ const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS] = {
 
 /* ---- the RxList ring (shring_list.h) --------------------------------- */
 
-/**
- * shlist_ring_init() - allocate a ring's arrays; its list is empty.
- * @r: the ring, zeroed.
- * @ring_size: descriptors.
- *
- * Return: 0 or -ENOMEM (undone by shlist_ring_fini()).
- */
-int shlist_ring_init(struct shlist_ring *r, unsigned int ring_size)
+/* Allocate a ring's arrays; its list is empty.  0 or -ENOMEM. */
+static int shlist_ring_init(struct shlist_ring *r, unsigned int ring_size)
 {
 	spin_lock_init(&r->hw.lock);
 	spin_lock_init(&r->sw.lock);
@@ -51,23 +45,50 @@ int shlist_ring_init(struct shlist_ring *r, unsigned int ring_size)
 }
 
 /**
- * shlist_ring_fini() - free a ring and every buffer its slots hold.
- * @m: the model instance, whose environment gets the buffers back.
- * @r: the ring; neither half running.
- * @mask: ring size - 1.
+ * shlist_rings_free() - free a model's rings and every buffer they hold.
+ * @m: the model instance (its cfg gives the ring count and size).
+ * @rings: from shlist_rings_alloc(), or NULL; neither half running.
  */
-void shlist_ring_fini(struct rxb_model *m, struct shlist_ring *r, u32 mask)
+void shlist_rings_free(struct rxb_model *m, struct shlist_ring *rings)
 {
+	unsigned int i;
 	u32 slot;
 
-	/* Posted, taken, or written but not polled: every slot's buffer. */
-	for (slot = 0; r->cookie && r->pool_q && slot <= mask; slot++)
-		if (r->cookie[slot])
-			m->cfg.env_ops->free_buf(m->cfg.env, r->pool_q[slot],
-						 r->cookie[slot]);
-	kvfree(r->desc);
-	kvfree(r->cookie);
-	kvfree(r->pool_q);
+	for (i = 0; rings && i < shring_nrings(&m->cfg); i++) {
+		struct shlist_ring *r = &rings[i];
+
+		/* Posted, taken, or written but not polled: every buffer. */
+		for (slot = 0; r->cookie && r->pool_q &&
+		     slot < m->cfg.ring_size; slot++)
+			if (r->cookie[slot])
+				m->cfg.env_ops->free_buf(m->cfg.env,
+							 r->pool_q[slot],
+							 r->cookie[slot]);
+		kvfree(r->desc);
+		kvfree(r->cookie);
+		kvfree(r->pool_q);
+	}
+	kfree(rings);
+}
+
+/**
+ * shlist_rings_alloc() - one empty RxList ring per group of queues.
+ * @m: the model instance, its cfg set (rxb_model_init_common()).
+ *
+ * Return: the rings, or NULL when memory ran out.
+ */
+struct shlist_ring *shlist_rings_alloc(struct rxb_model *m)
+{
+	unsigned int i, n = shring_nrings(&m->cfg);
+	struct shlist_ring *rings;
+
+	rings = kcalloc(n, sizeof(*rings), GFP_KERNEL);
+	for (i = 0; rings && i < n; i++)
+		if (shlist_ring_init(&rings[i], m->cfg.ring_size)) {
+			shlist_rings_free(m, rings);
+			return NULL;
+		}
+	return rings;
 }
 
 /**
@@ -150,6 +171,22 @@ void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 	shring_lock(&r->sw.lock, &r->sw.ls);
 	shlist_ring_arm(m, r, mask, qi, 1);
 	spin_unlock(&r->sw.lock);
+}
+
+/**
+ * shlist_rings_arm() - give every ring of a new model its buffers, each
+ * group's from its queues' pools in turn.
+ * @m: the model instance.
+ * @rings: from shlist_rings_alloc().
+ */
+void shlist_rings_arm(struct rxb_model *m, struct shlist_ring *rings)
+{
+	unsigned int i;
+
+	for (i = 0; i < shring_nrings(&m->cfg); i++)
+		shlist_ring_arm(m, &rings[i], m->cfg.ring_size - 1,
+				i * m->cfg.share_factor,
+				shring_group_size(&m->cfg, i));
 }
 
 /**
@@ -358,11 +395,9 @@ static void shlist_destroy(struct rxb_model *m)
 	struct shlist *sl = to_shlist(m);
 	unsigned int i;
 
-	for (i = 0; sl->ring && i < sl->nrings; i++)
-		shlist_ring_fini(m, &sl->ring[i], sl->mask);
+	shlist_rings_free(m, sl->ring);
 	for (i = 0; sl->q && i < m->cfg.nqueues; i++)
 		kvfree(sl->q[i].cq);
-	kfree(sl->ring);
 	kfree(sl->q);
 	rxb_model_fini_common(m);
 	kfree(sl);
@@ -385,22 +420,17 @@ static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg)
 	sl->mask = cfg->ring_size - 1;
 	sl->order = ilog2(cfg->ring_size);
 	sl->nrings = shring_nrings(cfg);
-	sl->ring = kcalloc(sl->nrings, sizeof(*sl->ring), GFP_KERNEL);
+	sl->ring = shlist_rings_alloc(&sl->m);
 	sl->q = kcalloc(cfg->nqueues, sizeof(*sl->q), GFP_KERNEL);
 	if (!sl->ring || !sl->q)
 		goto nomem;
-	for (i = 0; i < sl->nrings; i++)
-		if (shlist_ring_init(&sl->ring[i], cfg->ring_size))
-			goto nomem;
 	for (i = 0; i < cfg->nqueues; i++) {
 		sl->q[i].cq = kvcalloc(cfg->ring_size, sizeof(*sl->q[i].cq),
 				       GFP_KERNEL);
 		if (!sl->q[i].cq)
 			goto nomem;
 	}
-	for (i = 0; i < sl->nrings; i++)
-		shlist_ring_arm(&sl->m, &sl->ring[i], sl->mask,
-				i * cfg->share_factor, shring_group_size(cfg, i));
+	shlist_rings_arm(&sl->m, sl->ring);
 	return &sl->m;
 
 nomem:

@@ -138,8 +138,9 @@ static inline u32 shlist_ring_posted(const struct shlist_ring *r)
 	return avail > 1 ? avail - 1 : 0;
 }
 
-int shlist_ring_init(struct shlist_ring *r, unsigned int ring_size);
-void shlist_ring_fini(struct rxb_model *m, struct shlist_ring *r, u32 mask);
+struct shlist_ring *shlist_rings_alloc(struct rxb_model *m);
+void shlist_rings_arm(struct rxb_model *m, struct shlist_ring *rings);
+void shlist_rings_free(struct rxb_model *m, struct shlist_ring *rings);
 void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 			unsigned int qi, u32 first, u32 last, u32 n);
 void shlist_ring_arm(struct rxb_model *m, struct shlist_ring *r, u32 mask,
