@@ -23,8 +23,18 @@
  * copied between two arrays larger than the last-level cache, one thread,
  * the rate no NIC path that copies each frame once can beat.
  *
+ * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
+ * §6.1.2: the inter-core allocator's share of the cycles and its cost per
+ * call against privRing).  Every allocation and free on a consumer thread
+ * is timed with the TSC (the cost of reading it subtracted) and counted:
+ * frees into the pool of another queue than the one being polled (the
+ * buffer came from another queue's Ax ring) and frees that take the
+ * pool's lock because another thread owns the pool.  The share is of the
+ * consumer threads' CPU time.  Timing every call slows the runs, so -A
+ * prints no rates.
+ *
  * Usage: bench_models [-q queues] [-c consumers] [-r ring] [-n frames]
- *                     [-R reps] [-m model,...] [-T]
+ *                     [-R reps] [-m model,...] [-T] [-A]
  * -T: consumers read the whole packet instead of its first cache line.
  */
 #include <errno.h>
@@ -92,9 +102,15 @@ struct bench {
 	int nic_done;
 	u64 retries;
 	u64 sink[MAX_CONS];
+	/* -A: summed over the consumer threads at their end */
+	bool acct;
+	u64 tsc_cost;		/* cycles one rdtsc pair adds to a reading */
+	u64 a_calls, a_cyc, a_cross, a_xcyc, a_remote, a_frees, cons_ns;
 };
 
 static __thread int self_cons = -1;	/* consumer index; -1: NIC or main */
+/* -A, per consumer thread */
+static __thread u64 t_calls, t_cyc, t_cross, t_xcyc, t_remote, t_frees;
 
 static u64 now_ns(void)
 {
@@ -108,6 +124,34 @@ static u64 rdtsc(void)
 {
 #if HAVE_TSC
 	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+/*
+ * -A: TSC reads fenced on both sides (lfence; rdtsc ... rdtscp; lfence), so
+ * that a timed allocator call neither starts before the loads ahead of it
+ * retire nor ends before its own do.
+ */
+static u64 tsc_begin(void)
+{
+#if HAVE_TSC
+	_mm_lfence();
+	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+static u64 tsc_end(void)
+{
+#if HAVE_TSC
+	unsigned int aux;
+	u64 t = __rdtscp(&aux);
+
+	_mm_lfence();
+	return t;
 #else
 	return 0;
 #endif
@@ -137,9 +181,8 @@ static bool owner(struct bench *b, unsigned int q)
 	return self_cons >= 0 && q % b->ncons == (unsigned int)self_cons;
 }
 
-static int env_alloc(void *envp, unsigned int q, struct rxb_buf *out)
+static int buf_alloc(struct bench *b, unsigned int q, struct rxb_buf *out)
 {
-	struct bench *b = envp;
 	struct pool *p = &b->pools[q];
 	struct bbuf *x;
 
@@ -164,22 +207,60 @@ static int env_alloc(void *envp, unsigned int q, struct rxb_buf *out)
 	return 0;
 }
 
-static void pool_put(struct bench *b, struct bbuf *x)
+/* -A: the cycles since @c0, less the cost of reading the TSC */
+static u64 acct_add(struct bench *b, u64 c0)
+{
+	u64 d = tsc_end() - c0;
+
+	d = d > b->tsc_cost ? d - b->tsc_cost : 0;
+	t_calls++;
+	t_cyc += d;
+	return d;
+}
+
+static int env_alloc(void *envp, unsigned int q, struct rxb_buf *out)
+{
+	struct bench *b = envp;
+	u64 c0;
+	int ret;
+
+	if (!b->acct || self_cons < 0)
+		return buf_alloc(b, q, out);
+	c0 = tsc_begin();
+	ret = buf_alloc(b, q, out);
+	acct_add(b, c0);
+	return ret;
+}
+
+/* Return @x to its pool; @q: the queue whose packet (or refill) it was. */
+static void pool_put(struct bench *b, unsigned int q, struct bbuf *x)
 {
 	struct pool *p = &b->pools[x->pool];
+	bool acct = b->acct && self_cons >= 0;
+	u64 c0 = acct ? tsc_begin() : 0;
 
 	if (owner(b, x->pool) && p->ncache < CACHE_MAX) {
 		p->cache[p->ncache++] = x;
-		return;
+	} else {
+		pthread_spin_lock(&p->lock);
+		p->shared[p->nshared++] = x;
+		pthread_spin_unlock(&p->lock);
+		t_remote += acct;
 	}
-	pthread_spin_lock(&p->lock);
-	p->shared[p->nshared++] = x;
-	pthread_spin_unlock(&p->lock);
+	if (acct) {
+		u64 d = acct_add(b, c0);
+
+		t_frees++;
+		if (x->pool != q) {
+			t_cross++;
+			t_xcyc += d;
+		}
+	}
 }
 
 static void env_free(void *envp, unsigned int q, void *cookie)
 {
-	pool_put(envp, cookie);
+	pool_put(envp, q, cookie);
 }
 
 static void *env_cookie(void *envp, u64 addr)
@@ -311,7 +392,7 @@ static void *cons_fn(void *arg)
 				while (w--)
 					sink += d[w];
 				if (!pkts[i].borrowed)
-					pool_put(b, x);
+					pool_put(b, q, x);
 			}
 			got += n;
 		}
@@ -325,6 +406,19 @@ static void *cons_fn(void *arg)
 		}
 	}
 	b->sink[ca->id] = sink;
+	if (b->acct) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		__atomic_add_fetch(&b->cons_ns, (u64)ts.tv_sec * 1000000000ULL +
+				   ts.tv_nsec, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_calls, t_calls, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_cyc, t_cyc, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_cross, t_cross, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_xcyc, t_xcyc, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_remote, t_remote, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&b->a_frees, t_frees, __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
@@ -388,6 +482,13 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 		b->irqs[q] = 0;
 	}
 	b->timer_due = 0;
+	b->a_calls = 0;
+	b->a_cyc = 0;
+	b->a_cross = 0;
+	b->a_xcyc = 0;
+	b->a_remote = 0;
+	b->a_frees = 0;
+	b->cons_ns = 0;
 	b->consumed = 0;
 	b->nic_done = 0;
 	b->m = b->ops->create(&cfg);
@@ -437,6 +538,27 @@ static double median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_dbl);
 	return v[n / 2];
+}
+
+/* -A: the cycles an empty fenced pair of TSC reads measures (median). */
+static u64 tsc_pair_cost(void)
+{
+	double d[15];
+	int i, j;
+
+	for (i = 0; i < 15; i++) {
+		u64 min = ~0ULL;
+
+		for (j = 0; j < 1000; j++) {
+			u64 c0 = tsc_begin();
+			u64 c1 = tsc_end();
+
+			if (c1 - c0 < min)
+				min = c1 - c0;
+		}
+		d[i] = min;
+	}
+	return median(d, 15);
 }
 
 /* TSC ticks per ns, against CLOCK_MONOTONIC over 200 ms. */
@@ -522,10 +644,37 @@ static void memcpy_bound(double ghz, int reps)
 	free(dst);
 }
 
+/*
+ * -A: one row from the last of the runs (the counters are of one run;
+ * the runs before it warm the caches).  privring's cycles per call are
+ * the reference for the rows after it.
+ */
+static void print_acct(struct bench *b, const char *name, unsigned int li,
+		       double ghz)
+{
+	static double pr_cpc[2];
+	double calls = b->a_calls ? b->a_calls : 1;
+	double frees = b->a_frees ? b->a_frees : 1;
+	double cpc = b->a_cyc / calls;
+	double cons_cyc = b->cons_ns * ghz;
+	char extra[16] = "-";
+
+	if (!strcmp(name, "privring"))
+		pr_cpc[li] = cpc;
+	if (pr_cpc[li])
+		snprintf(extra, sizeof(extra), "%+.1f", cpc - pr_cpc[li]);
+	printf("| %s | %u B | %.2f | %.1f | %s | %.1f %% | %.1f %% | %.2f %% | %.2f %% |\n",
+	       name, b->len, b->a_calls / (double)b->frames, cpc, extra,
+	       100.0 * b->a_cross / frees, 100.0 * b->a_remote / frees,
+	       cons_cyc ? 100.0 * b->a_cyc / cons_cyc : 0.0,
+	       cons_cyc ? 100.0 * b->a_xcyc / cons_cyc : 0.0);
+	fflush(stdout);
+}
+
 static void print_help(void)
 {
 	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-r ring] [-n frames]\n"
-		"             [-R reps] [-m model,...] [-T]\n");
+		"             [-R reps] [-m model,...] [-T] [-A]\n");
 	exit(2);
 }
 
@@ -543,7 +692,7 @@ int main(int argc, char **argv)
 	b.ring = 1024;
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
-	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:T")) != -1) {
+	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:TA")) != -1) {
 		switch (opt) {
 		case 'q':
 			b.nq = atoi(optarg);
@@ -566,6 +715,9 @@ int main(int argc, char **argv)
 		case 'T':
 			b.touch_all = true;
 			break;
+		case 'A':
+			b.acct = true;
+			break;
 		default:
 			print_help();
 		}
@@ -575,6 +727,10 @@ int main(int argc, char **argv)
 		print_help();
 	if (b.ncons > b.nq)
 		b.ncons = b.nq;
+	if (b.acct && !HAVE_TSC) {
+		fprintf(stderr, "-A needs a TSC\n");
+		return 2;
+	}
 
 	ghz = tsc_ghz();
 	printf("# bench_models: %u queues, ring %u, 1 NIC thread + %u consumer thread(s),\n",
@@ -587,9 +743,20 @@ int main(int argc, char **argv)
 		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
 	else
 		printf("# no TSC on this architecture: cycles not measured\n");
-	printf("\n| model | frame | Mpps | ns/pkt | cycles/pkt | ns vs privring | %s |\n",
-	       "retried drops/pkt");
-	printf("|---|---|---|---|---|---|---|\n");
+	if (b.acct) {
+		b.tsc_cost = tsc_pair_cost();
+		printf("# -A: allocator calls timed, %llu cycles per TSC read pair subtracted\n",
+		       (unsigned long long)b.tsc_cost);
+		printf("\n| model | frame | %s | %s | %s | %s | %s | %s | %s |\n",
+		       "allocator calls/pkt", "cycles/call", "extra cycles/call vs privring", "frees to another queue's pool",
+		       "frees under the pool lock", "allocator share of consumer CPU",
+		       "of it, frees to another queue's pool");
+		printf("|---|---|---|---|---|---|---|---|---|\n");
+	} else {
+		printf("\n| model | frame | Mpps | ns/pkt | cycles/pkt | ns vs privring | %s |\n",
+		       "retried drops/pkt");
+		printf("|---|---|---|---|---|---|---|\n");
+	}
 	for (mi = 0; mi < ARRAY_SIZE(model_names); mi++) {
 		const char *name = model_names[mi];
 
@@ -621,6 +788,10 @@ int main(int argc, char **argv)
 				printf("| %s | %u B | - | - | - | - | cannot run |\n", name, b.len);
 				continue;
 			}
+			if (b.acct) {
+				print_acct(&b, name, li, ghz);
+				continue;
+			}
 			ns[0] = median(ns, reps);
 			cyc[0] = median(cyc, reps);
 			retr[0] = median(retr, reps);
@@ -634,6 +805,8 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
+	if (b.acct)
+		return 0;
 	printf("\nThe physical limit (one core copying each frame once):\n\n");
 	printf("| copy | Mpps | ns/pkt | cycles/pkt | bandwidth |\n|---|---|---|---|---|\n");
 	memcpy_bound(ghz, reps < 3 ? reps : 3);
