@@ -748,8 +748,9 @@ int main(int argc, char **argv)
 		printf("# -A: allocator calls timed, %llu cycles per TSC read pair subtracted\n",
 		       (unsigned long long)b.tsc_cost);
 		printf("\n| model | frame | %s | %s | %s | %s | %s | %s | %s |\n",
-		       "allocator calls/pkt", "cycles/call", "extra cycles/call vs privring", "frees to another queue's pool",
-		       "frees under the pool lock", "allocator share of consumer CPU",
+		       "allocator calls/pkt", "cycles/call", "extra cycles/call vs privring",
+		       "frees to another queue's pool", "frees under the pool lock",
+		       "allocator share of consumer CPU",
 		       "of it, frees to another queue's pool");
 		printf("|---|---|---|---|---|---|---|---|---|\n");
 	} else {
