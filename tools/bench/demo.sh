@@ -5,18 +5,29 @@
 # a veth pair as the anchor, under the same workloads, side by side:
 #   TCP throughput (1 and 4 streams), UDP at a fixed rate (delivered
 #   fraction, kernel CPU per packet), the I/O working set the emulated NIC
-#   measured, and the delivered share of other queues' traffic while one
-#   queue is slowed down (debugfs work knob).
+#   measured, and the share of queue 1's datagrams the NIC delivered while
+#   queue 0 is slowed down (the rxBisect paper's Fig. 14 in one point, as
+#   "make bench" sweeps it: queue 0 alone on the first CPU does SLOW_WORK
+#   random cache-line touches per packet (debugfs work knob) and gets 31 %
+#   of SLOW_PPS UDP datagrams/s, from source ports chosen against the RSS
+#   table; the sender runs on the other CPU).
 # Prints a progress line per step and a markdown table with ratios to
 # privring and to veth; writes CSV and PNG plots (gnuplot) into $OUT.
 #
 # Run as root where the module loads, e.g. in the test VM:
 #   tools/vm/run-vm.sh -- tools/bench/demo.sh        (what "make demo" does)
 # Environment: OUT (results), SECS (per measurement, 3), QUEUES (2),
-# MODELS (default: every model the module accepts).
+# MODELS (default: every model the module accepts), SLOW_WORK (262144),
+# SLOW_PPS (3000).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
+source "$here/../../selftests/drivers/net/rxbisect/lib.sh"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+SLOW_WORK=${SLOW_WORK:-262144}
+SLOW_PPS=${SLOW_PPS:-3000}
 OUT=${OUT:-$here/../../results}
 SECS=${SECS:-3}
 QUEUES=${QUEUES:-2}
@@ -44,7 +55,29 @@ netns() {	# IF0 IF1
 	ip -n "$NS0" addr add 192.0.2.1/24 dev "$1"; ip -n "$NS0" link set "$1" up
 	ip -n "$NS1" addr add 192.0.2.2/24 dev "$2"; ip -n "$NS1" link set "$2" up
 	ip -n "$NS0" link set lo up; ip -n "$NS1" link set lo up
+	RXB_NS[$1]=$NS0
+	RXB_NS[$2]=$NS1
 	sleep 1
+}
+
+# slowed: queue 1's delivered share (%) while queue 0 is slowed down.
+slowed() {
+	local cpus ports tp op st so secs w0 w1 k=/sys/kernel/debug/rxbisect/rxb1
+	mapfile -t cpus < <(rxb_online_cpus)
+	echo "${cpus[0]}" > $k/q0/irq_cpu
+	echo "${cpus[1]:-${cpus[0]}}" > $k/q1/irq_cpu
+	ports=$(bench_flow_ports rxb1 0 4) || { echo -; return; }
+	tp=${ports%% , *}
+	op=${ports##* , }
+	echo "$SLOW_WORK" > $k/q0/work
+	w0=$(stat rx1_hw_packets)
+	read -r st so secs < <(BENCH_TX_CPU=${cpus[1]:-} bench_udp_mix "$NS0" 192.0.2.2 "$SECS" \
+		"$SLOW_PPS" 31 "${tp// /,}" "${op// /,}")
+	sleep 0.5
+	w1=$(stat rx1_hw_packets)
+	echo 0 > $k/q0/work
+	awk -v d=$((w1 - w0)) -v n="${so:-0}" \
+		'BEGIN { if (n > 0) printf "%.1f\n", 100 * d / n; else print "-" }'
 }
 
 RXIF=rxb1
@@ -90,18 +123,14 @@ measure() {
 	ws=$(stat io_ws_buffers); peak=$(stat io_ws_buffers_peak); nb=$(stat rx_nobuf_drops)
 	frac=-
 	if [ "$label" != veth ]; then
-		progress "$label: other queues' share with queue 0 slowed (work 10000)"
+		progress "$label: queue 1's share with queue 0 slowed (work $SLOW_WORK)"
 		ip netns exec "$NS1" ethtool -X rxb1 weight 1 1 >/dev/null 2>&1
-		echo 10000 > /sys/kernel/debug/rxbisect/rxb1/q0/work
-		w=$(stat rx1_packets)
-		read -r _ _ < <(iperf -u -b 20M -l 1400 -P 8)
-		frac=$(( $(stat rx1_packets) - w ))
-		echo 0 > /sys/kernel/debug/rxbisect/rxb1/q0/work
+		frac=$(slowed)
 	fi
 	echo "$label,$tcp1,$tcp4,$cpu,${ws:-},${peak:-},${nb:-},$frac" >> "$csv"
 }
 
-echo "model,tcp1_gbps,tcp4_gbps,kernel_ns_per_pkt,io_ws_buffers,io_ws_peak,nobuf_drops,q1_pkts_q0_slowed" > "$csv"
+echo "model,tcp1_gbps,tcp4_gbps,kernel_ns_per_pkt,io_ws_buffers,io_ws_peak,nobuf_drops,q1_deliv_pct_q0_slowed" > "$csv"
 
 progress "veth anchor"
 ip link add rxbdv0 type veth peer name rxbdv1
@@ -143,7 +172,7 @@ def ratio(a, b):
     a, b = f(a), f(b)
     return "%.2f" % (a / b) if a is not None and b else "-"
 pr, ve = base.get("privring"), base.get("veth")
-print("| model | TCP 1 (Gbit/s) | TCP 4 | vs privring | vs veth | kernel ns/pkt (UDP) | vs privring | I/O WS (buffers) | peak | nobuf drops | q1 pkts, q0 slowed | vs privring |")
+print("| model | TCP 1 (Gbit/s) | TCP 4 | vs privring | vs veth | kernel ns/pkt (UDP) | vs privring | I/O WS (buffers) | peak | nobuf drops | q1 delivered %, q0 slowed | vs privring |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -152,7 +181,7 @@ for r in rows:
         ratio(r["tcp4_gbps"], ve["tcp4_gbps"]) if ve else "-",
         r["kernel_ns_per_pkt"], ratio(r["kernel_ns_per_pkt"], pr["kernel_ns_per_pkt"]) if pr else "-",
         r["io_ws_buffers"] or "-", r["io_ws_peak"] or "-", r["nobuf_drops"] or "-",
-        r["q1_pkts_q0_slowed"], ratio(r["q1_pkts_q0_slowed"], pr["q1_pkts_q0_slowed"]) if pr else "-"))
+        r["q1_deliv_pct_q0_slowed"], ratio(r["q1_deliv_pct_q0_slowed"], pr["q1_deliv_pct_q0_slowed"]) if pr else "-"))
 PY
 
 # the plots
