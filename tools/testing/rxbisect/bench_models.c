@@ -61,15 +61,6 @@
 #define MAX_Q		RXB_MAX_MODEL_QUEUES
 #define MAX_CONS	16
 
-/*
- * The models, in table order; a name that is not registered
- * (rxb_model_find()) is skipped.  A new model: add its name here.
- */
-static const char *const model_names[] = {
-	"privring", "rxbisect", "shring", "shring-list", "shring-batched",
-	"dshring", "corec",
-};
-
 struct bbuf {
 	u8 *data;
 	u16 pool;
@@ -758,8 +749,9 @@ int main(int argc, char **argv)
 		       "retried drops/pkt");
 		printf("|---|---|---|---|---|---|---|\n");
 	}
-	for (mi = 0; mi < ARRAY_SIZE(model_names); mi++) {
-		const char *name = model_names[mi];
+	/* Every registered model, privring (the reference) first. */
+	for (mi = 0; (b.ops = rxb_model_get(mi)); mi++) {
+		const char *name = b.ops->name;
 
 		if (only) {
 			size_t l = strlen(name);
@@ -771,11 +763,6 @@ int main(int argc, char **argv)
 				p = strstr(p + 1, name);
 			if (!p)
 				continue;
-		}
-		b.ops = rxb_model_find(name);
-		if (!b.ops) {
-			printf("| %s | - | - | - | - | - | not registered |\n", name);
-			continue;
 		}
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
 			double ns[16], cyc[16], retr[16];
