@@ -166,19 +166,10 @@ kpps() { awk -v p="$1" 'BEGIN { if (p ~ /^[0-9]+$/) printf "%.1f", p / 1000; els
 
 # sweep_point MODEL KIND WORK SHARE TPORTS OPORTS: one row of sweep.csv.
 sweep_point() {
-	local m=$1 kind=$2 w=$3 s=$4 st so secs t0 t1 o0 o1
-	rxb_snap rxb1
-	t0=${RXB_S[rx0_hw_packets]:-0}
-	o0=$(( $(rxb_s_qsum hw_packets) - t0 ))
-	read -r st so secs < <(bench_udp_mix "$NS0" "$RXB_IP1" "$SECS" "$SWEEP_PPS" "$s" "$5" "$6")
-	sleep 0.5
-	rxb_snap rxb1
-	t1=${RXB_S[rx0_hw_packets]:-0}
-	o1=$(( $(rxb_s_qsum hw_packets) - t1 ))
-	echo "$m,$kind,$w,$s,${st:-0},${so:-0},$(awk -v d=$((t1 - t0)) -v n="${st:-0}" \
-		'BEGIN { if (n > 0) printf "%.1f", 100 * d / n; else print "-" }'),$(awk \
-		-v d=$((o1 - o0)) -v n="${so:-0}" \
-		'BEGIN { if (n > 0) printf "%.1f", 100 * d / n; else print "-" }'),$(awk \
+	local m=$1 kind=$2 w=$3 s=$4 st so secs tp op
+	read -r st so secs tp op < <(bench_target_share "$NS0" "$RXB_IP1" rxb1 \
+		"$SECS" "$SWEEP_PPS" "$s" "$5" "$6")
+	echo "$m,$kind,$w,$s,${st:-0},${so:-0},${tp:--},${op:--},$(awk \
 		-v n=$((${st:-0} + ${so:-0})) -v t="${secs:-0}" \
 		'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }')" >>"$swcsv"
 	rxb_knob_set rxb1 0 work 0
@@ -187,14 +178,9 @@ sweep_point() {
 
 # sweeps MODEL: the work and share sweeps.
 sweeps() {
-	local m=$1 cpus c0 c1 q ports tports oports x w
+	local m=$1 ports tports oports x w
 	load "$m" "$SWEEP_QUEUES" "$SWEEP_RING" || return 1
-	mapfile -t cpus < <(rxb_online_cpus)
-	c0=${cpus[0]}
-	c1=${cpus[1]:-$c0}
-	rxb_knob_set rxb1 0 irq_cpu "$c0"
-	for q in $(seq 1 $((SWEEP_QUEUES - 1))); do rxb_knob_set rxb1 "$q" irq_cpu "$c1"; done
-	BENCH_TX_CPU=$c1
+	BENCH_TX_CPU=$(bench_pin_target rxb1 "$SWEEP_QUEUES")
 	ports=$(bench_flow_ports rxb1 0 4) || return 1
 	tports=${ports%% , *}
 	oports=${ports##* , }

@@ -33,7 +33,6 @@ SECS=${SECS:-3}
 QUEUES=${QUEUES:-2}
 NS0=rxbd-a-$$
 NS1=rxbd-b-$$
-P=/sys/module/rxbisect/parameters
 mkdir -p "$OUT"
 csv=$OUT/demo.csv
 step=0
@@ -62,22 +61,16 @@ netns() {	# IF0 IF1
 
 # slowed: queue 1's delivered share (%) while queue 0 is slowed down.
 slowed() {
-	local cpus ports tp op st so secs w0 w1 k=/sys/kernel/debug/rxbisect/rxb1
-	mapfile -t cpus < <(rxb_online_cpus)
-	echo "${cpus[0]}" > $k/q0/irq_cpu
-	echo "${cpus[1]:-${cpus[0]}}" > $k/q1/irq_cpu
+	local ports tp op pct
+	BENCH_TX_CPU=$(bench_pin_target rxb1 "$QUEUES")
 	ports=$(bench_flow_ports rxb1 0 4) || { echo -; return; }
 	tp=${ports%% , *}
 	op=${ports##* , }
-	echo "$SLOW_WORK" > $k/q0/work
-	w0=$(stat rx1_hw_packets)
-	read -r st so secs < <(BENCH_TX_CPU=${cpus[1]:-} bench_udp_mix "$NS0" 192.0.2.2 "$SECS" \
+	rxb_knob_set rxb1 0 work "$SLOW_WORK"
+	read -r _ _ _ _ pct < <(bench_target_share "$NS0" "$RXB_IP1" rxb1 "$SECS" \
 		"$SLOW_PPS" 31 "${tp// /,}" "${op// /,}")
-	sleep 0.5
-	w1=$(stat rx1_hw_packets)
-	echo 0 > $k/q0/work
-	awk -v d=$((w1 - w0)) -v n="${so:-0}" \
-		'BEGIN { if (n > 0) printf "%.1f\n", 100 * d / n; else print "-" }'
+	rxb_knob_set rxb1 0 work 0
+	echo "${pct:--}"
 }
 
 RXIF=rxb1
@@ -140,16 +133,14 @@ measure veth
 RXIF=rxb1
 cleanup
 
-if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load=(insmod "${RXB_KO:-$here/../../rxbisect.ko}"); fi
+# bench_models reads the list of models from the same module
+RXB_KO=${RXB_KO:-$here/../../rxbisect.ko}
+if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load=(insmod "$RXB_KO"); fi
+# one clear error when the module does not load at all
 "${load[@]}" queues="$QUEUES" ax_ring_size=$((1024 / QUEUES)) ||
 	{ echo "cannot load rxbisect" >&2; exit 1; }
-models=${MODELS:-}
-if [ -z "$models" ]; then
-	for m in privring rxbisect shring shring-list shring-batched dshring corec; do
-		echo "$m" > $P/ring_model 2>/dev/null && models="$models $m"
-	done
-fi
 rmmod rxbisect
+models=$(bench_models)
 for m in $models; do
 	progress "model $m"
 	# rxbisect as section 4.5 asks: k * |Ax| = |Bx| (1024)

@@ -131,6 +131,39 @@ bench_udp_mix() {
 		"$BENCH_DIR/udp_mix.py" "$2" "$3" "$4" "$5" "$6" "$7" "${8:-1000}"
 }
 
+# bench_pin_target IF NQ: IF's queue 0 (the target) interrupts the first
+# online CPU, its queues 1..NQ-1 the second; prints the second, the CPU
+# for the sender (BENCH_TX_CPU).
+bench_pin_target() {
+	local cpus q
+	mapfile -t cpus < <(rxb_online_cpus)
+	rxb_knob_set "$1" 0 irq_cpu "${cpus[0]}"
+	for q in $(seq 1 $(($2 - 1))); do
+		rxb_knob_set "$1" "$q" irq_cpu "${cpus[1]:-${cpus[0]}}"
+	done
+	echo "${cpus[1]:-${cpus[0]}}"
+}
+
+# bench_target_share NS DST IF SECS PPS SHARE TPORTS OPORTS: bench_udp_mix
+# with IF's queue 0 as the target; prints "sent_target sent_other seconds
+# target_pct other_pct", the last two the share of each the NIC delivered
+# (rxN_hw_packets; "-" when none were sent).
+bench_target_share() {
+	local t0 o0 t1 o1 st so secs
+	rxb_snap "$3" || return 1
+	t0=${RXB_S[rx0_hw_packets]:-0}
+	o0=$(($(rxb_s_qsum hw_packets) - t0))
+	read -r st so secs < <(bench_udp_mix "$1" "$2" "$4" "$5" "$6" "$7" "$8")
+	sleep 0.5
+	rxb_snap "$3" || return 1
+	t1=${RXB_S[rx0_hw_packets]:-0}
+	o1=$(($(rxb_s_qsum hw_packets) - t1))
+	awk -v st="${st:-0}" -v so="${so:-0}" -v secs="${secs:-0}" \
+		-v dt=$((t1 - t0)) -v dn=$((o1 - o0)) '
+		function pct(d, n) { return n > 0 ? sprintf("%.1f", 100 * d / n) : "-" }
+		BEGIN { print st, so, secs, pct(dt, st), pct(dn, so) }'
+}
+
 # bench_ratio A B: A / B with two decimals, "-" when either is missing.
 bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
