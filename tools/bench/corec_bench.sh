@@ -77,9 +77,12 @@ print("%.3f %d %d" % (j["ooo_pct"], j["max_dist"], j["lost"]))' "$out" 2>/dev/nu
 # tcp_one: one iperf3 stream; prints "Gbit/s retransmits".
 tcp_one() {
 	rxb_iperf "$RXB_TMP/tcp.json" "$SECS" >/dev/null 2>&1
-	python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]
-print("%.3f %d" % (e["sum_received"]["bits_per_second"] / 1e9, e["sum_sent"]["retransmits"]))' \
-		"$RXB_TMP/tcp.json" 2>/dev/null || echo "- -"
+	rxb_iperf_parse "$RXB_TMP/tcp.json"
+	if [ -n "$IPERF_ERR" ]; then
+		echo "- -"
+	else
+		echo "$IPERF_GBPS $IPERF_RETR"
+	fi
 }
 
 # latency CPORT: heavy + light load, sockperf from client port CPORT;

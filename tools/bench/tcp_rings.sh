@@ -65,10 +65,12 @@ stream() {
 	d0=$(drops)
 	rxb_iperf "$RXB_TMP/tcp.json" "$SECS" >/dev/null 2>&1
 	d1=$(drops)
-	python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]
-print("%.3f %d" % (e["sum_received"]["bits_per_second"] / 1e9, e["sum_sent"]["retransmits"]))' \
-		"$RXB_TMP/tcp.json" 2>/dev/null | tr '\n' ' ' || echo -n "- - "
-	echo $((d1 - d0))
+	rxb_iperf_parse "$RXB_TMP/tcp.json"
+	if [ -n "$IPERF_ERR" ]; then
+		echo "- - $((d1 - d0))"
+	else
+		echo "$IPERF_GBPS $IPERF_RETR $((d1 - d0))"
+	fi
 }
 
 # rr SIZE: sockperf TCP ping-pong of SIZE-byte messages; round trips/s.

@@ -519,21 +519,23 @@ rxb_iperf() {
 }
 
 # rxb_iperf_parse OUT: sets IPERF_GBPS (received), IPERF_BYTES (received),
-# IPERF_PKTS and IPERF_LOST (UDP datagrams), IPERF_ERR from iperf3's JSON.
+# IPERF_PKTS and IPERF_LOST (UDP datagrams), IPERF_RETR (TCP
+# retransmissions, -1 for UDP), IPERF_ERR from iperf3's JSON.
 rxb_iperf_parse() {
-	IFS='|' read -r IPERF_GBPS IPERF_BYTES IPERF_PKTS IPERF_LOST IPERF_ERR < <(
+	IFS='|' read -r IPERF_GBPS IPERF_BYTES IPERF_PKTS IPERF_LOST IPERF_RETR IPERF_ERR < <(
 		python3 - "$1" <<-'EOF'
 		import json, sys
 		try:
 		    j = json.load(open(sys.argv[1]))
 		except Exception as e:
-		    print("0|0|-1|-1|cannot parse the JSON output (%s)" % e)
+		    print("0|0|-1|-1|-1|cannot parse the JSON output (%s)" % e)
 		    sys.exit(0)
 		end = j.get("end", {})
 		s = end.get("sum_received") or end.get("sum") or {}
 		u = end.get("sum", {})
-		print("%.3f|%d|%d|%d|%s" % (s.get("bits_per_second", 0) / 1e9,
+		print("%.3f|%d|%d|%d|%d|%s" % (s.get("bits_per_second", 0) / 1e9,
 		      s.get("bytes", 0), u.get("packets", -1), u.get("lost_packets", -1),
+		      end.get("sum_sent", {}).get("retransmits", -1),
 		      j.get("error", "").replace("|", "/")))
 		EOF
 	)
