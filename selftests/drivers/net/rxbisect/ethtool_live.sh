@@ -39,11 +39,7 @@ bytes0=$(rxb_stat rxb1 rx_bytes)
 rxb_iperf_start "$RXB_TMP/tcp.json" 12
 ktap_test_result "iperf3 TCP 12 s started" [ $? = 0 ]
 # wait until the stream is flowing
-p0=$(rxb_stat rxb1 rx_packets)
-for i in $(seq 25); do
-	[ "$(rxb_stat rxb1 rx_packets)" -gt $((p0 + 1000)) ] && break
-	sleep 0.2
-done
+rxb_wait_rx rxb1 1001 5
 
 # 2..10
 live rxb1 -G rxb1 rx 256

@@ -40,15 +40,8 @@ snap() {
 
 # flows: wait (up to 5 s) for rx_packets to grow by 50 (traffic recovered).
 flows() {
-	local p0 i
-	snap
-	p0=$P
-	for i in $(seq 25); do
-		sleep 0.2
-		snap
-		[ $((P - p0)) -ge 50 ] && return 0
-	done
-	ktap_print_msg "rx_packets +$((P - p0)) in 5 s"
+	rxb_wait_rx rxb1 50 5 && return 0
+	ktap_print_msg "rx_packets +$RXB_RX_GREW in 5 s"
 	return 1
 }
 

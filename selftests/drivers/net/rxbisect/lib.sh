@@ -390,6 +390,20 @@ rxb_wait_balance() {
 	return 1
 }
 
+# rxb_wait_rx IF N SECS: wait up to SECS seconds until IF's rx_packets
+# grew by N; 1 if it did not.  RXB_RX_GREW: the growth seen last.
+rxb_wait_rx() {
+	local f=/sys/class/net/$1/statistics/rx_packets p0 i
+	p0=$(rxb_in "$1" cat "$f") || return 1
+	RXB_RX_GREW=0
+	for i in $(seq $(($3 * 5))); do
+		sleep 0.2
+		RXB_RX_GREW=$(($(rxb_in "$1" cat "$f") - p0))
+		[ "$RXB_RX_GREW" -ge "$2" ] && return 0
+	done
+	return 1
+}
+
 # rxb_wait_consumed IF: wait (up to 5 s) until rx_packets plus rx_flushed
 # (frames freed with rings torn down by a reconfiguration) equals the sum of
 # rxN_hw_packets: every frame the NIC wrote was handed to the stack once.

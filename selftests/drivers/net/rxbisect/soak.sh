@@ -65,17 +65,6 @@ mem() {
 
 splats() { dmesg | grep -cE 'WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|stalled pool shutdown'; }
 
-# flowing IF: wait (up to 10 s) until IF's rx_packets grew by 200.
-flowing() {
-	local p0 i
-	p0=$(rxb_stat "$1" rx_packets)
-	for i in $(seq 50); do
-		[ $(($(rxb_stat "$1" rx_packets) - p0)) -ge 200 ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 # Keep a 4-second iperf3 stream running; each one that ends must have
 # succeeded.  IPERF_RUNS, IPERF_BAD count them.
 IPERF_RUNS=0
@@ -125,7 +114,7 @@ for i in $(seq "$ITERS"); do
 		continue
 	fi
 	rxb_iperf_start "$RXB_TMP/lu.json" 30 || { bad=$((bad + 1)); ktap_print_msg "iteration $i: no iperf3"; }
-	flowing rxb1 || { bad=$((bad + 1)); ktap_print_msg "iteration $i ($m): no traffic"; }
+	rxb_wait_rx rxb1 200 10 || { bad=$((bad + 1)); ktap_print_msg "iteration $i ($m): no traffic"; }
 	rxb_unload || { bad=$((bad + 1)); ktap_print_msg "iteration $i: rmmod failed"; }
 	rxb_kill_bg
 done
