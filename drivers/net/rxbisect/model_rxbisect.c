@@ -12,6 +12,7 @@
  * ring.  Buffers thus move between cores without any software lock; the
  * one serialisation is the NIC's own pipeline stage (section 4.4).
  */
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -211,9 +212,13 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 	u64 addr;
 
 	spin_lock(&rb->lock);
-	/* Notifications held for this ring go out with its next packet. */
+	/* Notifications held for this ring go out with its next packet, and
+	 * before it: the driver refills its Ax in report order.  Whatever is
+	 * still held found the ring full; the driver may free room after
+	 * the flush looked, but a new entry must not overtake the held ones.
+	 */
 	irq_b = rxbisect_flush(rb, b);
-	if (!rxbisect_bx_room(rb, b)) {
+	if (rb->q[b].hw.held || !rxbisect_bx_room(rb, b)) {
 		rxb_stat_inc(&st->ring_full_drops);
 		err = -ENOSPC;
 		goto unlock;
@@ -335,9 +340,17 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			p->borrowed = false;
 			bytes += p->len;
 		}
-		/* Only this queue's own Ax is ever reported here (linking). */
+		/* Only this queue's own Ax is reported here (linking), in the
+		 * order the NIC took its slots: rxb_ring_refill() reposts
+		 * the oldest slot for each report.
+		 */
 		if (flags & RXB_BXE_F_NOTIFY) {
-			q->sw.cookie[le16_to_cpu(e->ax_idx) & rb->amask] = NULL;
+			u32 slot = le16_to_cpu(e->ax_idx) & rb->amask;
+
+			WARN_ONCE(slot != (q->sw.ax_ci & rb->amask),
+				  "rxbisect: Bx %u reports Ax slot %u, expected %u",
+				  qi, slot, q->sw.ax_ci & rb->amask);
+			q->sw.cookie[slot] = NULL;
 			q->sw.ax_ci++;
 		}
 		head++;
