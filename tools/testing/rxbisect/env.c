@@ -57,6 +57,8 @@ struct rxb_env {
 	u64 deadline;			/* atomic; 0: no timer armed */
 	u64 fake_ns;			/* atomic; used when fake_clock */
 	bool fake_clock;
+	void (*clock_hook)(void *arg);	/* single-threaded tests only */
+	void *clock_hook_arg;
 	int timer_stop;			/* atomic */
 	bool timer_running;
 	pthread_t timer_thr;
@@ -142,8 +144,13 @@ void rxb_env_attach(struct rxb_env *env, struct rxb_model *m)
 static u64 env_now_ns(void *envp)
 {
 	struct rxb_env *env = envp;
+	void (*hook)(void *arg) = env->clock_hook;
 	struct timespec ts;
 
+	if (hook) {
+		env->clock_hook = NULL;
+		hook(env->clock_hook_arg);
+	}
 	if (env->fake_clock)
 		return __atomic_load_n(&env->fake_ns, __ATOMIC_ACQUIRE);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -159,6 +166,13 @@ void rxb_env_fake_clock(struct rxb_env *env, u64 ns)
 void rxb_env_advance(struct rxb_env *env, u64 ns)
 {
 	__atomic_add_fetch(&env->fake_ns, ns, __ATOMIC_ACQ_REL);
+}
+
+void rxb_env_on_clock_read(struct rxb_env *env, void (*fn)(void *arg),
+			   void *arg)
+{
+	env->clock_hook_arg = arg;
+	env->clock_hook = fn;
 }
 
 static void env_arm_timer(void *envp, u64 ns)

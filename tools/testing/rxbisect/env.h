@@ -85,6 +85,14 @@ bool rxb_env_run_timer(struct rxb_env *env);
 /* Clock: from now on now_ns returns @ns, moved by rxb_env_advance(). */
 void rxb_env_fake_clock(struct rxb_env *env, u64 ns);
 void rxb_env_advance(struct rxb_env *env, u64 ns);
+/*
+ * Clock: run @fn(@arg) once, from inside the model's next now_ns call.
+ * The model reads the clock in the middle of its NIC-side work, so a
+ * single-threaded test can run the driver side at that point, as another
+ * core would.  Not for use with threads.
+ */
+void rxb_env_on_clock_read(struct rxb_env *env, void (*fn)(void *arg),
+			   void *arg);
 
 /* Fault injection: after @after more successful allocs, fail @count on @q. */
 void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
