@@ -809,3 +809,26 @@ void rxb_th_destroy(struct rxb_th *t)
 	}
 	t->env = NULL;
 }
+
+u64 rxb_th_xstat(struct rxb_th *t, const char *name)
+{
+	const struct rxb_model_ops *ops = t->ops;
+	unsigned int n = ops->xstats_count(t->m), i;
+	char *names = calloc(n, RXB_STAT_NAME_LEN);
+	u64 *vals = calloc(n, sizeof(*vals)), v = 0;
+	bool found = false;
+
+	if (!names || !vals)
+		abort();
+	ops->xstats_names(t->m, names);
+	ops->xstats_values(t->m, vals);
+	for (i = 0; i < n && !found; i++)
+		if (!strcmp(names + i * RXB_STAT_NAME_LEN, name)) {
+			v = vals[i];
+			found = true;
+		}
+	EXPECT(found, "no counter %s", name);
+	free(names);
+	free(vals);
+	return v;
+}

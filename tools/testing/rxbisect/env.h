@@ -188,5 +188,10 @@ bool rxb_th_start(struct rxb_th *t);
 bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
 		   unsigned int ring_size, unsigned int buf_len);
 void rxb_th_destroy(struct rxb_th *t);
+/*
+ * A model-specific counter by name, as ethtool -S shows it (rx0_borrowed,
+ * ring0_posted, ...); fails the case and returns 0 if there is none.
+ */
+u64 rxb_th_xstat(struct rxb_th *t, const char *name);
 
 #endif /* _RXB_TEST_ENV_H */

@@ -11,7 +11,6 @@
  * and a WARN fails the case, so every poll here also checks the order.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
@@ -66,25 +65,7 @@ static void bt_destroy(struct bt *t)
 /* An rxBisect counter by name (rxN_borrowed, ...). */
 static u64 xs(struct bt *t, const char *name)
 {
-	const struct rxb_model_ops *ops = t->th.ops;
-	unsigned int n = ops->xstats_count(t->th.m), i;
-	char *names = calloc(n, RXB_STAT_NAME_LEN);
-	u64 *vals = calloc(n, sizeof(*vals)), v = 0;
-	bool found = false;
-
-	if (!names || !vals)
-		abort();
-	ops->xstats_names(t->th.m, names);
-	ops->xstats_values(t->th.m, vals);
-	for (i = 0; i < n; i++)
-		if (!strcmp(names + i * RXB_STAT_NAME_LEN, name)) {
-			v = vals[i];
-			found = true;
-		}
-	EXPECT(found, "no counter %s", name);
-	free(names);
-	free(vals);
-	return v;
+	return rxb_th_xstat(&t->th, name);
 }
 
 static unsigned int tlen(unsigned int q, u64 seq)

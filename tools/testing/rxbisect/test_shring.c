@@ -70,25 +70,7 @@ static void st_destroy(struct st *t)
 /* A model-specific counter by name; fails the case if there is none. */
 static u64 xs(struct st *t, const char *name)
 {
-	const struct rxb_model_ops *ops = t->th.ops;
-	unsigned int n = ops->xstats_count(t->th.m), i;
-	char *names = calloc(n, RXB_STAT_NAME_LEN);
-	u64 *vals = calloc(n, sizeof(*vals)), v = 0;
-	bool found = false;
-
-	if (!names || !vals)
-		abort();
-	ops->xstats_names(t->th.m, names);
-	ops->xstats_values(t->th.m, vals);
-	for (i = 0; i < n; i++)
-		if (!strcmp(names + i * RXB_STAT_NAME_LEN, name)) {
-			v = vals[i];
-			found = true;
-		}
-	EXPECT(found, "no counter %s", name);
-	free(names);
-	free(vals);
-	return v;
+	return rxb_th_xstat(&t->th, name);
 }
 
 static unsigned int st_len(const struct st *t, unsigned int q, u64 seq)
