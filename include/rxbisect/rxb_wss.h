@@ -5,7 +5,10 @@
  * The I/O working set is "the memory areas that are DMAed by an I/O device
  * during some time interval" (thesis chapter 4).  The NIC records every
  * buffer it writes; the tracker reports how many distinct buffers were
- * written during the last @window writes, exactly, in O(1) per write.
+ * written during the last @window writes, in O(1) per write and without a
+ * device-wide lock per write: each CPU stages its writes and adds them to
+ * the window RXB_WSS_BATCH at a time.  The count is exact for the writes
+ * added; wss.c states the bound on its error against the exact count.
  */
 #ifndef _RXB_WSS_H
 #define _RXB_WSS_H
@@ -13,26 +16,48 @@
 #include <linux/types.h>
 #include <linux/spinlock.h>
 
+/* Writes a CPU stages before it adds them to the window. */
+#define RXB_WSS_BATCH	32
+
+/**
+ * struct rxb_wss_stage - one CPU's writes not yet in the window.
+ * @n: writes staged.
+ * @buf: their buffers, oldest first.
+ */
+struct rxb_wss_stage {
+	u32 n;
+	u64 buf[RXB_WSS_BATCH];
+};
+
+/**
+ * struct rxb_wss_slot - a buffer in the window.
+ * @key: the buffer; 0: empty slot.
+ * @last: window sequence number of its latest write.
+ */
+struct rxb_wss_slot {
+	u64 key;
+	u64 last;
+};
+
 /**
  * struct rxb_wss - distinct buffers among the last @window writes.
- * @lock: serialises writers (the NIC may write from several CPUs).
+ * @stage: per-CPU writes not yet in the window.
+ * @lock: serialises the CPUs adding their staged writes (once per batch).
  * @window: writes the window spans; a power of two.
- * @seq: writes so far.
- * @ring: the buffer of each of the last @window writes.
+ * @seq: writes added to the window so far.
+ * @ring: the buffer of each of the last @window writes added.
  * @slots: open-addressing table: buffer -> sequence number of its last
- *	write; 2 * @window entries, key 0 is empty.
- * @distinct: distinct buffers in the window.
- * @peak: largest @distinct seen.
+ *	write; 2 * @window entries.
+ * @distinct: distinct buffers in the window; readers use READ_ONCE().
+ * @peak: largest @distinct seen; readers use READ_ONCE().
  */
 struct rxb_wss {
+	struct rxb_wss_stage __percpu *stage;
 	spinlock_t lock;	/* the fields below */
 	u32 window;
 	u64 seq;
 	u64 *ring;
-	struct rxb_wss_slot {
-		u64 key;
-		u64 last;
-	} *slots;
+	struct rxb_wss_slot *slots;
 	u32 distinct;
 	u32 peak;
 };
@@ -40,5 +65,6 @@ struct rxb_wss {
 int rxb_wss_init(struct rxb_wss *w, u32 window);
 void rxb_wss_fini(struct rxb_wss *w);
 void rxb_wss_record(struct rxb_wss *w, u64 buf);
+void rxb_wss_flush(struct rxb_wss *w);
 
 #endif /* _RXB_WSS_H */

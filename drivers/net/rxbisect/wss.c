@@ -6,9 +6,34 @@
  * a hash table (linear probing, backward-shift deletion) the sequence number
  * of each buffer's latest write.  When a write leaves the window, its buffer
  * leaves the set unless it was written again since.  Builds in userspace.
+ *
+ * No device-wide lock per write: the NIC writes from several CPUs at once
+ * (every model, every DMA), and a lock per write would serialise them.
+ * Each CPU stages its writes in a per-CPU batch of RXB_WSS_BATCH (B) and
+ * adds the batch to the shared window under the lock when it is full:
+ * one lock per B writes.  Readers (ethtool -S) take no lock.
+ *
+ * The window is exact for the writes added so far, in the order they were
+ * added: each CPU's writes in its order, the CPUs' batches interleaved.
+ * Against the exact count of the last @window writes in the order the NIC
+ * made them, the error is bounded.  At most U = nr_cpu_ids * (B - 1)
+ * writes are staged at any time.  The window and the exact one then
+ * differ in at most 2U writes: writes made before the exact window began
+ * but added after it began were staged at that moment (at most U), and
+ * the added window reaches back before it only as far as writes made
+ * since are still staged (at most U).  A write changes a distinct count
+ * by at most one, so distinct and peak are within 2 * nr_cpu_ids * (B - 1)
+ * of the exact ones (with 2 CPUs and B = 32: 124 buffers, in a window of
+ * 16384 writes by default).  A CPU that stops writing keeps up to B - 1
+ * writes staged until it writes again; rxb_wss_flush() adds them now.
+ *
+ * Context: the NIC's, bottom halves disabled (the transmit path, the
+ * engine, the soft hrtimer): the stage is per CPU and a flush may not be
+ * interrupted by another on the same CPU.
  */
 #include <linux/errno.h>
 #include <linux/log2.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <rxbisect/rxb_wss.h>
@@ -29,9 +54,10 @@ int rxb_wss_init(struct rxb_wss *w, u32 window)
 	w->seq = 0;
 	w->distinct = 0;
 	w->peak = 0;
+	w->stage = alloc_percpu(struct rxb_wss_stage);
 	w->ring = kvcalloc(window, sizeof(*w->ring), GFP_KERNEL);
 	w->slots = kvcalloc(2 * (size_t)window, sizeof(*w->slots), GFP_KERNEL);
-	if (!w->ring || !w->slots) {
+	if (!w->stage || !w->ring || !w->slots) {
 		rxb_wss_fini(w);
 		return -ENOMEM;
 	}
@@ -39,13 +65,15 @@ int rxb_wss_init(struct rxb_wss *w, u32 window)
 }
 
 /**
- * rxb_wss_fini() - free a tracker.
+ * rxb_wss_fini() - free a tracker; staged writes are dropped.
  * @w: tracker.
  */
 void rxb_wss_fini(struct rxb_wss *w)
 {
+	free_percpu(w->stage);
 	kvfree(w->ring);
 	kvfree(w->slots);
+	w->stage = NULL;
 	w->ring = NULL;
 	w->slots = NULL;
 }
@@ -84,24 +112,18 @@ static void rxb_wss_delete(struct rxb_wss *w, struct rxb_wss_slot *s)
 	w->slots[i].key = 0;
 }
 
-/**
- * rxb_wss_record() - the NIC wrote buffer @buf.
- * @w: tracker.
- * @buf: the buffer's identity (e.g. its bus address >> PAGE_SHIFT); not 0.
- */
-void rxb_wss_record(struct rxb_wss *w, u64 buf)
+/* Add one write of @buf to the window.  Under @w->lock. */
+static void rxb_wss_add(struct rxb_wss *w, u64 buf)
 {
 	struct rxb_wss_slot *s;
 	u32 pos;
 
-	spin_lock(&w->lock);
 	pos = w->seq & (w->window - 1);
 	if (w->seq >= w->window) {
 		/* The write leaving the window: its buffer leaves unless rewritten. */
 		s = rxb_wss_find(w, w->ring[pos]);
 		if (s->key && s->last == w->seq - w->window) {
 			rxb_wss_delete(w, s);
-			/* Readers (ethtool) use READ_ONCE() without the lock. */
 			WRITE_ONCE(w->distinct, w->distinct - 1);
 		}
 	}
@@ -115,5 +137,53 @@ void rxb_wss_record(struct rxb_wss *w, u64 buf)
 	s->last = w->seq;
 	w->ring[pos] = buf;
 	w->seq++;
+}
+
+/* Add the writes @st staged to the window and empty it. */
+static void rxb_wss_add_staged(struct rxb_wss *w, struct rxb_wss_stage *st)
+{
+	u32 i;
+
+	spin_lock(&w->lock);
+	for (i = 0; i < st->n; i++)
+		rxb_wss_add(w, st->buf[i]);
 	spin_unlock(&w->lock);
+	st->n = 0;
+}
+
+/**
+ * rxb_wss_record() - the NIC wrote buffer @buf.
+ * @w: tracker.
+ * @buf: the buffer's identity (e.g. its bus address >> PAGE_SHIFT); not 0.
+ *
+ * Context: bottom halves disabled.  Takes @w->lock once per RXB_WSS_BATCH
+ * writes of this CPU.
+ */
+void rxb_wss_record(struct rxb_wss *w, u64 buf)
+{
+	struct rxb_wss_stage *st;
+
+	lockdep_assert_in_softirq();
+	st = get_cpu_ptr(w->stage);
+	st->buf[st->n++] = buf;
+	if (st->n == RXB_WSS_BATCH)
+		rxb_wss_add_staged(w, st);
+	put_cpu_ptr(w->stage);
+}
+
+/**
+ * rxb_wss_flush() - add the writes this CPU staged to the window now.
+ * @w: tracker.
+ *
+ * Context: bottom halves disabled.
+ */
+void rxb_wss_flush(struct rxb_wss *w)
+{
+	struct rxb_wss_stage *st;
+
+	lockdep_assert_in_softirq();
+	st = get_cpu_ptr(w->stage);
+	if (st->n)
+		rxb_wss_add_staged(w, st);
+	put_cpu_ptr(w->stage);
 }

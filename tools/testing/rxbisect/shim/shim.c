@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Userspace shims: the few definitions the shim headers cannot inline. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "shim.h"
 
 long rxb_shim_live_allocs;
@@ -7,3 +10,46 @@ long rxb_shim_alloc_fail_after = -1;
 long rxb_shim_alloc_injected;
 long rxb_shim_warnings;
 unsigned long rxb_shim_fence_word;
+
+/* Per-CPU data: one mutex per CPU stands for disabled preemption. */
+static pthread_mutex_t rxb_shim_cpu_lock[RXB_SHIM_NR_CPUS] = {
+	[0 ... RXB_SHIM_NR_CPUS - 1] = PTHREAD_MUTEX_INITIALIZER
+};
+
+static unsigned int rxb_shim_next_cpu;
+static __thread int rxb_shim_cpu_id = -1;
+static __thread unsigned int rxb_shim_cpu_depth;
+
+int rxb_shim_cpu(void)
+{
+	if (rxb_shim_cpu_id < 0)
+		rxb_shim_cpu_id = __atomic_fetch_add(&rxb_shim_next_cpu, 1,
+						     __ATOMIC_RELAXED) %
+				  RXB_SHIM_NR_CPUS;
+	return rxb_shim_cpu_id;
+}
+
+void rxb_shim_set_cpu(int cpu)
+{
+	if (cpu < 0 || cpu >= RXB_SHIM_NR_CPUS || rxb_shim_cpu_depth) {
+		fprintf(stderr, "BUG: %s(%d) depth %u\n", __func__, cpu,
+			rxb_shim_cpu_depth);
+		abort();
+	}
+	rxb_shim_cpu_id = cpu;
+}
+
+int rxb_shim_get_cpu(void)
+{
+	int cpu = rxb_shim_cpu();
+
+	if (!rxb_shim_cpu_depth++)
+		pthread_mutex_lock(&rxb_shim_cpu_lock[cpu]);
+	return cpu;
+}
+
+void rxb_shim_put_cpu(void)
+{
+	if (!--rxb_shim_cpu_depth)
+		pthread_mutex_unlock(&rxb_shim_cpu_lock[rxb_shim_cpu_id]);
+}
