@@ -2,9 +2,9 @@
 /*
  * Microbenchmark of the ring-model cores (a benchmark, not a test).
  *
- * One NIC thread calls ops->hw_rx() for every frame (RSS: a hash per
- * frame picks the queue) and fires the model's timer; consumer threads
- * run NAPI-like loops over the queues they own (queue q belongs to
+ * One NIC thread (two with -S) calls ops->hw_rx() for every frame (RSS:
+ * a hash per frame picks the queue) and fires the model's timer; consumer
+ * threads run NAPI-like loops over the queues they own (queue q belongs to
  * consumer q % consumers), read each packet's first cache line as the
  * stack's header parsing would, and return the buffer to the pool it came
  * from.  A frame the NIC drops for lack of a buffer or ring space is sent
@@ -33,8 +33,18 @@
  * consumer threads' CPU time.  Timing every call slows the runs, so -A
  * prints no rates.
  *
+ * -S measures how the NIC scales: every model with 1 and with 2 NIC
+ * threads calling hw_rx() concurrently, as the kernel's NIC does when
+ * frames arrive on several CPUs.  NIC thread t takes the queues q with
+ * q % 2 == t and half the frames; the consumers are the same in both
+ * modes.  Printed per model and frame size: Mpps with 1 and with 2 NIC
+ * threads, the scaling (2-thread rate / 1-thread rate) and the scaling
+ * over privring's, each as median [min-max] over -R rounds (default 5)
+ * that interleave the models (run_scaling()).  A device-wide lock in a
+ * model's NIC path shows as a scaling below privring's.
+ *
  * Usage: bench_models [-q queues] [-c consumers] [-r ring] [-n frames]
- *                     [-R reps] [-m model,...] [-T] [-A]
+ *                     [-R reps] [-m model,...] [-T] [-A | -S]
  * -T: consumers read the whole packet instead of its first cache line.
  */
 #include <errno.h>
@@ -60,6 +70,8 @@
 #define BUDGET		64		/* NAPI poll budget */
 #define MAX_Q		RXB_MAX_MODEL_QUEUES
 #define MAX_CONS	16
+#define MAX_NIC		2		/* NIC threads */
+#define MAX_REPS	16
 
 struct bbuf {
 	u8 *data;
@@ -80,7 +92,8 @@ struct pool {
 struct bench {
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
-	unsigned int nq, ncons, ring, len;
+	unsigned int nq, ncons, nnic, ring, len;
+	bool nopin;		/* more threads than CPUs: the scheduler places them */
 	u64 frames;
 	bool touch_all;
 	u8 *mem;
@@ -90,8 +103,7 @@ struct bench {
 	u64 irqs[MAX_Q] ____cacheline_aligned;
 	u64 timer_due ____cacheline_aligned;	/* 0: none armed */
 	u64 consumed ____cacheline_aligned;
-	int nic_done;
-	u64 retries;
+	u64 retries;		/* summed over the NIC threads */
 	u64 sink[MAX_CONS];
 	/* -A: summed over the consumer threads at their end */
 	bool acct;
@@ -155,12 +167,12 @@ static void cpu_relax(void)
 #endif
 }
 
-static void pin(int cpu)
+static void pin(const struct bench *b, int cpu)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
 
-	if (n < 2)
+	if (n < 2 || b->nopin)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu % n, &set);
@@ -298,33 +310,50 @@ static const struct rxb_env_ops bench_ops = {
 	.dma_write	= env_dma,
 };
 
-/* The NIC fires the model's timer between frames, as its own pipeline. */
+/*
+ * The NIC fires the model's timer between frames, as its own pipeline.
+ * One NIC thread runs it at a time, as one hrtimer: the one that takes
+ * the due time.
+ */
 static void nic_timer(struct bench *b)
 {
 	u64 due = __atomic_load_n(&b->timer_due, __ATOMIC_RELAXED);
 
-	if (due && now_ns() >= due) {
-		__atomic_store_n(&b->timer_due, 0, __ATOMIC_RELAXED);
+	if (due && now_ns() >= due &&
+	    __atomic_compare_exchange_n(&b->timer_due, &due, 0, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		b->ops->hw_timer(b->m);
-	}
 }
 
+struct nic_arg {
+	struct bench *b;
+	unsigned int id;
+};
+
+/*
+ * NIC thread @id of b->nnic: its share of the frames, on the queues q with
+ * q % nnic == id (the queues of the CPUs its frames arrive on).
+ */
 static void *nic_fn(void *arg)
 {
-	struct bench *b = arg;
+	const struct nic_arg *na = arg;
+	struct bench *b = na->b;
 	u8 frame[BUF_SIZE] = { 0 };
-	u64 i, x = 0x9e3779b97f4a7c15ULL, retries = 0;
+	u64 i, x = 0x9e3779b97f4a7c15ULL * (na->id + 1), retries = 0;
+	u64 frames = b->frames / b->nnic + (na->id < b->frames % b->nnic);
+	unsigned int nq = (b->nq - na->id + b->nnic - 1) / b->nnic;
 	struct rxb_frame f = { .data = frame, .len = b->len,
 			       .hash_flags = RXB_CQE_F_L4_HASH };
 
-	pin(0);
-	for (i = 0; i < b->frames; i++) {
+	pin(b, na->id);
+	for (i = 0; i < frames; i++) {
 		/* xorshift: the flow hash; RSS takes the queue from it */
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		f.hash = (u32)x;
-		while (b->ops->hw_rx(b->m, (x >> 32) % b->nq, &f)) {
+		while (b->ops->hw_rx(b->m, na->id + (x >> 32) % nq * b->nnic,
+				     &f)) {
 			/* the consumers lag: let them run if they share a CPU */
 			if (!(++retries & 63))
 				sched_yield();
@@ -335,8 +364,7 @@ static void *nic_fn(void *arg)
 		if (b->ops->hw_timer && !(i & 15))
 			nic_timer(b);
 	}
-	b->retries = retries;
-	__atomic_store_n(&b->nic_done, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&b->retries, retries, __ATOMIC_RELAXED);
 	/* held notifications and timers until everything is consumed */
 	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
 		if (b->ops->hw_timer)
@@ -362,7 +390,7 @@ static void *cons_fn(void *arg)
 	int i, n, got;
 
 	self_cons = ca->id;
-	pin(1 + ca->id);
+	pin(b, b->nnic + ca->id);
 	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
 		got = 0;
 		for (q = ca->id; q < b->nq; q += b->ncons) {
@@ -436,7 +464,8 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 {
 	struct rxb_model_cfg cfg;
 	struct cons_arg ca[MAX_CONS];
-	pthread_t nic, cons[MAX_CONS];
+	struct nic_arg na[MAX_NIC];
+	pthread_t nic[MAX_NIC], cons[MAX_CONS];
 	unsigned int per, q, i, k = 0;
 	const char *msg = "";
 	u64 t0, t1, c0, c1;
@@ -481,7 +510,7 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 	b->a_frees = 0;
 	b->cons_ns = 0;
 	b->consumed = 0;
-	b->nic_done = 0;
+	b->retries = 0;
 	b->m = b->ops->create(&cfg);
 	if (IS_ERR_OR_NULL(b->m)) {
 		fprintf(stderr, "%s: create failed (%ld)\n", b->ops->name,
@@ -497,9 +526,14 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 		if (pthread_create(&cons[i], NULL, cons_fn, &ca[i]))
 			abort();
 	}
-	if (pthread_create(&nic, NULL, nic_fn, b))
-		abort();
-	pthread_join(nic, NULL);
+	for (i = 0; i < b->nnic; i++) {
+		na[i].b = b;
+		na[i].id = i;
+		if (pthread_create(&nic[i], NULL, nic_fn, &na[i]))
+			abort();
+	}
+	for (i = 0; i < b->nnic; i++)
+		pthread_join(nic[i], NULL);
 	for (i = 0; i < b->ncons; i++)
 		pthread_join(cons[i], NULL);
 	c1 = rdtsc();
@@ -665,8 +699,108 @@ static void print_acct(struct bench *b, const char *name, unsigned int li,
 static void print_help(void)
 {
 	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-r ring] [-n frames]\n"
-		"             [-R reps] [-m model,...] [-T] [-A]\n");
+		"             [-R reps] [-m model,...] [-T] [-A | -S]\n");
 	exit(2);
+}
+
+/* @name is one of the comma-separated names in @only (NULL: all). */
+static bool selected(const char *name, const char *only)
+{
+	size_t l = strlen(name);
+	const char *p;
+
+	if (!only)
+		return true;
+	p = strstr(only, name);
+	/* whole names in a comma-separated list */
+	while (p && ((p != only && p[-1] != ',') || (p[l] && p[l] != ',')))
+		p = strstr(p + 1, name);
+	return p;
+}
+
+/* "median [min-max]" of @v[0..n) (sorts @v), into @buf. */
+static const char *spread(char *buf, size_t len, double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	snprintf(buf, len, "%.2f [%.2f-%.2f]", v[n / 2], v[0], v[n - 1]);
+	return buf;
+}
+
+#define MAX_MODELS	16
+
+/*
+ * -S: the NIC's scaling.  Every model with 1 and with 2 NIC threads (the
+ * queues split between them), @reps rounds; each round runs every model
+ * once in each mode, the modes in alternating order (1,2 then 2,1), so
+ * that drift in the machine's load falls on every cell alike.  Per model:
+ * Mpps with 1 and 2 NIC threads, the scaling (2-thread rate / 1-thread
+ * rate, of the same round) and that scaling over privring's in the same
+ * round; each as median [min-max] over the rounds.  "noise": the spread of
+ * the ratio to privring includes 1.
+ */
+static void run_scaling(struct bench *b, const char *only, int reps)
+{
+	static double mpps[MAX_MODELS][MAX_NIC][MAX_REPS];
+	const struct rxb_model_ops *ops[MAX_MODELS];
+	const unsigned int lens[] = { 64, 1500 };
+	bool ok[MAX_MODELS];
+	unsigned int nm = 0, mi, li, k;
+	int r, pr = -1;
+
+	for (mi = 0; nm < MAX_MODELS && (ops[nm] = rxb_model_get(mi)); mi++)
+		if (selected(ops[nm]->name, only)) {
+			if (!strcmp(ops[nm]->name, "privring"))
+				pr = nm;
+			nm++;
+		}
+	printf("\n| model | frame | Mpps, 1 NIC thread | Mpps, 2 NIC threads | %s | %s |\n",
+	       "scaling (2/1)", "scaling / privring's");
+	printf("|---|---|---|---|---|---|\n");
+	for (li = 0; li < ARRAY_SIZE(lens); li++) {
+		b->len = lens[li];
+		for (mi = 0; mi < nm; mi++)
+			ok[mi] = true;
+		for (r = 0; r < reps; r++)
+			for (mi = 0; mi < nm; mi++)
+				for (k = 0; k < MAX_NIC && ok[mi]; k++) {
+					unsigned int t = r & 1 ? MAX_NIC - 1 - k : k;
+					double ns, cyc, retr;
+
+					b->ops = ops[mi];
+					b->nnic = t + 1;
+					ok[mi] = run_once(b, &ns, &cyc, &retr);
+					if (ok[mi])
+						mpps[mi][t][r] = 1000.0 / ns;
+				}
+		for (mi = 0; mi < nm; mi++) {
+			double v1[MAX_REPS], v2[MAX_REPS], sc[MAX_REPS], rel[MAX_REPS];
+			char c1[48], c2[48], c3[48], c4[64] = "-";
+
+			if (!ok[mi]) {
+				printf("| %s | %u B | - | - | - | cannot run |\n",
+				       ops[mi]->name, b->len);
+				continue;
+			}
+			for (r = 0; r < reps; r++) {
+				v1[r] = mpps[mi][0][r];
+				v2[r] = mpps[mi][1][r];
+				sc[r] = v2[r] / v1[r];
+				if (pr >= 0 && ok[pr])
+					rel[r] = sc[r] / (mpps[pr][1][r] / mpps[pr][0][r]);
+			}
+			if (pr >= 0 && ok[pr]) {
+				spread(c4, sizeof(c4) - 8, rel, reps);
+				if (rel[0] <= 1.0 && rel[reps - 1] >= 1.0 &&
+				    (int)mi != pr)
+					strcat(c4, " noise");
+			}
+			printf("| %s | %u B | %s | %s | %s | %s |\n", ops[mi]->name,
+			       b->len, spread(c1, sizeof(c1), v1, reps),
+			       spread(c2, sizeof(c2), v2, reps),
+			       spread(c3, sizeof(c3), sc, reps), c4);
+			fflush(stdout);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -674,16 +808,18 @@ int main(int argc, char **argv)
 	static struct bench b;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *only = NULL;
+	bool scale = false;
 	const unsigned int lens[] = { 64, 1500 };
 	double pr_ns[2] = { 0, 0 }, ghz;
 	unsigned int mi, li;
-	int opt, reps = 3, r;
+	int opt, reps = 0, r;
 
 	b.nq = 4;
 	b.ring = 1024;
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
-	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:TA")) != -1) {
+	b.nnic = 1;
+	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:TAS")) != -1) {
 		switch (opt) {
 		case 'q':
 			b.nq = atoi(optarg);
@@ -709,23 +845,31 @@ int main(int argc, char **argv)
 		case 'A':
 			b.acct = true;
 			break;
+		case 'S':
+			scale = true;
+			break;
 		default:
 			print_help();
 		}
 	}
+	if (!reps)
+		reps = scale ? 5 : 3;
 	if (!b.nq || b.nq > MAX_Q || !b.ncons || b.ncons > MAX_CONS ||
-	    reps < 1 || reps > 16 || !b.frames)
+	    reps < 1 || reps > MAX_REPS || !b.frames ||
+	    (scale && (b.acct || b.nq < MAX_NIC)))
 		print_help();
 	if (b.ncons > b.nq)
 		b.ncons = b.nq;
+	/* -S: the same placement with 1 and 2 NIC threads */
+	b.nopin = scale && MAX_NIC + b.ncons > ncpu;
 	if (b.acct && !HAVE_TSC) {
 		fprintf(stderr, "-A needs a TSC\n");
 		return 2;
 	}
 
 	ghz = tsc_ghz();
-	printf("# bench_models: %u queues, ring %u, 1 NIC thread + %u consumer thread(s),\n",
-	       b.nq, b.ring, b.ncons);
+	printf("# bench_models: %u queues, ring %u, %s NIC thread%s + %u consumer thread(s),\n",
+	       b.nq, b.ring, scale ? "1 or 2" : "1", scale ? "s" : "", b.ncons);
 	printf("# %ld CPUs;", ncpu);
 	printf(" %llu frames per run, median of %d runs; consumers read %s;\n",
 	       (unsigned long long)b.frames, reps,
@@ -734,6 +878,15 @@ int main(int argc, char **argv)
 		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
 	else
 		printf("# no TSC on this architecture: cycles not measured\n");
+	if (scale) {
+		printf("# -S: NIC threads split the queues (thread t: q %% 2 == t); %s;\n",
+		       b.nopin ? "more threads than CPUs, none pinned" :
+		       "threads pinned, NIC threads first");
+		printf("# %d rounds, models interleaved; median [min-max] over the rounds\n",
+		       reps);
+		run_scaling(&b, only, reps);
+		return 0;
+	}
 	if (b.acct) {
 		b.tsc_cost = tsc_pair_cost();
 		printf("# -A: allocator calls timed, %llu cycles per TSC read pair subtracted\n",
@@ -753,19 +906,10 @@ int main(int argc, char **argv)
 	for (mi = 0; (b.ops = rxb_model_get(mi)); mi++) {
 		const char *name = b.ops->name;
 
-		if (only) {
-			size_t l = strlen(name);
-			const char *p = strstr(only, name);
-
-			/* whole names in a comma-separated list */
-			while (p && ((p != only && p[-1] != ',') ||
-				     (p[l] && p[l] != ',')))
-				p = strstr(p + 1, name);
-			if (!p)
-				continue;
-		}
+		if (!selected(name, only))
+			continue;
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
-			double ns[16], cyc[16], retr[16];
+			double ns[MAX_REPS], cyc[MAX_REPS], retr[MAX_REPS];
 			char rat[16] = "-";
 
 			b.len = lens[li];
