@@ -286,6 +286,14 @@ struct rxb_ring_state {
  * @rx_pending: driver half: true if queue @q has an unconsumed completion.
  * @hw_timer: optional: hardware half: the timer set with
  *	rxb_env_ops.arm_timer fired.
+ * @ctl_tick: optional: driver half: the driver's periodic control task
+ *	(a software controller such as dshRing's, which reads the NIC's
+ *	counters and writes its registers).  The driver calls it with the
+ *	time @now (the clock of rxb_env_ops.now_ns) from its own periodic
+ *	context (a delayed work in the kernel), first soon after the rings go
+ *	live, then again after the delay it returns in nanoseconds, until
+ *	the rings are torn down; never concurrently with itself.  It may run
+ *	concurrently with either half.
  * @validate: optional: check the model-specific parts of @cfg before
  *	@create; on error set *@msg to a static explanation.
  * @advise: optional: a static warning about a configuration that works but
@@ -310,6 +318,7 @@ struct rxb_model_ops {
 	bool (*refill)(struct rxb_model *m, unsigned int q);
 	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
 	void (*hw_timer)(struct rxb_model *m);
+	u64 (*ctl_tick)(struct rxb_model *m, u64 now);
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
 	const char *(*advise)(const struct rxb_model_cfg *cfg);
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);

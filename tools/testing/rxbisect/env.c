@@ -62,6 +62,11 @@ struct rxb_env {
 	int timer_stop;			/* atomic */
 	bool timer_running;
 	pthread_t timer_thr;
+	/* the driver's periodic control task (ops->ctl_tick) */
+	u64 ctl_due;			/* 0: not run yet; ctl thread or test */
+	int ctl_stop;			/* atomic */
+	bool ctl_running;
+	pthread_t ctl_thr;
 	pthread_mutex_t grow_lock;	/* serialises record creation */
 	long errors;			/* atomic */
 };
@@ -107,6 +112,7 @@ void rxb_env_destroy(struct rxb_env *env)
 	unsigned int i, n;
 
 	rxb_env_timer_stop(env);
+	rxb_env_ctl_stop(env);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
 	if (n > env->max_bufs)
 		n = env->max_bufs;
@@ -253,6 +259,64 @@ void rxb_env_timer_stop(struct rxb_env *env)
 	__atomic_store_n(&env->timer_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(env->timer_thr, NULL);
 	env->timer_running = false;
+}
+
+/* Run the model's ctl_tick once it is due (@wait: wait for it); true if run. */
+static bool env_run_ctl(struct rxb_env *env, bool wait)
+{
+	u64 now = env_now_ns(env);
+
+	if (!env->model || !env->model->ops->ctl_tick) {
+		env_err(env, "controller run but the model has no ctl_tick");
+		return false;
+	}
+	if (env->ctl_due && now < env->ctl_due) {
+		if (!wait)
+			return false;
+		if (env->fake_clock)
+			rxb_env_advance(env, env->ctl_due - now);
+		else
+			while (env_now_ns(env) < env->ctl_due)
+				sched_yield();
+		now = env_now_ns(env);
+	}
+	env->ctl_due = now + env->model->ops->ctl_tick(env->model, now);
+	return true;
+}
+
+bool rxb_env_run_ctl(struct rxb_env *env)
+{
+	return env_run_ctl(env, true);
+}
+
+static void *ctl_fn(void *arg)
+{
+	struct rxb_env *env = arg;
+	struct timespec nap = { .tv_nsec = 20000 };
+
+	while (!__atomic_load_n(&env->ctl_stop, __ATOMIC_ACQUIRE))
+		if (!env_run_ctl(env, false))
+			nanosleep(&nap, NULL);
+	return NULL;
+}
+
+void rxb_env_ctl_start(struct rxb_env *env)
+{
+	if (env->ctl_running)
+		return;
+	__atomic_store_n(&env->ctl_stop, 0, __ATOMIC_RELEASE);
+	if (pthread_create(&env->ctl_thr, NULL, ctl_fn, env))
+		abort();
+	env->ctl_running = true;
+}
+
+void rxb_env_ctl_stop(struct rxb_env *env)
+{
+	if (!env->ctl_running)
+		return;
+	__atomic_store_n(&env->ctl_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(env->ctl_thr, NULL);
+	env->ctl_running = false;
 }
 
 void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
@@ -798,8 +862,10 @@ bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
 
 void rxb_th_destroy(struct rxb_th *t)
 {
-	if (t->env)
+	if (t->env) {
 		rxb_env_timer_stop(t->env);
+		rxb_env_ctl_stop(t->env);
+	}
 	if (t->m)
 		t->ops->destroy(t->m);
 	t->m = NULL;
