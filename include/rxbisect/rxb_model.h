@@ -125,8 +125,9 @@ enum rxb_corec_irq {
  *	multiple of 8 in 8..64; 0: 16.
  * @dsh_tput_mbps: dshRing: a sample's throughput is high above this many
  *	Mbit/s; 0: 1000.
- * @dsh_overload_ratio: dshRing: a queue is overloaded when its interval
- *	between receive calls exceeds this multiple of the median; 0: 32.
+ * @dsh_overload_ratio: dshRing: a sample sees an overloaded queue when
+ *	the standard deviation of the queues' intervals between receive
+ *	calls exceeds this multiple of their median; 0: 32.
  *	(dshRing's memory-pressure threshold is @cache_bytes; 0: 4 MiB.)
  * @corec_consumers: COREC: queues consuming each shared queue (groups of
  *	consecutive queues, the last may be smaller); 0: all queues share one.

@@ -175,8 +175,9 @@ static inline bool rxb_fault_hit(const u32 *rate)
  * @dsh_period_us: dynamic shRing: controller sampling period.
  * @dsh_window: dynamic shRing: samples in the sliding window.
  * @dsh_tput_mbps: dynamic shRing: throughput threshold of a sample.
- * @dsh_overload_ratio: dynamic shRing: a queue whose receive-call interval
- *	exceeds this many times the median is overloaded.
+ * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
+ *	when the standard deviation of the queues' receive-call intervals
+ *	exceeds this many times their median.
  */
 struct rxb_mparams {
 	u32 share_factor;
