@@ -48,8 +48,8 @@ ktap_test_result "idle: the privRing set is live (dsh_shared $shared, switches $
 sleep 0.5
 dsh
 ticks=${RXB_S[dsh_ctl_ticks]:-0}
-ktap_test_result "the driver's controller task runs with no traffic (dsh_ctl_ticks $ticks0 -> $ticks, samples ${RXB_S[dsh_samples]:-x})" \
-	[ "$ticks" -gt "$ticks0" ]
+ktap_test_result "the driver's controller task ticks on its own, idle or not (dsh_ctl_ticks $ticks0 -> $ticks in 0.5 s, samples ${RXB_S[dsh_samples]:-x})" \
+	[ $((ticks - ticks0)) -ge 5 ]
 
 # 3, 4
 rxb_iperf_start "$RXB_TMP/tcp.json" 6 -P 4 || rxb_bail "iperf3 did not start"
