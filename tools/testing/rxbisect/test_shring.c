@@ -637,13 +637,13 @@ static void test_dsh_switch(const void *arg)
 }
 
 /*
- * One sample period on 4 queues: @calls[q] receive calls of queue q, each
- * after one frame, evenly spread over the period (the inter-call times
- * the criterion looks at); @full[q]: queue q's calls take just their
- * budget (busy).  Returns the overloaded samples it added.
+ * One sample of @span ns on 4 queues: @calls[q] receive calls of queue q,
+ * each after one frame, evenly spread over the sample (the inter-call
+ * times the criterion looks at); @full[q]: queue q's calls take just
+ * their budget (busy).  Returns the overloaded samples it added.
  */
-static u64 dsh_period(struct st *t, const unsigned int *calls,
-		      const bool *full)
+static u64 dsh_sample_span(struct st *t, const unsigned int *calls,
+			   const bool *full, u64 span)
 {
 	u64 ov = xs(t, "dsh_overloaded");
 	unsigned int q, c, step = 64;
@@ -655,10 +655,17 @@ static u64 dsh_period(struct st *t, const unsigned int *calls,
 			tx(t, q);
 			rx(t, q, full[q] ? 1 : 64);
 		}
-		rxb_env_advance(t->th.env, 1000000 / step);
+		rxb_env_advance(t->th.env, span / step);
 	}
 	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
 	return xs(t, "dsh_overloaded") - ov;
+}
+
+/* One sample of the controller's period (1 ms). */
+static u64 dsh_period(struct st *t, const unsigned int *calls,
+		      const bool *full)
+{
+	return dsh_sample_span(t, calls, full, 1000000);
 }
 
 /*
@@ -676,6 +683,7 @@ static void test_dsh_criterion(const void *arg)
 	static const unsigned int tail8[4] = { 16, 16, 16, 2 };
 	static const unsigned int tail16[4] = { 32, 32, 32, 2 };
 	static const unsigned int stopped[4] = { 16, 16, 16, 0 };
+	static const unsigned int rare[4] = { 2, 2, 2, 2 };
 	struct st *t;
 
 	(void)arg;
@@ -697,7 +705,14 @@ static void test_dsh_criterion(const void *arg)
 	 */
 	tx(t, 3);
 	EXPECT_EQ(dsh_period(t, stopped, none), 1);
-	EXPECT_EQ(xs(t, "dsh_samples"), 5);
+	/* Long samples (intervals past 2^26 ns, scaled): uniform ones are
+	 * not spread, a queue stopped for seconds is.
+	 */
+	rx_all(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, rare, busy3, 640000000), 0);
+	tx(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, stopped, none, 3200000000ULL), 1);
+	EXPECT_EQ(xs(t, "dsh_samples"), 7);
 	rx_all(t, 3);
 	st_destroy(t);
 }
