@@ -125,8 +125,9 @@ enum rxb_corec_irq {
  *	multiple of 8 in 8..64; 0: 16.
  * @dsh_tput_mbps: dshRing: a sample's throughput is high above this many
  *	Mbit/s; 0: 1000.
- * @dsh_overload_ratio: dshRing: a queue is overloaded when its interval
- *	between receive calls exceeds this multiple of the median; 0: 32.
+ * @dsh_overload_ratio: dshRing: a sample sees an overloaded queue when
+ *	the standard deviation of the queues' intervals between receive
+ *	calls exceeds this multiple of their median; 0: 32.
  *	(dshRing's memory-pressure threshold is @cache_bytes; 0: 4 MiB.)
  * @corec_consumers: COREC: queues consuming each shared queue (groups of
  *	consecutive queues, the last may be smaller); 0: all queues share one.
@@ -286,6 +287,14 @@ struct rxb_ring_state {
  * @rx_pending: driver half: true if queue @q has an unconsumed completion.
  * @hw_timer: optional: hardware half: the timer set with
  *	rxb_env_ops.arm_timer fired.
+ * @ctl_tick: optional: driver half: the driver's periodic control task
+ *	(a software controller such as dshRing's, which reads the NIC's
+ *	counters and writes its registers).  The driver calls it with the
+ *	time @now (the clock of rxb_env_ops.now_ns) from its own periodic
+ *	context (a delayed work in the kernel), first soon after the rings go
+ *	live, then again after the delay it returns in nanoseconds, until
+ *	the rings are torn down; never concurrently with itself.  It may run
+ *	concurrently with either half.
  * @validate: optional: check the model-specific parts of @cfg before
  *	@create; on error set *@msg to a static explanation.
  * @advise: optional: a static warning about a configuration that works but
@@ -310,6 +319,7 @@ struct rxb_model_ops {
 	bool (*refill)(struct rxb_model *m, unsigned int q);
 	bool (*rx_pending)(struct rxb_model *m, unsigned int q);
 	void (*hw_timer)(struct rxb_model *m);
+	u64 (*ctl_tick)(struct rxb_model *m, u64 now);
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
 	const char *(*advise)(const struct rxb_model_cfg *cfg);
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);

@@ -198,9 +198,15 @@ static unsigned int ent_timer(const struct sim *s, unsigned int p)
 	return s->c.ports + p;
 }
 
+/* The driver's periodic control task of port @p (ops->ctl_tick). */
+static unsigned int ent_ctl(const struct sim *s, unsigned int p)
+{
+	return 2 * s->c.ports + p;
+}
+
 static unsigned int ent_core(const struct sim *s, unsigned int c)
 {
-	return 2 * s->c.ports + c;
+	return 3 * s->c.ports + c;
 }
 
 /* ---- buffers and pools --------------------------------------------- */
@@ -688,6 +694,14 @@ static void timer_event(struct sim *s, struct sport *p)
 		p->ops->hw_timer(p->m);
 }
 
+/* The driver's controller runs on a core of its own: no core time. */
+static void ctl_event(struct sim *s, struct sport *p)
+{
+	u64 ns = p->ops->ctl_tick(p->m, s->now / PS_PER_NS);
+
+	ev_set(s, ent_ctl(s, p->idx), s->now + (ns ? ns : 1) * PS_PER_NS);
+}
+
 static void xstats(struct sim *s, struct sim_res *r)
 {
 	unsigned int p, i, j, n;
@@ -897,7 +911,7 @@ static int sim_setup(struct sim *s)
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
-	s->nent = 2 * s->c.ports + s->c.cores;
+	s->nent = 3 * s->c.ports + s->c.cores;
 	s->key = malloc(sizeof(*s->key) * s->nent);
 	s->heap = malloc(sizeof(*s->heap) * s->nent);
 	s->pos = malloc(sizeof(*s->pos) * s->nent);
@@ -970,6 +984,8 @@ static int sim_setup(struct sim *s)
 			return err;
 		}
 		ev_set(s, ent_arrival(s, i), traffic_first(&p->tr));
+		if (ops->ctl_tick)
+			ev_set(s, ent_ctl(s, i), s->now);
 	}
 	return 0;
 }
@@ -1026,8 +1042,10 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 				measure_start(s);
 		} else if (e < 2 * c->ports) {
 			timer_event(s, &s->port[e - c->ports]);
+		} else if (e < 3 * c->ports) {
+			ctl_event(s, &s->port[e - 2 * c->ports]);
 		} else {
-			core_event(s, &s->core[e - 2 * c->ports]);
+			core_event(s, &s->core[e - 3 * c->ports]);
 		}
 	}
 	results(s, r);

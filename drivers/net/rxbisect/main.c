@@ -174,7 +174,7 @@ MODULE_PARM_DESC(dsh_window, "dshring: samples in the sliding window, a multiple
 module_param_cb(dsh_tput_mbps, &rxb_param_ops, &rxb_params[RXB_P_DSH_TPUT], 0644);
 MODULE_PARM_DESC(dsh_tput_mbps, "dshring: a sample's throughput is high above this, Mbit/s (default 1000); writable");
 module_param_cb(dsh_overload_ratio, &rxb_param_ops, &rxb_params[RXB_P_DSH_OVERLOAD], 0644);
-MODULE_PARM_DESC(dsh_overload_ratio, "dshring: a queue is overloaded when its receive-call interval exceeds this many times the median (default 32); writable");
+MODULE_PARM_DESC(dsh_overload_ratio, "dshring: overloaded when the standard deviation of the queues' receive-call intervals exceeds this many times their median (default 32); writable");
 
 static int __init rxb_params_check(void)
 {

@@ -1,37 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Dynamic shRing (dshRing): a privRing ring set and an shRing (RxArr) ring
- * set side by side, switched at run time by a controller (thesis sections
- * 5.1.5 and 5.1.6).
+ * set side by side, switched at run time by a software controller (thesis
+ * sections 5.1.5 and 5.1.6).
  *
  * Both ring sets are full instances of their models (model_privring.c,
  * model_shring.c), created with this instance's configuration and driven
  * through their ops.  The NIC steers each queue's packets to one set: the
- * two pre-programmed RSS table sets of the thesis.  Every sample period
- * (10 ms) the controller, run by the NIC's timer like the thesis's thread
- * on a separate core, samples
- *  - device throughput: bytes the NIC wrote;
+ * two pre-programmed RSS table sets of the thesis, chosen by a register
+ * (struct dsh_regs).  The NIC only reads that register; it has no timer
+ * and no policy.
+ *
+ * The controller is the driver's: rxb_model_ops.ctl_tick, run by the
+ * driver's periodic task every sample period (10 ms), like the thesis's
+ * thread on a separate core.  It reads
+ *  - the NIC's per-queue packet and byte counters (the hardware group of
+ *    struct rxb_qstats, written by the NIC only: its statistics
+ *    registers), for the device throughput;
  *  - memory pressure: the privRing I/O working set of the period, the
  *    distinct buffers privRing would have had the NIC write (a queue that
  *    received k packets cycles through min(k, ring size) buffers of its
  *    ring), in bytes, against the cache capacity DMA writes may use (we
  *    have no PCM to read the PCIe memory bandwidth the thesis samples, and
  *    unlike that bandwidth this does not drop once shRing is on);
- *  - each queue's interval between receive calls: period / calls, or the
- *    time since its last call if packets wait for it.  A queue is
- *    overloaded when packets wait for it and its interval exceeds
- *    dsh_overload_ratio (32, the thesis's largest Rx batch) times the
- *    median interval of the queues that had traffic;
+ *  - the driver's own receive-call counts and timestamps per queue, for
+ *    the time between receive calls; a sample sees an overloaded queue
+ *    when the standard deviation of those times exceeds
+ *    dsh_overload_ratio (32, the thesis's largest Rx batch) times their
+ *    median (section 5.1.6; dsh_overloaded() says how the kernel's
+ *    interrupt-driven polling maps to the thesis's busy-polling cores);
  * into a sliding window of 16 samples.  privRing -> shRing when more than
  * half the throughput samples and more than half the pressure samples are
  * high and no sample saw an overloaded queue; shRing -> privRing when 7/8
  * of the samples are not all that (a sample with low throughput, low
  * pressure or an overloaded queue).  The window restarts after a switch.
  *
- * A switch redirects steering first, queue by queue under the queue's
- * steering lock; each queue's driver drains the old set before it polls
- * the new one.  The controller switches again only once every queue has
- * drained, so a queue never has two old sets to drain.
+ * A switch writes every queue's select register.  The NIC latches the new
+ * value at the queue's next frame and then says so in the queue's status
+ * register; each queue's driver drains the set the NIC left before it
+ * polls the new one.  The controller switches again only once every queue
+ * has drained.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
@@ -57,7 +65,7 @@
 #define DSH_DEF_CACHE_BYTES	(4ULL << 20)	/* 2 DDIO ways of 2 MiB */
 #define DSH_DEF_RATIO		32
 
-#define DSH_XSTATS		7
+#define DSH_XSTATS		8
 
 /* Driver-side counters of the ring sets folded into this instance's. */
 static const unsigned int dsh_drv_off[] = {
@@ -70,16 +78,37 @@ static const unsigned int dsh_drv_off[] = {
 
 #define DSH_NDRV	ARRAY_SIZE(dsh_drv_off)
 
+/**
+ * struct dsh_regs - dshRing's steering registers of one queue.
+ * @select: written by the driver, read by the NIC at every frame for the
+ *	queue: the ring set (DSH_PRIV or DSH_SH) to deliver to, i.e. which
+ *	RSS table set steers the queue's packets.
+ * @active: written by the NIC, read by the driver: a status register
+ *	counting the ring-set changes the NIC made for the queue.  The NIC
+ *	latches a new @select value at the queue's next frame, and bumps
+ *	@active (with release) before it delivers there, after every delivery
+ *	to the previous set; bit 0 is the set it delivers to.  A count rather
+ *	than the set itself, so that the driver notices a change even if the
+ *	NIC went away and came back before it looked.
+ */
+struct dsh_regs {
+	u32 select;
+	u32 active;
+};
+
+static_assert(sizeof(struct dsh_regs) == 8);
+
 struct dsh_q {
 	/* NIC: steering of this queue. */
 	struct {
-		spinlock_t lock;	/* one delivery or switch at a time */
+		spinlock_t lock;	/* one delivery at a time */
 		u8 set;			/* ring set the NIC delivers to */
+		u32 changes;		/* value of regs.active */
 	} hw ____cacheline_aligned;
 
 	/* Driver state. */
 	struct {
-		u8 cur;			/* ring set being polled */
+		u32 active;		/* regs.active when last drained */
 		u64 seen[DSH_NSETS][DSH_NDRV];	/* ring set counters folded */
 		u64 calls;		/* receive calls */
 		u64 full;		/* of those, ended with a full budget */
@@ -95,8 +124,9 @@ struct dsh_q {
 	} ctl;
 };
 
-/* Controller counters, written by the timer, read by xstats. */
+/* Controller counters, written by the controller, read by xstats. */
 struct dsh_cstats {
+	u64 ticks;		/* runs of the driver's controller task */
 	u64 switches;		/* ring set switches */
 	u64 samples;		/* samples taken */
 	u64 tput_high;		/* samples with high throughput */
@@ -109,23 +139,22 @@ struct dshring {
 	struct rxb_model m;
 	struct rxb_model *set[DSH_NSETS];
 	struct dsh_q *q;
+	struct dsh_regs *regs;	/* per queue: the NIC's register file */
 	u64 period_ns;
 	u64 cache_bytes;
 	u64 wmask;		/* the window's bits */
 	unsigned int window;
 	unsigned int tput_mbps;
 	unsigned int ratio;
-	bool ticking;		/* the sample timer is armed or running */
 
-	/* Controller state; only the timer touches it. */
+	/* Controller state (driver); only ctl_tick touches it. */
 	struct {
 		u8 target;		/* ring set steered to */
 		bool started;
 		u64 last_ns;
 		unsigned int nsamples;	/* in the window since the last switch */
 		u64 tput, press, over;	/* window, bit 0: the latest sample */
-		u64 idle;		/* samples without traffic, same order */
-		u64 *iv;		/* per queue: receive-call interval */
+		u64 *iv;		/* per queue with traffic: interval */
 		u64 *sorted;		/* scratch for the median */
 		struct dsh_cstats st;
 	} ctl;
@@ -150,14 +179,20 @@ static int dsh_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct dsh_q *q = &d->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
 	struct rxb_model *s;
+	u8 sel;
 	int err;
 
-	/* The controller samples while there is traffic. */
-	if (!READ_ONCE(d->ticking)) {
-		WRITE_ONCE(d->ticking, true);
-		m->cfg.env_ops->arm_timer(m->cfg.env, d->period_ns);
-	}
 	spin_lock(&q->hw.lock);
+	sel = READ_ONCE(d->regs[qi].select) & 1;
+	if (sel != q->hw.set) {
+		/* Latch the driver's new choice. */
+		q->hw.set = sel;
+		/* Release: every delivery to the old set, each in an earlier
+		 * critical section, is visible to a driver that sees the new
+		 * count.  Pairs with the acquire in dsh_active().
+		 */
+		smp_store_release(&d->regs[qi].active, ++q->hw.changes);
+	}
 	s = d->set[q->hw.set];
 	err = s->ops->hw_rx(s, qi, f);
 	switch (err) {
@@ -179,34 +214,73 @@ static int dsh_hw_rx(struct rxb_model *m, unsigned int qi,
 	return err;
 }
 
-/* Point every queue's steering at ring set @target (section 5.1.5). */
+/* ---- driver side: the controller ------------------------------------ */
+
+/* Point every queue's steering at ring set @target (section 5.1.5): a
+ * write of each select register.  The NIC latches it at the queue's next
+ * frame and raises the queue's interrupt for that frame; the queue's
+ * driver drains the old set then.
+ */
 static void dsh_steer(struct dshring *d, u8 target)
 {
 	unsigned int qi;
 
-	for (qi = 0; qi < d->m.cfg.nqueues; qi++) {
-		struct dsh_q *q = &d->q[qi];
-
-		spin_lock(&q->hw.lock);
-		/* Release: every delivery to the old set, each in an earlier
-		 * critical section, is visible to a driver that sees the new
-		 * set.  Pairs with the acquire in dsh_poll() and
-		 * dsh_rx_pending().
-		 */
-		smp_store_release(&q->hw.set, target);
-		spin_unlock(&q->hw.lock);
-	}
-	/* Let every queue drain its old set now. */
 	for (qi = 0; qi < d->m.cfg.nqueues; qi++)
-		d->m.cfg.env_ops->raise_irq(d->m.cfg.env, qi);
+		WRITE_ONCE(d->regs[qi].select, target);
 }
 
-/* Is a queue overloaded (section 5.1.5)?  It calls receive rarely compared
- * to the others: per queue that had traffic in the sample, the interval
- * between receive calls is the period over the calls, or the time since
- * the last call if packets wait and that is longer.  A queue with packets
- * waiting, or whose calls took a full budget, is overloaded when its
- * interval exceeds ratio times the (lower) median.
+/**
+ * dsh_spread_high() - is the spread of receive-call intervals high?
+ * @v: the intervals, @n >= 1 of them (ns).
+ * @n: their number.
+ * @med: their median (ns).
+ * @ratio: the overload ratio.
+ *
+ * Return: true when the population standard deviation of @v exceeds
+ * @ratio times @med.  Computed in integers: the values are shifted right
+ * until the largest is below 2^26, so that the sum of squared deviations
+ * of up to 64 values fits 64 bits; the comparison is of the variance with
+ * (@ratio * @med)^2.
+ */
+static bool dsh_spread_high(const u64 *v, unsigned int n, u64 med,
+			    unsigned int ratio)
+{
+	u64 vmax = 0, sum = 0, var = 0, mean, lim;
+	unsigned int i, sh;
+
+	for (i = 0; i < n; i++)
+		vmax = max(vmax, v[i]);
+	sh = fls64(vmax) > 26 ? fls64(vmax) - 26 : 0;
+	for (i = 0; i < n; i++)
+		sum += v[i] >> sh;
+	mean = div_u64(sum, n);
+	for (i = 0; i < n; i++) {
+		s64 dv = (s64)(v[i] >> sh) - (s64)mean;
+
+		var += (u64)(dv * dv);
+	}
+	var = div_u64(var, n);
+	lim = (u64)ratio * max_t(u64, med >> sh, 1);
+	if (lim >= 1ULL << 32)
+		return false;
+	return var > lim * lim;
+}
+
+/* Does a queue call receive rarely compared to the others (section
+ * 5.1.5)?  Section 5.1.6: the standard deviation of the times between
+ * receive calls is at most ratio (32) times their median.  The times, one
+ * per queue that had traffic in the sample (packets written for it, or
+ * packets waiting for it): the period over the queue's receive calls, or
+ * the time since its last call if packets wait and that is longer.
+ *
+ * The thesis's cores busy-poll, so a core that keeps up calls receive
+ * often; here a queue that keeps up waits for its interrupt, and its
+ * calls are as far apart as its packets.  So a queue counts as slow only
+ * when it is busy: packets wait for it at the sample, or a call of the
+ * sample ended with a full budget.  A queue that is not busy enters the
+ * statistic at most at the median (which that leaves unchanged).  The
+ * median is the lower one: with two queues, the mean of the two middle
+ * values would keep the deviation below it whatever the intervals.
  */
 static bool dsh_overloaded(struct dshring *d, const u64 *pkts, u64 now, u64 dt)
 {
@@ -222,7 +296,6 @@ static bool dsh_overloaded(struct dshring *d, const u64 *pkts, u64 now, u64 dt)
 
 		q->ctl.calls = calls;
 		q->ctl.full = full;
-		d->ctl.iv[qi] = 0;
 		if (!pkts[qi] && backlog <= 0)
 			continue;
 		iv = dc ? div64_u64(dt, dc) : dt;
@@ -232,27 +305,29 @@ static bool dsh_overloaded(struct dshring *d, const u64 *pkts, u64 now, u64 dt)
 			iv = max(iv, open);
 		}
 		if (backlog > 0 || df)
-			busy |= 1ULL << qi;
-		d->ctl.iv[qi] = iv;
-		/* Insertion sort of the intervals with traffic. */
-		for (j = n++; j && d->ctl.sorted[j - 1] > iv; j--)
-			d->ctl.sorted[j] = d->ctl.sorted[j - 1];
-		d->ctl.sorted[j] = iv;
+			busy |= 1ULL << n;
+		d->ctl.iv[n++] = iv;
 	}
 	if (n < 2)
 		return false;
-	med = max_t(u64, d->ctl.sorted[(n - 1) / 2], 1);
-	for (i = 0; i < nq; i++)
-		if ((busy & (1ULL << i)) && d->ctl.iv[i] > d->ratio * med)
-			return true;
-	return false;
+	/* Insertion sort for the median. */
+	for (i = 0; i < n; i++) {
+		for (j = i; j && d->ctl.sorted[j - 1] > d->ctl.iv[i]; j--)
+			d->ctl.sorted[j] = d->ctl.sorted[j - 1];
+		d->ctl.sorted[j] = d->ctl.iv[i];
+	}
+	med = d->ctl.sorted[(n - 1) / 2];
+	for (i = 0; i < n; i++)
+		if (!(busy & (1ULL << i)))
+			d->ctl.iv[i] = min(d->ctl.iv[i], med);
+	return dsh_spread_high(d->ctl.iv, n, med, d->ratio);
 }
 
 /* Take one sample and decide (section 5.1.5 "Heuristic"). */
 static void dsh_sample(struct dshring *d, u64 now)
 {
 	unsigned int nq = d->m.cfg.nqueues, qi, good, w = d->window;
-	u64 dt = now - d->ctl.last_ns, bytes = 0, ws = 0, pk, total = 0;
+	u64 dt = now - d->ctl.last_ns, bytes = 0, ws = 0, pk;
 	u64 pkts[RXB_MAX_MODEL_QUEUES];
 	bool tput, press, over;
 
@@ -267,7 +342,6 @@ static void dsh_sample(struct dshring *d, u64 now)
 		q->ctl.hw_packets = hp;
 		q->ctl.hw_bytes = hb;
 		pkts[qi] = pk;
-		total += pk;
 		/* privRing cycles through its ring: min(k, size) buffers. */
 		ws += min_t(u64, pk, d->m.cfg.ring_size) * d->m.cfg.buf_len;
 	}
@@ -281,7 +355,6 @@ static void dsh_sample(struct dshring *d, u64 now)
 	d->ctl.tput = ((d->ctl.tput << 1) | tput) & d->wmask;
 	d->ctl.press = ((d->ctl.press << 1) | press) & d->wmask;
 	d->ctl.over = ((d->ctl.over << 1) | over) & d->wmask;
-	d->ctl.idle = ((d->ctl.idle << 1) | (total ? 0 : 1)) & d->wmask;
 	if (d->ctl.nsamples < w)
 		d->ctl.nsamples++;
 	rxb_stat_inc(&d->ctl.st.samples);
@@ -305,9 +378,12 @@ static void dsh_sample(struct dshring *d, u64 now)
 	} else if ((w - good) * 8 < w * 7) {
 		return;
 	}
-	/* A queue still draining the previous switch's old set. */
+	/* A queue still draining the previous switch's old set: the NIC
+	 * changed sets more often than its driver has drained.
+	 */
 	for (qi = 0; qi < nq; qi++)
-		if (READ_ONCE(d->q[qi].sw.cur) != d->ctl.target) {
+		if (READ_ONCE(d->q[qi].sw.active) !=
+		    READ_ONCE(d->regs[qi].active)) {
 			rxb_stat_inc(&d->ctl.st.deferred);
 			return;
 		}
@@ -316,44 +392,36 @@ static void dsh_sample(struct dshring *d, u64 now)
 	d->ctl.tput = 0;
 	d->ctl.press = 0;
 	d->ctl.over = 0;
-	d->ctl.idle = 0;
 	rxb_stat_inc(&d->ctl.st.switches);
 	dsh_steer(d, d->ctl.target);
 }
 
-static void dsh_hw_timer(struct rxb_model *m)
+/* The driver's periodic controller task (rxb_model_ops.ctl_tick). */
+static u64 dsh_ctl_tick(struct rxb_model *m, u64 now)
 {
 	struct dshring *d = to_dsh(m);
-	u64 now = m->cfg.env_ops->now_ns(m->cfg.env);
 	unsigned int qi;
 
-	if (!d->ctl.started) {
-		/* The first tick only takes the readings to compare with. */
-		d->ctl.started = true;
-		d->ctl.last_ns = now;
-		for (qi = 0; qi < m->cfg.nqueues; qi++) {
-			d->q[qi].ctl.hw_packets = READ_ONCE(m->qstats[qi].hw_packets);
-			d->q[qi].ctl.hw_bytes = READ_ONCE(m->qstats[qi].hw_bytes);
-			d->q[qi].ctl.calls = READ_ONCE(d->q[qi].sw.calls);
-			d->q[qi].ctl.full = READ_ONCE(d->q[qi].sw.full);
-		}
-	} else {
+	rxb_stat_inc(&d->ctl.st.ticks);
+	if (d->ctl.started) {
 		dsh_sample(d, now);
+		return d->period_ns;
 	}
-	/* Sleep once a whole window saw no traffic on privRing; the next
-	 * packet wakes the controller up.
-	 */
-	if (d->ctl.target == DSH_PRIV && d->ctl.nsamples == d->window &&
-	    d->ctl.idle == d->wmask) {
-		d->ctl.started = false;
-		d->ctl.nsamples = 0;
-		WRITE_ONCE(d->ticking, false);
-		return;
+	/* The first tick only takes the readings to compare with. */
+	d->ctl.started = true;
+	d->ctl.last_ns = now;
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct dsh_q *q = &d->q[qi];
+
+		q->ctl.hw_packets = READ_ONCE(m->qstats[qi].hw_packets);
+		q->ctl.hw_bytes = READ_ONCE(m->qstats[qi].hw_bytes);
+		q->ctl.calls = READ_ONCE(q->sw.calls);
+		q->ctl.full = READ_ONCE(q->sw.full);
 	}
-	m->cfg.env_ops->arm_timer(m->cfg.env, d->period_ns);
+	return d->period_ns;
 }
 
-/* ---- driver side ---------------------------------------------------- */
+/* ---- driver side: receive ------------------------------------------- */
 
 /* Add what the ring sets' driver halves counted for @qi since last time. */
 static void dsh_fold(struct dshring *d, unsigned int qi)
@@ -372,33 +440,42 @@ static void dsh_fold(struct dshring *d, unsigned int qi)
 		}
 }
 
+/* The status register of @qi. */
+static u32 dsh_active(struct dshring *d, unsigned int qi)
+{
+	/* Acquire: pairs with the release in dsh_hw_rx(); what the NIC
+	 * delivered to the set it left is visible.
+	 */
+	return smp_load_acquire(&d->regs[qi].active);
+}
+
 static int dsh_poll(struct rxb_model *m, unsigned int qi,
 		    struct rxb_pkt *pkts, int budget)
 {
 	struct dshring *d = to_dsh(m);
 	struct dsh_q *q = &d->q[qi];
 	struct rxb_model *old, *s;
-	u8 set;
+	u32 act;
 	int n = 0;
 
 	rxb_stat_inc(&m->qstats[qi].polls);
 	/* For the controller: this queue's receive calls. */
 	WRITE_ONCE(q->sw.last_call_ns, m->cfg.env_ops->now_ns(m->cfg.env));
 	WRITE_ONCE(q->sw.calls, q->sw.calls + 1);
-	/* Acquire: pairs with the release in dsh_steer(). */
-	set = smp_load_acquire(&q->hw.set);
-	if (q->sw.cur != set) {
-		/* Drain the old set before polling the new (section 5.1.5):
-		 * nothing more arrives there, and all it got is visible.
+	act = dsh_active(d, qi);
+	if (q->sw.active != act) {
+		/* Drain the set the NIC left before polling the one it
+		 * delivers to (section 5.1.5): nothing more arrives there,
+		 * and all it got is visible.
 		 */
-		old = d->set[q->sw.cur];
+		old = d->set[(act & 1) ^ 1];
 		n = old->ops->poll(old, qi, pkts, budget);
 		if (n == budget || old->ops->rx_pending(old, qi))
 			goto out;
 		/* Read by the controller before it switches again. */
-		WRITE_ONCE(q->sw.cur, set);
+		WRITE_ONCE(q->sw.active, act);
 	}
-	s = d->set[set];
+	s = d->set[act & 1];
 	n += s->ops->poll(s, qi, pkts + n, budget - n);
 out:
 	if (n == budget)
@@ -420,21 +497,19 @@ static bool dsh_refill(struct rxb_model *m, unsigned int qi)
 static bool dsh_rx_pending(struct rxb_model *m, unsigned int qi)
 {
 	struct dshring *d = to_dsh(m);
-	struct dsh_q *q = &d->q[qi];
-	/* Acquire: pairs with the release in dsh_steer(). */
-	u8 set = smp_load_acquire(&q->hw.set);
-	struct rxb_model *old = d->set[q->sw.cur];
+	u32 act = dsh_active(d, qi);
+	struct rxb_model *old = d->set[(act & 1) ^ 1];
 
-	if (q->sw.cur != set && old->ops->rx_pending(old, qi))
+	if (d->q[qi].sw.active != act && old->ops->rx_pending(old, qi))
 		return true;
-	return d->set[set]->ops->rx_pending(d->set[set], qi);
+	return d->set[act & 1]->ops->rx_pending(d->set[act & 1], qi);
 }
 
 static void dsh_ring_state(struct rxb_model *m, unsigned int qi,
 			   struct rxb_ring_state *st)
 {
 	struct dshring *d = to_dsh(m);
-	struct rxb_model *s = d->set[READ_ONCE(d->q[qi].sw.cur)];
+	struct rxb_model *s = d->set[READ_ONCE(d->q[qi].sw.active) & 1];
 
 	/* The ring set the queue polls now. */
 	s->ops->ring_state(s, qi, st);
@@ -480,6 +555,7 @@ static void dsh_destroy(struct rxb_model *m)
 			d->set[s]->ops->destroy(d->set[s]);
 	kfree(d->ctl.iv);
 	kfree(d->ctl.sorted);
+	kfree(d->regs);
 	kfree(d->q);
 	rxb_model_fini_common(m);
 	kfree(d);
@@ -506,9 +582,10 @@ static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg)
 	d->cache_bytes = cfg->cache_bytes ?: DSH_DEF_CACHE_BYTES;
 	d->ratio = cfg->dsh_overload_ratio ?: DSH_DEF_RATIO;
 	d->q = kcalloc(cfg->nqueues, sizeof(*d->q), GFP_KERNEL);
+	d->regs = kcalloc(cfg->nqueues, sizeof(*d->regs), GFP_KERNEL);
 	d->ctl.iv = kcalloc(cfg->nqueues, sizeof(u64), GFP_KERNEL);
 	d->ctl.sorted = kcalloc(cfg->nqueues, sizeof(u64), GFP_KERNEL);
-	if (!d->q || !d->ctl.iv || !d->ctl.sorted) {
+	if (!d->q || !d->regs || !d->ctl.iv || !d->ctl.sorted) {
 		err = -ENOMEM;
 		goto err;
 	}
@@ -540,7 +617,7 @@ err:
 
 static const char * const dsh_xstat_names[DSH_XSTATS] = {
 	"dsh_shared", "dsh_switches", "dsh_samples", "dsh_tput_high",
-	"dsh_pressure_high", "dsh_overloaded", "dsh_deferred",
+	"dsh_pressure_high", "dsh_overloaded", "dsh_deferred", "dsh_ctl_ticks",
 };
 
 static unsigned int dsh_xstats_count(struct rxb_model *m)
@@ -567,14 +644,15 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 	struct dshring *d = to_dsh(m);
 	struct rxb_model *sh = d->set[DSH_SH];
 
-	/* The set the NIC delivers to; queues may still be draining. */
-	*vals++ = READ_ONCE(d->q[0].hw.set);
+	/* The set the driver selected; queues may still be draining. */
+	*vals++ = READ_ONCE(d->regs[0].select);
 	*vals++ = READ_ONCE(d->ctl.st.switches);
 	*vals++ = READ_ONCE(d->ctl.st.samples);
 	*vals++ = READ_ONCE(d->ctl.st.tput_high);
 	*vals++ = READ_ONCE(d->ctl.st.pressure_high);
 	*vals++ = READ_ONCE(d->ctl.st.overloaded);
 	*vals++ = READ_ONCE(d->ctl.st.deferred);
+	*vals++ = READ_ONCE(d->ctl.st.ticks);
 	sh->ops->xstats_values(sh, vals);
 }
 
@@ -586,7 +664,7 @@ const struct rxb_model_ops rxb_dshring_ops = {
 	.poll		= dsh_poll,
 	.refill		= dsh_refill,
 	.rx_pending	= dsh_rx_pending,
-	.hw_timer	= dsh_hw_timer,
+	.ctl_tick	= dsh_ctl_tick,
 	.validate	= dsh_validate,
 	.bufs_per_queue	= dsh_bufs_per_queue,
 	.ring_state	= dsh_ring_state,

@@ -383,6 +383,7 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 	/* Let every queue poll once: tops up rings the create left short. */
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_vec_trigger(&rx->vec[q]);
+	rxb_ctl_start(rx);
 }
 
 /**
@@ -403,6 +404,7 @@ void rxb_rx_stop(struct rxb_port *port)
 	/* No NIC-side user of @rx (transmit path, knob writers) remains. */
 	synchronize_net();
 	hrtimer_cancel(&rx->timer);
+	rxb_ctl_stop(rx);
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_vec_sync(&rx->vec[q]);
 	for (q = 0; q < rx->nqueues; q++)

@@ -175,8 +175,9 @@ static inline bool rxb_fault_hit(const u32 *rate)
  * @dsh_period_us: dynamic shRing: controller sampling period.
  * @dsh_window: dynamic shRing: samples in the sliding window.
  * @dsh_tput_mbps: dynamic shRing: throughput threshold of a sample.
- * @dsh_overload_ratio: dynamic shRing: a queue whose receive-call interval
- *	exceeds this many times the median is overloaded.
+ * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
+ *	when the standard deviation of the queues' receive-call intervals
+ *	exceeds this many times their median.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -257,6 +258,8 @@ struct rxb_rxq {
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
  * @wss: the NIC's I/O working set tracker.
  * @dma_bytes: bytes the NIC wrote (atomic: queues write concurrently).
+ * @ctl_work: the driver's periodic control task, for models with one
+ *	(rxb_model_ops.ctl_tick; ctl.c).
  * @rxq: per-queue driver state.
  */
 struct rxb_rx {
@@ -267,6 +270,7 @@ struct rxb_rx {
 	struct hrtimer timer;
 	struct rxb_wss wss;
 	atomic64_t dma_bytes;
+	struct delayed_work ctl_work;
 	struct rxb_rxq rxq[];
 };
 
@@ -471,6 +475,10 @@ int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
 void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
 void *rxb_rx_buf_cookie(void *env, u64 addr);
 void rxb_nic_timer_init(struct rxb_rx *rx);
+
+/* ctl.c: the driver's periodic control task of a ring model */
+void rxb_ctl_start(struct rxb_rx *rx);
+void rxb_ctl_stop(struct rxb_rx *rx);
 
 /* netdev.c */
 int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,

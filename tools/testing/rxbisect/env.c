@@ -38,6 +38,15 @@ struct env_pool {
 	u64 irqs;			/* raise_irq count, atomic */
 } ____cacheline_aligned;
 
+/* A helper thread of the environment (timer, controller). */
+struct env_thread {
+	int stop;			/* atomic */
+	bool running;
+	pthread_t thr;
+	struct rxb_env *env;
+	bool (*poll)(struct rxb_env *env);	/* true if it did something */
+};
+
 struct rxb_env {
 	unsigned int nqueues;
 	unsigned int max_bufs;
@@ -59,9 +68,10 @@ struct rxb_env {
 	bool fake_clock;
 	void (*clock_hook)(void *arg);	/* single-threaded tests only */
 	void *clock_hook_arg;
-	int timer_stop;			/* atomic */
-	bool timer_running;
-	pthread_t timer_thr;
+	struct env_thread timer_thr;	/* fires the NIC's timer */
+	/* the driver's periodic control task (ops->ctl_tick) */
+	u64 ctl_due;			/* 0: not run yet; ctl thread or test */
+	struct env_thread ctl_thr;
 	pthread_mutex_t grow_lock;	/* serialises record creation */
 	long errors;			/* atomic */
 };
@@ -107,6 +117,7 @@ void rxb_env_destroy(struct rxb_env *env)
 	unsigned int i, n;
 
 	rxb_env_timer_stop(env);
+	rxb_env_ctl_stop(env);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
 	if (n > env->max_bufs)
 		n = env->max_bufs;
@@ -208,51 +219,116 @@ static bool env_fire_timer(struct rxb_env *env, bool force)
 	return true;
 }
 
+/* Wait until now_ns reaches @when: advance a fake clock, or yield. */
+static void env_wait_until(struct rxb_env *env, u64 when)
+{
+	u64 now = env_now_ns(env);
+
+	if (now >= when)
+		return;
+	if (env->fake_clock)
+		rxb_env_advance(env, when - now);
+	else
+		while (env_now_ns(env) < when)
+			sched_yield();
+}
+
 bool rxb_env_run_timer(struct rxb_env *env)
 {
 	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
-	u64 now = env_now_ns(env);
 
 	if (!when)
 		return false;
-	if (now < when) {
-		if (env->fake_clock)
-			rxb_env_advance(env, when - now);
-		else
-			while (env_now_ns(env) < when)
-				sched_yield();
-	}
+	env_wait_until(env, when);
 	return env_fire_timer(env, true);
 }
 
-static void *timer_fn(void *arg)
+/* Run the model's ctl_tick once it is due (@wait: wait for it); true if run. */
+static bool env_run_ctl(struct rxb_env *env, bool wait)
 {
-	struct rxb_env *env = arg;
+	u64 now;
+
+	if (!env->model || !env->model->ops->ctl_tick) {
+		env_err(env, "controller run but the model has no ctl_tick");
+		return false;
+	}
+	if (env->ctl_due) {
+		if (!wait && env_now_ns(env) < env->ctl_due)
+			return false;
+		env_wait_until(env, env->ctl_due);
+	}
+	now = env_now_ns(env);
+	env->ctl_due = now + env->model->ops->ctl_tick(env->model, now);
+	return true;
+}
+
+bool rxb_env_run_ctl(struct rxb_env *env)
+{
+	return env_run_ctl(env, true);
+}
+
+static bool env_timer_poll(struct rxb_env *env)
+{
+	return env_fire_timer(env, false);
+}
+
+static bool env_ctl_poll(struct rxb_env *env)
+{
+	return env_run_ctl(env, false);
+}
+
+/* A thread that calls @t->poll until stopped, napping when it did nothing. */
+static void *env_thread_fn(void *arg)
+{
+	struct env_thread *t = arg;
 	struct timespec nap = { .tv_nsec = 20000 };
 
-	while (!__atomic_load_n(&env->timer_stop, __ATOMIC_ACQUIRE))
-		if (!env_fire_timer(env, false))
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+		if (!t->poll(t->env))
 			nanosleep(&nap, NULL);
 	return NULL;
 }
 
+static void env_thread_start(struct rxb_env *env, struct env_thread *t,
+			     bool (*poll)(struct rxb_env *env))
+{
+	if (t->running)
+		return;
+	t->env = env;
+	t->poll = poll;
+	__atomic_store_n(&t->stop, 0, __ATOMIC_RELEASE);
+	if (pthread_create(&t->thr, NULL, env_thread_fn, t))
+		abort();
+	t->running = true;
+}
+
+static void env_thread_stop(struct env_thread *t)
+{
+	if (!t->running)
+		return;
+	__atomic_store_n(&t->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t->thr, NULL);
+	t->running = false;
+}
+
 void rxb_env_timer_start(struct rxb_env *env)
 {
-	if (env->timer_running)
-		return;
-	__atomic_store_n(&env->timer_stop, 0, __ATOMIC_RELEASE);
-	if (pthread_create(&env->timer_thr, NULL, timer_fn, env))
-		abort();
-	env->timer_running = true;
+	env_thread_start(env, &env->timer_thr, env_timer_poll);
 }
 
 void rxb_env_timer_stop(struct rxb_env *env)
 {
-	if (!env->timer_running)
-		return;
-	__atomic_store_n(&env->timer_stop, 1, __ATOMIC_RELEASE);
-	pthread_join(env->timer_thr, NULL);
-	env->timer_running = false;
+	env_thread_stop(&env->timer_thr);
+}
+
+void rxb_env_ctl_start(struct rxb_env *env)
+{
+	env_thread_start(env, &env->ctl_thr, env_ctl_poll);
+}
+
+void rxb_env_ctl_stop(struct rxb_env *env)
+{
+	env_thread_stop(&env->ctl_thr);
 }
 
 void rxb_env_fail_allocs(struct rxb_env *env, unsigned int q,
@@ -798,8 +874,10 @@ bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
 
 void rxb_th_destroy(struct rxb_th *t)
 {
-	if (t->env)
+	if (t->env) {
 		rxb_env_timer_stop(t->env);
+		rxb_env_ctl_stop(t->env);
+	}
 	if (t->m)
 		t->ops->destroy(t->m);
 	t->m = NULL;

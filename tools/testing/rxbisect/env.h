@@ -26,6 +26,11 @@
  * rxb_env_timer_start(), or when a test calls rxb_env_run_timer().
  * now_ns is CLOCK_MONOTONIC, or a clock the test sets (rxb_env_fake_clock).
  *
+ * Controller: the driver's periodic task (ops->ctl_tick of the attached
+ * model), apart from the NIC's timer: run from the thread started by
+ * rxb_env_ctl_start(), as the kernel driver's delayed work does, or when a
+ * test calls rxb_env_run_ctl().
+ *
  * Interrupts: raise_irq increments a per-queue counter; consumers wait for
  * it to change (spinning, then yielding).
  *
@@ -78,6 +83,14 @@ void rxb_env_attach(struct rxb_env *env, struct rxb_model *m);
 /* Timer: a thread that fires it when due, until rxb_env_timer_stop(). */
 void rxb_env_timer_start(struct rxb_env *env);
 void rxb_env_timer_stop(struct rxb_env *env);
+/* Controller: a thread that runs ops->ctl_tick when due, until stopped. */
+void rxb_env_ctl_start(struct rxb_env *env);
+void rxb_env_ctl_stop(struct rxb_env *env);
+/*
+ * Controller: wait until ops->ctl_tick is due (advance a fake clock; the
+ * first run is due at once), run it; false if the model has none.
+ */
+bool rxb_env_run_ctl(struct rxb_env *env);
 /* Timer: is one armed? */
 bool rxb_env_timer_pending(struct rxb_env *env);
 /* Timer: wait until the armed one is due (advance a fake clock), fire it. */

@@ -507,7 +507,7 @@ static void show_xstats(struct stress *s)
 /*
  * After the storm every queue still works: once all queues are polled
  * empty and the timer has fired, a frame sent to a queue after a refill
- * is accepted and polled back.  The timer thread is stopped.
+ * is accepted and polled back.  The timer and controller threads are stopped.
  */
 static void check_alive(struct stress *s)
 {
@@ -515,6 +515,7 @@ static void check_alive(struct stress *s)
 	bool busy = true;
 
 	rxb_env_timer_stop(s->env);
+	rxb_env_ctl_stop(s->env);
 	for (i = 0; busy && i < 1000; i++) {
 		busy = rxb_env_run_timer(s->env);
 		for (q = 0; q < s->cfg->nqueues; q++) {
@@ -589,6 +590,8 @@ void rxb_stress_run(const struct rxb_stress_cfg *cfg)
 	rxb_env_attach(s->env, s->m);
 	if (s->ops->hw_timer)
 		rxb_env_timer_start(s->env);
+	if (s->ops->ctl_tick)
+		rxb_env_ctl_start(s->env);
 
 	for (i = 0; i < cfg->nproducers; i++) {
 		struct producer *p = &s->prod[i];

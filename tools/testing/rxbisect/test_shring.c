@@ -555,7 +555,8 @@ static void tune_dsh(struct rxb_model_cfg *cfg)
 }
 
 /* One controller period: traffic to every queue in @txq, polls of every
- * queue in @rxq, then the timer.
+ * queue in @rxq, then the driver's controller task.  The NIC's timer is
+ * never armed: the controller is the driver's.
  */
 static void dsh_tick(struct st *t, unsigned int txq, unsigned int rxq)
 {
@@ -569,7 +570,8 @@ static void dsh_tick(struct st *t, unsigned int txq, unsigned int rxq)
 	for (q = 0; q < t->th.cfg.nqueues; q++)
 		if (rxq & (1U << q))
 			rx_all(t, q);
-	EXPECT(rxb_env_run_timer(t->th.env), "the controller's timer is not armed");
+	EXPECT(!rxb_env_timer_pending(t->th.env), "the NIC's timer is armed");
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
 }
 
 /*
@@ -622,14 +624,96 @@ static void test_dsh_switch(const void *arg)
 	EXPECT_EQ(t->next_rx[0], t->next_tx[0]);
 	EXPECT_EQ(t->next_rx[1], t->next_tx[1]);
 	EXPECT_EQ(xs(t, "ring0_posted"), 64);
-	/* Idle for two windows: the controller stops. */
-	for (i = 0; i < 17 && rxb_env_timer_pending(t->th.env); i++)
-		rxb_env_run_timer(t->th.env);
-	EXPECT(!rxb_env_timer_pending(t->th.env), "controller still ticking when idle");
+	/* Every sample was a tick of the driver's task; the NIC has no
+	 * controller.
+	 */
+	EXPECT_EQ(t->th.ops->hw_timer, NULL);
+	EXPECT_EQ(xs(t, "dsh_ctl_ticks"), xs(t, "dsh_samples") + 1);
 	/* Counters add up over both sets. */
 	EXPECT_EQ(QS(t, 0, packets), t->next_rx[0]);
 	EXPECT_EQ(QS(t, 1, packets), t->next_rx[1]);
 	EXPECT_EQ(QS(t, 0, hw_packets), t->next_tx[0]);
+	st_destroy(t);
+}
+
+/*
+ * One sample of @span ns on 4 queues: @calls[q] receive calls of queue q,
+ * each after one frame, evenly spread over the sample (the inter-call
+ * times the criterion looks at); @full[q]: queue q's calls take just
+ * their budget (busy).  Returns the overloaded samples it added.
+ */
+static u64 dsh_sample_span(struct st *t, const unsigned int *calls,
+			   const bool *full, u64 span)
+{
+	u64 ov = xs(t, "dsh_overloaded");
+	unsigned int q, c, step = 64;
+
+	for (c = 0; c < step; c++) {
+		for (q = 0; q < 4; q++) {
+			if (c * calls[q] / step == (c + 1) * calls[q] / step)
+				continue;
+			tx(t, q);
+			rx(t, q, full[q] ? 1 : 64);
+		}
+		rxb_env_advance(t->th.env, span / step);
+	}
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
+	return xs(t, "dsh_overloaded") - ov;
+}
+
+/* One sample of the controller's period (1 ms). */
+static u64 dsh_period(struct st *t, const unsigned int *calls,
+		      const bool *full)
+{
+	return dsh_sample_span(t, calls, full, 1000000);
+}
+
+/*
+ * The overload criterion of thesis section 5.1.6 on synthetic inter-call
+ * times: overloaded when the standard deviation of the times between
+ * receive calls exceeds dsh_overload_ratio (4 here) times their median.
+ * Four queues, three calling every x, one every y: the deviation is
+ * sqrt(3)/4 (y - x), above 4x once y > 10.2x.  A queue that keeps up with
+ * its packets is not slow, however rarely it is called.
+ */
+static void test_dsh_criterion(const void *arg)
+{
+	static const bool none[4], busy3[4] = { [3] = true };
+	static const unsigned int even[4] = { 16, 16, 16, 16 };
+	static const unsigned int tail8[4] = { 16, 16, 16, 2 };
+	static const unsigned int tail16[4] = { 32, 32, 32, 2 };
+	static const unsigned int stopped[4] = { 16, 16, 16, 0 };
+	static const unsigned int rare[4] = { 2, 2, 2, 2 };
+	struct st *t;
+
+	(void)arg;
+	t = st_create("dshring", 4, 256, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	rxb_env_run_ctl(t->th.env);	/* readings only */
+	/* Uniform: no spread. */
+	EXPECT_EQ(dsh_period(t, even, busy3), 0);
+	/* Queue 3 busy, 8x the others' interval: sd 3.0x, not above 4x. */
+	EXPECT_EQ(dsh_period(t, tail8, busy3), 0);
+	/* Queue 3 busy, 16x: sd 6.1x > 4x. */
+	EXPECT_EQ(dsh_period(t, tail16, busy3), 1);
+	/* The same times, queue 3 not busy: it kept up with its traffic. */
+	EXPECT_EQ(dsh_period(t, tail16, none), 0);
+	/* Queue 3 stops calling with packets waiting: the time since its
+	 * last call is its interval, busy.
+	 */
+	tx(t, 3);
+	EXPECT_EQ(dsh_period(t, stopped, none), 1);
+	/* Long samples (intervals past 2^26 ns, scaled): uniform ones are
+	 * not spread, a queue stopped for seconds is.
+	 */
+	rx_all(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, rare, busy3, 640000000), 0);
+	tx(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, stopped, none, 3200000000ULL), 1);
+	EXPECT_EQ(xs(t, "dsh_samples"), 7);
+	rx_all(t, 3);
 	st_destroy(t);
 }
 
@@ -752,6 +836,7 @@ int main(void)
 		{ "bat_stalled_neighbour", test_bat_stalled_neighbour, NULL },
 		{ "dsh_switch", test_dsh_switch, NULL },
 		{ "dsh_stays_private", test_dsh_stays_private, NULL },
+		{ "dsh_criterion", test_dsh_criterion, NULL },
 		{ "invalid", test_invalid, NULL },
 		{ "stress_contended_arr", test_stress_contended, "shring" },
 		{ "stress_contended_list", test_stress_contended, "shring-list" },

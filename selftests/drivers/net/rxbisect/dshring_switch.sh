@@ -8,12 +8,14 @@
 # the traffic stops it moves back; with a queue's consumer stopped
 # (overloaded: packets wait and it makes no receive calls) it does not
 # share; every frame written is consumed exactly once across the switches.
+# The controller is the driver's periodic task, not the NIC's: it ticks
+# (dsh_ctl_ticks) whether frames arrive or not.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/shring_lib.sh"
 
 rxb_init iperf3 ping python3
-ktap_set_plan 7
+ktap_set_plan 8
 
 rxb_load queues=2 rx_ring_size=256 share_factor=2 ring_model=dshring \
 	dsh_tput_mbps=5 cache_kb=64 || rxb_bail "cannot load the module"
@@ -38,10 +40,18 @@ wait_shared() {
 sleep 0.5
 dsh
 sw0=$sw
+ticks0=${RXB_S[dsh_ctl_ticks]:-0}
 ktap_test_result "idle: the privRing set is live (dsh_shared $shared, switches $sw)" \
 	[ "$shared" = 0 ]
 
-# 2, 3
+# 2
+sleep 0.5
+dsh
+ticks=${RXB_S[dsh_ctl_ticks]:-0}
+ktap_test_result "the driver's controller task ticks on its own, idle or not (dsh_ctl_ticks $ticks0 -> $ticks in 0.5 s, samples ${RXB_S[dsh_samples]:-x})" \
+	[ $((ticks - ticks0)) -ge 5 ]
+
+# 3, 4
 rxb_iperf_start "$RXB_TMP/tcp.json" 6 -P 4 || rxb_bail "iperf3 did not start"
 wait_shared 1 5
 rc=$?
@@ -52,7 +62,7 @@ wait "$RXB_IPERF_PID"
 ktap_test_result "the TCP streams survived the switch" \
 	rxb_iperf_check "$RXB_TMP/tcp.json" $? "TCP across the switch"
 
-# 4
+# 5
 wait_shared 0 5
 rc=$?
 dsh
@@ -60,7 +70,7 @@ ktap_print_msg "idle again: dsh_shared $shared, switches $((sw - sw0))"
 ktap_test_result "idle again: back to the privRing set (>= 2 switches)" \
 	[ $rc = 0 -a $((sw - sw0)) -ge 2 ]
 
-# 5, 6: queue 1's consumer stops with packets waiting (overloaded); the
+# 6, 7: queue 1's consumer stops with packets waiting (overloaded); the
 # traffic goes on at full rate through queue 0: the NIC must not share.
 ports1=$(shr_ports_for 1 2) || rxb_bail "no UDP source ports for queue 1"
 rxb_knob_set rxb1 1 stall 1
@@ -81,7 +91,7 @@ ktap_test_result "with a queue overloaded the NIC stays on the privRing set" \
 rxb_in rxb1 ethtool -X rxb1 default >/dev/null
 rxb_knob_set rxb1 1 stall 0
 
-# 7
+# 8
 ktap_test_result "every frame written was consumed exactly once" \
 	rxb_wait_consumed rxb1
 
