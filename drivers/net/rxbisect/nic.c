@@ -605,7 +605,6 @@ static int rxb_engine_fn(void *arg)
 		__set_current_state(TASK_RUNNING);
 		list = llist_reverse_order(llist_del_all(&eng->ingress));
 		rxb_engine_run(eng, list);
-		cond_resched();
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
