@@ -24,6 +24,10 @@
  *                       frames wait in its ingress FIFO (rx_stall_frames),
  *                       up to 4096, then are dropped (rx_fifo_drops).  0: it
  *                       resumes with the frames held, in order.
+ *   nic/max_bh_batch    most frames the NIC's engine (or the end of an
+ *                       engine stall) processed in one section with
+ *                       bottom halves disabled; at most 64.  Write 0 to
+ *                       reset it.
  *
  * /sys/kernel/debug/rxbisect/models lists the ring models, one a line.
  *
@@ -40,17 +44,16 @@
 
 static struct dentry *rxb_dbg_root;
 
-static int rxb_stall_get(void *data, u64 *val)
+/* The u32 knobs: each file's data is the knob itself. */
+static int rxb_knob_get(void *data, u64 *val)
 {
-	struct rxb_qknobs *k = data;
-
-	*val = READ_ONCE(k->stall);
+	*val = READ_ONCE(*(u32 *)data);
 	return 0;
 }
 
 static int rxb_stall_set(void *data, u64 val)
 {
-	struct rxb_qknobs *k = data;
+	struct rxb_qknobs *k = container_of(data, struct rxb_qknobs, stall);
 
 	if (val > 1)
 		return -EINVAL;
@@ -59,20 +62,12 @@ static int rxb_stall_set(void *data, u64 val)
 		rxb_queue_kick(k->port, k->q);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_stall_fops, rxb_stall_get, rxb_stall_set,
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_stall_fops, rxb_knob_get, rxb_stall_set,
 			 "%llu\n");
-
-static int rxb_work_get(void *data, u64 *val)
-{
-	struct rxb_qknobs *k = data;
-
-	*val = READ_ONCE(k->work);
-	return 0;
-}
 
 static int rxb_work_set(void *data, u64 val)
 {
-	struct rxb_qknobs *k = data;
+	struct rxb_qknobs *k = container_of(data, struct rxb_qknobs, work);
 	struct rxb_port *port = k->port;
 
 	if (val > 1000000)
@@ -89,7 +84,7 @@ static int rxb_work_set(void *data, u64 val)
 	WRITE_ONCE(k->work, val);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_work_fops, rxb_work_get, rxb_work_set, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_work_fops, rxb_knob_get, rxb_work_set, "%llu\n");
 
 static int rxb_irq_cpu_get(void *data, u64 *val)
 {
@@ -115,17 +110,10 @@ static int rxb_irq_cpu_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(rxb_irq_cpu_fops, rxb_irq_cpu_get,
 				rxb_irq_cpu_set, "%lld\n");
 
-static int rxb_alloc_fail_get(void *data, u64 *val)
-{
-	struct rxb_port *port = data;
-
-	*val = READ_ONCE(port->fault.alloc_fail);
-	return 0;
-}
-
 static int rxb_alloc_fail_set(void *data, u64 val)
 {
-	struct rxb_port *port = data;
+	struct rxb_port *port = container_of(data, struct rxb_port,
+					     fault.alloc_fail);
 	unsigned int q;
 
 	if (val > RXB_FAULT_SCALE)
@@ -137,46 +125,46 @@ static int rxb_alloc_fail_set(void *data, u64 val)
 			rxb_queue_kick(port, q);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_alloc_fail_fops, rxb_alloc_fail_get,
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_alloc_fail_fops, rxb_knob_get,
 			 rxb_alloc_fail_set, "%llu\n");
-
-static int rxb_dma_fail_get(void *data, u64 *val)
-{
-	struct rxb_port *port = data;
-
-	*val = READ_ONCE(port->fault.dma_fail);
-	return 0;
-}
 
 static int rxb_dma_fail_set(void *data, u64 val)
 {
-	struct rxb_port *port = data;
-
 	if (val > RXB_FAULT_SCALE)
 		return -EINVAL;
-	WRITE_ONCE(port->fault.dma_fail, val);
+	WRITE_ONCE(*(u32 *)data, val);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_dma_fail_fops, rxb_dma_fail_get,
-			 rxb_dma_fail_set, "%llu\n");
-
-static int rxb_engine_stall_get(void *data, u64 *val)
-{
-	struct rxb_port *port = data;
-
-	*val = READ_ONCE(port->fault.engine_stall);
-	return 0;
-}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_dma_fail_fops, rxb_knob_get, rxb_dma_fail_set,
+			 "%llu\n");
 
 static int rxb_engine_stall_set(void *data, u64 val)
 {
 	if (val > 1)
 		return -EINVAL;
-	rxb_nic_stall(data, val);
+	rxb_nic_stall(container_of(data, struct rxb_port, fault.engine_stall),
+		      val);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_engine_stall_fops, rxb_engine_stall_get,
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_engine_stall_fops, rxb_knob_get,
 			 rxb_engine_stall_set, "%llu\n");
+
+/* nic/max_bh_batch: reads the NIC's statistic; writing 0 resets it. */
+static int rxb_max_bh_batch_get(void *data, u64 *val)
+{
+	*val = atomic_read(data);
+	return 0;
+}
+
+static int rxb_max_bh_batch_set(void *data, u64 val)
+{
+	if (val)
+		return -EINVAL;
+	atomic_set(data, 0);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_max_bh_batch_fops, rxb_max_bh_batch_get,
+			 rxb_max_bh_batch_set, "%llu\n");
 
 /* Largest frame the inject file takes: jumbo, past any MTU of ours. */
 #define RXB_INJECT_MAX	16384
@@ -246,9 +234,9 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 			continue;
 		snprintf(name, sizeof(name), "q%u", q);
 		k->dir = debugfs_create_dir(name, port->dbg_dir);
-		debugfs_create_file_unsafe("stall", 0600, k->dir, k,
+		debugfs_create_file_unsafe("stall", 0600, k->dir, &k->stall,
 					   &rxb_stall_fops);
-		debugfs_create_file_unsafe("work", 0600, k->dir, k,
+		debugfs_create_file_unsafe("work", 0600, k->dir, &k->work,
 					   &rxb_work_fops);
 		debugfs_create_file_unsafe("irq_cpu", 0600, k->dir, k,
 					   &rxb_irq_cpu_fops);
@@ -277,19 +265,25 @@ static void rxb_debugfs_name(struct rxb_port *port, char *buf, size_t len)
 void rxb_debugfs_port_add(struct rxb_port *port)
 {
 	char name[IFNAMSIZ + 12];
-	struct dentry *fault;
+	struct dentry *fault, *nic;
 
 	rxb_debugfs_name(port, name, sizeof(name));
 	port->dbg_dir = debugfs_create_dir(name, rxb_dbg_root);
 	debugfs_create_file("inject", 0200, port->dbg_dir, port,
 			    &rxb_inject_fops);
 	fault = debugfs_create_dir("fault", port->dbg_dir);
-	debugfs_create_file_unsafe("alloc_fail", 0600, fault, port,
+	debugfs_create_file_unsafe("alloc_fail", 0600, fault,
+				   &port->fault.alloc_fail,
 				   &rxb_alloc_fail_fops);
-	debugfs_create_file_unsafe("dma_fail", 0600, fault, port,
-				   &rxb_dma_fail_fops);
-	debugfs_create_file_unsafe("engine_stall", 0600, fault, port,
+	debugfs_create_file_unsafe("dma_fail", 0600, fault,
+				   &port->fault.dma_fail, &rxb_dma_fail_fops);
+	debugfs_create_file_unsafe("engine_stall", 0600, fault,
+				   &port->fault.engine_stall,
 				   &rxb_engine_stall_fops);
+	nic = debugfs_create_dir("nic", port->dbg_dir);
+	debugfs_create_file_unsafe("max_bh_batch", 0600, nic,
+				   &port->nic.max_bh_batch,
+				   &rxb_max_bh_batch_fops);
 	rxb_debugfs_queues_update(port);
 }
 

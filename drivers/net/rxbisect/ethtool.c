@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rxbisect ethtool: -i, -g/-G, -l/-L, -S, -x/-X.
+ * rxbisect ethtool: -i, -g/-G, -l/-L, -S, -x/-X, -c/-C.
  *
  * Ring and channel changes rebuild the receive configuration of a running
  * port under traffic (rxb_reconfigure()): new rings first, then the old
@@ -300,6 +300,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_FLUSHED] = port->flushed;
 	spin_unlock_bh(&port->stats_lock);
 	tot[RXB_DS_DMA_FAULTS] = atomic64_read(&port->nic.dma_faults);
+	tot[RXB_DS_DMA_BYTES] = rxb_nic_dma_bytes(&port->nic);
 	tot[RXB_DS_STALL] = atomic64_read(&port->nic.stall_frames);
 	tot[RXB_DS_FIFO] = atomic64_read(&port->nic.fifo_drops);
 	tot[RXB_DS_ENGINE] = port->nic.engine_frames;
@@ -314,7 +315,6 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_WS] = READ_ONCE(rx->wss.distinct);
 		tot[RXB_DS_WS_PEAK] = READ_ONCE(rx->wss.peak);
 		tot[RXB_DS_WS_WINDOW] = rx->wss.window;
-		tot[RXB_DS_DMA_BYTES] = atomic64_read(&rx->dma_bytes);
 	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		*p++ = READ_ONCE(port->txs[q].packets);
@@ -328,7 +328,52 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	}
 }
 
+/* Interrupt moderation: registers of the NIC, applied by its vectors at
+ * once, kept across ring rebuilds.
+ */
+static int rxb_get_coalesce(struct net_device *dev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	ec->rx_coalesce_usecs = READ_ONCE(port->nic.coal_usecs);
+	ec->rx_max_coalesced_frames = READ_ONCE(port->nic.coal_frames);
+	return 0;
+}
+
+static int rxb_set_coalesce(struct net_device *dev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	/* The core refused what supported_coalesce_params does not list. */
+	if (ec->rx_coalesce_usecs > RXB_COAL_MAX_USECS) {
+		NL_SET_ERR_MSG_MOD(extack, "rx-usecs must be at most "
+				   __stringify(RXB_COAL_MAX_USECS));
+		return -ERANGE;
+	}
+	if (ec->rx_max_coalesced_frames > RXB_COAL_MAX_FRAMES) {
+		NL_SET_ERR_MSG_MOD(extack, "rx-frames must be at most "
+				   __stringify(RXB_COAL_MAX_FRAMES));
+		return -ERANGE;
+	}
+	if (!ec->rx_coalesce_usecs && ec->rx_max_coalesced_frames > 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "rx-frames above 1 needs rx-usecs: the last frames of a burst would never be signalled");
+		return -EINVAL;
+	}
+	WRITE_ONCE(port->nic.coal_usecs, ec->rx_coalesce_usecs);
+	WRITE_ONCE(port->nic.coal_frames, ec->rx_max_coalesced_frames);
+	return 0;
+}
+
 const struct ethtool_ops rxb_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
+				     ETHTOOL_COALESCE_RX_MAX_FRAMES,
 	.get_drvinfo		= rxb_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_ringparam		= rxb_get_ringparam,
@@ -343,4 +388,6 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.get_sset_count		= rxb_get_sset_count,
 	.get_strings		= rxb_get_strings,
 	.get_ethtool_stats	= rxb_get_ethtool_stats,
+	.get_coalesce		= rxb_get_coalesce,
+	.set_coalesce		= rxb_set_coalesce,
 };

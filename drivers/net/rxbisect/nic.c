@@ -40,6 +40,8 @@ void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu)
 		nic->rss_indir[i] = ethtool_rxfh_indir_default(i, nqueues);
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
 	nic->rx_csum = true;
+	nic->coal_usecs = 0;
+	nic->coal_frames = 0;
 	skb_queue_head_init(&nic->held);
 }
 
@@ -85,6 +87,18 @@ static void rxb_vec_send(struct rxb_vector *vec)
 	}
 }
 
+static enum hrtimer_restart rxb_vec_timer_fn(struct hrtimer *t)
+{
+	struct rxb_vector *vec = container_of(t, struct rxb_vector, timer);
+
+	/* Nothing unsignalled: the interrupt went out on the frame count,
+	 * or the driver re-armed the vector since this timer was started.
+	 */
+	if (atomic_read(&vec->events))
+		rxb_vec_raise(vec);
+	return HRTIMER_NORESTART;
+}
+
 /**
  * rxb_vec_init() - set up a vector.
  * @vec: the vector.
@@ -99,13 +113,16 @@ void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
 	vec->irqs = 0;
 	vec->cpu = cpu;
 	atomic_set(&vec->in_flight, 0);
+	atomic_set(&vec->events, 0);
 	INIT_CSD(&vec->csd, rxb_vec_ipi, vec);
 	vec->isr = isr;
 	vec->isr_arg = arg;
+	hrtimer_init(&vec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	vec->timer.function = rxb_vec_timer_fn;
 }
 
 /**
- * rxb_vec_raise() - NIC: signal an event on a vector.
+ * rxb_vec_raise() - NIC: send the vector's interrupt now, unless masked.
  * @vec: the vector.
  *
  * Interrupts auto-mask: after one is raised, further events are silent
@@ -119,7 +136,42 @@ void rxb_vec_raise(struct rxb_vector *vec)
 	 */
 	if (test_and_set_bit(RXB_VEC_MASKED, &vec->flags))
 		return;
+	/* A timer still pending has nothing left to signal. */
+	hrtimer_try_to_cancel(&vec->timer);
 	rxb_vec_send(vec);
+}
+
+/**
+ * rxb_vec_event() - NIC: an event (a completion written) on a vector,
+ * under interrupt moderation.
+ * @vec: the vector.
+ * @frames: rx-frames: signal once this many events are unsignalled.
+ * @usecs: rx-usecs: signal this long after the first unsignalled event.
+ *
+ * Whichever comes first sends the interrupt; @frames and @usecs both 0:
+ * at once.  Events while the vector is masked are not counted: the
+ * driver's poll finds them (rxb_vec_unmask() and its pending check).
+ */
+void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs)
+{
+	int n;
+
+	if (!usecs && frames <= 1) {
+		rxb_vec_raise(vec);
+		return;
+	}
+	/* The completion before the mask test; pairs with
+	 * smp_mb__after_atomic() in rxb_vec_unmask().
+	 */
+	smp_mb();
+	if (test_bit(RXB_VEC_MASKED, &vec->flags))
+		return;
+	n = atomic_inc_return(&vec->events);
+	if (frames && n >= frames)
+		rxb_vec_raise(vec);
+	else if (n == 1 && usecs)
+		hrtimer_start(&vec->timer, ns_to_ktime(usecs * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_HARD);
 }
 
 /**
@@ -137,12 +189,17 @@ void rxb_vec_trigger(struct rxb_vector *vec)
  * rxb_vec_unmask() - driver: re-arm a vector after its NAPI completed.
  * @vec: the vector.
  *
- * The caller must then check for completions that arrived while masked.
+ * Re-arming also restarts interrupt moderation's count.  The caller must
+ * then check for completions that arrived while masked.
  */
 void rxb_vec_unmask(struct rxb_vector *vec)
 {
+	/* Still masked: no event counts until the bit is clear. */
+	atomic_set(&vec->events, 0);
 	clear_bit(RXB_VEC_MASKED, &vec->flags);
-	/* Pairs with the ordered test_and_set_bit() in rxb_vec_raise(). */
+	/* Pairs with the ordered test_and_set_bit() in rxb_vec_raise() and
+	 * with smp_mb() in rxb_vec_event().
+	 */
 	smp_mb__after_atomic();
 }
 
@@ -152,16 +209,45 @@ void rxb_vec_unmask(struct rxb_vector *vec)
  */
 void rxb_vec_sync(struct rxb_vector *vec)
 {
+	hrtimer_cancel(&vec->timer);
 	/* Pairs with smp_mb__before_atomic() in rxb_vec_ipi(). */
 	while (atomic_read_acquire(&vec->in_flight))
 		cpu_relax();
 }
 
+/* A ring model signals queue @q: an event under the NIC's moderation. */
 static void rxb_env_raise_irq(void *env, unsigned int q)
 {
 	struct rxb_rx *rx = env;
+	const struct rxb_nic *nic = &rx->port->nic;
 
-	rxb_vec_raise(&rx->vec[q]);
+	rxb_vec_event(&rx->vec[q], READ_ONCE(nic->coal_frames),
+		      READ_ONCE(nic->coal_usecs));
+}
+
+/* A frame inside the NIC: what the parser found, and the queue RSS chose
+ * (the DMA engine counts its bytes per queue).
+ */
+struct rxb_nic_frame {
+	struct rxb_frame f;
+	unsigned int q;
+};
+
+/**
+ * rxb_nic_dma_bytes() - bytes the DMA engine of @nic has written.
+ * @nic: the NIC.
+ *
+ * Return: the exact sum of the per-queue counters (since the port was
+ * created; they survive ring rebuilds).
+ */
+u64 rxb_nic_dma_bytes(struct rxb_nic *nic)
+{
+	u64 sum = 0;
+	unsigned int q;
+
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		sum += atomic64_read(&nic->dma_bytes[q].v);
+	return sum;
 }
 
 /* The DMA engine.  Bus addresses are physical addresses: the emulated
@@ -171,7 +257,13 @@ static void rxb_env_raise_irq(void *env, unsigned int q)
  * The frame crosses the emulated wire in this one copy, so the checksum
  * work of both ends is done in the same pass: the sender's Tx checksum
  * offload (CHECKSUM_PARTIAL: fill in the L4 checksum) and this NIC's Rx
- * checksum (the sum of everything after the Ethernet header).
+ * checksum (the sum of everything after the Ethernet header).  A filled-in
+ * checksum that folds to 0 goes out as 0xffff (CSUM_MANGLED_0), as
+ * skb_checksum_help() and real NICs write it: in UDP a 0 would mean "no
+ * checksum" (IPv4) or be invalid (IPv6); for TCP both forms are the same.
+ *
+ * Bytes are counted per queue, each counter in its own cache line: no line
+ * is shared by the DMA writes of different queues.
  *
  * The dma_fail knob fails a write as a bus or IOMMU error would: nothing
  * is written and the completion carries the error bit.
@@ -179,22 +271,25 @@ static void rxb_env_raise_irq(void *env, unsigned int q)
 static u8 rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 			    u32 *csum)
 {
+	const struct rxb_nic_frame *nf =
+		container_of(f, const struct rxb_nic_frame, f);
 	const struct sk_buff *skb = f->data;
 	struct rxb_rx *rx = env;
+	struct rxb_nic *nic = &rx->port->nic;
 	u8 *dst = phys_to_virt(addr);
 	unsigned int start;
-
-	if (rxb_fault_hit(&rx->port->fault.dma_fail)) {
-		atomic64_inc(&rx->port->nic.dma_faults);
-		return RXB_CQE_F_DMA_ERR;
-	}
-	rxb_wss_record(&rx->wss, (addr >> PAGE_SHIFT) + 1);
-	atomic64_add(f->len, &rx->dma_bytes);
 	__sum16 *field, old;
 	__wsum l4;
 
+	if (rxb_fault_hit(&rx->port->fault.dma_fail)) {
+		atomic64_inc(&nic->dma_faults);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	rxb_wss_record(&rx->wss, (addr >> PAGE_SHIFT) + 1);
+	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
+
 	if (skb->ip_summed != CHECKSUM_PARTIAL) {
-		if (!READ_ONCE(rx->port->nic.rx_csum)) {
+		if (!READ_ONCE(nic->rx_csum)) {
 			skb_copy_bits(skb, 0, dst, f->len);
 			return 0;
 		}
@@ -210,8 +305,8 @@ static u8 rxb_env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	l4 = skb_copy_and_csum_bits(skb, start, dst + start, f->len - start);
 	field = (__sum16 *)(dst + start + skb->csum_offset);
 	old = *field;
-	*field = csum_fold(l4);
-	if (!READ_ONCE(rx->port->nic.rx_csum))
+	*field = csum_fold(l4) ?: CSUM_MANGLED_0;
+	if (!READ_ONCE(nic->rx_csum))
 		return 0;
 	/* The L4 sum with the checksum field as it now is on the wire. */
 	l4 = csum_add(csum_sub(l4, csum_unfold(old)), csum_unfold(*field));
@@ -254,9 +349,11 @@ static u64 rxb_env_now_ns(void *env)
 }
 
 const struct rxb_env_ops rxb_env_ops = {
+	/* the driver's buffers (rx.c) */
 	.alloc_buf	= rxb_rx_alloc_buf,
 	.free_buf	= rxb_rx_free_buf,
 	.buf_cookie	= rxb_rx_buf_cookie,
+	/* the NIC's vectors, timer, clock and DMA engine */
 	.raise_irq	= rxb_env_raise_irq,
 	.arm_timer	= rxb_env_arm_timer,
 	.now_ns		= rxb_env_now_ns,
@@ -274,7 +371,8 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 {
 	struct rxb_nic *nic = &port->nic;
 	u8 hdr[RXB_PARSE_LEN];
-	struct rxb_frame f;
+	struct rxb_nic_frame nf;
+	struct rxb_frame *f = &nf.f;
 	const u8 *data;
 	struct rxb_rx *rx;
 	unsigned int q;
@@ -298,20 +396,21 @@ void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb)
 	}
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
 						RXB_PARSE_LEN), hdr);
-	f.data = skb;
-	f.len = skb->len;
-	f.hash = rxb_rss_hash(nic->rss_key, data,
-			      min_t(unsigned int, skb->len, RXB_PARSE_LEN),
-			      &f.hash_flags);
-	q = READ_ONCE(nic->rss_indir[f.hash % RXB_RSS_INDIR_SIZE]);
+	f->data = skb;
+	f->len = skb->len;
+	f->hash = rxb_rss_hash(nic->rss_key, data,
+			       min_t(unsigned int, skb->len, RXB_PARSE_LEN),
+			       &f->hash_flags);
+	q = READ_ONCE(nic->rss_indir[f->hash % RXB_RSS_INDIR_SIZE]);
 	if (q >= rx->nqueues)
 		q = 0;
-	err = rx->model->ops->hw_rx(rx->model, q, &f);
+	nf.q = q;
+	err = rx->model->ops->hw_rx(rx->model, q, f);
 	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
 		return;
 	if (!err)
-		trace_rxb_deliver(port->dev, rx->model->ops->name, q, f.len,
-				  f.hash);
+		trace_rxb_deliver(port->dev, rx->model->ops->name, q, f->len,
+				  f->hash);
 	else
 		trace_rxb_drop(port->dev, rx->model->ops->name, q,
 			       err == -ENOBUFS ? "nobuf" :
@@ -344,6 +443,20 @@ static bool rxb_nic_hold(struct rxb_port *port, struct sk_buff *skb)
 	return true;
 }
 
+/* Note a section of @n frames run with bottom halves disabled. */
+static void rxb_nic_bh_batch(struct rxb_nic *nic, int n)
+{
+	int max = atomic_read(&nic->max_bh_batch);
+
+	while (n > max) {
+		int old = atomic_cmpxchg(&nic->max_bh_batch, max, n);
+
+		if (old == max)
+			break;
+		max = old;
+	}
+}
+
 /**
  * rxb_nic_stall() - freeze or resume @port's receive engine (fault/
  * engine_stall).
@@ -352,36 +465,55 @@ static bool rxb_nic_hold(struct rxb_port *port, struct sk_buff *skb)
  *
  * A frozen engine leaves arriving frames in its ingress FIFO: the
  * dedicated engine's queue, or for the inline engine @port->nic.held.
- * Resuming processes them in order.  Process context.
+ * Resuming processes them in order, RXB_NIC_BH_BATCH at a time with
+ * bottom halves disabled.  Until @port->nic.held is found empty the
+ * engine stays stalled, so that frames arriving meanwhile queue up behind
+ * the held ones; it is un-stalled under the lock that found it empty, so
+ * that no frame goes inline before a held one.  Process context.
  */
 void rxb_nic_stall(struct rxb_port *port, bool stall)
 {
 	struct rxb_nic *nic = &port->nic;
 	struct rxb_engine *eng;
 	struct sk_buff *skb;
+	bool more;
+	int n;
 
 	if (stall) {
 		WRITE_ONCE(port->fault.engine_stall, 1);
 		return;
 	}
-	local_bh_disable();
-	rcu_read_lock();
-	spin_lock(&nic->held.lock);
-	while ((skb = __skb_dequeue(&nic->held))) {
-		rxb_nic_receive(port, skb);
-		consume_skb(skb);
-	}
-	/* Senders that saw the stall wait on the lock, then go inline. */
-	WRITE_ONCE(port->fault.engine_stall, 0);
-	spin_unlock(&nic->held.lock);
+	do {
+		local_bh_disable();
+		rcu_read_lock();
+		spin_lock(&nic->held.lock);
+		for (n = 0; n < RXB_NIC_BH_BATCH; n++) {
+			skb = __skb_dequeue(&nic->held);
+			if (!skb)
+				break;
+			rxb_nic_receive(port, skb);
+			consume_skb(skb);
+		}
+		more = !skb_queue_empty(&nic->held);
+		/* Senders that saw the stall wait on the lock, then go
+		 * inline.
+		 */
+		if (!more)
+			WRITE_ONCE(port->fault.engine_stall, 0);
+		spin_unlock(&nic->held.lock);
+		rcu_read_unlock();
+		local_bh_enable();
+		rxb_nic_bh_batch(nic, n);
+		cond_resched();
+	} while (more);
 	/* wake_up_process() orders the store before its check of the
 	 * engine's state; pairs with set_current_state() in rxb_engine_fn().
 	 */
+	rcu_read_lock();
 	eng = rcu_dereference(port->engine);
 	if (eng)
 		wake_up_process(eng->task);
 	rcu_read_unlock();
-	local_bh_enable();
 }
 
 /**
@@ -425,23 +557,31 @@ void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb)
 		wake_up_process(eng->task);
 }
 
+/* Process the frames of @list in order, RXB_NIC_BH_BATCH at a time with
+ * bottom halves disabled.  Process context.
+ */
 static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
 {
-	struct sk_buff *skb, *next;
-	unsigned int n = 0;
+	struct sk_buff *skb;
+	int n;
 
-	local_bh_disable();
-	rcu_read_lock();
-	llist_for_each_entry_safe(skb, next, list, ll_node) {
-		skb->next = NULL;
-		rxb_nic_receive(eng->port, skb);
-		consume_skb(skb);
-		n++;
+	while (list) {
+		local_bh_disable();
+		rcu_read_lock();
+		for (n = 0; list && n < RXB_NIC_BH_BATCH; n++) {
+			skb = llist_entry(list, struct sk_buff, ll_node);
+			list = list->next;
+			skb->next = NULL;
+			rxb_nic_receive(eng->port, skb);
+			consume_skb(skb);
+		}
+		rcu_read_unlock();
+		local_bh_enable();
+		atomic_sub(n, &eng->len);
+		WRITE_ONCE(eng->frames, eng->frames + n);
+		rxb_nic_bh_batch(&eng->port->nic, n);
+		cond_resched();
 	}
-	rcu_read_unlock();
-	local_bh_enable();
-	atomic_sub(n, &eng->len);
-	WRITE_ONCE(eng->frames, eng->frames + n);
 }
 
 static int rxb_engine_fn(void *arg)
@@ -465,7 +605,6 @@ static int rxb_engine_fn(void *arg)
 		__set_current_state(TASK_RUNNING);
 		list = llist_reverse_order(llist_del_all(&eng->ingress));
 		rxb_engine_run(eng, list);
-		cond_resched();
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;

@@ -56,20 +56,26 @@
  *	RXB_VEC_SENDING: an interrupt message is on its way to @cpu.
  * @cpu: affinity: the CPU the interrupt (and so the NAPI poll) runs on.
  * @in_flight: interrupt messages not yet fully handled (for teardown).
+ * @events: interrupt moderation: events not yet signalled since the
+ *	driver last re-armed the vector.
  * @irqs: interrupt messages sent; written by the sender holding
  *	RXB_VEC_SENDING.
  * @csd: the inter-processor message that carries the interrupt.
  * @isr: the driver's interrupt handler, run in hard-IRQ context on @cpu.
  * @isr_arg: argument of @isr.
+ * @timer: interrupt moderation: fires rx-usecs after the first event
+ *	not yet signalled.
  */
 struct rxb_vector {
 	unsigned long flags;
 	int cpu;
 	atomic_t in_flight;
+	atomic_t events;
 	u64 irqs;
 	call_single_data_t csd;
 	void (*isr)(void *arg);
 	void *isr_arg;
+	struct hrtimer timer;
 };
 
 #define RXB_VEC_MASKED	0
@@ -91,12 +97,23 @@ struct rxb_vector {
  * @dma_faults: DMA writes that failed (fault injection).
  * @held: inline engine: frames held while it is stalled, in order; its
  *	lock also orders the stall's end against arriving frames.
+ * @coal_usecs: interrupt moderation register (ethtool rx-usecs): a vector
+ *	signals at the latest this long after its first unsignalled event.
+ * @coal_frames: interrupt moderation register (ethtool rx-frames): a
+ *	vector signals once this many events are unsignalled.  Both 0:
+ *	every event is signalled at once.
+ * @max_bh_batch: most frames the engine or a stall's end processed in one
+ *	section with bottom halves disabled (at most RXB_NIC_BH_BATCH).
+ * @dma_bytes: bytes the DMA engine wrote, per queue, a cache line each.
  */
 struct rxb_nic {
 	u32 rss_indir[RXB_RSS_INDIR_SIZE];
 	u8 rss_key[RXB_RSS_KEY_SIZE];
 	u32 max_frame;
 	bool rx_csum;
+	u32 coal_usecs;
+	u32 coal_frames;
+	atomic_t max_bh_batch;
 	atomic64_t runt_drops;
 	atomic64_t oversize_drops;
 	atomic64_t stopped_drops;
@@ -105,7 +122,14 @@ struct rxb_nic {
 	atomic64_t stall_frames;
 	atomic64_t dma_faults;
 	struct sk_buff_head held;
+	struct {
+		atomic64_t v;
+	} ____cacheline_aligned_in_smp dma_bytes[RXB_MAX_QUEUES];
 };
+
+#define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
+#define RXB_COAL_MAX_USECS	10000	/* 10 ms */
+#define RXB_COAL_MAX_FRAMES	4096
 
 /**
  * struct rxb_engine - the NIC's dedicated engine: a kernel thread pinned to
@@ -257,7 +281,6 @@ struct rxb_rxq {
  * @vec: interrupt vectors, one per queue.
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
  * @wss: the NIC's I/O working set tracker.
- * @dma_bytes: bytes the NIC wrote (atomic: queues write concurrently).
  * @ctl_work: the driver's periodic control task, for models with one
  *	(rxb_model_ops.ctl_tick; ctl.c).
  * @rxq: per-queue driver state.
@@ -269,7 +292,6 @@ struct rxb_rx {
 	struct rxb_vector *vec;
 	struct hrtimer timer;
 	struct rxb_wss wss;
-	atomic64_t dma_bytes;
 	struct delayed_work ctl_work;
 	struct rxb_rxq rxq[];
 };
@@ -454,9 +476,11 @@ void rxb_engine_stop(struct rxb_port *port);
 void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
 		  void *arg);
 void rxb_vec_raise(struct rxb_vector *vec);
+void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
 void rxb_vec_trigger(struct rxb_vector *vec);
 void rxb_vec_unmask(struct rxb_vector *vec);
 void rxb_vec_sync(struct rxb_vector *vec);
+u64 rxb_nic_dma_bytes(struct rxb_nic *nic);
 extern const struct rxb_env_ops rxb_env_ops;
 
 /* rss.c */
