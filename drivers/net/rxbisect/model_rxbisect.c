@@ -45,8 +45,7 @@ struct rxbisect_xstats {
 
 #define RXBISECT_XSTATS	6	/* the above, plus ax_outstanding */
 
-/*
- * One queue: its Bx ring, and the Ax ring linked to it if it has one (an
+/* One queue: its Bx ring, and the Ax ring linked to it if it has one (an
  * Ax ring lives with the queue whose NAPI refills it, see rxbisect_topo).
  */
 struct rxbisect_q {
@@ -78,8 +77,7 @@ struct rxbisect_q {
 	} sw ____cacheline_aligned;
 };
 
-/*
- * Association and linking (rxbisect paper section 4.1): "software
+/* Association and linking (rxbisect paper section 4.1): "software
  * associates each Bx ring r with several Ax rings" and "links each Ax ring
  * a with some Bx ring r".  Written by the driver at create (the NIC's
  * association and link registers), read-only afterwards.  Ax rings are
@@ -96,12 +94,12 @@ struct rxbisect_topo {
 	s8 own[RXB_MAX_MODEL_QUEUES];	 /* queue -> its linked Ax ring or -1 */
 	u64 assoc[RXB_MAX_MODEL_QUEUES]; /* queue -> Ax rings it may borrow */
 };
-static_assert(RXB_MAX_MODEL_QUEUES <= 64 && RXB_MAX_MODEL_QUEUES <= 128);
+
+static_assert(RXB_MAX_MODEL_QUEUES <= 64);
 
 struct rxbisect {
 	struct rxb_model m;
-	/*
-	 * The NIC's ring-assignment pipeline stage (section 4.4): reserves
+	/* The NIC's ring-assignment pipeline stage (section 4.4): reserves
 	 * Ax slots and Bx entries and writes notification-only entries.  No
 	 * frame is copied under it.
 	 */
@@ -156,6 +154,9 @@ static bool rxbisect_range(const char **s, unsigned int *lo, unsigned int *hi)
 	return rxbisect_num(s, hi) && *hi >= *lo;
 }
 
+#define RXBISECT_MAP_SYNTAX \
+	"ax_assoc_map: expected sets of Ax rings, e.g. 0-3;2-5 or +0-1 or *"
+
 /* Bits @lo..@hi, @hi < 64. */
 static u64 rxbisect_bits(unsigned int lo, unsigned int hi)
 {
@@ -204,8 +205,7 @@ static int rxbisect_parse_link(const struct rxb_model_cfg *cfg,
 	}
 }
 
-/*
- * One set of ax_assoc_map, "*" or "[+]N[-M],...", for the queues b with
+/* One set of ax_assoc_map, "*" or "[+]N[-M],...", for the queues b with
  * b % @nsets == @set; advances *@s to its end.
  */
 static int rxbisect_parse_set(const struct rxb_model_cfg *cfg,
@@ -225,11 +225,11 @@ static int rxbisect_parse_set(const struct rxb_model_cfg *cfg,
 		} else {
 			*s += plus;
 			if (!rxbisect_range(s, &lo, &hi)) {
-				*msg = "ax_assoc_map: expected sets of Ax rings, e.g. 0-3;2-5 or +0-1 or *";
+				*msg = RXBISECT_MAP_SYNTAX;
 				return -EINVAL;
 			}
 			if (hi >= t->nax) {
-				*msg = "ax_assoc_map: an Ax ring is out of range (ax_link sets how many there are)";
+				*msg = "ax_assoc_map: no such Ax ring (see ax_link)";
 				return -EINVAL;
 			}
 			if (plus)
@@ -285,14 +285,14 @@ static int rxbisect_parse_map(const struct rxb_model_cfg *cfg,
 		if (err)
 			return err;
 		if (*s && *s++ != ';') {
-			*msg = "ax_assoc_map: expected sets of Ax rings, e.g. 0-3;2-5 or +0-1 or *";
+			*msg = RXBISECT_MAP_SYNTAX;
 			return -EINVAL;
 		}
 	}
 check:
 	for (b = 0; b < n; b++)
 		if (t->own[b] < 0 && !t->assoc[b]) {
-			*msg = "a queue has no Ax ring to take buffers from (ax_link, ax_assoc, ax_assoc_map)";
+			*msg = "a queue has no Ax ring to take buffers from (ax_link, ax_assoc)";
 			return -EINVAL;
 		}
 	return 0;
@@ -354,8 +354,7 @@ static u32 rxbisect_bx_reserve(struct rxbisect *rb, unsigned int b)
 	return idx;
 }
 
-/*
- * Write and publish the Bx entry @idx of ring @b, reserved by the caller
+/* Write and publish the Bx entry @idx of ring @b, reserved by the caller
  * (with or without rxbisect.lock: the entry is the reserver's alone until
  * its done bit flips).
  */
@@ -500,8 +499,7 @@ static int rxbisect_pick_ax(struct rxbisect *rb, unsigned int b)
 	return best;
 }
 
-/*
- * The NIC receives @f for Bx ring @b.  Under rxbisect.lock (the pipeline
+/* The NIC receives @f for Bx ring @b.  Under rxbisect.lock (the pipeline
  * stage that assigns ring entries, section 4.4): flush held notifications,
  * pick an Ax ring, reserve its slot and the Bx entry, and write the
  * lender's notification.  Outside it: copy the frame and publish the
