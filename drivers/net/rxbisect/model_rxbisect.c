@@ -621,7 +621,9 @@ static bool rxbisect_refill(struct rxb_model *m, unsigned int qi)
 
 	if (!q->ax)
 		return true;	/* no Ax ring is linked to this queue */
-	/* Listing 1, lines 13-16: one doorbell for every slot reported. */
+	/* Listing 1, lines 13-16: one doorbell for every slot reported.
+	 * Its release pairs with the acquire in rxbisect_ax_avail().
+	 */
 	return rxb_ring_refill(m, qi, q->ax, q->sw.cookie, rb->amask,
 			       &q->sw.ax_tail, q->sw.ax_ci, &q->regs.ax_tail);
 }
@@ -692,6 +694,9 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 	}
 	if (seen) {
 		WRITE_ONCE(q->sw.bx_head, head);
+		/* Release: pairs with the acquire in rxbisect_bx_room(); the
+		 * entries are read before the NIC may reserve them again.
+		 */
 		rxb_db_write(&q->regs.bx_head, head);
 		rxb_stat_add(&st->packets, n);
 		rxb_stat_add(&st->bytes, bytes);
