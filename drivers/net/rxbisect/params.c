@@ -75,10 +75,7 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
 			       const char *buf, const char **msg)
 {
-	struct rxb_model_cfg mcfg = {
-		.nqueues = RXB_MAX_MODEL_QUEUES,
-		.ax_assoc = cfg->mp.ax_assoc,
-	};
+	struct rxb_model_cfg mcfg = { .nqueues = RXB_MAX_MODEL_QUEUES };
 	char *dst = (char *)&cfg->mp + p->off;
 
 	if (!strcmp(buf, "default"))
@@ -87,14 +84,17 @@ static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
 		*msg = "too long (31 characters at most)";
 		return -EINVAL;
 	}
-	/* The syntax is checked here, whatever the model; the queue numbers
-	 * by rxBisect's validate() against each port's queue count.
+	/* The syntax is checked here, whatever the model, for the most
+	 * queues a port may have: ax_link alone, ax_assoc_map against the
+	 * Ax rings of the current ax_link.  rxBisect's validate() checks the
+	 * whole against each port's queue count.
 	 */
-	strscpy(mcfg.ax_assoc_map, cfg->mp.ax_assoc_map,
-		sizeof(mcfg.ax_assoc_map));
-	strscpy(mcfg.ax_link, cfg->mp.ax_link, sizeof(mcfg.ax_link));
-	strscpy(p == &rxb_params[RXB_P_LINK] ? mcfg.ax_link :
-		mcfg.ax_assoc_map, buf, RXB_AX_TOPO_LEN);
+	if (p == &rxb_params[RXB_P_LINK]) {
+		strscpy(mcfg.ax_link, buf, sizeof(mcfg.ax_link));
+	} else {
+		strscpy(mcfg.ax_link, cfg->mp.ax_link, sizeof(mcfg.ax_link));
+		strscpy(mcfg.ax_assoc_map, buf, sizeof(mcfg.ax_assoc_map));
+	}
 	if (rxb_rxbisect_topo_check(&mcfg, msg))
 		return -EINVAL;
 	strscpy(dst, buf, RXB_AX_TOPO_LEN);

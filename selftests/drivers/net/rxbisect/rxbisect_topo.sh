@@ -133,6 +133,13 @@ for v in 2 "0;1;0;1;0" + a "0;" "*,"; do
 	check_bad ax_assoc_map "$v"
 done
 check_bad ax_policy sideways
+# the message names the actual fault
+out=$(dl_set ax_link 4 2>&1)
+[[ $out == *"not below the queue count"* ]] ||
+	{ ktap_print_msg "ax_link 4: '$out'"; bad=1; }
+out=$(dl_set ax_assoc_map 2 2>&1)
+[[ $out == *"no such Ax ring"* ]] ||
+	{ ktap_print_msg "ax_assoc_map 2: '$out'"; bad=1; }
 ktap_test_result "bad ax_link / ax_assoc_map values refused with a message, nothing changed" \
 	[ $bad = 0 ]
 
