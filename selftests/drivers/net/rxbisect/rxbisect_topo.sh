@@ -42,7 +42,7 @@ ports_for_queue() {
 # flows_to Q...: $N datagrams on each of two flows per queue Q to rxb1;
 # 0 if rxb1's NIC wrote them all and the stack consumed every one.
 flows_to() {
-	local q ports= hw0 hw
+	local q ports='' hw0 hw
 	for q in "$@"; do
 		ports="$ports $(ports_for_queue "$q" 2)" || return 1
 	done
