@@ -126,7 +126,7 @@ check_bad() {	# NAME VALUE
 	fi
 	[ "$(dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
 }
-for v in 4 9 0,0 x 1-0 "0;1" 2-3, 0123456789012345678901234567890123; do
+for v in 4 9 0,0 x 1-0 "0;1" "2-3," 0123456789012345678901234567890123; do
 	check_bad ax_link "$v"
 done
 for v in 2 "0;1;0;1;0" + a "0;" "*,"; do
