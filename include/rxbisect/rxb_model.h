@@ -80,12 +80,21 @@ struct rxb_env_ops {
  * enum rxb_ax_policy - rxBisect: where to borrow a buffer from.
  * @RXB_AX_RR: the next non-empty associated Ax ring, round-robin.
  * @RXB_AX_MOST: the associated Ax ring with the most posted buffers.
+ * @RXB_AX_RANDOM: a non-empty associated Ax ring chosen at random (the
+ *	rxbisect paper's example policy, section 4.1).
+ * @RXB_AX_NPOLICIES: number of policies.
  */
 enum rxb_ax_policy {
 	RXB_AX_RR,
 	RXB_AX_MOST,
+	RXB_AX_RANDOM,
 	RXB_AX_NPOLICIES,
 };
+
+/* Longest rxBisect topology string (ax_link, ax_assoc_map), NUL included:
+ * devlink's string parameter size.
+ */
+#define RXB_AX_TOPO_LEN	32
 
 /**
  * enum rxb_corec_irq - COREC: which consumers of a shared queue the NIC
@@ -118,6 +127,12 @@ enum rxb_corec_irq {
  * @notif_timeout_ns: rxBisect: longest hold of a notification.
  * @ax_assoc: rxBisect: each Bx ring is associated with the Ax rings of its
  *	group of @ax_assoc consecutive queues; 0: with every Ax ring.
+ *	Ignored when @ax_assoc_map is set.
+ * @ax_assoc_map: rxBisect: the Ax rings each Bx ring may borrow from, as
+ *	";"-separated sets (Documentation/rxbisect.rst); "": @ax_assoc.
+ * @ax_link: rxBisect: the queue (Bx ring) each Ax ring is linked to, as a
+ *	","-separated list of queues and ranges, one per Ax ring; "": one Ax
+ *	ring per queue, Ax ring i linked to queue i.
  * @cache_bytes: the cache capacity the I/O working set should fit (the
  *	DDIO ways of the LLC on real hardware), for configuration advice.
  * @dsh_period_ns: dshRing: period of the controller's samples; 0: 10 ms.
@@ -145,6 +160,8 @@ struct rxb_model_cfg {
 	bool notif_compress;
 	u64 notif_timeout_ns;
 	unsigned int ax_assoc;
+	char ax_assoc_map[RXB_AX_TOPO_LEN];
+	char ax_link[RXB_AX_TOPO_LEN];
 	u64 cache_bytes;
 	u64 dsh_period_ns;
 	unsigned int dsh_window;
@@ -369,6 +386,7 @@ extern const struct rxb_model_ops rxb_corec_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 const struct rxb_model_ops *rxb_model_get(unsigned int i);
+int rxb_rxbisect_topo_check(const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_init_common(struct rxb_model *m,

@@ -26,7 +26,7 @@ static const struct rxb_param *rxb_dl_param(u32 id)
 
 static bool rxb_dl_is_string(const struct rxb_param *p)
 {
-	return p->off < 0 || p->names;
+	return p->off < 0 || p->names || p->str;
 }
 
 /* The devlink value of parameter @id as text. */

@@ -150,9 +150,13 @@ MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32
 module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
 MODULE_PARM_DESC(ax_ring_size, "rxBisect: entries per allocation (Ax) ring: power of two, 64..8192, at most the Rx ring size (default 128); writable");
 module_param_cb(ax_policy, &rxb_param_ops, &rxb_params[RXB_P_POLICY], 0644);
-MODULE_PARM_DESC(ax_policy, "rxBisect: Ax ring to borrow from when the queue's own is empty: rr (round-robin, default) or most (most filled); writable");
+MODULE_PARM_DESC(ax_policy, "rxBisect: Ax ring to borrow from when the queue's own is empty: rr (round-robin, default), most (most filled) or random; writable");
 module_param_cb(ax_assoc, &rxb_param_ops, &rxb_params[RXB_P_ASSOC], 0644);
 MODULE_PARM_DESC(ax_assoc, "rxBisect: Bx rings are associated with the Ax rings of their group of ax_assoc consecutive queues; 0 (default): all; writable");
+module_param_cb(ax_assoc_map, &rxb_param_ops, &rxb_params[RXB_P_ASSOC_MAP], 0644);
+MODULE_PARM_DESC(ax_assoc_map, "rxBisect: Ax rings each Bx ring may borrow from, ';'-separated sets used cyclically, each '*' or a ','-list of N, N-M (Ax rings) and +N, +N-M (N after the queue's own): e.g. 0-3;2-5 or +0-1; default (empty): ax_assoc; writable");
+module_param_cb(ax_link, &rxb_param_ops, &rxb_params[RXB_P_LINK], 0644);
+MODULE_PARM_DESC(ax_link, "rxBisect: queue each Ax ring is linked to (whose NAPI refills it), a ','-list of N and N-M, one queue per Ax ring: e.g. 7 (one Ax ring, refilled by queue 7); default (empty): Ax ring i per queue i; writable");
 module_param_cb(notif_compress, &rxb_param_ops, &rxb_params[RXB_P_COMPRESS], 0644);
 MODULE_PARM_DESC(notif_compress, "rxBisect: hold buffer-consumed notifications until the next packet entry or notif_timeout_us (1, default) or write them at once (0); writable");
 module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_params[RXB_P_TIMEOUT], 0644);

@@ -15,6 +15,7 @@
 static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
 	[RXB_AX_RR]	= "rr",
 	[RXB_AX_MOST]	= "most",
+	[RXB_AX_RANDOM]	= "random",
 };
 
 static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
@@ -64,7 +65,41 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 	[RXB_P_DSH_TPUT] = { "dsh_tput_mbps", RXB_MP(dsh_tput_mbps), 1, 1000000 },
 	[RXB_P_DSH_OVERLOAD] = { "dsh_overload_ratio", RXB_MP(dsh_overload_ratio),
 				 2, 1024 },
+	[RXB_P_ASSOC_MAP] = { "ax_assoc_map", RXB_MP(ax_assoc_map), 0, 0, false,
+			      NULL, true },
+	[RXB_P_LINK]	 = { "ax_link", RXB_MP(ax_link), 0, 0, false, NULL,
+			     true },
 };
+
+/* A topology string parameter (ax_assoc_map, ax_link). */
+static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
+			       const char *buf, const char **msg)
+{
+	struct rxb_model_cfg mcfg = { .nqueues = RXB_MAX_MODEL_QUEUES };
+	char *dst = (char *)&cfg->mp + p->off;
+
+	if (!strcmp(buf, "default"))
+		buf = "";
+	if (strlen(buf) >= RXB_AX_TOPO_LEN) {
+		*msg = "too long (31 characters at most)";
+		return -EINVAL;
+	}
+	/* The syntax is checked here, whatever the model, for the most
+	 * queues a port may have: ax_link alone, ax_assoc_map against the
+	 * Ax rings of the current ax_link.  rxBisect's validate() checks the
+	 * whole against each port's queue count.
+	 */
+	if (p == &rxb_params[RXB_P_LINK]) {
+		strscpy(mcfg.ax_link, buf, sizeof(mcfg.ax_link));
+	} else {
+		strscpy(mcfg.ax_link, cfg->mp.ax_link, sizeof(mcfg.ax_link));
+		strscpy(mcfg.ax_assoc_map, buf, sizeof(mcfg.ax_assoc_map));
+	}
+	if (rxb_rxbisect_topo_check(&mcfg, msg))
+		return -EINVAL;
+	strscpy(dst, buf, RXB_AX_TOPO_LEN);
+	return 0;
+}
 
 /**
  * rxb_param_store() - parse @val and store it in @cfg.
@@ -81,8 +116,14 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 	char buf[RXB_PARAM_STRLEN];
 	u32 i, n;
 
+	if (strlen(val) >= sizeof(buf)) {
+		*msg = "too long";
+		return -EINVAL;
+	}
 	strscpy(buf, val, sizeof(buf));
 	strim(buf);
+	if (p->str)
+		return rxb_param_store_str(cfg, p, strim(buf), msg);
 	if (p->off < 0) {
 		const struct rxb_model_ops *ops = rxb_model_find(buf);
 
@@ -141,6 +182,12 @@ void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
 	if (p->off < 0) {
 		strscpy(buf, cfg->model ? cfg->model->name : "privring",
 			RXB_PARAM_STRLEN);
+		return;
+	}
+	if (p->str) {
+		strscpy(buf, (const char *)&cfg->mp + p->off, RXB_PARAM_STRLEN);
+		if (!*buf)
+			strscpy(buf, "default", RXB_PARAM_STRLEN);
 		return;
 	}
 	v = *(const u32 *)((const char *)&cfg->mp + p->off);

@@ -301,6 +301,9 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.dsh_overload_ratio = cfg->mp.dsh_overload_ratio,
 		.env_ops	= &rxb_env_ops,
 	};
+	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
+		sizeof(mcfg->ax_assoc_map));
+	strscpy(mcfg->ax_link, cfg->mp.ax_link, sizeof(mcfg->ax_link));
 }
 
 /**

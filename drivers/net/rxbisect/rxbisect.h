@@ -188,6 +188,8 @@ static inline bool rxb_fault_hit(const u32 *rate)
  * @ax_ring_size: rxBisect: entries per allocation ring.
  * @ax_policy: rxBisect: enum rxb_ax_policy.
  * @ax_assoc: rxBisect: association group size, 0 for all queues.
+ * @ax_assoc_map: rxBisect: association sets, "" for @ax_assoc.
+ * @ax_link: rxBisect: queue linked to each Ax ring, "" for one per queue.
  * @notif_compress: rxBisect: hold notification-only entries back.
  * @notif_timeout_us: rxBisect: longest hold, microseconds.
  * @ws_window: NIC writes over which the I/O working set is measured.
@@ -219,6 +221,8 @@ struct rxb_mparams {
 	u32 dsh_window;
 	u32 dsh_tput_mbps;
 	u32 dsh_overload_ratio;
+	char ax_assoc_map[RXB_AX_TOPO_LEN];
+	char ax_link[RXB_AX_TOPO_LEN];
 };
 
 /**
@@ -378,11 +382,14 @@ struct rxb_port {
 /**
  * struct rxb_param - a ring-model parameter (params.c).
  * @name: its name, as module and devlink parameter.
- * @off: offset of its u32 in struct rxb_mparams; -1 for ring_model.
+ * @off: offset of its u32 (or, with @str, its string) in struct
+ *	rxb_mparams; -1 for ring_model.
  * @min: smallest value.
  * @max: largest value.
  * @pow2: the value must be a power of two.
  * @names: for a parameter given by name: the names of @min..@max.
+ * @str: a free-form string of RXB_AX_TOPO_LEN bytes, checked by
+ *	rxb_rxbisect_topo_check(); "" is shown and may be given as "default".
  */
 struct rxb_param {
 	const char *name;
@@ -390,6 +397,7 @@ struct rxb_param {
 	u32 min, max;
 	bool pow2;
 	const char * const *names;
+	bool str;
 };
 
 enum rxb_param_id {
@@ -397,6 +405,7 @@ enum rxb_param_id {
 	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
 	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
 	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
+	RXB_P_ASSOC_MAP, RXB_P_LINK,
 	RXB_NPARAMS
 };
 

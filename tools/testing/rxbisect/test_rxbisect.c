@@ -3,21 +3,29 @@
  * Single-threaded tests of the rxBisect core (model_rxbisect.c): combined
  * entries, borrowing from another Ax ring and the lender's notification,
  * notification compression (held until the Bx ring's next packet, the
- * timer or 64 held), association groups, and the report order the driver
- * relies on.  Model-independent tests (bad configurations, -ENOMEM paths,
- * thread stress with small Ax rings) are in test_models.c.
+ * timer or 64 held), association groups and overlapping association sets
+ * (ax_assoc_map), Ax rings linked to other queues or fewer Ax rings than
+ * queues (ax_link), the random policy, the frame copy outside the NIC's
+ * lock, and the report order the driver relies on; thread stress of those
+ * configurations.  Model-independent tests (bad configurations, -ENOMEM
+ * paths, thread stress with small Ax rings) are in test_models.c.
  *
  * rxbisect_poll() WARNs when a notification is not for the next Ax slot,
  * and a WARN fails the case, so every poll here also checks the order.
  */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 
 #include "env.h"
 #include "ktap.h"
+#include "stress.h"
 
 #define MAXQ	4
 #define AX	64	/* Ax ring size in every case */
@@ -32,9 +40,14 @@ struct bt {
 	u16 pool[RXB_RING_MAX];	/* pool_q of the last rx() */
 };
 
-/* @nq queues, Bx rings of @bx entries, Ax rings of AX entries. */
-static struct bt *bt_create(unsigned int nq, unsigned int bx, bool compress,
-			    unsigned int assoc)
+/*
+ * @nq queues, Bx rings of @bx entries, Ax rings of AX entries, Ax rings
+ * linked by @link and associated by @map ("": defaults), policy @policy.
+ */
+static struct bt *bt_create_topo(unsigned int nq, unsigned int bx,
+				 bool compress, unsigned int assoc,
+				 const char *link, const char *map,
+				 unsigned int policy)
 {
 	struct bt *t = calloc(1, sizeof(*t));
 
@@ -44,6 +57,9 @@ static struct bt *bt_create(unsigned int nq, unsigned int bx, bool compress,
 		t->th.cfg.ax_ring_size = AX;
 		t->th.cfg.notif_compress = compress;
 		t->th.cfg.ax_assoc = assoc;
+		t->th.cfg.ax_policy = policy;
+		strcpy(t->th.cfg.ax_link, link);
+		strcpy(t->th.cfg.ax_assoc_map, map);
 		/* The timer fires only when a case runs it. */
 		rxb_env_fake_clock(t->th.env, 1000);
 		if (rxb_th_start(&t->th))
@@ -52,6 +68,12 @@ static struct bt *bt_create(unsigned int nq, unsigned int bx, bool compress,
 	rxb_th_destroy(&t->th);
 	free(t);
 	return NULL;
+}
+
+static struct bt *bt_create(unsigned int nq, unsigned int bx, bool compress,
+			    unsigned int assoc)
+{
+	return bt_create_topo(nq, bx, compress, assoc, "", "", RXB_AX_RR);
 }
 
 static void bt_destroy(struct bt *t)
@@ -378,6 +400,345 @@ out:
 	bt_destroy(t);
 }
 
+/*
+ * ax_assoc_map "0-1;1-2;2-3;3,0": overlapping sets.  Bx 0 borrows from
+ * Ax 1 only, Bx 1 from Ax 2 only (its own is tried first), and so on.
+ */
+static void test_map_overlap(const void *arg)
+{
+	const char *map = arg;
+	struct bt *t = bt_create_topo(4, 64, false, 0, "", map, RXB_AX_RR);
+
+	if (!t || !empty_ax(t, 0) || !tx_n(t, 0, 2))
+		goto out;
+	EXPECT_EQ(xs(t, "rx1_lent"), 2);
+	EXPECT_EQ(rx_all(t, 0), 2);
+	EXPECT_EQ(rx_all(t, 1), 0);
+	/* Ax 1 empty too: Bx 0 has no lender left, Bx 1 takes Ax 2's. */
+	if (!empty_ax(t, 1))
+		goto out;
+	EXPECT_EQ(tx(t, 0), -ENOBUFS);
+	if (!tx_n(t, 1, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "rx2_lent"), 1);
+	EXPECT_EQ(xs(t, "rx3_lent") + xs(t, "rx0_lent"), 0);
+	EXPECT_EQ(rx_all(t, 1), 1);
+	EXPECT_EQ(rx_all(t, 2), 0);
+	/* Bx 3 (set {3, 0}) still receives into its own Ax. */
+	if (!tx_n(t, 3, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "rx3_borrowed"), 0);
+	EXPECT_EQ(rx_all(t, 3), 1);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/*
+ * ax_link "3": one Ax ring, linked to queue 3, whose NAPI only refills
+ * (the dedicated allocation core of the paper's section 4.2).  Every
+ * other queue's packets are in its buffers; their notifications go to Bx
+ * 3, and the buffers back to queue 3's pool.
+ */
+static void test_link_one_ax(const void *arg)
+{
+	struct bt *t = bt_create_topo(4, 128, false, 0, "3", "", RXB_AX_RR);
+	unsigned int q, i;
+
+	(void)arg;
+	if (!t)
+		return;
+	EXPECT_EQ(rxb_env_posted(t->th.env, 3), AX);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0) + rxb_env_posted(t->th.env, 1) +
+		  rxb_env_posted(t->th.env, 2), 0);
+	for (i = 0; i < 3; i++)
+		for (q = 0; q < 3; q++)
+			if (!tx_n(t, q, 7))
+				goto out;
+	EXPECT_EQ(xs(t, "rx3_lent"), 63);
+	EXPECT_EQ(xs(t, "rx0_borrowed"), 21);
+	EXPECT_EQ(xs(t, "rx0_ax_empty"), 21);
+	EXPECT_EQ(xs(t, "rx3_notif_entries"), 63);
+	for (q = 0; q < 3; q++) {
+		EXPECT_EQ(rx(t, q, 64), 21);
+		EXPECT(t->pool[0] == 3 && t->pool[20] == 3,
+		       "queue %u: buffers of pool %u, %u", q, t->pool[0],
+		       t->pool[20]);
+		EXPECT_EQ(QS(t, q, refills), 0);
+	}
+	/* Bx 3: 63 notifications, no packet; it refills Ax 0. */
+	EXPECT_EQ(rx_all(t, 3), 0);
+	EXPECT_EQ(xs(t, "rx3_ax_outstanding"), 0);
+	EXPECT_EQ(rxb_env_posted(t->th.env, 3), AX);
+	/* Queue 3's own packets: combined entries. */
+	if (!tx_n(t, 3, 5))
+		goto out;
+	EXPECT_EQ(rx_all(t, 3), 5);
+	EXPECT_EQ(xs(t, "rx3_borrowed"), 0);
+	/* Ax 0 empty: every queue drops for want of a buffer. */
+	rxb_env_fail_allocs(t->th.env, 3, 0, FOREVER);
+	if (!tx_n(t, 0, AX))
+		goto out;
+	EXPECT_EQ(tx(t, 1), -ENOBUFS);
+	EXPECT_EQ(rx_all(t, 3), 0);
+	EXPECT_EQ(rx_all(t, 0), AX);
+	pool_ok(t, 3);
+	EXPECT(t->th.ops->refill(t->th.m, 3));
+	EXPECT(t->th.ops->refill(t->th.m, 0));	/* no Ax ring: nothing to do */
+	EXPECT_EQ(rxb_env_posted(t->th.env, 3), AX);
+out:
+	bt_destroy(t);
+}
+
+/*
+ * ax_link "1,3" with ax_assoc_map "+0": two Ax rings, on queues 1 and 3;
+ * with "+0" each queue's set is the Ax ring K = its own, or its number
+ * modulo 2 when it has none: Bx 0 uses Ax 0 (queue 1's), Bx 2 Ax 0 too.
+ */
+static void test_link_map(const void *arg)
+{
+	struct bt *t = bt_create_topo(4, 128, true, 0, "1,3", "+0", RXB_AX_RR);
+
+	(void)arg;
+	if (!t || !tx_n(t, 0, 3) || !tx_n(t, 2, 2) || !tx_n(t, 3, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "rx1_lent"), 5);
+	EXPECT_EQ(xs(t, "rx3_lent"), 0);
+	/* Compressed: held for Bx 1 until the timer. */
+	EXPECT_EQ(xs(t, "rx1_notif_entries"), 0);
+	EXPECT(rxb_env_run_timer(t->th.env));
+	EXPECT_EQ(xs(t, "rx1_notif_entries"), 5);
+	EXPECT_EQ(rx_all(t, 0), 3);
+	EXPECT_EQ(t->pool[0], 1);
+	EXPECT_EQ(rx_all(t, 2), 2);
+	EXPECT_EQ(rx_all(t, 3), 1);
+	EXPECT_EQ(t->pool[0], 3);
+	EXPECT_EQ(rx_all(t, 1), 0);
+	EXPECT_EQ(xs(t, "rx1_ax_outstanding"), 0);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/* ax_policy random: every non-empty associated Ax ring lends, none else. */
+static void test_random(const void *arg)
+{
+	struct bt *t = bt_create_topo(4, 128, false, 0, "", "", RXB_AX_RANDOM);
+	u64 l1, l2, l3;
+
+	(void)arg;
+	if (!t || !empty_ax(t, 0) || !tx_n(t, 0, 120))
+		goto out;
+	l1 = xs(t, "rx1_lent");
+	l2 = xs(t, "rx2_lent");
+	l3 = xs(t, "rx3_lent");
+	EXPECT_EQ(l1 + l2 + l3, 120);
+	EXPECT(l1 >= 20 && l2 >= 20 && l3 >= 20,
+	       "lent %llu %llu %llu: not spread", (unsigned long long)l1,
+	       (unsigned long long)l2, (unsigned long long)l3);
+	EXPECT_EQ(rx_all(t, 0), 120);
+	EXPECT_EQ(rx_all(t, 1) + rx_all(t, 2) + rx_all(t, 3), 0);
+	/* Ax 2 and 3 empty too: only Ax 1 lends. */
+	if (!empty_ax(t, 2) || !empty_ax(t, 3) || !tx_n(t, 0, 10))
+		goto out;
+	EXPECT_EQ(xs(t, "rx1_lent"), l1 + 10);
+	EXPECT_EQ(rx_all(t, 0), 10);
+	EXPECT_EQ(rx_all(t, 1), 0);
+	if (!empty_ax(t, 1))
+		goto out;
+	EXPECT_EQ(tx(t, 0), -ENOBUFS);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/* Bad ax_link / ax_assoc_map values: refused by validate and create. */
+static void test_bad_topo(const void *arg)
+{
+	static const struct {
+		unsigned int assoc;
+		const char *link, *map;
+	} bad[] = {
+		{ 0, "x", "" }, { 0, "0-", "" }, { 0, "2-1", "" },
+		{ 0, "0,,1", "" }, { 0, "4", "" }, { 0, "0,0", "" },
+		{ 0, "1-3,2", "" }, { 0, "0 ", "" }, { 0, "999", "" },
+		{ 0, "", "4" }, { 0, "", "0;;1" }, { 0, "", "0;1;2;3;0" },
+		{ 0, "", "+4" }, { 0, "", "*;" }, { 0, "", "0-" },
+		{ 0, "", "a" }, { 0, "", "+" }, { 0, "3", "1" },
+		{ 0, "2,3", "0;2" },
+		/* Queues 0 and 1 have no Ax ring in their ax_assoc group. */
+		{ 2, "3", "" },
+	};
+	static const char * const good[][2] = {
+		{ "", "*" }, { "", "+0-1" }, { "3", "" }, { "0-1,3", "0;1,2" },
+		{ "", "0-3;2-3" }, { "3-3", "+0" }, { "", "0,2-3,+1" },
+	};
+	const struct rxb_model_ops *ops = rxb_model_find("rxbisect");
+	struct rxb_model_cfg cfg;
+	struct rxb_env *env = rxb_env_create(4, 0);
+	const char *msg;
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rxb_env_model_cfg(env, &cfg, 4, 128, RXB_ENV_BUF_SIZE);
+		cfg.ax_assoc = bad[i].assoc;
+		strcpy(cfg.ax_link, bad[i].link);
+		strcpy(cfg.ax_assoc_map, bad[i].map);
+		msg = NULL;
+		EXPECT(ops->validate(&cfg, &msg) == -EINVAL && msg,
+		       "link \"%s\" map \"%s\" accepted", bad[i].link,
+		       bad[i].map);
+		EXPECT(IS_ERR(ops->create(&cfg)), "create accepted it");
+	}
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		rxb_env_model_cfg(env, &cfg, 4, 128, RXB_ENV_BUF_SIZE);
+		strcpy(cfg.ax_link, good[i][0]);
+		strcpy(cfg.ax_assoc_map, good[i][1]);
+		msg = NULL;
+		EXPECT(!ops->validate(&cfg, &msg), "link \"%s\" map \"%s\": %s",
+		       good[i][0], good[i][1], msg);
+	}
+	cfg.ax_policy = RXB_AX_NPOLICIES;
+	EXPECT_EQ(ops->validate(&cfg, &msg), -EINVAL);
+	rxb_env_destroy(env);
+}
+
+/*
+ * The copy runs outside the NIC's lock: while one NIC thread is inside
+ * dma_write for a frame to queue 0, a second NIC thread delivers the next
+ * frame to queue 0.  Its entry comes after the first one's in the Bx ring
+ * but is published first; the driver sees nothing until the first one is
+ * published, then both, in order.
+ */
+struct nolock {
+	struct bt *t;
+	u8 (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
+			u32 *csum);
+	u8 frame[RXB_ENV_BUF_SIZE];
+	bool armed;
+	int done;	/* the second frame went through */
+	int ret;
+};
+
+static struct nolock nl;
+
+static void *nolock_second(void *arg)
+{
+	struct bt *t = nl.t;
+	u64 seq = t->next_tx[0] + 1;
+	struct rxb_tframe_id id = { .producer = 0, .q = 0, .seq = seq };
+	struct rxb_frame f = {
+		.data = nl.frame, .len = tlen(0, seq), .hash = (u32)seq,
+		.hash_flags = RXB_CQE_F_L4_HASH,
+	};
+
+	(void)arg;
+	rxb_tframe_fill(nl.frame, f.len, &id);
+	nl.ret = t->th.ops->hw_rx(t->th.m, 0, &f);
+	__atomic_store_n(&nl.done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static u8 nolock_dma_write(void *env, const struct rxb_frame *frame, u64 addr,
+			   u32 *csum)
+{
+	u8 flags = nl.dma_write(env, frame, addr, csum);
+	struct bt *t = nl.t;
+	pthread_t th;
+	int i;
+
+	if (!nl.armed)
+		return flags;
+	nl.armed = false;
+	if (pthread_create(&th, NULL, nolock_second, NULL))
+		abort();
+	/* Two seconds: with the copy under the lock, it never completes. */
+	for (i = 0; i < 2000 && !__atomic_load_n(&nl.done, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	EXPECT(__atomic_load_n(&nl.done, __ATOMIC_ACQUIRE),
+	       "a frame waited for another frame's copy");
+	if (__atomic_load_n(&nl.done, __ATOMIC_ACQUIRE)) {
+		EXPECT_EQ(nl.ret, 0);
+		EXPECT(!t->th.ops->rx_pending(t->th.m, 0),
+		       "an entry before an unpublished one is visible");
+		EXPECT_EQ(t->th.ops->poll(t->th.m, 0, t->pkts, 64), 0);
+	}
+	pthread_detach(th);
+	return flags;
+}
+
+static void test_copy_unlocked(const void *arg)
+{
+	static struct rxb_env_ops ops;
+	struct bt *t = calloc(1, sizeof(*t));
+
+	(void)arg;
+	if (!t)
+		abort();
+	if (!rxb_th_init(&t->th, "rxbisect", 2, 128, RXB_ENV_BUF_SIZE))
+		goto out;
+	t->th.cfg.ax_ring_size = AX;
+	ops = *t->th.cfg.env_ops;
+	nl = (struct nolock){ .t = t, .dma_write = ops.dma_write };
+	ops.dma_write = nolock_dma_write;
+	t->th.cfg.env_ops = &ops;
+	if (!rxb_th_start(&t->th))
+		goto out;
+	nl.armed = true;
+	EXPECT_EQ(tx(t, 0), 0);
+	/* Wait for the second thread if it was stuck behind the lock. */
+	while (!__atomic_load_n(&nl.done, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	EXPECT_EQ(nl.ret, 0);
+	t->next_tx[0]++;
+	EXPECT_EQ(rx(t, 0, 64), 2);
+	EXPECT_EQ(QS(t, 0, hw_packets), 2);
+out:
+	rxb_th_destroy(&t->th);
+	free(t);
+}
+
+/* Thread stress (2 NIC threads) of the new topologies and policy. */
+static void tune_overlap(struct rxb_model_cfg *cfg)
+{
+	cfg->ax_ring_size = RXB_RING_MIN;
+	strcpy(cfg->ax_assoc_map, "+0-1");
+	cfg->notif_compress = true;
+	cfg->notif_timeout_ns = 20000;
+}
+
+static void tune_link_one(struct rxb_model_cfg *cfg)
+{
+	cfg->ax_ring_size = cfg->ring_size;
+	strcpy(cfg->ax_link, "3");
+	cfg->ax_policy = RXB_AX_MOST;
+}
+
+static void tune_link_two_random(struct rxb_model_cfg *cfg)
+{
+	cfg->ax_ring_size = RXB_RING_MIN;
+	strcpy(cfg->ax_link, "0,2");
+	strcpy(cfg->ax_assoc_map, "0-1;1");
+	cfg->ax_policy = RXB_AX_RANDOM;
+	cfg->notif_compress = true;
+	cfg->notif_timeout_ns = 20000;
+}
+
+static void test_stress(const void *arg)
+{
+	void (*tune)(struct rxb_model_cfg *cfg) = arg;
+	struct rxb_stress_cfg sc = {
+		.model = "rxbisect", .tune = tune, .nqueues = 4,
+		.ring_size = 128, .nproducers = 2, .budget = 16,
+		.frames = rxb_stress_frames(2000000) / 8,
+		.alloc_fail_one_in = 101, .dma_fail_one_in = 97,
+		.oversize_one_in = 500, .skew = 30,
+	};
+
+	rxb_stress_run(&sc);
+}
+
 int main(void)
 {
 	static const struct ktap_case cases[] = {
@@ -387,6 +748,17 @@ int main(void)
 		{ "rxbisect:held_max", test_held_max, NULL },
 		{ "rxbisect:assoc", test_assoc, NULL },
 		{ "rxbisect:no_overtaking", test_no_overtaking, NULL },
+		{ "rxbisect:map_overlap", test_map_overlap, "0-1;1-2;2-3;3,0" },
+		{ "rxbisect:map_overlap_relative", test_map_overlap, "+0-1" },
+		{ "rxbisect:link_one_ax", test_link_one_ax, NULL },
+		{ "rxbisect:link_map", test_link_map, NULL },
+		{ "rxbisect:random", test_random, NULL },
+		{ "rxbisect:bad_topo", test_bad_topo, NULL },
+		{ "rxbisect:copy_unlocked", test_copy_unlocked, NULL },
+		{ "rxbisect:stress_2nic_overlap", test_stress, tune_overlap },
+		{ "rxbisect:stress_2nic_link_one", test_stress, tune_link_one },
+		{ "rxbisect:stress_2nic_link_two_random", test_stress,
+		  tune_link_two_random },
 	};
 
 	return ktap_main(cases, ARRAY_SIZE(cases));
