@@ -404,19 +404,21 @@ rxb_wait_rx() {
 	return 1
 }
 
-# rxb_wait_consumed IF: wait (up to 5 s) until rx_packets plus rx_flushed
-# (frames freed with rings torn down by a reconfiguration) equals the sum of
-# rxN_hw_packets: every frame the NIC wrote was handed to the stack once.
+# rxb_wait_consumed IF: wait (up to 5 s) until the sum of rxN_packets (the
+# completions the driver consumed: handed to the stack or dropped by it)
+# plus rx_flushed (frames freed with rings torn down by a reconfiguration)
+# equals the sum of rxN_hw_packets: every frame the NIC wrote was consumed
+# once.
 rxb_wait_consumed() {
 	local i p h
 	for i in $(seq 25); do
 		rxb_snap "$1"
-		p=$((${RXB_S[rx_packets]:-0} + ${RXB_S[rx_flushed]:-0}))
+		p=$(($(rxb_s_qsum packets) + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
 		[ "$p" = "$h" ] && return 0
 		sleep 0.2
 	done
-	ktap_print_msg "$1: rx_packets $p, sum of rxN_hw_packets $h"
+	ktap_print_msg "$1: sum of rxN_packets + rx_flushed $p, sum of rxN_hw_packets $h"
 	return 1
 }
 
