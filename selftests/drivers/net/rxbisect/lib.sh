@@ -673,14 +673,18 @@ rxb_fault() { echo "$3" > "$RXB_DBG/$1/fault/$2"; }
 
 # rxb_inject IF HEX...: each HEX (bytes as hex digits, "" for none) is one
 # frame put on IF's wire (debugfs inject: one write() per frame).
-rxb_inject() {
+rxb_inject() { rxb_inject_n "$1" 1 "${@:2}"; }
+
+# rxb_inject_n IF N HEX...: the frames of rxb_inject, N times over.
+rxb_inject_n() {
 	local f=$RXB_DBG/$1/inject
-	shift
-	python3 - "$f" "$@" <<-'EOF'
+	python3 - "$f" "$2" "${@:3}" <<-'EOF'
 	import os, sys
 	fd = os.open(sys.argv[1], os.O_WRONLY)
-	for h in sys.argv[2:]:
-	    os.write(fd, bytes.fromhex(h))
+	frames = [bytes.fromhex(h) for h in sys.argv[3:]]
+	for i in range(int(sys.argv[2])):
+	    for f in frames:
+	        os.write(fd, f)
 	os.close(fd)
 	EOF
 }
