@@ -229,14 +229,19 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
 	if (unlikely(!refilled)) {
 		/* Buffers could not be allocated: back off (see
-		 * RXB_REFILL_RETRY_JIFFIES); a full budget polls on.
+		 * RXB_REFILL_RETRY_JIFFIES); a full budget polls on.  The
+		 * timer is armed before NAPI completes: rxb_rx_stop() stops
+		 * it after napi_disable().
 		 */
-		bool backoff = done < budget && napi_complete_done(napi, done);
+		bool backoff = done < budget;
 
+		/* Before NAPI completes: another poll may start after. */
 		rxb_poll_stats(rxq, off_cpu, backoff);
-		if (backoff)
+		if (backoff) {
 			mod_timer(&rxq->refill_timer,
 				  jiffies + RXB_REFILL_RETRY_JIFFIES);
+			napi_complete_done(napi, done);
+		}
 		return done;
 	}
 	rxb_poll_stats(rxq, off_cpu, false);
