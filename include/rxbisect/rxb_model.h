@@ -317,8 +317,10 @@ struct rxb_ring_state {
  * @advise: optional: a static warning about a configuration that works but
  *	defeats the model's purpose, or NULL.
  * @ring_state: optional: a snapshot of queue @q's ring state (any context).
- * @bufs_per_queue: optional: buffers the model keeps posted per queue (the
- *	size the driver gives each queue's buffer pool); default @ring_size.
+ * @bufs_per_queue: optional: most buffers of one queue's pool the rings can
+ *	hold at once (posted, or written and waiting in a completion ring);
+ *	default @ring_size.  The driver sizes each pool to this plus one
+ *	completion ring's worth in the stack.
  * @xstats_count: optional: number of model-specific counters of @m.
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
  *	bytes (NUL included).

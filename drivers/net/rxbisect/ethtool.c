@@ -9,7 +9,30 @@
 #include <linux/ethtool.h>
 #include <linux/log2.h>
 #include <linux/rtnetlink.h>
+#include <net/page_pool.h>
 #include "rxbisect.h"
+
+/* ethtool -S, one naming scheme:
+ *  <name>		device-wide: sums over every queue that ever ran, plus
+ *			the NIC's own counters;
+ *  rx<q>_<name>	receive queue q: the ring model's struct rxb_qstats,
+ *			the driver's struct rxb_qxstats, then the model's own
+ *			per-queue counters (xstats);
+ *  tx<q>_<name>	transmit queue q;
+ *  ring<r>_<name>	shared ring r of a shRing model (xstats; COREC's
+ *			shared queue r: corec<r>_<name>);
+ *  <model>_<name>	device-wide counters of a model (dshRing: dsh_*);
+ *  rx_pp_<name>	page_pool's own statistics, where the kernel keeps
+ *			them (CONFIG_PAGE_POOL_STATS), summed over the live
+ *			pools.
+ * What survives a rebuild (ethtool -L/-G, a model switch, link down/up):
+ * the device-wide sums and rx<q>_/tx<q>_ counters of struct rxb_qstats and
+ * struct rxb_qxstats accumulate (but rx<q>_pp_size, the live pool's size).
+ * Reset with the rings: io_ws_*, dma_bytes, the model's xstats and
+ * rx_pp_*.  Device-wide rx_packets and rx_bytes are those of ip -s link:
+ * packets handed to the stack; rx<q>_packets count the completions the
+ * model consumed, rx<q>_stack_packets those handed to the stack.
+ */
 
 /* Device-wide counters: sums over queues, plus the NIC's own drops. */
 enum {
@@ -19,6 +42,7 @@ enum {
 	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
 	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
 	RXB_DS_FLUSHED, RXB_DS_DMA_ERRORS, RXB_DS_DMA_FAULTS, RXB_DS_STALL,
+	RXB_DS_SKB_DROPS, RXB_DS_BACKOFFS, RXB_DS_PP_FRESH, RXB_DS_PP_RELEASED,
 	RXB_DEV_STATS
 };
 
@@ -47,10 +71,22 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_DMA_ERRORS]	= "rx_dma_errors",
 	[RXB_DS_DMA_FAULTS]	= "rx_dma_faults",
 	[RXB_DS_STALL]		= "rx_stall_frames",
+	[RXB_DS_SKB_DROPS]	= "rx_skb_drops",
+	[RXB_DS_BACKOFFS]	= "rx_refill_backoffs",
+	[RXB_DS_PP_FRESH]	= "rx_pp_fresh",
+	[RXB_DS_PP_RELEASED]	= "rx_pp_released",
 };
 
-/* Per receive queue: struct rxb_qstats, irqs, polls_off_cpu, dma_errors. */
-#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + 3)
+/* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
+static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
+	"stack_packets", "stack_bytes", "skb_drops", "dma_errors", "irqs",
+	"polls_off_cpu", "refill_backoffs", "pp_fresh", "pp_released",
+	"pp_size",
+};
+
+#define RXB_QX_STATS	ARRAY_SIZE(rxb_qx_names)
+static_assert(sizeof(struct rxb_qxstats) / sizeof(u64) == RXB_QX_STATS);
+#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS)
 /* Per transmit queue: packets, bytes, drops. */
 #define RXB_TXQ_STATS	3
 
@@ -223,7 +259,24 @@ static int rxb_get_sset_count(struct net_device *dev, int sset)
 		return -EOPNOTSUPP;
 	return RXB_DEV_STATS +
 	       port->cfg.nqueues * (RXB_RXQ_STATS + RXB_TXQ_STATS) +
-	       rxb_xstats_count(port);
+	       rxb_xstats_count(port) + page_pool_ethtool_stats_get_count();
+}
+
+/* The live pools' page_pool statistics, summed (CONFIG_PAGE_POOL_STATS). */
+static u64 *rxb_pp_stats(struct rxb_port *port, u64 *data)
+{
+#ifdef CONFIG_PAGE_POOL_STATS
+	struct page_pool_stats pps = {};
+	struct rxb_rx *rx = rtnl_dereference(port->rx);
+	unsigned int q;
+
+	/* page_pool_get_stats() adds to @pps. */
+	for (q = 0; rx && q < rx->nqueues; q++)
+		page_pool_get_stats(rx->rxq[q].pp, &pps);
+	return page_pool_ethtool_stats_get(data, &pps);
+#else
+	return data;
+#endif
 }
 
 static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -239,9 +292,8 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		for (i = 0; i < RXB_QSTATS_NUM; i++)
 			ethtool_sprintf(&data, "rx%u_%s", q,
 					rxb_qstats_desc[i].name);
-		ethtool_sprintf(&data, "rx%u_irqs", q);
-		ethtool_sprintf(&data, "rx%u_polls_off_cpu", q);
-		ethtool_sprintf(&data, "rx%u_dma_errors", q);
+		for (i = 0; i < RXB_QX_STATS; i++)
+			ethtool_sprintf(&data, "rx%u_%s", q, rxb_qx_names[i]);
 	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		ethtool_sprintf(&data, "tx%u_packets", q);
@@ -253,7 +305,9 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 
 		BUILD_BUG_ON(RXB_STAT_NAME_LEN != ETH_GSTRING_LEN);
 		m->ops->xstats_names(m, (char *)data);
+		data += rxb_xstats_count(port) * ETH_GSTRING_LEN;
 	}
+	page_pool_ethtool_stats_get_strings(data);
 }
 
 static void rxb_get_ethtool_stats(struct net_device *dev,
@@ -272,8 +326,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		struct rxb_qxstats xst;
 
 		rxb_get_qstats(port, q, &st, &xst);
-		tot[RXB_DS_RX_PACKETS] += st.packets;
-		tot[RXB_DS_RX_BYTES] += st.bytes;
+		tot[RXB_DS_RX_PACKETS] += xst.packets;
+		tot[RXB_DS_RX_BYTES] += xst.bytes;
 		tot[RXB_DS_NOBUF] += st.nobuf_drops;
 		tot[RXB_DS_RING_FULL] += st.ring_full_drops;
 		tot[RXB_DS_OVERSIZE] += st.oversize_drops;
@@ -282,6 +336,10 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_IRQS] += xst.irqs;
 		tot[RXB_DS_OFF_CPU] += xst.polls_off_cpu;
 		tot[RXB_DS_DMA_ERRORS] += xst.dma_errors;
+		tot[RXB_DS_SKB_DROPS] += xst.skb_drops;
+		tot[RXB_DS_BACKOFFS] += xst.refill_backoffs;
+		tot[RXB_DS_PP_FRESH] += xst.pp_fresh;
+		tot[RXB_DS_PP_RELEASED] += xst.pp_released;
 		tot[RXB_DS_TX_PACKETS] += READ_ONCE(ts->packets);
 		tot[RXB_DS_TX_BYTES] += READ_ONCE(ts->bytes);
 		tot[RXB_DS_TX_DROPS] += READ_ONCE(ts->drops);
@@ -289,9 +347,16 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 			continue;
 		for (i = 0; i < RXB_QSTATS_NUM; i++)
 			*p++ = rxb_stat_get(&st, &rxb_qstats_desc[i]);
+		*p++ = xst.packets;
+		*p++ = xst.bytes;
+		*p++ = xst.skb_drops;
+		*p++ = xst.dma_errors;
 		*p++ = xst.irqs;
 		*p++ = xst.polls_off_cpu;
-		*p++ = xst.dma_errors;
+		*p++ = xst.refill_backoffs;
+		*p++ = xst.pp_fresh;
+		*p++ = xst.pp_released;
+		*p++ = xst.pp_size;
 	}
 	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
 	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
@@ -325,7 +390,9 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;
 
 		m->ops->xstats_values(m, p);
+		p += rxb_xstats_count(port);
 	}
+	rxb_pp_stats(port, p);
 }
 
 /* Interrupt moderation: registers of the NIC, applied by its vectors at

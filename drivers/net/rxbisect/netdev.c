@@ -18,8 +18,8 @@
  * rxb_get_qstats() - cumulative counters of receive queue @q.
  * @port: the port.
  * @q: queue.
- * @st: filled with the counters of every configuration so far.
- * @xst: filled with the queue's vector and NAPI counters.
+ * @st: filled with the ring model's counters of every configuration so far.
+ * @xst: filled with the queue's driver, vector and page_pool counters.
  */
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		    struct rxb_qstats *st, struct rxb_qxstats *xst)
@@ -36,40 +36,55 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 			*(u64 *)((char *)st + d->off) +=
 				rxb_stat_get(&port->live->model->qstats[q], d);
 		}
-		xst->irqs += READ_ONCE(port->live->vec[q].irqs);
-		xst->polls_off_cpu +=
-			READ_ONCE(port->live->rxq[q].polls_off_cpu);
-		xst->dma_errors += READ_ONCE(port->live->rxq[q].dma_errors);
+		rxb_rxq_stats_add(port->live, q, xst);
+		xst->pp_size = port->live->rxq[q].pp_size;
 	}
 	spin_unlock_bh(&port->stats_lock);
 }
 
+/* The standard counters (ip -s link):
+ *  rx_packets, rx_bytes: packets the driver handed to the stack, only;
+ *  rx_dropped: packets the driver dropped (no skb, a DMA error completion)
+ *	and frames written to rings torn down before they were received;
+ *  rx_missed_errors: frames the NIC dropped for want of a buffer or of
+ *	completion ring room, or because its rings were down;
+ *  rx_fifo_errors: frames a full NIC engine ingress FIFO dropped;
+ *  rx_length_errors: runt and oversize frames;
+ *  rx_errors: rx_length_errors + rx_fifo_errors.
+ */
 static void rxb_get_stats64(struct net_device *dev,
 			    struct rtnl_link_stats64 *s)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_engine *eng;
 	struct rxb_qxstats xst;
 	struct rxb_qstats st;
 	unsigned int q;
 
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_qstats(port, q, &st, &xst);
-		s->rx_packets += st.packets;
-		s->rx_bytes += st.bytes;
+		s->rx_packets += xst.packets;
+		s->rx_bytes += xst.bytes;
+		s->rx_dropped += xst.skb_drops + xst.dma_errors;
 		s->rx_missed_errors += st.nobuf_drops + st.ring_full_drops;
 		s->rx_length_errors += st.oversize_drops;
-		s->rx_errors += xst.dma_errors;
 		s->tx_packets += READ_ONCE(port->txs[q].packets);
 		s->tx_bytes += READ_ONCE(port->txs[q].bytes);
 		s->tx_dropped += READ_ONCE(port->txs[q].drops);
 	}
 	s->rx_length_errors += atomic64_read(&port->nic.runt_drops) +
 			       atomic64_read(&port->nic.oversize_drops);
-	s->rx_dropped = atomic64_read(&port->nic.stopped_drops);
+	s->rx_missed_errors += atomic64_read(&port->nic.stopped_drops);
+	s->rx_fifo_errors = atomic64_read(&port->nic.fifo_drops);
+	rcu_read_lock();
+	eng = rcu_dereference(port->engine);
+	if (eng)
+		s->rx_fifo_errors += atomic64_read(&eng->fifo_drops);
+	rcu_read_unlock();
 	spin_lock_bh(&port->stats_lock);
 	s->rx_dropped += port->flushed;
 	spin_unlock_bh(&port->stats_lock);
-	s->rx_errors += s->rx_length_errors;
+	s->rx_errors = s->rx_length_errors + s->rx_fifo_errors;
 }
 
 /**

@@ -119,7 +119,7 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 
 	skb = p->borrowed ? rxb_rx_copy_skb(rxq, p) : rxb_rx_build_skb(rxq, p);
 	if (unlikely(!skb)) {
-		dev_core_stats_rx_dropped_inc(dev);
+		rxq->poll_drops++;
 		return;
 	}
 	skb->protocol = eth_type_trans(skb, dev);
@@ -132,6 +132,8 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 		skb->ip_summed = CHECKSUM_COMPLETE;
 		skb->csum = (__force __wsum)p->csum;
 	}
+	rxq->poll_pkts++;
+	rxq->poll_bytes += p->len;
 	napi_gro_receive(&rxq->napi, skb);
 }
 
@@ -145,9 +147,43 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	if (!p->borrowed)
 		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
 					p->pool_q == rxq->qid);
-	rxb_stat_inc(&rxq->dma_errors);
+	u64_stats_update_begin(&rxq->stats.syncp);
+	u64_stats_inc(&rxq->stats.dma_errors);
+	u64_stats_update_end(&rxq->stats.syncp);
 	trace_rxb_drop(rx->port->dev, rx->model->ops->name, rxq->qid,
 		       "dma_err");
+}
+
+/* A poll that cannot refill its ring (the pool, or the page allocator
+ * behind it, is out of pages) does not keep NAPI scheduled to retry: that
+ * would spin the softirq for as long as memory is short.  It completes
+ * NAPI with the vector left masked and this timer fires the vector again
+ * a jiffy later.
+ */
+#define RXB_REFILL_RETRY_JIFFIES	1
+
+static void rxb_refill_retry(struct timer_list *t)
+{
+	struct rxb_rxq *rxq = from_timer(rxq, t, refill_timer);
+
+	rxb_vec_trigger(&rxq->rx->vec[rxq->qid]);
+}
+
+/* Fold the counts of one poll into the queue's counters: one update. */
+static void rxb_poll_stats(struct rxb_rxq *rxq, bool off_cpu, bool backoff)
+{
+	struct rxb_rxq_stats *st = &rxq->stats;
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_add(&st->packets, rxq->poll_pkts);
+	u64_stats_add(&st->bytes, rxq->poll_bytes);
+	u64_stats_add(&st->skb_drops, rxq->poll_drops);
+	u64_stats_add(&st->polls_off_cpu, off_cpu);
+	u64_stats_add(&st->refill_backoffs, backoff);
+	u64_stats_update_end(&st->syncp);
+	rxq->poll_pkts = 0;
+	rxq->poll_bytes = 0;
+	rxq->poll_drops = 0;
 }
 
 static int rxb_napi_poll(struct napi_struct *napi, int budget)
@@ -158,12 +194,12 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	struct rxb_model *m = rx->model;
 	unsigned int q = rxq->qid;
 	u32 work = READ_ONCE(port->knobs[q].work);
+	bool off_cpu = smp_processor_id() != READ_ONCE(rx->vec[q].cpu);
 	int done = 0, n, i;
 	bool refilled;
 
-	if (smp_processor_id() != READ_ONCE(rx->vec[q].cpu))
-		rxb_stat_inc(&rxq->polls_off_cpu);
 	if (READ_ONCE(port->knobs[q].stall)) {
+		rxb_poll_stats(rxq, off_cpu, false);
 		/* Leave the vector masked: the queue is not serviced until
 		 * the knob is cleared, which triggers the vector again.
 		 */
@@ -189,11 +225,26 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		if (n < want)
 			break;
 	}
-	/* Buffers could not be allocated: stay in polling mode to retry. */
 	refilled = m->ops->refill(m, q);
 	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
-	if (!refilled)
-		return budget;
+	if (unlikely(!refilled)) {
+		/* Buffers could not be allocated: back off (see
+		 * RXB_REFILL_RETRY_JIFFIES); a full budget polls on.  The
+		 * timer is armed before NAPI completes: rxb_rx_stop() stops
+		 * it after napi_disable().
+		 */
+		bool backoff = done < budget;
+
+		/* Before NAPI completes: another poll may start after. */
+		rxb_poll_stats(rxq, off_cpu, backoff);
+		if (backoff) {
+			mod_timer(&rxq->refill_timer,
+				  jiffies + RXB_REFILL_RETRY_JIFFIES);
+			napi_complete_done(napi, done);
+		}
+		return done;
+	}
+	rxb_poll_stats(rxq, off_cpu, false);
 	if (done < budget && napi_complete_done(napi, done)) {
 		rxb_vec_unmask(&rx->vec[q]);
 		/* Completions written while the vector was masked. */
@@ -211,6 +262,41 @@ static void rxb_rx_isr(void *arg)
 	napi_schedule(&rxq->napi);
 }
 
+/* page_pool_create() caps its recycle ring at this many pages (6.1). */
+#define RXB_PP_MAX_SIZE		16384
+
+/**
+ * rxb_rx_pool_size() - pages in each queue's page_pool.
+ * @cfg: port configuration.
+ * @mcfg: its ring-model configuration.
+ *
+ * One rule for every ring model: a queue's pool holds as many pages as the
+ * model can have outstanding from it, so that no model's pages fall back
+ * to the page allocator for want of room in the pool when they come home:
+ *
+ *   pages the rings can hold from this pool (posted to the NIC, or written
+ *   and waiting in a completion or Bx ring): the model's bufs_per_queue,
+ *   default one Rx ring (@ring_size);
+ * + pages handed to the stack and not yet freed, for one completion (Bx)
+ *   ring's worth of packets: @ring_size.
+ *
+ * privRing, shRing (a queue may refill the whole shared ring), shRing-list
+ * and shRing-batched: 2 * |R|; dshRing: 3 * |R| (a private and a shared
+ * ring); COREC: 2 * |R| + its stash; rxBisect: |Ax| + |Bx| (a lender's
+ * pages reported in other Bx rings count in the second term).
+ *
+ * Return: the pool size, at most what page_pool accepts.
+ */
+static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
+				     const struct rxb_model_cfg *mcfg)
+{
+	const struct rxb_model_ops *ops = cfg->model;
+	unsigned int rings = ops->bufs_per_queue ? ops->bufs_per_queue(mcfg) :
+			     mcfg->ring_size;
+
+	return min_t(unsigned int, rings + mcfg->ring_size, RXB_PP_MAX_SIZE);
+}
+
 static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
 {
 	struct page_pool_params pp = {
@@ -226,7 +312,48 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
 		rxq->pp = NULL;
 		return err;
 	}
+	rxq->pp_size = size;
 	return 0;
+}
+
+/**
+ * rxb_rxq_stats_add() - add queue @q's driver counters to @x.
+ * @rx: a configuration that is live or being stopped.
+ * @q: queue.
+ * @x: the sums; its @pp_size is left alone.
+ *
+ * Any context; called with @rx kept alive (port->stats_lock).
+ */
+void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
+		       struct rxb_qxstats *x)
+{
+	const struct rxb_rxq *rxq = &rx->rxq[q];
+	const struct rxb_rxq_stats *st = &rxq->stats;
+	u64 pkts, bytes, skb_drops, dma_errors, off_cpu, backoffs;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		pkts = u64_stats_read(&st->packets);
+		bytes = u64_stats_read(&st->bytes);
+		skb_drops = u64_stats_read(&st->skb_drops);
+		dma_errors = u64_stats_read(&st->dma_errors);
+		off_cpu = u64_stats_read(&st->polls_off_cpu);
+		backoffs = u64_stats_read(&st->refill_backoffs);
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+	x->packets += pkts;
+	x->bytes += bytes;
+	x->skb_drops += skb_drops;
+	x->dma_errors += dma_errors;
+	x->polls_off_cpu += off_cpu;
+	x->refill_backoffs += backoffs;
+	x->irqs += READ_ONCE(rx->vec[q].irqs);
+	/* page_pool's own counts of pages from and back to the page
+	 * allocator: its allocation side (hold) is the queue's poll, the
+	 * release count is atomic.  A snapshot, one update old at most.
+	 */
+	x->pp_fresh += READ_ONCE(rxq->pp->pages_state_hold_cnt);
+	x->pp_released += atomic_read(&rxq->pp->pages_state_release_cnt);
 }
 
 /**
@@ -235,19 +362,26 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
  */
 void rxb_rx_destroy(struct rxb_rx *rx)
 {
+	bool napis = false;
 	unsigned int q;
 
 	if (rx->model)
 		rx->model->ops->destroy(rx->model);
 	for (q = 0; q < rx->nqueues; q++) {
-		struct rxb_rxq *rxq = &rx->rxq[q];
-
-		if (rxq->napi.poll)
-			netif_napi_del(&rxq->napi);
-		/* Pages still in the stack return to the pool later. */
-		if (rxq->pp)
-			page_pool_destroy(rxq->pp);
+		if (rx->rxq[q].napi.poll) {
+			__netif_napi_del(&rx->rxq[q].napi);
+			napis = true;
+		}
 	}
+	/* One grace period for all queues (netif_napi_del() takes one per
+	 * queue): no busy poller or netpoll still sees their NAPI contexts.
+	 */
+	if (napis)
+		synchronize_net();
+	/* Pages still in the stack return to the pools later. */
+	for (q = 0; q < rx->nqueues; q++)
+		if (rx->rxq[q].pp)
+			page_pool_destroy(rx->rxq[q].pp);
 	kfree(rx->vec);
 	rxb_wss_fini(&rx->wss);
 	kvfree(rx);
@@ -344,9 +478,9 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		rxq->rx = rx;
 		rxq->qid = q;
 		rxq->work_seed = get_random_u32() | 1;
-		err = rxb_rxq_pool_create(rxq, cfg->model->bufs_per_queue ?
-					  cfg->model->bufs_per_queue(&mcfg) :
-					  cfg->rx_ring_size);
+		u64_stats_init(&rxq->stats.syncp);
+		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
+		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg));
 		if (err)
 			goto err;
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
@@ -408,10 +542,15 @@ void rxb_rx_stop(struct rxb_port *port)
 	synchronize_net();
 	hrtimer_cancel(&rx->timer);
 	rxb_ctl_stop(rx);
-	for (q = 0; q < rx->nqueues; q++)
-		rxb_vec_sync(&rx->vec[q]);
+	/* No poll runs after this, so none arms a refill timer; a timer
+	 * still pending fires a vector whose handler finds NAPI disabled.
+	 */
 	for (q = 0; q < rx->nqueues; q++)
 		napi_disable(&rx->rxq[q].napi);
+	for (q = 0; q < rx->nqueues; q++)
+		del_timer_sync(&rx->rxq[q].refill_timer);
+	for (q = 0; q < rx->nqueues; q++)
+		rxb_vec_sync(&rx->vec[q]);
 
 	spin_lock_bh(&port->stats_lock);
 	for (q = 0; q < rx->nqueues; q++) {
@@ -424,9 +563,7 @@ void rxb_rx_stop(struct rxb_port *port)
 			*(u64 *)((char *)&port->qbase[q] + d->off) +=
 				rxb_stat_get(s, d);
 		}
-		port->xbase[q].irqs += READ_ONCE(rx->vec[q].irqs);
-		port->xbase[q].polls_off_cpu += rx->rxq[q].polls_off_cpu;
-		port->xbase[q].dma_errors += rx->rxq[q].dma_errors;
+		rxb_rxq_stats_add(rx, q, &port->xbase[q]);
 		/* Written by the NIC, never handed up: freed with the rings. */
 		port->flushed += s->hw_packets - s->packets;
 	}

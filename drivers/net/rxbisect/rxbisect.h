@@ -22,6 +22,8 @@
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/if_vlan.h>
 #include <linux/bpf.h>
 #include <rxbisect/rxb_desc.h>
@@ -242,15 +244,55 @@ struct rxb_cfg {
 };
 
 /**
- * struct rxb_qxstats - per-queue counters kept outside the ring model.
+ * struct rxb_rxq_stats - a receive queue's driver counters.
+ * @packets: packets handed to the stack (napi_gro_receive()).
+ * @bytes: their bytes, Ethernet header included.
+ * @skb_drops: packets dropped because no skb could be allocated.
+ * @dma_errors: completions with RXB_CQE_F_DMA_ERR, dropped.
+ * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
+ * @refill_backoffs: polls that could not refill the ring and backed off
+ *	(NAPI completed, retried from a timer).
+ * @syncp: written by the queue's NAPI poll only, read on any CPU.
+ */
+struct rxb_rxq_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t skb_drops;
+	u64_stats_t dma_errors;
+	u64_stats_t polls_off_cpu;
+	u64_stats_t refill_backoffs;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct rxb_qxstats - a snapshot of a receive queue's counters kept
+ * outside the ring model (ethtool -S rx<q>_<name>).
+ * @packets: packets handed to the stack (the rtnl rx_packets).
+ * @bytes: their bytes (the rtnl rx_bytes).
+ * @skb_drops: driver drops, no skb.
+ * @dma_errors: driver drops, completions with a DMA error.
  * @irqs: interrupts the queue's vector sent.
  * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
- * @dma_errors: completions with RXB_CQE_F_DMA_ERR, dropped.
+ * @refill_backoffs: polls that backed off after a failed refill.
+ * @pp_fresh: pages the queue's page_pool took from the page allocator.
+ * @pp_released: pages it gave back to the page allocator while running
+ *	(a full recycle ring, or a page still referenced).
+ * @pp_size: pages the live page_pool holds (its recycle ring); not
+ *	cumulative, 0 while the port is down.
+ *
+ * Every counter but @pp_size accumulates over reconfigurations.
  */
 struct rxb_qxstats {
+	u64 packets;
+	u64 bytes;
+	u64 skb_drops;
+	u64 dma_errors;
 	u64 irqs;
 	u64 polls_off_cpu;
-	u64 dma_errors;
+	u64 refill_backoffs;
+	u64 pp_fresh;
+	u64 pp_released;
+	u64 pp_size;
 };
 
 struct rxb_rx;
@@ -261,8 +303,12 @@ struct rxb_rx;
  * @pp: the queue's page_pool.
  * @rx: the configuration this queue belongs to.
  * @qid: queue index.
- * @polls_off_cpu: polls that ran on another CPU than the vector's.
- * @dma_errors: completions with a DMA error the queue dropped.
+ * @pp_size: pages @pp holds (see rxb_rx_pool_size()).
+ * @stats: driver counters.
+ * @poll_pkts: packets handed to the stack during the current poll.
+ * @poll_bytes: their bytes.
+ * @poll_drops: packets the current poll dropped for want of an skb.
+ * @refill_timer: retries a refill that failed (rxb_napi_poll()).
  * @work_seed: state of the work knob's random cache-line walk.
  * @pkts: scratch array for the model's poll.
  */
@@ -271,8 +317,12 @@ struct rxb_rxq {
 	struct page_pool *pp;
 	struct rxb_rx *rx;
 	unsigned int qid;
-	u64 polls_off_cpu;
-	u64 dma_errors;
+	unsigned int pp_size;
+	struct rxb_rxq_stats stats;
+	u32 poll_pkts;
+	u32 poll_bytes;
+	u32 poll_drops;
+	struct timer_list refill_timer;
 	u32 work_seed;
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
@@ -503,6 +553,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
 void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
 void rxb_rx_stop(struct rxb_port *port);
 void rxb_rx_destroy(struct rxb_rx *rx);
+void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
+		       struct rxb_qxstats *x);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
 int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
 void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);

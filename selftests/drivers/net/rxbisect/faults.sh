@@ -4,6 +4,8 @@
 # Fault injection (debugfs fault/), for every ring model the module
 # registers, with a UDP stream running rxb0 -> rxb1:
 #  - alloc_fail: buffer allocations fail; rxN_alloc_fails counts them;
+#    when all of them fail, the polls back off (rx_refill_backoffs) instead
+#    of spinning the softirq: fewer than 1000 polls a second;
 #  - dma_fail: the NIC's DMA writes fail; the NIC counts rx_dma_faults,
 #    the driver drops each such packet (rx_dma_errors) and recycles its
 #    buffer;
@@ -27,15 +29,18 @@ rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
 # snap: counters of rxb1 into P (delivered), AF (alloc_fails), DF, DE
-# (DMA faults, errors), SF (stall frames), HW (written by the NIC); one
-# awk instead of rxb_snap's loop: this test takes many.
+# (DMA faults, errors), SF (stall frames), HW (written by the NIC), POLLS,
+# BO (refill back-offs), T (when, ns); one awk instead of rxb_snap's loop:
+# this test takes many.
 snap() {
-	read -r P AF DF DE SF HW < <(rxb_in rxb1 ethtool -S rxb1 | awk '
+	read -r P AF DF DE SF HW POLLS BO < <(rxb_in rxb1 ethtool -S rxb1 | awk '
 		{ v[$1] = $2 }
 		/^ *rx[0-9]+_alloc_fails:/ { af += $2 }
 		/^ *rx[0-9]+_hw_packets:/ { hw += $2 }
 		END { print v["rx_packets:"] + 0, af + 0, v["rx_dma_faults:"] + 0,
-			    v["rx_dma_errors:"] + 0, v["rx_stall_frames:"] + 0, hw + 0 }')
+			    v["rx_dma_errors:"] + 0, v["rx_stall_frames:"] + 0, hw + 0,
+			    v["rx_polls:"] + 0, v["rx_refill_backoffs:"] + 0 }')
+	T=$(date +%s%N)
 }
 
 # flows: wait (up to 5 s) for rx_packets to grow by 50 (traffic recovered).
@@ -65,6 +70,19 @@ model_faults() {	# MODEL: one KTAP result
 	[ $((AF - af0)) -gt 0 ] || { ktap_print_msg "$m: alloc_fails did not grow"; ok=0; }
 	st="alloc_fails +$((AF - af0))"
 	flows || { ktap_print_msg "$m: no traffic after alloc_fail"; ok=0; }
+
+	# alloc_fail 1000: no buffer at all for a second; polls per second
+	rxb_fault rxb1 alloc_fail 1000
+	sleep 0.3
+	snap; p0=$POLLS; bo0=$BO; t0=$T
+	sleep 1
+	snap
+	rxb_fault rxb1 alloc_fail 0
+	pps=$(((POLLS - p0) * 1000000000 / (T - t0)))
+	[ $pps -lt 1000 ] && [ $((BO - bo0)) -gt 0 ] ||
+		{ ktap_print_msg "$m: no buffers: $pps polls/s, rx_refill_backoffs +$((BO - bo0))"; ok=0; }
+	st="$st, no buffers: $pps polls/s"
+	flows || { ktap_print_msg "$m: no traffic after alloc_fail=1000"; ok=0; }
 
 	# dma_fail: a third of the DMA writes fail
 	df0=$DF; de0=$DE
@@ -126,14 +144,7 @@ for eng in inline cpu$(($(rxb_online_cpus | tail -n1))); do
 	rxb_snap rxb1
 	f0=${RXB_S[rx_fifo_drops]}
 	in0=$(rxb_s_rx_in)
-	python3 - "$RXB_DBG/rxb1/inject" "$frame" <<-'EOF'
-	import os, sys
-	fd = os.open(sys.argv[1], os.O_WRONLY)
-	f = bytes.fromhex(sys.argv[2])
-	for i in range(4200):
-	    os.write(fd, f)
-	os.close(fd)
-	EOF
+	rxb_inject_n rxb1 4200 "$frame"
 	rxb_snap rxb1
 	f1=${RXB_S[rx_fifo_drops]}
 	in1=$(rxb_s_rx_in)

@@ -404,19 +404,21 @@ rxb_wait_rx() {
 	return 1
 }
 
-# rxb_wait_consumed IF: wait (up to 5 s) until rx_packets plus rx_flushed
-# (frames freed with rings torn down by a reconfiguration) equals the sum of
-# rxN_hw_packets: every frame the NIC wrote was handed to the stack once.
+# rxb_wait_consumed IF: wait (up to 5 s) until the sum of rxN_packets (the
+# completions the driver consumed: handed to the stack or dropped by it)
+# plus rx_flushed (frames freed with rings torn down by a reconfiguration)
+# equals the sum of rxN_hw_packets: every frame the NIC wrote was consumed
+# once.
 rxb_wait_consumed() {
 	local i p h
 	for i in $(seq 25); do
 		rxb_snap "$1"
-		p=$((${RXB_S[rx_packets]:-0} + ${RXB_S[rx_flushed]:-0}))
+		p=$(($(rxb_s_qsum packets) + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
 		[ "$p" = "$h" ] && return 0
 		sleep 0.2
 	done
-	ktap_print_msg "$1: rx_packets $p, sum of rxN_hw_packets $h"
+	ktap_print_msg "$1: sum of rxN_packets + rx_flushed $p, sum of rxN_hw_packets $h"
 	return 1
 }
 
@@ -671,14 +673,18 @@ rxb_fault() { echo "$3" > "$RXB_DBG/$1/fault/$2"; }
 
 # rxb_inject IF HEX...: each HEX (bytes as hex digits, "" for none) is one
 # frame put on IF's wire (debugfs inject: one write() per frame).
-rxb_inject() {
+rxb_inject() { rxb_inject_n "$1" 1 "${@:2}"; }
+
+# rxb_inject_n IF N HEX...: the frames of rxb_inject, N times over.
+rxb_inject_n() {
 	local f=$RXB_DBG/$1/inject
-	shift
-	python3 - "$f" "$@" <<-'EOF'
+	python3 - "$f" "$2" "${@:3}" <<-'EOF'
 	import os, sys
 	fd = os.open(sys.argv[1], os.O_WRONLY)
-	for h in sys.argv[2:]:
-	    os.write(fd, bytes.fromhex(h))
+	frames = [bytes.fromhex(h) for h in sys.argv[3:]]
+	for i in range(int(sys.argv[2])):
+	    for f in frames:
+	        os.write(fd, f)
 	os.close(fd)
 	EOF
 }
