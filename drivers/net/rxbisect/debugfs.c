@@ -24,6 +24,12 @@
  *                       frames wait in its ingress FIFO (rx_stall_frames),
  *                       up to 4096, then are dropped (rx_fifo_drops).  0: it
  *                       resumes with the frames held, in order.
+ *   fault/reconfig_fail every reconfiguration of the port (ethtool -L/-G,
+ *                       devlink and module parameters) fails at this step
+ *                       until reset to 0: 1 the new rings as a whole, 2 the
+ *                       page_pool of the last new queue, 3 the ring model's
+ *                       create, 4 growing the stack's queue count, 5 the
+ *                       engine thread (enum rxb_reconfig_step).
  *
  * /sys/kernel/debug/rxbisect/models lists the ring models, one a line.
  *
@@ -290,6 +296,7 @@ void rxb_debugfs_port_add(struct rxb_port *port)
 				   &rxb_dma_fail_fops);
 	debugfs_create_file_unsafe("engine_stall", 0600, fault, port,
 				   &rxb_engine_stall_fops);
+	debugfs_create_u32("reconfig_fail", 0600, fault, &port->fault.reconfig_fail);
 	rxb_debugfs_queues_update(port);
 }
 
