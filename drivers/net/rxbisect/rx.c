@@ -219,7 +219,9 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
 		.nid		= NUMA_NO_NODE,
 	};
 
-	rxq->pp = page_pool_create(&pp);
+	rxq->pp = rxq->qid == rxq->rx->nqueues - 1 &&
+		  rxb_fault_step(&rxq->rx->port->fault, RXB_RF_POOL) ?
+		  ERR_PTR(-ENOMEM) : page_pool_create(&pp);
 	if (IS_ERR(rxq->pp)) {
 		int err = PTR_ERR(rxq->pp);
 
@@ -351,7 +353,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 			     rxq);
 	}
 	mcfg.env = rx;
-	m = cfg->model->create(&mcfg);
+	m = rxb_fault_step(&port->fault, RXB_RF_MODEL) ? ERR_PTR(-ENOMEM) :
+	    cfg->model->create(&mcfg);
 	if (IS_ERR(m)) {
 		err = PTR_ERR(m);
 		goto err;
