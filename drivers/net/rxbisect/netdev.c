@@ -511,8 +511,8 @@ static void rxb_setup(struct net_device *dev)
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
-			   NETIF_F_GRO | NETIF_F_TSO | NETIF_F_TSO6 |
-			   NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
+			   NETIF_F_RXHASH | NETIF_F_GRO | NETIF_F_TSO |
+			   NETIF_F_TSO6 | NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
 	dev->features = dev->hw_features;
 	dev->vlan_features = dev->features;
 	dev->min_mtu = ETH_MIN_MTU;

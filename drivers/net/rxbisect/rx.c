@@ -124,7 +124,9 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	}
 	skb->protocol = eth_type_trans(skb, dev);
 	skb_record_rx_queue(skb, rxq->qid);
-	if (p->flags & RXB_CQE_F_L4_HASH)
+	if (!(dev->features & NETIF_F_RXHASH))
+		;	/* ethtool -K rxhash off: the NIC's hash is not reported */
+	else if (p->flags & RXB_CQE_F_L4_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
 	else if (p->flags & RXB_CQE_F_L3_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
