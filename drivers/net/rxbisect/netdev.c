@@ -598,6 +598,9 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 		peer->rtnl_link_ops = &rxb_bus_link_ops;
 		rxb_port_own(netdev_priv(dev), rdev, 0);
 		rxb_port_own(netdev_priv(peer), rdev, 1);
+		/* /sys/class/net/rxbN/device: the bus device. */
+		SET_NETDEV_DEV(dev, &rdev->bdev->dev);
+		SET_NETDEV_DEV(peer, &rdev->bdev->dev);
 	}
 	err = rxb_port_prepare(peer);
 	if (err)
