@@ -419,8 +419,14 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 static int rxb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(port->lower);
 
 	/* The core has checked min_mtu..max_mtu: a frame fits one buffer. */
+	if (lower && mtu > lower->mtu) {
+		netdev_err(dev, "MTU %d refused: above the MTU %u of the lower device %s\n",
+			   mtu, lower->mtu, netdev_name(lower));
+		return -EINVAL;
+	}
 	dev->mtu = mtu;
 	WRITE_ONCE(port->nic.max_frame, mtu + ETH_HLEN + VLAN_HLEN);
 	return 0;
@@ -450,7 +456,8 @@ static int rxb_get_iflink(const struct net_device *dev)
 	int iflink;
 
 	rcu_read_lock();
-	peer = rcu_dereference(port->peer);
+	/* The lower device of a port on one, else the peer port. */
+	peer = rcu_dereference(port->lower) ?: rcu_dereference(port->peer);
 	iflink = peer ? peer->ifindex : 0;
 	rcu_read_unlock();
 	return iflink;
@@ -713,7 +720,8 @@ static unsigned int rxb_get_num_queues(void)
 static struct net *rxb_get_link_net(const struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
-	struct net_device *peer = rtnl_dereference(port->peer);
+	struct net_device *peer = rtnl_dereference(port->lower) ?:
+				  rtnl_dereference(port->peer);
 
 	return peer ? dev_net(peer) : dev_net(dev);
 }
