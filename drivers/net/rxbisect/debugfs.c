@@ -28,6 +28,12 @@
  *                       engine stall) processed in one section with
  *                       bottom halves disabled; at most 64.  Write 0 to
  *                       reset it.
+ *   fault/reconfig_fail every reconfiguration of the port (ethtool -L/-G,
+ *                       devlink and module parameters) fails at this step
+ *                       until reset to 0: 1 the new rings as a whole, 2 the
+ *                       page_pool of the last new queue, 3 the ring model's
+ *                       create, 4 growing the stack's queue count, 5 the
+ *                       engine thread (enum rxb_reconfig_step).
  *
  * /sys/kernel/debug/rxbisect/models lists the ring models, one a line.
  *
@@ -284,6 +290,7 @@ void rxb_debugfs_port_add(struct rxb_port *port)
 	debugfs_create_file_unsafe("max_bh_batch", 0600, nic,
 				   &port->nic.max_bh_batch,
 				   &rxb_max_bh_batch_fops);
+	debugfs_create_u32("reconfig_fail", 0600, fault, &port->fault.reconfig_fail);
 	rxb_debugfs_queues_update(port);
 }
 

@@ -104,14 +104,22 @@ static int rxb_dl_param_set(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx)
 {
 	struct rxb_dev *rdev = rxb_dev_of(devlink);
-	struct rxb_cfg cfgs[2];
+	struct rxb_reconf rc[ARRAY_SIZE(rdev->ports)];
+	struct rxb_cfg cfgs[ARRAY_SIZE(rdev->ports)];
 	unsigned int i;
 	int err;
 
 	rtnl_lock();
 	err = rxb_dl_prepare(rdev, rxb_dl_param(id), ctx->val, cfgs, NULL);
-	for (i = 0; !err && i < ARRAY_SIZE(rdev->ports); i++)
-		err = rxb_reconfigure(rdev->ports[i], &cfgs[i], NULL);
+	if (err)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(rc); i++)
+		rc[i] = (struct rxb_reconf) {
+			.port = rdev->ports[i], .cfg = cfgs[i]
+		};
+	/* Both ports or neither. */
+	err = rxb_reconfigure_many(rc, ARRAY_SIZE(rc), NULL);
+out:
 	rtnl_unlock();
 	return err;
 }

@@ -168,9 +168,13 @@ static int rxb_set_channels(struct net_device *dev,
 	unsigned int i;
 	int err;
 
-	/* The core has checked combined_count <= max and no rx/tx-only. */
-	if (!ch->combined_count)
+	/* The core has checked combined_count <= max and no rx/tx-only.
+	 * No extack for this op in 6.1: the reason goes to the log.
+	 */
+	if (!ch->combined_count) {
+		netdev_err(dev, "ethtool -L: at least one combined channel\n");
 		return -EINVAL;
+	}
 	if (ch->combined_count == cfg.nqueues)
 		return 0;
 	cfg.nqueues = ch->combined_count;
@@ -228,8 +232,11 @@ static int rxb_set_rxfh(struct net_device *dev, const u32 *indir,
 	struct rxb_port *port = netdev_priv(dev);
 	unsigned int i;
 
-	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP)
+	/* No extack for this op in 6.1: the reason goes to the log. */
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
+		netdev_err(dev, "ethtool -X: hash function refused: only toeplitz\n");
 		return -EOPNOTSUPP;
+	}
 	/* The core has checked every entry against the queue count. */
 	if (indir)
 		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)

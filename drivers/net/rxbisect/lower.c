@@ -6,8 +6,10 @@
  * stack), is DMA-emulated into the ring model's buffers and reaches the
  * stack through rxb0's rings and NAPI; frames sent on rxb0 leave through
  * eth0.  rxb0 takes eth0's MAC address so that eth0's filters pass its
- * traffic.  Removing either device, in any order, is safe: rxb0 goes away
- * with its lower device.  (The netdevice notifier here also renames the
+ * traffic, and follows its changes; its MTU is at most eth0's and follows
+ * eth0's changes when it was the same or is above the new one.  Removing
+ * either device, in any order, is safe: rxb0 goes away with its lower
+ * device.  (The netdevice notifier here also renames the
  * debugfs directory of any rxbisect port that is renamed.)
  */
 #include <linux/etherdevice.h>
@@ -151,6 +153,29 @@ void rxb_lower_detach(struct rxb_port *port)
 	RCU_INIT_POINTER(port->lower, NULL);
 }
 
+/* The lower's MTU changed from @old: a port that had the same or has more
+ * takes the new one (up to what it can take).
+ */
+static void rxb_lower_mtu(struct rxb_port *port, struct net_device *lower,
+			  u32 old)
+{
+	struct net_device *dev = port->dev;
+	unsigned int mtu = min(lower->mtu, dev->max_mtu);
+
+	if ((dev->mtu == old || dev->mtu > lower->mtu) && dev->mtu != mtu &&
+	    dev_set_mtu(dev, mtu))
+		netdev_warn(dev, "cannot follow the MTU %u of %s\n", lower->mtu,
+			    netdev_name(lower));
+}
+
+static void rxb_lower_addr(struct rxb_port *port, struct net_device *lower)
+{
+	if (ether_addr_equal(port->dev->dev_addr, lower->dev_addr))
+		return;
+	eth_hw_addr_set(port->dev, lower->dev_addr);
+	call_netdevice_notifiers(NETDEV_CHANGEADDR, port->dev);
+}
+
 static int rxb_lower_event(struct notifier_block *nb, unsigned long event,
 			   void *ptr)
 {
@@ -178,6 +203,13 @@ static int rxb_lower_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
 		netif_stacked_transfer_operstate(lower, port->dev);
+		break;
+	case NETDEV_CHANGEMTU:
+		rxb_lower_mtu(port, lower,
+			      ((struct netdev_notifier_info_ext *)ptr)->ext.mtu);
+		break;
+	case NETDEV_CHANGEADDR:
+		rxb_lower_addr(port, lower);
 		break;
 	}
 	return NOTIFY_DONE;

@@ -6,6 +6,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
+#include <linux/slab.h>
 #include <net/rtnetlink.h>
 #include "rxbisect.h"
 
@@ -69,36 +70,36 @@ static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 	return err;
 }
 
-/* Apply @cfg's model and model parameters to the defaults and every port. */
+/* Apply @cfg's model and model parameters to the defaults and every port:
+ * all ports or none (rxb_reconfigure_many()).
+ */
 static int rxb_apply_all(const struct rxb_cfg *cfg)
 {
+	struct rxb_reconf *rc;
 	struct rxb_port *port;
-	struct rxb_cfg pcfg;
+	unsigned int n = 0;
 	int err;
 
 	err = rxb_cfg_check(cfg, NULL);
 	if (err)
 		return err;
-	/* Check every port first, so that a refusal changes nothing. */
+	list_for_each_entry(port, &rxb_ports, list)
+		n++;
+	rc = kvcalloc(max(n, 1U), sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		return -ENOMEM;
+	n = 0;
 	list_for_each_entry(port, &rxb_ports, list) {
-		pcfg = port->cfg;
-		pcfg.model = cfg->model;
-		pcfg.mp = cfg->mp;
-		err = rxb_cfg_check(&pcfg, port->dev);
-		if (err)
-			return err;
+		rc[n].port = port;
+		rc[n].cfg = port->cfg;
+		rc[n].cfg.model = cfg->model;
+		rc[n].cfg.mp = cfg->mp;
+		n++;
 	}
-	list_for_each_entry(port, &rxb_ports, list) {
-		pcfg = port->cfg;
-		pcfg.model = cfg->model;
-		pcfg.mp = cfg->mp;
-		err = rxb_reconfigure(port, &pcfg, NULL);
-		if (err) {
-			netdev_err(port->dev, "cannot apply the new parameters: %d\n",
-				   err);
-			return err;
-		}
-	}
+	err = rxb_reconfigure_many(rc, n, NULL);
+	kvfree(rc);
+	if (err)
+		return err;
 	rxb_default_cfg.model = cfg->model;
 	rxb_default_cfg.mp = cfg->mp;
 	return 0;

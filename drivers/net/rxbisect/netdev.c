@@ -206,84 +206,242 @@ static int rxb_stop(struct net_device *dev)
 	return 0;
 }
 
-static int rxb_set_num_queues(struct net_device *dev, unsigned int n)
+/* Refuse a reconfiguration: @msg for the caller (static, as extack needs)
+ * and the log, since ethtool -L, devlink and module parameters have no
+ * extack in this kernel.
+ */
+static int rxb_reconf_refuse(struct net_device *dev, int err, const char *msg,
+			     struct netlink_ext_ack *extack)
 {
-	int err = netif_set_real_num_rx_queues(dev, n);
+	if (extack)
+		extack->_msg = msg;
+	netdev_err(dev, "reconfiguration refused: %s (%d)\n", msg, err);
+	return err;
+}
 
-	return err ?: netif_set_real_num_tx_queues(dev, n);
+/* Check @cfg as the model will; a warning of the model goes to @extack. */
+static int rxb_reconf_check(struct rxb_port *port, const struct rxb_cfg *cfg,
+			    struct netlink_ext_ack *extack)
+{
+	struct rxb_model_cfg mcfg;
+	const char *msg;
+	int err;
+
+	if (cfg->mp.engine && !cpu_online(cfg->mp.engine - 1))
+		return rxb_reconf_refuse(port->dev, -EINVAL,
+					 "the engine CPU is not online", extack);
+	rxb_rx_model_cfg(cfg, &mcfg);
+	err = rxb_model_validate(cfg->model, &mcfg, &msg);
+	if (err)
+		return rxb_reconf_refuse(port->dev, err, msg, extack);
+	if (cfg->model->advise) {
+		msg = cfg->model->advise(&mcfg);
+		if (msg) {
+			netdev_warn(port->dev, "%s: %s\n", cfg->model->name, msg);
+			if (extack)
+				extack->_msg = msg;	/* a warning: no error */
+		}
+	}
+	return 0;
+}
+
+/* The stack's queue count: both directions, an increase can fail. */
+static int rxb_set_num_queues(struct rxb_port *port, unsigned int n)
+{
+	struct net_device *dev = port->dev;
+
+	if (n > dev->real_num_rx_queues &&
+	    rxb_fault_step(&port->fault, RXB_RF_QUEUES))
+		return -ENOMEM;
+	return netif_set_real_num_queues(dev, n, n);
+}
+
+/* Run the NIC on the engine thread of @cfg: the new thread takes the
+ * frames from now on; the one it replaces goes on with those it holds
+ * until rxb_reconf_commit() stops it.
+ */
+static int rxb_reconf_engine(struct rxb_reconf *rc)
+{
+	struct rxb_port *port = rc->port;
+	u32 engine = rc->cfg.mp.engine;
+	struct rxb_engine *old = rtnl_dereference(port->engine);
+	int err;
+
+	if (!engine || (engine == port->cfg.mp.engine && old))
+		return 0;
+	if (rxb_fault_step(&port->fault, RXB_RF_ENGINE))
+		return -ENOMEM;
+	err = rxb_engine_start(port, engine - 1);
+	if (err)
+		return err;
+	rc->old_engine = old;
+	rc->new_engine = true;
+	return 0;
+}
+
+/* Stop the engine thread @eng of @port, leaving the live one in place. */
+static void rxb_engine_stop_other(struct rxb_port *port,
+				  struct rxb_engine *eng)
+{
+	struct rxb_engine *live = rtnl_dereference(port->engine);
+
+	rcu_assign_pointer(port->engine, eng);
+	rxb_engine_stop(port);
+	rcu_assign_pointer(port->engine, live);
+}
+
+static void rxb_reconf_abort(struct rxb_reconf *rc)
+{
+	struct rxb_port *port = rc->port;
+
+	if (rc->new_engine) {
+		/* Back to the old thread (or inline), the new one drained. */
+		rxb_engine_stop(port);
+		rcu_assign_pointer(port->engine, rc->old_engine);
+	}
+	/* A decrease cannot fail. */
+	WARN_ON(netif_set_real_num_queues(port->dev, rc->old_nqueues,
+					  rc->old_nqueues));
+	if (rc->rx)
+		rxb_rx_destroy(rc->rx);
+}
+
+/* Everything that can fail, without touching what runs. */
+static int rxb_reconf_prepare(struct rxb_reconf *rc,
+			      struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = rc->port;
+	struct net_device *dev = port->dev;
+	int err;
+
+	err = rxb_reconf_check(port, &rc->cfg, extack);
+	if (err)
+		return err;
+	rc->rx = NULL;
+	rc->old_engine = NULL;
+	rc->new_engine = false;
+	rc->old_nqueues = dev->real_num_rx_queues;
+	rc->running = netif_running(dev);
+	if (rc->running) {
+		rc->rx = rxb_fault_step(&port->fault, RXB_RF_RINGS) ?
+			 ERR_PTR(-ENOMEM) : rxb_rx_create(port, &rc->cfg);
+		if (IS_ERR(rc->rx)) {
+			err = PTR_ERR(rc->rx);
+			rc->rx = NULL;
+			return rxb_reconf_refuse(dev, err,
+						 "cannot allocate the new rings",
+						 extack);
+		}
+	}
+	/* An increase now, while the old rings run; a decrease at commit. */
+	if (rc->cfg.nqueues > rc->old_nqueues) {
+		err = rxb_set_num_queues(port, rc->cfg.nqueues);
+		if (err) {
+			rxb_reconf_refuse(dev, err,
+					  "cannot grow the stack's queue count",
+					  extack);
+			goto err;
+		}
+	}
+	if (rc->running) {
+		err = rxb_reconf_engine(rc);
+		if (err) {
+			rxb_reconf_refuse(dev, err,
+					  "cannot start the NIC engine thread",
+					  extack);
+			goto err;
+		}
+	}
+	return 0;
+err:
+	rxb_reconf_abort(rc);
+	return err;
+}
+
+/* What cannot fail: quiesce and free the old rings, start the new. */
+static void rxb_reconf_commit(struct rxb_reconf *rc)
+{
+	struct rxb_port *port = rc->port;
+
+	if (rc->running) {
+		if (rc->old_engine)
+			rxb_engine_stop_other(port, rc->old_engine);
+		else if (!rc->cfg.mp.engine)
+			rxb_engine_stop(port);
+		rxb_rx_stop(port);
+	}
+	/* No queue receives now: the stack may see a smaller count. */
+	WARN_ON(netif_set_real_num_queues(port->dev, rc->cfg.nqueues,
+					  rc->cfg.nqueues));
+	if (rc->running)
+		rxb_rx_start(port, rc->rx);
+	port->cfg = rc->cfg;
 }
 
 /**
- * rxb_reconfigure() - apply a new receive configuration.
+ * rxb_reconfigure_many() - apply new receive configurations to ports, all
+ * or none.
+ * @rc: one entry per port, @port and @cfg set.
+ * @n: entries.
+ * @extack: for the reason of a failure.
+ *
+ * Everything that can fail is done first for every port: the new rings of
+ * running ports are built, the stack's queue counts grown and new engine
+ * threads started, while the old rings keep receiving.  If any of that
+ * fails, it is undone on every port, which is left exactly as it was.
+ * Only then are the old rings quiesced and freed and the new ones started.
+ * Counters carry over (rxb_rx_stop() folds them).  RTNL held.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_reconfigure_many(struct rxb_reconf *rc, unsigned int n,
+			 struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = rxb_reconf_prepare(&rc[i], extack);
+		if (err) {
+			while (i--)
+				rxb_reconf_abort(&rc[i]);
+			return err;
+		}
+	}
+	for (i = 0; i < n; i++)
+		rxb_reconf_commit(&rc[i]);
+	return 0;
+}
+
+/**
+ * rxb_reconfigure() - apply a new receive configuration to one port.
  * @port: the port; RTNL held.
  * @cfg: the new configuration.
  * @extack: for the reason of a failure.
  *
- * On a running port the new rings are built first; only then are the old
- * ones quiesced and freed, so a failure leaves the port as it was.
+ * See rxb_reconfigure_many(): a failure leaves the port as it was.
  *
  * Return: 0 or a negative error.
  */
 int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		    struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = port->dev;
-	struct rxb_model_cfg mcfg;
-	struct rxb_rx *rx;
-	const char *msg;
-	int err;
+	struct rxb_reconf rc = { .port = port, .cfg = *cfg };
 
-	if (cfg->mp.engine && !cpu_online(cfg->mp.engine - 1)) {
-		NL_SET_ERR_MSG_MOD(extack, "the engine CPU is not online");
-		netdev_err(dev, "engine cpu%u is not online\n", cfg->mp.engine - 1);
-		return -EINVAL;
-	}
-	rxb_rx_model_cfg(cfg, &mcfg);
-	err = rxb_model_validate(cfg->model, &mcfg, &msg);
-	if (err) {
-		/* @msg is static, as NL_SET_ERR_MSG() requires. */
-		if (extack)
-			extack->_msg = msg;
-		netdev_err(dev, "%s: %s\n", cfg->model->name, msg);
-		return err;
-	}
-	if (cfg->model->advise) {
-		msg = cfg->model->advise(&mcfg);
-		if (msg) {
-			netdev_warn(dev, "%s: %s\n", cfg->model->name, msg);
-			if (extack)
-				extack->_msg = msg;	/* a warning: no error */
-		}
-	}
-	if (!netif_running(dev)) {
-		port->cfg = *cfg;
-		goto queues;
-	}
-	rx = rxb_rx_create(port, cfg);
-	if (IS_ERR(rx)) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the new rings");
-		return PTR_ERR(rx);
-	}
-	if (cfg->mp.engine != port->cfg.mp.engine)
-		rxb_engine_stop(port);
-	rxb_rx_stop(port);
-	/* No queue receives now: the stack may see the new count. */
-	err = rxb_set_num_queues(dev, cfg->nqueues);
-	rxb_rx_start(port, rx);
-	if (cfg->mp.engine && !rtnl_dereference(port->engine) &&
-	    rxb_engine_start(port, cfg->mp.engine - 1))
-		netdev_warn(dev, "cannot start the NIC engine thread: inline\n");
-	port->cfg = *cfg;
-	return err;
-queues:
-	return rxb_set_num_queues(dev, cfg->nqueues);
+	return rxb_reconfigure_many(&rc, 1, extack);
 }
 
 static int rxb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct net_device *lower = rtnl_dereference(port->lower);
 
 	/* The core has checked min_mtu..max_mtu: a frame fits one buffer. */
+	if (lower && mtu > lower->mtu) {
+		netdev_err(dev, "MTU %d refused: above the MTU %u of the lower device %s\n",
+			   mtu, lower->mtu, netdev_name(lower));
+		return -EINVAL;
+	}
 	dev->mtu = mtu;
 	WRITE_ONCE(port->nic.max_frame, mtu + ETH_HLEN + VLAN_HLEN);
 	return 0;
@@ -313,7 +471,8 @@ static int rxb_get_iflink(const struct net_device *dev)
 	int iflink;
 
 	rcu_read_lock();
-	peer = rcu_dereference(port->peer);
+	/* The lower device of a port on one, else the peer port. */
+	peer = rcu_dereference(port->lower) ?: rcu_dereference(port->peer);
 	iflink = peer ? peer->ifindex : 0;
 	rcu_read_unlock();
 	return iflink;
@@ -374,8 +533,8 @@ static void rxb_setup(struct net_device *dev)
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
-			   NETIF_F_GRO | NETIF_F_TSO | NETIF_F_TSO6 |
-			   NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
+			   NETIF_F_RXHASH | NETIF_F_GRO | NETIF_F_TSO |
+			   NETIF_F_TSO6 | NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
 	dev->features = dev->hw_features;
 	dev->vlan_features = dev->features;
 	dev->min_mtu = ETH_MIN_MTU;
@@ -415,7 +574,8 @@ int rxb_port_prepare(struct net_device *dev)
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_rx_queues);
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_tx_queues);
 	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
-	return rxb_set_num_queues(dev, port->cfg.nqueues);
+	return netif_set_real_num_queues(dev, port->cfg.nqueues,
+					 port->cfg.nqueues);
 }
 
 /**
@@ -460,6 +620,9 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 		peer->rtnl_link_ops = &rxb_bus_link_ops;
 		rxb_port_own(netdev_priv(dev), rdev, 0);
 		rxb_port_own(netdev_priv(peer), rdev, 1);
+		/* /sys/class/net/rxbN/device: the bus device. */
+		SET_NETDEV_DEV(dev, &rdev->bdev->dev);
+		SET_NETDEV_DEV(peer, &rdev->bdev->dev);
 	}
 	err = rxb_port_prepare(peer);
 	if (err)
@@ -572,7 +735,8 @@ static unsigned int rxb_get_num_queues(void)
 static struct net *rxb_get_link_net(const struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
-	struct net_device *peer = rtnl_dereference(port->peer);
+	struct net_device *peer = rtnl_dereference(port->lower) ?:
+				  rtnl_dereference(port->peer);
 
 	return peer ? dev_net(peer) : dev_net(dev);
 }

@@ -124,7 +124,9 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	}
 	skb->protocol = eth_type_trans(skb, dev);
 	skb_record_rx_queue(skb, rxq->qid);
-	if (p->flags & RXB_CQE_F_L4_HASH)
+	if (!(dev->features & NETIF_F_RXHASH))
+		;	/* ethtool -K rxhash off: the NIC's hash is not reported */
+	else if (p->flags & RXB_CQE_F_L4_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
 	else if (p->flags & RXB_CQE_F_L3_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
@@ -305,7 +307,9 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
 		.nid		= NUMA_NO_NODE,
 	};
 
-	rxq->pp = page_pool_create(&pp);
+	rxq->pp = rxq->qid == rxq->rx->nqueues - 1 &&
+		  rxb_fault_step(&rxq->rx->port->fault, RXB_RF_POOL) ?
+		  ERR_PTR(-ENOMEM) : page_pool_create(&pp);
 	if (IS_ERR(rxq->pp)) {
 		int err = PTR_ERR(rxq->pp);
 
@@ -488,7 +492,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 			     rxq);
 	}
 	mcfg.env = rx;
-	m = cfg->model->create(&mcfg);
+	m = rxb_fault_step(&port->fault, RXB_RF_MODEL) ? ERR_PTR(-ENOMEM) :
+	    cfg->model->create(&mcfg);
 	if (IS_ERR(m)) {
 		err = PTR_ERR(m);
 		goto err;

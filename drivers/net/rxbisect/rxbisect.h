@@ -165,12 +165,44 @@ struct rxb_engine {
  *	carries RXB_CQE_F_DMA_ERR.
  * @engine_stall: NIC: the receive engine is frozen; arriving frames wait
  *	in its ingress FIFO (up to RXB_ENGINE_FIFO, then dropped).
+ * @reconfig_fail: driver: every reconfiguration of the port fails at this
+ *	step (enum rxb_reconfig_step); 0: none.
  */
 struct rxb_fault {
 	u32 alloc_fail;
 	u32 dma_fail;
 	u32 engine_stall;
+	u32 reconfig_fail;
 };
+
+/**
+ * enum rxb_reconfig_step - steps of a reconfiguration that can fail
+ * (debugfs fault/reconfig_fail).
+ * @RXB_RF_NONE: no failure.
+ * @RXB_RF_RINGS: building the new receive configuration as a whole.
+ * @RXB_RF_POOL: the page_pool of the last new queue (earlier queues have
+ *	their pool and NAPI instance already).
+ * @RXB_RF_MODEL: the ring model's create.
+ * @RXB_RF_QUEUES: growing the stack's queue count.
+ * @RXB_RF_ENGINE: starting the NIC's engine thread.
+ * @RXB_RF_NSTEPS: number of steps, plus one.
+ */
+enum rxb_reconfig_step {
+	RXB_RF_NONE,
+	RXB_RF_RINGS,
+	RXB_RF_POOL,
+	RXB_RF_MODEL,
+	RXB_RF_QUEUES,
+	RXB_RF_ENGINE,
+	RXB_RF_NSTEPS
+};
+
+/* Should this reconfiguration step fail (fault/reconfig_fail)? */
+static inline bool rxb_fault_step(const struct rxb_fault *f,
+				  enum rxb_reconfig_step step)
+{
+	return unlikely(READ_ONCE(f->reconfig_fail) == step);
+}
 
 #define RXB_FAULT_SCALE	1000	/* rates are per mille */
 
@@ -565,9 +597,31 @@ void rxb_nic_timer_init(struct rxb_rx *rx);
 void rxb_ctl_start(struct rxb_rx *rx);
 void rxb_ctl_stop(struct rxb_rx *rx);
 
+/**
+ * struct rxb_reconf - a port's reconfiguration (netdev.c).
+ * @port: the port.
+ * @cfg: its new configuration, set by the caller.
+ * @rx: the new rings of a running port, built but not started.
+ * @old_engine: the engine thread the new one replaces, stopped at commit.
+ * @new_engine: an engine thread was started for @cfg.
+ * @old_nqueues: the stack's queue count before.
+ * @running: the port was running when prepared.
+ */
+struct rxb_reconf {
+	struct rxb_port *port;
+	struct rxb_cfg cfg;
+	struct rxb_rx *rx;
+	struct rxb_engine *old_engine;
+	bool new_engine;
+	unsigned int old_nqueues;
+	bool running;
+};
+
 /* netdev.c */
 int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 		    struct netlink_ext_ack *extack);
+int rxb_reconfigure_many(struct rxb_reconf *rc, unsigned int n,
+			 struct netlink_ext_ack *extack);
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		    struct rxb_qstats *st, struct rxb_qxstats *xst);
 int rxb_pair_create(struct net *net, struct net_device *dev,

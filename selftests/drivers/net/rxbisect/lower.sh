@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 ping
-ktap_set_plan 13
+ktap_set_plan 17
 
 rxb_load queues=2 pairs=0 || rxb_bail "cannot load the module"
 ip netns add "$NS0" && ip netns add "$NS1" || rxb_bail "cannot add namespaces"
@@ -27,6 +27,7 @@ setup() {
 	ip -n "$NS1" addr add $RXB_IP1/24 dev rxbL &&
 	ip -n "$NS1" link set rxbL up && ip -n "$NS1" link set lo up
 }
+rxb_mtu_ns() { ip -n "$NS1" -o link show rxbL | sed 's/.* mtu \([0-9]*\).*/\1/'; }
 rxb_stat_ns() { ip netns exec "$NS1" ethtool -S rxbL | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 # 1, 2, 3: veth
@@ -43,7 +44,30 @@ ktap_print_msg "rxbL: rx_packets +$((p1 - p0)), hw_packets $hw"
 ktap_test_result "veth lower: ping and TCP through the emulated rings" \
 	eval 'rxb_ping_ok "$NS0" "$RXB_IP1" 3 && rxb_iperf_check "$RXB_TMP/veth.json" $rc "TCP via veth lower" && [ $((p1 - p0)) -gt 1000 ]'
 
-# 4, 5: delete the rxbisect port under traffic; the lower survives
+# 4: iflink is the lower device
+il=$(ip netns exec "$NS1" cat /sys/class/net/rxbL/iflink)
+ktap_test_result "iflink of the port is the lower's ifindex ($il)" \
+	eval '[ "$il" = "$(cat /sys/class/net/rxbvB/ifindex)" ]'
+
+# 5, 6: the MTU: at most the lower's, and follows it
+out=$(ip -n "$NS1" link set rxbL mtu 1600 2>&1)
+ktap_test_result "an MTU above the lower's is refused ($out)" \
+	eval '[ -n "$out" ] && [ "$(rxb_mtu_ns)" = 1500 ]'
+ok=1
+ip link set rxbvB mtu 1400 && [ "$(rxb_mtu_ns)" = 1400 ] || ok=0
+ktap_print_msg "lower mtu 1400: rxbL $(rxb_mtu_ns)"
+ip link set rxbvB mtu 1500 && [ "$(rxb_mtu_ns)" = 1500 ] || ok=0
+ktap_print_msg "lower mtu 1500: rxbL $(rxb_mtu_ns)"
+ktap_test_result "the port's MTU follows the lower's (1400, back to 1500)" [ $ok = 1 ]
+
+# 7: the MAC address follows the lower's; traffic to the new one arrives
+ip link set rxbvB address 02:00:00:00:0b:0b
+ip -n "$NS0" neigh flush dev rxbvA
+mac=$(ip -n "$NS1" -o link show rxbL | sed 's/.*link\/ether \([^ ]*\).*/\1/')
+ktap_test_result "the port's address follows the lower's ($mac)" \
+	eval '[ "$mac" = 02:00:00:00:0b:0b ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
+
+# 8, 9: delete the rxbisect port under traffic; the lower survives
 rxb_iperf_start "$RXB_TMP/d1.json" 6
 sleep 2
 ip link del rxbL -n "$NS1" 2>/dev/null || ip -n "$NS1" link del rxbL
@@ -53,7 +77,7 @@ ktap_test_result "the lower accepts a new port" \
 	eval 'ip link add link rxbvB name rxbL type rxbisect && ip link set rxbL netns "$NS1" && ip -n "$NS1" addr add $RXB_IP1/24 dev rxbL && ip -n "$NS1" link set rxbL up && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
 rxb_kill_bg
 
-# 6, 7: delete the lower under traffic; the port goes with it
+# 10, 11: delete the lower under traffic; the port goes with it
 rxb_iperf_start "$RXB_TMP/d2.json" 6
 sleep 2
 ip link del rxbvB
@@ -64,7 +88,7 @@ ktap_test_result "module still unloads and reloads" eval 'rxb_unload && rxb_load
 ip netns del "$NS0"; ip netns del "$NS1"
 ip netns add "$NS0"; ip netns add "$NS1"
 
-# 8..11: virtio-net lower (two virtio NICs cabled to each other)
+# 12..15: virtio-net lower (two virtio NICs cabled to each other)
 modprobe virtio_net 2>/dev/null
 sleep 1
 vnics=()
@@ -73,7 +97,7 @@ for d in /sys/class/net/*; do
 		vnics+=("$(basename "$d")")
 done
 if [ ${#vnics[@]} -lt 2 ]; then
-	for t in 8 9 10 11; do
+	for t in 12 13 14 15; do
 		ktap_test_skip "virtio-net lower" "no pair of virtio-net NICs"
 	done
 else
@@ -91,7 +115,7 @@ else
 	ip -n "$NS0" link set "${vnics[0]}" netns 1 2>/dev/null
 fi
 
-# 12, 13: bad lower devices
+# 16, 17: bad lower devices
 out=$(ip link add link lo name rxbX type rxbisect 2>&1)
 ktap_test_result "loopback as lower refused ($out)" eval '[ -n "$out" ] && ! ip link show rxbX >/dev/null 2>&1'
 ip link add rxbP type rxbisect

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A reconfiguration that fails leaves every port exactly as it was.  For each
+# interface that rebuilds the rings (ethtool -L, ethtool -G, a devlink
+# parameter, a writable module parameter) and each step of the rebuild that
+# the change goes through, debugfs fault/reconfig_fail makes that step fail
+# (1 new rings, 2 a page_pool, 3 the ring model, 4 the stack's queue count,
+# 5 the engine thread).  The command must fail with a message (extack or
+# dmesg), and both ports keep their configuration, model, queue count,
+# engine thread, carrier, counters and a working ping.  The fault is set on
+# rxb1, which devlink and the module parameters reconfigure after rxb0: rxb0
+# must be rolled back too.  Afterwards, without the fault, every change
+# applies.
+
+source "$(dirname "$0")/lib.sh"
+
+rxb_init devlink ping python3
+ktap_set_plan 18
+
+DL=rxbisect/rxbisect0
+P=/sys/module/rxbisect/parameters
+rxb_load queues=2 || rxb_bail "cannot load the module"
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+[ -e "$RXB_DBG/rxb1/fault/reconfig_fail" ] || rxb_bail "no fault/reconfig_fail"
+
+dl_get() {
+	devlink dev param show $DL name "$1" 2>/dev/null |
+		sed -n 's/.*cmode runtime value //p'
+}
+
+# state IF: everything that must survive a failed reconfiguration.
+state() {
+	local i=$1
+	echo "$i: -l $(rxb_channels "$i") -g $(rxb_ring "$i" RX)/$(rxb_ring "$i" TX)" \
+		"$(rxb_in "$i" ethtool -i "$i" | grep firmware-version)" \
+		"queues $(rxb_in "$i" ls "/sys/class/net/$i/queues" | tr '\n' ' ')" \
+		"engine threads $(pgrep -c -x "rxb-nic/$i")" \
+		"$(rxb_ip "$i" -o link show "$i" | grep -o '<[^>]*>')"
+}
+all_state() {
+	echo "$(state rxb0) | $(state rxb1) |" \
+		"devlink $(dl_get ring_model) $(dl_get engine) $(dl_get ax_ring_size)" \
+		"| module $(<$P/ring_model) $(<$P/engine)"
+}
+
+# failed DESC STEP MSG CMD...: with fault STEP on rxb1, CMD fails; MSG is
+# in its output or in dmesg; nothing changed; counters did not go back;
+# ping still works.
+failed() {
+	local desc=$1 step=$2 msg=$3 before after out rc n p0 p1 ok=1
+	shift 3
+	before=$(all_state)
+	p0=$(rxb_stat rxb1 rx_packets)
+	n=$(dmesg | wc -l)
+	echo "$step" > "$RXB_DBG/rxb1/fault/reconfig_fail"
+	out=$("$@" 2>&1)
+	rc=$?
+	echo 0 > "$RXB_DBG/rxb1/fault/reconfig_fail"
+	out="$out $(dmesg | tail -n +$((n + 1)) | grep rxb)"
+	after=$(all_state)
+	ktap_print_msg "step $step: $*: exit $rc: $(echo $out)"
+	[ $rc != 0 ] || { ok=0; ktap_print_msg "command succeeded"; }
+	[[ $out == *"$msg"* ]] || { ok=0; ktap_print_msg "message '$msg' missing"; }
+	if [ "$before" != "$after" ]; then
+		ok=0
+		ktap_print_msg "before: $before"
+		ktap_print_msg "after:  $after"
+	fi
+	rxb_ping_ok "$NS0" "$RXB_IP1" 2 || ok=0
+	p1=$(rxb_stat rxb1 rx_packets)
+	[ "${p1:-0}" -gt "${p0:-0}" ] || { ok=0; ktap_print_msg "rx_packets $p0 -> $p1"; }
+	ktap_test_result "$desc, step $step: refused, both ports unchanged" [ $ok = 1 ]
+}
+
+e1() { rxb_in rxb1 ethtool "$@"; }
+mp() { echo "$2" > "$P/$1"; }
+
+RINGS="cannot allocate the new rings"
+QUEUES="cannot grow the stack's queue count"
+ENGINE="cannot start the NIC engine thread"
+
+# 1..4: ethtool -L 2 -> 4 (the queue count grows)
+for s in 1 2 3; do failed "ethtool -L combined 4" $s "$RINGS" e1 -L rxb1 combined 4; done
+failed "ethtool -L combined 4" 4 "$QUEUES" e1 -L rxb1 combined 4
+
+# 5..7: ethtool -G rx 512 (extack)
+for s in 1 2 3; do failed "ethtool -G rx 512" $s "$RINGS" e1 -G rxb1 rx 512; done
+
+# 8..11: devlink: ax_ring_size (rebuild), engine (new thread)
+for s in 1 2 3; do
+	failed "devlink ax_ring_size 64" $s "$RINGS" \
+		devlink dev param set $DL name ax_ring_size value 64 cmode runtime
+done
+failed "devlink engine cpu0" 5 "$ENGINE" \
+	devlink dev param set $DL name engine value cpu0 cmode runtime
+
+# 12..15: module parameters: ring_model, engine
+for s in 1 2 3; do failed "module parameter ring_model=rxbisect" $s "$RINGS" mp ring_model rxbisect; done
+failed "module parameter engine=cpu0" 5 "$ENGINE" mp engine cpu0
+
+# 16: a running engine thread is kept when its replacement fails
+ok=1
+mp engine cpu0 || ok=0
+failed "module parameter engine=cpu1 (from cpu0)" 5 "$ENGINE" mp engine cpu1
+mp engine inline || ok=0
+
+# 17: without the fault, every change applies
+# (a module parameter applies all of them: first)
+mp ring_model rxbisect || ok=0
+e1 -L rxb1 combined 4 || ok=0
+e1 -G rxb1 rx 512 || ok=0
+devlink dev param set $DL name ax_ring_size value 64 cmode runtime || ok=0
+devlink dev param set $DL name engine value cpu0 cmode runtime || ok=0
+got="$(rxb_channels rxb1) $(rxb_ring rxb1 RX) $(dl_get ax_ring_size) $(dl_get engine) $(<$P/ring_model) $(pgrep -c -x rxb-nic/rxb0)"
+ktap_print_msg "after: $got"
+ktap_test_result "without the fault every change applies" \
+	eval '[ $ok = 1 ] && [ "$got" = "4 512 64 cpu0 rxbisect 1" ]'
+
+# 18: a UDP flow still arrives whole
+p0=$(rxb_stat rxb1 rx_packets)
+rxb_udp_blast "$NS0" "$RXB_IP1" 300 4 1000 >/dev/null
+sleep 1
+p1=$(rxb_stat rxb1 rx_packets)
+ktap_print_msg "rx_packets +$((p1 - p0)) of 300 datagrams"
+ktap_test_result "a UDP flow arrives whole afterwards" [ $((p1 - p0)) -ge 300 ]
+
+ktap_finished
