@@ -80,6 +80,7 @@ struct rxb_env_ops {
  * enum rxb_ax_policy - rxBisect: where to borrow a buffer from.
  * @RXB_AX_RR: the next non-empty associated Ax ring, round-robin.
  * @RXB_AX_MOST: the associated Ax ring with the most posted buffers.
+ * @RXB_AX_NPOLICIES: number of policies.
  */
 enum rxb_ax_policy {
 	RXB_AX_RR,
@@ -203,18 +204,29 @@ struct rxb_pkt {
  */
 struct rxb_qstats {
 	/* hardware side */
-	u64 hw_packets;		/* frames written to a buffer */
+	/** @hw_packets: frames written to a buffer */
+	u64 hw_packets;
+	/** @hw_bytes: bytes of those frames */
 	u64 hw_bytes;
-	u64 nobuf_drops;	/* no buffer posted for this queue */
-	u64 ring_full_drops;	/* completion ring full */
-	u64 oversize_drops;	/* frame longer than the posted buffer */
+	/** @nobuf_drops: no buffer posted for this queue */
+	u64 nobuf_drops;
+	/** @ring_full_drops: completion ring full */
+	u64 ring_full_drops;
+	/** @oversize_drops: frame longer than the posted buffer */
+	u64 oversize_drops;
 	/* driver side */
-	u64 packets ____cacheline_aligned; /* packets handed to the stack */
+	/** @packets: packets handed to the stack */
+	u64 packets ____cacheline_aligned;
+	/** @bytes: bytes of those packets */
 	u64 bytes;
-	u64 polls;		/* poll calls */
-	u64 refills;		/* buffers posted */
-	u64 alloc_fails;	/* buffer allocation failures */
-	u64 doorbells;		/* doorbell writes */
+	/** @polls: poll calls */
+	u64 polls;
+	/** @refills: buffers posted */
+	u64 refills;
+	/** @alloc_fails: buffer allocation failures */
+	u64 alloc_fails;
+	/** @doorbells: doorbell writes */
+	u64 doorbells;
 };
 
 /* Longest counter name, NUL included (ethtool's ETH_GSTRING_LEN). */
