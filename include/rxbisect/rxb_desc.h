@@ -220,7 +220,7 @@ struct rxb_rx_ldesc {
 } __packed;
 static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 
-/* Batched RxList completion entry flag (rxb_cqe.flags), besides DONE,
+/* Batched RxList completion entry flags (rxb_cqe.flags), besides DONE,
  * hash, CSUM and DMA_ERR.
  */
 #define RXB_MCQE_F_CLOSE	0x10	/* the CR's previous descriptor is
@@ -228,6 +228,12 @@ static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 					 * packets into it, and every packet
 					 * it holds has an entry before this
 					 * one
+					 */
+
+#define RXB_MCQE_F_NOPKT	0x20	/* with RXB_MCQE_F_CLOSE: the entry
+					 * carries no packet; the NIC closed
+					 * the CR's current descriptor,
+					 * desc_idx, after its idle timeout
 					 */
 
 /* Batched RxList: each packet starts at a multiple of this in its buffer. */

@@ -200,8 +200,8 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 		       const struct rxb_frame *f, u64 buf_addr, u16 desc_idx,
 		       u16 ring_id, u8 flags)
 {
-	struct rxb_qstats *st = &m->qstats[qi];
 	struct rxb_cqe *cqe = &cr->ent[*tail & cr->mask];
+	struct rxb_qstats *st = &m->qstats[qi];
 	u32 csum = 0;
 
 	/* A failed write is still reported: the driver gets its buffer. */
@@ -209,9 +209,37 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 	flags |= m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum);
 	cqe->rss_hash = cpu_to_le32(f->hash);
 	cqe->csum = cpu_to_le32(csum);
-	cqe->desc_idx = cpu_to_le16(desc_idx);
 	cqe->pkt_len = cpu_to_le16(f->len);
 	cqe->ring_id = cpu_to_le16(ring_id);
+	rxb_cring_note(cr, tail, desc_idx, flags);
+	rxb_stat_inc(&st->hw_packets);
+	rxb_stat_add(&st->hw_bytes, f->len);
+}
+
+/**
+ * rxb_cring_note() - NIC side: publish the entry at the tail.
+ * @cr: the completion ring.
+ * @tail: the NIC's tail index; advanced.  Under the lock that serialises
+ *	writers of @cr, which has room (rxb_cring_admit()).
+ * @desc_idx: descriptor slot the entry names.
+ * @flags: its flags, less the done bit.
+ *
+ * Called by rxb_cring_deliver() once it wrote the packet's fields, or
+ * alone for an entry without a packet (its packet fields are zeroed
+ * here only then: batched RxList's RXB_MCQE_F_NOPKT).
+ */
+void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
+		    u8 flags)
+{
+	struct rxb_cqe *cqe = &cr->ent[*tail & cr->mask];
+
+	if (flags & RXB_MCQE_F_NOPKT) {
+		cqe->rss_hash = 0;
+		cqe->csum = 0;
+		cqe->pkt_len = 0;
+		cqe->buf_off = 0;
+	}
+	cqe->desc_idx = cpu_to_le16(desc_idx);
 	cqe->reserved = 0;
 	if (rxb_gen(*tail, cr->order))
 		flags |= RXB_CQE_F_DONE;
@@ -222,8 +250,6 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 	smp_store_release(&cqe->flags, flags);
 	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
 	WRITE_ONCE(*tail, *tail + 1);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
 }
 
 /**
@@ -232,11 +258,13 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
  * @qi: the polling queue: its counters count the packets.
  * @cr: the completion ring.
  * @head: the driver's head index, advanced by @n.
- * @n: entries read (packets handed up), at least one.
+ * @n: entries read, at least one.
+ * @pkts: packets handed up from them (@n, unless some carry none).
  * @bytes: their packet bytes.
  */
 void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
-		       const struct rxb_cring *cr, u32 *head, u32 n, u64 bytes)
+		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
+		       u64 bytes)
 {
 	struct rxb_qstats *st = &m->qstats[qi];
 
@@ -246,7 +274,7 @@ void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
 	 * reuse them.  Pairs with the acquire in rxb_cring_held().
 	 */
 	rxb_db_write(cr->db, *head);
-	rxb_stat_add(&st->packets, n);
+	rxb_stat_add(&st->packets, pkts);
 	rxb_stat_add(&st->bytes, bytes);
 }
 

@@ -104,7 +104,7 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 	}
 	if (n) {
 		q->sw.rx_ci += n;
-		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, n, bytes);
+		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, n, n, bytes);
 	}
 	privring_refill(m, qi);
 	return n;

@@ -468,7 +468,7 @@ void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
 {
 	struct shring_q *q = &sb->q[qi];
 
-	rxb_cring_consume(&sb->m, qi, &q->cr, &q->sw.cq_head, n, bytes);
+	rxb_cring_consume(&sb->m, qi, &q->cr, &q->sw.cq_head, n, n, bytes);
 	rxb_stat_add(&sb->m.qstats[qi].refills, n);
 }
 

@@ -10,15 +10,25 @@
  * RXB_MCQE_ALIGN-aligned offset of its buffer.  When the next packet does
  * not fit, the NIC takes the next descriptor from the list (the only time
  * it touches the shared list: once per batch, not once per packet) and
- * flags the first entry it writes for it RXB_MCQE_F_CLOSE.
+ * flags the first entry it writes for it RXB_MCQE_F_CLOSE.  A queue that
+ * stays idle with a partly filled descriptor would hold it (and its
+ * buffer) for ever: the NIC's idle timer closes it after one to two
+ * SHBAT_IDLE_NS periods without a packet for that CR, with an entry that
+ * carries no packet (RXB_MCQE_F_CLOSE | RXB_MCQE_F_NOPKT), as rxBisect's
+ * notification timeout flushes held notifications.
  *
- * Driver: packets are handed up borrowed (struct rxb_pkt.borrowed): the
- * stack glue copies them out, the buffer stays with the descriptor.  A
- * closed descriptor is re-armed with a fresh buffer once its packets have
- * been handed up: in the queue's next refill or poll call, which come
- * after the glue consumed the previous poll's packets.  A poll's closed
- * descriptors are appended as one chain, so the ring's lock is taken at
- * most once per poll and never more than once per batch.
+ * Driver: packets are handed up as fragments of the buffer (struct
+ * rxb_pkt.frag), each with its own reference on it (rxb_env_ops.ref_buf;
+ * in the kernel a page_pool fragment of the page, added to the skb with no
+ * copy, as mlx5's striding RQ does).  A closed descriptor is re-armed with
+ * a fresh buffer in the same poll, while the old buffer is still held by
+ * the stack's fragments: the model drops its own reference (free_buf),
+ * and the buffer returns to its pool when the last fragment is freed.
+ * Waiting for the last fragment instead would let a socket that holds
+ * its skbs hold a descriptor of the shared ring, the pathological
+ * overload of section 5.1.1 again.  A poll's closed descriptors are
+ * appended as one chain, so the ring's lock is taken at most once per
+ * poll and never more than once per batch.
  *
  * Buffer layout: one buffer per descriptor (a page_pool page in the
  * kernel: RXB_RX_BUF_LEN bytes after the headroom); packets back to back
@@ -42,7 +52,11 @@
 #include "shring.h"
 #include "shring_list.h"
 
-#define SHBAT_RING_XSTATS	(SHLIST_RING_XSTATS + 1)	/* + desc_taken */
+/* + desc_taken, idle_closes, frag_refs */
+#define SHBAT_RING_XSTATS	(SHLIST_RING_XSTATS + 3)
+
+/* Period of the NIC's idle timer (see above). */
+#define SHBAT_IDLE_NS		(100 * 1000)
 
 /* ---- NIC side ------------------------------------------------------- */
 
@@ -71,6 +85,12 @@ static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 			q->hw.cur = shlist_ring_take(r, sb->b.mask);
 			q->hw.off = 0;
 			q->hw.open = true;
+			/* The idle timer watches open descriptors. */
+			if (!READ_ONCE(sb->ticking)) {
+				WRITE_ONCE(sb->ticking, true);
+				m->cfg.env_ops->arm_timer(m->cfg.env,
+							  SHBAT_IDLE_NS);
+			}
 		}
 	} else {
 		err = held > sb->b.mask ? -ENOSPC : 0;
@@ -85,12 +105,79 @@ static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 	return rxb_nic_finish(m, qi, &r->hw.lock, err);
 }
 
+/* Close queue @qi's current descriptor if no packet came for it since the
+ * last tick.  Under its ring's hw.lock.  Returns true if an entry was
+ * written (raise the vector); *@open is set if it stays open.
+ */
+static bool shbat_idle_close(struct shlist *sb, struct shlist_ring *r,
+			     unsigned int qi, bool *open)
+{
+	struct shring_q *q = &sb->b.q[qi];
+
+	if (!q->hw.open)
+		return false;
+	if (q->hw.cq_tail != q->hw.seen ||
+	    rxb_cring_held(&q->cr, q->hw.cq_tail) > sb->b.mask) {
+		/* Busy, or no room for the entry: try next tick. */
+		q->hw.seen = q->hw.cq_tail;
+		*open = true;
+		return false;
+	}
+	rxb_cring_note(&q->cr, &q->hw.cq_tail, q->hw.cur,
+		       RXB_MCQE_F_CLOSE | RXB_MCQE_F_NOPKT);
+	q->hw.seen = q->hw.cq_tail;
+	q->hw.open = false;
+	rxb_stat_inc(&r->hw.idle_closes);
+	return true;
+}
+
+static void shbat_hw_timer(struct rxb_model *m)
+{
+	struct shlist *sb = to_shlist(m);
+	u64 wrote = 0;
+	bool open = false;
+	unsigned int qi;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct shlist_ring *r = shlist_ring_of(sb, qi);
+
+		spin_lock(&r->hw.lock);
+		if (shbat_idle_close(sb, r, qi, &open))
+			wrote |= 1ULL << qi;
+		spin_unlock(&r->hw.lock);
+	}
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		if (wrote & (1ULL << qi))
+			m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+	if (!open) {
+		/* Sleep until a descriptor opens (shbat_hw_rx() arms the
+		 * timer).  One that opened since the check above saw ticking
+		 * true and armed nothing: look again, under each ring's lock,
+		 * which orders our write of ticking before its read there,
+		 * or its open before our read.
+		 */
+		WRITE_ONCE(sb->ticking, false);
+		for (qi = 0; qi < m->cfg.nqueues && !open; qi++) {
+			struct shlist_ring *r = shlist_ring_of(sb, qi);
+
+			spin_lock(&r->hw.lock);
+			open = sb->b.q[qi].hw.open;
+			spin_unlock(&r->hw.lock);
+		}
+		if (!open)
+			return;
+		WRITE_ONCE(sb->ticking, true);
+	}
+	m->cfg.env_ops->arm_timer(m->cfg.env, SHBAT_IDLE_NS);
+}
+
 /* ---- driver side ---------------------------------------------------- */
 
 /* Re-arm the queue's closed descriptors with fresh buffers from its pool
- * and append them as one chain.  The caller guarantees that every packet
- * handed up from them was consumed (see struct rxb_pkt.borrowed).  Stops
- * at the first allocation failure; the rest wait for the next call.
+ * and append them as one chain; drop the model's reference on the old
+ * buffers, which every packet handed up from them still holds (struct
+ * rxb_pkt.frag).  Stops at the first allocation failure; the rest wait
+ * for the next call.
  */
 static void shbat_rearm(struct shlist *sb, struct shlist_ring *r,
 			unsigned int qi)
@@ -139,39 +226,50 @@ static void shbat_retire(struct shlist_ring *r, struct shring_q *q, u32 slot)
 static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		      struct rxb_pkt *pkts, int budget)
 {
+	const struct rxb_env_ops *env = m->cfg.env_ops;
 	struct shlist *sb = to_shlist(m);
 	struct shlist_ring *r = shlist_ring_of(sb, qi);
 	struct shring_q *q = &sb->b.q[qi];
+	u32 head = q->sw.cq_head;
 	u64 bytes = 0;
 	int n = 0;
 
 	rxb_stat_inc(&m->qstats[qi].polls);
-	/* The previous call's packets are consumed by now. */
-	shbat_rearm(sb, r, qi);
-	while (n < budget && rxb_cring_ready(&q->cr, q->sw.cq_head + n)) {
-		u32 head = q->sw.cq_head + n;
+	while (n < budget && rxb_cring_ready(&q->cr, head)) {
 		struct rxb_pkt *p = &pkts[n];
 		u32 slot = rxb_cring_read(&q->cr, head, p);
 
-		/* Every packet of the closed descriptor is in this or an
-		 * earlier poll's array: re-armed after they are consumed.
+		head++;
+		/* The closed descriptor's packets are all handed up, each
+		 * with its own reference: re-armed below.
 		 */
 		if ((p->flags & RXB_MCQE_F_CLOSE) && q->sw.open)
 			shbat_retire(r, q, q->sw.cur);
+		if (p->flags & RXB_MCQE_F_NOPKT) {
+			/* The idle timer closed the current descriptor. */
+			q->sw.open = false;
+			continue;
+		}
 		q->sw.cur = slot;
 		q->sw.open = true;
 		p->cookie = r->cookie[slot];
 		p->pool_q = r->pool_q[slot];
 		p->flags &= ~RXB_MCQE_F_CLOSE;
-		p->offset = le16_to_cpu(q->cr.ent[head & q->cr.mask].buf_off);
-		p->borrowed = true;
+		p->offset = le16_to_cpu(q->cr.ent[(head - 1) & q->cr.mask].buf_off);
+		p->frag = true;
+		env->ref_buf(m->cfg.env, p->pool_q, p->cookie);
 		bytes += p->len;
 		n++;
 	}
+	if (head != q->sw.cq_head) {
+		rxb_stat_add(&q->sw.frag_refs, n);
+		/* A timeout close is an entry without a packet. */
+		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head,
+				  head - q->sw.cq_head, n, bytes);
+	}
+	shbat_rearm(sb, r, qi);
 	/* A partly filled ring is topped up by its queues' next polls. */
 	shlist_ring_arm_rest(m, r, sb->b.mask, qi);
-	if (n)
-		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, n, bytes);
 	return n;
 }
 
@@ -201,6 +299,7 @@ static int shbat_validate(const struct rxb_model_cfg *cfg, const char **msg)
 static const char * const shbat_ring_xstat_names[SHBAT_RING_XSTATS] = {
 	"reposts", "lock_acquired", "lock_contended", "tail_advances",
 	"tail_advance_len", "out_of_order", "posted", "desc_taken",
+	"idle_closes", "frag_refs",
 };
 
 static struct rxb_model *shbat_create(const struct rxb_model_cfg *cfg)
@@ -215,9 +314,17 @@ static void shbat_xstats_values(struct rxb_model *m, u64 *vals)
 	unsigned int i;
 
 	for (i = 0; i < sb->b.nrings; i++) {
+		unsigned int qi, first = i * m->cfg.share_factor;
+		u64 refs = 0;
+
 		vals = shlist_ring_xstats(&sb->ring[i], vals);
 		/* Batches: packets per batch = hw_packets / desc_taken. */
 		*vals++ = READ_ONCE(sb->ring[i].hw.taken);
+		*vals++ = READ_ONCE(sb->ring[i].hw.idle_closes);
+		/* Zero-copy: one fragment reference per packet handed up. */
+		for (qi = first; qi < first + shring_group_size(&m->cfg, i); qi++)
+			refs += READ_ONCE(sb->b.q[qi].sw.frag_refs);
+		*vals++ = refs;
 	}
 	shring_xstats_victims(m, vals);
 }
@@ -225,9 +332,7 @@ static void shbat_xstats_values(struct rxb_model *m, u64 *vals)
 const struct rxb_model_ops rxb_shring_batched_ops = {
 	RXB_MODEL_OPS("shring-batched", shbat),
 	.multi_pkt_bufs	= true,
-	SHRING_XSTATS_OPS(shbat_xstats_values),
-	.destroy	= shlist_destroy,
-	.rx_pending	= shring_rx_pending,
+	SHLIST_OPS(shbat_xstats_values),
 	.validate	= shbat_validate,
-	.ring_state	= shlist_ring_state,
+	.hw_timer	= shbat_hw_timer,
 };

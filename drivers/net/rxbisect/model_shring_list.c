@@ -296,9 +296,6 @@ static void shlist_xstats_values(struct rxb_model *m, u64 *vals)
 
 const struct rxb_model_ops rxb_shring_list_ops = {
 	RXB_MODEL_OPS("shring-list", shlist),
-	.destroy	= shlist_destroy,
-	.rx_pending	= shring_rx_pending,
+	SHLIST_OPS(shlist_xstats_values),
 	.validate	= shring_validate,
-	SHRING_XSTATS_OPS(shlist_xstats_values),
-	.ring_state	= shlist_ring_state,
 };

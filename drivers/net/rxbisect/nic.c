@@ -256,6 +256,7 @@ static u64 rxb_env_now_ns(void *env)
 const struct rxb_env_ops rxb_env_ops = {
 	.alloc_buf	= rxb_rx_alloc_buf,
 	.free_buf	= rxb_rx_free_buf,
+	.ref_buf	= rxb_rx_ref_buf,
 	.buf_cookie	= rxb_rx_buf_cookie,
 	.raise_irq	= rxb_env_raise_irq,
 	.arm_timer	= rxb_env_arm_timer,

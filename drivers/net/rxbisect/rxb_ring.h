@@ -197,7 +197,7 @@ static inline u32 rxb_cring_read(const struct rxb_cring *cr, u32 idx,
 	pkt->csum = le32_to_cpu(cqe->csum);
 	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
 	pkt->offset = 0;
-	pkt->borrowed = false;
+	pkt->frag = false;
 	return le16_to_cpu(cqe->desc_idx) & cr->mask;
 }
 
@@ -345,8 +345,11 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 		       const struct rxb_cring *cr, u32 *tail,
 		       const struct rxb_frame *f, u64 buf_addr, u16 desc_idx,
 		       u16 ring_id, u8 flags);
+void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
+		    u8 flags);
 void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
-		       const struct rxb_cring *cr, u32 *head, u32 n, u64 bytes);
+		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
+		       u64 bytes);
 bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
 		     u32 *tail, u32 ci, u32 *doorbell);

@@ -127,6 +127,7 @@ static inline bool shring_victim(const struct rxb_model_cfg *cfg,
  *	packets go to.
  * @hw.off: batched RxList: next free byte of @hw.cur's buffer.
  * @hw.open: batched RxList: @hw.cur is valid.
+ * @hw.seen: batched RxList: @hw.cq_tail at the idle timer's last tick.
  * @sw: driver state, the queue's poll context only.
  * @sw.cq_head: next CR entry to read.
  * @sw.starved: RxArr, RxList: the last poll stopped: no buffer.
@@ -141,6 +142,8 @@ static inline bool shring_victim(const struct rxb_model_cfg *cfg,
  *	done with them).
  * @sw.ret_last: batched RxList: the last of them.
  * @sw.nret: batched RxList: how many there are.
+ * @sw.frag_refs: batched RxList: packets handed up as fragments, each
+ *	with its own reference on the buffer.
  */
 struct shring_q {
 	struct rxb_cring cr;
@@ -152,6 +155,7 @@ struct shring_q {
 		u32 cur;
 		u32 off;
 		bool open;
+		u32 seen;
 	} hw ____cacheline_aligned;
 
 	struct {
@@ -169,6 +173,7 @@ struct shring_q {
 				u32 ret_first;
 				u32 ret_last;
 				u32 nret;
+				u64 frag_refs;
 			};
 		};
 	} sw ____cacheline_aligned;

@@ -40,7 +40,8 @@ extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
  * @regs: the ring's doorbell.
  * @hw: NIC-internal state, under @hw.lock (the ring's pipeline stage):
  *	hwHead (@hw.head), descriptors taken so far, the slot taken last,
- *	takes not adjacent to the last one.
+ *	takes not adjacent to the last one, (batched RxList) descriptors
+ *	closed by the idle timeout.
  * @sw: driver state shared by the group's queues, under @sw.lock: hwTail
  *	(@sw.tail, the list's last slot), descriptors appended so far, the
  *	first slot that never got a buffer, lock and repost counters.
@@ -59,6 +60,7 @@ struct shlist_ring {
 		u32 taken;
 		u32 last;
 		u64 out_of_order;
+		u64 idle_closes;
 	} hw ____cacheline_aligned;
 
 	struct {
@@ -144,10 +146,12 @@ static inline u32 shlist_ring_posted(const struct shlist_ring *r)
  * shring-batched).
  * @b: the shRing group base.
  * @ring: the shared RxList rings, @b.nrings of them.
+ * @ticking: batched RxList: the NIC's idle timer is armed or running.
  */
 struct shlist {
 	struct shring_base b;
 	struct shlist_ring *ring;
+	bool ticking;
 };
 
 static inline struct shlist *to_shlist(struct rxb_model *m)
@@ -181,6 +185,11 @@ static inline int shlist_admit(struct shlist *sl, struct shlist_ring *r,
 	return rxb_cring_admit(&sl->b.q[qi].cr, held, len,
 			       r->desc[r->hw.head].buf_len);
 }
+
+/* The ops members the RxList models share; @values: their xstats_values. */
+#define SHLIST_OPS(values)						\
+	.destroy = shlist_destroy, .rx_pending = shring_rx_pending,	\
+	.ring_state = shlist_ring_state, SHRING_XSTATS_OPS(values)
 
 struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
 			       const struct rxb_model_cfg *cfg,
