@@ -20,6 +20,7 @@
 #define _RXB_DESC_H
 
 #include <linux/build_bug.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 /**
@@ -28,11 +29,11 @@
  * Written by the driver, read by the NIC.  Used by the privRing Rx ring.
  */
 struct rxb_rx_desc {
-	/* Bus address of the first byte the NIC may write. */
+	/** @buf_addr: [0] Bus address of the first byte the NIC may write. */
 	__le64 buf_addr;
-	/* Number of bytes the NIC may write at buf_addr. */
+	/** @buf_len: [8] Number of bytes the NIC may write at buf_addr. */
 	__le32 buf_len;
-	/* Must be zero. */
+	/** @reserved: [12] Must be zero. */
 	__le32 reserved;
 } __packed;
 static_assert(sizeof(struct rxb_rx_desc) == 16);
@@ -54,28 +55,60 @@ static_assert(sizeof(struct rxb_rx_desc) == 16);
  *
  * Written by the NIC, read by the driver.  The NIC writes every other field
  * first and @flags last, with release semantics; the driver reads @flags with
- * acquire semantics and only then the other fields.
+ * acquire semantics and only then the other fields.  Every field is at an
+ * offset that is a multiple of its size (byte offsets in brackets).
+ *
+ * The batched RxList model (shring-batched) uses the same entry with
+ * @buf_off in place of @ring_id: its descriptors' buffers hold several
+ * packets (thesis section 5.1.4, "Prefetching Solution", Figure 5.2b).
+ * The NIC keeps one current descriptor per CR (its "mini hwHead") and
+ * places that CR's packets in it back to back, each at the next
+ * RXB_MCQE_ALIGN-aligned offset, until the next packet does not fit; then
+ * it takes the next descriptor from the list and sets RXB_MCQE_F_CLOSE on
+ * the first entry it writes for the new one.
  */
 struct rxb_cqe {
-	/* Toeplitz RSS hash of the packet (see RXB_CQE_F_*_HASH). */
+	/**
+	 * @rss_hash: [0] Toeplitz RSS hash of the packet (see
+	 * RXB_CQE_F_*_HASH).
+	 */
 	__le32 rss_hash;
-	/* Index (slot) of the Rx descriptor whose buffer holds the packet. */
-	__le16 desc_idx;
-	/* Bytes written to the buffer, from the Ethernet header on. */
-	__le16 pkt_len;
-	/* Rx ring that desc_idx refers to. */
-	__le16 ring_id;
-	/*
-	 * 32-bit ones' complement sum of the bytes after the Ethernet header
-	 * (what Linux calls CHECKSUM_COMPLETE), valid with RXB_CQE_F_CSUM.
+	/**
+	 * @csum: [4] 32-bit ones' complement sum of the bytes after the
+	 * Ethernet header (what Linux calls CHECKSUM_COMPLETE), valid with
+	 * RXB_CQE_F_CSUM.
 	 */
 	__le32 csum;
-	/* Must be zero. */
+	/**
+	 * @desc_idx: [8] Index (slot) of the Rx descriptor whose buffer holds
+	 * the packet.
+	 */
+	__le16 desc_idx;
+	/**
+	 * @pkt_len: [10] Bytes written to the buffer, from the Ethernet header
+	 * on.
+	 */
+	__le16 pkt_len;
+	union {
+		/** @ring_id: [12] Rx ring that desc_idx refers to. */
+		__le16 ring_id;
+		/**
+		 * @buf_off: [12] batched RxList: byte offset of the packet in
+		 * the descriptor's buffer, a multiple of RXB_MCQE_ALIGN.
+		 */
+		__le16 buf_off;
+	};
+	/** @reserved: [14] Must be zero. */
 	u8 reserved;
-	/* RXB_CQE_F_*; the done bit is what software polls. */
+	/**
+	 * @flags: [15] RXB_CQE_F_* (and RXB_MCQE_F_CLOSE); the done bit is
+	 * what software polls.
+	 */
 	u8 flags;
 } __packed;
 static_assert(sizeof(struct rxb_cqe) == 16);
+static_assert(offsetof(struct rxb_cqe, csum) % 4 == 0);
+static_assert(offsetof(struct rxb_cqe, buf_off) == 12);
 
 /* rxBisect reception (Bx) entry flags (rxb_bxe.flags), besides DONE, hash,
  * CSUM and DMA_ERR bits shared with rxb_cqe.flags.
@@ -97,26 +130,33 @@ static_assert(sizeof(struct rxb_cqe) == 16);
  * notifications go to its one linked Bx ring in that order.
  */
 struct rxb_bxe {
-	/* Bus address of the packet's buffer (RXB_BXE_F_PKT). */
+	/** @buf_addr: [0] Bus address of the packet's buffer (RXB_BXE_F_PKT). */
 	__le64 buf_addr;
-	/* Toeplitz RSS hash (with RXB_CQE_F_L4_HASH or _L3_HASH). */
+	/**
+	 * @rss_hash: [8] Toeplitz RSS hash (with RXB_CQE_F_L4_HASH or _L3_HASH).
+	 */
 	__le32 rss_hash;
-	/* Checksum, as in struct rxb_cqe (with RXB_CQE_F_CSUM). */
+	/** @csum: [12] Checksum, as in struct rxb_cqe (with RXB_CQE_F_CSUM). */
 	__le32 csum;
-	/* Packet length (RXB_BXE_F_PKT). */
+	/** @pkt_len: [16] Packet length (RXB_BXE_F_PKT). */
 	__le16 pkt_len;
-	/* Slot of the Ax descriptor whose buffer the NIC consumed. */
+	/** @ax_idx: [18] Slot of the Ax descriptor whose buffer the NIC consumed. */
 	__le16 ax_idx;
-	/* Ax ring of ax_idx. */
+	/** @ax_ring: [20] Ax ring of ax_idx. */
 	__le16 ax_ring;
-	/* Must be zero. */
+	/** @reserved0: [22] Must be zero. */
 	u8 reserved0;
-	/* RXB_CQE_F_DONE (generation), RXB_BXE_F_*, hash, CSUM, DMA_ERR. */
+	/**
+	 * @flags: [23] RXB_CQE_F_DONE (generation), RXB_BXE_F_*, hash, CSUM,
+	 * DMA_ERR.
+	 */
 	u8 flags;
-	/* Must be zero: pads the entry to half a cache line. */
+	/** @reserved1: [24] Must be zero: pads the entry to half a cache line. */
 	__le64 reserved1;
 } __packed;
 static_assert(sizeof(struct rxb_bxe) == 32);
+static_assert(offsetof(struct rxb_bxe, csum) % 4 == 0);
+static_assert(offsetof(struct rxb_bxe, reserved1) % 8 == 0);
 
 /**
  * struct rxb_axbx_regs - rxBisect per-queue doorbell registers.
@@ -124,11 +164,15 @@ static_assert(sizeof(struct rxb_bxe) == 32);
  * Written by the driver, read by the NIC, as struct rxb_rxq_regs.
  */
 struct rxb_axbx_regs {
-	/* Ax ring producer index: empty buffers posted up to here. */
+	/**
+	 * @ax_tail: Ax ring producer index: empty buffers posted up to here.
+	 */
 	u32 ax_tail;
-	/* Bx ring consumer index: entries consumed up to here. */
+	/** @bx_head: Bx ring consumer index: entries consumed up to here. */
 	u32 bx_head;
 };
+
+static_assert(sizeof(struct rxb_axbx_regs) == 8);
 
 /**
  * struct rxb_rxq_regs - per-queue doorbell registers of the emulated NIC.
@@ -137,16 +181,21 @@ struct rxb_axbx_regs {
  * them.  Each register is written by one side only.
  */
 struct rxb_rxq_regs {
-	/* Rx ring producer (tail) index: the driver has posted descriptors
-	 * up to, not including, this index.  Written with release by the
-	 * driver after the descriptors; read with acquire by the NIC.
+	/**
+	 * @rx_tail: Rx ring producer (tail) index: the driver has posted
+	 * descriptors up to, not including, this index. Written with release by
+	 * the driver after the descriptors; read with acquire by the NIC.
 	 */
 	u32 rx_tail;
-	/* CR consumer index: the driver has consumed completions up to, not
-	 * including, this index, so the NIC may overwrite those entries.
+	/**
+	 * @cq_head: CR consumer index: the driver has consumed completions up
+	 * to, not including, this index, so the NIC may overwrite those
+	 * entries.
 	 */
 	u32 cq_head;
 };
+
+static_assert(sizeof(struct rxb_rxq_regs) == 8);
 
 /**
  * struct rxb_rx_ldesc - Rx descriptor of a linked-list shared ring (RxList).
@@ -159,19 +208,20 @@ struct rxb_rxq_regs {
  * new chain after it without racing the NIC.
  */
 struct rxb_rx_ldesc {
-	/* Bus address of the first byte the NIC may write. */
+	/** @buf_addr: [0] Bus address of the first byte the NIC may write. */
 	__le64 buf_addr;
-	/* Number of bytes the NIC may write at buf_addr. */
+	/** @buf_len: [8] Number of bytes the NIC may write at buf_addr. */
 	__le32 buf_len;
-	/* Slot of the next descriptor in the list; valid while this one is
-	 * posted and is not the list's last.
+	/**
+	 * @next: [12] Slot of the next descriptor in the list; valid while this one
+	 * is posted and is not the list's last.
 	 */
 	__le32 next;
 } __packed;
 static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 
-/* Batched RxList completion entry flags (rxb_mcqe.flags), besides DONE,
- * hash, CSUM and DMA_ERR bits shared with rxb_cqe.flags.
+/* Batched RxList completion entry flags (rxb_cqe.flags), besides DONE,
+ * hash, CSUM and DMA_ERR.
  */
 #define RXB_MCQE_F_CLOSE	0x10	/* the CR's previous descriptor is
 					 * closed: the NIC writes no more
@@ -180,41 +230,14 @@ static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 					 * one
 					 */
 
+#define RXB_MCQE_F_NOPKT	0x20	/* with RXB_MCQE_F_CLOSE: the entry
+					 * carries no packet; the NIC closed
+					 * the CR's current descriptor,
+					 * desc_idx, after its idle timeout
+					 */
+
 /* Batched RxList: each packet starts at a multiple of this in its buffer. */
 #define RXB_MCQE_ALIGN		64
-
-/**
- * struct rxb_mcqe - batched RxList completion ring entry: one packet in a
- * multi-packet buffer.
- *
- * Written by the NIC, read by the driver, with the release/acquire protocol
- * of struct rxb_cqe on @flags.  A batched RxList descriptor's buffer holds
- * several packets (thesis section 5.1.4, "Prefetching Solution", Figure
- * 5.2b): the NIC keeps one current descriptor per CR (its "mini hwHead")
- * and places that CR's packets in it back to back, each at the next
- * RXB_MCQE_ALIGN-aligned offset, until the next packet does not fit; then
- * it takes the next descriptor from the list and sets RXB_MCQE_F_CLOSE on
- * the first entry it writes for the new one.
- */
-struct rxb_mcqe {
-	/* Toeplitz RSS hash of the packet (see RXB_CQE_F_*_HASH). */
-	__le32 rss_hash;
-	/* Slot of the RxList descriptor whose buffer holds the packet. */
-	__le16 desc_idx;
-	/* Bytes written to the buffer at buf_off. */
-	__le16 pkt_len;
-	/* Byte offset of the packet in the descriptor's buffer; a multiple
-	 * of RXB_MCQE_ALIGN.
-	 */
-	__le16 buf_off;
-	/* Checksum, as in struct rxb_cqe (with RXB_CQE_F_CSUM). */
-	__le32 csum;
-	/* Must be zero. */
-	u8 reserved;
-	/* RXB_CQE_F_DONE (generation), RXB_MCQE_F_CLOSE, hash, CSUM, DMA_ERR. */
-	u8 flags;
-} __packed;
-static_assert(sizeof(struct rxb_mcqe) == 16);
 
 /**
  * struct rxb_shring_regs - doorbell of one shared Rx ring (shRing).
@@ -223,11 +246,14 @@ static_assert(sizeof(struct rxb_mcqe) == 16);
  * lock), read by the NIC, with the protocol of struct rxb_rxq_regs.
  */
 struct rxb_shring_regs {
-	/* RxArr: producer (tail) index, descriptors posted up to here.
-	 * RxList: descriptors appended to the empty-buffer list so far.
+	/**
+	 * @rx_tail: RxArr: producer (tail) index, descriptors posted up to
+	 * here. RxList: descriptors appended to the empty-buffer list so far.
 	 */
 	u32 rx_tail;
 };
+
+static_assert(sizeof(struct rxb_shring_regs) == 4);
 
 /**
  * struct rxb_cq_regs - doorbell of one completion ring of a shared ring.
@@ -235,9 +261,11 @@ struct rxb_shring_regs {
  * Written by the queue's driver, read by the NIC.
  */
 struct rxb_cq_regs {
-	/* CR consumer index, as rxb_rxq_regs.cq_head. */
+	/** @cq_head: CR consumer index, as rxb_rxq_regs.cq_head. */
 	u32 cq_head;
 };
+
+static_assert(sizeof(struct rxb_cq_regs) == 4);
 
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64

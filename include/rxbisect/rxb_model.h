@@ -43,9 +43,13 @@ struct rxb_buf {
  * struct rxb_env_ops - what a ring model needs from its environment.
  * @alloc_buf: driver side: allocate an empty buffer from queue @q's pool.
  *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
- * @free_buf: driver side: return a buffer the stack does not hold (at
- *	teardown, or a batched RxList buffer whose packets were copied out)
- *	to the pool of queue @q.
+ * @free_buf: driver side: drop the model's reference on a buffer of
+ *	queue @q's pool (at teardown, or a batched RxList buffer the NIC
+ *	closed); it goes back to the pool once no packet holds it either.
+ * @ref_buf: driver side: take a reference on buffer @cookie of queue
+ *	@q's pool for a packet handed up in it while the model keeps the
+ *	buffer (struct rxb_pkt.frag).  May be NULL for models that never
+ *	set @frag.
  * @buf_cookie: driver side: the handle of the buffer at bus address
  *	@addr (the driver's reverse mapping of addresses it posted).
  * @raise_irq: hardware side: signal queue @q's interrupt vector.
@@ -62,6 +66,7 @@ struct rxb_buf {
 struct rxb_env_ops {
 	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
 	void (*free_buf)(void *env, unsigned int q, void *cookie);
+	void (*ref_buf)(void *env, unsigned int q, void *cookie);
 	void *(*buf_cookie)(void *env, u64 addr);
 	void (*raise_irq)(void *env, unsigned int q);
 	void (*arm_timer)(void *env, u64 ns);
@@ -195,11 +200,14 @@ struct rxb_frame {
  * @csum: checksum reported by the NIC, valid with RXB_CQE_F_CSUM.
  * @flags: RXB_CQE_F_* bits reported by the NIC, less the done bit.
  * @pool_q: queue whose pool the buffer came from.
- * @offset: where the packet starts in the buffer (0 unless @borrowed).
- * @borrowed: the buffer holds other packets too and stays the model's
- *	(batched RxList): the packet's bytes must be copied out before the
- *	queue's next poll or refill call, and @cookie is not the caller's to
- *	free.  Otherwise the buffer is the caller's.
+ * @offset: where the packet starts in the buffer (0 unless @frag).
+ * @frag: the buffer holds other packets too (batched RxList): the packet
+ *	is a fragment of it at @offset, and holds its own reference on the
+ *	buffer (rxb_env_ops.ref_buf), which the caller drops when done with
+ *	the packet; the buffer returns to its pool when the last reference
+ *	goes.  Otherwise the whole buffer is the caller's.
+ * @borrowed: former name of @frag, kept until model_rxbisect.c (which
+ *	only clears it) follows.
  */
 struct rxb_pkt {
 	void *cookie;
@@ -209,7 +217,10 @@ struct rxb_pkt {
 	u8 flags;
 	u16 pool_q;
 	u32 offset;
-	bool borrowed;
+	union {
+		bool frag;
+		bool borrowed;
+	};
 };
 
 /**
@@ -221,18 +232,29 @@ struct rxb_pkt {
  */
 struct rxb_qstats {
 	/* hardware side */
-	u64 hw_packets;		/* frames written to a buffer */
+	/** @hw_packets: frames written to a buffer */
+	u64 hw_packets;
+	/** @hw_bytes: bytes of those frames */
 	u64 hw_bytes;
-	u64 nobuf_drops;	/* no buffer posted for this queue */
-	u64 ring_full_drops;	/* completion ring full */
-	u64 oversize_drops;	/* frame longer than the posted buffer */
+	/** @nobuf_drops: no buffer posted for this queue */
+	u64 nobuf_drops;
+	/** @ring_full_drops: completion ring full */
+	u64 ring_full_drops;
+	/** @oversize_drops: frame longer than the posted buffer */
+	u64 oversize_drops;
 	/* driver side */
-	u64 packets ____cacheline_aligned; /* packets handed to the stack */
+	/** @packets: packets handed to the stack */
+	u64 packets ____cacheline_aligned;
+	/** @bytes: bytes of those packets */
 	u64 bytes;
-	u64 polls;		/* poll calls */
-	u64 refills;		/* buffers posted */
-	u64 alloc_fails;	/* buffer allocation failures */
-	u64 doorbells;		/* doorbell writes */
+	/** @polls: poll calls */
+	u64 polls;
+	/** @refills: buffers posted */
+	u64 refills;
+	/** @alloc_fails: buffer allocation failures */
+	u64 alloc_fails;
+	/** @doorbells: doorbell writes */
+	u64 doorbells;
 };
 
 /* Longest counter name, NUL included (ethtool's ETH_GSTRING_LEN). */
@@ -286,7 +308,7 @@ struct rxb_ring_state {
  * struct rxb_model_ops - one ring model.
  * @name: model name, as given to the ring_model parameter.
  * @multi_pkt_bufs: the model places several packets in one buffer and
- *	hands them up as struct rxb_pkt.borrowed.
+ *	hands them up as fragments (struct rxb_pkt.frag).
  * @create: allocate the rings of a device with configuration @cfg and post
  *	the initial buffers.  Returns the instance or an ERR_PTR().
  * @destroy: free the rings and every buffer still held by them.  Neither

@@ -5,7 +5,10 @@
  * Builds in the kernel and, through tools/testing/rxbisect's shim headers,
  * in userspace.
  */
+#include <linux/bitops.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -177,34 +180,247 @@ bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 }
 
 /**
- * rxb_cq_deliver() - NIC side: DMA a frame into a buffer and report it in
- * a completion ring (privRing, shRing, COREC).
+ * rxb_cring_deliver() - NIC side: DMA a frame into a buffer and report it
+ * in a completion ring (privRing, shRing, batched RxList, COREC).
  * @m: the model instance.
  * @qi: queue whose counters count the frame.
- * @f: the frame; the caller checked it fits the buffer.
- * @buf_addr: bus address of the buffer.
- * @cq: the completion ring.
- * @mask: completion ring size - 1.
- * @order: log2 of the completion ring size.
- * @cq_tail: the NIC's CR tail index; advanced.  The caller checked the ring
- *	has room and holds the lock that serialises writers of @cq.
+ * @cr: the completion ring.
+ * @tail: the NIC's tail index; advanced.  The caller holds the lock that
+ *	serialises writers of @cr and rxb_cring_admit() accepted the frame.
+ * @f: the frame.
+ * @buf_addr: bus address the frame goes to.
  * @desc_idx: descriptor slot the buffer came from.
- * @ring_id: Rx ring of @desc_idx.
+ * @ring_id: Rx ring of @desc_idx, or (batched RxList) the frame's offset
+ *	in that descriptor's buffer.
+ * @flags: RXB_MCQE_F_CLOSE or 0; the frame's hash flags and the DMA's
+ *	flags are added.
  */
-void rxb_cq_deliver(struct rxb_model *m, unsigned int qi,
-		    const struct rxb_frame *f, u64 buf_addr, struct rxb_cqe *cq,
-		    u32 mask, unsigned int order, u32 *cq_tail, u16 desc_idx,
-		    u16 ring_id)
+void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
+		       const struct rxb_cring *cr, u32 *tail,
+		       const struct rxb_frame *f, u64 buf_addr, u16 desc_idx,
+		       u16 ring_id, u8 flags)
 {
+	struct rxb_cqe *cqe = &cr->ent[*tail & cr->mask];
 	struct rxb_qstats *st = &m->qstats[qi];
-	u8 flags = f->hash_flags;
 	u32 csum = 0;
 
+	/* A failed write is still reported: the driver gets its buffer. */
+	flags |= f->hash_flags;
 	flags |= m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum);
-	rxb_cqe_write(&cq[*cq_tail & mask], rxb_gen(*cq_tail, order), desc_idx,
-		      ring_id, f->len, f->hash, csum, flags);
-	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
-	WRITE_ONCE(*cq_tail, *cq_tail + 1);
+	cqe->rss_hash = cpu_to_le32(f->hash);
+	cqe->csum = cpu_to_le32(csum);
+	cqe->pkt_len = cpu_to_le16(f->len);
+	cqe->ring_id = cpu_to_le16(ring_id);
+	rxb_cring_note(cr, tail, desc_idx, flags);
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
+}
+
+/**
+ * rxb_cring_note() - NIC side: publish the entry at the tail.
+ * @cr: the completion ring.
+ * @tail: the NIC's tail index; advanced.  Under the lock that serialises
+ *	writers of @cr, which has room (rxb_cring_admit()).
+ * @desc_idx: descriptor slot the entry names.
+ * @flags: its flags, less the done bit.
+ *
+ * Called by rxb_cring_deliver() once it wrote the packet's fields, or
+ * alone for an entry without a packet (its packet fields are zeroed
+ * here only then: batched RxList's RXB_MCQE_F_NOPKT).
+ */
+void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
+		    u8 flags)
+{
+	struct rxb_cqe *cqe = &cr->ent[*tail & cr->mask];
+
+	if (flags & RXB_MCQE_F_NOPKT) {
+		cqe->rss_hash = 0;
+		cqe->csum = 0;
+		cqe->pkt_len = 0;
+		cqe->buf_off = 0;
+	}
+	cqe->desc_idx = cpu_to_le16(desc_idx);
+	cqe->reserved = 0;
+	if (rxb_gen(*tail, cr->order))
+		flags |= RXB_CQE_F_DONE;
+	/* Release: the packet data (dma_write) and the fields above are
+	 * visible before the done bit.  Pairs with the acquire in
+	 * rxb_cring_ready().
+	 */
+	smp_store_release(&cqe->flags, flags);
+	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
+	WRITE_ONCE(*tail, *tail + 1);
+}
+
+/**
+ * rxb_cring_consume() - driver side: give the entries read back to the NIC.
+ * @m: the model instance.
+ * @qi: the polling queue: its counters count the packets.
+ * @cr: the completion ring.
+ * @head: the driver's head index, advanced by @n.
+ * @n: entries read, at least one.
+ * @pkts: packets handed up from them (@n, unless some carry none).
+ * @bytes: their packet bytes.
+ */
+void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
+		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
+		       u64 bytes)
+{
+	struct rxb_qstats *st = &m->qstats[qi];
+
+	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
+	WRITE_ONCE(*head, *head + n);
+	/* Release: our reads of the entries are done before the NIC may
+	 * reuse them.  Pairs with the acquire in rxb_cring_held().
+	 */
+	rxb_db_write(cr->db, *head);
+	rxb_stat_add(&st->packets, pkts);
+	rxb_stat_add(&st->bytes, bytes);
+}
+
+/**
+ * rxb_table_len() - elements of one of an instance's tables.
+ * @m: the instance, its configuration set.
+ * @t: the table.
+ *
+ * Return: its count() of the configuration, or one per queue.
+ */
+unsigned int rxb_table_len(const struct rxb_model *m, const struct rxb_table *t)
+{
+	return t->count ? t->count(&m->cfg) : m->cfg.nqueues;
+}
+
+static size_t rxb_array_len(const struct rxb_model_cfg *cfg,
+			    const struct rxb_array *a)
+{
+	switch (a->len) {
+	case RXB_ARR_RING_BITS:
+		return cfg->ring_size / BITS_PER_LONG;
+	case RXB_ARR_AX:
+		return cfg->ax_ring_size;
+	default:
+		return cfg->ring_size;
+	}
+}
+
+/**
+ * rxb_model_free() - free an instance rxb_model_alloc() allocated.
+ * @m: the instance; the model freed the buffers its rings hold.  Arrays
+ *	and tables not allocated (NULL) are skipped.
+ * @lay: its layout.
+ */
+void rxb_model_free(struct rxb_model *m, const struct rxb_layout *lay)
+{
+	unsigned int t, i, j;
+
+	for (t = 0; t < RXB_LAYOUT_TABLES && lay->tables[t].size; t++) {
+		const struct rxb_table *tb = &lay->tables[t];
+		char *el = *(char **)((char *)m + tb->off);
+
+		for (i = 0; el && i < rxb_table_len(m, tb); i++)
+			for (j = 0; j < RXB_LAYOUT_ARRAYS && tb->arrays[j].size; j++)
+				kvfree(*(void **)(el + i * tb->size +
+						  tb->arrays[j].off));
+		kfree(el);
+	}
+	rxb_model_fini_common(m);
+	kfree(m);
+}
+
+/**
+ * rxb_model_alloc() - the create skeleton every model shares: allocate an
+ * instance, its tables and their arrays, zeroed, and set up its head.
+ * @ops: the model.
+ * @cfg: requested configuration.
+ * @lay: what to allocate.
+ *
+ * Unwinds on failure.  The model then initialises locks, rings and
+ * buffers, and frees the instance with rxb_model_free().
+ *
+ * Return: the instance, or ERR_PTR(-EINVAL) for a configuration the model
+ * refuses, ERR_PTR(-ENOMEM).
+ */
+struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
+				  const struct rxb_model_cfg *cfg,
+				  const struct rxb_layout *lay)
+{
+	struct rxb_model *m = kzalloc(lay->size, GFP_KERNEL);
+	unsigned int t, i, j, n;
+	int err;
+
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	err = rxb_model_init_common(m, ops, cfg);
+	if (err) {
+		kfree(m);
+		return ERR_PTR(err);
+	}
+	for (t = 0; t < RXB_LAYOUT_TABLES && lay->tables[t].size; t++) {
+		const struct rxb_table *tb = &lay->tables[t];
+		char *el;
+
+		n = rxb_table_len(m, tb);
+		el = kcalloc(n, tb->size, GFP_KERNEL);
+		*(char **)((char *)m + tb->off) = el;
+		if (!el)
+			goto nomem;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < RXB_LAYOUT_ARRAYS && tb->arrays[j].size; j++) {
+				const struct rxb_array *a = &tb->arrays[j];
+				void *p = kvcalloc(rxb_array_len(cfg, a), a->size,
+						   GFP_KERNEL);
+
+				*(void **)(el + i * tb->size + a->off) = p;
+				if (!p)
+					goto nomem;
+			}
+	}
+	return m;
+
+nomem:
+	rxb_model_free(m, lay);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * rxb_stats_read() - read u64 counters of a structure by their offsets.
+ * @vals: where the values go.
+ * @base: the structure.
+ * @off: the counters' offsets in it.
+ * @n: entries of @off.
+ *
+ * Return: @vals past the values stored.
+ */
+u64 *rxb_stats_read(u64 *vals, const void *base, const u16 *off,
+		    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		*vals++ = READ_ONCE(*(const u64 *)((const char *)base + off[i]));
+	return vals;
+}
+
+/**
+ * rxb_xstats_names_fill() - name a table of counters for @n rings.
+ * @names: where the names go, one every RXB_STAT_NAME_LEN bytes.
+ * @prefix: prefix of ring i's names: "<prefix><i>_<name>".
+ * @n: rings.
+ * @tbl: the counters' names, in the order xstats_values() gives them.
+ * @ntbl: entries of @tbl.
+ *
+ * Return: @names past the last name written.
+ */
+char *rxb_xstats_names_fill(char *names, const char *prefix, unsigned int n,
+			    const char *const *tbl, unsigned int ntbl)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ntbl; j++) {
+			snprintf(names, RXB_STAT_NAME_LEN, "%s%u_%s", prefix, i,
+				 tbl[j]);
+			names += RXB_STAT_NAME_LEN;
+		}
+	return names;
 }

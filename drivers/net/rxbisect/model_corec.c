@@ -79,7 +79,7 @@ struct corec_txstats {
 struct corec_ring {
 	/* Ring memory, read and written by both NIC and driver. */
 	struct rxb_rx_desc *desc;
-	struct rxb_cqe *cq;
+	struct rxb_cring cr;
 
 	/* Driver state shared by the consumers, per slot. */
 	atomic_long_t *done;	/* READ_DONE bitmap, by CR slot */
@@ -95,8 +95,8 @@ struct corec_ring {
 	struct {
 		spinlock_t lock;	/* the NIC's per-ring pipeline stage */
 		u32 rx_head;		/* next descriptor to take */
-		u32 cq_tail;		/* next CR entry to write */
 		unsigned int rr;	/* next consumer to interrupt */
+		u32 cq_tail;		/* next CR entry to write */
 		u64 nobuf_drops;
 	} hw ____cacheline_aligned;
 
@@ -127,12 +127,21 @@ struct corec_consumer {
 struct corec {
 	struct rxb_model m;
 	u32 mask;
-	unsigned int order;
 	unsigned int group;	/* consumers per shared queue */
 	unsigned int nrings;
 	struct corec_ring *r;
 	struct corec_consumer *c;
 };
+
+static unsigned int corec_group(const struct rxb_model_cfg *cfg)
+{
+	return cfg->corec_consumers ?: cfg->nqueues;
+}
+
+static unsigned int corec_nrings(const struct rxb_model_cfg *cfg)
+{
+	return DIV_ROUND_UP(cfg->nqueues, corec_group(cfg));
+}
 
 static struct corec *to_corec(struct rxb_model *m)
 {
@@ -152,40 +161,30 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct corec *cr = to_corec(m);
 	struct corec_ring *r = corec_ring_of(cr, qi);
 	const struct rxb_env_ops *env = m->cfg.env_ops;
-	struct rxb_qstats *st = &m->qstats[qi];
 	unsigned int i, irq = 0;
 	const struct rxb_rx_desc *d;
-	int err = 0;
-	u32 slot;
+	int err = -ENOBUFS;
 
 	spin_lock(&r->hw.lock);
+	d = &r->desc[r->hw.rx_head & cr->mask];
 	/* rx_tail before cq_head: see corec_advance(). */
-	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head) {
-		rxb_stat_inc(&st->nobuf_drops);
+	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head)
 		rxb_stat_inc(&r->hw.nobuf_drops);
-		err = -ENOBUFS;
-		goto unlock;
+	else
+		err = rxb_cring_admit(&r->cr,
+				      rxb_cring_held(&r->cr, r->hw.cq_tail),
+				      f->len, d->buf_len);
+	if (!err) {
+		r->hw.rx_head++;
+		rxb_cring_deliver(m, qi, &r->cr, &r->hw.cq_tail, f,
+				  le64_to_cpu(d->buf_addr), d - r->desc,
+				  r - cr->r, 0);
+		if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
+			irq = r->hw.rr;
+			r->hw.rr = (irq + 1) % r->n;
+		}
 	}
-	if (r->hw.cq_tail - rxb_db_read(&r->regs.cq_head) > cr->mask) {
-		rxb_stat_inc(&st->ring_full_drops);
-		err = -ENOSPC;
-		goto unlock;
-	}
-	slot = r->hw.rx_head & cr->mask;
-	d = &r->desc[slot];
-	if (f->len > le32_to_cpu(d->buf_len)) {
-		rxb_stat_inc(&st->oversize_drops);
-		err = -EMSGSIZE;
-		goto unlock;
-	}
-	r->hw.rx_head++;
-	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), r->cq, cr->mask,
-		       cr->order, &r->hw.cq_tail, slot, r - cr->r);
-	if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
-		irq = r->hw.rr;
-		r->hw.rr = (irq + 1) % r->n;
-	}
-unlock:
+	rxb_nic_drop(m, qi, err);
 	spin_unlock(&r->hw.lock);
 	if (err)
 		return err;
@@ -368,8 +367,7 @@ u32 rxb_corec_scan(struct rxb_model *m, unsigned int qi, u32 max,
 	id = smp_load_acquire(&r->claim);
 	/* Lines 12-19: count the completions ready from the ID on. */
 	for (n = 0; n < max; n++)
-		if (!rxb_cqe_ready(&r->cq[(id + n) & cr->mask],
-				   rxb_gen(id + n, cr->order)))
+		if (!rxb_cring_ready(&r->cr, id + n))
 			break;
 	b->id = id;
 	b->n = n;
@@ -411,9 +409,8 @@ void rxb_corec_take(struct rxb_model *m, unsigned int qi,
 	 * entries nor the slots before the batch is marked done.
 	 */
 	for (j = 0; j < b->n; j++) {
-		const struct rxb_cqe *cqe = &r->cq[(b->id + j) & cr->mask];
 		struct rxb_buf *nb = &c->stash[--c->nstash];
-		u32 slot = rxb_cqe_read(cqe, &pkts[j]) & cr->mask;
+		u32 slot = rxb_cring_read(&r->cr, b->id + j, &pkts[j]);
 
 		pkts[j].cookie = r->cookie[slot];
 		pkts[j].pool_q = r->pool[slot];
@@ -564,16 +561,11 @@ static bool corec_rx_pending(struct rxb_model *m, unsigned int qi)
 	u32 id = smp_load_acquire(&r->claim);
 
 	/* A completion to claim, or done descriptors to return. */
-	return rxb_cqe_ready(&r->cq[id & cr->mask], rxb_gen(id, cr->order)) ||
+	return rxb_cring_pending(&r->cr, id) ||
 	       corec_done_at(cr, r, READ_ONCE(r->tl.tail));
 }
 
 /* ---- setup ---------------------------------------------------------- */
-
-static unsigned int corec_group(const struct rxb_model_cfg *cfg)
-{
-	return cfg->corec_consumers ?: cfg->nqueues;
-}
 
 static int corec_validate(const struct rxb_model_cfg *cfg, const char **msg)
 {
@@ -601,6 +593,25 @@ static unsigned int corec_bufs_per_queue(const struct rxb_model_cfg *cfg)
 	return cfg->ring_size + RXB_COREC_BATCH;
 }
 
+static const struct rxb_layout corec_layout = {
+	.size = sizeof(struct corec),
+	.tables = { {
+		.off = offsetof(struct corec, r),
+		.size = sizeof(struct corec_ring),
+		.count = corec_nrings,
+		.arrays = {
+			RXB_ARRAY(struct corec_ring, desc, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, cr.ent, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, done, RXB_ARR_RING_BITS),
+			RXB_ARRAY(struct corec_ring, cookie, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, pool, RXB_ARR_RING),
+		},
+	}, {
+		.off = offsetof(struct corec, c),
+		.size = sizeof(struct corec_consumer),
+	} },
+};
+
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
@@ -608,30 +619,22 @@ static void corec_destroy(struct rxb_model *m)
 	unsigned int i, qi;
 	u32 slot;
 
-	for (i = 0; cr->r && i < cr->nrings; i++) {
+	for (i = 0; i < cr->nrings; i++) {
 		struct corec_ring *r = &cr->r[i];
 
 		/* Every slot holds a buffer, posted or with a packet not
 		 * yet claimed, unless create ran short.
 		 */
-		for (slot = 0; r->cookie && r->pool && slot <= cr->mask; slot++)
+		for (slot = 0; slot <= cr->mask; slot++)
 			if (r->cookie[slot])
 				env->free_buf(m->cfg.env, r->pool[slot],
 					      r->cookie[slot]);
-		kvfree(r->cookie);
-		kvfree(r->pool);
-		kvfree(r->done);
-		kvfree(r->desc);
-		kvfree(r->cq);
 	}
-	for (qi = 0; cr->c && qi < m->cfg.nqueues; qi++)
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		while (cr->c[qi].nstash)
 			env->free_buf(m->cfg.env, qi,
 				      cr->c[qi].stash[--cr->c[qi].nstash].cookie);
-	kfree(cr->r);
-	kfree(cr->c);
-	rxb_model_fini_common(m);
-	kfree(cr);
+	rxb_model_free(m, &corec_layout);
 }
 
 /* Post the initial buffers of ring @r from its consumers' pools in turn. */
@@ -670,26 +673,17 @@ static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 
 static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg)
 {
+	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg,
+					      &corec_layout);
 	struct corec *cr;
 	unsigned int i, qi;
-	int err;
 
-	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
-	if (!cr)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&cr->m, &rxb_corec_ops, cfg);
-	if (err) {
-		kfree(cr);
-		return ERR_PTR(err);
-	}
+	if (IS_ERR(m))
+		return m;
+	cr = to_corec(m);
 	cr->mask = cfg->ring_size - 1;
-	cr->order = ilog2(cfg->ring_size);
 	cr->group = corec_group(cfg);
-	cr->nrings = DIV_ROUND_UP(cfg->nqueues, cr->group);
-	cr->r = kcalloc(cr->nrings, sizeof(*cr->r), GFP_KERNEL);
-	cr->c = kcalloc(cfg->nqueues, sizeof(*cr->c), GFP_KERNEL);
-	if (!cr->r || !cr->c)
-		goto nomem;
+	cr->nrings = corec_nrings(cfg);
 	for (i = 0; i < cr->nrings; i++) {
 		struct corec_ring *r = &cr->r[i];
 
@@ -697,30 +691,19 @@ static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg)
 		r->n = min(cr->group, cfg->nqueues - r->first);
 		spin_lock_init(&r->hw.lock);
 		spin_lock_init(&r->tl.lock);
-		r->desc = kvcalloc(cfg->ring_size, sizeof(*r->desc), GFP_KERNEL);
-		r->cq = kvcalloc(cfg->ring_size, sizeof(*r->cq), GFP_KERNEL);
-		r->done = kvcalloc(cfg->ring_size / BITS_PER_LONG,
-				   sizeof(*r->done), GFP_KERNEL);
-		r->cookie = kvcalloc(cfg->ring_size, sizeof(void *), GFP_KERNEL);
-		r->pool = kvcalloc(cfg->ring_size, sizeof(*r->pool), GFP_KERNEL);
-		if (!r->desc || !r->cq || !r->done || !r->cookie || !r->pool)
-			goto nomem;
+		rxb_cring_init(&r->cr, cfg->ring_size, &r->regs.cq_head);
+		corec_ring_init(cr, r);
 	}
-	for (i = 0; i < cr->nrings; i++)
-		corec_ring_init(cr, &cr->r[i]);
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		corec_stash_fill(cr, qi);
-	return &cr->m;
-
-nomem:
-	corec_destroy(&cr->m);
-	return ERR_PTR(-ENOMEM);
+	return m;
 }
 
 /* ---- counters ------------------------------------------------------- */
 
 static const char * const corec_cxstat_names[COREC_CXSTATS] = {
-	"batches", "claimed", "cas_fails", "trylock_fails",
+	"corec_batches", "corec_claimed", "corec_cas_fails",
+	"corec_trylock_fails",
 };
 
 static const char * const corec_rxstat_names[COREC_RXSTATS] = {
@@ -737,21 +720,10 @@ static unsigned int corec_xstats_count(struct rxb_model *m)
 
 static void corec_xstats_names(struct rxb_model *m, char *names)
 {
-	struct corec *cr = to_corec(m);
-	unsigned int i, j;
-
-	for (i = 0; i < m->cfg.nqueues; i++)
-		for (j = 0; j < COREC_CXSTATS; j++) {
-			snprintf(names, RXB_STAT_NAME_LEN, "rx%u_corec_%s", i,
-				 corec_cxstat_names[j]);
-			names += RXB_STAT_NAME_LEN;
-		}
-	for (i = 0; i < cr->nrings; i++)
-		for (j = 0; j < COREC_RXSTATS; j++) {
-			snprintf(names, RXB_STAT_NAME_LEN, "corec%u_%s", i,
-				 corec_rxstat_names[j]);
-			names += RXB_STAT_NAME_LEN;
-		}
+	names = rxb_xstats_names_fill(names, "rx", m->cfg.nqueues,
+				      corec_cxstat_names, COREC_CXSTATS);
+	rxb_xstats_names_fill(names, "corec", to_corec(m)->nrings,
+			      corec_rxstat_names, COREC_RXSTATS);
 }
 
 static void corec_xstats_values(struct rxb_model *m, u64 *vals)
@@ -785,17 +757,11 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_corec_ops = {
-	.name		= "corec",
-	.create		= corec_create,
+	RXB_MODEL_OPS("corec", corec),
 	.destroy	= corec_destroy,
-	.hw_rx		= corec_hw_rx,
-	.poll		= corec_poll,
-	.refill		= corec_refill,
 	.rx_pending	= corec_rx_pending,
+	RXB_XSTATS_OPS(corec),
 	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,
-	.xstats_count	= corec_xstats_count,
-	.xstats_names	= corec_xstats_names,
-	.xstats_values	= corec_xstats_values,
 };

@@ -160,6 +160,19 @@ struct dshring {
 	} ctl;
 };
 
+static const struct rxb_layout dsh_layout = {
+	.size = sizeof(struct dshring),
+	.tables = {
+		{ .off = offsetof(struct dshring, q),
+		  .size = sizeof(struct dsh_q) },
+		{ .off = offsetof(struct dshring, ctl.iv), .size = sizeof(u64) },
+		{ .off = offsetof(struct dshring, ctl.sorted),
+		  .size = sizeof(u64) },
+		{ .off = offsetof(struct dshring, regs),
+		  .size = sizeof(struct dsh_regs) },
+	},
+};
+
 static struct dshring *to_dsh(struct rxb_model *m)
 {
 	return container_of(m, struct dshring, m);
@@ -553,64 +566,44 @@ static void dsh_destroy(struct rxb_model *m)
 	for (s = 0; s < DSH_NSETS; s++)
 		if (d->set[s])
 			d->set[s]->ops->destroy(d->set[s]);
-	kfree(d->ctl.iv);
-	kfree(d->ctl.sorted);
-	kfree(d->regs);
-	kfree(d->q);
-	rxb_model_fini_common(m);
-	kfree(d);
+	rxb_model_free(m, &dsh_layout);
 }
 
 static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg)
 {
+	/* Both sets keep their rings posted: the switch needs no refill. */
+	static const struct rxb_model_ops *const set_ops[DSH_NSETS] = {
+		[DSH_PRIV] = &rxb_privring_ops,
+		[DSH_SH] = &rxb_shring_ops,
+	};
+	unsigned int qi, s;
 	struct dshring *d;
-	unsigned int qi;
-	int err;
+	struct rxb_model *m = rxb_model_alloc(&rxb_dshring_ops, cfg,
+					      &dsh_layout);
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&d->m, &rxb_dshring_ops, cfg);
-	if (err) {
-		kfree(d);
-		return ERR_PTR(err);
+	if (IS_ERR(m))
+		return m;
+	for (s = 0; s < DSH_NSETS; s++) {
+		struct rxb_model *set = set_ops[s]->create(cfg);
+
+		if (IS_ERR(set)) {
+			dsh_destroy(m);
+			return set;
+		}
+		to_dsh(m)->set[s] = set;
 	}
+	d = to_dsh(m);
 	d->period_ns = cfg->dsh_period_ns ?: DSH_DEF_PERIOD_NS;
 	d->window = cfg->dsh_window ?: DSH_DEF_WINDOW;
 	d->wmask = d->window == 64 ? ~0ULL : (1ULL << d->window) - 1;
 	d->tput_mbps = cfg->dsh_tput_mbps ?: DSH_DEF_TPUT_MBPS;
 	d->cache_bytes = cfg->cache_bytes ?: DSH_DEF_CACHE_BYTES;
 	d->ratio = cfg->dsh_overload_ratio ?: DSH_DEF_RATIO;
-	d->q = kcalloc(cfg->nqueues, sizeof(*d->q), GFP_KERNEL);
-	d->regs = kcalloc(cfg->nqueues, sizeof(*d->regs), GFP_KERNEL);
-	d->ctl.iv = kcalloc(cfg->nqueues, sizeof(u64), GFP_KERNEL);
-	d->ctl.sorted = kcalloc(cfg->nqueues, sizeof(u64), GFP_KERNEL);
-	if (!d->q || !d->regs || !d->ctl.iv || !d->ctl.sorted) {
-		err = -ENOMEM;
-		goto err;
-	}
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		spin_lock_init(&d->q[qi].hw.lock);
-	/* Both sets keep their rings posted: the switch needs no refill. */
-	d->set[DSH_PRIV] = rxb_privring_ops.create(cfg);
-	if (IS_ERR(d->set[DSH_PRIV])) {
-		err = PTR_ERR(d->set[DSH_PRIV]);
-		d->set[DSH_PRIV] = NULL;
-		goto err;
-	}
-	d->set[DSH_SH] = rxb_shring_ops.create(cfg);
-	if (IS_ERR(d->set[DSH_SH])) {
-		err = PTR_ERR(d->set[DSH_SH]);
-		d->set[DSH_SH] = NULL;
-		goto err;
-	}
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		dsh_fold(d, qi);
-	return &d->m;
-
-err:
-	dsh_destroy(&d->m);
-	return ERR_PTR(err);
+	return m;
 }
 
 /* ---- counters ------------------------------------------------------- */
@@ -657,18 +650,12 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_dshring_ops = {
-	.name		= "dshring",
-	.create		= dsh_create,
+	RXB_MODEL_OPS("dshring", dsh),
 	.destroy	= dsh_destroy,
-	.hw_rx		= dsh_hw_rx,
-	.poll		= dsh_poll,
-	.refill		= dsh_refill,
 	.rx_pending	= dsh_rx_pending,
 	.ctl_tick	= dsh_ctl_tick,
 	.validate	= dsh_validate,
+	RXB_XSTATS_OPS(dsh),
 	.bufs_per_queue	= dsh_bufs_per_queue,
 	.ring_state	= dsh_ring_state,
-	.xstats_count	= dsh_xstats_count,
-	.xstats_names	= dsh_xstats_names,
-	.xstats_values	= dsh_xstats_values,
 };

@@ -23,7 +23,7 @@
 struct privring_q {
 	/* Ring memory, read and written by both NIC and driver. */
 	struct rxb_rx_desc *desc;
-	struct rxb_cqe *cq;
+	struct rxb_cring cr;
 
 	/* Doorbell registers: written by the driver, read by the NIC. */
 	struct rxb_rxq_regs regs ____cacheline_aligned;
@@ -37,17 +37,15 @@ struct privring_q {
 
 	/* Driver state. */
 	struct {
+		void **cookie;		/* buffer handle per descriptor slot */
 		u32 rx_tail;		/* next descriptor to post */
 		u32 rx_ci;		/* descriptors consumed so far */
 		u32 cq_head;		/* next CR entry to read */
-		void **cookie;		/* buffer handle per descriptor slot */
 	} sw ____cacheline_aligned;
 };
 
 struct privring {
 	struct rxb_model m;
-	u32 mask;
-	unsigned int order;
 	struct privring_q *q;
 };
 
@@ -58,69 +56,45 @@ static struct privring *to_privring(struct rxb_model *m)
 
 static bool privring_refill(struct rxb_model *m, unsigned int qi)
 {
-	struct privring *pr = to_privring(m);
-	struct privring_q *q = &pr->q[qi];
+	struct privring_q *q = &to_privring(m)->q[qi];
 
-	return rxb_ring_refill(m, qi, q->desc, q->sw.cookie, pr->mask,
+	return rxb_ring_refill(m, qi, q->desc, q->sw.cookie, q->cr.mask,
 			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
 }
 
 static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 			  const struct rxb_frame *f)
 {
-	struct privring *pr = to_privring(m);
-	struct privring_q *q = &pr->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
+	struct privring_q *q = &to_privring(m)->q[qi];
 	const struct rxb_rx_desc *d;
-	int err = 0;
-	u32 slot;
+	int err = -ENOBUFS;
 
 	spin_lock(&q->hw.lock);
-	if (rxb_db_read(&q->regs.rx_tail) == q->hw.rx_head) {
-		rxb_stat_inc(&st->nobuf_drops);
-		err = -ENOBUFS;
-		goto unlock;
+	d = &q->desc[q->hw.rx_head & q->cr.mask];
+	if (rxb_db_read(&q->regs.rx_tail) != q->hw.rx_head)
+		err = rxb_cring_admit(&q->cr,
+				      rxb_cring_held(&q->cr, q->hw.cq_tail),
+				      f->len, d->buf_len);
+	if (!err) {
+		WRITE_ONCE(q->hw.rx_head, q->hw.rx_head + 1);
+		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
+				  le64_to_cpu(d->buf_addr), d - q->desc, qi, 0);
 	}
-	if (q->hw.cq_tail - rxb_db_read(&q->regs.cq_head) > pr->mask) {
-		rxb_stat_inc(&st->ring_full_drops);
-		err = -ENOSPC;
-		goto unlock;
-	}
-	slot = q->hw.rx_head & pr->mask;
-	d = &q->desc[slot];
-	if (f->len > le32_to_cpu(d->buf_len)) {
-		rxb_stat_inc(&st->oversize_drops);
-		err = -EMSGSIZE;
-		goto unlock;
-	}
-	WRITE_ONCE(q->hw.rx_head, q->hw.rx_head + 1);
-	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, pr->mask,
-		       pr->order, &q->hw.cq_tail, slot, qi);
-unlock:
-	spin_unlock(&q->hw.lock);
-	if (!err)
-		m->cfg.env_ops->raise_irq(m->cfg.env, qi);
-	return err;
+	return rxb_nic_finish(m, qi, &q->hw.lock, err);
 }
 
 static int privring_poll(struct rxb_model *m, unsigned int qi,
 			 struct rxb_pkt *pkts, int budget)
 {
-	struct privring *pr = to_privring(m);
-	struct privring_q *q = &pr->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
+	struct privring_q *q = &to_privring(m)->q[qi];
 	u32 head = q->sw.cq_head;
 	u64 bytes = 0;
 	int n = 0;
 
-	rxb_stat_inc(&st->polls);
-	while (n < budget) {
-		const struct rxb_cqe *cqe = &q->cq[head & pr->mask];
-		u32 slot;
+	rxb_stat_inc(&m->qstats[qi].polls);
+	while (n < budget && rxb_cring_ready(&q->cr, head)) {
+		u32 slot = rxb_cring_read(&q->cr, head, &pkts[n]);
 
-		if (!rxb_cqe_ready(cqe, rxb_gen(head, pr->order)))
-			break;
-		slot = rxb_cqe_read(cqe, &pkts[n]) & pr->mask;
 		pkts[n].cookie = q->sw.cookie[slot];
 		pkts[n].pool_q = qi;
 		q->sw.cookie[slot] = NULL;
@@ -129,12 +103,8 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 		n++;
 	}
 	if (n) {
-		/* WRITE_ONCE: privring_ring_state() reads it from anywhere. */
-		WRITE_ONCE(q->sw.cq_head, head);
 		q->sw.rx_ci += n;
-		rxb_db_write(&q->regs.cq_head, head);
-		rxb_stat_add(&st->packets, n);
-		rxb_stat_add(&st->bytes, bytes);
+		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, n, n, bytes);
 	}
 	privring_refill(m, qi);
 	return n;
@@ -142,94 +112,68 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 
 static bool privring_rx_pending(struct rxb_model *m, unsigned int qi)
 {
-	struct privring *pr = to_privring(m);
-	struct privring_q *q = &pr->q[qi];
+	struct privring_q *q = &to_privring(m)->q[qi];
 
-	return rxb_cqe_ready(&q->cq[q->sw.cq_head & pr->mask],
-			     rxb_gen(q->sw.cq_head, pr->order));
+	return rxb_cring_pending(&q->cr, q->sw.cq_head);
 }
 
 static void privring_ring_state(struct rxb_model *m, unsigned int qi,
 				struct rxb_ring_state *st)
 {
-	struct privring *pr = to_privring(m);
-	struct privring_q *q = &pr->q[qi];
+	struct privring_q *q = &to_privring(m)->q[qi];
 
-	st->size = pr->mask + 1;
-	st->nic_head = READ_ONCE(q->hw.cq_tail);
-	st->drv_tail = READ_ONCE(q->sw.cq_head);
-	st->drv_gen = rxb_gen(st->drv_tail, pr->order);
+	rxb_cring_state(&q->cr, &q->hw.cq_tail, &q->sw.cq_head, st);
 	st->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
 }
+
+static const struct rxb_layout privring_layout = {
+	.size = sizeof(struct privring),
+	.tables = { {
+		.off = offsetof(struct privring, q),
+		.size = sizeof(struct privring_q),
+		.arrays = {
+			RXB_ARRAY(struct privring_q, desc, RXB_ARR_RING),
+			RXB_ARRAY(struct privring_q, cr.ent, RXB_ARR_RING),
+			RXB_ARRAY(struct privring_q, sw.cookie, RXB_ARR_RING),
+		},
+	} },
+};
 
 static void privring_destroy(struct rxb_model *m)
 {
 	struct privring *pr = to_privring(m);
 	unsigned int qi, slot;
 
-	for (qi = 0; pr->q && qi < m->cfg.nqueues; qi++) {
-		struct privring_q *q = &pr->q[qi];
-
-		for (slot = 0; q->sw.cookie && slot <= pr->mask; slot++)
-			if (q->sw.cookie[slot])
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		for (slot = 0; slot < m->cfg.ring_size; slot++)
+			if (pr->q[qi].sw.cookie[slot])
 				m->cfg.env_ops->free_buf(m->cfg.env, qi,
-							 q->sw.cookie[slot]);
-		kvfree(q->sw.cookie);
-		kvfree(q->desc);
-		kvfree(q->cq);
-	}
-	kfree(pr->q);
-	rxb_model_fini_common(m);
-	kfree(pr);
+							 pr->q[qi].sw.cookie[slot]);
+	rxb_model_free(m, &privring_layout);
 }
 
 static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg)
 {
-	struct privring *pr;
+	struct rxb_model *m = rxb_model_alloc(&rxb_privring_ops, cfg,
+					      &privring_layout);
 	unsigned int qi;
-	int err;
 
-	pr = kzalloc(sizeof(*pr), GFP_KERNEL);
-	if (!pr)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&pr->m, &rxb_privring_ops, cfg);
-	if (err) {
-		kfree(pr);
-		return ERR_PTR(err);
-	}
-	pr->mask = cfg->ring_size - 1;
-	pr->order = ilog2(cfg->ring_size);
-	pr->q = kcalloc(cfg->nqueues, sizeof(*pr->q), GFP_KERNEL);
-	if (!pr->q)
-		goto nomem;
+	if (IS_ERR(m))
+		return m;
 	for (qi = 0; qi < cfg->nqueues; qi++) {
-		struct privring_q *q = &pr->q[qi];
+		struct privring_q *q = &to_privring(m)->q[qi];
 
 		spin_lock_init(&q->hw.lock);
-		q->desc = kvcalloc(cfg->ring_size, sizeof(*q->desc), GFP_KERNEL);
-		q->cq = kvcalloc(cfg->ring_size, sizeof(*q->cq), GFP_KERNEL);
-		q->sw.cookie = kvcalloc(cfg->ring_size, sizeof(void *),
-					GFP_KERNEL);
-		if (!q->desc || !q->cq || !q->sw.cookie)
-			goto nomem;
+		rxb_cring_init(&q->cr, cfg->ring_size, &q->regs.cq_head);
+		/* A partly filled ring is topped up by the queue's next poll. */
+		privring_refill(m, qi);
 	}
-	/* A partly filled ring is topped up by the queue's next poll. */
-	for (qi = 0; qi < cfg->nqueues; qi++)
-		privring_refill(&pr->m, qi);
-	return &pr->m;
-
-nomem:
-	privring_destroy(&pr->m);
-	return ERR_PTR(-ENOMEM);
+	return m;
 }
 
 const struct rxb_model_ops rxb_privring_ops = {
-	.name		= "privring",
-	.create		= privring_create,
+	RXB_MODEL_OPS("privring", privring),
 	.destroy	= privring_destroy,
-	.hw_rx		= privring_hw_rx,
-	.poll		= privring_poll,
-	.refill		= privring_refill,
 	.rx_pending	= privring_rx_pending,
 	.ring_state	= privring_ring_state,
 };

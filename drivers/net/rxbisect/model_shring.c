@@ -44,7 +44,6 @@ struct shring_rstats {
 };
 
 #define SHRING_RING_XSTATS	8	/* the above, lock_stats, posted */
-#define SHRING_Q_XSTATS		1	/* nobuf_victim_drops */
 
 struct shring_ring {
 	/* Ring memory and doorbell, read and written by both NIC and driver. */
@@ -79,47 +78,19 @@ struct shring_ring {
 	u16 *pool_q;
 };
 
-struct shring_q {
-	/* This queue's completion ring and its doorbell. */
-	struct rxb_cqe *cq;
-	struct rxb_cq_regs regs ____cacheline_aligned;
-
-	/* NIC-internal state, under the ring's hw.lock. */
-	struct {
-		u32 cq_tail;		/* next CR entry to write */
-		u64 victim_drops;	/* see shring_victim() */
-	} hw ____cacheline_aligned;
-
-	/* Driver state. */
-	struct {
-		u32 cq_head;		/* next CR entry to read */
-		bool starved;		/* the last poll stopped: no buffer */
-		/* This poll's marks, for the held-back count: bits per
-		 * bitmap word, and the words touched.
-		 */
-		unsigned long *mine;
-		unsigned int *touched;
-		unsigned int ntouched;
-	} sw ____cacheline_aligned;
-};
-
 struct shring {
-	struct rxb_model m;
-	u32 mask;
-	unsigned int order;
-	unsigned int nrings;
+	struct shring_base b;
 	struct shring_ring *ring;
-	struct shring_q *q;
 };
 
 static struct shring *to_shring(struct rxb_model *m)
 {
-	return container_of(m, struct shring, m);
+	return container_of(m, struct shring, b.m);
 }
 
 static struct shring_ring *shring_ring_of(struct shring *sr, unsigned int qi)
 {
-	return &sr->ring[qi / sr->m.cfg.share_factor];
+	return &sr->ring[qi / sr->b.m.cfg.share_factor];
 }
 
 /* ---- NIC side ------------------------------------------------------- */
@@ -128,45 +99,28 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 			const struct rxb_frame *f)
 {
 	struct shring *sr = to_shring(m);
-	unsigned int g = qi / m->cfg.share_factor;
-	struct shring_ring *r = &sr->ring[g];
-	struct shring_q *q = &sr->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
+	struct shring_ring *r = shring_ring_of(sr, qi);
+	struct shring_q *q = &sr->b.q[qi];
 	const struct rxb_rx_desc *d;
-	u32 slot, held;
-	int err = 0;
+	u32 held;
+	int err;
 
 	spin_lock(&r->hw.lock);
-	held = q->hw.cq_tail - rxb_db_read(&q->regs.cq_head);
-	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head) {
-		rxb_stat_inc(&st->nobuf_drops);
-		if (shring_victim(&m->cfg, g, held))
-			rxb_stat_inc(&q->hw.victim_drops);
-		err = -ENOBUFS;
-		goto unlock;
-	}
-	if (held > sr->mask) {
-		rxb_stat_inc(&st->ring_full_drops);
-		err = -ENOSPC;
-		goto unlock;
-	}
+	held = rxb_cring_held(&q->cr, q->hw.cq_tail);
 	/* Strictly in array order: the NIC's contiguous descriptor prefetch. */
-	slot = r->hw.rx_head & sr->mask;
-	d = &r->desc[slot];
-	if (f->len > le32_to_cpu(d->buf_len)) {
-		rxb_stat_inc(&st->oversize_drops);
-		err = -EMSGSIZE;
-		goto unlock;
+	d = &r->desc[r->hw.rx_head & sr->b.mask];
+	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head)
+		err = shring_nobuf(&sr->b, qi, held);
+	else
+		err = rxb_cring_admit(&q->cr, held, f->len, d->buf_len);
+	if (!err) {
+		/* Read by the posted-descriptors counter without the lock. */
+		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
+		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
+				  le64_to_cpu(d->buf_addr), d - r->desc,
+				  r - sr->ring, 0);
 	}
-	/* Read by the posted-descriptors counter without the lock. */
-	WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
-	rxb_cq_deliver(m, qi, f, le64_to_cpu(d->buf_addr), q->cq, sr->mask,
-		       sr->order, &q->hw.cq_tail, slot, g);
-unlock:
-	spin_unlock(&r->hw.lock);
-	if (!err)
-		m->cfg.env_ops->raise_irq(m->cfg.env, qi);
-	return err;
+	return rxb_nic_finish(m, qi, &r->hw.lock, err);
 }
 
 /* ---- driver side (Listing 5.1) -------------------------------------- */
@@ -200,7 +154,7 @@ static u32 shring_advance(struct shring *sr, struct shring_ring *r,
 	u32 tail = r->sw.rx_tail, start = tail;
 
 	for (;;) {
-		u32 slot = tail & sr->mask;
+		u32 slot = tail & sr->b.mask;
 		unsigned int off = slot % BITS_PER_LONG, len;
 		atomic_long_t *w = &r->bitmap[slot / BITS_PER_LONG];
 		unsigned long run;
@@ -231,24 +185,18 @@ static u32 shring_advance(struct shring *sr, struct shring_ring *r,
 static void shring_arm(struct shring *sr, struct shring_ring *r,
 		       unsigned int first, unsigned int nq)
 {
-	struct rxb_model *m = &sr->m;
+	struct rxb_model *m = &sr->b.m;
 	u32 slot = r->sw.armed;
 	struct rxb_buf buf;
 
-	for (; slot <= sr->mask; slot++) {
-		unsigned int qi = first + slot % nq;
-
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
-			rxb_stat_inc(&m->qstats[qi].alloc_fails);
+	for (; slot <= sr->b.mask; slot++) {
+		if (!shring_arm_slot(m, r->cookie, r->pool_q, slot,
+				     first + slot % nq, &buf))
 			break;
-		}
-		r->cookie[slot] = buf.cookie;
-		r->pool_q[slot] = qi;
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		/* Release: as in shring_mark(), for another lock holder. */
 		atomic_long_fetch_or_release(BIT(slot % BITS_PER_LONG),
 					     &r->bitmap[slot / BITS_PER_LONG]);
-		rxb_stat_inc(&m->qstats[qi].refills);
 	}
 	/* Read without the lock by shring_refill(). */
 	WRITE_ONCE(r->sw.armed, slot);
@@ -265,7 +213,7 @@ static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 	if (adv) {
 		rxb_stat_inc(&r->sw.st.tail_advances);
 		rxb_stat_add(&r->sw.st.tail_advance_len, adv);
-		rxb_stat_inc(&sr->m.qstats[qi].doorbells);
+		rxb_stat_inc(&sr->b.m.qstats[qi].doorbells);
 		rxb_db_write(&r->regs.rx_tail, r->sw.rx_tail);
 	}
 	return adv;
@@ -275,7 +223,7 @@ static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 static void shring_repost(struct shring *sr, struct shring_ring *r,
 			  unsigned int qi, u32 n, u64 atomics)
 {
-	struct shring_q *q = &sr->q[qi];
+	struct shring_q *q = &sr->b.q[qi];
 	u64 held = 0;
 	unsigned int i, w;
 
@@ -303,7 +251,7 @@ static void shring_repost(struct shring *sr, struct shring_ring *r,
 static void shring_arm_rest(struct shring *sr, struct shring_ring *r,
 			    unsigned int qi)
 {
-	if (READ_ONCE(r->sw.armed) > sr->mask)
+	if (READ_ONCE(r->sw.armed) > sr->b.mask)
 		return;
 	shring_lock(&r->sw.lock, &r->sw.ls);
 	shring_arm(sr, r, qi, 1);
@@ -311,49 +259,25 @@ static void shring_arm_rest(struct shring *sr, struct shring_ring *r,
 	spin_unlock(&r->sw.lock);
 }
 
-static bool shring_refill(struct rxb_model *m, unsigned int qi)
-{
-	struct shring *sr = to_shring(m);
-	struct shring_ring *r = shring_ring_of(sr, qi);
-
-	shring_arm_rest(sr, r, qi);
-	return !sr->q[qi].sw.starved && READ_ONCE(r->sw.armed) > sr->mask;
-}
-
 static int shring_poll(struct rxb_model *m, unsigned int qi,
 		       struct rxb_pkt *pkts, int budget)
 {
 	struct shring *sr = to_shring(m);
 	struct shring_ring *r = shring_ring_of(sr, qi);
-	struct shring_q *q = &sr->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
-	u32 head = q->sw.cq_head, slot;
+	struct shring_q *q = &sr->b.q[qi];
+	u32 head = q->sw.cq_head;
 	unsigned int word = 0;
 	unsigned long bits = 0;
 	struct rxb_buf buf;
 	u64 bytes = 0, marks = 0;
-	int n = 0;
+	int n = 0, slot;
 
-	rxb_stat_inc(&st->polls);
+	rxb_stat_inc(&m->qstats[qi].polls);
 	q->sw.starved = false;
-	while (n < budget) {
-		const struct rxb_cqe *cqe = &q->cq[head & sr->mask];
-
-		if (!rxb_cqe_ready(cqe, rxb_gen(head, sr->order)))
-			break;
-		/* Replace the buffer in place (lines 14-15).  Without a new
-		 * one the entry stays in the CR until the next poll.
-		 */
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
-			rxb_stat_inc(&st->alloc_fails);
-			q->sw.starved = true;
-			break;
-		}
-		slot = rxb_cqe_read(cqe, &pkts[n]) & sr->mask;
-		pkts[n].cookie = r->cookie[slot];
-		pkts[n].pool_q = r->pool_q[slot];
-		r->cookie[slot] = buf.cookie;
-		r->pool_q[slot] = qi;
+	/* Lines 14-15: replace each buffer in place. */
+	while (n < budget &&
+	       (slot = shring_take(&sr->b, qi, head, &pkts[n], r->cookie,
+				   r->pool_q, &buf)) >= 0) {
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		if (bits && slot / BITS_PER_LONG != word) {
 			shring_mark(r, q, word, bits);
@@ -372,45 +296,45 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 		return 0;
 	shring_mark(r, q, word, bits);
 	marks++;
-	WRITE_ONCE(q->sw.cq_head, head);
-	rxb_db_write(&q->regs.cq_head, head);
-	rxb_stat_add(&st->packets, n);
-	rxb_stat_add(&st->bytes, bytes);
-	rxb_stat_add(&st->refills, n);
+	shring_poll_done(&sr->b, qi, n, bytes);
 	shring_repost(sr, r, qi, n, marks);
 	return n;
 }
 
-static bool shring_rx_pending(struct rxb_model *m, unsigned int qi)
+static bool shring_refill(struct rxb_model *m, unsigned int qi)
 {
 	struct shring *sr = to_shring(m);
-	struct shring_q *q = &sr->q[qi];
+	struct shring_ring *r = shring_ring_of(sr, qi);
 
-	return rxb_cqe_ready(&q->cq[q->sw.cq_head & sr->mask],
-			     rxb_gen(q->sw.cq_head, sr->order));
+	shring_arm_rest(sr, r, qi);
+	return !sr->b.q[qi].sw.starved && READ_ONCE(r->sw.armed) > sr->b.mask;
 }
 
 static void shring_ring_state(struct rxb_model *m, unsigned int qi,
 			      struct rxb_ring_state *st)
 {
-	struct shring *sr = to_shring(m);
-	struct shring_ring *r = shring_ring_of(sr, qi);
-	struct shring_q *q = &sr->q[qi];
+	struct shring_ring *r = shring_ring_of(to_shring(m), qi);
 
-	st->size = sr->mask + 1;
-	st->nic_head = READ_ONCE(q->hw.cq_tail);
-	st->drv_tail = READ_ONCE(q->sw.cq_head);
-	st->drv_gen = rxb_gen(st->drv_tail, sr->order);
+	shring_base_state(m, qi, st);
 	/* The shared ring's: every queue of the group may use them. */
 	st->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
 }
 
 /* ---- setup ---------------------------------------------------------- */
 
-static int shring_validate(const struct rxb_model_cfg *cfg, const char **msg)
-{
-	return shring_validate_share(cfg, msg);
-}
+static const struct rxb_layout shring_layout = {
+	.size = sizeof(struct shring),
+	.tables = {
+		SHRING_Q_TABLE(struct shring,
+			       RXB_ARRAY(struct shring_q, sw.mine,
+					 RXB_ARR_RING_BITS),
+			       RXB_ARRAY(struct shring_q, sw.touched,
+					 RXB_ARR_RING_BITS)),
+		SHRING_RING_TABLE(struct shring, struct shring_ring,
+				  RXB_ARRAY(struct shring_ring, bitmap,
+					    RXB_ARR_RING_BITS)),
+	},
+};
 
 static const char *shring_advise(const struct rxb_model_cfg *cfg)
 {
@@ -427,160 +351,217 @@ static void shring_destroy(struct rxb_model *m)
 {
 	struct shring *sr = to_shring(m);
 	unsigned int i;
-	u32 slot;
 
-	/* Every buffer a slot holds: posted, written but not polled, or
-	 * reposted and waiting for the tail; each exactly once.
-	 */
-	for (i = 0; sr->ring && i < sr->nrings; i++) {
-		struct shring_ring *r = &sr->ring[i];
-
-		for (slot = 0; r->cookie && r->pool_q && slot <= sr->mask; slot++)
-			if (r->cookie[slot])
-				m->cfg.env_ops->free_buf(m->cfg.env,
-							 r->pool_q[slot],
-							 r->cookie[slot]);
-		kvfree(r->desc);
-		kvfree(r->bitmap);
-		kvfree(r->cookie);
-		kvfree(r->pool_q);
-	}
-	for (i = 0; sr->q && i < m->cfg.nqueues; i++) {
-		kvfree(sr->q[i].cq);
-		kfree(sr->q[i].sw.mine);
-		kfree(sr->q[i].sw.touched);
-	}
-	kfree(sr->ring);
-	kfree(sr->q);
-	rxb_model_fini_common(m);
-	kfree(sr);
+	for (i = 0; i < sr->b.nrings; i++)
+		shring_free_bufs(m, sr->ring[i].cookie, sr->ring[i].pool_q);
+	rxb_model_free(m, &shring_layout);
 }
-
-static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg)
-{
-	unsigned int i, words = cfg->ring_size / BITS_PER_LONG;
-	struct shring *sr;
-	int err;
-
-	sr = kzalloc(sizeof(*sr), GFP_KERNEL);
-	if (!sr)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&sr->m, &rxb_shring_ops, cfg);
-	if (err) {
-		kfree(sr);
-		return ERR_PTR(err);
-	}
-	sr->mask = cfg->ring_size - 1;
-	sr->order = ilog2(cfg->ring_size);
-	sr->nrings = shring_nrings(cfg);
-	sr->ring = kcalloc(sr->nrings, sizeof(*sr->ring), GFP_KERNEL);
-	sr->q = kcalloc(cfg->nqueues, sizeof(*sr->q), GFP_KERNEL);
-	if (!sr->ring || !sr->q)
-		goto nomem;
-	for (i = 0; i < sr->nrings; i++) {
-		struct shring_ring *r = &sr->ring[i];
-
-		spin_lock_init(&r->hw.lock);
-		spin_lock_init(&r->sw.lock);
-		r->desc = kvcalloc(cfg->ring_size, sizeof(*r->desc), GFP_KERNEL);
-		r->bitmap = kvcalloc(words, sizeof(*r->bitmap), GFP_KERNEL);
-		r->cookie = kvcalloc(cfg->ring_size, sizeof(void *), GFP_KERNEL);
-		r->pool_q = kvcalloc(cfg->ring_size, sizeof(u16), GFP_KERNEL);
-		if (!r->desc || !r->bitmap || !r->cookie || !r->pool_q)
-			goto nomem;
-	}
-	for (i = 0; i < cfg->nqueues; i++) {
-		struct shring_q *q = &sr->q[i];
-
-		q->cq = kvcalloc(cfg->ring_size, sizeof(*q->cq), GFP_KERNEL);
-		q->sw.mine = kcalloc(words, sizeof(*q->sw.mine), GFP_KERNEL);
-		q->sw.touched = kcalloc(words, sizeof(*q->sw.touched),
-					GFP_KERNEL);
-		if (!q->cq || !q->sw.mine || !q->sw.touched)
-			goto nomem;
-	}
-	/* Each queue's pool supplies its share of the ring; slots left
-	 * empty are filled by the group's next refill.
-	 */
-	for (i = 0; i < sr->nrings; i++) {
-		struct shring_ring *r = &sr->ring[i];
-		unsigned int first = i * cfg->share_factor;
-
-		shring_arm(sr, r, first, shring_group_size(cfg, i));
-		shring_doorbell(sr, r, first);
-	}
-	return &sr->m;
-
-nomem:
-	shring_destroy(&sr->m);
-	return ERR_PTR(-ENOMEM);
-}
-
-/* ---- counters ------------------------------------------------------- */
 
 static const char * const shring_ring_xstat_names[SHRING_RING_XSTATS] = {
 	"reposts", "lock_acquired", "lock_contended", "bitmap_atomics",
 	"tail_advances", "tail_advance_len", "held_back", "posted",
 };
 
-static unsigned int shring_xstats_count(struct rxb_model *m)
+static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg)
 {
-	return to_shring(m)->nrings * SHRING_RING_XSTATS +
-	       m->cfg.nqueues * SHRING_Q_XSTATS;
-}
+	struct rxb_model *m;
+	struct shring *sr;
+	unsigned int i;
 
-static void shring_xstats_names(struct rxb_model *m, char *names)
-{
-	struct shring *sr = to_shring(m);
-	unsigned int i, j;
+	m = shring_base_alloc(&rxb_shring_ops, cfg, &shring_layout,
+			      shring_ring_xstat_names, SHRING_RING_XSTATS);
+	if (IS_ERR(m))
+		return m;
+	sr = to_shring(m);
+	/* Each queue's pool supplies its share of the ring; slots left
+	 * empty are filled by the group's next refill.
+	 */
+	for (i = 0; i < sr->b.nrings; i++) {
+		struct shring_ring *r = &sr->ring[i];
+		unsigned int first = i * cfg->share_factor;
 
-	for (i = 0; i < sr->nrings; i++)
-		for (j = 0; j < SHRING_RING_XSTATS; j++) {
-			snprintf(names, RXB_STAT_NAME_LEN, "ring%u_%s", i,
-				 shring_ring_xstat_names[j]);
-			names += RXB_STAT_NAME_LEN;
-		}
-	for (i = 0; i < m->cfg.nqueues; i++) {
-		snprintf(names, RXB_STAT_NAME_LEN, "rx%u_nobuf_victim_drops", i);
-		names += RXB_STAT_NAME_LEN;
+		spin_lock_init(&r->hw.lock);
+		spin_lock_init(&r->sw.lock);
+		shring_arm(sr, r, first, shring_group_size(cfg, i));
+		shring_doorbell(sr, r, first);
 	}
+	return m;
 }
+
+/* ---- counters ------------------------------------------------------- */
+
+/* The u64 counters of a ring, in shring_ring_xstat_names order. */
+#define SHRING_RSTAT(f)	offsetof(struct shring_ring, f)
+static const u16 shring_rstat_off[SHRING_RING_XSTATS - 1] = {
+	SHRING_RSTAT(sw.st.reposts), SHRING_RSTAT(sw.ls.acquired),
+	SHRING_RSTAT(sw.ls.contended), SHRING_RSTAT(sw.st.bitmap_atomics),
+	SHRING_RSTAT(sw.st.tail_advances),
+	SHRING_RSTAT(sw.st.tail_advance_len), SHRING_RSTAT(sw.st.held_back),
+};
 
 static void shring_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct shring *sr = to_shring(m);
 	unsigned int i;
 
-	for (i = 0; i < sr->nrings; i++) {
+	for (i = 0; i < sr->b.nrings; i++) {
 		const struct shring_ring *r = &sr->ring[i];
 
-		*vals++ = READ_ONCE(r->sw.st.reposts);
-		*vals++ = READ_ONCE(r->sw.ls.acquired);
-		*vals++ = READ_ONCE(r->sw.ls.contended);
-		*vals++ = READ_ONCE(r->sw.st.bitmap_atomics);
-		*vals++ = READ_ONCE(r->sw.st.tail_advances);
-		*vals++ = READ_ONCE(r->sw.st.tail_advance_len);
-		*vals++ = READ_ONCE(r->sw.st.held_back);
-		/* Descriptors the NIC may take now. */
+		vals = rxb_stats_read(vals, r, shring_rstat_off,
+				      ARRAY_SIZE(shring_rstat_off));
+		/* posted: descriptors the NIC may take now. */
 		*vals++ = (u32)(READ_ONCE(r->regs.rx_tail) -
 				READ_ONCE(r->hw.rx_head));
 	}
-	for (i = 0; i < m->cfg.nqueues; i++)
-		*vals++ = READ_ONCE(sr->q[i].hw.victim_drops);
+	shring_xstats_victims(m, vals);
+}
+
+/* ---- the group base of the shRing models (shring.h) ----------------- */
+
+/**
+ * shring_base_alloc() - allocate a shRing instance and set up its queues'
+ * completion rings.
+ * @ops: the model.
+ * @cfg: requested configuration.
+ * @lay: the variant's layout: its instance starts with struct shring_base,
+ *	whose queue table is the layout's first.
+ * @ring_xstat_names: names of each shared ring's counters.
+ * @ring_xstats: entries of @ring_xstat_names.
+ *
+ * Return: the instance, or an ERR_PTR() (see rxb_model_alloc()).
+ */
+struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
+				    const struct rxb_model_cfg *cfg,
+				    const struct rxb_layout *lay,
+				    const char *const *ring_xstat_names,
+				    unsigned int ring_xstats)
+{
+	struct rxb_model *m = rxb_model_alloc(ops, cfg, lay);
+	struct shring_base *sb;
+	unsigned int qi;
+
+	if (IS_ERR(m))
+		return m;
+	sb = to_shring_base(m);
+	sb->mask = cfg->ring_size - 1;
+	sb->nrings = shring_nrings(cfg);
+	sb->ring_xstat_names = ring_xstat_names;
+	sb->ring_xstats = ring_xstats;
+	for (qi = 0; qi < cfg->nqueues; qi++)
+		rxb_cring_init(&sb->q[qi].cr, cfg->ring_size,
+			       &sb->q[qi].regs.cq_head);
+	return m;
+}
+
+/**
+ * shring_poll_done() - driver side: end a poll that handed up @n packets.
+ * @sb: the instance.
+ * @qi: the polling queue.
+ * @n: packets, at least one.
+ * @bytes: their bytes.
+ *
+ * Gives the CR entries back to the NIC.  Every packet's descriptor was
+ * re-armed in place with a buffer from @qi's pool, counted here.
+ */
+void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
+		      u64 bytes)
+{
+	struct shring_q *q = &sb->q[qi];
+
+	rxb_cring_consume(&sb->m, qi, &q->cr, &q->sw.cq_head, n, n, bytes);
+	rxb_stat_add(&sb->m.qstats[qi].refills, n);
+}
+
+/**
+ * shring_base_state() - ring_state() of a shRing queue, less @st->posted.
+ * @m: the instance.
+ * @qi: the queue.
+ * @st: filled with its CR's state.
+ */
+void shring_base_state(struct rxb_model *m, unsigned int qi,
+		       struct rxb_ring_state *st)
+{
+	struct shring_q *q = &to_shring_base(m)->q[qi];
+
+	rxb_cring_state(&q->cr, &q->hw.cq_tail, &q->sw.cq_head, st);
+}
+
+/**
+ * shring_rx_pending() - rx_pending() of every shRing model.
+ * @m: the instance.
+ * @qi: the queue.
+ *
+ * Return: true if @qi's CR has an entry to read.
+ */
+bool shring_rx_pending(struct rxb_model *m, unsigned int qi)
+{
+	struct shring_q *q = &to_shring_base(m)->q[qi];
+
+	return rxb_cring_pending(&q->cr, q->sw.cq_head);
+}
+
+/**
+ * shring_validate() - validate() of the RxArr and RxList models.
+ * @cfg: the configuration.
+ * @msg: set to a static explanation on error.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int shring_validate(const struct rxb_model_cfg *cfg, const char **msg)
+{
+	return shring_validate_share(cfg, msg);
+}
+
+/**
+ * shring_xstats_count() - xstats_count() of every shRing model.
+ * @m: the instance.
+ *
+ * Return: the shared rings' counters and one victim counter per queue.
+ */
+unsigned int shring_xstats_count(struct rxb_model *m)
+{
+	struct shring_base *sb = to_shring_base(m);
+
+	return sb->nrings * sb->ring_xstats + m->cfg.nqueues;
+}
+
+/**
+ * shring_xstats_names() - xstats_names() of every shRing model.
+ * @m: the instance.
+ * @names: filled with "ring<g>_<name>" per shared ring, then
+ *	"rx<q>_nobuf_victim_drops" per queue.
+ */
+void shring_xstats_names(struct rxb_model *m, char *names)
+{
+	static const char * const victim[] = { "nobuf_victim_drops" };
+	struct shring_base *sb = to_shring_base(m);
+
+	names = rxb_xstats_names_fill(names, "ring", sb->nrings,
+				      sb->ring_xstat_names, sb->ring_xstats);
+	rxb_xstats_names_fill(names, "rx", m->cfg.nqueues, victim, 1);
+}
+
+/**
+ * shring_xstats_victims() - the queues' victim drops, after the variant's
+ * ring counters in xstats_values().
+ * @m: the instance.
+ * @vals: one value per queue is stored here.
+ */
+void shring_xstats_victims(struct rxb_model *m, u64 *vals)
+{
+	struct shring_base *sb = to_shring_base(m);
+	unsigned int qi;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		*vals++ = READ_ONCE(sb->q[qi].hw.victim_drops);
 }
 
 const struct rxb_model_ops rxb_shring_ops = {
-	.name		= "shring",
-	.create		= shring_create,
+	RXB_MODEL_OPS("shring", shring),
+	SHRING_XSTATS_OPS(shring_xstats_values),
 	.destroy	= shring_destroy,
-	.hw_rx		= shring_hw_rx,
-	.poll		= shring_poll,
-	.refill		= shring_refill,
 	.rx_pending	= shring_rx_pending,
 	.validate	= shring_validate,
 	.advise		= shring_advise,
 	.ring_state	= shring_ring_state,
-	.xstats_count	= shring_xstats_count,
-	.xstats_names	= shring_xstats_names,
-	.xstats_values	= shring_xstats_values,
 };

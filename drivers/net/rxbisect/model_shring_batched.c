@@ -5,20 +5,30 @@
  * "Prefetching Solution", Figure 5.2b).  The thesis could not evaluate it:
  * it needs a NIC that keeps a current descriptor per completion ring.
  *
- * NIC: per CR, a "mini hwHead" (struct shbat_q.hw.cur) names the
+ * NIC: per CR, a "mini hwHead" (struct shring_q.hw.cur) names the
  * descriptor that CR's packets go to; each packet is placed at the next
  * RXB_MCQE_ALIGN-aligned offset of its buffer.  When the next packet does
  * not fit, the NIC takes the next descriptor from the list (the only time
  * it touches the shared list: once per batch, not once per packet) and
- * flags the first entry it writes for it RXB_MCQE_F_CLOSE.
+ * flags the first entry it writes for it RXB_MCQE_F_CLOSE.  A queue that
+ * stays idle with a partly filled descriptor would hold it (and its
+ * buffer) for ever: the NIC's idle timer closes it after one to two
+ * SHBAT_IDLE_NS periods without a packet for that CR, with an entry that
+ * carries no packet (RXB_MCQE_F_CLOSE | RXB_MCQE_F_NOPKT), as rxBisect's
+ * notification timeout flushes held notifications.
  *
- * Driver: packets are handed up borrowed (struct rxb_pkt.borrowed): the
- * stack glue copies them out, the buffer stays with the descriptor.  A
- * closed descriptor is re-armed with a fresh buffer once its packets have
- * been handed up: in the queue's next refill or poll call, which come
- * after the glue consumed the previous poll's packets.  A poll's closed
- * descriptors are appended as one chain, so the ring's lock is taken at
- * most once per poll and never more than once per batch.
+ * Driver: packets are handed up as fragments of the buffer (struct
+ * rxb_pkt.frag), each with its own reference on it (rxb_env_ops.ref_buf;
+ * in the kernel a page_pool fragment of the page, added to the skb with no
+ * copy, as mlx5's striding RQ does).  A closed descriptor is re-armed with
+ * a fresh buffer in the same poll, while the old buffer is still held by
+ * the stack's fragments: the model drops its own reference (free_buf),
+ * and the buffer returns to its pool when the last fragment is freed.
+ * Waiting for the last fragment instead would let a socket that holds
+ * its skbs hold a descriptor of the shared ring, the pathological
+ * overload of section 5.1.1 again.  A poll's closed descriptors are
+ * appended as one chain, so the ring's lock is taken at most once per
+ * poll and never more than once per batch.
  *
  * Buffer layout: one buffer per descriptor (a page_pool page in the
  * kernel: RXB_RX_BUF_LEN bytes after the headroom); packets back to back
@@ -42,127 +52,168 @@
 #include "shring.h"
 #include "shring_list.h"
 
-#define SHBAT_RING_XSTATS	(SHLIST_RING_XSTATS + 1)	/* + desc_taken */
-#define SHBAT_Q_XSTATS		1	/* nobuf_victim_drops */
+/* + desc_taken, idle_closes, frag_refs */
+#define SHBAT_RING_XSTATS	(SHLIST_RING_XSTATS + 3)
 
-struct shbat_q {
-	/* This queue's completion ring and its doorbell. */
-	struct rxb_mcqe *cq;
-	struct rxb_cq_regs regs ____cacheline_aligned;
-
-	/* NIC-internal state, under the ring's hw.lock. */
-	struct {
-		u32 cq_tail;
-		u32 cur;		/* mini hwHead: the current descriptor */
-		u32 off;		/* next free byte of its buffer */
-		bool open;		/* @cur is valid */
-		u64 victim_drops;	/* see shring_victim() */
-	} hw ____cacheline_aligned;
-
-	/* Driver state. */
-	struct {
-		u32 cq_head;
-		u32 cur;		/* descriptor of the last packet polled */
-		bool open;		/* @cur is valid */
-		/* Closed descriptors not re-armed yet, linked through their
-		 * descriptors' next fields (the NIC is done with them).
-		 */
-		u32 ret_first;
-		u32 ret_last;
-		u32 nret;
-	} sw ____cacheline_aligned;
-};
-
-struct shbat {
-	struct rxb_model m;
-	u32 mask;
-	unsigned int order;
-	unsigned int nrings;
-	struct shlist_ring *ring;
-	struct shbat_q *q;
-};
-
-static struct shbat *to_shbat(struct rxb_model *m)
-{
-	return container_of(m, struct shbat, m);
-}
-
-static struct shlist_ring *shbat_ring_of(struct shbat *sb, unsigned int qi)
-{
-	return &sb->ring[qi / sb->m.cfg.share_factor];
-}
+/* Period of the NIC's idle timer (see above). */
+#define SHBAT_IDLE_NS		(100 * 1000)
 
 /* ---- NIC side ------------------------------------------------------- */
 
 static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 		       const struct rxb_frame *f)
 {
-	const struct rxb_env_ops *env = m->cfg.env_ops;
-	struct shbat *sb = to_shbat(m);
-	unsigned int g = qi / m->cfg.share_factor;
-	struct shlist_ring *r = &sb->ring[g];
-	struct shbat_q *q = &sb->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
-	u8 flags = f->hash_flags;
-	u32 held, csum = 0;
-	int err = 0;
-	u64 addr;
+	struct shlist *sb = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sb, qi);
+	struct shring_q *q = &sb->b.q[qi];
+	u8 flags = 0;
+	u32 held;
+	int err;
 
 	spin_lock(&r->hw.lock);
-	held = q->hw.cq_tail - rxb_db_read(&q->regs.cq_head);
+	held = rxb_cring_held(&q->cr, q->hw.cq_tail);
 	/* The current descriptor's buffer_len is the one the driver posted. */
 	if (!q->hw.open ||
 	    q->hw.off + f->len > le32_to_cpu(r->desc[q->hw.cur].buf_len)) {
-		if (!shlist_ring_can_take(r)) {
-			rxb_stat_inc(&st->nobuf_drops);
-			if (shring_victim(&m->cfg, g, held))
-				rxb_stat_inc(&q->hw.victim_drops);
-			err = -ENOBUFS;
-			goto unlock;
+		err = shlist_admit(sb, r, qi, f->len, held);
+		if (!err) {
+			/* Close the current descriptor: the next one is the
+			 * CR's.
+			 */
+			if (q->hw.open)
+				flags = RXB_MCQE_F_CLOSE;
+			q->hw.cur = shlist_ring_take(r, sb->b.mask);
+			q->hw.off = 0;
+			q->hw.open = true;
+			/* The idle timer watches open descriptors. */
+			if (!READ_ONCE(sb->ticking)) {
+				WRITE_ONCE(sb->ticking, true);
+				m->cfg.env_ops->arm_timer(m->cfg.env,
+							  SHBAT_IDLE_NS);
+			}
 		}
-		if (held > sb->mask) {
-			rxb_stat_inc(&st->ring_full_drops);
-			err = -ENOSPC;
-			goto unlock;
-		}
-		if (f->len > le32_to_cpu(r->desc[r->hw.head].buf_len)) {
-			rxb_stat_inc(&st->oversize_drops);
-			err = -EMSGSIZE;
-			goto unlock;
-		}
-		/* Close the current descriptor: the next one is the CR's. */
-		if (q->hw.open)
-			flags |= RXB_MCQE_F_CLOSE;
-		q->hw.cur = shlist_ring_take(r, sb->mask);
-		q->hw.off = 0;
-		q->hw.open = true;
-	} else if (held > sb->mask) {
-		rxb_stat_inc(&st->ring_full_drops);
-		err = -ENOSPC;
-		goto unlock;
+	} else {
+		err = held > sb->b.mask ? -ENOSPC : 0;
 	}
-	addr = le64_to_cpu(r->desc[q->hw.cur].buf_addr) + q->hw.off;
-	/* A failed write still uses its space: the driver skips it. */
-	flags |= env->dma_write(m->cfg.env, f, addr, &csum);
-	rxb_mcqe_write(&q->cq[q->hw.cq_tail & sb->mask],
-		       rxb_gen(q->hw.cq_tail, sb->order), q->hw.cur, q->hw.off,
-		       f->len, f->hash, csum, flags);
-	/* WRITE_ONCE: shbat_ring_state() reads it from anywhere. */
-	WRITE_ONCE(q->hw.cq_tail, q->hw.cq_tail + 1);
-	q->hw.off += ALIGN(f->len, RXB_MCQE_ALIGN);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
-unlock:
-	spin_unlock(&r->hw.lock);
-	if (!err)
-		env->raise_irq(m->cfg.env, qi);
-	return err;
+	if (!err) {
+		/* A failed write still uses its space: the driver skips it. */
+		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
+				  le64_to_cpu(r->desc[q->hw.cur].buf_addr) +
+				  q->hw.off, q->hw.cur, q->hw.off, flags);
+		q->hw.off += ALIGN(f->len, RXB_MCQE_ALIGN);
+	}
+	return rxb_nic_finish(m, qi, &r->hw.lock, err);
+}
+
+/* Close queue @qi's current descriptor if no packet came for it since the
+ * last tick.  Under its ring's hw.lock.  Returns true if an entry was
+ * written (raise the vector); *@open is set if it stays open.
+ */
+static bool shbat_idle_close(struct shlist *sb, struct shlist_ring *r,
+			     unsigned int qi, bool *open)
+{
+	struct shring_q *q = &sb->b.q[qi];
+
+	if (!q->hw.open)
+		return false;
+	if (q->hw.cq_tail != q->hw.seen ||
+	    rxb_cring_held(&q->cr, q->hw.cq_tail) > sb->b.mask) {
+		/* Busy, or no room for the entry: try next tick. */
+		q->hw.seen = q->hw.cq_tail;
+		*open = true;
+		return false;
+	}
+	rxb_cring_note(&q->cr, &q->hw.cq_tail, q->hw.cur,
+		       RXB_MCQE_F_CLOSE | RXB_MCQE_F_NOPKT);
+	q->hw.seen = q->hw.cq_tail;
+	q->hw.open = false;
+	rxb_stat_inc(&r->hw.idle_closes);
+	return true;
+}
+
+static void shbat_hw_timer(struct rxb_model *m)
+{
+	struct shlist *sb = to_shlist(m);
+	u64 wrote = 0;
+	bool open = false;
+	unsigned int qi;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct shlist_ring *r = shlist_ring_of(sb, qi);
+
+		spin_lock(&r->hw.lock);
+		if (shbat_idle_close(sb, r, qi, &open))
+			wrote |= 1ULL << qi;
+		spin_unlock(&r->hw.lock);
+	}
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		if (wrote & (1ULL << qi))
+			m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+	if (!open) {
+		/* Sleep until a descriptor opens (shbat_hw_rx() arms the
+		 * timer).  One that opened since the check above saw ticking
+		 * true and armed nothing: look again, under each ring's lock,
+		 * which orders our write of ticking before its read there,
+		 * or its open before our read.
+		 */
+		WRITE_ONCE(sb->ticking, false);
+		for (qi = 0; qi < m->cfg.nqueues && !open; qi++) {
+			struct shlist_ring *r = shlist_ring_of(sb, qi);
+
+			spin_lock(&r->hw.lock);
+			open = sb->b.q[qi].hw.open;
+			spin_unlock(&r->hw.lock);
+		}
+		if (!open)
+			return;
+		WRITE_ONCE(sb->ticking, true);
+	}
+	m->cfg.env_ops->arm_timer(m->cfg.env, SHBAT_IDLE_NS);
 }
 
 /* ---- driver side ---------------------------------------------------- */
 
+/* Re-arm the queue's closed descriptors with fresh buffers from its pool
+ * and append them as one chain; drop the model's reference on the old
+ * buffers, which every packet handed up from them still holds (struct
+ * rxb_pkt.frag).  Stops at the first allocation failure; the rest wait
+ * for the next call.
+ */
+static void shbat_rearm(struct shlist *sb, struct shlist_ring *r,
+			unsigned int qi)
+{
+	const struct rxb_env_ops *env = sb->b.m.cfg.env_ops;
+	struct rxb_qstats *st = &sb->b.m.qstats[qi];
+	struct shring_q *q = &sb->b.q[qi];
+	u32 slot = q->sw.ret_first, first = slot, last = slot, k;
+	struct rxb_buf buf;
+
+	for (k = 0; k < q->sw.nret; k++) {
+		if (env->alloc_buf(sb->b.m.cfg.env, qi, &buf)) {
+			rxb_stat_inc(&st->alloc_fails);
+			break;
+		}
+		env->free_buf(sb->b.m.cfg.env, r->pool_q[slot], r->cookie[slot]);
+		r->cookie[slot] = buf.cookie;
+		r->pool_q[slot] = qi;
+		shlist_desc_post(&r->desc[slot], buf.addr, sb->b.m.cfg.buf_len);
+		last = slot;
+		/* The next closed one; the link survives the re-arm. */
+		slot = le32_to_cpu(r->desc[slot].next) & sb->b.mask;
+	}
+	if (!k)
+		return;
+	q->sw.ret_first = slot;
+	q->sw.nret -= k;
+	rxb_stat_add(&st->refills, k);
+	shring_lock(&r->sw.lock, &r->sw.ls);
+	shlist_ring_append(&sb->b.m, r, qi, first, last, k);
+	rxb_stat_add(&r->sw.reposts, k);
+	spin_unlock(&r->sw.lock);
+}
+
 /* Queue a descriptor the NIC closed for re-arming. */
-static void shbat_retire(struct shlist_ring *r, struct shbat_q *q, u32 slot)
+static void shbat_retire(struct shlist_ring *r, struct shring_q *q, u32 slot)
 {
 	if (q->sw.nret)
 		r->desc[q->sw.ret_last].next = cpu_to_le32(slot);
@@ -172,128 +223,64 @@ static void shbat_retire(struct shlist_ring *r, struct shbat_q *q, u32 slot)
 	q->sw.nret++;
 }
 
-/* Re-arm the queue's closed descriptors with fresh buffers from its pool
- * and append them as one chain.  The caller guarantees that every packet
- * handed up from them was consumed (see struct rxb_pkt.borrowed).  Stops
- * at the first allocation failure; the rest wait for the next call.
- */
-static void shbat_rearm(struct shbat *sb, struct shlist_ring *r,
-			unsigned int qi)
-{
-	const struct rxb_env_ops *env = sb->m.cfg.env_ops;
-	struct rxb_qstats *st = &sb->m.qstats[qi];
-	struct shbat_q *q = &sb->q[qi];
-	u32 slot = q->sw.ret_first, first = slot, last = slot, k;
-	struct rxb_buf buf;
-
-	for (k = 0; k < q->sw.nret; k++) {
-		if (env->alloc_buf(sb->m.cfg.env, qi, &buf)) {
-			rxb_stat_inc(&st->alloc_fails);
-			break;
-		}
-		env->free_buf(sb->m.cfg.env, r->pool_q[slot], r->cookie[slot]);
-		r->cookie[slot] = buf.cookie;
-		r->pool_q[slot] = qi;
-		shlist_desc_post(&r->desc[slot], buf.addr, sb->m.cfg.buf_len);
-		last = slot;
-		/* The next closed one; the link survives the re-arm. */
-		slot = le32_to_cpu(r->desc[slot].next) & sb->mask;
-	}
-	if (!k)
-		return;
-	q->sw.ret_first = slot;
-	q->sw.nret -= k;
-	rxb_stat_add(&st->refills, k);
-	shring_lock(&r->sw.lock, &r->sw.ls);
-	shlist_ring_append(&sb->m, r, qi, first, last, k);
-	rxb_stat_add(&r->sw.reposts, k);
-	spin_unlock(&r->sw.lock);
-}
-
-static bool shbat_refill(struct rxb_model *m, unsigned int qi)
-{
-	struct shbat *sb = to_shbat(m);
-	struct shlist_ring *r = shbat_ring_of(sb, qi);
-
-	shbat_rearm(sb, r, qi);
-	shlist_ring_arm_rest(m, r, sb->mask, qi);
-	return !sb->q[qi].sw.nret && READ_ONCE(r->sw.armed) > sb->mask;
-}
-
 static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		      struct rxb_pkt *pkts, int budget)
 {
-	struct shbat *sb = to_shbat(m);
-	struct shlist_ring *r = shbat_ring_of(sb, qi);
-	struct shbat_q *q = &sb->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
+	const struct rxb_env_ops *env = m->cfg.env_ops;
+	struct shlist *sb = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sb, qi);
+	struct shring_q *q = &sb->b.q[qi];
 	u32 head = q->sw.cq_head;
 	u64 bytes = 0;
 	int n = 0;
 
-	rxb_stat_inc(&st->polls);
-	/* The previous call's packets are consumed by now. */
-	shbat_rearm(sb, r, qi);
-	while (n < budget) {
-		const struct rxb_mcqe *cqe = &q->cq[head & sb->mask];
+	rxb_stat_inc(&m->qstats[qi].polls);
+	while (n < budget && rxb_cring_ready(&q->cr, head)) {
 		struct rxb_pkt *p = &pkts[n];
-		u32 slot;
-		u8 flags;
+		u32 slot = rxb_cring_read(&q->cr, head, p);
 
-		if (!rxb_mcqe_ready(cqe, rxb_gen(head, sb->order)))
-			break;
-		flags = cqe->flags & ~RXB_CQE_F_DONE;
-		slot = le16_to_cpu(cqe->desc_idx) & sb->mask;
-		/* Every packet of the closed descriptor is in this or an
-		 * earlier poll's array: re-armed after they are consumed.
+		head++;
+		/* The closed descriptor's packets are all handed up, each
+		 * with its own reference: re-armed below.
 		 */
-		if ((flags & RXB_MCQE_F_CLOSE) && q->sw.open)
+		if ((p->flags & RXB_MCQE_F_CLOSE) && q->sw.open)
 			shbat_retire(r, q, q->sw.cur);
+		if (p->flags & RXB_MCQE_F_NOPKT) {
+			/* The idle timer closed the current descriptor. */
+			q->sw.open = false;
+			continue;
+		}
 		q->sw.cur = slot;
 		q->sw.open = true;
 		p->cookie = r->cookie[slot];
 		p->pool_q = r->pool_q[slot];
-		p->len = le16_to_cpu(cqe->pkt_len);
-		p->hash = le32_to_cpu(cqe->rss_hash);
-		p->csum = le32_to_cpu(cqe->csum);
-		p->flags = flags & ~RXB_MCQE_F_CLOSE;
-		p->offset = le16_to_cpu(cqe->buf_off);
-		p->borrowed = true;
+		p->flags &= ~RXB_MCQE_F_CLOSE;
+		p->offset = le16_to_cpu(q->cr.ent[(head - 1) & q->cr.mask].buf_off);
+		p->frag = true;
+		env->ref_buf(m->cfg.env, p->pool_q, p->cookie);
 		bytes += p->len;
-		head++;
 		n++;
 	}
+	if (head != q->sw.cq_head) {
+		rxb_stat_add(&q->sw.frag_refs, n);
+		/* A timeout close is an entry without a packet. */
+		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head,
+				  head - q->sw.cq_head, n, bytes);
+	}
+	shbat_rearm(sb, r, qi);
 	/* A partly filled ring is topped up by its queues' next polls. */
-	shlist_ring_arm_rest(m, r, sb->mask, qi);
-	if (!n)
-		return 0;
-	WRITE_ONCE(q->sw.cq_head, head);
-	rxb_db_write(&q->regs.cq_head, head);
-	rxb_stat_add(&st->packets, n);
-	rxb_stat_add(&st->bytes, bytes);
+	shlist_ring_arm_rest(m, r, sb->b.mask, qi);
 	return n;
 }
 
-static bool shbat_rx_pending(struct rxb_model *m, unsigned int qi)
+static bool shbat_refill(struct rxb_model *m, unsigned int qi)
 {
-	struct shbat *sb = to_shbat(m);
-	struct shbat_q *q = &sb->q[qi];
+	struct shlist *sb = to_shlist(m);
+	struct shlist_ring *r = shlist_ring_of(sb, qi);
 
-	return rxb_mcqe_ready(&q->cq[q->sw.cq_head & sb->mask],
-			      rxb_gen(q->sw.cq_head, sb->order));
-}
-
-static void shbat_ring_state(struct rxb_model *m, unsigned int qi,
-			     struct rxb_ring_state *st)
-{
-	struct shbat *sb = to_shbat(m);
-	struct shbat_q *q = &sb->q[qi];
-
-	st->size = sb->mask + 1;
-	st->nic_head = READ_ONCE(q->hw.cq_tail);
-	st->drv_tail = READ_ONCE(q->sw.cq_head);
-	st->drv_gen = rxb_gen(st->drv_tail, sb->order);
-	st->posted = shlist_ring_posted(shbat_ring_of(sb, qi));
+	shbat_rearm(sb, r, qi);
+	shlist_ring_arm_rest(m, r, sb->b.mask, qi);
+	return !sb->b.q[qi].sw.nret && READ_ONCE(r->sw.armed) > sb->b.mask;
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -307,108 +294,45 @@ static int shbat_validate(const struct rxb_model_cfg *cfg, const char **msg)
 	return shring_validate_share(cfg, msg);
 }
 
-static void shbat_destroy(struct rxb_model *m)
-{
-	struct shbat *sb = to_shbat(m);
-	unsigned int i;
+/* ---- counters ------------------------------------------------------- */
 
-	shlist_rings_free(m, sb->ring);
-	for (i = 0; sb->q && i < m->cfg.nqueues; i++)
-		kvfree(sb->q[i].cq);
-	kfree(sb->q);
-	rxb_model_fini_common(m);
-	kfree(sb);
-}
+static const char * const shbat_ring_xstat_names[SHBAT_RING_XSTATS] = {
+	"reposts", "lock_acquired", "lock_contended", "tail_advances",
+	"tail_advance_len", "out_of_order", "posted", "desc_taken",
+	"idle_closes", "frag_refs",
+};
 
 static struct rxb_model *shbat_create(const struct rxb_model_cfg *cfg)
 {
-	struct shbat *sb;
-	unsigned int i;
-	int err;
-
-	sb = kzalloc(sizeof(*sb), GFP_KERNEL);
-	if (!sb)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&sb->m, &rxb_shring_batched_ops, cfg);
-	if (err) {
-		kfree(sb);
-		return ERR_PTR(err);
-	}
-	sb->mask = cfg->ring_size - 1;
-	sb->order = ilog2(cfg->ring_size);
-	sb->nrings = shring_nrings(cfg);
-	sb->ring = shlist_rings_alloc(&sb->m);
-	sb->q = kcalloc(cfg->nqueues, sizeof(*sb->q), GFP_KERNEL);
-	if (!sb->ring || !sb->q)
-		goto nomem;
-	for (i = 0; i < cfg->nqueues; i++) {
-		sb->q[i].cq = kvcalloc(cfg->ring_size, sizeof(*sb->q[i].cq),
-				       GFP_KERNEL);
-		if (!sb->q[i].cq)
-			goto nomem;
-	}
-	shlist_rings_arm(&sb->m, sb->ring);
-	return &sb->m;
-
-nomem:
-	shbat_destroy(&sb->m);
-	return ERR_PTR(-ENOMEM);
-}
-
-/* ---- counters ------------------------------------------------------- */
-
-static unsigned int shbat_xstats_count(struct rxb_model *m)
-{
-	return to_shbat(m)->nrings * SHBAT_RING_XSTATS +
-	       m->cfg.nqueues * SHBAT_Q_XSTATS;
-}
-
-static void shbat_xstats_names(struct rxb_model *m, char *names)
-{
-	struct shbat *sb = to_shbat(m);
-	unsigned int i, j;
-
-	for (i = 0; i < sb->nrings; i++) {
-		for (j = 0; j < SHLIST_RING_XSTATS; j++) {
-			snprintf(names, RXB_STAT_NAME_LEN, "ring%u_%s", i,
-				 shlist_ring_xstat_names[j]);
-			names += RXB_STAT_NAME_LEN;
-		}
-		snprintf(names, RXB_STAT_NAME_LEN, "ring%u_desc_taken", i);
-		names += RXB_STAT_NAME_LEN;
-	}
-	for (i = 0; i < m->cfg.nqueues; i++) {
-		snprintf(names, RXB_STAT_NAME_LEN, "rx%u_nobuf_victim_drops", i);
-		names += RXB_STAT_NAME_LEN;
-	}
+	return shlist_alloc(&rxb_shring_batched_ops, cfg,
+			    shbat_ring_xstat_names, SHBAT_RING_XSTATS);
 }
 
 static void shbat_xstats_values(struct rxb_model *m, u64 *vals)
 {
-	struct shbat *sb = to_shbat(m);
+	struct shlist *sb = to_shlist(m);
 	unsigned int i;
 
-	for (i = 0; i < sb->nrings; i++) {
+	for (i = 0; i < sb->b.nrings; i++) {
+		unsigned int qi, first = i * m->cfg.share_factor;
+		u64 refs = 0;
+
 		vals = shlist_ring_xstats(&sb->ring[i], vals);
 		/* Batches: packets per batch = hw_packets / desc_taken. */
 		*vals++ = READ_ONCE(sb->ring[i].hw.taken);
+		*vals++ = READ_ONCE(sb->ring[i].hw.idle_closes);
+		/* Zero-copy: one fragment reference per packet handed up. */
+		for (qi = first; qi < first + shring_group_size(&m->cfg, i); qi++)
+			refs += READ_ONCE(sb->b.q[qi].sw.frag_refs);
+		*vals++ = refs;
 	}
-	for (i = 0; i < m->cfg.nqueues; i++)
-		*vals++ = READ_ONCE(sb->q[i].hw.victim_drops);
+	shring_xstats_victims(m, vals);
 }
 
 const struct rxb_model_ops rxb_shring_batched_ops = {
-	.name		= "shring-batched",
+	RXB_MODEL_OPS("shring-batched", shbat),
 	.multi_pkt_bufs	= true,
-	.create		= shbat_create,
-	.destroy	= shbat_destroy,
-	.hw_rx		= shbat_hw_rx,
-	.poll		= shbat_poll,
-	.refill		= shbat_refill,
-	.rx_pending	= shbat_rx_pending,
+	SHLIST_OPS(shbat_xstats_values),
 	.validate	= shbat_validate,
-	.ring_state	= shbat_ring_state,
-	.xstats_count	= shbat_xstats_count,
-	.xstats_names	= shbat_xstats_names,
-	.xstats_values	= shbat_xstats_values,
+	.hw_timer	= shbat_hw_timer,
 };

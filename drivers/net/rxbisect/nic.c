@@ -352,6 +352,7 @@ const struct rxb_env_ops rxb_env_ops = {
 	/* the driver's buffers (rx.c) */
 	.alloc_buf	= rxb_rx_alloc_buf,
 	.free_buf	= rxb_rx_free_buf,
+	.ref_buf	= rxb_rx_ref_buf,
 	.buf_cookie	= rxb_rx_buf_cookie,
 	/* the NIC's vectors, timer, clock and DMA engine */
 	.raise_irq	= rxb_env_raise_irq,

@@ -4,8 +4,9 @@
  *
  * The ring model's driver half consumes completions and reposts buffers;
  * this file turns the packets it returns into skbs and feeds GRO: built
- * around the page_pool page the NIC wrote (no copy), or copied out of a
- * buffer that holds several packets (batched RxList).
+ * around the page_pool page the NIC wrote, or, for a buffer that holds
+ * several packets (batched RxList), as a page_pool fragment of it; no
+ * packet is copied.
  */
 #include <linux/cpumask.h>
 #include <linux/etherdevice.h>
@@ -43,6 +44,11 @@ int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
 	if (!page)
 		return -ENOMEM;
+	/* Fragment pools: the model's reference is the page's one fragment
+	 * (see rxb_rx_ref_buf()).
+	 */
+	if (rx->rxq[q].pp->p.flags & PP_FLAG_PAGE_FRAG)
+		page_pool_fragment_page(page, 1);
 	buf->addr = page_to_phys(page) + RXB_RX_HEADROOM;
 	buf->cookie = page;
 	return 0;
@@ -53,6 +59,20 @@ void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 	struct rxb_rx *rx = env;
 
 	page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
+}
+
+/* A packet handed up as a fragment of a page the model keeps (batched
+ * RxList) holds one fragment reference of its own: the page returns to
+ * its pool (page_pool_put_page() -> page_pool_defrag_page()) when the
+ * model's reference and every packet's are gone.  page_pool has no
+ * helper to add one fragment to a page in use; the model holds one, so
+ * the count cannot reach zero under us.
+ */
+void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
+{
+	struct page *page = cookie;
+
+	atomic_long_inc(&page->pp_frag_count);
 }
 
 /* The page a bus address the driver posted points into. */
@@ -80,17 +100,46 @@ static void rxb_rx_work(struct rxb_rxq *rxq, u32 n)
 	rxq->work_seed = x;
 }
 
-/* A packet in a buffer the model keeps (batched RxList): copy it out. */
-static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
-				       const struct rxb_pkt *p)
+/* Hash, checksum and queue the NIC reported, for either kind of skb. */
+static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
+			const struct rxb_pkt *p)
 {
-	struct sk_buff *skb = napi_alloc_skb(&rxq->napi, p->len);
+	skb_record_rx_queue(skb, rxq->qid);
+	if (!(rxq->rx->port->dev->features & NETIF_F_RXHASH))
+		;	/* ethtool -K rxhash off: the NIC's hash is not reported */
+	else if (p->flags & RXB_CQE_F_L4_HASH)
+		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
+	else if (p->flags & RXB_CQE_F_L3_HASH)
+		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
+	if (p->flags & RXB_CQE_F_CSUM) {
+		skb->ip_summed = CHECKSUM_COMPLETE;
+		skb->csum = (__force __wsum)p->csum;
+	}
+	rxq->poll_pkts++;
+	rxq->poll_bytes += p->len;
+}
 
-	if (unlikely(!skb))
-		return NULL;
-	skb_put_data(skb, page_address(p->cookie) + RXB_RX_HEADROOM +
-		     p->offset, p->len);
-	return skb;
+/* A packet in a page the model keeps (batched RxList): the page fragment
+ * goes up as it is, with the packet's own page_pool fragment reference
+ * (rxb_rx_ref_buf()), in napi's frags skb; GRO pulls the headers.  No
+ * copy, as mlx5's striding RQ.
+ */
+static void rxb_rx_frag(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+{
+	struct sk_buff *skb = napi_get_frags(&rxq->napi);
+
+	if (unlikely(!skb)) {
+		page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, p->cookie,
+					p->pool_q == rxq->qid);
+		rxq->poll_drops++;
+		return;
+	}
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, p->cookie,
+			RXB_RX_HEADROOM + p->offset, p->len,
+			ALIGN(p->len, RXB_MCQE_ALIGN));
+	skb_mark_for_recycle(skb);
+	rxb_rx_meta(rxq, skb, p);
+	napi_gro_frags(&rxq->napi);
 }
 
 /* A packet alone in its buffer: the skb takes the page over, no copy. */
@@ -117,38 +166,29 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	struct net_device *dev = rxq->rx->port->dev;
 	struct sk_buff *skb;
 
-	skb = p->borrowed ? rxb_rx_copy_skb(rxq, p) : rxb_rx_build_skb(rxq, p);
+	if (p->frag) {
+		rxb_rx_frag(rxq, p);
+		return;
+	}
+	skb = rxb_rx_build_skb(rxq, p);
 	if (unlikely(!skb)) {
 		rxq->poll_drops++;
 		return;
 	}
 	skb->protocol = eth_type_trans(skb, dev);
-	skb_record_rx_queue(skb, rxq->qid);
-	if (!(dev->features & NETIF_F_RXHASH))
-		;	/* ethtool -K rxhash off: the NIC's hash is not reported */
-	else if (p->flags & RXB_CQE_F_L4_HASH)
-		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
-	else if (p->flags & RXB_CQE_F_L3_HASH)
-		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L3);
-	if (p->flags & RXB_CQE_F_CSUM) {
-		skb->ip_summed = CHECKSUM_COMPLETE;
-		skb->csum = (__force __wsum)p->csum;
-	}
-	rxq->poll_pkts++;
-	rxq->poll_bytes += p->len;
+	rxb_rx_meta(rxq, skb, p);
 	napi_gro_receive(&rxq->napi, skb);
 }
 
-/* The NIC could not write the packet: recycle its buffer (unless the
- * model keeps it), count the drop.
+/* The NIC could not write the packet: recycle its buffer (a fragment: drop
+ * the packet's reference), count the drop.
  */
 static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
 	struct rxb_rx *rx = rxq->rx;
 
-	if (!p->borrowed)
-		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
-					p->pool_q == rxq->qid);
+	page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
+				p->pool_q == rxq->qid);
 	u64_stats_update_begin(&rxq->stats.syncp);
 	u64_stats_inc(&rxq->stats.dma_errors);
 	u64_stats_update_end(&rxq->stats.syncp);
@@ -299,9 +339,12 @@ static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
 	return min_t(unsigned int, rings + mcfg->ring_size, RXB_PP_MAX_SIZE);
 }
 
-static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size)
+static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
+			       bool frags)
 {
 	struct page_pool_params pp = {
+		/* Pages shared by several packets' skbs (rxb_rx_frag()). */
+		.flags		= frags ? PP_FLAG_PAGE_FRAG : 0,
 		.order		= 0,
 		.pool_size	= size,
 		.nid		= NUMA_NO_NODE,
@@ -484,7 +527,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		rxq->work_seed = get_random_u32() | 1;
 		u64_stats_init(&rxq->stats.syncp);
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
-		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg));
+		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg),
+					  cfg->model->multi_pkt_bufs);
 		if (err)
 			goto err;
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Ring primitives shared by the ring-model cores: the completion ring's
- * sense-reverse protocol and doorbell register accesses.  Every access to
- * memory or a register that both the NIC and the driver touch goes through
- * here, so each ordering pair is written down once.
+ * Ring primitives shared by the ring-model cores: the completion ring
+ * (struct rxb_cring) with its sense-reverse protocol, doorbell register
+ * accesses, and the create/destroy skeleton (struct rxb_layout).  Every
+ * access to memory or a register that both the NIC and the driver touch
+ * goes through here, so each ordering pair is written down once.
  */
 #ifndef _RXB_RING_H
 #define _RXB_RING_H
 
-#include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/spinlock.h>
+#include <linux/stddef.h>
+#include <linux/types.h>
 #include <asm/barrier.h>
 #include <asm/byteorder.h>
 #include <rxbisect/rxb_desc.h>
@@ -27,111 +32,6 @@
 static inline u8 rxb_gen(u32 idx, unsigned int order)
 {
 	return ((idx >> order) & 1) ^ 1;
-}
-
-/**
- * rxb_cqe_write() - NIC side: write a completion entry and make it visible.
- * @cqe: entry at the NIC's CR tail.
- * @gen: rxb_gen() of the NIC's CR tail index.
- * @desc_idx: descriptor slot holding the packet.
- * @ring_id: Rx ring of @desc_idx.
- * @len: packet length.
- * @hash: RSS hash.
- * @csum: checksum of the frame.
- * @flags: RXB_CQE_F_*_HASH, RXB_CQE_F_CSUM and RXB_CQE_F_DMA_ERR.
- */
-static inline void rxb_cqe_write(struct rxb_cqe *cqe, u8 gen, u16 desc_idx,
-				 u16 ring_id, u16 len, u32 hash, u32 csum,
-				 u8 flags)
-{
-	cqe->rss_hash = cpu_to_le32(hash);
-	cqe->desc_idx = cpu_to_le16(desc_idx);
-	cqe->pkt_len = cpu_to_le16(len);
-	cqe->ring_id = cpu_to_le16(ring_id);
-	cqe->csum = cpu_to_le32(csum);
-	cqe->reserved = 0;
-	/* Release: the packet data (dma_write) and the fields above are
-	 * visible before the done bit.  Pairs with the acquire in
-	 * rxb_cqe_ready().
-	 */
-	smp_store_release(&cqe->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
-}
-
-/**
- * rxb_cqe_read() - driver side: decode a completion rxb_cqe_ready() found.
- * @cqe: the entry.
- * @pkt: filled with length, hash, checksum and flags, and as the only
- *	packet in its buffer; not the buffer.
- *
- * Return: the descriptor index the entry names.
- */
-static inline u16 rxb_cqe_read(const struct rxb_cqe *cqe, struct rxb_pkt *pkt)
-{
-	pkt->len = le16_to_cpu(cqe->pkt_len);
-	pkt->hash = le32_to_cpu(cqe->rss_hash);
-	pkt->csum = le32_to_cpu(cqe->csum);
-	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
-	pkt->offset = 0;
-	pkt->borrowed = false;
-	return le16_to_cpu(cqe->desc_idx);
-}
-
-/**
- * rxb_cqe_ready() - driver side: has the NIC written the entry for this pass?
- * @cqe: entry at the driver's CR head.
- * @gen: rxb_gen() of the driver's CR head index.
- *
- * On true, the entry's fields and the packet data it points to may be read.
- */
-static inline bool rxb_cqe_ready(const struct rxb_cqe *cqe, u8 gen)
-{
-	/* Acquire: pairs with the release in rxb_cqe_write(). */
-	u8 flags = smp_load_acquire(&cqe->flags);
-
-	return (flags & RXB_CQE_F_DONE) == (gen ? RXB_CQE_F_DONE : 0);
-}
-
-/**
- * rxb_mcqe_write() - NIC side: write a batched RxList completion entry.
- * @cqe: entry at the NIC's CR tail.
- * @gen: rxb_gen() of the NIC's CR tail index.
- * @desc_idx: descriptor slot whose buffer holds the packet.
- * @off: the packet's offset in that buffer.
- * @len: packet length.
- * @hash: RSS hash.
- * @csum: checksum of the frame.
- * @flags: RXB_MCQE_F_CLOSE, RXB_CQE_F_*_HASH, RXB_CQE_F_CSUM and
- *	RXB_CQE_F_DMA_ERR.
- */
-static inline void rxb_mcqe_write(struct rxb_mcqe *cqe, u8 gen, u16 desc_idx,
-				  u16 off, u16 len, u32 hash, u32 csum,
-				  u8 flags)
-{
-	cqe->rss_hash = cpu_to_le32(hash);
-	cqe->desc_idx = cpu_to_le16(desc_idx);
-	cqe->pkt_len = cpu_to_le16(len);
-	cqe->buf_off = cpu_to_le16(off);
-	cqe->csum = cpu_to_le32(csum);
-	cqe->reserved = 0;
-	/* Release: as in rxb_cqe_write().  Pairs with the acquire in
-	 * rxb_mcqe_ready().
-	 */
-	smp_store_release(&cqe->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
-}
-
-/**
- * rxb_mcqe_ready() - driver side: rxb_cqe_ready() for a struct rxb_mcqe.
- * @cqe: entry at the driver's CR head.
- * @gen: rxb_gen() of the driver's CR head index.
- *
- * Return: true if the NIC wrote the entry in this pass.
- */
-static inline bool rxb_mcqe_ready(const struct rxb_mcqe *cqe, u8 gen)
-{
-	/* Acquire: pairs with the release in rxb_mcqe_write(). */
-	u8 flags = smp_load_acquire(&cqe->flags);
-
-	return (flags & RXB_CQE_F_DONE) == (gen ? RXB_CQE_F_DONE : 0);
 }
 
 /**
@@ -177,10 +77,279 @@ static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
 	d->reserved = 0;
 }
 
-void rxb_cq_deliver(struct rxb_model *m, unsigned int qi,
-		    const struct rxb_frame *f, u64 buf_addr, struct rxb_cqe *cq,
-		    u32 mask, unsigned int order, u32 *cq_tail, u16 desc_idx,
-		    u16 ring_id);
+/**
+ * struct rxb_cring - a completion ring (CR): entries the NIC writes and the
+ * driver reads, in order, with the done-bit protocol of struct rxb_cqe.
+ * @ent: the entries, in ring memory.
+ * @db: the ring's consumer-index doorbell register (rxb_rxq_regs.cq_head
+ *	or rxb_cq_regs.cq_head): written by the driver, read by the NIC.
+ * @mask: ring size - 1.
+ * @order: log2 of the ring size.
+ *
+ * Set up at create and read-only afterwards.  The two indices are not in
+ * here: the NIC's tail (next entry it writes) lives with the queue's NIC
+ * state and the driver's head (next entry it reads) with its driver state,
+ * each on its side's cache line; the helpers take the one they need.
+ */
+struct rxb_cring {
+	struct rxb_cqe *ent;
+	u32 *db;
+	u32 mask;
+	unsigned int order;
+};
+
+/**
+ * rxb_cring_init() - set up a completion ring whose entries are allocated.
+ * @cr: the ring; @cr->ent zeroed ring memory of @size entries.
+ * @size: entries, a power of two.
+ * @db: its consumer-index register.
+ */
+static inline void rxb_cring_init(struct rxb_cring *cr, u32 size, u32 *db)
+{
+	cr->db = db;
+	cr->mask = size - 1;
+	cr->order = ilog2(size);
+}
+
+/**
+ * rxb_cring_held() - NIC side: entries written that the driver has not
+ * consumed yet.
+ * @cr: the ring.
+ * @tail: the NIC's tail index.
+ *
+ * Return: @tail less the consumer index in the doorbell (acquire).
+ */
+static inline u32 rxb_cring_held(const struct rxb_cring *cr, u32 tail)
+{
+	return tail - rxb_db_read(cr->db);
+}
+
+/**
+ * rxb_cring_admit() - NIC side: may a frame go to the entry at the tail?
+ * @cr: the ring; the caller holds the lock that serialises its writers.
+ * @held: rxb_cring_held() of the NIC's tail.
+ * @len: frame length.
+ * @buf_len: length the driver posted with the buffer the NIC would use.
+ *
+ * Checks room (the entry at the tail is free: reserved for the caller
+ * until it calls rxb_cring_deliver() or drops its lock), then that the
+ * frame fits the buffer.
+ *
+ * Return: 0, -ENOSPC (ring full) or -EMSGSIZE (frame longer than buffer).
+ */
+static inline int rxb_cring_admit(const struct rxb_cring *cr, u32 held,
+				  u32 len, __le32 buf_len)
+{
+	if (held > cr->mask)
+		return -ENOSPC;
+	if (len > le32_to_cpu(buf_len))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * rxb_cring_ready() - driver side: has the NIC written the entry for this
+ * pass?
+ * @cr: the ring.
+ * @idx: free-running index of the entry (the driver's head, or beyond).
+ *
+ * On true, the entry's fields and the packet data it points to may be read.
+ *
+ * Return: true if the entry is done.
+ */
+static inline bool rxb_cring_ready(const struct rxb_cring *cr, u32 idx)
+{
+	/* Acquire: pairs with the release in rxb_cring_deliver(). */
+	u8 flags = smp_load_acquire(&cr->ent[idx & cr->mask].flags);
+
+	return (flags & RXB_CQE_F_DONE) ==
+	       (rxb_gen(idx, cr->order) ? RXB_CQE_F_DONE : 0);
+}
+
+/**
+ * rxb_cring_pending() - driver side: is there an entry to read at the head?
+ * @cr: the ring.
+ * @head: the driver's head index.
+ *
+ * Return: true if the entry at @head is done.
+ */
+static inline bool rxb_cring_pending(const struct rxb_cring *cr, u32 head)
+{
+	return rxb_cring_ready(cr, head);
+}
+
+/**
+ * rxb_cring_read() - driver side: decode an entry rxb_cring_ready() found.
+ * @cr: the ring.
+ * @idx: the entry's index.
+ * @pkt: filled with length, hash, checksum and flags (less the done bit),
+ *	and as the only packet in its buffer; not the buffer.
+ *
+ * Return: the descriptor index the entry names, masked to the ring.
+ */
+static inline u32 rxb_cring_read(const struct rxb_cring *cr, u32 idx,
+				 struct rxb_pkt *pkt)
+{
+	const struct rxb_cqe *cqe = &cr->ent[idx & cr->mask];
+
+	pkt->len = le16_to_cpu(cqe->pkt_len);
+	pkt->hash = le32_to_cpu(cqe->rss_hash);
+	pkt->csum = le32_to_cpu(cqe->csum);
+	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
+	pkt->offset = 0;
+	pkt->frag = false;
+	return le16_to_cpu(cqe->desc_idx) & cr->mask;
+}
+
+/**
+ * rxb_cring_state() - a snapshot of a completion ring, for ring_state().
+ * @cr: the ring.
+ * @tail: the NIC's tail index (read with READ_ONCE).
+ * @head: the driver's head index (read with READ_ONCE).
+ * @st: its size, nic_head, drv_tail and drv_gen are filled; the caller
+ *	fills @st->posted.
+ */
+static inline void rxb_cring_state(const struct rxb_cring *cr, const u32 *tail,
+				   const u32 *head, struct rxb_ring_state *st)
+{
+	st->size = cr->mask + 1;
+	st->nic_head = READ_ONCE(*tail);
+	st->drv_tail = READ_ONCE(*head);
+	st->drv_gen = rxb_gen(st->drv_tail, cr->order);
+}
+
+/**
+ * rxb_nic_drop() - NIC side: count a frame the NIC dropped, by cause.
+ * @m: the model instance.
+ * @qi: queue RSS chose; its hardware counters, under the serialisation of
+ *	the NIC's writers for that queue.
+ * @err: 0 (nothing counted), -ENOBUFS, -ENOSPC or -EMSGSIZE.
+ *
+ * Return: @err.
+ */
+static inline int rxb_nic_drop(struct rxb_model *m, unsigned int qi, int err)
+{
+	struct rxb_qstats *st = &m->qstats[qi];
+
+	if (err == -ENOBUFS)
+		rxb_stat_inc(&st->nobuf_drops);
+	else if (err == -ENOSPC)
+		rxb_stat_inc(&st->ring_full_drops);
+	else if (err)
+		rxb_stat_inc(&st->oversize_drops);
+	return err;
+}
+
+/**
+ * rxb_nic_finish() - NIC side: end a frame's delivery to queue @qi.
+ * @m: the model instance.
+ * @qi: queue RSS chose.
+ * @lock: the pipeline stage the NIC held for the frame; released.
+ * @err: 0, or the drop cause (see rxb_nic_drop()), counted before @lock is
+ *	released.
+ *
+ * On success, raises @qi's vector after leaving the pipeline stage.
+ *
+ * Return: @err.
+ */
+static inline int rxb_nic_finish(struct rxb_model *m, unsigned int qi,
+				 spinlock_t *lock, int err)
+{
+	rxb_nic_drop(m, qi, err);
+	spin_unlock(lock);
+	if (!err)
+		m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+	return err;
+}
+
+/**
+ * enum rxb_array_len - entries of an array of a per-queue structure.
+ * @RXB_ARR_RING: the configuration's ring_size.
+ * @RXB_ARR_RING_BITS: ring_size / BITS_PER_LONG (a bitmap by slot).
+ * @RXB_ARR_AX: the configuration's ax_ring_size.
+ */
+enum rxb_array_len {
+	RXB_ARR_RING,
+	RXB_ARR_RING_BITS,
+	RXB_ARR_AX,
+};
+
+/**
+ * struct rxb_array - an array each element of a table points to.
+ * @off: offset of the pointer in the table's element.
+ * @size: bytes of one entry of the array.
+ * @len: entries (enum rxb_array_len).
+ */
+struct rxb_array {
+	size_t off;
+	size_t size;
+	enum rxb_array_len len;
+};
+
+/* An array of @n entries of *(@type).@field's type, pointed to by @field. */
+#define RXB_ARRAY(type, field, n) \
+	{ offsetof(type, field), sizeof(*((type *)0)->field), n }
+
+#define RXB_LAYOUT_TABLES	4
+#define RXB_LAYOUT_ARRAYS	5
+
+/**
+ * struct rxb_table - a table of per-queue (or per-shared-ring) structures.
+ * @off: offset in the instance of the pointer to the table.
+ * @size: bytes of one element.
+ * @count: elements; NULL: one per queue.
+ * @arrays: arrays each element points to, allocated zeroed.
+ */
+struct rxb_table {
+	size_t off;
+	size_t size;
+	unsigned int (*count)(const struct rxb_model_cfg *cfg);
+	struct rxb_array arrays[RXB_LAYOUT_ARRAYS];
+};
+
+/**
+ * struct rxb_layout - the memory of a model instance, for
+ * rxb_model_alloc() and rxb_model_free().
+ * @size: bytes of the instance, whose struct rxb_model comes first.
+ * @tables: its tables; unused ones have size 0.
+ */
+struct rxb_layout {
+	size_t size;
+	struct rxb_table tables[RXB_LAYOUT_TABLES];
+};
+
+/* The members of struct rxb_model_ops every model has: @model_name, and
+ * functions named @pfx_create, @pfx_hw_rx, @pfx_poll and @pfx_refill.
+ */
+#define RXB_MODEL_OPS(model_name, pfx)					\
+	.name = model_name, .create = pfx##_create,			\
+	.hw_rx = pfx##_hw_rx, .poll = pfx##_poll, .refill = pfx##_refill
+
+/* The xstats members of a model's ops: @pfx_xstats_count, _names, _values. */
+#define RXB_XSTATS_OPS(pfx)						\
+	.xstats_count = pfx##_xstats_count,				\
+	.xstats_names = pfx##_xstats_names,				\
+	.xstats_values = pfx##_xstats_values
+
+struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
+				  const struct rxb_model_cfg *cfg,
+				  const struct rxb_layout *lay);
+void rxb_model_free(struct rxb_model *m, const struct rxb_layout *lay);
+unsigned int rxb_table_len(const struct rxb_model *m,
+			   const struct rxb_table *t);
+u64 *rxb_stats_read(u64 *vals, const void *base, const u16 *off,
+		    unsigned int n);
+char *rxb_xstats_names_fill(char *names, const char *prefix, unsigned int n,
+			    const char *const *tbl, unsigned int ntbl);
+void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
+		       const struct rxb_cring *cr, u32 *tail,
+		       const struct rxb_frame *f, u64 buf_addr, u16 desc_idx,
+		       u16 ring_id, u8 flags);
+void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
+		    u8 flags);
+void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
+		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
+		       u64 bytes);
 bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
 		     u32 *tail, u32 ci, u32 *doorbell);

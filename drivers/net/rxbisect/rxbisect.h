@@ -590,6 +590,7 @@ void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
 int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
 void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
+void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie);
 void *rxb_rx_buf_cookie(void *env, u64 addr);
 void rxb_nic_timer_init(struct rxb_rx *rx);
 

@@ -22,6 +22,7 @@
 #define _RXB_SHRING_LIST_H
 
 #include <linux/cache.h>
+#include <linux/container_of.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rxbisect/rxb_desc.h>
@@ -39,7 +40,8 @@ extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
  * @regs: the ring's doorbell.
  * @hw: NIC-internal state, under @hw.lock (the ring's pipeline stage):
  *	hwHead (@hw.head), descriptors taken so far, the slot taken last,
- *	takes not adjacent to the last one.
+ *	takes not adjacent to the last one, (batched RxList) descriptors
+ *	closed by the idle timeout.
  * @sw: driver state shared by the group's queues, under @sw.lock: hwTail
  *	(@sw.tail, the list's last slot), descriptors appended so far, the
  *	first slot that never got a buffer, lock and repost counters.
@@ -58,6 +60,7 @@ struct shlist_ring {
 		u32 taken;
 		u32 last;
 		u64 out_of_order;
+		u64 idle_closes;
 	} hw ____cacheline_aligned;
 
 	struct {
@@ -138,13 +141,65 @@ static inline u32 shlist_ring_posted(const struct shlist_ring *r)
 	return avail > 1 ? avail - 1 : 0;
 }
 
-struct shlist_ring *shlist_rings_alloc(struct rxb_model *m);
-void shlist_rings_arm(struct rxb_model *m, struct shlist_ring *rings);
-void shlist_rings_free(struct rxb_model *m, struct shlist_ring *rings);
+/**
+ * struct shlist - an instance of an RxList model (shring-list or
+ * shring-batched).
+ * @b: the shRing group base.
+ * @ring: the shared RxList rings, @b.nrings of them.
+ * @ticking: batched RxList: the NIC's idle timer is armed or running.
+ */
+struct shlist {
+	struct shring_base b;
+	struct shlist_ring *ring;
+	bool ticking;
+};
+
+static inline struct shlist *to_shlist(struct rxb_model *m)
+{
+	return container_of(m, struct shlist, b.m);
+}
+
+static inline struct shlist_ring *shlist_ring_of(struct shlist *sl,
+						 unsigned int qi)
+{
+	return &sl->ring[qi / sl->b.m.cfg.share_factor];
+}
+
+/**
+ * shlist_admit() - NIC side: may a frame to queue @qi take the next
+ * descriptor of the list?
+ * @sl: the instance.
+ * @r: @qi's ring; under r->hw.lock.
+ * @qi: the queue.
+ * @len: frame length.
+ * @held: rxb_cring_held() of @qi's CR.
+ *
+ * Return: 0, or the drop cause for rxb_nic_finish() (-ENOBUFS counts a
+ * victim drop too).
+ */
+static inline int shlist_admit(struct shlist *sl, struct shlist_ring *r,
+			       unsigned int qi, u32 len, u32 held)
+{
+	if (!shlist_ring_can_take(r))
+		return shring_nobuf(&sl->b, qi, held);
+	return rxb_cring_admit(&sl->b.q[qi].cr, held, len,
+			       r->desc[r->hw.head].buf_len);
+}
+
+/* The ops members the RxList models share; @values: their xstats_values. */
+#define SHLIST_OPS(values)						\
+	.destroy = shlist_destroy, .rx_pending = shring_rx_pending,	\
+	.ring_state = shlist_ring_state, SHRING_XSTATS_OPS(values)
+
+struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
+			       const struct rxb_model_cfg *cfg,
+			       const char *const *ring_xstat_names,
+			       unsigned int ring_xstats);
+void shlist_destroy(struct rxb_model *m);
+void shlist_ring_state(struct rxb_model *m, unsigned int qi,
+		       struct rxb_ring_state *st);
 void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 			unsigned int qi, u32 first, u32 last, u32 n);
-void shlist_ring_arm(struct rxb_model *m, struct shlist_ring *r, u32 mask,
-		     unsigned int first, unsigned int nq);
 void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 			  u32 mask, unsigned int qi);
 u64 *shlist_ring_xstats(const struct shlist_ring *r, u64 *vals);

@@ -76,6 +76,7 @@
 struct bbuf {
 	u8 *data;
 	u16 pool;
+	int refs;	/* the model's, or packets' (fragments); atomic */
 };
 
 struct pool {
@@ -225,6 +226,7 @@ static int buf_alloc(struct bench *b, unsigned int q, struct rxb_buf *out)
 	}
 	out->addr = (u64)(unsigned long)x->data;
 	out->cookie = x;
+	x->refs = 1;
 	return 0;
 }
 
@@ -279,9 +281,25 @@ static void pool_put(struct bench *b, unsigned int q, struct bbuf *x)
 	}
 }
 
+/* Drop a reference on @x (the model's, or a packet's); the last one
+ * returns it to its pool.
+ */
+static void buf_unref(struct bench *b, unsigned int q, struct bbuf *x)
+{
+	if (!__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL))
+		pool_put(b, q, x);
+}
+
 static void env_free(void *envp, unsigned int q, void *cookie)
 {
-	pool_put(envp, q, cookie);
+	buf_unref(envp, q, cookie);
+}
+
+static void env_ref(void *envp, unsigned int q, void *cookie)
+{
+	struct bbuf *x = cookie;
+
+	__atomic_add_fetch(&x->refs, 1, __ATOMIC_RELAXED);
 }
 
 static void *env_cookie(void *envp, u64 addr)
@@ -321,6 +339,7 @@ static u8 env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 static const struct rxb_env_ops bench_ops = {
 	.alloc_buf	= env_alloc,
 	.free_buf	= env_free,
+	.ref_buf	= env_ref,
 	.buf_cookie	= env_cookie,
 	.raise_irq	= env_irq,
 	.arm_timer	= env_arm,
@@ -401,7 +420,6 @@ static void *cons_fn(void *arg)
 {
 	struct cons_arg *ca = arg;
 	struct bench *b = ca->b;
-	static __thread u64 scratch[BUF_SIZE / 8];
 	struct rxb_pkt pkts[BUDGET];
 	u64 sink = 0;
 	unsigned int q, idle = 0;
@@ -419,17 +437,12 @@ static void *cons_fn(void *arg)
 							     pkts[i].offset);
 				unsigned int w = b->touch_all ? pkts[i].len / 8 : 1;
 
-				/* Borrowed (batched RxList): copied out, as
-				 * rx.c does; the model keeps the buffer.
+				/* A fragment (batched RxList) is read in
+				 * place, as rx.c adds it to an skb.
 				 */
-				if (pkts[i].borrowed) {
-					memcpy(scratch, d, pkts[i].len);
-					d = scratch;
-				}
 				while (w--)
 					sink += d[w];
-				if (!pkts[i].borrowed)
-					pool_put(b, q, x);
+				buf_unref(b, q, x);
 			}
 			got += n;
 		}

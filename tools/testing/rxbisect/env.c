@@ -25,7 +25,11 @@ struct env_buf {
 	unsigned int q;		/* queue whose pool it belongs to (fixed) */
 	u8 *data;		/* the chunk; its address is the bus address */
 	struct env_buf *next;	/* pool free list, under the pool's lock */
-	int views;		/* borrowed packets being read, atomic */
+	/* References, atomic: the model's while POSTED (1), plus one per
+	 * fragment packet handed up (ref_buf); a HELD buffer's are its
+	 * packets'.  The last one returns it to the pool.
+	 */
+	int refs;
 };
 
 struct env_pool {
@@ -451,6 +455,26 @@ static void pool_push(struct rxb_env *env, struct env_buf *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Drop a reference on a HELD or POSTED buffer; the last one frees it. */
+static void buf_unref(struct rxb_env *env, struct env_buf *b, const char *what)
+{
+	int left = __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL);
+
+	if (left < 0) {
+		env_err(env, "%s: buffer %p released more often than referenced",
+			what, (void *)b);
+		return;
+	}
+	if (left)
+		return;
+	/* The model's reference is gone too: free_buf moved it to HELD. */
+	if (!buf_move(env, b, BUF_HELD, BUF_FREE, what))
+		return;
+	/* Poison it: a packet read after this is caught by its check. */
+	memset(b->data, 0x6b, RXB_ENV_BUF_SIZE);
+	pool_push(env, b);
+}
+
 static bool inject_fail(struct rxb_env *env, unsigned int q)
 {
 	struct env_pool *p = &env->pool[q];
@@ -516,6 +540,7 @@ static int env_alloc_buf(void *envp, unsigned int q, struct rxb_buf *buf)
 	}
 	if (!buf_move(env, b, from, BUF_POSTED, "alloc_buf"))
 		return -ENOMEM;
+	__atomic_store_n(&b->refs, 1, __ATOMIC_RELEASE);
 	stat_inc(env, q, allocs);
 	buf->addr = (u64)(uintptr_t)b->data;
 	buf->cookie = b;
@@ -533,15 +558,31 @@ static void env_free_buf(void *envp, unsigned int q, void *cookie)
 	}
 	if (b->q != q)
 		env_err(env, "free_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
-	if (__atomic_load_n(&b->views, __ATOMIC_ACQUIRE))
-		env_err(env, "free_buf(q %u): buffer %p has %d packets being read",
-			q, cookie, __atomic_load_n(&b->views, __ATOMIC_RELAXED));
-	if (!buf_move(env, b, BUF_POSTED, BUF_FREE, "free_buf"))
+	/* A double free finds it HELD or FREE. */
+	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "free_buf"))
 		return;
-	/* Poison it: a packet read after this is caught by its check. */
-	memset(b->data, 0x6b, RXB_ENV_BUF_SIZE);
 	stat_inc(env, b->q, frees);
-	pool_push(env, b);
+	buf_unref(env, b, "free_buf");
+}
+
+static void env_ref_buf(void *envp, unsigned int q, void *cookie)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = cookie_buf(env, cookie);
+
+	if (!b) {
+		env_err(env, "ref_buf(q %u): %p is not a buffer", q, cookie);
+		return;
+	}
+	if (b->q != q)
+		env_err(env, "ref_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
+	/* Only the model, which holds the buffer, hands out references. */
+	if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED) {
+		env_err(env, "ref_buf(q %u): buffer %p is not posted", q, cookie);
+		return;
+	}
+	__atomic_add_fetch(&b->refs, 1, __ATOMIC_ACQ_REL);
+	stat_inc(env, b->q, refs);
 }
 
 static void *env_buf_cookie(void *envp, u64 addr)
@@ -614,6 +655,7 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 const struct rxb_env_ops rxb_env_test_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
+	.ref_buf	= env_ref_buf,
 	.buf_cookie	= env_buf_cookie,
 	.raise_irq	= env_raise_irq,
 	.arm_timer	= env_arm_timer,
@@ -630,13 +672,20 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 		env_err(env, "poll(q %u): packet cookie %p is not a buffer", q, pkt->cookie);
 		return NULL;
 	}
-	if (pkt->borrowed) {
-		/* The model keeps the buffer: it must stay posted. */
+	if (pkt->frag) {
+		/* The packet holds a reference: the model keeps the buffer
+		 * posted, or released it already (HELD by its packets).
+		 */
 		int state = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
 
-		if (state != BUF_POSTED) {
-			env_err(env, "poll(q %u): borrowed packet in a %s buffer",
+		if (state != BUF_POSTED && state != BUF_HELD) {
+			env_err(env, "poll(q %u): fragment in a %s buffer",
 				q, buf_state_name[state]);
+			return NULL;
+		}
+		if (__atomic_load_n(&b->refs, __ATOMIC_ACQUIRE) < 1) {
+			env_err(env, "poll(q %u): fragment without a reference",
+				q);
 			return NULL;
 		}
 		if (pkt->offset + pkt->len > RXB_ENV_BUF_SIZE) {
@@ -644,7 +693,6 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 				q, pkt->len, pkt->offset);
 			return NULL;
 		}
-		__atomic_add_fetch(&b->views, 1, __ATOMIC_ACQ_REL);
 		stat_inc(env, b->q, borrows);
 		if (pkt->pool_q != b->q)
 			env_err(env, "poll(q %u): pool_q %u but buffer is from pool %u",
@@ -675,19 +723,11 @@ void rxb_env_pkt_put(struct rxb_env *env, void *cookie)
 		env_err(env, "put: %p is not a buffer", cookie);
 		return;
 	}
-	/* A borrowed packet: the model still has the buffer. */
-	if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == BUF_POSTED) {
-		if (__atomic_sub_fetch(&b->views, 1, __ATOMIC_ACQ_REL) < 0)
-			env_err(env, "put: buffer %p put more often than taken",
-				cookie);
-		return;
-	}
-	if (!buf_move(env, b, BUF_HELD, BUF_FREE, "put"))
-		return;
-	/* Poison the header so that stale data is not mistaken for a frame. */
-	memset(b->data, 0x6b, 64);
+	/* A whole buffer (HELD, its one reference the packet's) or a
+	 * fragment's reference (the buffer POSTED or HELD).
+	 */
 	stat_inc(env, b->q, puts);
-	pool_push(env, b);
+	buf_unref(env, b, "put");
 }
 
 u64 rxb_env_irqs(struct rxb_env *env, unsigned int q)
@@ -750,6 +790,7 @@ struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q)
 	r.frees = __atomic_load_n(&s->frees, __ATOMIC_RELAXED);
 	r.takes = __atomic_load_n(&s->takes, __ATOMIC_RELAXED);
 	r.borrows = __atomic_load_n(&s->borrows, __ATOMIC_RELAXED);
+	r.refs = __atomic_load_n(&s->refs, __ATOMIC_RELAXED);
 	r.puts = __atomic_load_n(&s->puts, __ATOMIC_RELAXED);
 	r.irqs = __atomic_load_n(&s->irqs, __ATOMIC_RELAXED);
 	r.dma_errs = __atomic_load_n(&s->dma_errs, __ATOMIC_RELAXED);

@@ -7,9 +7,10 @@
  * address is the chunk's address, the cookie a tracking record.  Every
  * buffer is in one state: FREE (in its queue's pool), POSTED (handed to
  * the model by alloc_buf), HELD (handed to the test in a struct rxb_pkt).
- * A borrowed packet (struct rxb_pkt.borrowed, batched RxList) leaves its
- * buffer POSTED and counts a view on it until the test puts it back; the
- * model must not free a buffer with views.  Every
+ * A buffer counts references: the model's while POSTED, and one per
+ * fragment packet (struct rxb_pkt.frag, batched RxList) the model handed
+ * up with ref_buf.  free_buf drops the model's (POSTED -> HELD), putting a
+ * packet drops its; the last one returns the buffer to its pool.  Every
  * transition is checked; a wrong one (a cookie that is not a buffer, a
  * double free, a packet in a buffer the model does not own, a DMA into a
  * buffer that is not posted, ...) fails the running KTAP case.
@@ -53,7 +54,8 @@ struct rxb_env_qstats {
 	long injected_fails;	/* alloc_buf failed by injection */
 	long frees;		/* free_buf (posted buffer returned unused) */
 	long takes;		/* buffers received in a packet */
-	long borrows;		/* packets read from a buffer the model keeps */
+	long borrows;		/* fragment packets taken (struct rxb_pkt.frag) */
+	long refs;		/* ref_buf: references handed out with them */
 	long puts;		/* received buffers returned by the test */
 	long irqs;		/* raise_irq calls */
 	long dma_errs;		/* dma_write failed by injection, by pool */
@@ -131,13 +133,15 @@ u32 rxb_env_csum(const void *frame, unsigned int len);
 
 /*
  * A packet polled from queue @q: check its buffer (a posted buffer of the
- * queue named by pkt->pool_q, len within the buffer), mark it HELD (or
- * count a view, if borrowed) and return the packet's data, or NULL
+ * queue named by pkt->pool_q, len within the buffer), mark it HELD (a
+ * fragment: check its reference) and return the packet's data, or NULL
  * (failure recorded) if the check fails.
  */
 void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 		       const struct rxb_pkt *pkt);
-/* Return a HELD buffer (a packet's cookie) to its pool, or drop a view. */
+/* Drop a packet's reference on its buffer (the cookie): a whole buffer
+ * returns to its pool, a fragment's once its last reference goes.
+ */
 void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
 
 /* raise_irq count of @q, with acquire (pairs with the model's release). */
