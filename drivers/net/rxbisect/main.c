@@ -69,6 +69,16 @@ static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 	return err;
 }
 
+/* @port's configuration with @cfg's model and model parameters. */
+static void rxb_port_cfg_with(struct rxb_cfg *pcfg,
+			      const struct rxb_port *port,
+			      const struct rxb_cfg *cfg)
+{
+	*pcfg = port->cfg;
+	pcfg->model = cfg->model;
+	pcfg->mp = cfg->mp;
+}
+
 /* Apply @cfg's model and model parameters to the defaults and every port. */
 static int rxb_apply_all(const struct rxb_cfg *cfg)
 {
@@ -81,17 +91,13 @@ static int rxb_apply_all(const struct rxb_cfg *cfg)
 		return err;
 	/* Check every port first, so that a refusal changes nothing. */
 	list_for_each_entry(port, &rxb_ports, list) {
-		pcfg = port->cfg;
-		pcfg.model = cfg->model;
-		pcfg.mp = cfg->mp;
+		rxb_port_cfg_with(&pcfg, port, cfg);
 		err = rxb_cfg_check(&pcfg, port->dev);
 		if (err)
 			return err;
 	}
 	list_for_each_entry(port, &rxb_ports, list) {
-		pcfg = port->cfg;
-		pcfg.model = cfg->model;
-		pcfg.mp = cfg->mp;
+		rxb_port_cfg_with(&pcfg, port, cfg);
 		err = rxb_reconfigure(port, &pcfg, NULL);
 		if (err) {
 			netdev_err(port->dev, "cannot apply the new parameters: %d\n",
