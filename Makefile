@@ -51,6 +51,10 @@ KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cu
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
+# Plain `make` builds the module and the tools, as the README says: the
+# included vm.mk must not make its first target (vm-initramfs) the default.
+.DEFAULT_GOAL := all
+
 -include tools/vm/vm.mk
 
 DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
