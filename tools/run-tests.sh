@@ -96,7 +96,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..4"
+	echo "1..5"
 	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
 	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 	result "$([ -z "$out" ] && echo ok)" "build W=1 C=1 (sparse) clean"
@@ -114,6 +114,13 @@ stage_static() {
 	done
 	[ -n "$missing" ] && echo "# README names make targets the Makefile lacks:$missing"
 	result "$([ -z "$missing" ] && echo ok)" "every make command of the README is a target"
+
+	if out=$(python3 tools/bench/test_report.py 2>&1); then
+		result ok "bench report: medians, spreads, ratios within noise (test_report.py)"
+	else
+		echo "$out" | sed 's/^/# /'
+		result fail "bench report: medians, spreads, ratios within noise (test_report.py)"
+	fi
 
 	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
 		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
