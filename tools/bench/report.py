@@ -107,6 +107,24 @@ class Ratio:
         return s + (NOISE if self.noise else "")
 
 
+def complete_reps(rows, what):
+    """Only the repetitions that ran as many rows as the fullest one: a
+    run cut short (VM timeout, stopped by hand) leaves its last repetition
+    with some models only, and keeping it would weigh those models'
+    share of the run differently from the others'."""
+    per = {}
+    for r in rows:
+        per[r.get("rep")] = per.get(r.get("rep"), 0) + 1
+    if not per:
+        return rows
+    full = max(per.values())
+    cut = sorted((k for k, v in per.items() if v < full), key=lambda x: num(x) or 0)
+    if cut:
+        print("(%s: repetition %s incomplete, left out)" % (what, ", ".join(cut)))
+        print()
+    return [r for r in rows if per[r.get("rep")] == full]
+
+
 def order(rows):
     models = []
     for r in rows:
@@ -348,12 +366,13 @@ def main():
             for line in f:
                 print("    " + line.rstrip())
         print()
+    rows = complete_reps(rows, "bench.csv")
     models = main_table(rows, outdir)
     sw = os.path.join(outdir, "sweep.csv")
     srows = []
     if os.path.exists(sw):
         with open(sw) as f:
-            srows = list(csv.DictReader(f))
+            srows = complete_reps(list(csv.DictReader(f)), "sweep.csv")
         if srows:
             models = sweep_tables(srows, outdir)
     plots(outdir, models, bool(srows))

@@ -42,6 +42,9 @@ def write(d):
                         "60000", "280.000", "550.000", "1100.000"]
                 row += ["-", "-", "-"] if m == "veth" else [str(2600 + 10 * rep), "2624", "0"]
                 w.writerow(row)
+        # a sixth repetition cut short: left out
+        w.writerow(["veth", 6, "ok", "9.000"] + ["1"] * 11)
+        w.writerow(["privring", 6, "ok", "9.000"] + ["1"] * 11)
     with open(os.path.join(d, "sweep.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(SWEEP_HDR)
@@ -65,7 +68,7 @@ def main():
         print("%sok %d %s" % ("" if ok else "not ", n, name))
 
     print("TAP version 13")
-    print("1..7")
+    print("1..8")
     with tempfile.TemporaryDirectory() as d:
         write(d)
         r = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), d],
@@ -81,6 +84,8 @@ def main():
               "main table: runs, median (min–max)", out)
         check(rows.get("corec", [[""] * 3])[0][1:3] == ["0", "skipped"],
               "a model that never loaded is reported as skipped", out)
+        check("repetition 6 incomplete, left out" in out,
+              "a repetition cut short is left out and said so", out)
         rx_ratio = rows.get("rxbisect", [[], []])[1]
         sh_ratio = rows.get("shring", [[], []])[1]
         # rxbisect: 0.610/0.500, range 0.590/0.520 to 0.630/0.480
