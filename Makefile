@@ -11,7 +11,8 @@
 #   make checkpatch checkpatch.pl --strict over the C sources
 #   make demo       every ring model side by side in the VM (results/)
 #   make bench      the full benchmark matrix in the VM (results/bench-*/;
-#                   BENCH=full for the full sweeps, about an hour under TCG)
+#                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
+#                   full sweeps, hours under TCG)
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
@@ -50,6 +51,10 @@ else
 KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
+
+# Plain `make` builds the module and the tools, as the README says: the
+# included vm.mk must not make its first target (vm-initramfs) the default.
+.DEFAULT_GOAL := all
 
 -include tools/vm/vm.mk
 
@@ -98,11 +103,18 @@ demo: module
 
 # Every ring model and veth under iperf3, pktgen, sockperf and the
 # imbalance sweeps, in the VM (tools/bench/bench_all.sh): CSV, markdown
-# tables and plots under results/bench-DATE/.
+# tables and plots under results/bench-DATE/.  BENCH_REPS repetitions,
+# the models interleaved; medians, spreads, ratios marked when within
+# noise.  BENCH_ENV: more of bench_all.sh's variables, e.g.
+# BENCH_ENV='MODELS="privring rxbisect" CELLS=tcp1 NO_VETH=1'.
 BENCH ?= quick
+BENCH_REPS ?= 5
+BENCH_ENV ?=
+BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4000,600) )))
 bench: module
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
-	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d BENCH=$(BENCH) tools/bench/bench_all.sh
+	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
+		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c).
 microbench:

@@ -47,21 +47,81 @@ count() {
 	fi
 }
 
+# The targets the top-level Makefile defines (make's database).
+make_targets() {
+	make -npq .DEFAULT 2>/dev/null | awk -F: '
+		/^# Not a target/ { skip = 1; next }
+		/^[a-zA-Z0-9][a-zA-Z0-9_.-]*:([^=]|$)/ { if (!skip) print $1 }
+		{ skip = 0 }' | sort -u
+}
+
+# The targets the README's commands name: "make X" on an indented
+# (command) line or in backquotes.
+readme_targets() {
+	grep -oE '^ {4}(sudo )?make +[a-z][a-z0-9-]*|`make +[a-z][a-z0-9-]*' README |
+		sed -E 's/.*make +//' | sort -u
+}
+
+# Plain `make` in a copy of the tree (tracked and untracked, not ignored
+# files; no build products) must build rxbisect.ko, as the README says.
+plain_make_builds_ko() {
+	local tmp rc=1
+
+	tmp=$(mktemp -d /tmp/rxb-plainmake.XXXXXX) || return 1
+	git ls-files -z --cached --others --exclude-standard |
+		tar --null --ignore-failed-read -T - -cf - 2>/dev/null |
+		tar -C "$tmp" -xf - &&
+	make -C "$tmp" >"$logdir/plain-make.log" 2>&1 &&
+	test -f "$tmp/rxbisect.ko" && rc=0
+	[ $rc -eq 0 ] || tail -n 5 "$logdir/plain-make.log" | sed 's/^/# /'
+	rm -rf "$tmp"
+	return $rc
+}
+
 stage_static() {
-	local n=0 f=0 out cp
+	local n=0 f=0 sk=0 out cp t missing targets
+
+	# result OK NAME [SKIP-REASON]
+	result() {
+		n=$((n + 1))
+		if [ -n "${3:-}" ]; then
+			echo "ok $n $2 # SKIP $3"
+			sk=$((sk + 1))
+		elif [ "$1" = ok ]; then
+			echo "ok $n $2"
+		else
+			echo "not ok $n $2"
+			f=$((f + 1))
+		fi
+	}
 
 	echo "TAP version 13"
-	echo "1..2"
+	echo "1..5"
 	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
-	n=$((n + 1))
-	if [ -z "$out" ]; then
-		echo "ok $n build W=1 C=1 (sparse) clean"
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	result "$([ -z "$out" ] && echo ok)" "build W=1 C=1 (sparse) clean"
+
+	if plain_make_builds_ko; then
+		result ok "plain make builds rxbisect.ko (default goal all)"
+	else
+		result fail "plain make builds rxbisect.ko (default goal all)"
+	fi
+
+	targets=$(make_targets)
+	missing=
+	for t in $(readme_targets); do
+		grep -qx -- "$t" <<<"$targets" || missing="$missing $t"
+	done
+	[ -n "$missing" ] && echo "# README names make targets the Makefile lacks:$missing"
+	result "$([ -z "$missing" ] && echo ok)" "every make command of the README is a target"
+
+	if out=$(python3 tools/bench/test_report.py 2>&1); then
+		result ok "bench report: medians, spreads, ratios within noise (test_report.py)"
 	else
 		echo "$out" | sed 's/^/# /'
-		echo "not ok $n build W=1 C=1 (sparse) clean"
-		f=$((f + 1))
+		result fail "bench report: medians, spreads, ratios within noise (test_report.py)"
 	fi
-	n=$((n + 1))
+
 	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
 		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
 	if [ -z "$cp" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
@@ -70,23 +130,17 @@ stage_static() {
 		cp=build/linux-source-6.1/scripts/checkpatch.pl
 	fi
 	if [ ! -x "$cp" ]; then
-		echo "ok $n checkpatch --strict # SKIP checkpatch.pl not found"
-		echo "# Totals: pass:$((n - f - 1)) fail:$f xfail:0 xpass:0 skip:1 error:0"
-		return
-	fi
-	# Not the shims (compiler-level definitions) nor the TRACE_EVENT
-	# header (its macro layout draws the same CHECKs as in-tree ones).
-	out=$("$cp" --no-tree --strict --terse -f \
-		$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' 2>/dev/null) \
-		2>&1 | grep -E 'ERROR|WARNING|CHECK' || true)
-	if [ -z "$out" ]; then
-		echo "ok $n checkpatch --strict clean"
+		result ok "checkpatch --strict" "checkpatch.pl not found"
 	else
-		echo "$out" | sed 's/^/# /'
-		echo "not ok $n checkpatch --strict clean"
-		f=$((f + 1))
+		# Not the shims (compiler-level definitions) nor the TRACE_EVENT
+		# header (its macro layout draws the same CHECKs as in-tree ones).
+		out=$("$cp" --no-tree --strict --terse -f \
+			$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' 2>/dev/null) \
+			2>&1 | grep -E 'ERROR|WARNING|CHECK' || true)
+		[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+		result "$([ -z "$out" ] && echo ok)" "checkpatch --strict clean"
 	fi
-	echo "# Totals: pass:$((n - f)) fail:$f xfail:0 xpass:0 skip:0 error:0"
+	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 
 run_stage() {

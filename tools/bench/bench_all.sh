@@ -33,18 +33,33 @@
 #                  the NIC delivered (rxN_hw_packets over sent), and the
 #                  rate the sender achieved (pps_sent).
 #
-# Writes into $OUT: bench.csv, sweep.csv, bench.md (the tables, ratios to
-# privring and to veth), PNG plots (tools/bench/report.py, gnuplot), and
-# env.txt (machine, kernel, parameters).  Numbers meant for the docs must
-# come from a quiet machine: other load changes every one of them.
+# Repetitions: the whole grid is run REPS times (default 5), the models
+# interleaved (ABAB: in each repetition veth and every model once, in
+# turn), so that a slow phase of the host hits every model alike instead
+# of one model's five runs.  Each row of the CSVs carries its repetition.
+# report.py prints per cell the median and the spread (min-max) and marks
+# every ratio to privring whose range, min(model)/max(privring) to
+# max(model)/min(privring), includes 1.0 as within noise ("~").
+#
+# Writes into $OUT: bench.csv, sweep.csv (one row per model and
+# repetition), bench.md (the tables: medians, spreads, ratios to privring
+# and to veth), bench-summary.csv and sweep-summary.csv (median, min, max,
+# ratio range and noise flag per cell), PNG plots (tools/bench/report.py,
+# gnuplot), progress.log (the steps with their times) and env.txt
+# (machine, kernel, parameters).  Numbers meant for the docs must come
+# from a quiet machine: other load changes every one of them.
 #
 # Run as root where the module loads, e.g. in the test VM:
 #   tools/vm/run-vm.sh -- env OUT=results/x tools/bench/bench_all.sh
 #   make bench [BENCH=full]
 # The sweeps use rings of SWEEP_RING entries, so that a few seconds of
 # overload outgrow them.
-# Environment: BENCH (quick: works x1 x8 x64, shares 1 7 31 %, SECS 2;
-# full: x1..x64, 1 3 7 15 31 %, SECS 5), OUT, SECS, QUEUES (2), RING
+# Environment: BENCH (quick: works x1 x8 x64, shares 1 7 31 %, SECS 1,
+# SWEEP_SECS 2; full: x1..x64, 1 3 7 15 31 %, SECS 5), REPS (5), CELLS
+# (the workloads to run, default all: tcp1 tcp8 udp64 udp1500 cpu lat
+# sweeps; e.g. CELLS=tcp1 MODELS="privring rxbisect" NO_VETH=1 for a
+# quick check of the machinery), OUT, SECS, SWEEP_SECS (SECS of each sweep
+# point), QUEUES (2), RING
 # (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
 # SWEEP_PPS (3000),
 # SWEEP_SHARE (31), WORK_BASE (4096), SHARE_MULT (64), WORK_MULTS, SHARES,
@@ -74,15 +89,19 @@ SWEEP_PPS=${SWEEP_PPS:-3000}
 SWEEP_SHARE=${SWEEP_SHARE:-31}
 WORK_BASE=${WORK_BASE:-4096}
 SHARE_MULT=${SHARE_MULT:-64}
+REPS=${REPS:-5}
+CELLS=${CELLS:-tcp1 tcp8 udp64 udp1500 cpu lat sweeps}
 if [ "$BENCH" = full ]; then
 	SECS=${SECS:-5}
 	WORK_MULTS=${WORK_MULTS:-1 2 4 8 16 32 64}
 	SHARES=${SHARES:-1 3 7 15 31}
 else
-	SECS=${SECS:-2}
+	SECS=${SECS:-1}
 	WORK_MULTS=${WORK_MULTS:-1 8 64}
 	SHARES=${SHARES:-1 7 31}
 fi
+# The sweeps' overload must outgrow a SWEEP_RING ring: 2 s at least.
+SWEEP_SECS=${SWEEP_SECS:-$((SECS > 2 ? SECS : 2))}
 
 mkdir -p "$OUT" || exit 1
 csv=$OUT/bench.csv
@@ -95,7 +114,15 @@ trap 'exit 130' INT TERM
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 step=0
-progress() { step=$((step + 1)); printf '[%3d %4ds] %s\n' "$step" "$SECONDS" "$*" >&2; }
+rep=0
+progress() {
+	step=$((step + 1))
+	printf '[%3d %4ds] rep %s/%s: %s\n' "$step" "$SECONDS" "$rep" "$REPS" "$*" |
+		tee -a "$OUT/progress.log" >&2
+}
+
+# cell NAME: whether workload NAME is in $CELLS.
+cell() { [[ " $CELLS " == *" $1 "* ]]; }
 
 # model_params MODEL QUEUES RING: the module parameters a model is run
 # with.  rxBisect as the paper's section 4.5 asks: k * |Ax| = |Bx|.
@@ -121,45 +148,57 @@ load() {
 # measure LABEL IF0 IF1: one row of bench.csv for the pair in $NS0/$NS1.
 measure() {
 	local label=$1 if0=$2 if1=$3 tcp1 tcp8 u64 u1500 mac p0 p1 k0 s0 k1 s1
-	local n kns sns lat ws=- peak=- nb=- hz
+	local n kns=- sns=- lat="- - -" ws=- peak=- nb=- hz
 	hz=$(getconf CLK_TCK)
-	progress "$label: iperf3 TCP, 1 stream"
-	rxb_iperf "$RXB_TMP/t1.json" "$SECS" >/dev/null 2>&1
-	rxb_iperf_parse "$RXB_TMP/t1.json"
-	tcp1=$IPERF_GBPS
-	progress "$label: iperf3 TCP, 8 streams"
-	rxb_iperf "$RXB_TMP/t8.json" "$SECS" -P 8 >/dev/null 2>&1
-	rxb_iperf_parse "$RXB_TMP/t8.json"
-	tcp8=$IPERF_GBPS
+	tcp1=- tcp8=- u64=- u1500=-
+	if cell tcp1; then
+		progress "$label: iperf3 TCP, 1 stream"
+		rxb_iperf "$RXB_TMP/t1.json" "$SECS" >/dev/null 2>&1
+		rxb_iperf_parse "$RXB_TMP/t1.json"
+		tcp1=$IPERF_GBPS
+	fi
+	if cell tcp8; then
+		progress "$label: iperf3 TCP, 8 streams"
+		rxb_iperf "$RXB_TMP/t8.json" "$SECS" -P 8 >/dev/null 2>&1
+		rxb_iperf_parse "$RXB_TMP/t8.json"
+		tcp8=$IPERF_GBPS
+	fi
 	mac=$(rxb_mac "$if1")
-	progress "$label: pktgen UDP 64 B"
-	read -r u64 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 60 "$SECS" "$NS1" "$if1")
-	progress "$label: pktgen UDP 1518 B"
-	read -r u1500 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 1514 "$SECS" "$NS1" "$if1")
+	if cell udp64; then
+		progress "$label: pktgen UDP 64 B"
+		read -r u64 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 60 "$SECS" "$NS1" "$if1")
+	fi
+	if cell udp1500; then
+		progress "$label: pktgen UDP 1518 B"
+		read -r u1500 _ < <(bench_pktgen "$NS0" "$if0" "$mac" "$RXB_IP1" 1514 "$SECS" "$NS1" "$if1")
+	fi
 	if [ "$label" != veth ]; then
 		rxb_snap "$if1"
 		ws=${RXB_S[io_ws_buffers]:--}
 	fi
-	progress "$label: CPU per packet, UDP $UDP_RATE Mbit/s"
-	p0=$(bench_rx_packets "$NS1" "$if1")
-	read -r k0 s0 < <(bench_jiffies)
-	rxb_iperf "$RXB_TMP/u.json" "$SECS" -u -b "${UDP_RATE}M" -l 1400 >/dev/null 2>&1
-	read -r k1 s1 < <(bench_jiffies)
-	p1=$(bench_rx_packets "$NS1" "$if1")
-	n=$((p1 - p0))
-	kns=- sns=-
-	if [ "$n" -gt 0 ]; then
-		kns=$(( (k1 - k0) * 1000000000 / hz / n ))
-		sns=$(( (s1 - s0) * 1000000000 / hz / n ))
+	if cell cpu; then
+		progress "$label: CPU per packet, UDP $UDP_RATE Mbit/s"
+		p0=$(bench_rx_packets "$NS1" "$if1")
+		read -r k0 s0 < <(bench_jiffies)
+		rxb_iperf "$RXB_TMP/u.json" "$SECS" -u -b "${UDP_RATE}M" -l 1400 >/dev/null 2>&1
+		read -r k1 s1 < <(bench_jiffies)
+		p1=$(bench_rx_packets "$NS1" "$if1")
+		n=$((p1 - p0))
+		if [ "$n" -gt 0 ]; then
+			kns=$(( (k1 - k0) * 1000000000 / hz / n ))
+			sns=$(( (s1 - s0) * 1000000000 / hz / n ))
+		fi
 	fi
-	progress "$label: sockperf ping-pong, $MPS msg/s"
-	lat=$(bench_sockperf "$NS0" "$NS1" "$RXB_IP1" "$SECS" "$MPS")
+	if cell lat; then
+		progress "$label: sockperf ping-pong, $MPS msg/s"
+		lat=$(bench_sockperf "$NS0" "$NS1" "$RXB_IP1" "$SECS" "$MPS")
+	fi
 	if [ "$label" != veth ]; then
 		rxb_snap "$if1"
 		peak=${RXB_S[io_ws_buffers_peak]:--}
 		nb=${RXB_S[rx_nobuf_drops]:--}
 	fi
-	echo "$label,ok,$tcp1,$tcp8,$(kpps "$u64"),$(kpps "$u1500"),$kns,$sns,${lat// /,},$ws,$peak,$nb" >>"$csv"
+	echo "$label,$rep,ok,$tcp1,$tcp8,$(kpps "$u64"),$(kpps "$u1500"),$kns,$sns,${lat// /,},$ws,$peak,$nb" >>"$csv"
 }
 
 kpps() { awk -v p="$1" 'BEGIN { if (p ~ /^[0-9]+$/) printf "%.1f", p / 1000; else print "-" }'; }
@@ -168,8 +207,8 @@ kpps() { awk -v p="$1" 'BEGIN { if (p ~ /^[0-9]+$/) printf "%.1f", p / 1000; els
 sweep_point() {
 	local m=$1 kind=$2 w=$3 s=$4 st so secs tp op
 	read -r st so secs tp op < <(bench_target_share "$NS0" "$RXB_IP1" rxb1 \
-		"$SECS" "$SWEEP_PPS" "$s" "$5" "$6")
-	echo "$m,$kind,$w,$s,${st:-0},${so:-0},${tp:--},${op:--},$(awk \
+		"$SWEEP_SECS" "$SWEEP_PPS" "$s" "$5" "$6")
+	echo "$m,$rep,$kind,$w,$s,${st:-0},${so:-0},${tp:--},${op:--},$(awk \
 		-v n=$((${st:-0} + ${so:-0})) -v t="${secs:-0}" \
 		'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }')" >>"$swcsv"
 	rxb_knob_set rxb1 0 work 0
@@ -203,41 +242,49 @@ sweeps() {
 # The whole run is one function, so that bash has read all of it before
 # it starts: editing this file during a run does not derail the run.
 main() {
+	local models m ns
+	: >"$OUT/progress.log"
+	models=$(bench_models)
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "kernel: $(uname -r); CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
-		echo "vm: ${RXB_VM:-0}; bench: $BENCH; secs $SECS queues $QUEUES ring $RING udp_rate $UDP_RATE mps $MPS"
-		echo "sweep: queues $SWEEP_QUEUES ring $SWEEP_RING pps $SWEEP_PPS share $SWEEP_SHARE work_base $WORK_BASE mults $WORK_MULTS shares $SHARES share_mult $SHARE_MULT"
+		echo "vm: ${RXB_VM:-0}; bench: $BENCH; reps $REPS (interleaved); secs $SECS queues $QUEUES ring $RING udp_rate $UDP_RATE mps $MPS"
+		echo "sweep: secs $SWEEP_SECS queues $SWEEP_QUEUES ring $SWEEP_RING pps $SWEEP_PPS share $SWEEP_SHARE work_base $WORK_BASE mults $WORK_MULTS shares $SHARES share_mult $SHARE_MULT"
+		echo "models: $models; cells: $CELLS"
 	} >"$OUT/env.txt"
-	echo "model,status,tcp1_gbps,tcp8_gbps,udp64_kpps,udp1500_kpps,kernel_ns_pkt,softirq_ns_pkt,lat_p50_us,lat_p99_us,lat_p999_us,io_ws_buffers,io_ws_peak,nobuf_drops" >"$csv"
-	echo "model,sweep,work,share_pct,sent_target,sent_other,target_deliv_pct,other_deliv_pct,pps_sent" >"$swcsv"
+	echo "model,rep,status,tcp1_gbps,tcp8_gbps,udp64_kpps,udp1500_kpps,kernel_ns_pkt,softirq_ns_pkt,lat_p50_us,lat_p99_us,lat_p999_us,io_ws_buffers,io_ws_peak,nobuf_drops" >"$csv"
+	echo "model,rep,sweep,work,share_pct,sent_target,sent_other,target_deliv_pct,other_deliv_pct,pps_sent" >"$swcsv"
+	progress "models: $models; $REPS repetitions, interleaved"
 
-	if [ -z "${NO_VETH:-}" ]; then
-		progress "veth anchor"
-		rxb_unload
-		ip link del rxbev0 2>/dev/null
-		if ip link add rxbev0 type veth peer name rxbev1 && rxb_setup_netns rxbev0 rxbev1; then
-			measure veth rxbev0 rxbev1
-		else
-			echo "veth,skipped,,,,,,,,,,,," >>"$csv"
+	# ABAB: each repetition runs veth and every model once, in turn.
+	for rep in $(seq 1 "$REPS"); do
+		if [ -z "${NO_VETH:-}" ] && [ -z "${SWEEP_ONLY:-}" ]; then
+			progress "veth anchor"
+			rxb_unload
+			ip link del rxbev0 2>/dev/null
+			if ip link add rxbev0 type veth peer name rxbev1 && rxb_setup_netns rxbev0 rxbev1; then
+				measure veth rxbev0 rxbev1
+			else
+				echo "veth,$rep,skipped,,,,,,,,,,,," >>"$csv"
+			fi
+			rxb_kill_bg
+			for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
 		fi
-		rxb_kill_bg
-		for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
-	fi
-
-	local models m ns
-	models=$(bench_models)
-	progress "models: $models"
-	for m in $models; do
-		progress "model $m"
-		if ! load "$m" "$QUEUES"; then
-			progress "$m: does not load, skipped (see $OUT/errors.txt)"
-			echo "$m,skipped,,,,,,,,,,,," >>"$csv"
-			continue
-		fi
-		[ -z "${SWEEP_ONLY:-}" ] && measure "$m" rxb0 rxb1
-		sweeps "$m" || progress "$m: sweeps failed"
+		for m in $models; do
+			progress "model $m"
+			if ! load "$m" "$QUEUES"; then
+				progress "$m: does not load, skipped (see $OUT/errors.txt)"
+				echo "$m,$rep,skipped,,,,,,,,,,,," >>"$csv"
+				continue
+			fi
+			[ -z "${SWEEP_ONLY:-}" ] && measure "$m" rxb0 rxb1
+			if cell sweeps; then
+				sweeps "$m" || progress "$m: sweeps failed"
+			fi
+		done
 	done
+	rep=$REPS
+	progress "done"
 	rxb_cleanup
 	trap - EXIT
 

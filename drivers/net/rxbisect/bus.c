@@ -79,8 +79,23 @@ static void rxb_bus_dev_del(struct rxb_bus_dev *bdev)
 	device_unregister(&bdev->dev);
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+/* Called with rxb_bus_lock held. */
+static int rxb_bus_dev_del_id(unsigned int id)
+{
+	struct rxb_bus_dev *bdev = rxb_bus_dev_find(id);
+
+	if (!bdev)
+		return -ENOENT;
+	rxb_bus_dev_del(bdev);
+	return 0;
+}
+
+/* new_device and del_device: parse a device id from @buf and run @op on
+ * it under rxb_bus_lock; @off_err while the bus is not (or no longer)
+ * enabled.
+ */
+static ssize_t rxb_bus_id_store(const char *buf, size_t count,
+				int (*op)(unsigned int id), int off_err)
 {
 	unsigned int id;
 	int err;
@@ -89,28 +104,22 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 	if (err)
 		return err;
 	mutex_lock(&rxb_bus_lock);
-	err = rxb_bus_enabled ? rxb_bus_dev_new(id) : -EBUSY;
+	err = rxb_bus_enabled ? op(id) : off_err;
 	mutex_unlock(&rxb_bus_lock);
 	return err ?: count;
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	return rxb_bus_id_store(buf, count, rxb_bus_dev_new, -EBUSY);
 }
 static BUS_ATTR_WO(new_device);
 
 static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	struct rxb_bus_dev *bdev;
-	unsigned int id;
-	int err;
-
-	err = kstrtouint(buf, 0, &id);
-	if (err)
-		return err;
-	mutex_lock(&rxb_bus_lock);
-	bdev = rxb_bus_enabled ? rxb_bus_dev_find(id) : NULL;
-	if (bdev)
-		rxb_bus_dev_del(bdev);
-	mutex_unlock(&rxb_bus_lock);
-	return bdev ? count : -ENOENT;
+	return rxb_bus_id_store(buf, count, rxb_bus_dev_del_id, -ENOENT);
 }
 static BUS_ATTR_WO(del_device);
 
