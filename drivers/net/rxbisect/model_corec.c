@@ -600,11 +600,11 @@ static const struct rxb_layout corec_layout = {
 		.size = sizeof(struct corec_ring),
 		.count = corec_nrings,
 		.arrays = {
-			RXB_ARRAY(struct corec_ring, desc, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, cr.ent, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, done, RXB_ARR_RING_BITS),
-			RXB_ARRAY(struct corec_ring, cookie, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, pool, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, desc, struct rxb_rx_desc, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, cr.ent, struct rxb_cqe, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
+			RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
+			RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING),
 		},
 	}, {
 		.off = offsetof(struct corec, c),

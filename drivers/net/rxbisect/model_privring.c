@@ -132,9 +132,9 @@ static const struct rxb_layout privring_layout = {
 		.off = offsetof(struct privring, q),
 		.size = sizeof(struct privring_q),
 		.arrays = {
-			RXB_ARRAY(struct privring_q, desc, RXB_ARR_RING),
-			RXB_ARRAY(struct privring_q, cr.ent, RXB_ARR_RING),
-			RXB_ARRAY(struct privring_q, sw.cookie, RXB_ARR_RING),
+			RXB_ARRAY(struct privring_q, desc, struct rxb_rx_desc, RXB_ARR_RING),
+			RXB_ARRAY(struct privring_q, cr.ent, struct rxb_cqe, RXB_ARR_RING),
+			RXB_ARRAY(struct privring_q, sw.cookie, void *, RXB_ARR_RING),
 		},
 	} },
 };

@@ -326,12 +326,13 @@ static const struct rxb_layout shring_layout = {
 	.size = sizeof(struct shring),
 	.tables = {
 		SHRING_Q_TABLE(struct shring,
-			       RXB_ARRAY(struct shring_q, sw.mine,
+			       RXB_ARRAY(struct shring_q, sw.mine, unsigned long,
 					 RXB_ARR_RING_BITS),
-			       RXB_ARRAY(struct shring_q, sw.touched,
+			       RXB_ARRAY(struct shring_q, sw.touched, unsigned int,
 					 RXB_ARR_RING_BITS)),
 		SHRING_RING_TABLE(struct shring, struct shring_ring,
-				  RXB_ARRAY(struct shring_ring, bitmap,
+				  struct rxb_rx_desc,
+				  RXB_ARRAY(struct shring_ring, bitmap, atomic_long_t,
 					    RXB_ARR_RING_BITS)),
 	},
 };

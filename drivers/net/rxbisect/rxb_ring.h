@@ -286,9 +286,8 @@ struct rxb_array {
 	enum rxb_array_len len;
 };
 
-/* An array of @n entries of *(@type).@field's type, pointed to by @field. */
-#define RXB_ARRAY(type, field, n) \
-	{ offsetof(type, field), sizeof(*((type *)0)->field), n }
+/* An array of @n entries of @elem, pointed to by @type's member @field. */
+#define RXB_ARRAY(type, field, elem, n)	{ offsetof(type, field), sizeof(elem), n }
 
 #define RXB_LAYOUT_TABLES	4
 #define RXB_LAYOUT_ARRAYS	5

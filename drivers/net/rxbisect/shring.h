@@ -304,19 +304,21 @@ static inline void shring_free_bufs(struct rxb_model *m, void **cookie,
 
 /* The tables of a shRing variant's struct rxb_layout: its queues (struct
  * shring_q) in instance @type's b.q, and its shared rings (@type, with
- * desc, cookie and pool_q arrays) in instance @inst's ring; then the
- * variant's own arrays of each.
+ * desc (of @desc_type), cookie and pool_q arrays) in instance @inst's
+ * ring; then the variant's own arrays of each.
  */
 #define SHRING_Q_TABLE(type, ...)					\
 	{ .off = offsetof(type, b.q), .size = sizeof(struct shring_q),	\
-	  .arrays = { RXB_ARRAY(struct shring_q, cr.ent, RXB_ARR_RING),	\
+	  .arrays = { RXB_ARRAY(struct shring_q, cr.ent, struct rxb_cqe,	\
+				 RXB_ARR_RING),				\
 		      __VA_ARGS__ } }
-#define SHRING_RING_TABLE(inst, type, ...)				\
+#define SHRING_RING_TABLE(inst, type, desc_type, ...)			\
 	{ .off = offsetof(inst, ring), .size = sizeof(type),		\
 	  .count = shring_nrings,					\
-	  .arrays = { RXB_ARRAY(type, desc, RXB_ARR_RING),		\
-		      RXB_ARRAY(type, cookie, RXB_ARR_RING),		\
-		      RXB_ARRAY(type, pool_q, RXB_ARR_RING),		\
+	  .arrays = { RXB_ARRAY(type, desc, desc_type,		\
+				 RXB_ARR_RING),				\
+		      RXB_ARRAY(type, cookie, void *, RXB_ARR_RING),	\
+		      RXB_ARRAY(type, pool_q, u16, RXB_ARR_RING),	\
 		      __VA_ARGS__ } }
 
 /* The xstats members of a shRing model's ops; @values: its xstats_values. */
