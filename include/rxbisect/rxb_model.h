@@ -206,8 +206,6 @@ struct rxb_frame {
  *	buffer (rxb_env_ops.ref_buf), which the caller drops when done with
  *	the packet; the buffer returns to its pool when the last reference
  *	goes.  Otherwise the whole buffer is the caller's.
- * @borrowed: former name of @frag, kept until model_rxbisect.c (which
- *	only clears it) follows.
  */
 struct rxb_pkt {
 	void *cookie;
@@ -217,10 +215,7 @@ struct rxb_pkt {
 	u8 flags;
 	u16 pool_q;
 	u32 offset;
-	union {
-		bool frag;
-		bool borrowed;
-	};
+	bool frag;
 };
 
 /**

@@ -670,7 +670,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			/* The pool of the queue that posted the buffer. */
 			p->pool_q = rxbisect_pool(rb, le16_to_cpu(e->ax_ring));
 			p->offset = 0;
-			p->borrowed = false;
+			p->frag = false;
 			bytes += p->len;
 		}
 		/* Only this queue's own Ax is reported here (linking), in the
