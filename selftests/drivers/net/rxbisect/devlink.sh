@@ -15,13 +15,6 @@ MODELS="privring rxbisect shring shring-list shring-batched dshring corec"
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
 
-dl_get() {	# NAME: the parameter's runtime value
-	devlink dev param show $DL name "$1" 2>/dev/null |
-		sed -n 's/.*cmode runtime value //p'
-}
-dl_set() {	# NAME VALUE
-	devlink dev param set $DL name "$1" value "$2" cmode runtime
-}
 
 # 1, 2
 ktap_test_result "devlink dev lists $DL" eval 'devlink dev | grep -qx "$DL"'
@@ -38,7 +31,7 @@ ktap_test_result "devlink dev info: driver and ring model versions" \
 missing=
 for p in ring_model share_factor ax_ring_size ax_policy ax_assoc notif_compress \
 	 notif_timeout_us ws_window cache_kb stall_timeout_ms; do
-	[ -n "$(dl_get $p)" ] || missing="$missing $p"
+	[ -n "$(rxb_dl_get $p)" ] || missing="$missing $p"
 done
 ktap_test_result "every parameter is shown${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
@@ -46,8 +39,8 @@ ktap_test_result "every parameter is shown${missing:+ (missing:$missing)}" [ -z 
 bad=0
 check_bad() {	# NAME VALUE
 	local before out
-	before=$(dl_get "$1")
-	if out=$(dl_set "$1" "$2" 2>&1); then
+	before=$(rxb_dl_get "$1")
+	if out=$(rxb_dl_set "$1" "$2" 2>&1); then
 		ktap_print_msg "$1 '$2' was accepted"
 		bad=1
 	elif [ -z "$out" ]; then
@@ -56,7 +49,7 @@ check_bad() {	# NAME VALUE
 		ktap_print_msg "$1 '$2': refused without a message"
 		bad=1
 	fi
-	[ "$(dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
+	[ "$(rxb_dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
 }
 check_bad ring_model bogus
 check_bad ring_model ""
@@ -67,28 +60,28 @@ for v in 2 5; do check_bad notif_compress "$v"; done
 for v in 0 2000000; do check_bad notif_timeout_us "$v"; done
 for v in 0 100 300; do check_bad ws_window "$v"; done
 for v in 0 99 1000000; do check_bad stall_timeout_ms "$v"; done
-out=$(dl_set ax_ring_size 100 2>&1)
+out=$(rxb_dl_set ax_ring_size 100 2>&1)
 ktap_print_msg "ax_ring_size 100: $out"
 ktap_test_result "invalid values of every parameter refused with a message, nothing changed" \
 	[ $bad = 0 ]
 
 # 6: a valid value, on both ports
-dl_set ax_ring_size 256
-ktap_test_result "ax_ring_size 256 applies" [ "$(dl_get ax_ring_size)" = 256 ]
+rxb_dl_set ax_ring_size 256
+ktap_test_result "ax_ring_size 256 applies" [ "$(rxb_dl_get ax_ring_size)" = 256 ]
 
 # 7, 8: every ring model in turn under a TCP stream
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 avail=
 for m in $MODELS; do
-	dl_set ring_model "$m" 2>/dev/null && avail="$avail $m"
+	rxb_dl_set ring_model "$m" 2>/dev/null && avail="$avail $m"
 done
-dl_set ring_model privring
+rxb_dl_set ring_model privring
 ktap_print_msg "models:$avail"
 rxb_iperf_start "$RXB_TMP/tcp.json" 8 || rxb_bail "iperf3 did not start"
 sleep 1
 ok=1
 for m in $avail privring; do
-	if ! dl_set ring_model "$m"; then
+	if ! rxb_dl_set ring_model "$m"; then
 		ktap_print_msg "switch to $m failed"
 		ok=0
 	fi
@@ -102,7 +95,7 @@ ktap_test_result "the TCP connection survived every switch" \
 	rxb_iperf_check "$RXB_TMP/tcp.json" $? "TCP across model switches"
 
 # 9, 10, 11: a stall is reported with a dump and recovered
-dl_set stall_timeout_ms 500
+rxb_dl_set stall_timeout_ms 500
 errs0=$(devlink health show $DL reporter rx_stall | sed -n 's/.* error \([0-9]*\).*/\1/p')
 rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null
 rxb_knob_set rxb1 0 stall 1

@@ -72,7 +72,7 @@ ktap_test_result "idle again: back to the privRing set (>= 2 switches)" \
 
 # 6, 7: queue 1's consumer stops with packets waiting (overloaded); the
 # traffic goes on at full rate through queue 0: the NIC must not share.
-ports1=$(shr_ports_for 1 2) || rxb_bail "no UDP source ports for queue 1"
+ports1=$(rxb_ports_for 1 2) || rxb_bail "no UDP source ports for queue 1"
 rxb_knob_set rxb1 1 stall 1
 rxb_udp_flows "$NS0" "$RXB_IP1" 50 $ports1
 rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null

@@ -750,3 +750,28 @@ rxb_pp_trace_check() {
 		"$([ "$RXB_PP_LOST" = 1 ] && echo ', TRACE EVENTS LOST')"
 	[ "$RXB_PP_LEFT" = 0 ] && [ "$RXB_PP_LOST" = 0 ] && [ "$RXB_PP_POOLS" -gt 0 ]
 }
+
+# rxb_ports_for Q N: N UDP source ports whose flows from rxb0 to rxb1's
+# port 9 RSS steers to rxb1's queue Q, on one line; fails if there are
+# fewer than N among 20000..39999.
+rxb_ports_for() {
+	local q=$1 n=$2 key ind sp=20000 out=()
+	key=$(rxb_hkey rxb1) && ind=$(rxb_indir rxb1) || return 1
+	while [ ${#out[@]} -lt "$n" ] && [ $sp -lt 40000 ]; do
+		[ "$(rxb_toeplitz_queue "$key" "$ind" "$RXB_IP0" "$RXB_IP1" $sp 9)" = "$q" ] &&
+			out+=($sp)
+		sp=$((sp + 1))
+	done
+	echo "${out[*]}"
+	[ ${#out[@]} = "$n" ]
+}
+
+# rxb_dl_get NAME: the runtime value of devlink parameter NAME of $DL
+# (default rxbisect/rxbisect0); rxb_dl_set NAME VALUE sets it.
+rxb_dl_get() {
+	devlink dev param show "${DL:-rxbisect/rxbisect0}" name "$1" 2>/dev/null |
+		sed -n 's/.*cmode runtime value //p'
+}
+rxb_dl_set() {
+	devlink dev param set "${DL:-rxbisect/rxbisect0}" name "$1" value "$2" cmode runtime
+}

@@ -24,10 +24,6 @@ rxb_load queues=2 || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 [ -e "$RXB_DBG/rxb1/fault/reconfig_fail" ] || rxb_bail "no fault/reconfig_fail"
 
-dl_get() {
-	devlink dev param show $DL name "$1" 2>/dev/null |
-		sed -n 's/.*cmode runtime value //p'
-}
 
 # state IF: everything that must survive a failed reconfiguration.
 state() {
@@ -40,7 +36,7 @@ state() {
 }
 all_state() {
 	echo "$(state rxb0) | $(state rxb1) |" \
-		"devlink $(dl_get ring_model) $(dl_get engine) $(dl_get ax_ring_size)" \
+		"devlink $(rxb_dl_get ring_model) $(rxb_dl_get engine) $(rxb_dl_get ax_ring_size)" \
 		"| module $(<$P/ring_model) $(<$P/engine)"
 }
 
@@ -112,7 +108,7 @@ e1 -L rxb1 combined 4 || ok=0
 e1 -G rxb1 rx 512 || ok=0
 devlink dev param set $DL name ax_ring_size value 64 cmode runtime || ok=0
 devlink dev param set $DL name engine value cpu0 cmode runtime || ok=0
-got="$(rxb_channels rxb1) $(rxb_ring rxb1 RX) $(dl_get ax_ring_size) $(dl_get engine) $(<$P/ring_model) $(pgrep -c -x rxb-nic/rxb0)"
+got="$(rxb_channels rxb1) $(rxb_ring rxb1 RX) $(rxb_dl_get ax_ring_size) $(rxb_dl_get engine) $(<$P/ring_model) $(pgrep -c -x rxb-nic/rxb0)"
 ktap_print_msg "after: $got"
 ktap_test_result "without the fault every change applies" \
 	eval '[ $ok = 1 ] && [ "$got" = "4 512 64 cpu0 rxbisect 1" ]'

@@ -21,20 +21,6 @@ ktap_set_plan 9
 BX=256
 Q=4
 
-# Source ports whose flows RSS maps to queue $1 of rxb1: prints $2 of them.
-ports_for_queue() {
-	local want=$1 n=$2 key indir sp found=0
-	key=$(rxb_hkey rxb1)
-	indir=$(rxb_indir rxb1)
-	for sp in $(seq 20000 21000); do
-		[ "$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" "$sp" 9)" = "$want" ] || continue
-		echo "$sp"
-		found=$((found + 1))
-		[ $found -ge "$n" ] && return 0
-	done
-	return 1
-}
-
 # stall_case MODEL: check Fig. 6d on MODEL; queue 1 stalls, queue 0 does not.
 stall_case() {
 	local model=$1 p0 p1 nb0 rf0 pk0 nb1 rf1 hw1 d_nb0 d_rf0 d_pk0 d_drop1
@@ -43,7 +29,7 @@ stall_case() {
 	rxb_load queues=2 ring_model="$model" rx_ring_size=$BX \
 		ax_ring_size=$((BX / 2)) || return 1
 	rxb_setup_netns || return 1
-	p0=$(ports_for_queue 0 4) && p1=$(ports_for_queue 1 4) || return 1
+	p0=$(rxb_ports_for 0 4) && p1=$(rxb_ports_for 1 4) || return 1
 	# The rx_stall watchdog must not resume the queue (slow kernels).
 	rxb_stall_timeout 600000
 	rxb_knob_set rxb1 1 stall 1 || return 1
@@ -97,7 +83,7 @@ burst_case() {
 	rxb_load queues=$Q ring_model="$model" rx_ring_size="$ring" \
 		ax_ring_size="$ax" || return 1
 	rxb_setup_netns || return 1
-	sp=$(ports_for_queue 0 1) || return 1
+	sp=$(rxb_ports_for 0 1) || return 1
 	rxb_stall_timeout 600000
 	rxb_knob_set rxb1 0 stall 1 || return 1
 	rxb_snap rxb1

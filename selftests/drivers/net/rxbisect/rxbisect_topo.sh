@@ -17,34 +17,13 @@ DL=rxbisect/rxbisect0
 PARAMS=/sys/module/rxbisect/parameters
 N=200	# datagrams per flow
 
-dl_get() {	# NAME: the parameter's runtime value
-	devlink dev param show $DL name "$1" 2>/dev/null |
-		sed -n 's/.*cmode runtime value //p'
-}
-dl_set() {	# NAME VALUE
-	devlink dev param set $DL name "$1" value "$2" cmode runtime
-}
-
-# Source ports whose flows RSS maps to queue $1 of rxb1: prints $2 of them.
-ports_for_queue() {
-	local want=$1 n=$2 key indir sp found=0
-	key=$(rxb_hkey rxb1)
-	indir=$(rxb_indir rxb1)
-	for sp in $(seq 20000 21000); do
-		[ "$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" "$sp" 9)" = "$want" ] || continue
-		echo "$sp"
-		found=$((found + 1))
-		[ $found -ge "$n" ] && return 0
-	done
-	return 1
-}
 
 # flows_to Q...: $N datagrams on each of two flows per queue Q to rxb1;
 # 0 if rxb1's NIC wrote them all and the stack consumed every one.
 flows_to() {
 	local q ports='' hw0 hw
 	for q in "$@"; do
-		ports="$ports $(ports_for_queue "$q" 2)" || return 1
+		ports="$ports $(rxb_ports_for "$q" 2)" || return 1
 	done
 	hw0=$(rxb_qsum rxb1 hw_packets)
 	# shellcheck disable=SC2086
@@ -64,7 +43,7 @@ else
 fi
 ktap_test_result "modprobe ax_link=3 ax_policy=random: one Ax ring, read back" \
 	eval '[ $loaded = 1 ] && [ "$(cat $PARAMS/ax_link)" = 3 ] &&
-	      [ "$(dl_get ax_link)" = 3 ] && [ "$(dl_get ax_policy)" = random ] &&
+	      [ "$(rxb_dl_get ax_link)" = 3 ] && [ "$(rxb_dl_get ax_policy)" = random ] &&
 	      [ "$(cat $PARAMS/ax_assoc_map)" = default ]'
 [ $loaded = 1 ] || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -90,12 +69,12 @@ ktap_test_result "ax_link=3: queues 0-2 receive into queue 3's Ax ring, queue 3 
 # Bx 1 from Ax 1 only, Bx 2 and 3 from both (overlapping sets)
 rxb_in rxb1 ethtool -X rxb1 weight 1 1 0 0 >/dev/null
 ok=1
-dl_set ax_policy rr || ok=0
-dl_set ax_link 2-3 || ok=0
-dl_set ax_assoc_map "0;1;0-1;0-1" || ok=0
+rxb_dl_set ax_policy rr || ok=0
+rxb_dl_set ax_link 2-3 || ok=0
+rxb_dl_set ax_assoc_map "0;1;0-1;0-1" || ok=0
 ktap_test_result "devlink ax_link 2-3, ax_assoc_map 0;1;0-1;0-1 applied" \
-	eval '[ $ok = 1 ] && [ "$(dl_get ax_link)" = 2-3 ] &&
-	      [ "$(dl_get ax_assoc_map)" = "0;1;0-1;0-1" ] &&
+	eval '[ $ok = 1 ] && [ "$(rxb_dl_get ax_link)" = 2-3 ] &&
+	      [ "$(rxb_dl_get ax_assoc_map)" = "0;1;0-1;0-1" ] &&
 	      [ "$(cat $PARAMS/ax_assoc_map)" = default ]'
 
 # 4: traffic to queues 0 and 1: queue 0's in queue 2's buffers, queue 1's
@@ -114,8 +93,8 @@ ktap_test_result "each queue borrows from its own set only" \
 bad=0
 check_bad() {	# NAME VALUE
 	local before out
-	before=$(dl_get "$1")
-	if out=$(dl_set "$1" "$2" 2>&1); then
+	before=$(rxb_dl_get "$1")
+	if out=$(rxb_dl_set "$1" "$2" 2>&1); then
 		ktap_print_msg "$1 '$2' was accepted"
 		bad=1
 	elif [ -z "$out" ]; then
@@ -124,7 +103,7 @@ check_bad() {	# NAME VALUE
 	else
 		ktap_print_msg "$1 '$2': $out"
 	fi
-	[ "$(dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
+	[ "$(rxb_dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
 }
 for v in 4 9 0,0 x 1-0 "0;1" "2-3," 0123456789012345678901234567890123; do
 	check_bad ax_link "$v"
@@ -134,10 +113,10 @@ for v in 2 "0;1;0;1;0" + a "0;" "*,"; do
 done
 check_bad ax_policy sideways
 # the message names the actual fault
-out=$(dl_set ax_link 4 2>&1)
+out=$(rxb_dl_set ax_link 4 2>&1)
 [[ $out == *"not below the queue count"* ]] ||
 	{ ktap_print_msg "ax_link 4: '$out'"; bad=1; }
-out=$(dl_set ax_assoc_map 2 2>&1)
+out=$(rxb_dl_set ax_assoc_map 2 2>&1)
 [[ $out == *"no such Ax ring"* ]] ||
 	{ ktap_print_msg "ax_assoc_map 2: '$out'"; bad=1; }
 ktap_test_result "bad ax_link / ax_assoc_map values refused with a message, nothing changed" \
@@ -152,7 +131,7 @@ for v in 0,0 bogus; do
 	fi
 done
 [ "$(cat $PARAMS/ax_link)" = 3 ] || { ktap_print_msg "ax_link changed"; bad=1; }
-[ "$(dl_get ax_link)" = 2-3 ] || { ktap_print_msg "rxbisect0 changed"; bad=1; }
+[ "$(rxb_dl_get ax_link)" = 2-3 ] || { ktap_print_msg "rxbisect0 changed"; bad=1; }
 ktap_test_result "bad module parameter writes refused, nothing changed" [ $bad = 0 ]
 
 # 7: a queue count that leaves an Ax ring without its queue is refused
@@ -165,14 +144,14 @@ ktap_test_result "ethtool -L refused while ax_link names queue 3" \
 # 8: back to the defaults through devlink: every queue has its Ax ring again
 rxb_in rxb1 ethtool -X rxb1 default >/dev/null
 ok=1
-dl_set ax_assoc_map default || ok=0
-dl_set ax_link default || ok=0
+rxb_dl_set ax_assoc_map default || ok=0
+rxb_dl_set ax_link default || ok=0
 rxb_snap rxb1
 b0=$(rxb_s_qsum borrowed)
 flows_to 0 1 2 3 || ok=0
 rxb_snap rxb1
 ktap_test_result "ax_link and ax_assoc_map back to default: traffic on all queues, no borrowing" \
-	eval '[ $ok = 1 ] && [ "$(dl_get ax_link)" = default ] &&
+	eval '[ $ok = 1 ] && [ "$(rxb_dl_get ax_link)" = default ] &&
 	      [ "$(rxb_s_qsum borrowed)" = "$b0" ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
 
 # 9: modprobe refuses a bad value

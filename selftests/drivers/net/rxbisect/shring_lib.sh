@@ -62,7 +62,7 @@ shr_traffic() {
 	# flows that RSS puts on each queue
 	ok=1
 	for q in 0 1; do
-		ports=$(shr_ports_for $q 2) || ok=0
+		ports=$(rxb_ports_for $q 2) || ok=0
 		rxb_udp_flows "$NS0" "$RXB_IP1" 100 $ports
 	done
 	rxb_wait_consumed rxb1 >/dev/null
@@ -108,20 +108,6 @@ shr_traffic() {
 		ktap_test_result "$model: the controller sampled the traffic" \
 			[ "${RXB_S[dsh_samples]:-0}" -gt 10 ] ;;
 	esac
-}
-
-# shr_ports_for Q N: N UDP source ports whose flows from rxb0 to rxb1's
-# port 9 RSS puts on rxb1's queue Q (from rxb1's key and table).
-shr_ports_for() {
-	local q=$1 n=$2 key ind sp=20000 out=()
-	key=$(rxb_hkey rxb1) && ind=$(rxb_indir rxb1) || return 1
-	while [ ${#out[@]} -lt "$n" ] && [ $sp -lt 40000 ]; do
-		[ "$(rxb_toeplitz_queue "$key" "$ind" "$RXB_IP0" "$RXB_IP1" $sp 9)" = "$q" ] &&
-			out+=($sp)
-		sp=$((sp + 1))
-	done
-	echo "${out[*]}"
-	[ ${#out[@]} = "$n" ]
 }
 
 # shr_xstat IF NAME: a counter from ethtool -S (empty if there is none).

@@ -26,7 +26,7 @@ rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 devlink dev param set rxbisect/rxbisect0 name stall_timeout_ms value 600000 \
 	cmode runtime 2>/dev/null ||
 	ktap_print_msg "cannot raise stall_timeout_ms: the watchdog may resume queue 0"
-ports0=$(shr_ports_for 0 4) && ports1=$(shr_ports_for 1 4) ||
+ports0=$(rxb_ports_for 0 4) && ports1=$(rxb_ports_for 1 4) ||
 	rxb_bail "no UDP source ports found for both queues"
 ktap_print_msg "source ports to queue 0: $ports0; to queue 1: $ports1"
 
