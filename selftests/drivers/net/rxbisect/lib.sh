@@ -775,3 +775,22 @@ rxb_dl_get() {
 rxb_dl_set() {
 	devlink dev param set "${DL:-rxbisect/rxbisect0}" name "$1" value "$2" cmode runtime
 }
+
+# rxb_dl_check_bad NAME VALUE: setting devlink parameter NAME to VALUE
+# must be refused with a message (the kernel's extack, or devlink's own
+# for values it cannot even send) and leave NAME as it was; otherwise say
+# why and set bad=1.
+rxb_dl_check_bad() {
+	local before out
+	before=$(rxb_dl_get "$1")
+	if out=$(rxb_dl_set "$1" "$2" 2>&1); then
+		ktap_print_msg "$1 '$2' was accepted"
+		bad=1
+	elif [ -z "$out" ]; then
+		ktap_print_msg "$1 '$2': refused without a message"
+		bad=1
+	else
+		ktap_print_msg "$1 '$2': $out"
+	fi
+	[ "$(rxb_dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
+}

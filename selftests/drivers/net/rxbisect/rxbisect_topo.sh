@@ -91,27 +91,13 @@ ktap_test_result "each queue borrows from its own set only" \
 
 # 5: bad values through devlink: refused with a message, nothing changes
 bad=0
-check_bad() {	# NAME VALUE
-	local before out
-	before=$(rxb_dl_get "$1")
-	if out=$(rxb_dl_set "$1" "$2" 2>&1); then
-		ktap_print_msg "$1 '$2' was accepted"
-		bad=1
-	elif [ -z "$out" ]; then
-		ktap_print_msg "$1 '$2': refused without a message"
-		bad=1
-	else
-		ktap_print_msg "$1 '$2': $out"
-	fi
-	[ "$(rxb_dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
-}
 for v in 4 9 0,0 x 1-0 "0;1" "2-3," 0123456789012345678901234567890123; do
-	check_bad ax_link "$v"
+	rxb_dl_check_bad ax_link "$v"
 done
 for v in 2 "0;1;0;1;0" + a "0;" "*,"; do
-	check_bad ax_assoc_map "$v"
+	rxb_dl_check_bad ax_assoc_map "$v"
 done
-check_bad ax_policy sideways
+rxb_dl_check_bad ax_policy sideways
 # the message names the actual fault
 out=$(rxb_dl_set ax_link 4 2>&1)
 [[ $out == *"not below the queue count"* ]] ||
