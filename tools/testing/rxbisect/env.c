@@ -547,17 +547,31 @@ static int env_alloc_buf(void *envp, unsigned int q, struct rxb_buf *buf)
 	return 0;
 }
 
-static void env_free_buf(void *envp, unsigned int q, void *cookie)
+/* The buffer behind @cookie, which @op names as one of queue @q's pool;
+ * NULL (an error counted) if it is no buffer.  A buffer of another pool
+ * is counted as an error too, but returned.
+ */
+static struct env_buf *pool_buf(struct rxb_env *env, const char *op,
+				unsigned int q, const void *cookie)
 {
-	struct rxb_env *env = envp;
 	struct env_buf *b = cookie_buf(env, cookie);
 
 	if (!b) {
-		env_err(env, "free_buf(q %u): %p is not a buffer", q, cookie);
-		return;
+		env_err(env, "%s(q %u): %p is not a buffer", op, q, cookie);
+		return NULL;
 	}
 	if (b->q != q)
-		env_err(env, "free_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
+		env_err(env, "%s(q %u): buffer %p is from pool %u", op, q, cookie, b->q);
+	return b;
+}
+
+static void env_free_buf(void *envp, unsigned int q, void *cookie)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = pool_buf(env, "free_buf", q, cookie);
+
+	if (!b)
+		return;
 	/* A double free finds it HELD or FREE. */
 	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "free_buf"))
 		return;
@@ -568,14 +582,10 @@ static void env_free_buf(void *envp, unsigned int q, void *cookie)
 static void env_ref_buf(void *envp, unsigned int q, void *cookie)
 {
 	struct rxb_env *env = envp;
-	struct env_buf *b = cookie_buf(env, cookie);
+	struct env_buf *b = pool_buf(env, "ref_buf", q, cookie);
 
-	if (!b) {
-		env_err(env, "ref_buf(q %u): %p is not a buffer", q, cookie);
+	if (!b)
 		return;
-	}
-	if (b->q != q)
-		env_err(env, "ref_buf(q %u): buffer %p is from pool %u", q, cookie, b->q);
 	/* Only the model, which holds the buffer, hands out references. */
 	if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED) {
 		env_err(env, "ref_buf(q %u): buffer %p is not posted", q, cookie);
