@@ -14,9 +14,12 @@
  *    the doorbell.
  *
  * The halves share only the ring memory and doorbells described in
- * rxb_desc.h.  Model cores use no netdev, skb or page_pool API: buffers and
- * interrupts go through struct rxb_env_ops, so the same source builds in
- * userspace (tools/testing/rxbisect) for unit and thread-stress tests.
+ * rxb_desc.h: the hardware half never reads the driver half's state, and
+ * the driver half reads the NIC's internal indices only through the debug
+ * registers of @hw_debug.  Model cores use no netdev, skb or page_pool API:
+ * the driver's buffers go through struct rxb_drv_ops and the NIC's vectors,
+ * timer and DMA engine through struct rxb_hw_ops, so the same source builds
+ * in userspace (tools/testing/rxbisect) for unit and thread-stress tests.
  */
 #ifndef _RXB_MODEL_H
 #define _RXB_MODEL_H
@@ -40,38 +43,49 @@ struct rxb_buf {
 };
 
 /**
- * struct rxb_env_ops - what a ring model needs from its environment.
- * @alloc_buf: driver side: allocate an empty buffer from queue @q's pool.
- *	Returns 0 or -ENOMEM.  Called from @q's poll context only.
- * @free_buf: driver side: drop the model's reference on a buffer of
- *	queue @q's pool (at teardown, or a batched RxList buffer the NIC
- *	closed); it goes back to the pool once no packet holds it either.
- * @ref_buf: driver side: take a reference on buffer @cookie of queue
- *	@q's pool for a packet handed up in it while the model keeps the
- *	buffer (struct rxb_pkt.frag).  May be NULL for models that never
- *	set @frag.
- * @buf_cookie: driver side: the handle of the buffer at bus address
- *	@addr (the driver's reverse mapping of addresses it posted).
- * @raise_irq: hardware side: signal queue @q's interrupt vector.
- * @arm_timer: hardware side: call @ops->hw_timer of the model in about
- *	@ns nanoseconds, unless a call is already pending.  May be NULL for
- *	models that never set one.
- * @now_ns: hardware side: a monotonic clock.
- * @dma_write: hardware side: copy @frame into bus address @addr ("DMA").
- *	Returns the completion flags the transfer adds: RXB_CQE_F_CSUM with
- *	*@csum set when the DMA engine's checksum unit summed the frame (see
+ * struct rxb_drv_ops - what a ring model's driver half needs from the
+ * driver: its buffers and a clock.  Every callback gets rxb_model_cfg.drv.
+ * @alloc_buf: allocate an empty buffer from queue @q's pool.  Returns 0 or
+ *	-ENOMEM.  Called from @q's poll context only.
+ * @free_buf: drop the model's reference on a buffer of queue @q's pool (at
+ *	teardown, or a batched RxList buffer the NIC closed); it goes back to
+ *	the pool once no packet holds it either.
+ * @ref_buf: take a reference on buffer @cookie of queue @q's pool for a
+ *	packet handed up in it while the model keeps the buffer (struct
+ *	rxb_pkt.frag).  May be NULL for models that never set @frag.
+ * @buf_cookie: the handle of the buffer at bus address @addr (the driver's
+ *	reverse mapping of addresses it posted).
+ * @now_ns: a monotonic clock (the driver's, not the NIC's).
+ */
+struct rxb_drv_ops {
+	int (*alloc_buf)(void *drv, unsigned int q, struct rxb_buf *buf);
+	void (*free_buf)(void *drv, unsigned int q, void *cookie);
+	void (*ref_buf)(void *drv, unsigned int q, void *cookie);
+	void *(*buf_cookie)(void *drv, u64 addr);
+	u64 (*now_ns)(void *drv);
+};
+
+/**
+ * struct rxb_hw_ops - what a ring model's hardware half needs from the rest
+ * of the NIC: interrupt vectors, a timer, a clock and the DMA engine.
+ * Every callback gets rxb_model_cfg.hw.
+ * @raise_irq: an event on queue @q's interrupt vector (under the NIC's
+ *	interrupt moderation).
+ * @arm_timer: call @ops->hw_timer of the model in about @ns nanoseconds,
+ *	unless a call is already pending.  May be NULL for models that never
+ *	set one.
+ * @now_ns: a monotonic clock.
+ * @dma_write: copy @frame into bus address @addr ("DMA").  Returns the
+ *	completion flags the transfer adds: RXB_CQE_F_CSUM with *@csum set
+ *	when the DMA engine's checksum unit summed the frame (see
  *	rxb_cqe.csum), RXB_CQE_F_DMA_ERR when the write failed (the model
  *	still reports the buffer, with that flag), 0 otherwise.
  */
-struct rxb_env_ops {
-	int (*alloc_buf)(void *env, unsigned int q, struct rxb_buf *buf);
-	void (*free_buf)(void *env, unsigned int q, void *cookie);
-	void (*ref_buf)(void *env, unsigned int q, void *cookie);
-	void *(*buf_cookie)(void *env, u64 addr);
-	void (*raise_irq)(void *env, unsigned int q);
-	void (*arm_timer)(void *env, u64 ns);
-	u64 (*now_ns)(void *env);
-	u8 (*dma_write)(void *env, const struct rxb_frame *frame, u64 addr,
+struct rxb_hw_ops {
+	void (*raise_irq)(void *hw, unsigned int q);
+	void (*arm_timer)(void *hw, u64 ns);
+	u64 (*now_ns)(void *hw);
+	u8 (*dma_write)(void *hw, const struct rxb_frame *frame, u64 addr,
 			u32 *csum);
 };
 
@@ -152,8 +166,10 @@ enum rxb_corec_irq {
  * @corec_consumers: COREC: queues consuming each shared queue (groups of
  *	consecutive queues, the last may be smaller); 0: all queues share one.
  * @corec_irq_policy: COREC: enum rxb_corec_irq.
- * @env_ops: environment callbacks.
- * @env: opaque argument passed to every @env_ops callback.
+ * @drv_ops: the driver's services to the driver half.
+ * @drv: opaque argument of every @drv_ops callback.
+ * @hw_ops: the NIC's services to the hardware half.
+ * @hw: opaque argument of every @hw_ops callback.
  */
 struct rxb_model_cfg {
 	unsigned int nqueues;
@@ -174,13 +190,15 @@ struct rxb_model_cfg {
 	unsigned int dsh_overload_ratio;
 	unsigned int corec_consumers;
 	unsigned int corec_irq_policy;
-	const struct rxb_env_ops *env_ops;
-	void *env;
+	const struct rxb_drv_ops *drv_ops;
+	void *drv;
+	const struct rxb_hw_ops *hw_ops;
+	void *hw;
 };
 
 /**
  * struct rxb_frame - a frame arriving at the emulated NIC.
- * @data: opaque handle passed back to rxb_env_ops.dma_write.
+ * @data: opaque handle passed back to rxb_hw_ops.dma_write.
  * @len: frame length in bytes, from the Ethernet header on.
  * @hash: RSS hash computed by the NIC's parser.
  * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
@@ -203,7 +221,7 @@ struct rxb_frame {
  * @offset: where the packet starts in the buffer (0 unless @frag).
  * @frag: the buffer holds other packets too (batched RxList): the packet
  *	is a fragment of it at @offset, and holds its own reference on the
- *	buffer (rxb_env_ops.ref_buf), which the caller drops when done with
+ *	buffer (rxb_drv_ops.ref_buf), which the caller drops when done with
  *	the packet; the buffer returns to its pool when the last reference
  *	goes.  Otherwise the whole buffer is the caller's.
  */
@@ -282,20 +300,34 @@ static inline u64 rxb_stat_get(const void *base, const struct rxb_stat_desc *d)
 }
 
 /**
- * struct rxb_ring_state - a queue's ring state, for dumps and watchdogs.
+ * struct rxb_ring_state - the driver's view of a queue's completion ring,
+ * for dumps and watchdogs (rxb_model_ops.ring_state).
  * @size: entries of the queue's completion ring (CR, or Bx ring).
- * @nic_head: index of the next entry the NIC writes there.
  * @drv_tail: index of the next entry the driver reads.
  * @drv_gen: generation bit the driver expects at @drv_tail.
- * @posted: empty buffers posted to the NIC for this queue.
  *
- * Read without stopping either side: a snapshot, possibly inconsistent.
+ * Read from any context without stopping the poll: a snapshot.
  */
 struct rxb_ring_state {
 	u32 size;
-	u32 nic_head;
 	u32 drv_tail;
 	u8 drv_gen;
+};
+
+/**
+ * struct rxb_hw_debug - the NIC's debug registers of a queue
+ * (rxb_model_ops.hw_debug): internal indices a datasheet would expose
+ * for diagnosis only.  The driver reads them for health dumps and
+ * counters, never to run the rings.
+ * @cq_tail: index of the next completion entry the NIC writes for the
+ *	queue (its CR, or Bx ring).
+ * @posted: empty buffers the NIC holds for the queue: posted by the driver
+ *	and not yet taken.
+ *
+ * Read from any context without stopping the NIC: a snapshot.
+ */
+struct rxb_hw_debug {
+	u32 cq_tail;
 	u32 posted;
 };
 
@@ -320,11 +352,11 @@ struct rxb_ring_state {
  *	Returns true when the queue's ring is fully posted.
  * @rx_pending: driver half: true if queue @q has an unconsumed completion.
  * @hw_timer: optional: hardware half: the timer set with
- *	rxb_env_ops.arm_timer fired.
+ *	rxb_hw_ops.arm_timer fired.
  * @ctl_tick: optional: driver half: the driver's periodic control task
  *	(a software controller such as dshRing's, which reads the NIC's
  *	counters and writes its registers).  The driver calls it with the
- *	time @now (the clock of rxb_env_ops.now_ns) from its own periodic
+ *	time @now (the clock of rxb_drv_ops.now_ns) from its own periodic
  *	context (a delayed work in the kernel), first soon after the rings go
  *	live, then again after the delay it returns in nanoseconds, until
  *	the rings are torn down; never concurrently with itself.  It may run
@@ -333,7 +365,10 @@ struct rxb_ring_state {
  *	@create; on error set *@msg to a static explanation.
  * @advise: optional: a static warning about a configuration that works but
  *	defeats the model's purpose, or NULL.
- * @ring_state: optional: a snapshot of queue @q's ring state (any context).
+ * @ring_state: optional: driver half: a snapshot of queue @q's ring state
+ *	as the driver sees it (any context).
+ * @hw_debug: optional: hardware half: queue @q's debug registers (any
+ *	context); what the NIC reports of its internal indices.
  * @bufs_per_queue: optional: most buffers of one queue's pool the rings can
  *	hold at once (posted, or written and waiting in a completion ring);
  *	default @ring_size.  The driver sizes each pool to this plus one
@@ -361,6 +396,8 @@ struct rxb_model_ops {
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);
 	void (*ring_state)(struct rxb_model *m, unsigned int q,
 			   struct rxb_ring_state *st);
+	void (*hw_debug)(struct rxb_model *m, unsigned int q,
+			 struct rxb_hw_debug *dbg);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);
@@ -393,6 +430,59 @@ static inline void rxb_stat_add(u64 *ctr, u64 n)
 static inline void rxb_stat_inc(u64 *ctr)
 {
 	rxb_stat_add(ctr, 1);
+}
+
+/* A model's calls into its environment: the driver's services to the
+ * driver half, the NIC's to the hardware half (struct rxb_drv_ops, struct
+ * rxb_hw_ops).
+ */
+static inline int rxb_drv_alloc_buf(const struct rxb_model *m, unsigned int q,
+				    struct rxb_buf *buf)
+{
+	return m->cfg.drv_ops->alloc_buf(m->cfg.drv, q, buf);
+}
+
+static inline void rxb_drv_free_buf(const struct rxb_model *m, unsigned int q,
+				    void *cookie)
+{
+	m->cfg.drv_ops->free_buf(m->cfg.drv, q, cookie);
+}
+
+static inline void rxb_drv_ref_buf(const struct rxb_model *m, unsigned int q,
+				   void *cookie)
+{
+	m->cfg.drv_ops->ref_buf(m->cfg.drv, q, cookie);
+}
+
+static inline void *rxb_drv_buf_cookie(const struct rxb_model *m, u64 addr)
+{
+	return m->cfg.drv_ops->buf_cookie(m->cfg.drv, addr);
+}
+
+static inline u64 rxb_drv_now_ns(const struct rxb_model *m)
+{
+	return m->cfg.drv_ops->now_ns(m->cfg.drv);
+}
+
+static inline void rxb_hw_raise_irq(const struct rxb_model *m, unsigned int q)
+{
+	m->cfg.hw_ops->raise_irq(m->cfg.hw, q);
+}
+
+static inline void rxb_hw_arm_timer(const struct rxb_model *m, u64 ns)
+{
+	m->cfg.hw_ops->arm_timer(m->cfg.hw, ns);
+}
+
+static inline u64 rxb_hw_now_ns(const struct rxb_model *m)
+{
+	return m->cfg.hw_ops->now_ns(m->cfg.hw);
+}
+
+static inline u8 rxb_hw_dma_write(const struct rxb_model *m,
+				  const struct rxb_frame *f, u64 addr, u32 *csum)
+{
+	return m->cfg.hw_ops->dma_write(m->cfg.hw, f, addr, csum);
 }
 
 extern const struct rxb_model_ops rxb_privring_ops;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rxbisect-sim engine: the NIC, the host (cores, buffer pools, LLC) and
- * the environment (struct rxb_env_ops) the ring-model cores run in.
+ * the environment (struct rxb_drv_ops, struct rxb_hw_ops) the ring-model cores run in.
  *
  * Per packet: the port's arrival process picks a flow, RSS picks the
  * queue, the model's hw_rx takes a buffer and calls dma_write, which
@@ -312,7 +312,7 @@ static void pool_free(struct sim *s, unsigned int core, u32 b)
 	}
 }
 
-/* ---- environment (struct rxb_env_ops) ------------------------------ */
+/* ---- environment (struct rxb_drv_ops, struct rxb_hw_ops) ------------------------------ */
 
 static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 {
@@ -400,10 +400,14 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	return 0;	/* no checksum unit: nothing reads the bytes */
 }
 
-static const struct rxb_env_ops sim_env_ops = {
+static const struct rxb_drv_ops sim_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
 	.buf_cookie	= env_buf_cookie,
+	.now_ns		= env_now_ns,
+};
+
+static const struct rxb_hw_ops sim_hw_ops = {
 	.raise_irq	= env_raise_irq,
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
@@ -884,8 +888,10 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->dsh_window = s->c.dsh_window;
 	mc->dsh_tput_mbps = s->c.dsh_tput_mbps;
 	mc->dsh_overload_ratio = s->c.dsh_overload_ratio;
-	mc->env_ops = &sim_env_ops;
-	mc->env = p;
+	mc->drv_ops = &sim_drv_ops;
+	mc->drv = p;
+	mc->hw_ops = &sim_hw_ops;
+	mc->hw = p;
 }
 
 static int sim_setup(struct sim *s)

@@ -134,31 +134,45 @@ static int rxb_alloc_fail_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(rxb_alloc_fail_fops, rxb_knob_get,
 			 rxb_alloc_fail_set, "%llu\n");
 
+/* The NIC's knobs, through its registers (data: the port). */
+static int rxb_dma_fail_get(void *data, u64 *val)
+{
+	*val = rxb_nic_get_dma_fail(((struct rxb_port *)data)->nic);
+	return 0;
+}
+
 static int rxb_dma_fail_set(void *data, u64 val)
 {
 	if (val > RXB_FAULT_SCALE)
 		return -EINVAL;
-	WRITE_ONCE(*(u32 *)data, val);
+	return rxb_nic_set_dma_fail(((struct rxb_port *)data)->nic, val);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_dma_fail_fops, rxb_dma_fail_get,
+			 rxb_dma_fail_set, "%llu\n");
+
+static int rxb_engine_stall_get(void *data, u64 *val)
+{
+	*val = rxb_nic_stalled(((struct rxb_port *)data)->nic);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_dma_fail_fops, rxb_knob_get, rxb_dma_fail_set,
-			 "%llu\n");
 
 static int rxb_engine_stall_set(void *data, u64 val)
 {
 	if (val > 1)
 		return -EINVAL;
-	rxb_nic_stall(container_of(data, struct rxb_port, fault.engine_stall),
-		      val);
+	rxb_nic_stall(((struct rxb_port *)data)->nic, val);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(rxb_engine_stall_fops, rxb_knob_get,
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_engine_stall_fops, rxb_engine_stall_get,
 			 rxb_engine_stall_set, "%llu\n");
 
 /* nic/max_bh_batch: reads the NIC's statistic; writing 0 resets it. */
 static int rxb_max_bh_batch_get(void *data, u64 *val)
 {
-	*val = atomic_read(data);
+	struct rxb_nic_counters nc;
+
+	rxb_nic_read_counters(((struct rxb_port *)data)->nic, &nc);
+	*val = nc.max_bh_batch;
 	return 0;
 }
 
@@ -166,7 +180,7 @@ static int rxb_max_bh_batch_set(void *data, u64 val)
 {
 	if (val)
 		return -EINVAL;
-	atomic_set(data, 0);
+	rxb_nic_reset_max_bh_batch(((struct rxb_port *)data)->nic);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(rxb_max_bh_batch_fops, rxb_max_bh_batch_get,
@@ -193,7 +207,7 @@ static ssize_t rxb_inject_write(struct file *file, const char __user *ubuf,
 	/* As from the transmit path of the peer. */
 	local_bh_disable();
 	rcu_read_lock();
-	rxb_nic_ingress(port, skb);
+	rxb_nic_ingress(port->nic, skb);
 	rcu_read_unlock();
 	local_bh_enable();
 	return len;
@@ -281,14 +295,12 @@ void rxb_debugfs_port_add(struct rxb_port *port)
 	debugfs_create_file_unsafe("alloc_fail", 0600, fault,
 				   &port->fault.alloc_fail,
 				   &rxb_alloc_fail_fops);
-	debugfs_create_file_unsafe("dma_fail", 0600, fault,
-				   &port->fault.dma_fail, &rxb_dma_fail_fops);
-	debugfs_create_file_unsafe("engine_stall", 0600, fault,
-				   &port->fault.engine_stall,
+	debugfs_create_file_unsafe("dma_fail", 0600, fault, port,
+				   &rxb_dma_fail_fops);
+	debugfs_create_file_unsafe("engine_stall", 0600, fault, port,
 				   &rxb_engine_stall_fops);
 	nic = debugfs_create_dir("nic", port->dbg_dir);
-	debugfs_create_file_unsafe("max_bh_batch", 0600, nic,
-				   &port->nic.max_bh_batch,
+	debugfs_create_file_unsafe("max_bh_batch", 0600, nic, port,
 				   &rxb_max_bh_batch_fops);
 	debugfs_create_u32("reconfig_fail", 0600, fault, &port->fault.reconfig_fail);
 	rxb_debugfs_queues_update(port);

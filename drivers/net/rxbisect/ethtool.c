@@ -165,7 +165,6 @@ static int rxb_set_channels(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_cfg cfg = port->cfg;
-	unsigned int i;
 	int err;
 
 	/* The core has checked combined_count <= max and no rx/tx-only.
@@ -183,9 +182,7 @@ static int rxb_set_channels(struct net_device *dev,
 		return err;
 	/* A user-set table was checked by the core to fit the new count. */
 	if (!netif_is_rxfh_configured(dev))
-		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
-			WRITE_ONCE(port->nic.rss_indir[i],
-				   ethtool_rxfh_indir_default(i, cfg.nqueues));
+		rxb_nic_rss_default(port->nic, cfg.nqueues);
 	rxb_debugfs_queues_update(port);
 	return 0;
 }
@@ -219,10 +216,7 @@ static int rxb_get_rxfh(struct net_device *dev, u32 *indir, u8 *key,
 
 	if (hfunc)
 		*hfunc = ETH_RSS_HASH_TOP;
-	if (indir)
-		memcpy(indir, port->nic.rss_indir, sizeof(port->nic.rss_indir));
-	if (key)
-		memcpy(key, port->nic.rss_key, sizeof(port->nic.rss_key));
+	rxb_nic_rss_read(port->nic, indir, key);
 	return 0;
 }
 
@@ -230,21 +224,16 @@ static int rxb_set_rxfh(struct net_device *dev, const u32 *indir,
 			const u8 *key, const u8 hfunc)
 {
 	struct rxb_port *port = netdev_priv(dev);
-	unsigned int i;
 
 	/* No extack for this op in 6.1: the reason goes to the log. */
 	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
 		netdev_err(dev, "ethtool -X: hash function refused: only toeplitz\n");
 		return -EOPNOTSUPP;
 	}
-	/* The core has checked every entry against the queue count. */
-	if (indir)
-		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
-			WRITE_ONCE(port->nic.rss_indir[i], indir[i]);
-	/* A hash racing with the key update uses a mix: harmless. */
-	if (key)
-		for (i = 0; i < RXB_RSS_KEY_SIZE; i++)
-			WRITE_ONCE(port->nic.rss_key[i], key[i]);
+	/* The core has checked every entry against the queue count.  A
+	 * hash racing with the key update uses a mix: harmless.
+	 */
+	rxb_nic_rss_write(port->nic, indir, key);
 	return 0;
 }
 
@@ -322,8 +311,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
-	struct rxb_engine *eng;
-	struct rxb_rx *rx;
+	struct rxb_nic_counters nc;
 	unsigned int q, i;
 
 	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
@@ -365,29 +353,22 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = xst.pp_released;
 		*p++ = xst.pp_size;
 	}
-	tot[RXB_DS_OVERSIZE] += atomic64_read(&port->nic.oversize_drops);
-	tot[RXB_DS_RUNT] = atomic64_read(&port->nic.runt_drops);
-	tot[RXB_DS_STOPPED] = atomic64_read(&port->nic.stopped_drops);
+	rxb_nic_read_counters(port->nic, &nc);
+	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
+	tot[RXB_DS_RUNT] = nc.runt_drops;
+	tot[RXB_DS_STOPPED] = nc.stopped_drops;
 	spin_lock_bh(&port->stats_lock);
 	tot[RXB_DS_FLUSHED] = port->flushed;
 	spin_unlock_bh(&port->stats_lock);
-	tot[RXB_DS_DMA_FAULTS] = atomic64_read(&port->nic.dma_faults);
-	tot[RXB_DS_DMA_BYTES] = rxb_nic_dma_bytes(&port->nic);
-	tot[RXB_DS_STALL] = atomic64_read(&port->nic.stall_frames);
-	tot[RXB_DS_FIFO] = atomic64_read(&port->nic.fifo_drops);
-	tot[RXB_DS_ENGINE] = port->nic.engine_frames;
-	eng = rtnl_dereference(port->engine);
-	if (eng) {
-		tot[RXB_DS_FIFO] += atomic64_read(&eng->fifo_drops);
-		tot[RXB_DS_ENGINE] += READ_ONCE(eng->frames);
-	}
-	rx = rtnl_dereference(port->rx);
-	if (rx) {
-		/* Of the live rings; restarts when they are rebuilt. */
-		tot[RXB_DS_WS] = READ_ONCE(rx->wss.distinct);
-		tot[RXB_DS_WS_PEAK] = READ_ONCE(rx->wss.peak);
-		tot[RXB_DS_WS_WINDOW] = rx->wss.window;
-	}
+	tot[RXB_DS_DMA_FAULTS] = nc.dma_faults;
+	tot[RXB_DS_DMA_BYTES] = nc.dma_bytes;
+	tot[RXB_DS_STALL] = nc.stall_frames;
+	tot[RXB_DS_FIFO] = nc.fifo_drops;
+	tot[RXB_DS_ENGINE] = nc.engine_frames;
+	/* Of the live rings' context; restarts when they are rebuilt. */
+	tot[RXB_DS_WS] = nc.ws;
+	tot[RXB_DS_WS_PEAK] = nc.ws_peak;
+	tot[RXB_DS_WS_WINDOW] = nc.ws_window;
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		*p++ = READ_ONCE(port->txs[q].packets);
 		*p++ = READ_ONCE(port->txs[q].bytes);
@@ -412,8 +393,8 @@ static int rxb_get_coalesce(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 
-	ec->rx_coalesce_usecs = READ_ONCE(port->nic.coal_usecs);
-	ec->rx_max_coalesced_frames = READ_ONCE(port->nic.coal_frames);
+	rxb_nic_get_coalesce(port->nic, &ec->rx_coalesce_usecs,
+			     &ec->rx_max_coalesced_frames);
 	return 0;
 }
 
@@ -440,8 +421,8 @@ static int rxb_set_coalesce(struct net_device *dev,
 				   "rx-frames above 1 needs rx-usecs: the last frames of a burst would never be signalled");
 		return -EINVAL;
 	}
-	WRITE_ONCE(port->nic.coal_usecs, ec->rx_coalesce_usecs);
-	WRITE_ONCE(port->nic.coal_frames, ec->rx_max_coalesced_frames);
+	rxb_nic_set_coalesce(port->nic, ec->rx_coalesce_usecs,
+			     ec->rx_max_coalesced_frames);
 	return 0;
 }
 

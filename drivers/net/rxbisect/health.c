@@ -27,11 +27,16 @@ static bool rxb_queue_stalled(struct rxb_port *port, struct rxb_rx *rx,
 	unsigned long last = READ_ONCE(port->knobs[q].last_poll);
 	struct rxb_model *m = rx->model;
 	struct rxb_ring_state st;
+	struct rxb_nic_qdebug d;
 	bool pending;
 
-	if (m->ops->ring_state) {
+	/* Entries the NIC wrote (its debug registers) and the driver has not
+	 * read; or, without those registers, a done entry at the head.
+	 */
+	if (m->ops->ring_state && !rxb_nic_debug_read(port->nic, q, &d) &&
+	    d.has_ring) {
 		m->ops->ring_state(m, q, &st);
-		pending = st.nic_head != st.drv_tail;
+		pending = d.ring.cq_tail != st.drv_tail;
 	} else {
 		pending = m->ops->rx_pending(m, q);
 	}
@@ -69,6 +74,7 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 {
 	struct rxb_stall_ctx *ctx = priv_ctx;
 	struct rxb_ring_state st = {};
+	struct rxb_nic_qdebug d;
 	struct rxb_port *port;
 	unsigned long since;
 	struct rxb_rx *rx;
@@ -83,6 +89,8 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 	rx = rtnl_dereference(port->rx);
 	if (rx && ctx->q < rx->nqueues && rx->model->ops->ring_state)
 		rx->model->ops->ring_state(rx->model, ctx->q, &st);
+	/* The NIC's side of the ring, from its debug registers. */
+	rxb_nic_debug_read(port->nic, ctx->q, &d);
 	err = devlink_fmsg_string_pair_put(fmsg, "port", netdev_name(port->dev));
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "queue", ctx->q);
@@ -92,16 +100,16 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "size", st.size);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "head", st.nic_head);
+		err = devlink_fmsg_u32_pair_put(fmsg, "head", d.ring.cq_tail);
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "tail", st.drv_tail);
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "generation", st.drv_gen);
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "occupancy",
-						st.nic_head - st.drv_tail);
+						d.ring.cq_tail - st.drv_tail);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "posted", st.posted);
+		err = devlink_fmsg_u32_pair_put(fmsg, "posted", d.ring.posted);
 	since = jiffies - READ_ONCE(port->knobs[ctx->q].last_poll);
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "ms_since_poll",
@@ -111,8 +119,7 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 						 READ_ONCE(port->knobs[ctx->q].stall));
 	if (!err && rx && ctx->q < rx->nqueues)
 		err = devlink_fmsg_bool_pair_put(fmsg, "vector_masked",
-						 test_bit(RXB_VEC_MASKED,
-							  &rx->vec[ctx->q].flags));
+						 d.vec_masked);
 	rtnl_unlock();
 	return err;
 }

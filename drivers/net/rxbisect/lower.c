@@ -43,7 +43,7 @@ static rx_handler_result_t rxb_lower_rx(struct sk_buff **pskb)
 			kfree_skb(skb);
 			return RX_HANDLER_CONSUMED;
 		}
-		rxb_nic_ingress(port, skb);
+		rxb_nic_ingress(port->nic, skb);
 		return RX_HANDLER_CONSUMED;
 	}
 	/* The lower device's GRO/LRO merged frames: split them again. */
@@ -53,7 +53,7 @@ static rx_handler_result_t rxb_lower_rx(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		rxb_nic_ingress(port, seg);
+		rxb_nic_ingress(port->nic, seg);
 	}
 	return RX_HANDLER_CONSUMED;
 }
@@ -112,7 +112,6 @@ int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,
 	dev->mtu = min(dev->mtu, lower->mtu);
 	dev->max_mtu = min_t(unsigned int, dev->max_mtu,
 			     lower->max_mtu ?: lower->mtu);
-	WRITE_ONCE(port->nic.max_frame, dev->mtu + ETH_HLEN + VLAN_HLEN);
 	err = register_netdevice(dev);
 	if (err)
 		return err;

@@ -85,7 +85,7 @@ const struct rxb_model_ops *rxb_model_get(unsigned int i)
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg)
 {
-	if (!cfg->nqueues || !cfg->buf_len || !cfg->env_ops) {
+	if (!cfg->nqueues || !cfg->buf_len || !cfg->drv_ops || !cfg->hw_ops) {
 		*msg = "no queues or no buffer size";
 		return -EINVAL;
 	}
@@ -162,7 +162,7 @@ bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 	while (t - ci <= mask) {
 		u32 slot = t & mask;
 
-		if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, &buf)) {
+		if (rxb_drv_alloc_buf(m, qi, &buf)) {
 			rxb_stat_inc(&st->alloc_fails);
 			break;
 		}
@@ -206,7 +206,7 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 
 	/* A failed write is still reported: the driver gets its buffer. */
 	flags |= f->hash_flags;
-	flags |= m->cfg.env_ops->dma_write(m->cfg.env, f, buf_addr, &csum);
+	flags |= rxb_hw_dma_write(m, f, buf_addr, &csum);
 	cqe->rss_hash = cpu_to_le32(f->hash);
 	cqe->csum = cpu_to_le32(csum);
 	cqe->pkt_len = cpu_to_le16(f->len);

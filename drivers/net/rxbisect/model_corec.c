@@ -160,7 +160,6 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 {
 	struct corec *cr = to_corec(m);
 	struct corec_ring *r = corec_ring_of(cr, qi);
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	unsigned int i, irq = 0;
 	const struct rxb_rx_desc *d;
 	int err = -ENOBUFS;
@@ -190,10 +189,10 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 		return err;
 	/* A masked vector (its consumer is polling) costs nothing. */
 	if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR)
-		env->raise_irq(m->cfg.env, r->first + irq);
+		rxb_hw_raise_irq(m, r->first + irq);
 	else
 		for (i = 0; i < r->n; i++)
-			env->raise_irq(m->cfg.env, r->first + i);
+			rxb_hw_raise_irq(m, r->first + i);
 	return 0;
 }
 
@@ -266,7 +265,6 @@ static void corec_post(struct corec *cr, struct corec_ring *r)
 static void corec_advance(struct corec *cr, struct corec_ring *r,
 			  unsigned int qi, const struct rxb_corec_batch *stuck)
 {
-	const struct rxb_env_ops *env = cr->m.cfg.env_ops;
 	u32 tail = r->tl.tail, run, left, id;
 	struct corec_txstats *xs = &r->tl.xs;
 
@@ -296,7 +294,7 @@ static void corec_advance(struct corec *cr, struct corec_ring *r,
 		rxb_stat_inc(&cr->m.qstats[qi].doorbells);
 		rxb_stat_inc(&xs->advances);
 		if (r->tl.held && (s32)(tail - r->tl.held_at) > 0) {
-			u64 ns = env->now_ns(cr->m.cfg.env) - r->tl.held_since;
+			u64 ns = rxb_drv_now_ns(&cr->m) - r->tl.held_since;
 
 			rxb_stat_add(&xs->held_ns, ns);
 			if (ns > xs->held_max_ns)
@@ -308,7 +306,7 @@ static void corec_advance(struct corec *cr, struct corec_ring *r,
 	if (stuck && !r->tl.held && (s32)(stuck->id - tail) > 0 &&
 	    !corec_done_at(cr, r, tail)) {
 		r->tl.held_at = tail;
-		WRITE_ONCE(r->tl.held_since, env->now_ns(cr->m.cfg.env));
+		WRITE_ONCE(r->tl.held_since, rxb_drv_now_ns(&cr->m));
 		WRITE_ONCE(r->tl.held, true);
 		rxb_stat_inc(&xs->held);
 	}
@@ -448,11 +446,10 @@ void rxb_corec_done(struct rxb_model *m, unsigned int qi,
 /* Keep @qi's stash of fresh buffers (from its own pool) full. */
 static bool corec_stash_fill(struct corec *cr, unsigned int qi)
 {
-	const struct rxb_env_ops *env = cr->m.cfg.env_ops;
 	struct corec_consumer *c = &cr->c[qi];
 
 	while (c->nstash < RXB_COREC_BATCH) {
-		if (env->alloc_buf(cr->m.cfg.env, qi, &c->stash[c->nstash])) {
+		if (rxb_drv_alloc_buf(&cr->m, qi, &c->stash[c->nstash])) {
 			rxb_stat_inc(&cr->m.qstats[qi].alloc_fails);
 			return false;
 		}
@@ -465,7 +462,6 @@ static bool corec_stash_fill(struct corec *cr, unsigned int qi)
 static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 			     unsigned int qi)
 {
-	const struct rxb_env_ops *env = cr->m.cfg.env_ops;
 	struct rxb_qstats *st = &cr->m.qstats[qi];
 	u32 end, post, posted = 0;
 	struct rxb_buf buf;
@@ -483,7 +479,7 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 
 		if (r->cookie[slot])
 			continue;
-		if (env->alloc_buf(cr->m.cfg.env, qi, &buf)) {
+		if (rxb_drv_alloc_buf(&cr->m, qi, &buf)) {
 			rxb_stat_inc(&st->alloc_fails);
 			ok = false;
 			break;
@@ -615,7 +611,6 @@ static const struct rxb_layout corec_layout = {
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	unsigned int i, qi;
 	u32 slot;
 
@@ -627,27 +622,26 @@ static void corec_destroy(struct rxb_model *m)
 		 */
 		for (slot = 0; slot <= cr->mask; slot++)
 			if (r->cookie[slot])
-				env->free_buf(m->cfg.env, r->pool[slot],
-					      r->cookie[slot]);
+				rxb_drv_free_buf(m, r->pool[slot],
+						 r->cookie[slot]);
 	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		while (cr->c[qi].nstash)
-			env->free_buf(m->cfg.env, qi,
-				      cr->c[qi].stash[--cr->c[qi].nstash].cookie);
+			rxb_drv_free_buf(m, qi,
+					 cr->c[qi].stash[--cr->c[qi].nstash].cookie);
 	rxb_model_free(m, &corec_layout);
 }
 
 /* Post the initial buffers of ring @r from its consumers' pools in turn. */
 static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 {
-	const struct rxb_env_ops *env = cr->m.cfg.env_ops;
 	u32 slot, posted = 0;
 	struct rxb_buf buf;
 
 	for (slot = 0; slot <= cr->mask; slot++) {
 		unsigned int qi = r->first + slot % r->n;
 
-		if (env->alloc_buf(cr->m.cfg.env, qi, &buf)) {
+		if (rxb_drv_alloc_buf(&cr->m, qi, &buf)) {
 			rxb_stat_inc(&cr->m.qstats[qi].alloc_fails);
 			r->tl.empty++;
 			continue;
@@ -745,7 +739,7 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 
 		/* A hold in progress counts up to now (racy, for display). */
 		if (READ_ONCE(r->tl.held))
-			held_ns += m->cfg.env_ops->now_ns(m->cfg.env) -
+			held_ns += rxb_drv_now_ns(m) -
 				   READ_ONCE(r->tl.held_since);
 		*vals++ = READ_ONCE(r->tl.xs.advances);
 		*vals++ = READ_ONCE(r->tl.xs.held);

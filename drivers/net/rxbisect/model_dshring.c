@@ -199,7 +199,7 @@ static int dsh_hw_rx(struct rxb_model *m, unsigned int qi,
 	sel = READ_ONCE(d->regs[qi].select) & 1;
 	if (sel != q->hw.set) {
 		/* Latch the driver's new choice. */
-		q->hw.set = sel;
+		WRITE_ONCE(q->hw.set, sel);
 		/* Release: every delivery to the old set, each in an earlier
 		 * critical section, is visible to a driver that sees the new
 		 * count.  Pairs with the acquire in dsh_active().
@@ -473,7 +473,7 @@ static int dsh_poll(struct rxb_model *m, unsigned int qi,
 
 	rxb_stat_inc(&m->qstats[qi].polls);
 	/* For the controller: this queue's receive calls. */
-	WRITE_ONCE(q->sw.last_call_ns, m->cfg.env_ops->now_ns(m->cfg.env));
+	WRITE_ONCE(q->sw.last_call_ns, rxb_drv_now_ns(m));
 	WRITE_ONCE(q->sw.calls, q->sw.calls + 1);
 	act = dsh_active(d, qi);
 	if (q->sw.active != act) {
@@ -526,6 +526,16 @@ static void dsh_ring_state(struct rxb_model *m, unsigned int qi,
 
 	/* The ring set the queue polls now. */
 	s->ops->ring_state(s, qi, st);
+}
+
+static void dsh_hw_debug(struct rxb_model *m, unsigned int qi,
+			 struct rxb_hw_debug *dbg)
+{
+	struct dshring *d = to_dsh(m);
+	struct rxb_model *s = d->set[READ_ONCE(d->q[qi].hw.set) & 1];
+
+	/* The ring set the NIC delivers the queue's frames to now. */
+	s->ops->hw_debug(s, qi, dbg);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -658,4 +668,5 @@ const struct rxb_model_ops rxb_dshring_ops = {
 	RXB_XSTATS_OPS(dsh),
 	.bufs_per_queue	= dsh_bufs_per_queue,
 	.ring_state	= dsh_ring_state,
+	.hw_debug	= dsh_hw_debug,
 };

@@ -122,8 +122,16 @@ static void privring_ring_state(struct rxb_model *m, unsigned int qi,
 {
 	struct privring_q *q = &to_privring(m)->q[qi];
 
-	rxb_cring_state(&q->cr, &q->hw.cq_tail, &q->sw.cq_head, st);
-	st->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
+	rxb_cring_state(&q->cr, &q->sw.cq_head, st);
+}
+
+static void privring_hw_debug(struct rxb_model *m, unsigned int qi,
+			      struct rxb_hw_debug *dbg)
+{
+	struct privring_q *q = &to_privring(m)->q[qi];
+
+	dbg->cq_tail = READ_ONCE(q->hw.cq_tail);
+	dbg->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
 }
 
 static const struct rxb_layout privring_layout = {
@@ -147,8 +155,8 @@ static void privring_destroy(struct rxb_model *m)
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		for (slot = 0; slot < m->cfg.ring_size; slot++)
 			if (pr->q[qi].sw.cookie[slot])
-				m->cfg.env_ops->free_buf(m->cfg.env, qi,
-							 pr->q[qi].sw.cookie[slot]);
+				rxb_drv_free_buf(m, qi,
+						 pr->q[qi].sw.cookie[slot]);
 	rxb_model_free(m, &privring_layout);
 }
 
@@ -176,4 +184,5 @@ const struct rxb_model_ops rxb_privring_ops = {
 	.destroy	= privring_destroy,
 	.rx_pending	= privring_rx_pending,
 	.ring_state	= privring_ring_state,
+	.hw_debug	= privring_hw_debug,
 };

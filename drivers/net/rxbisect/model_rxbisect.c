@@ -406,7 +406,7 @@ static bool rxbisect_flush(struct rxbisect *rb, unsigned int b)
 		wrote = true;
 	}
 	if (q->hw.held)
-		q->hw.held_since = rb->m.cfg.env_ops->now_ns(rb->m.cfg.env);
+		q->hw.held_since = rxb_hw_now_ns(&rb->m);
 	return wrote;
 }
 
@@ -415,7 +415,6 @@ static bool rxbisect_notify(struct rxbisect *rb, unsigned int a, u32 ax_idx)
 {
 	unsigned int l = rb->t.link[a];
 	struct rxbisect_q *q = &rb->q[l];
-	const struct rxb_env_ops *env = rb->m.cfg.env_ops;
 
 	/* Held ones go first: the driver refills its Ax in report order. */
 	if (!q->hw.held && !rb->m.cfg.notif_compress &&
@@ -425,12 +424,12 @@ static bool rxbisect_notify(struct rxbisect *rb, unsigned int a, u32 ax_idx)
 	}
 	if (!q->hw.held) {
 		q->hw.held_first = ax_idx;
-		q->hw.held_since = env->now_ns(rb->m.cfg.env);
+		q->hw.held_since = rxb_hw_now_ns(&rb->m);
 	}
 	q->hw.held++;
 	if (q->hw.held >= RXBISECT_HELD_MAX)
 		return rxbisect_flush(rb, l);
-	env->arm_timer(rb->m.cfg.env, rb->timeout_ns);
+	rxb_hw_arm_timer(&rb->m, rb->timeout_ns);
 	return false;
 }
 
@@ -513,7 +512,6 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 			  const struct rxb_frame *f)
 {
 	struct rxbisect *rb = to_rxbisect(m);
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	struct rxb_qstats *st = &m->qstats[b];
 	bool irq_b = false, irq_a = false;
 	const struct rxb_rx_desc *d;
@@ -570,30 +568,29 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 	spin_unlock(&rb->lock);
 
 	/* The copy runs in parallel with other frames, as privRing's does. */
-	flags |= env->dma_write(m->cfg.env, f, addr, &csum);
+	flags |= rxb_hw_dma_write(m, f, addr, &csum);
 	rxbisect_bx_write(rb, b, bx_idx, addr, f, csum, flags, a, ax_idx);
-	env->raise_irq(m->cfg.env, b);
+	rxb_hw_raise_irq(m, b);
 	if (irq_a)
-		env->raise_irq(m->cfg.env, rb->t.link[a]);
+		rxb_hw_raise_irq(m, rb->t.link[a]);
 	return 0;
 
 drop:
 	spin_unlock(&rb->lock);
 	if (irq_b)
-		env->raise_irq(m->cfg.env, b);
+		rxb_hw_raise_irq(m, b);
 	return err;
 }
 
 static void rxbisect_hw_timer(struct rxb_model *m)
 {
 	struct rxbisect *rb = to_rxbisect(m);
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	unsigned int i, n = m->cfg.nqueues;
 	bool again = false;
 	u64 now, wrote = 0;
 
 	spin_lock(&rb->lock);
-	now = env->now_ns(m->cfg.env);
+	now = rxb_hw_now_ns(m);
 	for (i = 0; i < n; i++) {
 		struct rxbisect_q *q = &rb->q[i];
 
@@ -607,9 +604,9 @@ static void rxbisect_hw_timer(struct rxb_model *m)
 	spin_unlock(&rb->lock);
 	for (i = 0; i < n; i++)
 		if (wrote & (1ULL << i))
-			env->raise_irq(m->cfg.env, i);
+			rxb_hw_raise_irq(m, i);
 	if (again)
-		env->arm_timer(m->cfg.env, rb->timeout_ns);
+		rxb_hw_arm_timer(m, rb->timeout_ns);
 }
 
 /* ---- driver side (Listing 1) ---------------------------------------- */
@@ -640,7 +637,6 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 	struct rxbisect *rb = to_rxbisect(m);
 	struct rxbisect_q *q = &rb->q[qi];
 	struct rxb_qstats *st = &m->qstats[qi];
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	u32 head = q->sw.bx_head, seen = 0;
 	u64 bytes = 0;
 	int n = 0;
@@ -659,8 +655,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 		if (flags & RXB_BXE_F_PKT) {
 			struct rxb_pkt *p = &pkts[n++];
 
-			p->cookie = env->buf_cookie(m->cfg.env,
-						    le64_to_cpu(e->buf_addr));
+			p->cookie = rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr));
 			p->len = le16_to_cpu(e->pkt_len);
 			p->hash = le32_to_cpu(e->rss_hash);
 			p->csum = le32_to_cpu(e->csum);
@@ -775,16 +770,23 @@ static void rxbisect_ring_state(struct rxb_model *m, unsigned int qi,
 	struct rxbisect_q *q = &rb->q[qi];
 
 	st->size = rb->bmask + 1;
-	st->nic_head = READ_ONCE(q->hw.bx_tail);
 	st->drv_tail = READ_ONCE(q->sw.bx_head);
 	st->drv_gen = rxb_gen(st->drv_tail, rb->border);
-	st->posted = READ_ONCE(q->regs.ax_tail) - READ_ONCE(q->hw.ax_head);
+}
+
+static void rxbisect_hw_debug(struct rxb_model *m, unsigned int qi,
+			      struct rxb_hw_debug *dbg)
+{
+	struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
+
+	dbg->cq_tail = READ_ONCE(q->hw.bx_tail);
+	/* Ax ring qi's: the queue it is linked to borrows from others too. */
+	dbg->posted = READ_ONCE(q->regs.ax_tail) - READ_ONCE(q->hw.ax_head);
 }
 
 static void rxbisect_destroy(struct rxb_model *m)
 {
 	struct rxbisect *rb = to_rxbisect(m);
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	unsigned int qi;
 	u32 i;
 
@@ -794,17 +796,14 @@ static void rxbisect_destroy(struct rxb_model *m)
 
 		/* Posted buffers the NIC has not taken. */
 		for (i = q->hw.ax_head; q->sw.cookie && i != q->sw.ax_tail; i++)
-			env->free_buf(m->cfg.env, qi,
-				      q->sw.cookie[i & rb->amask]);
+			rxb_drv_free_buf(m, qi, q->sw.cookie[i & rb->amask]);
 		/* Packets written but never polled. */
 		for (i = q->sw.bx_head; q->bx && i != q->hw.bx_tail; i++) {
 			const struct rxb_bxe *e = &q->bx[i & rb->bmask];
 
 			if (e->flags & RXB_BXE_F_PKT)
-				env->free_buf(m->cfg.env,
-					      rxbisect_pool(rb, le16_to_cpu(e->ax_ring)),
-					      env->buf_cookie(m->cfg.env,
-							      le64_to_cpu(e->buf_addr)));
+				rxb_drv_free_buf(m, rxbisect_pool(rb, le16_to_cpu(e->ax_ring)),
+						 rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr)));
 		}
 	}
 	for (qi = 0; rb->q && qi < m->cfg.nqueues; qi++) {
@@ -928,6 +927,7 @@ const struct rxb_model_ops rxb_rxbisect_ops = {
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
 	.ring_state	= rxbisect_ring_state,
+	.hw_debug	= rxbisect_hw_debug,
 	.xstats_count	= rxbisect_xstats_count,
 	.xstats_names	= rxbisect_xstats_names,
 	.xstats_values	= rxbisect_xstats_values,

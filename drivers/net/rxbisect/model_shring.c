@@ -310,14 +310,14 @@ static bool shring_refill(struct rxb_model *m, unsigned int qi)
 	return !sr->b.q[qi].sw.starved && READ_ONCE(r->sw.armed) > sr->b.mask;
 }
 
-static void shring_ring_state(struct rxb_model *m, unsigned int qi,
-			      struct rxb_ring_state *st)
+static void shring_hw_debug(struct rxb_model *m, unsigned int qi,
+			    struct rxb_hw_debug *dbg)
 {
 	struct shring_ring *r = shring_ring_of(to_shring(m), qi);
 
-	shring_base_state(m, qi, st);
+	shring_base_debug(m, qi, dbg);
 	/* The shared ring's: every queue of the group may use them. */
-	st->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
+	dbg->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -474,17 +474,29 @@ void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
 }
 
 /**
- * shring_base_state() - ring_state() of a shRing queue, less @st->posted.
+ * shring_base_state() - ring_state() of every shRing model.
  * @m: the instance.
  * @qi: the queue.
- * @st: filled with its CR's state.
+ * @st: filled with the driver's view of its CR.
  */
 void shring_base_state(struct rxb_model *m, unsigned int qi,
 		       struct rxb_ring_state *st)
 {
 	struct shring_q *q = &to_shring_base(m)->q[qi];
 
-	rxb_cring_state(&q->cr, &q->hw.cq_tail, &q->sw.cq_head, st);
+	rxb_cring_state(&q->cr, &q->sw.cq_head, st);
+}
+
+/**
+ * shring_base_debug() - hw_debug() of a shRing queue, less @dbg->posted.
+ * @m: the instance.
+ * @qi: the queue.
+ * @dbg: its CR's tail filled in.
+ */
+void shring_base_debug(struct rxb_model *m, unsigned int qi,
+		       struct rxb_hw_debug *dbg)
+{
+	dbg->cq_tail = READ_ONCE(to_shring_base(m)->q[qi].hw.cq_tail);
 }
 
 /**
@@ -564,5 +576,6 @@ const struct rxb_model_ops rxb_shring_ops = {
 	.rx_pending	= shring_rx_pending,
 	.validate	= shring_validate,
 	.advise		= shring_advise,
-	.ring_state	= shring_ring_state,
+	.ring_state	= shring_base_state,
+	.hw_debug	= shring_hw_debug,
 };

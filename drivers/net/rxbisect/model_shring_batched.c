@@ -18,7 +18,7 @@
  * notification timeout flushes held notifications.
  *
  * Driver: packets are handed up as fragments of the buffer (struct
- * rxb_pkt.frag), each with its own reference on it (rxb_env_ops.ref_buf;
+ * rxb_pkt.frag), each with its own reference on it (rxb_drv_ops.ref_buf;
  * in the kernel a page_pool fragment of the page, added to the skb with no
  * copy, as mlx5's striding RQ does).  A closed descriptor is re-armed with
  * a fresh buffer in the same poll, while the old buffer is still held by
@@ -88,8 +88,7 @@ static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 			/* The idle timer watches open descriptors. */
 			if (!READ_ONCE(sb->ticking)) {
 				WRITE_ONCE(sb->ticking, true);
-				m->cfg.env_ops->arm_timer(m->cfg.env,
-							  SHBAT_IDLE_NS);
+				rxb_hw_arm_timer(m, SHBAT_IDLE_NS);
 			}
 		}
 	} else {
@@ -148,7 +147,7 @@ static void shbat_hw_timer(struct rxb_model *m)
 	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		if (wrote & (1ULL << qi))
-			m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+			rxb_hw_raise_irq(m, qi);
 	if (!open) {
 		/* Sleep until a descriptor opens (shbat_hw_rx() arms the
 		 * timer).  One that opened since the check above saw ticking
@@ -168,7 +167,7 @@ static void shbat_hw_timer(struct rxb_model *m)
 			return;
 		WRITE_ONCE(sb->ticking, true);
 	}
-	m->cfg.env_ops->arm_timer(m->cfg.env, SHBAT_IDLE_NS);
+	rxb_hw_arm_timer(m, SHBAT_IDLE_NS);
 }
 
 /* ---- driver side ---------------------------------------------------- */
@@ -182,18 +181,17 @@ static void shbat_hw_timer(struct rxb_model *m)
 static void shbat_rearm(struct shlist *sb, struct shlist_ring *r,
 			unsigned int qi)
 {
-	const struct rxb_env_ops *env = sb->b.m.cfg.env_ops;
 	struct rxb_qstats *st = &sb->b.m.qstats[qi];
 	struct shring_q *q = &sb->b.q[qi];
 	u32 slot = q->sw.ret_first, first = slot, last = slot, k;
 	struct rxb_buf buf;
 
 	for (k = 0; k < q->sw.nret; k++) {
-		if (env->alloc_buf(sb->b.m.cfg.env, qi, &buf)) {
+		if (rxb_drv_alloc_buf(&sb->b.m, qi, &buf)) {
 			rxb_stat_inc(&st->alloc_fails);
 			break;
 		}
-		env->free_buf(sb->b.m.cfg.env, r->pool_q[slot], r->cookie[slot]);
+		rxb_drv_free_buf(&sb->b.m, r->pool_q[slot], r->cookie[slot]);
 		r->cookie[slot] = buf.cookie;
 		r->pool_q[slot] = qi;
 		shlist_desc_post(&r->desc[slot], buf.addr, sb->b.m.cfg.buf_len);
@@ -226,7 +224,6 @@ static void shbat_retire(struct shlist_ring *r, struct shring_q *q, u32 slot)
 static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		      struct rxb_pkt *pkts, int budget)
 {
-	const struct rxb_env_ops *env = m->cfg.env_ops;
 	struct shlist *sb = to_shlist(m);
 	struct shlist_ring *r = shlist_ring_of(sb, qi);
 	struct shring_q *q = &sb->b.q[qi];
@@ -257,7 +254,7 @@ static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		p->flags &= ~RXB_MCQE_F_CLOSE;
 		p->offset = le16_to_cpu(q->cr.ent[(head - 1) & q->cr.mask].buf_off);
 		p->frag = true;
-		env->ref_buf(m->cfg.env, p->pool_q, p->cookie);
+		rxb_drv_ref_buf(m, p->pool_q, p->cookie);
 		bytes += p->len;
 		n++;
 	}

@@ -189,16 +189,16 @@ void shlist_destroy(struct rxb_model *m)
 }
 
 /**
- * shlist_ring_state() - ring_state() of the RxList models.
+ * shlist_hw_debug() - hw_debug() of the RxList models.
  * @m: the instance.
  * @qi: the queue.
- * @st: filled with its CR's state and its ring's posted descriptors.
+ * @dbg: filled with its CR's tail and its ring's posted descriptors.
  */
-void shlist_ring_state(struct rxb_model *m, unsigned int qi,
-		       struct rxb_ring_state *st)
+void shlist_hw_debug(struct rxb_model *m, unsigned int qi,
+		     struct rxb_hw_debug *dbg)
 {
-	shring_base_state(m, qi, st);
-	st->posted = shlist_ring_posted(shlist_ring_of(to_shlist(m), qi));
+	shring_base_debug(m, qi, dbg);
+	dbg->posted = shlist_ring_posted(shlist_ring_of(to_shlist(m), qi));
 }
 
 /* ---- NIC side ------------------------------------------------------- */

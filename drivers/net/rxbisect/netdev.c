@@ -40,6 +40,8 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		xst->pp_size = port->live->rxq[q].pp_size;
 	}
 	spin_unlock_bh(&port->stats_lock);
+	/* A statistics register of the NIC, counting since power-on. */
+	xst->irqs = rxb_nic_vec_irqs(port->nic, q);
 }
 
 /* The standard counters (ip -s link):
@@ -56,7 +58,7 @@ static void rxb_get_stats64(struct net_device *dev,
 			    struct rtnl_link_stats64 *s)
 {
 	struct rxb_port *port = netdev_priv(dev);
-	struct rxb_engine *eng;
+	struct rxb_nic_counters nc;
 	struct rxb_qxstats xst;
 	struct rxb_qstats st;
 	unsigned int q;
@@ -72,15 +74,10 @@ static void rxb_get_stats64(struct net_device *dev,
 		s->tx_bytes += READ_ONCE(port->txs[q].bytes);
 		s->tx_dropped += READ_ONCE(port->txs[q].drops);
 	}
-	s->rx_length_errors += atomic64_read(&port->nic.runt_drops) +
-			       atomic64_read(&port->nic.oversize_drops);
-	s->rx_missed_errors += atomic64_read(&port->nic.stopped_drops);
-	s->rx_fifo_errors = atomic64_read(&port->nic.fifo_drops);
-	rcu_read_lock();
-	eng = rcu_dereference(port->engine);
-	if (eng)
-		s->rx_fifo_errors += atomic64_read(&eng->fifo_drops);
-	rcu_read_unlock();
+	rxb_nic_read_counters(port->nic, &nc);
+	s->rx_length_errors += nc.runt_drops + nc.oversize_drops;
+	s->rx_missed_errors += nc.stopped_drops;
+	s->rx_fifo_errors = nc.fifo_drops;
 	spin_lock_bh(&port->stats_lock);
 	s->rx_dropped += port->flushed;
 	spin_unlock_bh(&port->stats_lock);
@@ -114,7 +111,7 @@ static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 	}
 	rxb_stat_inc(&ts->packets);
 	rxb_stat_add(&ts->bytes, skb->len);
-	rxb_nic_ingress(peer, skb);
+	rxb_nic_ingress(peer->nic, skb);
 }
 
 static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -181,6 +178,7 @@ static void rxb_carrier_update(struct net_device *dev)
 static int rxb_open(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_engine *old;
 	struct rxb_rx *rx;
 
 	rx = rxb_rx_create(port, &port->cfg);
@@ -188,7 +186,7 @@ static int rxb_open(struct net_device *dev)
 		return PTR_ERR(rx);
 	rxb_rx_start(port, rx);
 	if (port->cfg.mp.engine &&
-	    rxb_engine_start(port, port->cfg.mp.engine - 1))
+	    rxb_nic_engine_start(port->nic, port->cfg.mp.engine - 1, &old))
 		netdev_warn(dev, "cannot start the NIC engine thread: inline\n");
 	netif_tx_start_all_queues(dev);
 	rxb_carrier_update(dev);
@@ -201,7 +199,7 @@ static int rxb_stop(struct net_device *dev)
 
 	netif_tx_stop_all_queues(dev);
 	rxb_carrier_update(dev);
-	rxb_engine_stop(port);
+	rxb_nic_engine_stop(port->nic, NULL);
 	rxb_rx_stop(port);
 	return 0;
 }
@@ -264,30 +262,20 @@ static int rxb_reconf_engine(struct rxb_reconf *rc)
 {
 	struct rxb_port *port = rc->port;
 	u32 engine = rc->cfg.mp.engine;
-	struct rxb_engine *old = rtnl_dereference(port->engine);
+	struct rxb_engine *old;
 	int err;
 
-	if (!engine || (engine == port->cfg.mp.engine && old))
+	if (!engine || (engine == port->cfg.mp.engine &&
+			rxb_nic_engine_running(port->nic)))
 		return 0;
 	if (rxb_fault_step(&port->fault, RXB_RF_ENGINE))
 		return -ENOMEM;
-	err = rxb_engine_start(port, engine - 1);
+	err = rxb_nic_engine_start(port->nic, engine - 1, &old);
 	if (err)
 		return err;
 	rc->old_engine = old;
 	rc->new_engine = true;
 	return 0;
-}
-
-/* Stop the engine thread @eng of @port, leaving the live one in place. */
-static void rxb_engine_stop_other(struct rxb_port *port,
-				  struct rxb_engine *eng)
-{
-	struct rxb_engine *live = rtnl_dereference(port->engine);
-
-	rcu_assign_pointer(port->engine, eng);
-	rxb_engine_stop(port);
-	rcu_assign_pointer(port->engine, live);
 }
 
 static void rxb_reconf_abort(struct rxb_reconf *rc)
@@ -296,8 +284,7 @@ static void rxb_reconf_abort(struct rxb_reconf *rc)
 
 	if (rc->new_engine) {
 		/* Back to the old thread (or inline), the new one drained. */
-		rxb_engine_stop(port);
-		rcu_assign_pointer(port->engine, rc->old_engine);
+		rxb_nic_engine_revert(port->nic, rc->old_engine);
 	}
 	/* A decrease cannot fail. */
 	WARN_ON(netif_set_real_num_queues(port->dev, rc->old_nqueues,
@@ -365,9 +352,9 @@ static void rxb_reconf_commit(struct rxb_reconf *rc)
 
 	if (rc->running) {
 		if (rc->old_engine)
-			rxb_engine_stop_other(port, rc->old_engine);
+			rxb_nic_engine_stop(port->nic, rc->old_engine);
 		else if (!rc->cfg.mp.engine)
-			rxb_engine_stop(port);
+			rxb_nic_engine_stop(port->nic, NULL);
 		rxb_rx_stop(port);
 	}
 	/* No queue receives now: the stack may see a smaller count. */
@@ -443,7 +430,7 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 		return -EINVAL;
 	}
 	dev->mtu = mtu;
-	WRITE_ONCE(port->nic.max_frame, mtu + ETH_HLEN + VLAN_HLEN);
+	rxb_nic_set_max_frame(port->nic, mtu + ETH_HLEN + VLAN_HLEN);
 	return 0;
 }
 
@@ -453,7 +440,7 @@ static int rxb_set_features(struct net_device *dev,
 	struct rxb_port *port = netdev_priv(dev);
 
 	/* The NIC's "checksum enable" register. */
-	WRITE_ONCE(port->nic.rx_csum, !!(features & NETIF_F_RXCSUM));
+	rxb_nic_set_rx_csum(port->nic, features & NETIF_F_RXCSUM);
 	return 0;
 }
 
@@ -491,8 +478,14 @@ static void rxb_uninit(struct net_device *dev)
  */
 static int rxb_init(struct net_device *dev)
 {
+	struct rxb_port *port = netdev_priv(dev);
+
 	netdev_lockdep_set_classes(dev);
-	return 0;
+	/* Freed by rxb_free(), which register_netdevice() also calls if it
+	 * fails after this.
+	 */
+	port->nic = rxb_nic_create(dev, port->cfg.nqueues, dev->mtu);
+	return port->nic ? 0 : -ENOMEM;
 }
 
 static const struct net_device_ops rxb_netdev_ops = {
@@ -515,7 +508,7 @@ static void rxb_free(struct net_device *dev)
 	struct rxb_port *port = netdev_priv(dev);
 
 	rxb_debugfs_port_del(port);
-	rxb_nic_fini(&port->nic);
+	rxb_nic_destroy(port->nic);
 	vfree(port->work_buf);
 }
 
@@ -550,7 +543,6 @@ static void rxb_setup(struct net_device *dev)
 		port->knobs[q].port = port;
 		port->knobs[q].q = q;
 	}
-	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
 }
 
 static void rxb_port_own(struct rxb_port *port, struct rxb_dev *rdev,
@@ -573,7 +565,6 @@ int rxb_port_prepare(struct net_device *dev)
 
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_rx_queues);
 	port->cfg.nqueues = min(port->cfg.nqueues, dev->num_tx_queues);
-	rxb_nic_init(&port->nic, port->cfg.nqueues, dev->mtu);
 	return netif_set_real_num_queues(dev, port->cfg.nqueues,
 					 port->cfg.nqueues);
 }

@@ -13,7 +13,7 @@
 #include <linux/ipv6.h>
 #include <net/ip.h>
 #include <linux/if_vlan.h>
-#include "rxbisect.h"
+#include "nic_hw.h"
 
 static u32 rxb_toeplitz(const u8 *key, const u8 *in, unsigned int len)
 {

@@ -33,7 +33,7 @@ int rxb_queue_cpu(const struct rxb_port *port, unsigned int q)
 	return cpumask_local_spread(q, NUMA_NO_NODE);
 }
 
-int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
+static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 {
 	struct rxb_rx *rx = env;
 	struct page *page;
@@ -54,7 +54,7 @@ int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	return 0;
 }
 
-void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
+static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 {
 	struct rxb_rx *rx = env;
 
@@ -68,7 +68,7 @@ void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
  * helper to add one fragment to a page in use; the model holds one, so
  * the count cannot reach zero under us.
  */
-void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
+static void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
 {
 	struct page *page = cookie;
 
@@ -76,7 +76,7 @@ void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
 }
 
 /* The page a bus address the driver posted points into. */
-void *rxb_rx_buf_cookie(void *env, u64 addr)
+static void *rxb_rx_buf_cookie(void *env, u64 addr)
 {
 	return virt_to_page(phys_to_virt(addr));
 }
@@ -208,7 +208,7 @@ static void rxb_refill_retry(struct timer_list *t)
 {
 	struct rxb_rxq *rxq = from_timer(rxq, t, refill_timer);
 
-	rxb_vec_trigger(&rxq->rx->vec[rxq->qid]);
+	rxb_nic_vec_trigger(rxq->rx->port->nic, rxq->qid);
 }
 
 /* Fold the counts of one poll into the queue's counters: one update. */
@@ -236,7 +236,7 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	struct rxb_model *m = rx->model;
 	unsigned int q = rxq->qid;
 	u32 work = READ_ONCE(port->knobs[q].work);
-	bool off_cpu = smp_processor_id() != READ_ONCE(rx->vec[q].cpu);
+	bool off_cpu = smp_processor_id() != READ_ONCE(rxq->irq_cpu);
 	int done = 0, n, i;
 	bool refilled;
 
@@ -288,12 +288,17 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	}
 	rxb_poll_stats(rxq, off_cpu, false);
 	if (done < budget && napi_complete_done(napi, done)) {
-		rxb_vec_unmask(&rx->vec[q]);
+		rxb_nic_vec_unmask(port->nic, q);
 		/* Completions written while the vector was masked. */
 		if (m->ops->rx_pending(m, q))
 			napi_schedule(napi);
 	}
 	return done;
+}
+
+static u64 rxb_rx_now_ns(void *drv)
+{
+	return ktime_get_ns();
 }
 
 /* The queue's interrupt handler: hard IRQ context on the vector's CPU. */
@@ -394,7 +399,6 @@ void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 	x->dma_errors += dma_errors;
 	x->polls_off_cpu += off_cpu;
 	x->refill_backoffs += backoffs;
-	x->irqs += READ_ONCE(rx->vec[q].irqs);
 	/* page_pool's own counts of pages from and back to the page
 	 * allocator: its allocation side (hold) is the queue's poll, the
 	 * release count is atomic.  A snapshot, one update old at most.
@@ -429,8 +433,7 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	for (q = 0; q < rx->nqueues; q++)
 		if (rx->rxq[q].pp)
 			page_pool_destroy(rx->rxq[q].pp);
-	kfree(rx->vec);
-	rxb_wss_fini(&rx->wss);
+	rxb_nic_ctx_free(rx->ctx);
 	kvfree(rx);
 }
 
@@ -449,8 +452,11 @@ void rxb_queue_kick(struct rxb_port *port, unsigned int q)
 	rcu_read_lock();
 	rx = rcu_dereference(port->rx);
 	if (rx && q < rx->nqueues) {
-		WRITE_ONCE(rx->vec[q].cpu, rxb_queue_cpu(port, q));
-		rxb_vec_trigger(&rx->vec[q]);
+		int cpu = rxb_queue_cpu(port, q);
+
+		WRITE_ONCE(rx->rxq[q].irq_cpu, cpu);
+		rxb_nic_vec_set_cpu(port->nic, q, cpu);
+		rxb_nic_vec_trigger(port->nic, q);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
@@ -459,7 +465,7 @@ void rxb_queue_kick(struct rxb_port *port, unsigned int q)
 /**
  * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
  * @cfg: port configuration.
- * @mcfg: filled in; its @env is left NULL.
+ * @mcfg: filled in; its @drv and @hw are left NULL.
  */
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 {
@@ -480,7 +486,8 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.dsh_window	= cfg->mp.dsh_window,
 		.dsh_tput_mbps	= cfg->mp.dsh_tput_mbps,
 		.dsh_overload_ratio = cfg->mp.dsh_overload_ratio,
-		.env_ops	= &rxb_env_ops,
+		.drv_ops	= &rxb_rx_drv_ops,
+		.hw_ops		= &rxb_nic_hw_ops,
 	};
 	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
 		sizeof(mcfg->ax_assoc_map));
@@ -510,13 +517,10 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		return ERR_PTR(-ENOMEM);
 	rx->port = port;
 	rx->nqueues = cfg->nqueues;
-	rxb_nic_timer_init(rx);
-	err = rxb_wss_init(&rx->wss, cfg->mp.ws_window);
-	if (err)
-		goto err;
-	rx->vec = kcalloc(cfg->nqueues, sizeof(*rx->vec), GFP_KERNEL);
-	if (!rx->vec) {
-		err = -ENOMEM;
+	rx->ctx = rxb_nic_ctx_create(port->nic, cfg->mp.ws_window);
+	if (IS_ERR(rx->ctx)) {
+		err = PTR_ERR(rx->ctx);
+		rx->ctx = NULL;
 		goto err;
 	}
 	for (q = 0; q < rx->nqueues; q++) {
@@ -532,10 +536,9 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		if (err)
 			goto err;
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
-		rxb_vec_init(&rx->vec[q], rxb_queue_cpu(port, q), rxb_rx_isr,
-			     rxq);
 	}
-	mcfg.env = rx;
+	mcfg.drv = rx;
+	mcfg.hw = rx->ctx;
 	m = rxb_fault_step(&port->fault, RXB_RF_MODEL) ? ERR_PTR(-ENOMEM) :
 	    cfg->model->create(&mcfg);
 	if (IS_ERR(m)) {
@@ -558,17 +561,23 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 {
 	unsigned int q;
 
-	for (q = 0; q < rx->nqueues; q++)
-		napi_enable(&rx->rxq[q].napi);
+	for (q = 0; q < rx->nqueues; q++) {
+		struct rxb_rxq *rxq = &rx->rxq[q];
+
+		napi_enable(&rxq->napi);
+		rxq->irq_cpu = rxb_queue_cpu(port, q);
+		rxb_nic_vec_program(port->nic, q, rxq->irq_cpu, rxb_rx_isr, rxq);
+	}
 	spin_lock_bh(&port->stats_lock);
 	port->live = rx;
 	spin_unlock_bh(&port->stats_lock);
 	for (q = 0; q < rx->nqueues; q++)
 		WRITE_ONCE(port->knobs[q].last_poll, jiffies);
+	rxb_nic_ctx_enable(rx->ctx, rx->model);
 	rcu_assign_pointer(port->rx, rx);
 	/* Let every queue poll once: tops up rings the create left short. */
 	for (q = 0; q < rx->nqueues; q++)
-		rxb_vec_trigger(&rx->vec[q]);
+		rxb_nic_vec_trigger(port->nic, q);
 	rxb_ctl_start(rx);
 }
 
@@ -587,9 +596,10 @@ void rxb_rx_stop(struct rxb_port *port)
 	if (!rx)
 		return;
 	RCU_INIT_POINTER(port->rx, NULL);
-	/* No NIC-side user of @rx (transmit path, knob writers) remains. */
-	synchronize_net();
-	hrtimer_cancel(&rx->timer);
+	/* No delivery into the rings, no NIC timer; and (the same grace
+	 * period) no knob writer still kicks a vector of @rx.
+	 */
+	rxb_nic_ctx_disable(rx->ctx);
 	rxb_ctl_stop(rx);
 	/* No poll runs after this, so none arms a refill timer; a timer
 	 * still pending fires a vector whose handler finds NAPI disabled.
@@ -599,7 +609,7 @@ void rxb_rx_stop(struct rxb_port *port)
 	for (q = 0; q < rx->nqueues; q++)
 		del_timer_sync(&rx->rxq[q].refill_timer);
 	for (q = 0; q < rx->nqueues; q++)
-		rxb_vec_sync(&rx->vec[q]);
+		rxb_nic_vec_sync(port->nic, q);
 
 	spin_lock_bh(&port->stats_lock);
 	for (q = 0; q < rx->nqueues; q++) {
@@ -621,3 +631,12 @@ void rxb_rx_stop(struct rxb_port *port)
 
 	rxb_rx_destroy(rx);
 }
+
+/* The driver's services to a ring model's driver half; drv: the rxb_rx. */
+const struct rxb_drv_ops rxb_rx_drv_ops = {
+	.alloc_buf	= rxb_rx_alloc_buf,
+	.free_buf	= rxb_rx_free_buf,
+	.ref_buf	= rxb_rx_ref_buf,
+	.buf_cookie	= rxb_rx_buf_cookie,
+	.now_ns		= rxb_rx_now_ns,
+};

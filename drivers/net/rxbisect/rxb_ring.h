@@ -202,18 +202,16 @@ static inline u32 rxb_cring_read(const struct rxb_cring *cr, u32 idx,
 }
 
 /**
- * rxb_cring_state() - a snapshot of a completion ring, for ring_state().
+ * rxb_cring_state() - driver side: a snapshot of a completion ring as the
+ * driver sees it, for ring_state().
  * @cr: the ring.
- * @tail: the NIC's tail index (read with READ_ONCE).
  * @head: the driver's head index (read with READ_ONCE).
- * @st: its size, nic_head, drv_tail and drv_gen are filled; the caller
- *	fills @st->posted.
+ * @st: filled.
  */
-static inline void rxb_cring_state(const struct rxb_cring *cr, const u32 *tail,
-				   const u32 *head, struct rxb_ring_state *st)
+static inline void rxb_cring_state(const struct rxb_cring *cr, const u32 *head,
+				   struct rxb_ring_state *st)
 {
 	st->size = cr->mask + 1;
-	st->nic_head = READ_ONCE(*tail);
 	st->drv_tail = READ_ONCE(*head);
 	st->drv_gen = rxb_gen(st->drv_tail, cr->order);
 }
@@ -258,7 +256,7 @@ static inline int rxb_nic_finish(struct rxb_model *m, unsigned int qi,
 	rxb_nic_drop(m, qi, err);
 	spin_unlock(lock);
 	if (!err)
-		m->cfg.env_ops->raise_irq(m->cfg.env, qi);
+		rxb_hw_raise_irq(m, qi);
 	return err;
 }
 

@@ -2,19 +2,19 @@
 /*
  * rxbisect: an emulated multi-queue NIC with pluggable receive-ring models.
  *
- * Two halves, kept apart as a datasheet would keep them:
- *  - nic.c, rss.c and each model's hw_rx: the emulated hardware.  It sees
- *    ring memory, doorbell registers, RSS registers and interrupt vectors.
- *  - netdev.c, rx.c, ethtool.c, debugfs.c: the driver.  It creates rings
- *    through the ring-model interface, runs NAPI and page_pool, and talks to
- *    the NIC only through those registers and rings.
+ * This is the driver's header.  Two halves, kept apart as a datasheet
+ * would keep them:
+ *  - nic*.c, rss.c, wss.c and each model's hardware half: the emulated
+ *    hardware, whose state is in nic_hw.h and whose registers nic.h
+ *    describes;
+ *  - everything else: the driver.  It builds rings through the ring-model
+ *    interface, runs NAPI and page_pool, and talks to the NIC only through
+ *    ring memory and the registers of nic.h.
  */
 #ifndef _RXBISECT_H
 #define _RXBISECT_H
 
 #include <linux/device.h>
-#include <linux/hrtimer.h>
-#include <linux/llist.h>
 #include <linux/workqueue.h>
 #include <net/devlink.h>
 #include <linux/netdevice.h>
@@ -28,13 +28,10 @@
 #include <linux/bpf.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
-#include <rxbisect/rxb_wss.h>
+#include "nic.h"
 
 #define RXB_DRV_NAME		"rxbisect"
 #define RXB_DRV_VERSION		"0.1"
-#define RXB_MAX_QUEUES		32
-#define RXB_RSS_INDIR_SIZE	128
-#define RXB_RSS_KEY_SIZE	40
 #define RXB_NAPI_BUDGET		64
 #define RXB_DEF_RING_SIZE	1024
 #define RXB_DEF_TX_RING_SIZE	1024
@@ -50,128 +47,16 @@
 #define RXB_RX_BUF_LEN		(PAGE_SIZE - RXB_RX_HEADROOM - RXB_RX_TAILROOM)
 #define RXB_MAX_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
 
-/* ---- emulated hardware ---------------------------------------------- */
-
 /**
- * struct rxb_vector - one emulated MSI-X vector.
- * @flags: RXB_VEC_MASKED: raised and not yet re-armed by the driver;
- *	RXB_VEC_SENDING: an interrupt message is on its way to @cpu.
- * @cpu: affinity: the CPU the interrupt (and so the NAPI poll) runs on.
- * @in_flight: interrupt messages not yet fully handled (for teardown).
- * @events: interrupt moderation: events not yet signalled since the
- *	driver last re-armed the vector.
- * @irqs: interrupt messages sent; written by the sender holding
- *	RXB_VEC_SENDING.
- * @csd: the inter-processor message that carries the interrupt.
- * @isr: the driver's interrupt handler, run in hard-IRQ context on @cpu.
- * @isr_arg: argument of @isr.
- * @timer: interrupt moderation: fires rx-usecs after the first event
- *	not yet signalled.
- */
-struct rxb_vector {
-	unsigned long flags;
-	int cpu;
-	atomic_t in_flight;
-	atomic_t events;
-	u64 irqs;
-	call_single_data_t csd;
-	void (*isr)(void *arg);
-	void *isr_arg;
-	struct hrtimer timer;
-};
-
-#define RXB_VEC_MASKED	0
-#define RXB_VEC_SENDING	1
-
-/**
- * struct rxb_nic - registers and counters of one port's emulated NIC.
- * @rss_indir: RSS indirection table: hash & 127 -> queue.
- * @rss_key: Toeplitz key.
- * @max_frame: largest frame accepted, in bytes (MTU plus L2 headers).
- * @rx_csum: the DMA engine reports each frame's checksum.
- * @runt_drops: frames shorter than an Ethernet header.
- * @oversize_drops: frames longer than @max_frame.
- * @stopped_drops: frames that arrived while the receive rings were down.
- * @fifo_drops: frames a full engine ingress queue dropped (past engines),
- *	or a full @held queue.
- * @engine_frames: frames past engines processed, under RTNL.
- * @stall_frames: frames that arrived while the engine was stalled.
- * @dma_faults: DMA writes that failed (fault injection).
- * @held: inline engine: frames held while it is stalled, in order; its
- *	lock also orders the stall's end against arriving frames.
- * @coal_usecs: interrupt moderation register (ethtool rx-usecs): a vector
- *	signals at the latest this long after its first unsignalled event.
- * @coal_frames: interrupt moderation register (ethtool rx-frames): a
- *	vector signals once this many events are unsignalled.  Both 0:
- *	every event is signalled at once.
- * @max_bh_batch: most frames the engine or a stall's end processed in one
- *	section with bottom halves disabled (at most RXB_NIC_BH_BATCH).
- * @dma_bytes: bytes the DMA engine wrote, per queue, a cache line each.
- */
-struct rxb_nic {
-	u32 rss_indir[RXB_RSS_INDIR_SIZE];
-	u8 rss_key[RXB_RSS_KEY_SIZE];
-	u32 max_frame;
-	bool rx_csum;
-	u32 coal_usecs;
-	u32 coal_frames;
-	atomic_t max_bh_batch;
-	atomic64_t runt_drops;
-	atomic64_t oversize_drops;
-	atomic64_t stopped_drops;
-	atomic64_t fifo_drops;
-	u64 engine_frames;
-	atomic64_t stall_frames;
-	atomic64_t dma_faults;
-	struct sk_buff_head held;
-	struct {
-		atomic64_t v;
-	} ____cacheline_aligned_in_smp dma_bytes[RXB_MAX_QUEUES];
-};
-
-#define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
-#define RXB_COAL_MAX_USECS	10000	/* 10 ms */
-#define RXB_COAL_MAX_FRAMES	4096
-
-/**
- * struct rxb_engine - the NIC's dedicated engine: a kernel thread pinned to
- * one CPU that takes arriving frames from a lock-free ingress queue and
- * runs the receive pipeline on them, like the seeds' emulator core.
- * @task: the thread.
- * @port: the NIC's port.
- * @ingress: frames from the wire (multi-producer llist, lock-free).
- * @len: frames in @ingress.
- * @cpu: the CPU the thread is bound to.
- * @fifo_drops: frames dropped because @ingress was full.
- * @frames: frames the engine processed.
- */
-struct rxb_engine {
-	struct task_struct *task;
-	struct rxb_port *port;
-	struct llist_head ingress;
-	atomic_t len;
-	int cpu;
-	atomic64_t fifo_drops;
-	u64 frames;
-};
-
-#define RXB_ENGINE_FIFO	4096	/* ingress frames the engine may hold */
-
-/**
- * struct rxb_fault - fault injection knobs of a port (debugfs fault/).
- * @alloc_fail: driver: per mille of buffer allocations that fail, as
- *	page_pool's would under memory pressure.
- * @dma_fail: NIC: per mille of DMA writes that fail; the completion
- *	carries RXB_CQE_F_DMA_ERR.
- * @engine_stall: NIC: the receive engine is frozen; arriving frames wait
- *	in its ingress FIFO (up to RXB_ENGINE_FIFO, then dropped).
- * @reconfig_fail: driver: every reconfiguration of the port fails at this
- *	step (enum rxb_reconfig_step); 0: none.
+ * struct rxb_fault - the driver's fault injection knobs of a port (debugfs
+ * fault/; the NIC's are behind nic.h).
+ * @alloc_fail: per mille of buffer allocations that fail, as page_pool's
+ *	would under memory pressure.
+ * @reconfig_fail: every reconfiguration of the port fails at this step
+ *	(enum rxb_reconfig_step); 0: none.
  */
 struct rxb_fault {
 	u32 alloc_fail;
-	u32 dma_fail;
-	u32 engine_stall;
 	u32 reconfig_fail;
 };
 
@@ -202,16 +87,6 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
 				  enum rxb_reconfig_step step)
 {
 	return unlikely(READ_ONCE(f->reconfig_fail) == step);
-}
-
-#define RXB_FAULT_SCALE	1000	/* rates are per mille */
-
-/* Should this operation fail?  @rate: per mille, read once. */
-static inline bool rxb_fault_hit(const u32 *rate)
-{
-	u32 r = READ_ONCE(*rate);
-
-	return unlikely(r) && get_random_u32_below(RXB_FAULT_SCALE) < r;
 }
 
 /* ---- driver ---------------------------------------------------------- */
@@ -335,6 +210,7 @@ struct rxb_rx;
  * @pp: the queue's page_pool.
  * @rx: the configuration this queue belongs to.
  * @qid: queue index.
+ * @irq_cpu: the CPU programmed into the queue's vector.
  * @pp_size: pages @pp holds (see rxb_rx_pool_size()).
  * @stats: driver counters.
  * @poll_pkts: packets handed to the stack during the current poll.
@@ -349,6 +225,7 @@ struct rxb_rxq {
 	struct page_pool *pp;
 	struct rxb_rx *rx;
 	unsigned int qid;
+	int irq_cpu;
 	unsigned int pp_size;
 	struct rxb_rxq_stats stats;
 	u32 poll_pkts;
@@ -363,10 +240,8 @@ struct rxb_rxq {
  * struct rxb_rx - one live receive configuration: rings, vectors, queues.
  * @port: owner.
  * @model: ring-model instance (rings and their NIC-side state).
+ * @ctx: the NIC's receive context of these rings.
  * @nqueues: queues.
- * @vec: interrupt vectors, one per queue.
- * @timer: the NIC's timer, for models that ask for one (arm_timer).
- * @wss: the NIC's I/O working set tracker.
  * @ctl_work: the driver's periodic control task, for models with one
  *	(rxb_model_ops.ctl_tick; ctl.c).
  * @rxq: per-queue driver state.
@@ -374,10 +249,8 @@ struct rxb_rxq {
 struct rxb_rx {
 	struct rxb_port *port;
 	struct rxb_model *model;
+	struct rxb_nic_ctx *ctx;
 	unsigned int nqueues;
-	struct rxb_vector *vec;
-	struct hrtimer timer;
-	struct rxb_wss wss;
 	struct delayed_work ctl_work;
 	struct rxb_rxq rxq[];
 };
@@ -412,9 +285,8 @@ struct rxb_txq_stats {
  * struct rxb_port - one port of an rxbisect pair (netdev private data).
  * @dev: the net device.
  * @peer: the other port: what this port transmits arrives there.
- * @nic: this port's emulated NIC.
- * @rx: live receive configuration, NULL while down (RCU; the NIC reads it).
- * @engine: the NIC's dedicated engine thread, or NULL: inline (RCU).
+ * @nic: this port's emulated NIC (registers of nic.h only).
+ * @rx: live receive configuration, NULL while down (RCU).
  * @lower: the device this port sits on ("ip link add link DEV"), whose
  *	wire it uses instead of a peer port (RCU; RTNL to change).
  * @cfg: configuration applied at the next (re)start, under RTNL.
@@ -440,9 +312,8 @@ struct rxb_port {
 	struct rxb_dev *rdev;
 	unsigned int index;
 	struct net_device __rcu *peer;
-	struct rxb_nic nic;
+	struct rxb_nic *nic;
 	struct rxb_rx __rcu *rx;
-	struct rxb_engine __rcu *engine;
 	struct net_device __rcu *lower;
 	struct rxb_cfg cfg;
 
@@ -556,29 +427,8 @@ extern struct list_head rxb_ports;
 extern struct rtnl_link_ops rxb_link_ops;
 extern struct rtnl_link_ops rxb_bus_link_ops;
 
-/* nic.c: the emulated hardware */
-void rxb_nic_init(struct rxb_nic *nic, unsigned int nqueues, unsigned int mtu);
-void rxb_nic_receive(struct rxb_port *port, struct sk_buff *skb);
-void rxb_nic_ingress(struct rxb_port *port, struct sk_buff *skb);
-void rxb_nic_stall(struct rxb_port *port, bool stall);
-void rxb_nic_fini(struct rxb_nic *nic);
-int rxb_engine_start(struct rxb_port *port, int cpu);
-void rxb_engine_stop(struct rxb_port *port);
-void rxb_vec_init(struct rxb_vector *vec, int cpu, void (*isr)(void *),
-		  void *arg);
-void rxb_vec_raise(struct rxb_vector *vec);
-void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
-void rxb_vec_trigger(struct rxb_vector *vec);
-void rxb_vec_unmask(struct rxb_vector *vec);
-void rxb_vec_sync(struct rxb_vector *vec);
-u64 rxb_nic_dma_bytes(struct rxb_nic *nic);
-extern const struct rxb_env_ops rxb_env_ops;
-
-/* rss.c */
-u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
-		 u8 *hash_flags);
-
 /* rx.c: driver receive path */
+extern const struct rxb_drv_ops rxb_rx_drv_ops;
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
 void rxb_queue_kick(struct rxb_port *port, unsigned int q);
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
@@ -588,11 +438,6 @@ void rxb_rx_destroy(struct rxb_rx *rx);
 void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 		       struct rxb_qxstats *x);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
-int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf);
-void rxb_rx_free_buf(void *env, unsigned int q, void *cookie);
-void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie);
-void *rxb_rx_buf_cookie(void *env, u64 addr);
-void rxb_nic_timer_init(struct rxb_rx *rx);
 
 /* ctl.c: the driver's periodic control task of a ring model */
 void rxb_ctl_start(struct rxb_rx *rx);

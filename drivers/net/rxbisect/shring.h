@@ -236,7 +236,7 @@ static inline bool shring_arm_slot(struct rxb_model *m, void **cookie,
 				   u16 *pool_q, u32 slot, unsigned int qi,
 				   struct rxb_buf *buf)
 {
-	if (m->cfg.env_ops->alloc_buf(m->cfg.env, qi, buf)) {
+	if (rxb_drv_alloc_buf(m, qi, buf)) {
 		rxb_stat_inc(&m->qstats[qi].alloc_fails);
 		return false;
 	}
@@ -269,7 +269,7 @@ static inline int shring_take(struct shring_base *sb, unsigned int qi,
 
 	if (!rxb_cring_ready(&q->cr, head))
 		return -1;
-	if (sb->m.cfg.env_ops->alloc_buf(sb->m.cfg.env, qi, buf)) {
+	if (rxb_drv_alloc_buf(&sb->m, qi, buf)) {
 		rxb_stat_inc(&sb->m.qstats[qi].alloc_fails);
 		q->sw.starved = true;
 		return -1;
@@ -298,8 +298,7 @@ static inline void shring_free_bufs(struct rxb_model *m, void **cookie,
 
 	for (slot = 0; slot < m->cfg.ring_size; slot++)
 		if (cookie[slot])
-			m->cfg.env_ops->free_buf(m->cfg.env, pool_q[slot],
-						 cookie[slot]);
+			rxb_drv_free_buf(m, pool_q[slot], cookie[slot]);
 }
 
 /* The tables of a shRing variant's struct rxb_layout: its queues (struct
@@ -335,6 +334,8 @@ void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
 		      u64 bytes);
 void shring_base_state(struct rxb_model *m, unsigned int qi,
 		       struct rxb_ring_state *st);
+void shring_base_debug(struct rxb_model *m, unsigned int qi,
+		       struct rxb_hw_debug *dbg);
 bool shring_rx_pending(struct rxb_model *m, unsigned int qi);
 int shring_validate(const struct rxb_model_cfg *cfg, const char **msg);
 unsigned int shring_xstats_count(struct rxb_model *m);

@@ -189,15 +189,15 @@ static inline int shlist_admit(struct shlist *sl, struct shlist_ring *r,
 /* The ops members the RxList models share; @values: their xstats_values. */
 #define SHLIST_OPS(values)						\
 	.destroy = shlist_destroy, .rx_pending = shring_rx_pending,	\
-	.ring_state = shlist_ring_state, SHRING_XSTATS_OPS(values)
+	.ring_state = shring_base_state, .hw_debug = shlist_hw_debug, SHRING_XSTATS_OPS(values)
 
 struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
 			       const struct rxb_model_cfg *cfg,
 			       const char *const *ring_xstat_names,
 			       unsigned int ring_xstats);
 void shlist_destroy(struct rxb_model *m);
-void shlist_ring_state(struct rxb_model *m, unsigned int qi,
-		       struct rxb_ring_state *st);
+void shlist_hw_debug(struct rxb_model *m, unsigned int qi,
+		     struct rxb_hw_debug *dbg);
 void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 			unsigned int qi, u32 first, u32 last, u32 n);
 void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,

@@ -336,11 +336,15 @@ static u8 env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 	return 0;
 }
 
-static const struct rxb_env_ops bench_ops = {
+static const struct rxb_drv_ops bench_drv_ops = {
 	.alloc_buf	= env_alloc,
 	.free_buf	= env_free,
 	.ref_buf	= env_ref,
 	.buf_cookie	= env_cookie,
+	.now_ns		= env_now,
+};
+
+static const struct rxb_hw_ops bench_hw_ops = {
 	.raise_irq	= env_irq,
 	.arm_timer	= env_arm,
 	.now_ns		= env_now,
@@ -486,8 +490,10 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->notif_timeout_ns = 50000;
 	cfg->cache_bytes = 4 << 20;
 	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
-	cfg->env_ops = &bench_ops;
-	cfg->env = b;
+	cfg->drv_ops = &bench_drv_ops;
+	cfg->drv = b;
+	cfg->hw_ops = &bench_hw_ops;
+	cfg->hw = b;
 }
 
 /* One run: ns per packet (wall), cycles per packet; false: cannot run. */

@@ -147,8 +147,10 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	cfg->buf_len = buf_len;
 	cfg->ax_ring_size = ring_size;
 	cfg->share_factor = nqueues;
-	cfg->env_ops = &rxb_env_test_ops;
-	cfg->env = env;
+	cfg->drv_ops = &rxb_env_test_drv_ops;
+	cfg->drv = env;
+	cfg->hw_ops = &rxb_env_test_hw_ops;
+	cfg->hw = env;
 }
 
 void rxb_env_attach(struct rxb_env *env, struct rxb_model *m)
@@ -662,11 +664,15 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 	return RXB_CQE_F_CSUM;
 }
 
-const struct rxb_env_ops rxb_env_test_ops = {
+const struct rxb_drv_ops rxb_env_test_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
 	.ref_buf	= env_ref_buf,
 	.buf_cookie	= env_buf_cookie,
+	.now_ns		= env_now_ns,
+};
+
+const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.raise_irq	= env_raise_irq,
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Userspace environment for rxbisect ring models (struct rxb_env_ops), and
+ * Userspace environment for rxbisect ring models (struct rxb_drv_ops, struct rxb_hw_ops), and
  * helpers shared by the model tests.
  *
  * Buffers: RXB_ENV_BUF_SIZE-byte chunks aligned to their size; the bus
@@ -63,7 +63,8 @@ struct rxb_env_qstats {
 
 struct rxb_env;
 
-extern const struct rxb_env_ops rxb_env_test_ops;
+extern const struct rxb_drv_ops rxb_env_test_drv_ops;
+extern const struct rxb_hw_ops rxb_env_test_hw_ops;
 
 /*
  * Create an environment for @nqueues queues able to track @max_bufs

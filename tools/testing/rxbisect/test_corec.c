@@ -489,12 +489,12 @@ static u64 recheck_now_ns(void *env)
 		rxb_corec_done(recheck_t->th.m, 2, b);
 		rxb_corec_tail(recheck_t->th.m, 2, b);
 	}
-	return rxb_env_test_ops.now_ns(env);
+	return rxb_env_test_drv_ops.now_ns(env);
 }
 
 static void test_trylock_recheck(const void *arg)
 {
-	struct rxb_env_ops ops = rxb_env_test_ops;
+	struct rxb_drv_ops ops = rxb_env_test_drv_ops;
 	struct rxb_corec_batch a, b, c;
 	struct ct *t = calloc(1, sizeof(*t));
 
@@ -504,7 +504,7 @@ static void test_trylock_recheck(const void *arg)
 	ops.now_ns = recheck_now_ns;
 	if (!rxb_th_init(&t->th, "corec", 3, 64, RXB_ENV_BUF_SIZE))
 		goto out;
-	t->th.cfg.env_ops = &ops;
+	t->th.cfg.drv_ops = &ops;
 	t->group = 3;
 	if (!rxb_th_start(&t->th))
 		goto out;

@@ -188,9 +188,15 @@ static void test_invalid_cfg(const void *arg)
 	rxb_env_model_cfg(env, &cfg, 2, 64, 2048);
 	if (mc->v->tune)
 		mc->v->tune(&cfg);
-	cfg.env_ops = NULL;
+	cfg.drv_ops = NULL;
 	m = ops->create(&cfg);
-	EXPECT(m == ERR_PTR(-EINVAL), "env_ops NULL: %p", (void *)m);
+	EXPECT(m == ERR_PTR(-EINVAL), "drv_ops NULL: %p", (void *)m);
+	rxb_env_model_cfg(env, &cfg, 2, 64, 2048);
+	if (mc->v->tune)
+		mc->v->tune(&cfg);
+	cfg.hw_ops = NULL;
+	m = ops->create(&cfg);
+	EXPECT(m == ERR_PTR(-EINVAL), "hw_ops NULL: %p", (void *)m);
 	EXPECT_EQ(rxb_env_qstats(env, 0).alloc_calls, 0);
 	rxb_env_destroy(env);
 

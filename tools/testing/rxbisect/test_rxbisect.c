@@ -670,7 +670,7 @@ static u8 nolock_dma_write(void *env, const struct rxb_frame *frame, u64 addr,
 
 static void test_copy_unlocked(const void *arg)
 {
-	static struct rxb_env_ops ops;
+	static struct rxb_hw_ops ops;
 	struct bt *t = calloc(1, sizeof(*t));
 
 	(void)arg;
@@ -679,10 +679,10 @@ static void test_copy_unlocked(const void *arg)
 	if (!rxb_th_init(&t->th, "rxbisect", 2, 128, RXB_ENV_BUF_SIZE))
 		goto out;
 	t->th.cfg.ax_ring_size = AX;
-	ops = *t->th.cfg.env_ops;
+	ops = *t->th.cfg.hw_ops;
 	nl = (struct nolock){ .t = t, .dma_write = ops.dma_write };
 	ops.dma_write = nolock_dma_write;
-	t->th.cfg.env_ops = &ops;
+	t->th.cfg.hw_ops = &ops;
 	if (!rxb_th_start(&t->th))
 		goto out;
 	nl.armed = true;

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated NIC as its datasheet describes it to a driver: registers,
+ * doorbell-like commands, counters and debug registers.  The driver
+ * (rxbisect.h) includes this header only; the NIC's state is defined in
+ * nic_hw.h, which no driver file includes, so that the compiler keeps the
+ * driver out of it.  Ring memory and the per-ring doorbell registers are
+ * described by include/rxbisect/rxb_desc.h and each ring model.
+ *
+ * A receive context (struct rxb_nic_ctx) is the NIC's state of one ring
+ * configuration: the ring model's hardware half, the NIC's timer and its
+ * I/O working set tracker.  The driver creates one for a configuration,
+ * enables it when the rings go live and disables it before freeing them;
+ * two may exist during a reconfiguration, one enabled.
+ */
+#ifndef _RXB_NIC_H
+#define _RXB_NIC_H
+
+#include <linux/compiler.h>
+#include <linux/random.h>
+#include <linux/types.h>
+#include <rxbisect/rxb_model.h>
+
+struct net_device;
+struct sk_buff;
+struct rxb_nic;
+struct rxb_nic_ctx;
+struct rxb_engine;
+
+#define RXB_MAX_QUEUES		32
+#define RXB_RSS_INDIR_SIZE	128
+#define RXB_RSS_KEY_SIZE	40
+#define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
+#define RXB_COAL_MAX_USECS	10000	/* 10 ms */
+#define RXB_COAL_MAX_FRAMES	4096
+#define RXB_ENGINE_FIFO		4096	/* ingress frames the engine may hold */
+#define RXB_FAULT_SCALE		1000	/* fault rates are per mille */
+
+/**
+ * struct rxb_nic_counters - the NIC's statistics registers (ethtool -S,
+ * rtnl stats).  Every counter accumulates since the NIC was created.
+ * @runt_drops: frames shorter than an Ethernet header.
+ * @oversize_drops: frames longer than the max-frame register.
+ * @stopped_drops: frames that arrived with no receive context enabled.
+ * @fifo_drops: frames a full ingress FIFO dropped (engine thread's, or
+ *	the inline engine's while stalled).
+ * @engine_frames: frames the engine threads processed.
+ * @stall_frames: frames that arrived while the engine was stalled.
+ * @dma_faults: DMA writes that failed (fault injection).
+ * @dma_bytes: bytes the DMA engine wrote.
+ * @ws: distinct buffers written in the tracker's window (enabled context).
+ * @ws_peak: the largest @ws seen by the enabled context.
+ * @ws_window: writes the tracker's window spans; 0 with no context.
+ * @engine_cpu: CPU of the engine thread, -1 when inline.
+ * @max_bh_batch: most frames processed in one section with bottom halves
+ *	disabled.
+ */
+struct rxb_nic_counters {
+	u64 runt_drops;
+	u64 oversize_drops;
+	u64 stopped_drops;
+	u64 fifo_drops;
+	u64 engine_frames;
+	u64 stall_frames;
+	u64 dma_faults;
+	u64 dma_bytes;
+	u64 ws;
+	u64 ws_peak;
+	u64 ws_window;
+	int engine_cpu;
+	u32 max_bh_batch;
+};
+
+/**
+ * struct rxb_nic_qdebug - debug registers of one queue.
+ * @ring: the ring model's (valid when @has_ring).
+ * @has_ring: the enabled context's model reports ring indices.
+ * @vec_masked: the queue's vector is masked (raised, not re-armed).
+ * @irqs: interrupt messages the queue's vector has sent since the NIC was
+ *	created.
+ */
+struct rxb_nic_qdebug {
+	struct rxb_hw_debug ring;
+	bool has_ring;
+	bool vec_masked;
+	u64 irqs;
+};
+
+/* Should this operation fail (a fault knob of either side)?  @rate: per
+ * mille, read once.
+ */
+static inline bool rxb_fault_hit(const u32 *rate)
+{
+	u32 r = READ_ONCE(*rate);
+
+	return unlikely(r) && get_random_u32_below(RXB_FAULT_SCALE) < r;
+}
+
+/* nic.c: power-on, registers, contexts, counters */
+struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
+			       unsigned int mtu);
+void rxb_nic_destroy(struct rxb_nic *nic);
+void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb);
+void rxb_nic_set_max_frame(struct rxb_nic *nic, u32 len);
+void rxb_nic_set_rx_csum(struct rxb_nic *nic, bool on);
+void rxb_nic_set_coalesce(struct rxb_nic *nic, u32 usecs, u32 frames);
+void rxb_nic_get_coalesce(struct rxb_nic *nic, u32 *usecs, u32 *frames);
+void rxb_nic_rss_write(struct rxb_nic *nic, const u32 *indir, const u8 *key);
+void rxb_nic_rss_read(struct rxb_nic *nic, u32 *indir, u8 *key);
+void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues);
+void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c);
+void rxb_nic_reset_max_bh_batch(struct rxb_nic *nic);
+int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
+		       struct rxb_nic_qdebug *d);
+u64 rxb_nic_vec_irqs(struct rxb_nic *nic, unsigned int q);
+
+struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic, u32 ws_window);
+void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m);
+void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
+void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
+extern const struct rxb_hw_ops rxb_nic_hw_ops;
+
+/* nic_irq.c: the MSI-X vectors, one per queue */
+void rxb_nic_vec_program(struct rxb_nic *nic, unsigned int q, int cpu,
+			 void (*isr)(void *), void *arg);
+void rxb_nic_vec_set_cpu(struct rxb_nic *nic, unsigned int q, int cpu);
+void rxb_nic_vec_unmask(struct rxb_nic *nic, unsigned int q);
+void rxb_nic_vec_trigger(struct rxb_nic *nic, unsigned int q);
+void rxb_nic_vec_sync(struct rxb_nic *nic, unsigned int q);
+
+/* nic_dma.c: the DMA engine's fault knob */
+int rxb_nic_set_dma_fail(struct rxb_nic *nic, u32 per_mille);
+u32 rxb_nic_get_dma_fail(struct rxb_nic *nic);
+
+/* nic_engine.c: where the receive pipeline runs */
+void rxb_nic_stall(struct rxb_nic *nic, bool stall);
+bool rxb_nic_stalled(struct rxb_nic *nic);
+int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
+			 struct rxb_engine **old);
+void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng);
+void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old);
+bool rxb_nic_engine_running(struct rxb_nic *nic);
+
+#endif /* _RXB_NIC_H */
