@@ -9,6 +9,8 @@
 # no /usr/src/rxbisect-*, no /var/lib/dkms/rxbisect.  Nothing is installed
 # into /lib/modules (dkms build, not dkms install), so a VM run sharing
 # this root still loads the tree's own rxbisect.ko.
+# RXB_DKMS_KDIRS="DIR ...": also build against these headers trees
+# (dkms --kernelsourcedir), e.g. a kernel unpacked outside /lib/modules.
 #
 # KTAP on stdout.  Exit 0: passed; 1: a check failed; 4: skipped (not
 # root, no dkms, or rxbisect already registered with DKMS here: someone's
@@ -117,42 +119,63 @@ products=$(find "/usr/src/$name-$ver" -name '*.o' -o -name '*.ko' -o -name '.*.c
 check "$([ -f "/usr/src/$name-$ver/dkms.conf" ] && [ -f "/usr/src/$name-$ver/Kbuild" ] &&
 	[ -z "$products" ] && echo ok)" "/usr/src/$name-$ver: sources with dkms.conf, no build products"
 
-# Kernels: every installed headers tree; BUILD_EXCLUSIVE_KERNEL from dkms.conf.
-range=$(sed -nE 's/^BUILD_EXCLUSIVE_KERNEL="(.*)"[[:space:]]*$/\1/p' dkms.conf)
-built=0
-for mk in /lib/modules/*/build/Makefile; do
-	[ -f "$mk" ] || continue
-	k=${mk#/lib/modules/}
-	k=${k%/build/Makefile}
+# dkms build for kernel $1, headers in $2 (or /lib/modules/$1/build).
+build_for() {
+	local k=$1 kdir=${2:-} what out rc ko vm log opt=()
+
 	what="dkms build rxbisect/$ver -k $k: rxbisect.ko with vermagic $k"
+	[[ $k =~ ^6\.12\. ]] && seen612=1
 	if ! [[ $k =~ $range ]]; then
 		check ok "$what" "outside dkms.conf's BUILD_EXCLUSIVE_KERNEL $range"
-		continue
+		return
 	fi
 	if ! [[ $k =~ ^6\.1\. ]] && [ ! -f drivers/net/rxbisect/compat.h ]; then
 		check ok "$what" "this tree builds against 6.1 only (no drivers/net/rxbisect/compat.h yet)"
-		continue
+		return
 	fi
+	[ -n "$kdir" ] && opt=(--kernelsourcedir "$kdir")
 	# A throw-away signing key: dkms would otherwise create
 	# /var/lib/dkms/mok.key and mok.pub and keep them.
 	out=$(mok_signing_key=$keydir/mok.key mok_certificate=$keydir/mok.pub \
-		dkms build "$name/$ver" -k "$k" 2>&1)
+		dkms build "$name/$ver" -k "$k" "${opt[@]}" 2>&1)
 	rc=$?
 	ko=$(find "/var/lib/dkms/$name/$ver/$k" -path "*/module/$name.ko*" 2>/dev/null | head -n1)
 	vm=
 	[ -n "$ko" ] && vm=$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)
 	if [ $rc != 0 ] || [ "$vm" != "$k" ]; then
-		echo "# dkms build exit $rc, module '${ko:-none}', vermagic '${vm:-none}'; the build's last lines:"
-		tail -n 20 <<<"$out" | sed 's/^/#   /'
+		echo "# dkms build exit $rc, module '${ko:-none}', vermagic '${vm:-none}'; its last lines:"
+		tail -n 20 <<<"$out" | comment
 		log=/var/lib/dkms/$name/$ver/build/make.log
-		[ -f "$log" ] && grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
+		[ -f "$log" ] && grep -E 'error|Error' "$log" | head -n 20 | comment
 		check fail "$what"
 	else
 		echo "# $ko"
 		check ok "$what"
 		built=$((built + 1))
 	fi
+}
+
+# Kernels: every installed headers tree, and the trees RXB_DKMS_KDIRS
+# names (kernels unpacked elsewhere, e.g. the VM's 6.12 in ~/.cache);
+# BUILD_EXCLUSIVE_KERNEL from dkms.conf.
+range=$(sed -nE 's/^BUILD_EXCLUSIVE_KERNEL="(.*)"[[:space:]]*$/\1/p' dkms.conf)
+built=0
+seen612=
+for mk in /lib/modules/*/build/Makefile; do
+	[ -f "$mk" ] || continue
+	k=${mk#/lib/modules/}
+	build_for "${k%/build/Makefile}"
 done
+for kdir in ${RXB_DKMS_KDIRS:-}; do
+	k=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
+	if [ -z "$k" ]; then
+		check fail "RXB_DKMS_KDIRS: $kdir is a kernel headers tree"
+	else
+		build_for "$k" "$kdir"
+	fi
+done
+[ -n "$seen612" ] ||
+	echo "# no 6.12 headers in /lib/modules (make deps installs them) nor RXB_DKMS_KDIRS: 6.12 not built"
 [ $built -gt 0 ] || echo "# no kernel headers in range $range were built"
 
 for i in 1 2; do
