@@ -146,3 +146,22 @@ clean:
 	$(MAKE) -C tools/testing/rxbisect clean || true
 	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build
+
+# ---- DKMS (dkms.conf; README "Installing with DKMS") ----
+#   make dkms-install    copy the sources the build needs to
+#                        /usr/src/rxbisect-VERSION and `dkms add` them
+#                        (VERSION: RXB_DRV_VERSION); again: refreshes
+#   make dkms-uninstall  `dkms remove rxbisect/VERSION --all`, delete the copy
+#   make dkms-test       install, `dkms build` for every installed kernel
+#                        headers in dkms.conf's range, check, uninstall
+#                        (tools/dkms-test.sh; in make test's static stage)
+DEPS += dkms
+.PHONY: dkms-install dkms-uninstall dkms-test
+dkms-install:
+	@tools/dkms.sh install
+
+dkms-uninstall:
+	@tools/dkms.sh uninstall
+
+dkms-test:
+	@tools/dkms-test.sh

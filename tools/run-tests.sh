@@ -96,7 +96,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..5"
+	echo "1..6"
 	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
 	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 	result "$([ -z "$out" ] && echo ok)" "build W=1 C=1 (sparse) clean"
@@ -140,6 +140,9 @@ stage_static() {
 		[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 		result "$([ -z "$out" ] && echo ok)" "checkpatch --strict clean"
 	fi
+	out=$(tools/dkms-test.sh 2>&1); t=$?; printf '%s\n' "$out" | sed 's/^/# /'
+	result "$([ $t = 0 ] && echo ok)" "dkms: install, build for each kernel's headers, uninstall (tools/dkms-test.sh)" \
+		"$([ $t = 4 ] && tail -n1 <<<"$out" | sed 's/.*# SKIP //')"
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 
