@@ -323,12 +323,19 @@ struct rxb_ring_state {
  *	queue (its CR, or Bx ring).
  * @posted: empty buffers the NIC holds for the queue: posted by the driver
  *	and not yet taken.
+ * @taken: descriptors the NIC has taken from the ring that @posted counts,
+ *	as a free-running index from the ring's first one (its Rx head; an
+ *	RxList ring, whose head is a list position, counts its takes): the
+ *	queue's own Rx ring (privRing), the shared ring of its group (shRing
+ *	models, COREC) or the Ax ring linked to it (rxBisect; 0 if none).
+ *	Queues of one group report the same ring.
  *
  * Read from any context without stopping the NIC: a snapshot.
  */
 struct rxb_hw_debug {
 	u32 cq_tail;
 	u32 posted;
+	u32 taken;
 };
 
 /**

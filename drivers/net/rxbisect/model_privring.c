@@ -131,7 +131,8 @@ static void privring_hw_debug(struct rxb_model *m, unsigned int qi,
 	struct privring_q *q = &to_privring(m)->q[qi];
 
 	dbg->cq_tail = READ_ONCE(q->hw.cq_tail);
-	dbg->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
+	dbg->taken = READ_ONCE(q->hw.rx_head);
+	dbg->posted = READ_ONCE(q->regs.rx_tail) - dbg->taken;
 }
 
 static const struct rxb_layout privring_layout = {
@@ -147,6 +148,7 @@ static const struct rxb_layout privring_layout = {
 	} },
 };
 
+/* Teardown: neither half runs; only the driver's buffer table is read. */
 static void privring_destroy(struct rxb_model *m)
 {
 	struct privring *pr = to_privring(m);

@@ -780,8 +780,9 @@ static void rxbisect_hw_debug(struct rxb_model *m, unsigned int qi,
 	struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
 
 	dbg->cq_tail = READ_ONCE(q->hw.bx_tail);
-	/* Ax ring qi's: the queue it is linked to borrows from others too. */
-	dbg->posted = READ_ONCE(q->regs.ax_tail) - READ_ONCE(q->hw.ax_head);
+	/* The Ax ring linked to qi's: the queue borrows from others too. */
+	dbg->taken = READ_ONCE(q->hw.ax_head);
+	dbg->posted = READ_ONCE(q->regs.ax_tail) - dbg->taken;
 }
 
 static void rxbisect_destroy(struct rxb_model *m)
@@ -790,7 +791,9 @@ static void rxbisect_destroy(struct rxb_model *m)
 	unsigned int qi;
 	u32 i;
 
-	/* Neither half runs: every reserved Bx entry has been published. */
+	/* Teardown reads both halves' state: neither half runs, and every
+	 * reserved Bx entry has been published.
+	 */
 	for (qi = 0; rb->q && qi < m->cfg.nqueues; qi++) {
 		struct rxbisect_q *q = &rb->q[qi];
 
@@ -896,21 +899,23 @@ static void rxbisect_xstats_names(struct rxb_model *m, char *names)
 static void rxbisect_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct rxbisect *rb = to_rxbisect(m);
+	struct rxb_hw_debug dbg;
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		const struct rxbisect_q *q = &rb->q[qi];
 
+		/* Counters the NIC writes: its statistics registers. */
 		*vals++ = READ_ONCE(q->hw.xs.borrowed);
 		*vals++ = READ_ONCE(q->hw.xs.lent);
 		*vals++ = READ_ONCE(q->hw.xs.notif_entries);
 		*vals++ = READ_ONCE(q->hw.xs.notif_compressed);
 		*vals++ = READ_ONCE(q->hw.xs.ax_empty);
-		/* Buffers taken from the Ax ring linked here, not yet
-		 * reported back to it.
+		/* Buffers taken from the Ax ring linked here (the NIC's
+		 * debug registers), not yet reported back to it.
 		 */
-		*vals++ = (u32)(READ_ONCE(q->hw.ax_head) -
-				READ_ONCE(q->sw.ax_ci));
+		rxbisect_hw_debug(m, qi, &dbg);
+		*vals++ = (u32)(dbg.taken - READ_ONCE(q->sw.ax_ci));
 	}
 }
 

@@ -317,7 +317,8 @@ static void shring_hw_debug(struct rxb_model *m, unsigned int qi,
 
 	shring_base_debug(m, qi, dbg);
 	/* The shared ring's: every queue of the group may use them. */
-	dbg->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
+	dbg->taken = READ_ONCE(r->hw.rx_head);
+	dbg->posted = READ_ONCE(r->regs.rx_tail) - dbg->taken;
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -348,6 +349,7 @@ static const char *shring_advise(const struct rxb_model_cfg *cfg)
 	return NULL;
 }
 
+/* Teardown: neither half runs; only the driver's buffer tables are read. */
 static void shring_destroy(struct rxb_model *m)
 {
 	struct shring *sr = to_shring(m);
@@ -403,16 +405,17 @@ static const u16 shring_rstat_off[SHRING_RING_XSTATS - 1] = {
 static void shring_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct shring *sr = to_shring(m);
+	struct rxb_hw_debug dbg;
 	unsigned int i;
 
 	for (i = 0; i < sr->b.nrings; i++) {
-		const struct shring_ring *r = &sr->ring[i];
-
-		vals = rxb_stats_read(vals, r, shring_rstat_off,
+		vals = rxb_stats_read(vals, &sr->ring[i], shring_rstat_off,
 				      ARRAY_SIZE(shring_rstat_off));
-		/* posted: descriptors the NIC may take now. */
-		*vals++ = (u32)(READ_ONCE(r->regs.rx_tail) -
-				READ_ONCE(r->hw.rx_head));
+		/* posted: descriptors the NIC may take now, from the debug
+		 * registers of the ring's first queue.
+		 */
+		shring_hw_debug(m, i * m->cfg.share_factor, &dbg);
+		*vals++ = dbg.posted;
 	}
 	shring_xstats_victims(m, vals);
 }
@@ -565,6 +568,7 @@ void shring_xstats_victims(struct rxb_model *m, u64 *vals)
 	struct shring_base *sb = to_shring_base(m);
 	unsigned int qi;
 
+	/* Counters the NIC writes: its statistics registers. */
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		*vals++ = READ_ONCE(sb->q[qi].hw.victim_drops);
 }

@@ -129,19 +129,6 @@ static inline void shlist_desc_post(struct rxb_rx_ldesc *d, u64 addr, u32 len)
 }
 
 /**
- * shlist_ring_posted() - descriptors the NIC may take now (any context).
- * @r: the ring.
- *
- * Return: posted descriptors, less the end marker.
- */
-static inline u32 shlist_ring_posted(const struct shlist_ring *r)
-{
-	s32 avail = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.taken);
-
-	return avail > 1 ? avail - 1 : 0;
-}
-
-/**
  * struct shlist - an instance of an RxList model (shring-list or
  * shring-batched).
  * @b: the shRing group base.
@@ -202,6 +189,7 @@ void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 			unsigned int qi, u32 first, u32 last, u32 n);
 void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 			  u32 mask, unsigned int qi);
-u64 *shlist_ring_xstats(const struct shlist_ring *r, u64 *vals);
+u64 *shlist_ring_xstats(struct rxb_model *m, unsigned int g, u64 *vals,
+			struct rxb_hw_debug *dbg);
 
 #endif /* _RXB_SHRING_LIST_H */
