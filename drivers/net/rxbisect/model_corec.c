@@ -85,6 +85,10 @@ struct corec_ring {
 	atomic_long_t *done;	/* READ_DONE bitmap, by CR slot */
 	void **cookie;		/* buffer handle per descriptor slot */
 	u16 *pool;		/* queue whose pool that buffer came from */
+
+	/* Set at create, read-only: the consumer group, which the driver
+	 * also programs into the NIC as the vectors of this queue.
+	 */
 	unsigned int first;	/* consumers: queues first .. first + n - 1 */
 	unsigned int n;
 
@@ -174,7 +178,8 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 				      rxb_cring_held(&r->cr, r->hw.cq_tail),
 				      f->len, d->buf_len);
 	if (!err) {
-		r->hw.rx_head++;
+		/* WRITE_ONCE: corec_hw_debug() reads it from anywhere. */
+		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
 		rxb_cring_deliver(m, qi, &r->cr, &r->hw.cq_tail, f,
 				  le64_to_cpu(d->buf_addr), d - r->desc,
 				  r - cr->r, 0);
@@ -561,6 +566,30 @@ static bool corec_rx_pending(struct rxb_model *m, unsigned int qi)
 	       corec_done_at(cr, r, READ_ONCE(r->tl.tail));
 }
 
+/* The consumers' view of their shared CR, the same for each of them: the
+ * next entry is the one at the transaction ID, which any consumer of the
+ * group reads next.  The consumer index the NIC sees (tl.tail, in cq_head)
+ * may lag behind it: by the batches being taken, or by a tail hold.
+ */
+static void corec_ring_state(struct rxb_model *m, unsigned int qi,
+			     struct rxb_ring_state *st)
+{
+	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
+
+	rxb_cring_state(&r->cr, &r->claim, st);
+}
+
+/* The shared queue's registers: every consumer of the group reports them. */
+static void corec_hw_debug(struct rxb_model *m, unsigned int qi,
+			   struct rxb_hw_debug *dbg)
+{
+	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
+
+	dbg->cq_tail = READ_ONCE(r->hw.cq_tail);
+	dbg->taken = READ_ONCE(r->hw.rx_head);
+	dbg->posted = READ_ONCE(r->regs.rx_tail) - dbg->taken;
+}
+
 /* ---- setup ---------------------------------------------------------- */
 
 static int corec_validate(const struct rxb_model_cfg *cfg, const char **msg)
@@ -608,6 +637,7 @@ static const struct rxb_layout corec_layout = {
 	} },
 };
 
+/* Teardown: neither half runs; only the driver's buffers are read. */
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
@@ -652,6 +682,7 @@ static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 		rxb_stat_inc(&cr->m.qstats[qi].refills);
 		posted++;
 	}
+	/* Before either half runs: the NIC's indices start there too. */
 	r->hw.rx_head = RXB_COREC_ID0;
 	r->hw.cq_tail = RXB_COREC_ID0;
 	r->claim = RXB_COREC_ID0;
@@ -746,6 +777,7 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 		*vals++ = held_ns;
 		*vals++ = READ_ONCE(r->tl.xs.held_max_ns);
 		*vals++ = r->n;
+		/* A counter the NIC writes: a statistics register. */
 		*vals++ = READ_ONCE(r->hw.nobuf_drops);
 	}
 }
@@ -758,4 +790,6 @@ const struct rxb_model_ops rxb_corec_ops = {
 	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,
+	.ring_state	= corec_ring_state,
+	.hw_debug	= corec_hw_debug,
 };
