@@ -505,9 +505,5 @@ const struct rxb_model_ops *rxb_model_get(unsigned int i);
 int rxb_rxbisect_topo_check(const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg);
-int rxb_model_init_common(struct rxb_model *m,
-			  const struct rxb_model_ops *ops,
-			  const struct rxb_model_cfg *cfg);
-void rxb_model_fini_common(struct rxb_model *m);
 
 #endif /* _RXB_MODEL_H */
