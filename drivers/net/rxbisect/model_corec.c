@@ -26,7 +26,7 @@
  *
  * A consumer delayed between claim and done holds the tail (section
  * 3.4.4): the others go on for up to a ring, then the NIC runs out of
- * descriptors.  Holds are counted and timed (corecN_tail_held*).
+ * descriptors.  Holds are counted and timed (ringN_tail_held*).
  *
  * Packets of one flow may be handed to several cores at once and reach
  * the stack out of order: COREC trades per-flow order for load balance.
@@ -747,7 +747,8 @@ static void corec_xstats_names(struct rxb_model *m, char *names)
 {
 	names = rxb_xstats_names_fill(names, "rx", m->cfg.nqueues,
 				      corec_cxstat_names, COREC_CXSTATS);
-	rxb_xstats_names_fill(names, "corec", to_corec(m)->nrings,
+	/* Per shared queue: "ring<r>_", as the shRing models' shared rings. */
+	rxb_xstats_names_fill(names, "ring", to_corec(m)->nrings,
 			      corec_rxstat_names, COREC_RXSTATS);
 }
 
