@@ -165,28 +165,17 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct corec *cr = to_corec(m);
 	struct corec_ring *r = corec_ring_of(cr, qi);
 	unsigned int i, irq = 0;
-	const struct rxb_rx_desc *d;
-	int err = -ENOBUFS;
+	int err;
 
 	spin_lock(&r->hw.lock);
-	d = &r->desc[r->hw.rx_head & cr->mask];
 	/* rx_tail before cq_head: see corec_advance(). */
-	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head)
+	err = rxb_rxq_deliver(m, qi, r->desc, &r->regs, &r->cr, &r->hw.rx_head,
+			      &r->hw.cq_tail, f, r - cr->r);
+	if (err == -ENOBUFS)
 		rxb_stat_inc(&r->hw.nobuf_drops);
-	else
-		err = rxb_cring_admit(&r->cr,
-				      rxb_cring_held(&r->cr, r->hw.cq_tail),
-				      f->len, d->buf_len);
-	if (!err) {
-		/* WRITE_ONCE: corec_hw_debug() reads it from anywhere. */
-		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
-		rxb_cring_deliver(m, qi, &r->cr, &r->hw.cq_tail, f,
-				  le64_to_cpu(d->buf_addr), d - r->desc,
-				  r - cr->r, 0);
-		if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
-			irq = r->hw.rr;
-			r->hw.rr = (irq + 1) % r->n;
-		}
+	if (!err && m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
+		irq = r->hw.rr;
+		r->hw.rr = (irq + 1) % r->n;
 	}
 	rxb_nic_drop(m, qi, err);
 	spin_unlock(&r->hw.lock);
@@ -585,9 +574,8 @@ static void corec_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
 
-	dbg->cq_tail = READ_ONCE(r->hw.cq_tail);
-	dbg->taken = READ_ONCE(r->hw.rx_head);
-	dbg->posted = READ_ONCE(r->regs.rx_tail) - dbg->taken;
+	rxb_hw_debug_fill(dbg, &r->hw.cq_tail, &r->hw.rx_head,
+			  &r->regs.rx_tail);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -784,13 +772,8 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_corec_ops = {
-	RXB_MODEL_OPS("corec", corec),
-	.destroy	= corec_destroy,
-	.rx_pending	= corec_rx_pending,
-	RXB_XSTATS_OPS(corec),
+	RXB_MODEL_XOPS("corec", corec),
 	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,
-	.ring_state	= corec_ring_state,
-	.hw_debug	= corec_hw_debug,
 };

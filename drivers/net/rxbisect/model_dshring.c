@@ -663,13 +663,8 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_dshring_ops = {
-	RXB_MODEL_OPS("dshring", dsh),
-	.destroy	= dsh_destroy,
-	.rx_pending	= dsh_rx_pending,
+	RXB_MODEL_XOPS("dshring", dsh),
 	.ctl_tick	= dsh_ctl_tick,
 	.validate	= dsh_validate,
-	RXB_XSTATS_OPS(dsh),
 	.bufs_per_queue	= dsh_bufs_per_queue,
-	.ring_state	= dsh_ring_state,
-	.hw_debug	= dsh_hw_debug,
 };

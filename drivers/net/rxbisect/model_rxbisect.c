@@ -111,6 +111,15 @@ struct rxbisect {
 	struct rxbisect_q *q;
 };
 
+static const struct rxb_layout rxbisect_layout =
+	RXB_QUEUE_LAYOUT(struct rxbisect, struct rxbisect_q,
+			 RXB_ARRAY(struct rxbisect_q, bx, struct rxb_bxe,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct rxbisect_q, ax, struct rxb_rx_desc,
+				   RXB_ARR_AX),
+			 RXB_ARRAY(struct rxbisect_q, sw.cookie, void *,
+				   RXB_ARR_AX));
+
 static struct rxbisect *to_rxbisect(struct rxb_model *m)
 {
 	return container_of(m, struct rxbisect, m);
@@ -779,24 +788,10 @@ static void rxbisect_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
 
-	dbg->cq_tail = READ_ONCE(q->hw.bx_tail);
 	/* The Ax ring linked to qi's: the queue borrows from others too. */
-	dbg->taken = READ_ONCE(q->hw.ax_head);
-	dbg->posted = READ_ONCE(q->regs.ax_tail) - dbg->taken;
+	rxb_hw_debug_fill(dbg, &q->hw.bx_tail, &q->hw.ax_head,
+			  &q->regs.ax_tail);
 }
-
-static const struct rxb_layout rxbisect_layout = {
-	.size = sizeof(struct rxbisect),
-	.tables = { {
-		.off = offsetof(struct rxbisect, q),
-		.size = sizeof(struct rxbisect_q),
-		.arrays = {
-			RXB_ARRAY(struct rxbisect_q, bx, struct rxb_bxe, RXB_ARR_RING),
-			RXB_ARRAY(struct rxbisect_q, ax, struct rxb_rx_desc, RXB_ARR_AX),
-			RXB_ARRAY(struct rxbisect_q, sw.cookie, void *, RXB_ARR_AX),
-		},
-	} },
-};
 
 static void rxbisect_destroy(struct rxb_model *m)
 {
@@ -883,21 +878,26 @@ static void rxbisect_xstats_names(struct rxb_model *m, char *names)
 			      rxbisect_xstat_names, RXBISECT_XSTATS);
 }
 
+/* The counters of struct rxbisect_xstats, in rxbisect_xstat_names order:
+ * the NIC writes them, so the driver reads its statistics registers.
+ */
+#define RXBISECT_XSTAT(f)	offsetof(struct rxbisect_q, hw.xs.f)
+static const u16 rxbisect_xstat_off[RXBISECT_XSTATS - 1] = {
+	RXBISECT_XSTAT(borrowed), RXBISECT_XSTAT(lent),
+	RXBISECT_XSTAT(notif_entries), RXBISECT_XSTAT(notif_compressed),
+	RXBISECT_XSTAT(ax_empty),
+};
+
 static void rxbisect_xstats_values(struct rxb_model *m, u64 *vals)
 {
-	struct rxbisect *rb = to_rxbisect(m);
 	struct rxb_hw_debug dbg;
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
-		const struct rxbisect_q *q = &rb->q[qi];
+		const struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
 
-		/* Counters the NIC writes: its statistics registers. */
-		*vals++ = READ_ONCE(q->hw.xs.borrowed);
-		*vals++ = READ_ONCE(q->hw.xs.lent);
-		*vals++ = READ_ONCE(q->hw.xs.notif_entries);
-		*vals++ = READ_ONCE(q->hw.xs.notif_compressed);
-		*vals++ = READ_ONCE(q->hw.xs.ax_empty);
+		vals = rxb_stats_read(vals, q, rxbisect_xstat_off,
+				      ARRAY_SIZE(rxbisect_xstat_off));
 		/* Buffers taken from the Ax ring linked here (the NIC's
 		 * debug registers), not yet reported back to it.
 		 */
@@ -907,14 +907,9 @@ static void rxbisect_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_rxbisect_ops = {
-	RXB_MODEL_OPS("rxbisect", rxbisect),
-	RXB_XSTATS_OPS(rxbisect),
-	.destroy	= rxbisect_destroy,
+	RXB_MODEL_XOPS("rxbisect", rxbisect),
 	.hw_timer	= rxbisect_hw_timer,
-	.rx_pending	= rxbisect_rx_pending,
 	.validate	= rxbisect_validate,
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
-	.ring_state	= rxbisect_ring_state,
-	.hw_debug	= rxbisect_hw_debug,
 };

@@ -315,10 +315,9 @@ static void shring_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct shring_ring *r = shring_ring_of(to_shring(m), qi);
 
-	shring_base_debug(m, qi, dbg);
 	/* The shared ring's: every queue of the group may use them. */
-	dbg->taken = READ_ONCE(r->hw.rx_head);
-	dbg->posted = READ_ONCE(r->regs.rx_tail) - dbg->taken;
+	rxb_hw_debug_fill(dbg, &to_shring(m)->b.q[qi].hw.cq_tail,
+			  &r->hw.rx_head, &r->regs.rx_tail);
 }
 
 /* ---- setup ---------------------------------------------------------- */
