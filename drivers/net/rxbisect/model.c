@@ -248,7 +248,7 @@ void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
 	 * rxb_cring_ready().
 	 */
 	smp_store_release(&cqe->flags, flags);
-	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
+	/* WRITE_ONCE: the models' hw_debug() reads it from anywhere. */
 	WRITE_ONCE(*tail, *tail + 1);
 }
 

@@ -358,7 +358,7 @@ static u32 rxbisect_bx_reserve(struct rxbisect *rb, unsigned int b)
 {
 	u32 idx = rb->q[b].hw.bx_tail;
 
-	/* WRITE_ONCE: rxbisect_ring_state() reads it from anywhere. */
+	/* WRITE_ONCE: rxbisect_hw_debug() reads it from anywhere. */
 	WRITE_ONCE(rb->q[b].hw.bx_tail, idx + 1);
 	return idx;
 }

@@ -114,7 +114,7 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 	else
 		err = rxb_cring_admit(&q->cr, held, f->len, d->buf_len);
 	if (!err) {
-		/* Read by the posted-descriptors counter without the lock. */
+		/* Read by shring_hw_debug() without the lock. */
 		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
 		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
 				  le64_to_cpu(d->buf_addr), d - r->desc,

@@ -110,6 +110,7 @@ static inline u32 shlist_ring_take(struct shlist_ring *r, u32 mask)
 	r->hw.last = slot;
 	/* Not the list's last, so its link is valid (shlist_ring_can_take). */
 	r->hw.head = le32_to_cpu(r->desc[slot].next) & mask;
+	/* WRITE_ONCE: shlist_hw_debug() reads it from anywhere. */
 	WRITE_ONCE(r->hw.taken, r->hw.taken + 1);
 	return slot;
 }
