@@ -323,12 +323,19 @@ struct rxb_ring_state {
  *	queue (its CR, or Bx ring).
  * @posted: empty buffers the NIC holds for the queue: posted by the driver
  *	and not yet taken.
+ * @taken: descriptors the NIC has taken from the ring that @posted counts,
+ *	as a free-running index from the ring's first one (its Rx head; an
+ *	RxList ring, whose head is a list position, counts its takes): the
+ *	queue's own Rx ring (privRing), the shared ring of its group (shRing
+ *	models, COREC) or the Ax ring linked to it (rxBisect; 0 if none).
+ *	Queues of one group report the same ring.
  *
  * Read from any context without stopping the NIC: a snapshot.
  */
 struct rxb_hw_debug {
 	u32 cq_tail;
 	u32 posted;
+	u32 taken;
 };
 
 /**
@@ -498,9 +505,5 @@ const struct rxb_model_ops *rxb_model_get(unsigned int i);
 int rxb_rxbisect_topo_check(const struct rxb_model_cfg *cfg, const char **msg);
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg);
-int rxb_model_init_common(struct rxb_model *m,
-			  const struct rxb_model_ops *ops,
-			  const struct rxb_model_cfg *cfg);
-void rxb_model_fini_common(struct rxb_model *m);
 
 #endif /* _RXB_MODEL_H */

@@ -127,7 +127,7 @@ for model in $RUNS; do
 	read -r R[$model.s50] R[$model.s99] R[$model.s999] < <(latency "$(pick_cport "$hq")")
 	read -r R[$model.o50] R[$model.o99] R[$model.o999] < <(latency "$(pick_cport "!$hq")")
 	rxb_snap rxb1
-	R[$model.held]=${RXB_S[corec0_tail_held]:--}
+	R[$model.held]=${RXB_S[ring0_tail_held]:--}
 	R[$model.cas]=$(rxb_s_qsum corec_cas_fails)
 	ip netns del "$NS0"
 	ip netns del "$NS1"

@@ -110,9 +110,9 @@ int rxb_model_validate(const struct rxb_model_ops *ops,
  *
  * Return: 0, -EINVAL for a configuration no model accepts, or -ENOMEM.
  */
-int rxb_model_init_common(struct rxb_model *m,
-			  const struct rxb_model_ops *ops,
-			  const struct rxb_model_cfg *cfg)
+static int rxb_model_init_common(struct rxb_model *m,
+				 const struct rxb_model_ops *ops,
+				 const struct rxb_model_cfg *cfg)
 {
 	const char *msg;
 
@@ -128,7 +128,7 @@ int rxb_model_init_common(struct rxb_model *m,
  * rxb_model_fini_common() - free what rxb_model_init_common() allocated.
  * @m: instance being destroyed.
  */
-void rxb_model_fini_common(struct rxb_model *m)
+static void rxb_model_fini_common(struct rxb_model *m)
 {
 	kfree(m->qstats);
 	m->qstats = NULL;
@@ -248,7 +248,7 @@ void rxb_cring_note(const struct rxb_cring *cr, u32 *tail, u16 desc_idx,
 	 * rxb_cring_ready().
 	 */
 	smp_store_release(&cqe->flags, flags);
-	/* WRITE_ONCE: the models' ring_state() reads it from anywhere. */
+	/* WRITE_ONCE: the models' hw_debug() reads it from anywhere. */
 	WRITE_ONCE(*tail, *tail + 1);
 }
 

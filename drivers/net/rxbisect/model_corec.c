@@ -26,7 +26,7 @@
  *
  * A consumer delayed between claim and done holds the tail (section
  * 3.4.4): the others go on for up to a ring, then the NIC runs out of
- * descriptors.  Holds are counted and timed (corecN_tail_held*).
+ * descriptors.  Holds are counted and timed (ringN_tail_held*).
  *
  * Packets of one flow may be handed to several cores at once and reach
  * the stack out of order: COREC trades per-flow order for load balance.
@@ -85,6 +85,10 @@ struct corec_ring {
 	atomic_long_t *done;	/* READ_DONE bitmap, by CR slot */
 	void **cookie;		/* buffer handle per descriptor slot */
 	u16 *pool;		/* queue whose pool that buffer came from */
+
+	/* Set at create, read-only: the consumer group, which the driver
+	 * also programs into the NIC as the vectors of this queue.
+	 */
 	unsigned int first;	/* consumers: queues first .. first + n - 1 */
 	unsigned int n;
 
@@ -161,27 +165,17 @@ static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
 	struct corec *cr = to_corec(m);
 	struct corec_ring *r = corec_ring_of(cr, qi);
 	unsigned int i, irq = 0;
-	const struct rxb_rx_desc *d;
-	int err = -ENOBUFS;
+	int err;
 
 	spin_lock(&r->hw.lock);
-	d = &r->desc[r->hw.rx_head & cr->mask];
 	/* rx_tail before cq_head: see corec_advance(). */
-	if (rxb_db_read(&r->regs.rx_tail) == r->hw.rx_head)
+	err = rxb_rxq_deliver(m, qi, r->desc, &r->regs, &r->cr, &r->hw.rx_head,
+			      &r->hw.cq_tail, f, r - cr->r);
+	if (err == -ENOBUFS)
 		rxb_stat_inc(&r->hw.nobuf_drops);
-	else
-		err = rxb_cring_admit(&r->cr,
-				      rxb_cring_held(&r->cr, r->hw.cq_tail),
-				      f->len, d->buf_len);
-	if (!err) {
-		r->hw.rx_head++;
-		rxb_cring_deliver(m, qi, &r->cr, &r->hw.cq_tail, f,
-				  le64_to_cpu(d->buf_addr), d - r->desc,
-				  r - cr->r, 0);
-		if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
-			irq = r->hw.rr;
-			r->hw.rr = (irq + 1) % r->n;
-		}
+	if (!err && m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
+		irq = r->hw.rr;
+		r->hw.rr = (irq + 1) % r->n;
 	}
 	rxb_nic_drop(m, qi, err);
 	spin_unlock(&r->hw.lock);
@@ -561,6 +555,29 @@ static bool corec_rx_pending(struct rxb_model *m, unsigned int qi)
 	       corec_done_at(cr, r, READ_ONCE(r->tl.tail));
 }
 
+/* The consumers' view of their shared CR, the same for each of them: the
+ * next entry is the one at the transaction ID, which any consumer of the
+ * group reads next.  The consumer index the NIC sees (tl.tail, in cq_head)
+ * may lag behind it: by the batches being taken, or by a tail hold.
+ */
+static void corec_ring_state(struct rxb_model *m, unsigned int qi,
+			     struct rxb_ring_state *st)
+{
+	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
+
+	rxb_cring_state(&r->cr, &r->claim, st);
+}
+
+/* The shared queue's registers: every consumer of the group reports them. */
+static void corec_hw_debug(struct rxb_model *m, unsigned int qi,
+			   struct rxb_hw_debug *dbg)
+{
+	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
+
+	rxb_hw_debug_fill(dbg, &r->hw.cq_tail, &r->hw.rx_head,
+			  &r->regs.rx_tail);
+}
+
 /* ---- setup ---------------------------------------------------------- */
 
 static int corec_validate(const struct rxb_model_cfg *cfg, const char **msg)
@@ -608,6 +625,7 @@ static const struct rxb_layout corec_layout = {
 	} },
 };
 
+/* Teardown: neither half runs; only the driver's buffers are read. */
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
@@ -652,6 +670,7 @@ static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 		rxb_stat_inc(&cr->m.qstats[qi].refills);
 		posted++;
 	}
+	/* Before either half runs: the NIC's indices start there too. */
 	r->hw.rx_head = RXB_COREC_ID0;
 	r->hw.cq_tail = RXB_COREC_ID0;
 	r->claim = RXB_COREC_ID0;
@@ -716,7 +735,8 @@ static void corec_xstats_names(struct rxb_model *m, char *names)
 {
 	names = rxb_xstats_names_fill(names, "rx", m->cfg.nqueues,
 				      corec_cxstat_names, COREC_CXSTATS);
-	rxb_xstats_names_fill(names, "corec", to_corec(m)->nrings,
+	/* Per shared queue: "ring<r>_", as the shRing models' shared rings. */
+	rxb_xstats_names_fill(names, "ring", to_corec(m)->nrings,
 			      corec_rxstat_names, COREC_RXSTATS);
 }
 
@@ -746,15 +766,13 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 		*vals++ = held_ns;
 		*vals++ = READ_ONCE(r->tl.xs.held_max_ns);
 		*vals++ = r->n;
+		/* A counter the NIC writes: a statistics register. */
 		*vals++ = READ_ONCE(r->hw.nobuf_drops);
 	}
 }
 
 const struct rxb_model_ops rxb_corec_ops = {
-	RXB_MODEL_OPS("corec", corec),
-	.destroy	= corec_destroy,
-	.rx_pending	= corec_rx_pending,
-	RXB_XSTATS_OPS(corec),
+	RXB_MODEL_XOPS("corec", corec),
 	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,

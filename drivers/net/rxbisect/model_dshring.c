@@ -305,6 +305,7 @@ static bool dsh_overloaded(struct dshring *d, const u64 *pkts, u64 now, u64 dt)
 		const struct rxb_qstats *st = &d->m.qstats[qi];
 		u64 calls = READ_ONCE(q->sw.calls), full = READ_ONCE(q->sw.full);
 		u64 dc = calls - q->ctl.calls, df = full - q->ctl.full, iv;
+		/* hw_packets: the NIC's statistics register. */
 		s64 backlog = READ_ONCE(st->hw_packets) - READ_ONCE(st->packets);
 
 		q->ctl.calls = calls;
@@ -348,6 +349,7 @@ static void dsh_sample(struct dshring *d, u64 now)
 	for (qi = 0; qi < nq; qi++) {
 		struct dsh_q *q = &d->q[qi];
 		const struct rxb_qstats *st = &d->m.qstats[qi];
+		/* The NIC's statistics registers. */
 		u64 hp = READ_ONCE(st->hw_packets), hb = READ_ONCE(st->hw_bytes);
 
 		pk = hp - q->ctl.hw_packets;
@@ -426,6 +428,7 @@ static u64 dsh_ctl_tick(struct rxb_model *m, u64 now)
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct dsh_q *q = &d->q[qi];
 
+		/* The NIC's statistics registers, as in dsh_sample(). */
 		q->ctl.hw_packets = READ_ONCE(m->qstats[qi].hw_packets);
 		q->ctl.hw_bytes = READ_ONCE(m->qstats[qi].hw_bytes);
 		q->ctl.calls = READ_ONCE(q->sw.calls);
@@ -660,13 +663,8 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_dshring_ops = {
-	RXB_MODEL_OPS("dshring", dsh),
-	.destroy	= dsh_destroy,
-	.rx_pending	= dsh_rx_pending,
+	RXB_MODEL_XOPS("dshring", dsh),
 	.ctl_tick	= dsh_ctl_tick,
 	.validate	= dsh_validate,
-	RXB_XSTATS_OPS(dsh),
 	.bufs_per_queue	= dsh_bufs_per_queue,
-	.ring_state	= dsh_ring_state,
-	.hw_debug	= dsh_hw_debug,
 };

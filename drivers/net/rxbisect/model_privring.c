@@ -66,20 +66,11 @@ static int privring_hw_rx(struct rxb_model *m, unsigned int qi,
 			  const struct rxb_frame *f)
 {
 	struct privring_q *q = &to_privring(m)->q[qi];
-	const struct rxb_rx_desc *d;
-	int err = -ENOBUFS;
+	int err;
 
 	spin_lock(&q->hw.lock);
-	d = &q->desc[q->hw.rx_head & q->cr.mask];
-	if (rxb_db_read(&q->regs.rx_tail) != q->hw.rx_head)
-		err = rxb_cring_admit(&q->cr,
-				      rxb_cring_held(&q->cr, q->hw.cq_tail),
-				      f->len, d->buf_len);
-	if (!err) {
-		WRITE_ONCE(q->hw.rx_head, q->hw.rx_head + 1);
-		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
-				  le64_to_cpu(d->buf_addr), d - q->desc, qi, 0);
-	}
+	err = rxb_rxq_deliver(m, qi, q->desc, &q->regs, &q->cr, &q->hw.rx_head,
+			      &q->hw.cq_tail, f, qi);
 	return rxb_nic_finish(m, qi, &q->hw.lock, err);
 }
 
@@ -130,23 +121,20 @@ static void privring_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct privring_q *q = &to_privring(m)->q[qi];
 
-	dbg->cq_tail = READ_ONCE(q->hw.cq_tail);
-	dbg->posted = READ_ONCE(q->regs.rx_tail) - READ_ONCE(q->hw.rx_head);
+	rxb_hw_debug_fill(dbg, &q->hw.cq_tail, &q->hw.rx_head,
+			  &q->regs.rx_tail);
 }
 
-static const struct rxb_layout privring_layout = {
-	.size = sizeof(struct privring),
-	.tables = { {
-		.off = offsetof(struct privring, q),
-		.size = sizeof(struct privring_q),
-		.arrays = {
-			RXB_ARRAY(struct privring_q, desc, struct rxb_rx_desc, RXB_ARR_RING),
-			RXB_ARRAY(struct privring_q, cr.ent, struct rxb_cqe, RXB_ARR_RING),
-			RXB_ARRAY(struct privring_q, sw.cookie, void *, RXB_ARR_RING),
-		},
-	} },
-};
+static const struct rxb_layout privring_layout =
+	RXB_QUEUE_LAYOUT(struct privring, struct privring_q,
+			 RXB_ARRAY(struct privring_q, desc, struct rxb_rx_desc,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct privring_q, cr.ent, struct rxb_cqe,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct privring_q, sw.cookie, void *,
+				   RXB_ARR_RING));
 
+/* Teardown: neither half runs; only the driver's buffer table is read. */
 static void privring_destroy(struct rxb_model *m)
 {
 	struct privring *pr = to_privring(m);
@@ -181,8 +169,5 @@ static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg)
 
 const struct rxb_model_ops rxb_privring_ops = {
 	RXB_MODEL_OPS("privring", privring),
-	.destroy	= privring_destroy,
-	.rx_pending	= privring_rx_pending,
-	.ring_state	= privring_ring_state,
-	.hw_debug	= privring_hw_debug,
+	RXB_QUEUE_OPS(privring),
 };

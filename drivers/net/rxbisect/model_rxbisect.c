@@ -111,6 +111,15 @@ struct rxbisect {
 	struct rxbisect_q *q;
 };
 
+static const struct rxb_layout rxbisect_layout =
+	RXB_QUEUE_LAYOUT(struct rxbisect, struct rxbisect_q,
+			 RXB_ARRAY(struct rxbisect_q, bx, struct rxb_bxe,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct rxbisect_q, ax, struct rxb_rx_desc,
+				   RXB_ARR_AX),
+			 RXB_ARRAY(struct rxbisect_q, sw.cookie, void *,
+				   RXB_ARR_AX));
+
 static struct rxbisect *to_rxbisect(struct rxb_model *m)
 {
 	return container_of(m, struct rxbisect, m);
@@ -349,7 +358,7 @@ static u32 rxbisect_bx_reserve(struct rxbisect *rb, unsigned int b)
 {
 	u32 idx = rb->q[b].hw.bx_tail;
 
-	/* WRITE_ONCE: rxbisect_ring_state() reads it from anywhere. */
+	/* WRITE_ONCE: rxbisect_hw_debug() reads it from anywhere. */
 	WRITE_ONCE(rb->q[b].hw.bx_tail, idx + 1);
 	return idx;
 }
@@ -779,9 +788,9 @@ static void rxbisect_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
 
-	dbg->cq_tail = READ_ONCE(q->hw.bx_tail);
-	/* Ax ring qi's: the queue it is linked to borrows from others too. */
-	dbg->posted = READ_ONCE(q->regs.ax_tail) - READ_ONCE(q->hw.ax_head);
+	/* The Ax ring linked to qi's: the queue borrows from others too. */
+	rxb_hw_debug_fill(dbg, &q->hw.bx_tail, &q->hw.ax_head,
+			  &q->regs.ax_tail);
 }
 
 static void rxbisect_destroy(struct rxb_model *m)
@@ -790,15 +799,17 @@ static void rxbisect_destroy(struct rxb_model *m)
 	unsigned int qi;
 	u32 i;
 
-	/* Neither half runs: every reserved Bx entry has been published. */
-	for (qi = 0; rb->q && qi < m->cfg.nqueues; qi++) {
+	/* Teardown reads both halves' state: neither half runs, and every
+	 * reserved Bx entry has been published.
+	 */
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct rxbisect_q *q = &rb->q[qi];
 
 		/* Posted buffers the NIC has not taken. */
 		for (i = q->hw.ax_head; q->sw.cookie && i != q->sw.ax_tail; i++)
 			rxb_drv_free_buf(m, qi, q->sw.cookie[i & rb->amask]);
 		/* Packets written but never polled. */
-		for (i = q->sw.bx_head; q->bx && i != q->hw.bx_tail; i++) {
+		for (i = q->sw.bx_head; i != q->hw.bx_tail; i++) {
 			const struct rxb_bxe *e = &q->bx[i & rb->bmask];
 
 			if (e->flags & RXB_BXE_F_PKT)
@@ -806,35 +817,25 @@ static void rxbisect_destroy(struct rxb_model *m)
 						 rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr)));
 		}
 	}
-	for (qi = 0; rb->q && qi < m->cfg.nqueues; qi++) {
-		kvfree(rb->q[qi].sw.cookie);
-		kvfree(rb->q[qi].ax);
-		kvfree(rb->q[qi].bx);
-	}
-	kfree(rb->q);
-	rxb_model_fini_common(m);
-	kfree(rb);
+	rxb_model_free(m, &rxbisect_layout);
 }
 
 static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg)
 {
+	struct rxb_model *m = rxb_model_alloc(&rxb_rxbisect_ops, cfg,
+					      &rxbisect_layout);
 	struct rxbisect *rb;
 	unsigned int qi;
 	const char *msg;
 	int err;
 
-	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
-	if (!rb)
-		return ERR_PTR(-ENOMEM);
-	err = rxb_model_init_common(&rb->m, &rxb_rxbisect_ops, cfg);
-	if (err) {
-		kfree(rb);
-		return ERR_PTR(err);
-	}
+	if (IS_ERR(m))
+		return m;
+	rb = to_rxbisect(m);
 	/* Checked by rxbisect_validate() already. */
 	err = rxbisect_topo(cfg, &rb->t, &msg);
 	if (err) {
-		rxbisect_destroy(&rb->m);
+		rxbisect_destroy(m);
 		return ERR_PTR(err);
 	}
 	spin_lock_init(&rb->lock);
@@ -842,31 +843,21 @@ static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg)
 	rb->bmask = cfg->ring_size - 1;
 	rb->border = ilog2(cfg->ring_size);
 	rb->timeout_ns = cfg->notif_timeout_ns ?: RXBISECT_NOTIF_TIMEOUT_NS;
-	rb->q = kcalloc(cfg->nqueues, sizeof(*rb->q), GFP_KERNEL);
-	if (!rb->q)
-		goto nomem;
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		struct rxbisect_q *q = &rb->q[qi];
 
 		q->hw.rnd = qi + 1;	/* any nonzero LFSR seed */
-		q->bx = kvcalloc(cfg->ring_size, sizeof(*q->bx), GFP_KERNEL);
-		if (!q->bx)
-			goto nomem;
-		if (rb->t.own[qi] < 0)
+		if (rb->t.own[qi] >= 0)
 			continue;
-		q->ax = kvcalloc(cfg->ax_ring_size, sizeof(*q->ax), GFP_KERNEL);
-		q->sw.cookie = kvcalloc(cfg->ax_ring_size, sizeof(void *),
-					GFP_KERNEL);
-		if (!q->ax || !q->sw.cookie)
-			goto nomem;
+		/* No Ax ring is linked to this queue: keep none. */
+		kvfree(q->ax);
+		kvfree(q->sw.cookie);
+		q->ax = NULL;
+		q->sw.cookie = NULL;
 	}
 	for (qi = 0; qi < cfg->nqueues; qi++)
-		rxbisect_refill(&rb->m, qi);
-	return &rb->m;
-
-nomem:
-	rxbisect_destroy(&rb->m);
-	return ERR_PTR(-ENOMEM);
+		rxbisect_refill(m, qi);
+	return m;
 }
 
 /* ---- counters ------------------------------------------------------- */
@@ -883,52 +874,42 @@ static unsigned int rxbisect_xstats_count(struct rxb_model *m)
 
 static void rxbisect_xstats_names(struct rxb_model *m, char *names)
 {
-	unsigned int qi, i;
-
-	for (qi = 0; qi < m->cfg.nqueues; qi++)
-		for (i = 0; i < RXBISECT_XSTATS; i++) {
-			snprintf(names, RXB_STAT_NAME_LEN, "rx%u_%s", qi,
-				 rxbisect_xstat_names[i]);
-			names += RXB_STAT_NAME_LEN;
-		}
+	rxb_xstats_names_fill(names, "rx", m->cfg.nqueues,
+			      rxbisect_xstat_names, RXBISECT_XSTATS);
 }
+
+/* The counters of struct rxbisect_xstats, in rxbisect_xstat_names order:
+ * the NIC writes them, so the driver reads its statistics registers.
+ */
+#define RXBISECT_XSTAT(f)	offsetof(struct rxbisect_q, hw.xs.f)
+static const u16 rxbisect_xstat_off[RXBISECT_XSTATS - 1] = {
+	RXBISECT_XSTAT(borrowed), RXBISECT_XSTAT(lent),
+	RXBISECT_XSTAT(notif_entries), RXBISECT_XSTAT(notif_compressed),
+	RXBISECT_XSTAT(ax_empty),
+};
 
 static void rxbisect_xstats_values(struct rxb_model *m, u64 *vals)
 {
-	struct rxbisect *rb = to_rxbisect(m);
+	struct rxb_hw_debug dbg;
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
-		const struct rxbisect_q *q = &rb->q[qi];
+		const struct rxbisect_q *q = &to_rxbisect(m)->q[qi];
 
-		*vals++ = READ_ONCE(q->hw.xs.borrowed);
-		*vals++ = READ_ONCE(q->hw.xs.lent);
-		*vals++ = READ_ONCE(q->hw.xs.notif_entries);
-		*vals++ = READ_ONCE(q->hw.xs.notif_compressed);
-		*vals++ = READ_ONCE(q->hw.xs.ax_empty);
-		/* Buffers taken from the Ax ring linked here, not yet
-		 * reported back to it.
+		vals = rxb_stats_read(vals, q, rxbisect_xstat_off,
+				      ARRAY_SIZE(rxbisect_xstat_off));
+		/* Buffers taken from the Ax ring linked here (the NIC's
+		 * debug registers), not yet reported back to it.
 		 */
-		*vals++ = (u32)(READ_ONCE(q->hw.ax_head) -
-				READ_ONCE(q->sw.ax_ci));
+		rxbisect_hw_debug(m, qi, &dbg);
+		*vals++ = (u32)(dbg.taken - READ_ONCE(q->sw.ax_ci));
 	}
 }
 
 const struct rxb_model_ops rxb_rxbisect_ops = {
-	.name		= "rxbisect",
-	.create		= rxbisect_create,
-	.destroy	= rxbisect_destroy,
-	.hw_rx		= rxbisect_hw_rx,
+	RXB_MODEL_XOPS("rxbisect", rxbisect),
 	.hw_timer	= rxbisect_hw_timer,
-	.poll		= rxbisect_poll,
-	.refill		= rxbisect_refill,
-	.rx_pending	= rxbisect_rx_pending,
 	.validate	= rxbisect_validate,
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
-	.ring_state	= rxbisect_ring_state,
-	.hw_debug	= rxbisect_hw_debug,
-	.xstats_count	= rxbisect_xstats_count,
-	.xstats_names	= rxbisect_xstats_names,
-	.xstats_values	= rxbisect_xstats_values,
 };

@@ -114,7 +114,7 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 	else
 		err = rxb_cring_admit(&q->cr, held, f->len, d->buf_len);
 	if (!err) {
-		/* Read by the posted-descriptors counter without the lock. */
+		/* Read by shring_hw_debug() without the lock. */
 		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
 		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
 				  le64_to_cpu(d->buf_addr), d - r->desc,
@@ -315,9 +315,9 @@ static void shring_hw_debug(struct rxb_model *m, unsigned int qi,
 {
 	struct shring_ring *r = shring_ring_of(to_shring(m), qi);
 
-	shring_base_debug(m, qi, dbg);
 	/* The shared ring's: every queue of the group may use them. */
-	dbg->posted = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.rx_head);
+	rxb_hw_debug_fill(dbg, &to_shring(m)->b.q[qi].hw.cq_tail,
+			  &r->hw.rx_head, &r->regs.rx_tail);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -348,6 +348,7 @@ static const char *shring_advise(const struct rxb_model_cfg *cfg)
 	return NULL;
 }
 
+/* Teardown: neither half runs; only the driver's buffer tables are read. */
 static void shring_destroy(struct rxb_model *m)
 {
 	struct shring *sr = to_shring(m);
@@ -403,16 +404,17 @@ static const u16 shring_rstat_off[SHRING_RING_XSTATS - 1] = {
 static void shring_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct shring *sr = to_shring(m);
+	struct rxb_hw_debug dbg;
 	unsigned int i;
 
 	for (i = 0; i < sr->b.nrings; i++) {
-		const struct shring_ring *r = &sr->ring[i];
-
-		vals = rxb_stats_read(vals, r, shring_rstat_off,
+		vals = rxb_stats_read(vals, &sr->ring[i], shring_rstat_off,
 				      ARRAY_SIZE(shring_rstat_off));
-		/* posted: descriptors the NIC may take now. */
-		*vals++ = (u32)(READ_ONCE(r->regs.rx_tail) -
-				READ_ONCE(r->hw.rx_head));
+		/* posted: descriptors the NIC may take now, from the debug
+		 * registers of the ring's first queue.
+		 */
+		shring_hw_debug(m, i * m->cfg.share_factor, &dbg);
+		*vals++ = dbg.posted;
 	}
 	shring_xstats_victims(m, vals);
 }
@@ -565,6 +567,7 @@ void shring_xstats_victims(struct rxb_model *m, u64 *vals)
 	struct shring_base *sb = to_shring_base(m);
 	unsigned int qi;
 
+	/* Counters the NIC writes: its statistics registers. */
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		*vals++ = READ_ONCE(sb->q[qi].hw.victim_drops);
 }

@@ -308,15 +308,17 @@ static struct rxb_model *shbat_create(const struct rxb_model_cfg *cfg)
 static void shbat_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct shlist *sb = to_shlist(m);
+	struct rxb_hw_debug dbg;
 	unsigned int i;
 
 	for (i = 0; i < sb->b.nrings; i++) {
 		unsigned int qi, first = i * m->cfg.share_factor;
 		u64 refs = 0;
 
-		vals = shlist_ring_xstats(&sb->ring[i], vals);
+		vals = shlist_ring_xstats(m, i, vals, &dbg);
 		/* Batches: packets per batch = hw_packets / desc_taken. */
-		*vals++ = READ_ONCE(sb->ring[i].hw.taken);
+		*vals++ = dbg.taken;
+		/* A counter the NIC writes: a statistics register. */
 		*vals++ = READ_ONCE(sb->ring[i].hw.idle_closes);
 		/* Zero-copy: one fragment reference per packet handed up. */
 		for (qi = first; qi < first + shring_group_size(&m->cfg, i); qi++)

@@ -115,24 +115,31 @@ void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 }
 
 /**
- * shlist_ring_xstats() - the ring's counters, in shlist_ring_xstat_names
+ * shlist_ring_xstats() - a ring's counters, in shlist_ring_xstat_names
  * order.
- * @r: the ring.
+ * @m: the model instance.
+ * @g: the ring.
  * @vals: SHLIST_RING_XSTATS values are stored here.
+ * @dbg: filled with the debug registers of the ring's first queue, which
+ *	give its posted descriptors (and the caller its takes).
  *
  * Return: @vals past the values stored.
  */
-u64 *shlist_ring_xstats(const struct shlist_ring *r, u64 *vals)
+u64 *shlist_ring_xstats(struct rxb_model *m, unsigned int g, u64 *vals,
+			struct rxb_hw_debug *dbg)
 {
 #define SHLIST_RSTAT(f)	offsetof(struct shlist_ring, f)
+	/* out_of_order is the NIC's: one of its statistics registers. */
 	static const u16 off[SHLIST_RING_XSTATS - 1] = {
 		SHLIST_RSTAT(sw.reposts), SHLIST_RSTAT(sw.ls.acquired),
 		SHLIST_RSTAT(sw.ls.contended), SHLIST_RSTAT(sw.appends),
 		SHLIST_RSTAT(sw.append_len), SHLIST_RSTAT(hw.out_of_order),
 	};
 
-	vals = rxb_stats_read(vals, r, off, ARRAY_SIZE(off));
-	*vals++ = shlist_ring_posted(r);
+	vals = rxb_stats_read(vals, &to_shlist(m)->ring[g], off,
+			      ARRAY_SIZE(off));
+	shlist_hw_debug(m, g * m->cfg.share_factor, dbg);
+	*vals++ = dbg->posted;
 	return vals;
 }
 
@@ -176,7 +183,8 @@ struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
 
 /**
  * shlist_destroy() - destroy() of the RxList models.
- * @m: the instance; neither half running.
+ * @m: the instance; neither half running.  Only the driver's buffer
+ *	tables are read.
  */
 void shlist_destroy(struct rxb_model *m)
 {
@@ -192,13 +200,19 @@ void shlist_destroy(struct rxb_model *m)
  * shlist_hw_debug() - hw_debug() of the RxList models.
  * @m: the instance.
  * @qi: the queue.
- * @dbg: filled with its CR's tail and its ring's posted descriptors.
+ * @dbg: filled with its CR's tail and its ring's takes and posted
+ *	descriptors (less the end marker, which the NIC never takes).
  */
 void shlist_hw_debug(struct rxb_model *m, unsigned int qi,
 		     struct rxb_hw_debug *dbg)
 {
+	const struct shlist_ring *r = shlist_ring_of(to_shlist(m), qi);
+	s32 avail;
+
 	shring_base_debug(m, qi, dbg);
-	dbg->posted = shlist_ring_posted(shlist_ring_of(to_shlist(m), qi));
+	dbg->taken = READ_ONCE(r->hw.taken);
+	avail = READ_ONCE(r->regs.rx_tail) - dbg->taken;
+	dbg->posted = avail > 1 ? avail - 1 : 0;
 }
 
 /* ---- NIC side ------------------------------------------------------- */
@@ -287,11 +301,11 @@ static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg)
 
 static void shlist_xstats_values(struct rxb_model *m, u64 *vals)
 {
-	struct shlist *sl = to_shlist(m);
+	struct rxb_hw_debug dbg;
 	unsigned int i;
 
-	for (i = 0; i < sl->b.nrings; i++)
-		vals = shlist_ring_xstats(&sl->ring[i], vals);
+	for (i = 0; i < to_shlist(m)->b.nrings; i++)
+		vals = shlist_ring_xstats(m, i, vals, &dbg);
 	shring_xstats_victims(m, vals);
 }
 

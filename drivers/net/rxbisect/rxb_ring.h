@@ -217,6 +217,25 @@ static inline void rxb_cring_state(const struct rxb_cring *cr, const u32 *head,
 }
 
 /**
+ * rxb_hw_debug_fill() - NIC side: a queue's debug registers (hw_debug()).
+ * @dbg: filled.
+ * @cq_tail: the NIC's tail of the queue's completion ring.
+ * @head: the NIC's head of the ring that supplies the queue's buffers
+ *	(struct rxb_hw_debug.taken).
+ * @db: that ring's tail doorbell, written by the driver.
+ *
+ * Lockless: a snapshot, read from any context.
+ */
+static inline void rxb_hw_debug_fill(struct rxb_hw_debug *dbg,
+				     const u32 *cq_tail, const u32 *head,
+				     const u32 *db)
+{
+	dbg->cq_tail = READ_ONCE(*cq_tail);
+	dbg->taken = READ_ONCE(*head);
+	dbg->posted = READ_ONCE(*db) - dbg->taken;
+}
+
+/**
  * rxb_nic_drop() - NIC side: count a frame the NIC dropped, by cause.
  * @m: the model instance.
  * @qi: queue RSS chose; its hardware counters, under the serialisation of
@@ -322,6 +341,34 @@ struct rxb_layout {
 	.name = model_name, .create = pfx##_create,			\
 	.hw_rx = pfx##_hw_rx, .poll = pfx##_poll, .refill = pfx##_refill
 
+/* The members of a model whose queues each have one completion ring the
+ * driver reads (or a view of one): @pfx_destroy, @pfx_rx_pending,
+ * @pfx_ring_state and @pfx_hw_debug.
+ */
+#define RXB_QUEUE_OPS(pfx)						\
+	.destroy = pfx##_destroy, .rx_pending = pfx##_rx_pending,	\
+	.ring_state = pfx##_ring_state, .hw_debug = pfx##_hw_debug
+
+/* The members of RXB_MODEL_OPS, RXB_QUEUE_OPS and RXB_XSTATS_OPS (below)
+ * together.
+ */
+#define RXB_MODEL_XOPS(model_name, pfx)					\
+	.name = model_name, .create = pfx##_create,			\
+	.hw_rx = pfx##_hw_rx, .poll = pfx##_poll, .refill = pfx##_refill, \
+	.destroy = pfx##_destroy, .rx_pending = pfx##_rx_pending,	\
+	.ring_state = pfx##_ring_state, .hw_debug = pfx##_hw_debug,	\
+	.xstats_count = pfx##_xstats_count,				\
+	.xstats_names = pfx##_xstats_names,				\
+	.xstats_values = pfx##_xstats_values
+
+/* The layout of instance @inst whose one table is its queues (@qtype, one
+ * per queue, at its member q), each pointing to the arrays given.
+ */
+#define RXB_QUEUE_LAYOUT(inst, qtype, ...)				\
+	{ .size = sizeof(inst),						\
+	  .tables = { { .off = offsetof(inst, q), .size = sizeof(qtype),	\
+			.arrays = { __VA_ARGS__ } } } }
+
 /* The xstats members of a model's ops: @pfx_xstats_count, _names, _values. */
 #define RXB_XSTATS_OPS(pfx)						\
 	.xstats_count = pfx##_xstats_count,				\
@@ -350,5 +397,47 @@ void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
 bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 		     struct rxb_rx_desc *desc, void **cookie, u32 mask,
 		     u32 *tail, u32 ci, u32 *doorbell);
+
+/**
+ * rxb_rxq_deliver() - NIC side: deliver a frame into the buffer at the
+ * head of an Rx ring the NIC takes in order (privRing, COREC).
+ * @m: the model instance.
+ * @qi: queue whose counters count the frame.
+ * @desc: the Rx ring's descriptors, as many as @cr has entries.
+ * @regs: its registers: the driver's rx_tail doorbell.
+ * @cr: the completion ring.
+ * @head: the NIC's Rx head; advanced (WRITE_ONCE: hw_debug() reads it).
+ * @tail: the NIC's CR tail; advanced.
+ * @f: the frame.
+ * @ring_id: the CR entry's ring number.
+ *
+ * Under the lock that serialises the ring's NIC writers.  Reads rx_tail
+ * (acquire) before the CR's consumer index, which COREC relies on (see
+ * corec_advance()).
+ *
+ * Return: 0, or the drop cause (not counted): -ENOBUFS (nothing posted),
+ * -ENOSPC or -EMSGSIZE (rxb_cring_admit()).
+ */
+static inline int rxb_rxq_deliver(struct rxb_model *m, unsigned int qi,
+				  const struct rxb_rx_desc *desc,
+				  const struct rxb_rxq_regs *regs,
+				  const struct rxb_cring *cr, u32 *head,
+				  u32 *tail, const struct rxb_frame *f,
+				  u16 ring_id)
+{
+	const struct rxb_rx_desc *d = &desc[*head & cr->mask];
+	int err;
+
+	if (rxb_db_read(&regs->rx_tail) == *head)
+		return -ENOBUFS;
+	err = rxb_cring_admit(cr, rxb_cring_held(cr, *tail), f->len,
+			      d->buf_len);
+	if (err)
+		return err;
+	WRITE_ONCE(*head, *head + 1);
+	rxb_cring_deliver(m, qi, cr, tail, f, le64_to_cpu(d->buf_addr),
+			  d - desc, ring_id, 0);
+	return 0;
+}
 
 #endif /* _RXB_RING_H */

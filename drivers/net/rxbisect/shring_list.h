@@ -110,6 +110,7 @@ static inline u32 shlist_ring_take(struct shlist_ring *r, u32 mask)
 	r->hw.last = slot;
 	/* Not the list's last, so its link is valid (shlist_ring_can_take). */
 	r->hw.head = le32_to_cpu(r->desc[slot].next) & mask;
+	/* WRITE_ONCE: shlist_hw_debug() reads it from anywhere. */
 	WRITE_ONCE(r->hw.taken, r->hw.taken + 1);
 	return slot;
 }
@@ -126,19 +127,6 @@ static inline void shlist_desc_post(struct rxb_rx_ldesc *d, u64 addr, u32 len)
 {
 	d->buf_addr = cpu_to_le64(addr);
 	d->buf_len = cpu_to_le32(len);
-}
-
-/**
- * shlist_ring_posted() - descriptors the NIC may take now (any context).
- * @r: the ring.
- *
- * Return: posted descriptors, less the end marker.
- */
-static inline u32 shlist_ring_posted(const struct shlist_ring *r)
-{
-	s32 avail = READ_ONCE(r->regs.rx_tail) - READ_ONCE(r->hw.taken);
-
-	return avail > 1 ? avail - 1 : 0;
 }
 
 /**
@@ -202,6 +190,7 @@ void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 			unsigned int qi, u32 first, u32 last, u32 n);
 void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 			  u32 mask, unsigned int qi);
-u64 *shlist_ring_xstats(const struct shlist_ring *r, u64 *vals);
+u64 *shlist_ring_xstats(struct rxb_model *m, unsigned int g, u64 *vals,
+			struct rxb_hw_debug *dbg);
 
 #endif /* _RXB_SHRING_LIST_H */

@@ -201,9 +201,9 @@ static void test_create(const void *arg)
 	if (!t)
 		return;
 	EXPECT_EQ(t->th.ops->xstats_count(t->th.m), 5 * 4 + 3 * 6);
-	EXPECT_EQ(xstat(t, "corec0_consumers"), 2);
-	EXPECT_EQ(xstat(t, "corec1_consumers"), 2);
-	EXPECT_EQ(xstat(t, "corec2_consumers"), 1);
+	EXPECT_EQ(xstat(t, "ring0_consumers"), 2);
+	EXPECT_EQ(xstat(t, "ring1_consumers"), 2);
+	EXPECT_EQ(xstat(t, "ring2_consumers"), 1);
 	for (q = 0; q < 5; q++) {
 		refills += QS(t, q, refills);
 		/* The ring's slots in turn, plus a full stash of its own. */
@@ -240,7 +240,7 @@ static void test_shared_fill_poll(const void *arg)
 				goto out;
 		EXPECT_EQ(tx(t, 1), -ENOBUFS);
 		EXPECT_EQ(tx(t, 0), -ENOBUFS);
-		EXPECT_EQ(xstat(t, "corec0_nobuf_drops"), 2 * (pass + 1));
+		EXPECT_EQ(xstat(t, "ring0_nobuf_drops"), 2 * (pass + 1));
 		EXPECT(pending(t, 0) && pending(t, 1));
 		EXPECT(!pending(t, 2) && !pending(t, 3));
 		EXPECT_EQ(rx(t, 2, 64), 0);
@@ -253,8 +253,8 @@ static void test_shared_fill_poll(const void *arg)
 	EXPECT_EQ(QS(t, 1, packets), 3 * 20);
 	EXPECT_EQ(xstat(t, "rx0_corec_batches"), 3);
 	EXPECT_EQ(xstat(t, "rx1_corec_claimed"), 3 * 20);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 6);
-	EXPECT_EQ(xstat(t, "corec1_tail_advances"), 0);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 6);
+	EXPECT_EQ(xstat(t, "ring1_tail_advances"), 0);
 	/* The other group is untouched and works on its own. */
 	if (tx_n(t, 3, 5))
 		EXPECT_EQ(rx(t, 2, 64), 5);
@@ -297,7 +297,7 @@ static void test_cas_race(const void *arg)
 	take(t, 0, &a);
 	rxb_corec_done(t->th.m, 0, &a);
 	rxb_corec_tail(t->th.m, 0, &a);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 2);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 2);
 	EXPECT(!pending(t, 0) && !pending(t, 1));
 	/* Every buffer is back: the ring takes a full ring again. */
 	EXPECT(tx_n(t, 0, 64));
@@ -367,18 +367,18 @@ static void test_out_of_order(const void *arg)
 	rxb_corec_done(t->th.m, 1, &b);
 	rxb_corec_tail(t->th.m, 1, &b);
 	EXPECT_EQ(QS(t, 1, doorbells), db1);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 0);
-	EXPECT_EQ(xstat(t, "corec0_tail_held"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 0);
+	EXPECT_EQ(xstat(t, "ring0_tail_held"), 1);
 	rxb_env_advance(t->th.env, 5000);
-	EXPECT_EQ(xstat(t, "corec0_tail_held_ns"), 5000);	/* in progress */
+	EXPECT_EQ(xstat(t, "ring0_tail_held_ns"), 5000);	/* in progress */
 	take(t, 0, &a);
 	rxb_corec_done(t->th.m, 0, &a);
 	rxb_corec_tail(t->th.m, 0, &a);
 	EXPECT_EQ(QS(t, 0, doorbells), db0 + 1);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 1);
-	EXPECT_EQ(xstat(t, "corec0_tail_held"), 1);
-	EXPECT_EQ(xstat(t, "corec0_tail_held_ns"), 5000);
-	EXPECT_EQ(xstat(t, "corec0_tail_held_max_ns"), 5000);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_held"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_held_ns"), 5000);
+	EXPECT_EQ(xstat(t, "ring0_tail_held_max_ns"), 5000);
 	/* Both batches' 16 descriptors went back at once. */
 	t->next_rx[0] = 16;
 	EXPECT(tx_n(t, 0, 16));
@@ -423,17 +423,17 @@ static void test_delayed_consumer(const void *arg)
 	EXPECT_EQ(t->next_tx[0], 64);
 	EXPECT_EQ(t->next_rx[0], 64);
 	EXPECT_EQ(drops, 200 - 56);
-	EXPECT_EQ(xstat(t, "corec0_nobuf_drops"), drops);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 0);
-	EXPECT_EQ(xstat(t, "corec0_tail_held"), 1);
+	EXPECT_EQ(xstat(t, "ring0_nobuf_drops"), drops);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 0);
+	EXPECT_EQ(xstat(t, "ring0_tail_held"), 1);
 	EXPECT(!pending(t, 0) && !pending(t, 1) && !pending(t, 2));
 	rxb_env_advance(t->th.env, 1000000);
 	rxb_corec_done(t->th.m, 0, &a);
 	rxb_corec_tail(t->th.m, 0, &a);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 1);
 	/* Held from consumer 1's first batch (before the clock moved). */
-	EXPECT_EQ(xstat(t, "corec0_tail_held_ns"), 40 * 100 + 1000000);
-	EXPECT_EQ(xstat(t, "corec0_tail_held_max_ns"), 40 * 100 + 1000000);
+	EXPECT_EQ(xstat(t, "ring0_tail_held_ns"), 40 * 100 + 1000000);
+	EXPECT_EQ(xstat(t, "ring0_tail_held_max_ns"), 40 * 100 + 1000000);
 	EXPECT(tx_n(t, 1, 64));
 	EXPECT_EQ(tx(t, 1), -ENOBUFS);
 	EXPECT_EQ(rx(t, 2, 64), 64);
@@ -463,7 +463,7 @@ static void test_done_without_tail(const void *arg)
 	EXPECT(pending(t, 1));
 	EXPECT(pending(t, 0));
 	EXPECT_EQ(rx(t, 1, 64), 0);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 1);
 	EXPECT(!pending(t, 0) && !pending(t, 1));
 	EXPECT(tx_n(t, 1, 64));
 out:
@@ -514,7 +514,7 @@ static void test_trylock_recheck(const void *arg)
 	take(t, 1, &b);
 	rxb_corec_done(t->th.m, 1, &b);
 	rxb_corec_tail(t->th.m, 1, &b);		/* a hold starts */
-	EXPECT_EQ(xstat(t, "corec0_tail_held"), 1);
+	EXPECT_EQ(xstat(t, "ring0_tail_held"), 1);
 	take(t, 0, &a);
 	rxb_corec_done(t->th.m, 0, &a);
 	recheck_t = t;
@@ -522,7 +522,7 @@ static void test_trylock_recheck(const void *arg)
 	rxb_corec_tail(t->th.m, 0, &a);		/* ends it: runs consumer 2 */
 	EXPECT(!recheck_b, "consumer 2 did not run inside the lock");
 	EXPECT_EQ(xstat(t, "rx2_corec_trylock_fails"), 1);
-	EXPECT_EQ(xstat(t, "corec0_tail_advances"), 2);
+	EXPECT_EQ(xstat(t, "ring0_tail_advances"), 2);
 	EXPECT_EQ(QS(t, 0, doorbells), 1 + 2);	/* create's, and two */
 	EXPECT(!pending(t, 0) && !pending(t, 1) && !pending(t, 2));
 	/* All 24 descriptors are back: the NIC takes a full ring again. */
@@ -1071,10 +1071,10 @@ static void mt_run(const void *arg)
 		ktap_diag("%s: %llu frames, %llu NIC retries (ring dry)", cfg->name,
 			  (unsigned long long)pk, (unsigned long long)retries);
 		ktap_diag("tail: %llu advances, %llu held, %llu ns held (max %llu)",
-			  (unsigned long long)xstat(&view, "corec0_tail_advances"),
-			  (unsigned long long)xstat(&view, "corec0_tail_held"),
-			  (unsigned long long)xstat(&view, "corec0_tail_held_ns"),
-			  (unsigned long long)xstat(&view, "corec0_tail_held_max_ns"));
+			  (unsigned long long)xstat(&view, "ring0_tail_advances"),
+			  (unsigned long long)xstat(&view, "ring0_tail_held"),
+			  (unsigned long long)xstat(&view, "ring0_tail_held_ns"),
+			  (unsigned long long)xstat(&view, "ring0_tail_held_max_ns"));
 	}
 out:
 	for (i = 0; i < MT_MAXP; i++)

@@ -2,8 +2,8 @@
 /*
  * Model-independent tests, run for every ring-model variant in variants[]:
  * invalid configurations, -ENOMEM unwinding in create, a single-threaded
- * round trip, and the multi-threaded stress test (stress.c) in several
- * shapes.
+ * round trip, ring_state() against hw_debug(), and the multi-threaded
+ * stress test (stress.c) in several shapes.
  *
  * To cover a new model, add it (and variants of its configuration) to
  * variants[].  Each case is reported as "<variant>:<test>".
@@ -247,6 +247,26 @@ static void test_create_enomem(const void *arg)
 	rxb_th_destroy(&t);
 }
 
+/* Length of test frame @seq. */
+static unsigned int frame_len(u64 seq)
+{
+	return 60 + seq % 1400;
+}
+
+/* Deliver test frame @seq to queue @q; the NIC's verdict (hw_rx). */
+static int send_frame(struct rxb_th *t, unsigned int q, u64 seq)
+{
+	static u8 frame[RXB_ENV_BUF_SIZE];
+	struct rxb_tframe_id id = { .producer = 7, .q = q, .seq = seq };
+	struct rxb_frame f = {
+		.data = frame, .len = frame_len(seq),
+		.hash = (u32)seq * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
+	};
+
+	rxb_tframe_fill(frame, f.len, &id);
+	return t->ops->hw_rx(t->m, q, &f);
+}
+
 /*
  * Single-threaded: send to queue @q until the first drop, then poll it all
  * back; everything arrives once, in order, intact; counters agree.
@@ -258,25 +278,16 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 	const struct rxb_qstats *st = &t->m->qstats[q];
 	u64 base = READ_ONCE(st->hw_packets), sent = 0, got = 0, bytes = 0;
 	u64 bytes0 = READ_ONCE(st->hw_bytes), drops0;
-	static u8 frame[RXB_ENV_BUF_SIZE];
 	struct rxb_pkt pkts[16];
 	int ret = 0, n;
 
 	drops0 = READ_ONCE(st->nobuf_drops) + READ_ONCE(st->ring_full_drops);
 	EXPECT(!ops->rx_pending(t->m, q));
 	while (sent < limit) {
-		u64 seq = base + sent;
-		struct rxb_tframe_id id = { .producer = 7, .q = q, .seq = seq };
-		struct rxb_frame f = {
-			.data = frame, .len = 60 + seq % 1400,
-			.hash = (u32)seq * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
-		};
-
-		rxb_tframe_fill(frame, f.len, &id);
-		ret = ops->hw_rx(t->m, q, &f);
+		ret = send_frame(t, q, base + sent);
 		if (ret)
 			break;
-		bytes += f.len;
+		bytes += frame_len(base + sent);
 		sent++;
 	}
 	EXPECT(ret == -ENOBUFS || ret == -ENOSPC, "q %u: drop cause %d", q, ret);
@@ -298,7 +309,7 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 			if (EXPECT(rxb_tframe_check(data, pkts[i].len, &id))) {
 				EXPECT_EQ(id.q, q);
 				EXPECT_EQ(id.seq, seq);
-				EXPECT_EQ(pkts[i].len, 60 + seq % 1400);
+				EXPECT_EQ(pkts[i].len, frame_len(seq));
 				EXPECT_EQ(pkts[i].hash, (u32)seq * 2654435761u);
 				EXPECT_EQ(pkts[i].flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
 				EXPECT_EQ(pkts[i].csum, rxb_env_csum(data, pkts[i].len));
@@ -372,6 +383,116 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* Poll up to @budget packets of queue @q and give them back; how many. */
+static int poll_put(struct rxb_th *t, unsigned int q, int budget)
+{
+	struct rxb_pkt pkts[16];
+	int n, i;
+
+	if (budget > (int)ARRAY_SIZE(pkts))
+		budget = ARRAY_SIZE(pkts);
+	n = t->ops->poll(t->m, q, pkts, budget);
+	for (i = 0; i < n; i++) {
+		rxb_env_pkt_take(t->env, q, &pkts[i]);
+		rxb_env_pkt_put(t->env, pkts[i].cookie);
+	}
+	return n;
+}
+
+/* ring_state() of queue @q, checked for what holds of any snapshot. */
+static void ring_state(struct rxb_th *t, unsigned int q,
+		       struct rxb_ring_state *st)
+{
+	memset(st, 0xa5, sizeof(*st));
+	t->ops->ring_state(t->m, q, st);
+	EXPECT_EQ(st->size, t->cfg.ring_size);
+	/* 1 on the first pass through the ring, 0 on the second, ... */
+	EXPECT_EQ(st->drv_gen, !((st->drv_tail / st->size) & 1));
+}
+
+static void hw_debug(struct rxb_th *t, unsigned int q, struct rxb_hw_debug *d)
+{
+	memset(d, 0xa5, sizeof(*d));
+	t->ops->hw_debug(t->m, q, d);
+}
+
+/*
+ * The driver's view (ring_state) against the NIC's debug registers
+ * (hw_debug), queue by queue, single-threaded: after N frames delivered
+ * to a queue and K of them polled, the NIC's CR tail is N - K entries
+ * ahead of the driver's head, which moved by K; each frame took one
+ * posted descriptor (posted falls, taken rises, by one); once drained and
+ * refilled the queue has as many posted as before.
+ *
+ * Exception: batched RxList (multi_pkt_bufs) takes a descriptor per batch,
+ * not per frame, and keeps the current one open after the drain: there
+ * posted falls exactly as taken rises, by at most one per frame.  Every
+ * model writes one CR entry per frame here: RxList's idle timer and
+ * rxBisect's borrowing (a notification entry on another queue's ring)
+ * do not run in this test.
+ */
+static void test_debug_regs(const void *arg)
+{
+	const struct model_case *mc = arg;
+	const unsigned int nq = 2, ring = 64, nsent = 40, npoll = 13;
+	struct rxb_hw_debug d0, d;
+	struct rxb_ring_state s0, s;
+	unsigned int k, q, i;
+	struct rxb_th t;
+	bool batched;
+	u64 seq = 0;
+
+	if (!mc_create(&t, mc, nq, ring, RXB_ENV_BUF_SIZE))
+		goto out;
+	if (!EXPECT(t.ops->ring_state && t.ops->hw_debug,
+		    "%s: no ring_state or hw_debug", t.ops->name))
+		goto out;
+	batched = t.ops->multi_pkt_bufs;
+	/* Two rounds: every completion ring wraps (the generation flips). */
+	for (k = 0; k < 2 * nq && !ktap_failures(); k++) {
+		q = k % nq;
+		settle(&t);
+		ring_state(&t, q, &s0);
+		hw_debug(&t, q, &d0);
+		EXPECT_EQ(d0.cq_tail, s0.drv_tail);
+		/* What a queue's pool may hold, rxBisect's Ax ring at most. */
+		EXPECT(d0.posted > 0 && d0.posted <= ring, "q %u: %u posted",
+		       q, d0.posted);
+		for (i = 1; i <= nsent; i++) {
+			if (!EXPECT_EQ(send_frame(&t, q, seq++), 0))
+				goto out;
+			hw_debug(&t, q, &d);
+			EXPECT_EQ(d.cq_tail - d0.cq_tail, i);
+			EXPECT_EQ(d0.posted - d.posted, d.taken - d0.taken);
+			if (batched)
+				EXPECT(d.taken - d0.taken <= i, "q %u: %u frames took %u",
+				       q, i, d.taken - d0.taken);
+			else
+				EXPECT_EQ(d.taken - d0.taken, i);
+		}
+		ring_state(&t, q, &s);
+		EXPECT_EQ(s.drv_tail, s0.drv_tail);
+		EXPECT_EQ(d.cq_tail - s.drv_tail, nsent);
+
+		EXPECT_EQ(poll_put(&t, q, npoll), npoll);
+		ring_state(&t, q, &s);
+		hw_debug(&t, q, &d);
+		EXPECT_EQ(s.drv_tail - s0.drv_tail, npoll);
+		EXPECT_EQ(d.cq_tail - s.drv_tail, nsent - npoll);
+
+		while (poll_put(&t, q, 16) > 0)
+			;
+		ring_state(&t, q, &s);
+		hw_debug(&t, q, &d);
+		EXPECT_EQ(s.drv_tail - s0.drv_tail, nsent);
+		EXPECT_EQ(d.cq_tail, s.drv_tail);
+		if (!batched)
+			EXPECT_EQ(d.posted, d0.posted);
+	}
+out:
+	rxb_th_destroy(&t);
+}
+
 static void test_stress(const void *arg)
 {
 	const struct model_case *mc = arg;
@@ -412,6 +533,7 @@ int main(void)
 		{ "invalid_cfg", test_invalid_cfg },
 		{ "create_enomem", test_create_enomem },
 		{ "roundtrip", test_roundtrip },
+		{ "debug_regs", test_debug_regs },
 	};
 	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
 	unsigned int n = ARRAY_SIZE(variants) * per_model + 1, i, j, k = 0;

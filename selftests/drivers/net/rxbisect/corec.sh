@@ -30,8 +30,8 @@ jget() { rxb_jget "$@"; }
 fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: //p')
 rxb_snap rxb1
 ktap_test_result "ethtool -i reports corec ($fw), one shared queue of 2 consumers" \
-	[ "$fw" = "emulated corec" -a "${RXB_S[corec0_consumers]:-}" = 2 -a \
-	  -z "${RXB_S[corec1_consumers]:-}" ]
+	[ "$fw" = "emulated corec" -a "${RXB_S[ring0_consumers]:-}" = 2 -a \
+	  -z "${RXB_S[ring1_consumers]:-}" ]
 
 # 2, 3, 4: 20000 numbered datagrams over 16 flows, both RSS queues
 sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
@@ -92,8 +92,8 @@ retr=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["s
 ktap_print_msg "TCP: retransmissions $retr"
 ktap_test_result "iperf3 TCP, 2 streams" rxb_iperf_check "$RXB_TMP/tcp.json" $rc "TCP over corec"
 rxb_snap rxb1
-ktap_print_msg "tail: advances ${RXB_S[corec0_tail_advances]}, held ${RXB_S[corec0_tail_held]}" \
-	"(${RXB_S[corec0_tail_held_ns]} ns, max ${RXB_S[corec0_tail_held_max_ns]} ns);" \
+ktap_print_msg "tail: advances ${RXB_S[ring0_tail_advances]}, held ${RXB_S[ring0_tail_held]}" \
+	"(${RXB_S[ring0_tail_held_ns]} ns, max ${RXB_S[ring0_tail_held_max_ns]} ns);" \
 	"CAS failures $(rxb_s_qvals corec_cas_fails), trylock failures $(rxb_s_qvals corec_trylock_fails)"
 
 # 8, 9: consumer count and policy changed under traffic
@@ -103,10 +103,10 @@ ok=1
 for v in 1 2 0; do
 	echo $v > $P/corec_consumers || ok=0
 	sleep 1
-	n=$(rxb_stat rxb1 corec0_consumers)
+	n=$(rxb_stat rxb1 ring0_consumers)
 	[ "$(cat $P/corec_consumers)" = $v ] || ok=0
 	[ "$n" = "$([ $v = 1 ] && echo 1 || echo 2)" ] || ok=0
-	ktap_print_msg "corec_consumers $v: corec0_consumers $n, corec1_consumers $(rxb_stat rxb1 corec1_consumers)"
+	ktap_print_msg "corec_consumers $v: ring0_consumers $n, ring1_consumers $(rxb_stat rxb1 ring1_consumers)"
 done
 ktap_test_result "under traffic: corec_consumers 1, 2, 0 applied" [ $ok = 1 ]
 ok=1
@@ -127,7 +127,7 @@ for v in 3 33 -1 abc ""; do
 	fi
 done
 ktap_test_result "invalid corec_consumers (3 > 2 queues, 33, -1, abc, empty) refused, value kept" \
-	[ $bad = 0 -a "$(cat $P/corec_consumers)" = 0 -a "$(rxb_stat rxb1 corec0_consumers)" = 2 ]
+	[ $bad = 0 -a "$(cat $P/corec_consumers)" = 0 -a "$(rxb_stat rxb1 ring0_consumers)" = 2 ]
 ktap_test_result "the refusal says why in dmesg" \
 	eval 'dmesg | tail -n +$((dmesg_lines + 1)) | grep -q "corec_consumers exceeds the number of queues"'
 
