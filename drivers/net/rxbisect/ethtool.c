@@ -19,8 +19,8 @@
  *			the driver's struct rxb_qxstats, then the model's own
  *			per-queue counters (xstats);
  *  tx<q>_<name>	transmit queue q;
- *  ring<r>_<name>	shared ring r of a shRing model (xstats; COREC's
- *			shared queue r: corec<r>_<name>);
+ *  ring<r>_<name>	shared ring r of a shRing model, or COREC's shared
+ *			queue r (xstats);
  *  <model>_<name>	device-wide counters of a model (dshRing: dsh_*);
  *  rx_pp_<name>	page_pool's own statistics, where the kernel keeps
  *			them (CONFIG_PAGE_POOL_STATS), summed over the live
