@@ -110,7 +110,7 @@ static const struct opt opts[] = {
 	/* memory */
 	O("llc", T_SIZE, llc_bytes, "22M", "LLC size"),
 	O("llc-ways", T_UINT, llc_ways, "11", "LLC associativity"),
-	O("ddio-ways", T_UINT, ddio_ways, "2", "ways DMA writes may allocate in"),
+	O("ddio-ways", T_UINT, ddio_ways, "2", "ways DMA writes may allocate in (0: DDIO off)"),
 	O("migrate", T_BOOL, migrate, "0",
 	  "CPU-touched lines live in the ordinary ways (non-inclusive LLC)"),
 	O("llc-ns", T_DBL, llc_ns, "20", "LLC hit latency"),
@@ -362,9 +362,9 @@ bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 		why = "--target-share must be in [0, 1]";
 	else if (!c->packets || c->warmup < 0 || c->warmup >= 1)
 		why = "--packets must be positive and --warmup in [0, 1)";
-	else if (!c->llc_ways || c->llc_ways > 64 || !c->ddio_ways ||
+	else if (!c->llc_ways || c->llc_ways > 64 ||
 		 c->ddio_ways > c->llc_ways || c->llc_bytes < 64ULL * c->llc_ways)
-		why = "LLC geometry: 1 <= --ddio-ways <= --llc-ways <= 64";
+		why = "LLC geometry: --ddio-ways <= --llc-ways <= 64 (0: DDIO off)";
 	else if (c->wss_window < 2 || (c->wss_window & (c->wss_window - 1)))
 		why = "--wss-window must be a power of two >= 2";
 	else if (!(c->mlp >= 1))

@@ -483,6 +483,19 @@ static double hist_pct(const struct sim *s, double pct)
 	}
 }
 
+/* Cache lines of packet @b, and how many of them the core reads. */
+static unsigned int pkt_lines(const struct sim *s, u32 b, unsigned int *touched)
+{
+	u64 addr = buf_addr(s, b);
+	unsigned int lines;
+
+	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	*touched = lines;
+	if (s->c.touch_lines && lines > s->c.touch_lines)
+		*touched = s->c.touch_lines;
+	return lines;
+}
+
 /* Cost of core @c's memory accesses for packet @b, made now (ps). */
 static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 {
@@ -491,12 +504,10 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 	double ps = 0, lat;
 	bool hit;
 
-	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
-	if (s->c.touch_lines && lines > s->c.touch_lines)
-		lines = s->c.touch_lines;
+	pkt_lines(s, b, &lines);
 	a = addr & ~(u64)(LLC_LINE - 1);
 	for (i = 0; i < lines; i++, a += LLC_LINE) {
-		hit = llc_cpu(&s->llc, a, s->c.rewrite && !i);
+		hit = llc_cpu_io(&s->llc, a, s->c.rewrite && !i);
 		lat = hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
 		/* The hardware prefetcher overlaps a packet's later lines. */
 		ps += i ? lat / s->c.mlp : lat;
@@ -553,12 +564,18 @@ static void held_release(struct sim *s)
 static void core_finish(struct sim *s, struct score *c)
 {
 	u32 b = cookie_buf(c->batch[c->i].cookie);
-	u64 a, addr = buf_addr(s, b);
+	u64 a = buf_addr(s, b) & ~(u64)(LLC_LINE - 1);
+	unsigned int i, lines, touched;
 
-	if (s->c.tx)
-		for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + s->buf[b].len;
-		     a += LLC_LINE)
-			llc_dma_read(&s->llc, a);
+	if (s->c.tx) {
+		lines = pkt_lines(s, b, &touched);
+		/* The lines the core just read are in its L2: snooped. */
+		for (i = 0; i < lines; i++, a += LLC_LINE)
+			if (i < touched && !llc_present(&s->llc, a))
+				llc_dma_read_onchip(&s->llc);
+			else
+				llc_dma_read(&s->llc, a);
+	}
 	if (s->measuring) {
 		hist_add(s, s->now - s->buf[b].t_arr);
 		s->qdel[c->idx]++;
