@@ -378,11 +378,11 @@ bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 	else if (c->pool_x < 0 || !c->pool_cache)
 		why = "--pool-x must be >= 0 and --pool-cache >= 1";
 	else if (!(c->pcie_gbps >= 0 && c->pcie_gbps <= 1e5) ||
-		 !(c->pcie_rd_ns >= 0 && c->pcie_rd_ns <= 1e6) ||
-		 !c->pcie_reads || c->pcie_reads > 4096 ||
+		 !(c->pcie_rd_ns >= 0 && c->pcie_rd_ns <= 1e6))
+		why = "--pcie-gbps must be in [0, 1e5], --pcie-rd-ns in [0, 1e6]";
+	else if (!c->pcie_reads || c->pcie_reads > 4096 ||
 		 c->nic_buf < 2048 || c->nic_buf > (1ULL << 32))
-		why = "PCIe: --pcie-gbps 0..1e5, --pcie-rd-ns 0..1e6, "
-		      "--pcie-reads 1..4096, --nic-buf 2K..4G";
+		why = "--pcie-reads must be 1..4096, --nic-buf 2K..4G";
 	if (why && err)
 		fprintf(err, "rxbisect-sim: %s\n", why);
 	return !why;
