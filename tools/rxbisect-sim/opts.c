@@ -480,6 +480,7 @@ M(alloc_fails, r->alloc_fails)
 M(nic_drop, r->nic_drop)
 M(pcie_up_gbs, r->pcie_up_gbs)
 M(pcie_down_gbs, r->pcie_down_gbs)
+M(pcie_rd_us, r->pcie_rd_us)
 M(lat_p50_us, r->lat_p50_us)
 M(lat_p99_us, r->lat_p99_us)
 M(lat_p999_us, r->lat_p999_us)
@@ -515,6 +516,7 @@ const struct sim_metric sim_metrics[] = {
 	MD(nic_drop, "%.0f", "drops: on-NIC buffer full behind stalled DMA"),
 	MD(pcie_up_gbs, "%.1f", "PCIe NIC-to-host bytes, TLP overhead included (GB/s)"),
 	MD(pcie_down_gbs, "%.1f", "PCIe host-to-NIC bytes, TLP overhead included (GB/s)"),
+	MD(pcie_rd_us, "%.2f", "Tx DMA read request latency, mean (us; thesis Fig. 5.7e)"),
 	MD(lat_p50_us, "%.1f", "latency, NIC arrival to processed, median (us)"),
 	MD(lat_p99_us, "%.1f", "latency, 99th percentile (us)"),
 	MD(lat_p999_us, "%.1f", "latency, 99.9th percentile (us)"),

@@ -76,6 +76,8 @@ struct sport {
 	/* PCIe: when the links and the read slots are next free (ps) */
 	u64 up_free, down_free, rd_free;
 	u64 up_bytes, down_bytes;
+	double rd_lat_sum;		/* Tx read requests: latency sum (ps) */
+	u64 rd_n;
 	/* the on-NIC receive buffer, a FIFO in front of the DMA engine */
 	struct npkt *nb;
 	u32 nb_cap, nb_head, nb_tail;
@@ -672,11 +674,19 @@ static void held_release(struct sim *s)
 /*
  * The NIC DMA-reads a packet of @len bytes for Tx: read requests up,
  * completions down, and each request holds one of --pcie-reads slots for
- * --pcie-rd-ns plus @miss_ps, the DRAM time of its lines that missed.
+ * --pcie-rd-ns, plus @miss_ps in all: the DRAM latency of each request
+ * with a line that missed the LLC.
  */
 static void pcie_tx_read(struct sim *s, struct sport *p, u32 len, double miss_ps)
 {
 	unsigned int req = (len + PCIE_MRRS - 1) / PCIE_MRRS;
+
+	/* Latency seen: waiting for a slot, the base, the DRAM time. */
+	if (s->measuring) {
+		p->rd_lat_sum += req * ((p->rd_free > s->now ? p->rd_free - s->now : 0) +
+					s->c.pcie_rd_ns * PS_PER_NS) + miss_ps;
+		p->rd_n += req;
+	}
 
 	pcie_use(s, &p->up_free, (double)req * PCIE_TLP_OH * s->up_ps_per_byte);
 	p->up_bytes += req * PCIE_TLP_OH;
@@ -694,14 +704,22 @@ static void core_finish(struct sim *s, struct score *c)
 
 	if (s->c.tx) {
 		double rd_ps = 0;
+		int missed = -1;	/* last read request that went to DRAM */
 
 		lines = pkt_lines(s, b, &touched);
 		/* The lines the core just read are in its L2: snooped. */
-		for (i = 0; i < lines; i++, a += LLC_LINE)
-			if (i < touched && !llc_present(&s->llc, a))
+		for (i = 0; i < lines; i++, a += LLC_LINE) {
+			if (i < touched && !llc_present(&s->llc, a)) {
 				llc_dma_read_onchip(&s->llc);
-			else if (!llc_dma_read(&s->llc, a))
+				continue;
+			}
+			/* A request's lines come from DRAM in parallel. */
+			if (!llc_dma_read(&s->llc, a) &&
+			    (int)(i * LLC_LINE / PCIE_MRRS) != missed) {
+				missed = i * LLC_LINE / PCIE_MRRS;
 				rd_ps += dram_lat(s);
+			}
+		}
 		if (s->pcie)
 			pcie_tx_read(s, &s->port[c->port], s->buf[b].len, rd_ps);
 	}
@@ -1007,7 +1025,7 @@ static void results(struct sim *s, struct sim_res *r)
 	const struct llc_stats *a = &s->llc.st, *b = &s->llc0;
 	double T = (s->now - s->t0) / 1e12, busy = 0;
 	unsigned int p, q, i;
-	u64 rd, wr;
+	u64 rd, wr, rd_n = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->sim_s = T;
@@ -1046,12 +1064,15 @@ static void results(struct sim *s, struct sim_res *r)
 	r->cross_frees -= s->cross0;
 	r->nic_drop = s->nic_drop;
 	for (p = 0; p < s->c.ports; p++) {
+		r->pcie_rd_us += s->port[p].rd_lat_sum / 1e6;
+		rd_n += s->port[p].rd_n;
 		r->in_flight += s->port[p].nb_tail - s->port[p].nb_head;
 		if (T > 0) {
 			r->pcie_up_gbs += s->port[p].up_bytes / T / 1e9;
 			r->pcie_down_gbs += s->port[p].down_bytes / T / 1e9;
 		}
 	}
+	r->pcie_rd_us = rd_n ? r->pcie_rd_us / rd_n : 0;
 	if (T > 0) {
 		r->pcie_up_gbs -= s->up0 / T / 1e9;
 		r->pcie_down_gbs -= s->down0 / T / 1e9;

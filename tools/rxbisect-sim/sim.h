@@ -125,6 +125,7 @@ struct sim_res {
 	u64 nic_drop;			/* on-NIC buffer full (PCIe stalled) */
 	u64 in_flight;			/* in the NIC's buffer at the end */
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
+	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
 	double offered_gbps, gbps, mpps, drop_pct;
 	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 	double occ_mean, occ_pct;
