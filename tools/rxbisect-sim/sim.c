@@ -1161,6 +1161,14 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->hw = p;
 }
 
+/* Times per unit that follow from options (again after a --change). */
+static void sim_derive(struct sim *s)
+{
+	s->line_ps = s->c.mem_gbs > 0 ? LLC_LINE * 1e3 / s->c.mem_gbs : 0;
+	s->up_ps_per_byte = s->c.pcie_gbps > 0 ? 8e3 / s->c.pcie_gbps : 0;
+	s->rd_slot_ps = s->c.pcie_rd_ns * PS_PER_NS / s->c.pcie_reads;
+}
+
 static int sim_setup(struct sim *s)
 {
 	const struct rxb_model_ops *ops = rxb_model_find(s->c.model);
@@ -1182,10 +1190,8 @@ static int sim_setup(struct sim *s)
 	s->qpp = s->c.cores / s->c.ports;
 	s->ps_per_cycle = 1000.0 / s->c.ghz;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;
-	s->line_ps = s->c.mem_gbs > 0 ? LLC_LINE * 1e3 / s->c.mem_gbs : 0;
 	s->pcie = s->c.pcie_gbps > 0;
-	s->up_ps_per_byte = s->pcie ? 8e3 / s->c.pcie_gbps : 0;
-	s->rd_slot_ps = s->c.pcie_rd_ns * PS_PER_NS / s->c.pcie_reads;
+	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
 	s->nent = 4 * s->c.ports + s->c.cores;
@@ -1274,6 +1280,8 @@ static void apply_change(struct sim *s, const struct sim_change *ch)
 
 	if (opt_apply(&s->c, ch->opt, ch->val))
 		return;
+	/* PCIe stays on or off; --pcie-gbps 0 mid-run is an unlimited link. */
+	sim_derive(s);
 	for (p = 0; p < s->c.ports; p++)
 		traffic_retune(&s->port[p].tr);
 }
