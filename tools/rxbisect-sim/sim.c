@@ -51,6 +51,7 @@
 #define PCIE_MRRS	512
 #define PCIE_DESC_BATCH	8
 #define PCIE_DB_BYTES	4
+#define PCIE_NOTIF_EVERY 32	/* packets between reads of notif_* xstats */
 #define MEM_BURST_PS	(1000 * PS_PER_NS)
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
@@ -83,6 +84,11 @@ struct sport {
 	u32 nb_cap, nb_head, nb_tail;
 	u64 nb_bytes;
 	u64 nic_drop;
+	/* notification-only completions: the model's notif_* xstats */
+	u64 *xs_val;
+	u16 *xs_ent, *xs_comp;	/* indices of notif_entries, _compressed */
+	unsigned int xs_n, n_ent, n_comp, xs_tick;
+	u64 ent_seen, comp_seen;
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
 	struct traffic tr;
@@ -414,6 +420,72 @@ static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
 			      (double)PCIE_TLP_OH / PCIE_DESC_BATCH) * ps);
 	p->down_bytes += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
 	pcie_use(s, &p->rd_free, (double)n / PCIE_DESC_BATCH * s->rd_slot_ps);
+}
+
+/*
+ * Notification-only completion entries (a model that writes them counts
+ * them in xstats named notif_entries, of which notif_compressed were held
+ * and written together with a packet's entry): one rxb_bxe each, in a TLP
+ * of its own unless compressed.
+ */
+static void pcie_notif(struct sim *s, struct sport *p)
+{
+	u64 ent = 0, comp = 0, de, dc, bytes;
+	unsigned int i;
+
+	p->ops->xstats_values(p->m, p->xs_val);
+	for (i = 0; i < p->n_ent; i++)
+		ent += p->xs_val[p->xs_ent[i]];
+	for (i = 0; i < p->n_comp; i++)
+		comp += p->xs_val[p->xs_comp[i]];
+	de = ent - p->ent_seen;
+	dc = comp - p->comp_seen;
+	if (dc > de)
+		dc = de;
+	p->ent_seen = ent;
+	p->comp_seen = comp;
+	bytes = de * sizeof(struct rxb_bxe) + (de - dc) * PCIE_TLP_OH;
+	if (bytes) {
+		pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
+		p->up_bytes += bytes;
+	}
+}
+
+/* Find the model's notif_* xstats, if it has any. */
+static int notif_setup(struct sport *p)
+{
+	unsigned int n, i, q;
+	char *names;
+	int off;
+
+	if (!p->ops->xstats_count || !p->ops->xstats_values)
+		return 0;
+	n = p->ops->xstats_count(p->m);
+	if (!n || n > UINT16_MAX)
+		return 0;
+	names = calloc(n, RXB_STAT_NAME_LEN);
+	p->xs_val = calloc(n, sizeof(*p->xs_val));
+	p->xs_ent = calloc(n, sizeof(*p->xs_ent));
+	p->xs_comp = calloc(n, sizeof(*p->xs_comp));
+	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp) {
+		free(names);
+		return -ENOMEM;
+	}
+	p->ops->xstats_names(p->m, names);
+	for (i = 0; i < n; i++) {
+		const char *nm = names + i * RXB_STAT_NAME_LEN;
+
+		off = 0;
+		if (sscanf(nm, "rx%u_%n", &q, &off) == 1 && off)
+			nm += off;
+		if (!strcmp(nm, "notif_entries"))
+			p->xs_ent[p->n_ent++] = i;
+		else if (!strcmp(nm, "notif_compressed"))
+			p->xs_comp[p->n_comp++] = i;
+	}
+	free(names);
+	p->xs_n = p->n_ent ? n : 0;
+	return 0;
 }
 
 /* ---- environment (struct rxb_drv_ops, struct rxb_hw_ops) ------------------------------ */
@@ -867,6 +939,8 @@ static void dma_event(struct sim *s, struct sport *p)
 
 	p->nb_bytes -= pkt.len;
 	nic_rx(p, &pkt);
+	if (p->xs_n && !(++p->xs_tick % PCIE_NOTIF_EVERY))
+		pcie_notif(s, p);
 	if (p->nb_head != p->nb_tail)
 		dma_start(s, p);
 	else
@@ -1120,6 +1194,9 @@ static void sim_free(struct sim *s)
 			s->port[i].ops->destroy(s->port[i].m);
 		free(s->port[i].snap);
 		free(s->port[i].nb);
+		free(s->port[i].xs_val);
+		free(s->port[i].xs_ent);
+		free(s->port[i].xs_comp);
 		traffic_fini(&s->port[i].tr);
 	}
 	for (i = 0; i < s->c.cores; i++)
@@ -1265,6 +1342,11 @@ static int sim_setup(struct sim *s)
 			fprintf(stderr, "rxbisect-sim: %s: create failed (%d)\n",
 				ops->name, err);
 			return err;
+		}
+		if (s->pcie) {
+			err = notif_setup(p);
+			if (err)
+				return err;
 		}
 		ev_set(s, ent_arrival(s, i), traffic_first(&p->tr));
 		if (ops->ctl_tick)

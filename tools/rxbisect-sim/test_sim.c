@@ -905,6 +905,34 @@ static void pcie_descriptors(void)
 	       r.pcie_down_gbs * 1e3 / r.mpps);
 }
 
+/* rxBisect's notification-only entries cost PCIe, less when compressed. */
+static void pcie_notifications(void)
+{
+	struct sim_cfg c = base();
+	struct sim_res on, off;
+	u64 n = 0;
+
+	if (!has_model("rxbisect")) {
+		skip("rxbisect model not registered");
+		return;
+	}
+	snprintf(c.model, sizeof(c.model), "rxbisect");
+	c.target = 0;
+	c.target_share = 0.3;	/* queue 0 borrows: its lenders get notices */
+	c.packets = 200000;
+	c.warmup = 0;
+	if (!run("rxbisect notif-compress", &c, &on))
+		return;
+	c.notif_compress = false;
+	if (!run("rxbisect no compression", &c, &off))
+		return;
+	EXPECT(sim_res_xstat(&off, "notif_entries", &n) && n > 0, "notices written");
+	/* Upstream bytes per packet delivered. */
+	EXPECT(off.pcie_up_gbs / off.mpps > on.pcie_up_gbs / on.mpps,
+	       "a TLP header per uncompressed notice: %.2f vs %.2f B/packet",
+	       1e3 * off.pcie_up_gbs / off.mpps, 1e3 * on.pcie_up_gbs / on.mpps);
+}
+
 /* Memory bandwidth limits both the NIC's writes and the cores' reads. */
 static void mem_bandwidth(void)
 {
@@ -947,6 +975,7 @@ static const struct tcase cases[] = {
 	{ "pcie_link", pcie_link },
 	{ "pcie_reads", pcie_reads },
 	{ "pcie_descriptors", pcie_descriptors },
+	{ "pcie_notifications", pcie_notifications },
 	{ "mem_bandwidth", mem_bandwidth },
 	{ "exp1_privring_ring_size", exp1_privring_ring_size },
 	{ "exp1_rxbisect_bx_size", exp1_rxbisect_bx_size },
