@@ -16,7 +16,7 @@ int llc_init(struct llc *c, u64 bytes, u32 ways, u32 ddio,
 	u64 lines = bytes / LLC_LINE;
 
 	memset(c, 0, sizeof(*c));
-	if (!ways || ways > 64 || !ddio || ddio > ways || lines < ways)
+	if (!ways || ways > 64 || ddio > ways || lines < ways)
 		return -EINVAL;
 	c->nsets = lines / ways;
 	c->ways = ways;
@@ -110,6 +110,13 @@ bool llc_dma_write(struct llc *c, u64 addr)
 	int w = llc_find(c, set, line + 1);
 
 	c->st.dma_wr++;
+	if (!c->ddio) {
+		/* DDIO off: the line goes to DRAM; a cached copy is stale. */
+		if (w >= 0)
+			set[w] = 0;
+		c->st.mem_wr++;
+		return false;
+	}
 	if (w >= 0) {
 		/* Write-update in place, whichever way holds the line. */
 		set[w] |= DIRTY;
@@ -139,13 +146,31 @@ bool llc_cpu(struct llc *c, u64 addr, bool write)
 {
 	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
 	int w = llc_find(c, set, line + 1);
+
+	c->st.cpu++;
+	if (w >= 0) {
+		c->st.cpu_hit++;
+		if (write)
+			set[w] |= DIRTY;
+		llc_touch(c, set, w);
+		return true;
+	}
+	c->st.mem_rd++;
+	llc_fill(c, set, llc_victim(c, set, 0, c->ways), line + 1, write);
+	return false;
+}
+
+bool llc_cpu_io(struct llc *c, u64 addr, bool write)
+{
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	int w = llc_find(c, set, line + 1);
 	bool dirty;
 
 	c->st.cpu++;
 	if (w >= 0) {
 		c->st.cpu_hit++;
 		if (c->migrate && (u32)w < c->ddio && c->ddio < c->ways) {
-			/* Back from L2 into an ordinary way (non-inclusive LLC). */
+			/* Back from L2 into an ordinary way (--migrate). */
 			dirty = (set[w] & DIRTY) || write;
 			set[w] = 0;
 			llc_fill(c, set, llc_victim(c, set, c->ddio, c->ways),
@@ -157,9 +182,14 @@ bool llc_cpu(struct llc *c, u64 addr, bool write)
 		llc_touch(c, set, w);
 		return true;
 	}
+	/*
+	 * Filled into L2, not the LLC.  A dirty line leaves L2 for DRAM
+	 * before the NIC writes the buffer again (assumption: not re-inserted
+	 * into the LLC).
+	 */
 	c->st.mem_rd++;
-	llc_fill(c, set, llc_victim(c, set, c->migrate ? c->ddio : 0, c->ways),
-		 line + 1, write);
+	if (write)
+		c->st.mem_wr++;
 	return false;
 }
 

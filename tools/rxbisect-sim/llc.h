@@ -2,14 +2,20 @@
 /*
  * Last-level cache model: set-associative, LRU, with DDIO.
  *
- * DMA writes update a line wherever it is cached; a DMA write that misses
- * allocates only in the first @ddio ways of its set (Intel DDIO's "I/O
- * ways").  DMA reads are served from the LLC on a hit and from DRAM
- * otherwise, without allocating.  CPU accesses that miss allocate in any
- * way.  With @migrate, lines the CPU touched live in the ordinary ways: a
- * CPU hit in an I/O way moves the line there and CPU misses allocate
- * there, as a non-inclusive LLC refills from the core's L2.  Evicting a
- * dirty line is a write-back to DRAM.
+ * DMA writes update a line wherever it is cached (write-update); a DMA
+ * write that misses allocates only in the first @ddio ways of its set
+ * (Intel DDIO's "I/O ways", write-allocate).  With @ddio 0 (DDIO off) every
+ * DMA write goes to DRAM and invalidates the cached copy.  DMA reads are
+ * served from the LLC on a hit and from DRAM otherwise, without allocating.
+ *
+ * The core's accesses come in two kinds.  Application data
+ * (llc_cpu()) allocates in any way on a miss.  Packet lines
+ * (llc_cpu_io()) stay where they are on a hit, and on a miss are filled
+ * into the core's private L2 only, as the non-inclusive LLC of Skylake-SP
+ * and later parts does: a packet line enters the LLC only through a DMA
+ * write, so I/O lines never spread beyond the DDIO ways by being missed on.
+ * With @migrate (not the default), a core hit in an I/O way moves the line
+ * to an ordinary way.  Evicting a dirty line is a write-back to DRAM.
  */
 #ifndef _RXB_SIM_LLC_H
 #define _RXB_SIM_LLC_H
@@ -25,7 +31,7 @@ struct llc_stats {
 	u64 dma_wr, dma_wr_hit;	/* DMA line writes, of which hits */
 	u64 dma_rd, dma_rd_hit;	/* DMA line reads, of which hits */
 	u64 cpu, cpu_hit;		/* CPU line accesses, of which hits */
-	u64 mem_rd, mem_wr;	/* DRAM line reads, write-backs */
+	u64 mem_rd, mem_wr;	/* DRAM line reads, writes */
 };
 
 /*
@@ -50,6 +56,14 @@ void llc_fini(struct llc *c);
 bool llc_dma_write(struct llc *c, u64 addr);
 bool llc_dma_read(struct llc *c, u64 addr);
 bool llc_cpu(struct llc *c, u64 addr, bool write);
+bool llc_cpu_io(struct llc *c, u64 addr, bool write);
+/* A DMA read served by a core's private cache (snooped, no DRAM). */
+static inline void llc_dma_read_onchip(struct llc *c)
+{
+	c->st.dma_rd++;
+	c->st.dma_rd_hit++;
+}
+
 /* Is the line of @addr cached (no side effect)? */
 bool llc_present(const struct llc *c, u64 addr);
 

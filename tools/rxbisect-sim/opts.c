@@ -110,7 +110,7 @@ static const struct opt opts[] = {
 	/* memory */
 	O("llc", T_SIZE, llc_bytes, "22M", "LLC size"),
 	O("llc-ways", T_UINT, llc_ways, "11", "LLC associativity"),
-	O("ddio-ways", T_UINT, ddio_ways, "2", "ways DMA writes may allocate in"),
+	O("ddio-ways", T_UINT, ddio_ways, "2", "ways DMA writes may allocate in (0: DDIO off)"),
 	O("migrate", T_BOOL, migrate, "0",
 	  "CPU-touched lines live in the ordinary ways (non-inclusive LLC)"),
 	O("llc-ns", T_DBL, llc_ns, "20", "LLC hit latency"),
@@ -119,6 +119,12 @@ static const struct opt opts[] = {
 	O("mem-load", T_DBL, mem_load, "1",
 	  "loaded latency: dram-ns * (1 + mem-load * u / (1 - u))"),
 	O("mlp", T_DBL, mlp, "8", "overlap of a packet's later line misses (prefetch)"),
+	/* PCIe and the NIC's buffer: Documentation/simulator.rst gives sources */
+	O("pcie-gbps", T_DBL, pcie_gbps, "125",
+	  "PCIe bandwidth per direction per port (0: no PCIe model)"),
+	O("pcie-rd-ns", T_DBL, pcie_rd_ns, "500", "DMA read latency when the LLC hits"),
+	O("pcie-reads", T_UINT, pcie_reads, "64", "outstanding DMA reads per port"),
+	O("nic-buf", T_SIZE, nic_buf, "256K", "on-NIC receive buffer per port"),
 	O("wss-window", T_UINT, wss_window, "65536",
 	  "I/O working set: DMA writes per window (power of two)"),
 	{ "change", T_CHANGE, 0, "",
@@ -362,15 +368,21 @@ bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 		why = "--target-share must be in [0, 1]";
 	else if (!c->packets || c->warmup < 0 || c->warmup >= 1)
 		why = "--packets must be positive and --warmup in [0, 1)";
-	else if (!c->llc_ways || c->llc_ways > 64 || !c->ddio_ways ||
+	else if (!c->llc_ways || c->llc_ways > 64 ||
 		 c->ddio_ways > c->llc_ways || c->llc_bytes < 64ULL * c->llc_ways)
-		why = "LLC geometry: 1 <= --ddio-ways <= --llc-ways <= 64";
+		why = "LLC geometry: --ddio-ways <= --llc-ways <= 64 (0: DDIO off)";
 	else if (c->wss_window < 2 || (c->wss_window & (c->wss_window - 1)))
 		why = "--wss-window must be a power of two >= 2";
 	else if (!(c->mlp >= 1))
 		why = "--mlp must be >= 1";
 	else if (c->pool_x < 0 || !c->pool_cache)
 		why = "--pool-x must be >= 0 and --pool-cache >= 1";
+	else if (!(c->pcie_gbps >= 0 && c->pcie_gbps <= 1e5) ||
+		 !(c->pcie_rd_ns >= 0 && c->pcie_rd_ns <= 1e6))
+		why = "--pcie-gbps must be in [0, 1e5], --pcie-rd-ns in [0, 1e6]";
+	else if (!c->pcie_reads || c->pcie_reads > 4096 ||
+		 c->nic_buf < 2048 || c->nic_buf > (1ULL << 32))
+		why = "--pcie-reads must be 1..4096, --nic-buf 2K..4G";
 	if (why && err)
 		fprintf(err, "rxbisect-sim: %s\n", why);
 	return !why;
@@ -465,6 +477,10 @@ M(nobuf, r->nobuf)
 M(ring_full, r->ring_full)
 M(oversize, r->oversize)
 M(alloc_fails, r->alloc_fails)
+M(nic_drop, r->nic_drop)
+M(pcie_up_gbs, r->pcie_up_gbs)
+M(pcie_down_gbs, r->pcie_down_gbs)
+M(pcie_rd_us, r->pcie_rd_us)
 M(lat_p50_us, r->lat_p50_us)
 M(lat_p99_us, r->lat_p99_us)
 M(lat_p999_us, r->lat_p999_us)
@@ -497,6 +513,10 @@ const struct sim_metric sim_metrics[] = {
 	MD(ring_full, "%.0f", "drops: completion / Bx ring full"),
 	MD(oversize, "%.0f", "drops: frame larger than the buffer"),
 	MD(alloc_fails, "%.0f", "buffer allocation failures (pool exhausted)"),
+	MD(nic_drop, "%.0f", "drops: on-NIC buffer full behind stalled DMA"),
+	MD(pcie_up_gbs, "%.1f", "PCIe NIC-to-host bytes, TLP overhead included (GB/s)"),
+	MD(pcie_down_gbs, "%.1f", "PCIe host-to-NIC bytes, TLP overhead included (GB/s)"),
+	MD(pcie_rd_us, "%.2f", "Tx DMA read request latency, mean (us; thesis Fig. 5.7e)"),
 	MD(lat_p50_us, "%.1f", "latency, NIC arrival to processed, median (us)"),
 	MD(lat_p99_us, "%.1f", "latency, 99th percentile (us)"),
 	MD(lat_p999_us, "%.1f", "latency, 99.9th percentile (us)"),

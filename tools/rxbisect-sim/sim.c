@@ -35,6 +35,24 @@
 #define MEM_TICK_PS	(1000 * PS_PER_NS)
 #define MEM_TAU_PS	(10000 * PS_PER_NS)
 #define MAX_BUFS	BIT(24)
+/*
+ * PCIe (Documentation/simulator.rst, "Memory and PCIe"): TLP framing,
+ * sequence number, LCRC and a 4-DW header per TLP; 256 B maximum payload,
+ * 512 B maximum read request.  Descriptors are fetched PCIE_DESC_BATCH per
+ * read.
+ *
+ * DRAM is a token bucket: MEM_BURST_PS of traffic at --mem-gbs pass at
+ * once (the controllers' queues); beyond that, cores wait for their reads
+ * and the NIC's DMA writes stall.  Below saturation the loaded-latency curve
+ * (--mem-load) alone models queueing.
+ */
+#define PCIE_TLP_OH	24
+#define PCIE_MPS	256
+#define PCIE_MRRS	512
+#define PCIE_DESC_BATCH	8
+#define PCIE_DB_BYTES	4
+#define PCIE_NOTIF_EVERY 32	/* packets between reads of notif_* xstats */
+#define MEM_BURST_PS	(1000 * PS_PER_NS)
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
 enum { BUF_FREE, BUF_POSTED, BUF_HELD };
@@ -48,9 +66,29 @@ struct sbuf {
 
 struct sim;
 
+/* A packet in the NIC's receive buffer, waiting for its DMA. */
+struct npkt {
+	struct tr_pkt pkt;
+};
+
 struct sport {
 	struct sim *s;
 	unsigned int idx;
+	/* PCIe: when the links and the read slots are next free (ps) */
+	u64 up_free, down_free, rd_free;
+	u64 up_bytes, down_bytes;
+	double rd_lat_sum;		/* Tx read requests: latency sum (ps) */
+	u64 rd_n;
+	/* the on-NIC receive buffer, a FIFO in front of the DMA engine */
+	struct npkt *nb;
+	u32 nb_cap, nb_head, nb_tail;
+	u64 nb_bytes;
+	u64 nic_drop;
+	/* notification-only completions: the model's notif_* xstats */
+	u64 *xs_val;
+	u16 *xs_ent, *xs_comp;	/* indices of notif_entries, _compressed */
+	unsigned int xs_n, n_ent, n_comp, xs_tick;
+	u64 ent_seen, comp_seen;
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
 	struct traffic tr;
@@ -62,6 +100,7 @@ struct score {
 	unsigned int idx, port, q;
 	int state;
 	int n, i;			/* packets of the batch, current one */
+	u64 doorbells;			/* its queue's doorbells charged to PCIe */
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
 	u64 busy_ps;
@@ -102,6 +141,10 @@ struct sim {
 	/* memory load */
 	u64 mem_t, mem_lines;
 	double mem_bw, dram_ps;
+	u64 mem_free, mem_seen;		/* DRAM queue: next free (ps), lines */
+	double line_ps;			/* DRAM time of one line at --mem-gbs */
+	double up_ps_per_byte, rd_slot_ps;
+	bool pcie;
 	/* measurement */
 	bool measuring;
 	u64 arrived, t0;
@@ -118,6 +161,7 @@ struct sim {
 	u64 arr_bytes, del_bytes;
 	u64 busy0[SIM_MAX_CORES];
 	u64 pool_fails0, cross0;
+	u64 nic_drop, up0, down0;
 	u64 events;
 };
 
@@ -204,9 +248,15 @@ static unsigned int ent_ctl(const struct sim *s, unsigned int p)
 	return 2 * s->c.ports + p;
 }
 
+/* The DMA engine of port @p (with --pcie-gbps). */
+static unsigned int ent_dma(const struct sim *s, unsigned int p)
+{
+	return 3 * s->c.ports + p;
+}
+
 static unsigned int ent_core(const struct sim *s, unsigned int c)
 {
-	return 3 * s->c.ports + c;
+	return 4 * s->c.ports + c;
 }
 
 /* ---- buffers and pools --------------------------------------------- */
@@ -312,6 +362,132 @@ static void pool_free(struct sim *s, unsigned int core, u32 b)
 	}
 }
 
+/* ---- DRAM queue and PCIe ----------------------------------------- */
+
+/*
+ * DRAM as one FIFO server of --mem-gbs: every line read or written since
+ * the last call queues behind the others.  Returns the backlog (ps) a
+ * request made now sees; past MEM_BURST_PS, cores wait on their misses
+ * and the NIC stalls.
+ */
+static u64 mem_charge(struct sim *s)
+{
+	u64 lines = s->llc.st.mem_rd + s->llc.st.mem_wr, n = lines - s->mem_seen;
+
+	if (s->mem_free < s->now)
+		s->mem_free = s->now;
+	if (n) {
+		s->mem_free += (u64)(n * s->line_ps);
+		s->mem_seen = lines;
+	}
+	return s->mem_free - s->now;
+}
+
+/* Latency of a DRAM line read issued now, queueing included (ps). */
+static double dram_lat(struct sim *s)
+{
+	u64 q = mem_charge(s);
+
+	return s->dram_ps + (q > MEM_BURST_PS ? q - MEM_BURST_PS : 0);
+}
+
+/* Advance PCIe resource @free by @ps from now at the earliest. */
+static inline void pcie_use(const struct sim *s, u64 *free, double ps)
+{
+	if (*free < s->now)
+		*free = s->now;
+	*free += (u64)ps;
+}
+
+/* Bytes on the link for @len bytes of payload in TLPs of at most @max. */
+static inline u64 tlp_bytes(u64 len, unsigned int max)
+{
+	return len + (len + max - 1) / max * PCIE_TLP_OH;
+}
+
+/*
+ * The NIC DMA-reads @n descriptors (posted buffers): one read request up
+ * per batch, the completions down, a read slot for the latency.
+ */
+static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
+{
+	double ps = s->up_ps_per_byte;
+
+	pcie_use(s, &p->up_free, (double)n * PCIE_TLP_OH / PCIE_DESC_BATCH * ps);
+	p->up_bytes += n * PCIE_TLP_OH / PCIE_DESC_BATCH;
+	pcie_use(s, &p->down_free,
+		 (double)n * (sizeof(struct rxb_rx_desc) +
+			      (double)PCIE_TLP_OH / PCIE_DESC_BATCH) * ps);
+	p->down_bytes += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
+	pcie_use(s, &p->rd_free, (double)n / PCIE_DESC_BATCH * s->rd_slot_ps);
+}
+
+/*
+ * Notification-only completion entries (a model that writes them counts
+ * them in xstats named notif_entries, of which notif_compressed were held
+ * and written together with a packet's entry): one rxb_bxe each, in a TLP
+ * of its own unless compressed.
+ */
+static void pcie_notif(struct sim *s, struct sport *p)
+{
+	u64 ent = 0, comp = 0, de, dc, bytes;
+	unsigned int i;
+
+	p->ops->xstats_values(p->m, p->xs_val);
+	for (i = 0; i < p->n_ent; i++)
+		ent += p->xs_val[p->xs_ent[i]];
+	for (i = 0; i < p->n_comp; i++)
+		comp += p->xs_val[p->xs_comp[i]];
+	de = ent - p->ent_seen;
+	dc = comp - p->comp_seen;
+	if (dc > de)
+		dc = de;
+	p->ent_seen = ent;
+	p->comp_seen = comp;
+	bytes = de * sizeof(struct rxb_bxe) + (de - dc) * PCIE_TLP_OH;
+	if (bytes) {
+		pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
+		p->up_bytes += bytes;
+	}
+}
+
+/* Find the model's notif_* xstats, if it has any. */
+static int notif_setup(struct sport *p)
+{
+	unsigned int n, i, q;
+	char *names;
+	int off;
+
+	if (!p->ops->xstats_count || !p->ops->xstats_values)
+		return 0;
+	n = p->ops->xstats_count(p->m);
+	if (!n || n > UINT16_MAX)
+		return 0;
+	names = calloc(n, RXB_STAT_NAME_LEN);
+	p->xs_val = calloc(n, sizeof(*p->xs_val));
+	p->xs_ent = calloc(n, sizeof(*p->xs_ent));
+	p->xs_comp = calloc(n, sizeof(*p->xs_comp));
+	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp) {
+		free(names);
+		return -ENOMEM;
+	}
+	p->ops->xstats_names(p->m, names);
+	for (i = 0; i < n; i++) {
+		const char *nm = names + i * RXB_STAT_NAME_LEN;
+
+		off = 0;
+		if (sscanf(nm, "rx%u_%n", &q, &off) == 1 && off)
+			nm += off;
+		if (!strcmp(nm, "notif_entries"))
+			p->xs_ent[p->n_ent++] = i;
+		else if (!strcmp(nm, "notif_compressed"))
+			p->xs_comp[p->n_comp++] = i;
+	}
+	free(names);
+	p->xs_n = p->n_ent ? n : 0;
+	return 0;
+}
+
 /* ---- environment (struct rxb_drv_ops, struct rxb_hw_ops) ------------------------------ */
 
 static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
@@ -323,6 +499,8 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 
 	if (err)
 		return err;
+	if (s->pcie)
+		pcie_desc_fetch(s, p, 1);
 	s->buf[b].state = BUF_POSTED;
 	rb->addr = buf_addr(s, b);
 	rb->cookie = buf_cookie(b);
@@ -396,6 +574,10 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	/* The packet's lines, not its bytes: what DDIO sees. */
 	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
 		llc_dma_write(&s->llc, a);
+	/* DRAM behind by more than the write buffers hold: the NIC waits. */
+	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
+	    p->up_free < s->mem_free - MEM_BURST_PS)
+		p->up_free = s->mem_free - MEM_BURST_PS;
 	rxb_wss_record(&s->wss, b + 1);
 	return 0;	/* no checksum unit: nothing reads the bytes */
 }
@@ -483,6 +665,19 @@ static double hist_pct(const struct sim *s, double pct)
 	}
 }
 
+/* Cache lines of packet @b, and how many of them the core reads. */
+static unsigned int pkt_lines(const struct sim *s, u32 b, unsigned int *touched)
+{
+	u64 addr = buf_addr(s, b);
+	unsigned int lines;
+
+	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	*touched = lines;
+	if (s->c.touch_lines && lines > s->c.touch_lines)
+		*touched = s->c.touch_lines;
+	return lines;
+}
+
 /* Cost of core @c's memory accesses for packet @b, made now (ps). */
 static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 {
@@ -491,13 +686,11 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 	double ps = 0, lat;
 	bool hit;
 
-	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
-	if (s->c.touch_lines && lines > s->c.touch_lines)
-		lines = s->c.touch_lines;
+	pkt_lines(s, b, &lines);
 	a = addr & ~(u64)(LLC_LINE - 1);
 	for (i = 0; i < lines; i++, a += LLC_LINE) {
-		hit = llc_cpu(&s->llc, a, s->c.rewrite && !i);
-		lat = hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
+		hit = llc_cpu_io(&s->llc, a, s->c.rewrite && !i);
+		lat = hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
 		/* The hardware prefetcher overlaps a packet's later lines. */
 		ps += i ? lat / s->c.mlp : lat;
 		s->pkt_cpu++;
@@ -510,7 +703,7 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
 		/* Dependent random reads (hash-table lookups): no overlap. */
 		a = APP_BASE + (rnd(s) % s->app_lines) * LLC_LINE;
 		hit = llc_cpu(&s->llc, a, false);
-		ps += hit ? s->c.llc_ns * PS_PER_NS : s->dram_ps;
+		ps += hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
 		s->app_cpu++;
 		s->app_cpu_hit += hit;
 	}
@@ -550,15 +743,58 @@ static void held_release(struct sim *s)
 	}
 }
 
+/*
+ * The NIC DMA-reads a packet of @len bytes for Tx: read requests up,
+ * completions down, and each request holds one of --pcie-reads slots for
+ * --pcie-rd-ns, plus @miss_ps in all: the DRAM latency of each request
+ * with a line that missed the LLC.
+ */
+static void pcie_tx_read(struct sim *s, struct sport *p, u32 len, double miss_ps)
+{
+	unsigned int req = (len + PCIE_MRRS - 1) / PCIE_MRRS;
+
+	/* Latency seen: waiting for a slot, the base, the DRAM time. */
+	if (s->measuring) {
+		p->rd_lat_sum += req * ((p->rd_free > s->now ? p->rd_free - s->now : 0) +
+					s->c.pcie_rd_ns * PS_PER_NS) + miss_ps;
+		p->rd_n += req;
+	}
+
+	pcie_use(s, &p->up_free, (double)req * PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += req * PCIE_TLP_OH;
+	pcie_use(s, &p->down_free, tlp_bytes(len, PCIE_MPS) * s->up_ps_per_byte);
+	p->down_bytes += tlp_bytes(len, PCIE_MPS);
+	pcie_use(s, &p->rd_free,
+		 (req * s->c.pcie_rd_ns * PS_PER_NS + miss_ps) / s->c.pcie_reads);
+}
+
 static void core_finish(struct sim *s, struct score *c)
 {
 	u32 b = cookie_buf(c->batch[c->i].cookie);
-	u64 a, addr = buf_addr(s, b);
+	u64 a = buf_addr(s, b) & ~(u64)(LLC_LINE - 1);
+	unsigned int i, lines, touched;
 
-	if (s->c.tx)
-		for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + s->buf[b].len;
-		     a += LLC_LINE)
-			llc_dma_read(&s->llc, a);
+	if (s->c.tx) {
+		double rd_ps = 0;
+		int missed = -1;	/* last read request that went to DRAM */
+
+		lines = pkt_lines(s, b, &touched);
+		/* The lines the core just read are in its L2: snooped. */
+		for (i = 0; i < lines; i++, a += LLC_LINE) {
+			if (i < touched && !llc_present(&s->llc, a)) {
+				llc_dma_read_onchip(&s->llc);
+				continue;
+			}
+			/* A request's lines come from DRAM in parallel. */
+			if (!llc_dma_read(&s->llc, a) &&
+			    (int)(i * LLC_LINE / PCIE_MRRS) != missed) {
+				missed = i * LLC_LINE / PCIE_MRRS;
+				rd_ps += dram_lat(s);
+			}
+		}
+		if (s->pcie)
+			pcie_tx_read(s, &s->port[c->port], s->buf[b].len, rd_ps);
+	}
 	if (s->measuring) {
 		hist_add(s, s->now - s->buf[b].t_arr);
 		s->qdel[c->idx]++;
@@ -605,6 +841,17 @@ static void core_event(struct sim *s, struct score *c)
 	}
 	c->state = CORE_BUSY;
 	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
+	if (s->pcie) {
+		/* Doorbells: posted MMIO writes down the link. */
+		u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
+
+		if (n) {
+			pcie_use(s, &p->down_free, (double)n *
+				 (PCIE_DB_BYTES + PCIE_TLP_OH) * s->up_ps_per_byte);
+			p->down_bytes += n * (PCIE_DB_BYTES + PCIE_TLP_OH);
+			c->doorbells = db;
+		}
+	}
 	c->i = 0;
 	c->first = true;
 	if (c->n) {
@@ -649,23 +896,100 @@ static void measure_start(struct sim *s)
 		s->pool_fails0 += s->pool[i].fails;
 		s->cross0 += s->pool[i].cross_frees;
 	}
+	for (p = 0; p < s->c.ports; p++) {
+		s->up0 += s->port[p].up_bytes;
+		s->down0 += s->port[p].down_bytes;
+	}
+}
+
+/* The NIC hands packet @pkt to the model: buffer, DMA write, completion. */
+static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
+{
+	struct rxb_frame f;
+
+	f.data = pkt;
+	f.len = pkt->len;
+	f.hash = pkt->hash;
+	f.hash_flags = RXB_CQE_F_L4_HASH;
+	p->ops->hw_rx(p->m, pkt->queue, &f);
+}
+
+/*
+ * The DMA engine starts the packet at the head of the NIC's buffer: once
+ * the upstream link is free and the descriptor reads are no more than one
+ * read latency behind; it ends when the packet and its completion crossed
+ * the link.
+ */
+static void dma_start(struct sim *s, struct sport *p)
+{
+	const struct tr_pkt *pkt = &p->nb[p->nb_head & (p->nb_cap - 1)].pkt;
+	u64 rd_lat = (u64)(s->c.pcie_rd_ns * PS_PER_NS), bytes;
+
+	if (p->rd_free > rd_lat && p->up_free < p->rd_free - rd_lat)
+		p->up_free = p->rd_free - rd_lat;
+	bytes = tlp_bytes(pkt->len, PCIE_MPS) + sizeof(struct rxb_cqe) + PCIE_TLP_OH;
+	pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
+	p->up_bytes += bytes;
+	ev_set(s, ent_dma(s, p->idx), p->up_free);
+}
+
+static void dma_event(struct sim *s, struct sport *p)
+{
+	struct tr_pkt pkt = p->nb[p->nb_head++ & (p->nb_cap - 1)].pkt;
+
+	p->nb_bytes -= pkt.len;
+	nic_rx(p, &pkt);
+	if (p->xs_n && !(++p->xs_tick % PCIE_NOTIF_EVERY))
+		pcie_notif(s, p);
+	if (p->nb_head != p->nb_tail)
+		dma_start(s, p);
+	else
+		ev_set(s, ent_dma(s, p->idx), UINT64_MAX);
+}
+
+/* Into the NIC's buffer, or dropped when it is full. */
+static void nic_buffer(struct sim *s, struct sport *p, const struct tr_pkt *pkt)
+{
+	u32 n = p->nb_tail - p->nb_head, i;
+
+	if (p->nb_bytes + pkt->len > s->c.nic_buf) {
+		p->nic_drop++;
+		s->nic_drop += s->measuring;
+		return;
+	}
+	if (n == p->nb_cap) {
+		u32 ncap = p->nb_cap ? 2 * p->nb_cap : 256;
+		struct npkt *nb = malloc(sizeof(*nb) * ncap);
+
+		if (!nb)
+			abort();
+		for (i = 0; i < n; i++)
+			nb[i] = p->nb[(p->nb_head + i) & (p->nb_cap - 1)];
+		free(p->nb);
+		p->nb = nb;
+		p->nb_cap = ncap;
+		p->nb_head = 0;
+		p->nb_tail = n;
+	}
+	p->nb[p->nb_tail++ & (p->nb_cap - 1)].pkt = *pkt;
+	p->nb_bytes += pkt->len;
+	if (!n)
+		dma_start(s, p);
 }
 
 static void arrival_event(struct sim *s, struct sport *p)
 {
 	struct tr_pkt pkt;
-	struct rxb_frame f;
 	unsigned int q, i, gq;
 	u64 next;
 
 	next = traffic_next(&p->tr, s->now, &pkt);
 	q = pkt.queue;
 	gq = p->idx * s->qpp + q;
-	f.data = &pkt;
-	f.len = pkt.len;
-	f.hash = pkt.hash;
-	f.hash_flags = RXB_CQE_F_L4_HASH;
-	p->ops->hw_rx(p->m, q, &f);
+	if (s->pcie)
+		nic_buffer(s, p, &pkt);
+	else
+		nic_rx(p, &pkt);
 	s->arrived++;
 	if (s->measuring) {
 		s->qarr[gq]++;
@@ -775,7 +1099,7 @@ static void results(struct sim *s, struct sim_res *r)
 	const struct llc_stats *a = &s->llc.st, *b = &s->llc0;
 	double T = (s->now - s->t0) / 1e12, busy = 0;
 	unsigned int p, q, i;
-	u64 rd, wr;
+	u64 rd, wr, rd_n = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->sim_s = T;
@@ -812,6 +1136,21 @@ static void results(struct sim *s, struct sim_res *r)
 	}
 	r->pool_fails -= s->pool_fails0;
 	r->cross_frees -= s->cross0;
+	r->nic_drop = s->nic_drop;
+	for (p = 0; p < s->c.ports; p++) {
+		r->pcie_rd_us += s->port[p].rd_lat_sum / 1e6;
+		rd_n += s->port[p].rd_n;
+		r->in_flight += s->port[p].nb_tail - s->port[p].nb_head;
+		if (T > 0) {
+			r->pcie_up_gbs += s->port[p].up_bytes / T / 1e9;
+			r->pcie_down_gbs += s->port[p].down_bytes / T / 1e9;
+		}
+	}
+	r->pcie_rd_us = rd_n ? r->pcie_rd_us / rd_n : 0;
+	if (T > 0) {
+		r->pcie_up_gbs -= s->up0 / T / 1e9;
+		r->pcie_down_gbs -= s->down0 / T / 1e9;
+	}
 	r->occ_pct = 100 * r->occ_mean / s->c.ring;
 	if (T > 0) {
 		r->offered_gbps = s->arr_bytes * 8.0 / T / 1e9;
@@ -819,7 +1158,8 @@ static void results(struct sim *s, struct sim_res *r)
 		r->mpps = r->delivered / T / 1e6;
 	}
 	r->drop_pct = r->arrived ?
-		100.0 * (r->nobuf + r->ring_full + r->oversize) / r->arrived : 0;
+		100.0 * (r->nobuf + r->ring_full + r->oversize + r->nic_drop) /
+		r->arrived : 0;
 	r->lat_mean_us = s->lat_n ? s->lat_sum / s->lat_n / 1e6 : 0;
 	r->lat_p50_us = hist_pct(s, 50) / 1e3;
 	r->lat_p99_us = hist_pct(s, 99) / 1e3;
@@ -853,6 +1193,10 @@ static void sim_free(struct sim *s)
 		if (s->port[i].m && !IS_ERR(s->port[i].m))
 			s->port[i].ops->destroy(s->port[i].m);
 		free(s->port[i].snap);
+		free(s->port[i].nb);
+		free(s->port[i].xs_val);
+		free(s->port[i].xs_ent);
+		free(s->port[i].xs_comp);
 		traffic_fini(&s->port[i].tr);
 	}
 	for (i = 0; i < s->c.cores; i++)
@@ -894,6 +1238,14 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->hw = p;
 }
 
+/* Times per unit that follow from options (again after a --change). */
+static void sim_derive(struct sim *s)
+{
+	s->line_ps = s->c.mem_gbs > 0 ? LLC_LINE * 1e3 / s->c.mem_gbs : 0;
+	s->up_ps_per_byte = s->c.pcie_gbps > 0 ? 8e3 / s->c.pcie_gbps : 0;
+	s->rd_slot_ps = s->c.pcie_rd_ns * PS_PER_NS / s->c.pcie_reads;
+}
+
 static int sim_setup(struct sim *s)
 {
 	const struct rxb_model_ops *ops = rxb_model_find(s->c.model);
@@ -915,9 +1267,11 @@ static int sim_setup(struct sim *s)
 	s->qpp = s->c.cores / s->c.ports;
 	s->ps_per_cycle = 1000.0 / s->c.ghz;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;
+	s->pcie = s->c.pcie_gbps > 0;
+	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
-	s->nent = 3 * s->c.ports + s->c.cores;
+	s->nent = 4 * s->c.ports + s->c.cores;
 	s->key = malloc(sizeof(*s->key) * s->nent);
 	s->heap = malloc(sizeof(*s->heap) * s->nent);
 	s->pos = malloc(sizeof(*s->pos) * s->nent);
@@ -989,6 +1343,11 @@ static int sim_setup(struct sim *s)
 				ops->name, err);
 			return err;
 		}
+		if (s->pcie) {
+			err = notif_setup(p);
+			if (err)
+				return err;
+		}
 		ev_set(s, ent_arrival(s, i), traffic_first(&p->tr));
 		if (ops->ctl_tick)
 			ev_set(s, ent_ctl(s, i), s->now);
@@ -1003,6 +1362,8 @@ static void apply_change(struct sim *s, const struct sim_change *ch)
 
 	if (opt_apply(&s->c, ch->opt, ch->val))
 		return;
+	/* PCIe stays on or off; --pcie-gbps 0 mid-run is an unlimited link. */
+	sim_derive(s);
 	for (p = 0; p < s->c.ports; p++)
 		traffic_retune(&s->port[p].tr);
 }
@@ -1050,8 +1411,10 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 			timer_event(s, &s->port[e - c->ports]);
 		} else if (e < 3 * c->ports) {
 			ctl_event(s, &s->port[e - 2 * c->ports]);
+		} else if (e < 4 * c->ports) {
+			dma_event(s, &s->port[e - 3 * c->ports]);
 		} else {
-			core_event(s, &s->core[e - 3 * c->ports]);
+			core_event(s, &s->core[e - 4 * c->ports]);
 		}
 	}
 	results(s, r);

@@ -99,6 +99,11 @@ struct sim_cfg {
 	double mem_gbs;			/* peak DRAM bandwidth */
 	double mem_load;		/* loaded-latency factor */
 	double mlp;			/* overlap of a packet's line misses */
+	/* PCIe and the NIC's receive buffer, per port */
+	double pcie_gbps;		/* per direction, after encoding; 0: off */
+	double pcie_rd_ns;		/* DMA read latency, LLC hit */
+	unsigned int pcie_reads;	/* outstanding DMA reads */
+	u64 nic_buf;			/* on-NIC receive buffer (bytes) */
 	unsigned int wss_window;
 	struct sim_change change[SIM_MAX_CHANGES];
 	unsigned int nchange;
@@ -117,6 +122,10 @@ struct sim_res {
 	double sim_s;			/* simulated time measured */
 	u64 arrived, delivered, nobuf, ring_full, oversize, alloc_fails;
 	u64 pool_fails, cross_frees;
+	u64 nic_drop;			/* on-NIC buffer full (PCIe stalled) */
+	u64 in_flight;			/* in the NIC's buffer at the end */
+	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
+	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
 	double offered_gbps, gbps, mpps, drop_pct;
 	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 	double occ_mean, occ_pct;
