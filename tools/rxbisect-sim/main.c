@@ -76,8 +76,9 @@ static const char help_head[] =
 	"Simulate a multi-queue NIC with the rxbisect ring models, an LLC with DDIO\n"
 	"and the receiving cores; print throughput, drops, latency, ring occupancy,\n"
 	"DDIO hit rate, memory bandwidth and I/O working set.\n\n"
-	"Exit status: 0 done, 1 a run or the plot failed, 2 bad command line\n"
-	"(the message names the option and the values it accepts).\n\n"
+	"Exit status: 0 done, 1 a run or the plot failed, 2 bad command line or a\n"
+	"configuration the ring model refuses (the message names the option and\n"
+	"the values it accepts).\n\n"
 	"Output and runs:\n"
 	"  --csv                 CSV (every metric) instead of a table\n"
 	"  --columns M,M,...     table columns (metric names: see below; at most 63)\n"
@@ -760,10 +761,18 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 			c.quiet = k || s;
 			err = sim_run(&c, r);
 			if (err) {
-				/* Go on with the other points; the plot leaves a gap. */
+				/*
+				 * Go on with the other points; the plot leaves
+				 * a gap.  A configuration the model or the
+				 * traffic refused (their message above) is a
+				 * usage error.
+				 */
 				fprintf(stderr, "rxbisect-sim: run %u failed: %s\n",
 					idx + 1, strerror(-err));
-				rc = 1;
+				if (err == -EINVAL || err == -EOPNOTSUPP || err == -ENOENT)
+					rc = 2;
+				else if (rc != 2)
+					rc = 1;
 				continue;
 			}
 			cl->ok[idx] = true;

@@ -166,7 +166,7 @@ static const struct range ranges[] = {
 	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
 	R("dsh-overload-ratio", 0, 1000),
 	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
-	RO("link-gbps", 0, 1e5, LO_OPEN), RO("load", 0, 1, LO_OPEN),
+	R("link-gbps", 0.001, 1e5), R("load", 1e-6, 1),
 	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
 	R("burst", 1, 1 << 20), R("flows", 0, SIM_MAX_FLOWS),
 	R("target", -1, SIM_MAX_CORES - 1), R("target-share", 0, 1),

@@ -3,8 +3,11 @@
 #
 # make check: run test_sim of each build flavour, nested as KTAP subtests.
 # The plain build runs every case; the ASan/UBSan build the unit and model
-# cases (the experiments are the same code on longer runs).  The last line
-# is "# Totals: pass:N fail:N skip:N" over the nested cases.
+# cases (the experiments are the same code on longer runs).  Then the
+# command line: test_cli.sh (bad input) on each flavour's rxbisect-sim,
+# and fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 60,
+# seed SIM_FUZZ_SEED, default 1) on the ASan/UBSan one.  The last line is
+# "# Totals: pass:N fail:N skip:N" over the nested cases.
 #
 # Usage: run_check.sh BUILD_DIR "FLAVOURS"
 
@@ -14,8 +17,19 @@ read -r -a flavours <<<"$2"
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+here=$(cd "$(dirname "$0")" && pwd)
+# The command-line tests run unless SIM_TEST names something else.
+cli_case() {
+	[ -z "${SIM_TEST:-}" ] || [[ $1 == *"$SIM_TEST"* ]]
+}
+ntests=${#flavours[@]}
+for f in "${flavours[@]}"; do
+	cli_case "$f:test_cli" && ntests=$((ntests + 1))
+done
+cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]] && ntests=$((ntests + 1))
+
 echo "KTAP version 1"
-echo "1..${#flavours[@]}"
+echo "1..$ntests"
 n=0 pass=0 fail=0 skip=0
 for f in "${flavours[@]}"; do
 	n=$((n + 1))
@@ -46,5 +60,49 @@ for f in "${flavours[@]}"; do
 		[ "$x" -eq 0 ] && fail=$((fail + 1))
 	fi
 done
+for f in "${flavours[@]}"; do
+	cli_case "$f:test_cli" || continue
+	n=$((n + 1))
+	log=$build/$f/test_cli.log
+	t0=$SECONDS
+	echo "# $f:test_cli"
+	timeout 900 bash "$here/test_cli.sh" "$build/$f/rxbisect-sim" 2>&1 | tee "$log" |
+		sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	p=$(grep -c '^ok ' "$log" | head -n1)
+	s=$(grep -c '^ok .* # SKIP' "$log")
+	x=$(grep -c '^not ok ' "$log")
+	pass=$((pass + p - s))
+	skip=$((skip + s))
+	fail=$((fail + x))
+	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
+		echo "ok $n $f:test_cli # time=$((SECONDS - t0))s"
+	else
+		echo "not ok $n $f:test_cli # exit $rc (log: $log)"
+		[ "$x" -eq 0 ] && fail=$((fail + 1))
+	fi
+done
+
+if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
+	n=$((n + 1))
+	log=$build/asan/fuzz_cli.log
+	t0=$SECONDS
+	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-60} s, seed ${SIM_FUZZ_SEED:-1})"
+	if ! command -v python3 >/dev/null; then
+		echo "ok $n asan:fuzz_cli # SKIP python3 not installed"
+		skip=$((skip + 1))
+	else
+		timeout $((${SIM_FUZZ_SECONDS:-60} + 120)) python3 "$here/fuzz_cli.py" \
+			"$build/asan/rxbisect-sim" 2>&1 | tee "$log" | sed -u 's/^/    /'
+		rc=${PIPESTATUS[0]}
+		if [ "$rc" -eq 0 ]; then
+			echo "ok $n asan:fuzz_cli # time=$((SECONDS - t0))s"
+			pass=$((pass + 1))
+		else
+			echo "not ok $n asan:fuzz_cli # exit $rc (log: $log)"
+			fail=$((fail + 1))
+		fi
+	fi
+fi
 echo "# Totals: pass:$pass fail:$fail skip:$skip"
 [ "$fail" -eq 0 ]
