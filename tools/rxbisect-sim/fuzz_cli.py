@@ -195,12 +195,15 @@ def main():
             except subprocess.TimeoutExpired:
                 why = "hang (no exit within %g s)" % a.timeout
                 err = ""
+            except OSError as e:
+                why = "could not run it: %s" % e
+                err = ""
             made = [f for f in os.listdir(work) if CANARY.match(f)]
             if made and not why:
                 why = "a label created %s" % made
             for f in os.listdir(work):
-                os.unlink(os.path.join(work, f)) if os.path.isfile(
-                    os.path.join(work, f)) else None
+                if os.path.isfile(os.path.join(work, f)):
+                    os.unlink(os.path.join(work, f))
             if why:
                 fails += 1
                 print("# FAIL (%s): %s %s" % (why, shlex.quote(binary),

@@ -216,6 +216,17 @@ static int split_list(const char *what, char *s, const char **out,
 	return 0;
 }
 
+/* Option @what's metric list @arg, kept in *@copy (replacing an earlier one). */
+static int metric_list(const char *what, char **copy, const char *arg,
+		       const char **out, unsigned int max)
+{
+	free(*copy);
+	*copy = strdup(arg);
+	if (!*copy)
+		return usage("out of memory");
+	return split_list(what, *copy, out, max);
+}
+
 /* A CSV field: quoted if it holds a comma, quote or line break. */
 static void csv_field(const char *v)
 {
@@ -652,11 +663,7 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 			png = optarg;
 			break;
 		case OPT_PLOT_Y:
-			free(cl->ys_arg);
-			cl->ys_arg = strdup(optarg);
-			if (!cl->ys_arg)
-				return usage("out of memory");
-			if (split_list("--plot-y", cl->ys_arg, ys, MAX_PLOT_Y))
+			if (metric_list("--plot-y", &cl->ys_arg, optarg, ys, MAX_PLOT_Y))
 				return 2;
 			break;
 		case OPT_PLOT_TITLE:
@@ -680,11 +687,8 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 			xst = true;
 			break;
 		case OPT_COLUMNS:
-			free(cl->cols_arg);
-			cl->cols_arg = strdup(optarg);
-			if (!cl->cols_arg)
-				return usage("out of memory");
-			if (split_list("--columns", cl->cols_arg, cols_buf, MAX_COLUMNS))
+			if (metric_list("--columns", &cl->cols_arg, optarg, cols_buf,
+					MAX_COLUMNS))
 				return 2;
 			cols = cols_buf;
 			break;

@@ -31,6 +31,25 @@ cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]] && ntests=$((nt
 echo "KTAP version 1"
 echo "1..$ntests"
 n=0 pass=0 fail=0 skip=0
+
+# tally NAME LOG RC T0: count LOG's nested results, print test n's line.
+tally() {
+	local name=$1 log=$2 rc=$3 t0=$4 p s x
+
+	p=$(grep -c '^ok ' "$log" | head -n1)
+	s=$(grep -c '^ok .* # SKIP' "$log")
+	x=$(grep -c '^not ok ' "$log")
+	pass=$((pass + p - s))
+	skip=$((skip + s))
+	fail=$((fail + x))
+	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
+		echo "ok $n $name # time=$((SECONDS - t0))s"
+	else
+		echo "not ok $n $name # exit $rc (log: $log)"
+		[ "$x" -eq 0 ] && fail=$((fail + 1))
+	fi
+}
+
 for f in "${flavours[@]}"; do
 	n=$((n + 1))
 	log=$build/$f/test_sim.log
@@ -47,18 +66,7 @@ for f in "${flavours[@]}"; do
 		rc2=${PIPESTATUS[0]}
 		[ "$rc" -eq 0 ] && rc=$rc2
 	fi
-	p=$(grep -c '^ok ' "$log" | head -n1)
-	s=$(grep -c '^ok .* # SKIP' "$log")
-	x=$(grep -c '^not ok ' "$log")
-	pass=$((pass + p - s))
-	skip=$((skip + s))
-	fail=$((fail + x))
-	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
-		echo "ok $n $f:test_sim # time=$((SECONDS - t0))s"
-	else
-		echo "not ok $n $f:test_sim # exit $rc (log: $log)"
-		[ "$x" -eq 0 ] && fail=$((fail + 1))
-	fi
+	tally "$f:test_sim" "$log" "$rc" "$t0"
 done
 for f in "${flavours[@]}"; do
 	cli_case "$f:test_cli" || continue
@@ -68,19 +76,7 @@ for f in "${flavours[@]}"; do
 	echo "# $f:test_cli"
 	timeout 900 bash "$here/test_cli.sh" "$build/$f/rxbisect-sim" 2>&1 | tee "$log" |
 		sed -u 's/^/    /'
-	rc=${PIPESTATUS[0]}
-	p=$(grep -c '^ok ' "$log" | head -n1)
-	s=$(grep -c '^ok .* # SKIP' "$log")
-	x=$(grep -c '^not ok ' "$log")
-	pass=$((pass + p - s))
-	skip=$((skip + s))
-	fail=$((fail + x))
-	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
-		echo "ok $n $f:test_cli # time=$((SECONDS - t0))s"
-	else
-		echo "not ok $n $f:test_cli # exit $rc (log: $log)"
-		[ "$x" -eq 0 ] && fail=$((fail + 1))
-	fi
+	tally "$f:test_cli" "$log" "${PIPESTATUS[0]}" "$t0"
 done
 
 if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
