@@ -166,7 +166,7 @@ static const struct range ranges[] = {
 	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
 	R("dsh-overload-ratio", 0, 1000),
 	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
-	R("link-gbps", 0.001, 1e5), R("load", 1e-6, 1),
+	R("link-gbps", 0.001, 1e5), R("load", 0.000001, 1),
 	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
 	R("burst", 1, 1 << 20), R("flows", 0, SIM_MAX_FLOWS),
 	R("target", -1, SIM_MAX_CORES - 1), R("target-share", 0, 1),
@@ -690,8 +690,8 @@ bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 		    !memchr(ch->val, 0, sizeof(ch->val)) ||
 		    !(ch->at >= 0 && ch->at <= 1) ||
 		    (i && ch->at < c->change[i - 1].at) || !live(ch->opt)) {
-			bad = fail("--change %u: want AT in [0, 1], in order, and an option of: %s",
-				   i, live_list());
+			bad = fail("--change number %u: want AT in [0, 1], in order, one of: %s",
+				   i + 1, live_list());
 		} else if (opt_apply(&tmp, ch->opt, ch->val) || cfg_check(&tmp)) {
 			snprintf(why, sizeof(why), "%s", opt_err);
 			bad = fail("--change %g:%s=%s: %s", ch->at, ch->opt,
