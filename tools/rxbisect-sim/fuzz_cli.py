@@ -161,7 +161,7 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("SIM_FUZZ_SEED", 1)))
     ap.add_argument("--seconds", type=float,
-                    default=float(os.environ.get("SIM_FUZZ_SECONDS", 60)))
+                    default=float(os.environ.get("SIM_FUZZ_SECONDS", 50)))
     ap.add_argument("--timeout", type=float, default=30)
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)

@@ -5,8 +5,10 @@
 # The plain build runs every case; the ASan/UBSan build the unit and model
 # cases (the experiments are the same code on longer runs).  Then the
 # command line: test_cli.sh (bad input) on each flavour's rxbisect-sim,
-# and fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 60,
-# seed SIM_FUZZ_SEED, default 1) on the ASan/UBSan one.  The last line is
+# fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 50, seed
+# SIM_FUZZ_SEED, default 1) on the ASan/UBSan one, and the libFuzzer
+# target of the option layer (build/fuzz/fuzz_opts, clang) for
+# SIM_LIBFUZZER_SECONDS (default 20).  The last line is
 # "# Totals: pass:N fail:N skip:N" over the nested cases.
 #
 # Usage: run_check.sh BUILD_DIR "FLAVOURS"
@@ -27,6 +29,7 @@ for f in "${flavours[@]}"; do
 	cli_case "$f:test_cli" && ntests=$((ntests + 1))
 done
 cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]] && ntests=$((ntests + 1))
+cli_case asan:fuzz_opts && ntests=$((ntests + 1))
 
 echo "KTAP version 1"
 echo "1..$ntests"
@@ -83,19 +86,49 @@ if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
 	n=$((n + 1))
 	log=$build/asan/fuzz_cli.log
 	t0=$SECONDS
-	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-60} s, seed ${SIM_FUZZ_SEED:-1})"
+	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-50} s, seed ${SIM_FUZZ_SEED:-1})"
 	if ! command -v python3 >/dev/null; then
 		echo "ok $n asan:fuzz_cli # SKIP python3 not installed"
 		skip=$((skip + 1))
 	else
-		timeout $((${SIM_FUZZ_SECONDS:-60} + 120)) python3 "$here/fuzz_cli.py" \
-			"$build/asan/rxbisect-sim" 2>&1 | tee "$log" | sed -u 's/^/    /'
+		timeout $((${SIM_FUZZ_SECONDS:-50} + 120)) python3 "$here/fuzz_cli.py" \
+			--seconds "${SIM_FUZZ_SECONDS:-50}" "$build/asan/rxbisect-sim" 2>&1 |
+			tee "$log" | sed -u 's/^/    /'
 		rc=${PIPESTATUS[0]}
 		if [ "$rc" -eq 0 ]; then
 			echo "ok $n asan:fuzz_cli # time=$((SECONDS - t0))s"
 			pass=$((pass + 1))
 		else
 			echo "not ok $n asan:fuzz_cli # exit $rc (log: $log)"
+			fail=$((fail + 1))
+		fi
+	fi
+fi
+
+if cli_case asan:fuzz_opts; then
+	n=$((n + 1))
+	log=$build/fuzz/fuzz_opts.log
+	t0=$SECONDS
+	secs=${SIM_LIBFUZZER_SECONDS:-20}
+	echo "# asan:fuzz_opts (libFuzzer, $secs s, seed ${SIM_FUZZ_SEED:-1})"
+	if [ ! -x "$build/fuzz/fuzz_opts" ]; then
+		echo "ok $n asan:fuzz_opts # SKIP no clang to build it"
+		skip=$((skip + 1))
+	else
+		# Crash inputs land in build/fuzz/ (crash-*), to replay:
+		# build/fuzz/fuzz_opts FILE
+		timeout $((secs + 60)) "$build/fuzz/fuzz_opts" -seed="${SIM_FUZZ_SEED:-1}" \
+			-max_total_time="$secs" -timeout=10 -max_len=512 -rss_limit_mb=2048 \
+			-dict="$here/fuzz_opts.dict" -artifact_prefix="$build/fuzz/" \
+			-print_final_stats=1 >"$log" 2>&1
+		rc=$?
+		grep -E '^(stat::number_of_executed_units|Done|==[0-9]+==ERROR|SUMMARY|fuzz_opts:)' \
+			"$log" | sed 's/^/    # /'
+		if [ "$rc" -eq 0 ]; then
+			echo "ok $n asan:fuzz_opts # time=$((SECONDS - t0))s"
+			pass=$((pass + 1))
+		else
+			echo "not ok $n asan:fuzz_opts # exit $rc (log: $log)"
 			fail=$((fail + 1))
 		fi
 	fi
