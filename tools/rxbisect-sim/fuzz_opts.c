@@ -9,7 +9,9 @@
  *
  * Input: items separated by NUL bytes; an item's first byte picks the
  * option (modulo their number, or --no-OPT for bools when its top bit is
- * set), the rest is the value.
+ * set), the rest is the value: text, or, after '#', '%' or '^', up to 8
+ * raw bytes printed as an integer, a double or a power of two plus a
+ * small offset (so that mutations reach every magnitude).
  *
  * Built with clang -fsanitize=fuzzer (make check runs it for a few
  * seconds; see run_check.sh).
@@ -79,6 +81,27 @@ static void invariants(const struct sim_cfg *c)
 }
 
 /* libFuzzer's entry point; its name comes from the Makefile. */
+/* The value of an item: text, or a number made from raw bytes. */
+static const char *item_value(const char *v, size_t len, char *buf, size_t blen)
+{
+	unsigned char raw[8] = { 0 };
+	double d;
+	u64 u;
+
+	if (!len || (*v != '#' && *v != '%' && *v != '^'))
+		return v;
+	memcpy(raw, v + 1, len - 1 < sizeof(raw) ? len - 1 : sizeof(raw));
+	memcpy(&u, raw, sizeof(u));
+	memcpy(&d, raw, sizeof(d));
+	if (*v == '#')
+		snprintf(buf, blen, "%llu", (unsigned long long)u);
+	else if (*v == '%')
+		snprintf(buf, blen, "%.17g", d);
+	else
+		snprintf(buf, blen, "%.0f", ldexp(1, raw[0] % 70) + (int8_t)raw[1]);
+	return buf;
+}
+
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size)
@@ -99,13 +122,14 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size)
 
 		if (len) {
 			const char *name = opt_name(sel % nopt, &has);
-			char no[64];
+			char no[64], num[64];
 
 			if ((sel & 0x80) && has == 2) {
 				snprintf(no, sizeof(no), "no-%s", name);
 				opt_apply(&c, no, NULL);
 			} else {
-				opt_apply(&c, name, p + 1);
+				opt_apply(&c, name, item_value(p + 1, len - 1, num,
+							       sizeof(num)));
 			}
 		}
 		p += len + 1;
