@@ -18,7 +18,7 @@ cd "$tmp" || exit 1
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 # Runs that pass the checks: short.
-small=(--packets 3000 --warmup 0 --columns gbps,drop_pct)
+small=(--packets 3000 --warmup 0 --columns "gbps,drop_pct")
 
 n=0 pass=0 fail=0
 declare -a lines
@@ -135,7 +135,9 @@ bad '--change "": want AT:OPT=VALUE' --change ''
 bad '--change 0.5:load=2: --load "2": want a number' --change 0.5:load=2
 bad '--change 0.5:extra=40:5: --extra 40:...: want a core below --cores 16' \
 	--change 0.5:extra=40:5
-bad '--change: at most 8 changes' $(for i in 1 2 3 4 5 6 7 8 9; do echo --change 0.$i:load=0.5; done)
+nine=()
+for i in 1 2 3 4 5 6 7 8 9; do nine+=(--change "0.$i:load=0.5"); done
+bad '--change: at most 8 changes' "${nine[@]}"
 # Sweeps, series, cases, output options.
 bad '--sweep given twice' --sweep ring=64 --sweep ring=128
 bad '--series given twice' --series ring=64 --series ring=128
