@@ -7,14 +7,20 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <rxbisect/rxb_model.h>
 
+#include "opts.h"
 #include "sim.h"
 
 enum opt_type { T_UINT, T_INT, T_U64, T_SIZE, T_DBL, T_STR, T_BOOL, T_ENUM,
@@ -133,6 +139,94 @@ static const struct opt opts[] = {
 
 #define NOPTS	ARRAY_SIZE(opts)
 
+/*
+ * Accepted values of the numeric options: [lo, hi], an end excluded where
+ * @open says so.  Bounds keep every value finite, non-negative where a
+ * negative one means nothing, and every allocation the run makes bounded
+ * (flows, windows, LLC, buffers).  An option not listed here gets its
+ * type's default range (range_of()).
+ */
+#define LO_OPEN	1
+#define HI_OPEN	2
+struct range {
+	const char *name;
+	double lo, hi;
+	unsigned int open;
+};
+
+#define SIM_MAX_FLOWS		BIT(20)
+#define SIM_MAX_WSS_WINDOW	BIT(22)
+#define SIM_MAX_LLC		BIT_ULL(30)
+#define SIM_MAX_PACKETS		1e10
+#define SIM_MAX_CYCLES		1e7
+#define SIM_MAX_ACCESSES	1024
+#define SIM_MAX_US		1e6	/* one second of simulated time */
+#define SIM_MAX_NS		1e5
+
+#define R(n, lo, hi)		{ n, lo, hi, 0 }
+#define RO(n, lo, hi, open)	{ n, lo, hi, open }
+static const struct range ranges[] = {
+	R("ring", 1, 65536), R("ax", 1, 65536),
+	R("share", 1, SIM_MAX_CORES), R("ax-assoc", 0, SIM_MAX_CORES),
+	R("notif-timeout-us", 0, SIM_MAX_US), R("dsh-period-us", 0, SIM_MAX_US),
+	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
+	R("dsh-overload-ratio", 0, 1000),
+	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
+	R("link-gbps", 0.001, 1e5), R("load", 0.000001, 1),
+	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
+	R("burst", 1, 1 << 20), R("flows", 0, SIM_MAX_FLOWS),
+	R("target", -1, SIM_MAX_CORES - 1), R("target-share", 0, 1),
+	R("target-cycles", 0, SIM_MAX_CYCLES),
+	R("target-pkt-size", 0, 65536),
+	R("target-accesses", 0, SIM_MAX_ACCESSES),
+	R("packets", 1, SIM_MAX_PACKETS), RO("warmup", 0, 1, HI_OPEN),
+	R("seed", 0, 18446744073709551615.0),
+	R("buf-stride", 64, 65536), R("headroom", 0, 65536 - 64),
+	R("pool-x", 0, 1000), R("pool-cache", 1, 65536),
+	R("hold-us", 0, SIM_MAX_US),
+	R("ghz", 0.01, 100), R("cycles", 0, SIM_MAX_CYCLES),
+	R("poll-cycles", 0, SIM_MAX_CYCLES), R("budget", 1, SIM_MAX_BUDGET),
+	R("touch-lines", 0, 1024), R("app-accesses", 0, SIM_MAX_ACCESSES),
+	R("app-mem", 0, 1ULL << 40), R("irq-us", 0, SIM_MAX_US),
+	R("refill-retry-us", 0.001, SIM_MAX_US),
+	R("llc", 64 << 10, SIM_MAX_LLC), R("llc-ways", 1, 64),
+	R("ddio-ways", 0, 64), R("llc-ns", 0, SIM_MAX_NS),
+	R("dram-ns", 0, SIM_MAX_NS), R("mem-gbs", 0, 1e5),
+	R("mem-load", 0, 1000), R("mlp", 1, 1024),
+	R("wss-window", 2, SIM_MAX_WSS_WINDOW),
+	R("pcie-gbps", 0, 1e5), R("pcie-rd-ns", 0, 1e6),
+	R("pcie-reads", 1, 4096), R("nic-buf", 2048, 1ULL << 32),
+};
+
+/*
+ * Options --change may set during a run: those the simulation reads as it
+ * goes (sim.c, traffic.c).  The others size or set up the run.
+ */
+static const char *const live_opts[] = {
+	"load", "cycles", "poll-cycles", "budget", "touch-lines", "rewrite",
+	"app-accesses", "extra", "irq-us", "refill-retry-us", "tx", "hold-us",
+	"llc-ns", "dram-ns", "mem-gbs", "mem-load", "mlp", "target-share",
+	"target-cycles", "target-accesses", NULL,
+};
+
+static char opt_err[512];
+
+/* Why the last opt_apply() or sim_cfg_check() failed. */
+const char *opt_error(void)
+{
+	return opt_err;
+}
+
+static int __printf(1, 2) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(opt_err, sizeof(opt_err), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
 static const struct opt *opt_find(const char *name)
 {
 	unsigned int i;
@@ -143,50 +237,166 @@ static const struct opt *opt_find(const char *name)
 	return NULL;
 }
 
-static int parse_u64(const char *v, u64 *out, bool size)
+static bool numeric(const struct opt *o)
 {
-	char *end;
+	return o->type == T_UINT || o->type == T_INT || o->type == T_U64 ||
+	       o->type == T_SIZE || o->type == T_DBL;
+}
+
+static struct range range_of(const struct opt *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ranges); i++)
+		if (!strcmp(ranges[i].name, o->name))
+			return ranges[i];
+	switch (o->type) {
+	case T_INT:
+		return (struct range)R(o->name, -1, INT32_MAX);
+	case T_DBL:
+		return (struct range)R(o->name, 0, 1e9);
+	default:
+		return (struct range)R(o->name, 0, UINT32_MAX);
+	}
+}
+
+static bool in_range(const struct range *r, double v)
+{
+	return isfinite(v) &&
+	       ((r->open & LO_OPEN) ? v > r->lo : v >= r->lo) &&
+	       ((r->open & HI_OPEN) ? v < r->hi : v <= r->hi);
+}
+
+/* A bound as a user would write it: sizes with K/M/G. */
+static void fmt_bound(char *buf, size_t len, double v, bool size)
+{
+	static const char sfx[] = "KMGT";
+	int i;
+
+	for (i = 3; size && i >= 0; i--) {
+		double unit = ldexp(1, 10 * (i + 1));
+
+		if (v >= unit && fmod(v, unit) == 0) {
+			snprintf(buf, len, "%.0f%c", v / unit, sfx[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%.*g", v == floor(v) ? 20 : 6, v);
+}
+
+/* "a number in (0, 1]" for --help and messages. */
+static void fmt_range(char *buf, size_t len, const struct opt *o)
+{
+	struct range r = range_of(o);
+	char lo[32], hi[32];
+
+	fmt_bound(lo, sizeof(lo), r.lo, o->type == T_SIZE);
+	fmt_bound(hi, sizeof(hi), r.hi, o->type == T_SIZE);
+	snprintf(buf, len, "%s in %c%s, %s%c",
+		 o->type == T_DBL ? "a number" :
+		 o->type == T_SIZE ? "a size (bytes, suffix K, M, G or T)" :
+		 "an integer",
+		 (r.open & LO_OPEN) ? '(' : '[', lo, hi,
+		 (r.open & HI_OPEN) ? ')' : ']');
+}
+
+static int bad_enum(const struct opt *o, const char *v)
+{
+	char list[128] = "";
+	unsigned int i;
+
+	for (i = 0; o->names[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", o->names[i]);
+	return fail("--%s \"%.64s\": want one of %s", o->name, v, list);
+}
+
+static int bad_value(const struct opt *o, const char *v)
+{
+	char want[160];
+
+	fmt_range(want, sizeof(want), o);
+	return fail("--%s \"%.64s\": want %s", o->name, v, want);
+}
+
+/*
+ * An integer: decimal, 0x hex, or a decimal with an exponent that gives an
+ * integer ("1e7"); no sign unless @sign, no blanks, nothing after it.
+ */
+static bool parse_int(const char *v, bool sign, double *out, u64 *exact)
+{
+	const char *p = v + (sign && *v == '-');
 	unsigned long long n;
+	char *end;
 	double d;
 
+	if (!isdigit((unsigned char)*p))
+		return false;
 	errno = 0;
-	if (!*v || *v == '-')
-		return -EINVAL;
-	n = strtoull(v, &end, 0);
-	if (errno)
-		return -EINVAL;
-	if (size && *end == '.') {
-		d = strtod(v, &end);
-		n = (unsigned long long)d;
-	} else {
-		d = (double)n;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		n = strtoull(p + 2, &end, 16);
+	else
+		n = strtoull(p, &end, 10);
+	if (errno || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+		      !isxdigit((unsigned char)p[2])))
+		return false;
+	d = (double)n;
+	if (*end == 'e' || *end == 'E' || *end == '.') {
+		d = strtod(p, &end);
+		if (errno || !isfinite(d) || d != floor(d) || d > 0x1p53)
+			return false;
 	}
-	if (size && *end) {
-		double mul;
+	if (*end)
+		return false;
+	*out = p != v ? -d : d;
+	if (exact)
+		*exact = d == (double)n ? n : (u64)d;
+	return true;
+}
 
-		switch (toupper((unsigned char)*end)) {
-		case 'K':
-			mul = 1024.0;
-			break;
-		case 'M':
-			mul = 1024.0 * 1024;
-			break;
-		case 'G':
-			mul = 1024.0 * 1024 * 1024;
-			break;
-		default:
-			return -EINVAL;
-		}
+/* A finite decimal number; no blanks, "nan", "inf" or hex. */
+static bool parse_dbl(const char *v, double *out)
+{
+	const char *p = v + (*v == '-' || *v == '+');
+	char *end;
+
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return false;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return false;
+	errno = 0;
+	*out = strtod(v, &end);
+	return !errno && !*end && end != v && isfinite(*out);
+}
+
+/* A byte count: a number with an optional K, M, G or T (binary) suffix. */
+static bool parse_size(const char *v, double *out)
+{
+	static const char sfx[] = "KMGT";
+	const char *s;
+	char *end;
+	double d;
+
+	if (!isdigit((unsigned char)*v) && *v != '.')
+		return false;
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || end == v || !isfinite(d))
+		return false;
+	if (*end) {
+		s = strchr(sfx, toupper((unsigned char)*end));
+		if (!s || !*s)
+			return false;
+		d = ldexp(d, 10 * (int)(s - sfx + 1));
 		end++;
 		if (!strcasecmp(end, "i") || !strcasecmp(end, "ib") ||
 		    !strcasecmp(end, "b"))
 			end += strlen(end);
-		n = (unsigned long long)(d * mul);
 	}
-	if (*end)
-		return -EINVAL;
-	*out = n;
-	return 0;
+	if (*end || d != floor(d))
+		return false;
+	*out = d;
+	return true;
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -204,123 +414,174 @@ static int parse_bool(const char *v, bool *out)
 	return -EINVAL;
 }
 
+/* "CORE:CYCLES[:ACCESSES]", or "-1" to clear. */
 static int apply_extra(struct sim_cfg *c, const char *v)
 {
-	int core;
-	unsigned int cyc = 0, acc = 0;
-	int n = sscanf(v, "%d:%u:%u", &core, &cyc, &acc);
+	static const char want[] =
+		"want CORE:CYCLES[:ACCESSES] (0..63:0..1e7:0..1024) or -1";
+	char buf[64], *f[4], *rest = buf;
+	double core, cyc, acc = 0;
+	unsigned int n = 0;
 
-	if (n >= 1 && core == -1) {
+	if (strlen(v) >= sizeof(buf))
+		return fail("--extra \"%.64s\": %s", v, want);
+	strcpy(buf, v);
+	while (rest && n < 4)
+		f[n++] = strsep(&rest, ":");
+	if (n == 1 && !strcmp(f[0], "-1")) {
 		memset(c->extra_cycles, 0, sizeof(c->extra_cycles));
 		memset(c->extra_accesses, 0, sizeof(c->extra_accesses));
 		return 0;
 	}
-	if (n < 2 || core < 0 || core >= SIM_MAX_CORES)
-		return -EINVAL;
-	c->extra_cycles[core] = cyc;
-	c->extra_accesses[core] = acc;
+	if (rest || n < 2 || n > 3 ||
+	    !parse_int(f[0], false, &core, NULL) || core >= SIM_MAX_CORES ||
+	    !parse_int(f[1], false, &cyc, NULL) || cyc > SIM_MAX_CYCLES ||
+	    (n == 3 && (!parse_int(f[2], false, &acc, NULL) ||
+			acc > SIM_MAX_ACCESSES)))
+		return fail("--extra \"%.64s\": %s", v, want);
+	c->extra_cycles[(int)core] = cyc;
+	c->extra_accesses[(int)core] = acc;
 	return 0;
 }
 
+static bool live(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; live_opts[i]; i++)
+		if (!strcmp(live_opts[i], name))
+			return true;
+	return false;
+}
+
+/* The options --change may set, for messages. */
+static const char *live_list(void)
+{
+	static char buf[512];
+	unsigned int i;
+
+	if (!*buf)
+		for (i = 0; live_opts[i]; i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 i ? ", " : "", live_opts[i]);
+	return buf;
+}
+
+/* "AT:OPT=VAL": kept in order of AT; checked with the rest in sim_cfg_check(). */
 static int apply_change(struct sim_cfg *c, const char *v)
 {
-	struct sim_change *ch;
 	const char *colon = strchr(v, ':'), *eq;
-	char *end;
+	struct sim_change ch = { 0 };
+	struct sim_cfg tmp;
+	char at[32];
+	unsigned int i;
 
-	if (!colon || c->nchange == SIM_MAX_CHANGES)
-		return -EINVAL;
-	eq = strchr(colon, '=');
-	if (!eq || eq == colon + 1 || (size_t)(eq - colon - 1) >= sizeof(ch->opt) ||
-	    strlen(eq + 1) >= sizeof(ch->val))
-		return -EINVAL;
-	ch = &c->change[c->nchange];
-	ch->at = strtod(v, &end);
-	if (end != colon || ch->at < 0 || ch->at > 1)
-		return -EINVAL;
-	memcpy(ch->opt, colon + 1, eq - colon - 1);
-	ch->opt[eq - colon - 1] = 0;
-	strcpy(ch->val, eq + 1);
-	/* Check it applies; the copy is thrown away. */
-	{
-		struct sim_cfg tmp = *c;
+	if (c->nchange >= SIM_MAX_CHANGES)
+		return fail("--change: at most %d changes", SIM_MAX_CHANGES);
+	eq = colon ? strchr(colon, '=') : NULL;
+	if (!colon || !eq || eq == colon + 1 || (size_t)(colon - v) >= sizeof(at))
+		return fail("--change \"%.64s\": want AT:OPT=VALUE, AT in [0, 1]", v);
+	memcpy(at, v, colon - v);
+	at[colon - v] = 0;
+	if (!parse_dbl(at, &ch.at) || ch.at < 0 || ch.at > 1)
+		return fail("--change \"%.64s\": AT must be a number in [0, 1]", v);
+	if ((size_t)(eq - colon - 1) >= sizeof(ch.opt) ||
+	    strlen(eq + 1) >= sizeof(ch.val))
+		return fail("--change \"%.64s\": option or value too long", v);
+	memcpy(ch.opt, colon + 1, eq - colon - 1);
+	strcpy(ch.val, eq + 1);
+	if (!opt_find(ch.opt))
+		return fail("--change \"%.64s\": no option --%s", v, ch.opt);
+	if (!live(ch.opt))
+		return fail("--change \"%.64s\": --%s cannot change during a run (these can: %s)",
+			    v, ch.opt, live_list());
+	tmp = *c;
+	if (opt_apply(&tmp, ch.opt, ch.val)) {
+		char why[sizeof(opt_err)];
 
-		if (!strcmp(ch->opt, "change") || opt_apply(&tmp, ch->opt, ch->val))
-			return -EINVAL;
+		snprintf(why, sizeof(why), "%s", opt_err);
+		return fail("--change %.64s: %s", v, why);
 	}
+	/* In order of AT, after those at the same AT. */
+	for (i = c->nchange; i && c->change[i - 1].at > ch.at; i--)
+		c->change[i] = c->change[i - 1];
+	c->change[i] = ch;
 	c->nchange++;
 	return 0;
 }
 
 int opt_apply(struct sim_cfg *c, const char *name, const char *val)
 {
-	const struct opt *o = opt_find(name);
-	void *p;
-	u64 u;
-	char *end;
-	double d;
-	long l;
+	const struct opt *o;
+	struct range r;
 	unsigned int i;
+	size_t max;
+	double d;
+	u64 u = 0;
+	void *p;
 
+	if (!name)
+		return fail("no option name");
+	o = opt_find(name);
 	if (!o && !strncmp(name, "no-", 3)) {
 		o = opt_find(name + 3);
 		if (!o || o->type != T_BOOL || val)
-			return -ENOENT;
+			return fail("--%.64s: no such option", name);
 		*(bool *)((char *)c + o->off) = false;
 		return 0;
 	}
 	if (!o)
-		return -ENOENT;
+		return fail("--%.64s: no such option (see --help)", name);
 	p = (char *)c + o->off;
 	if (!val && o->type != T_BOOL)
-		return -EINVAL;
+		return fail("--%s needs a value", o->name);
+	r = range_of(o);
 	switch (o->type) {
 	case T_UINT:
-		if (parse_u64(val, &u, false) || u > UINT32_MAX)
-			return -EINVAL;
-		*(unsigned int *)p = u;
-		return 0;
 	case T_INT:
-		errno = 0;
-		l = strtol(val, &end, 0);
-		if (errno || *end || !*val || l < INT32_MIN || l > INT32_MAX)
-			return -EINVAL;
-		*(int *)p = l;
-		return 0;
 	case T_U64:
 	case T_SIZE:
-		if (parse_u64(val, &u, o->type == T_SIZE))
-			return -EINVAL;
-		*(u64 *)p = u;
-		return 0;
 	case T_DBL:
-		errno = 0;
-		d = strtod(val, &end);
-		if (errno || *end || !*val)
-			return -EINVAL;
-		*(double *)p = d;
+		if (!(o->type == T_SIZE ? parse_size(val, &d) :
+		      o->type == T_DBL ? parse_dbl(val, &d) :
+		      parse_int(val, o->type == T_INT, &d, &u)) || !in_range(&r, d))
+			return bad_value(o, val);
+		if (o->type == T_UINT)
+			*(unsigned int *)p = d;
+		else if (o->type == T_INT)
+			*(int *)p = d;
+		else if (o->type == T_DBL)
+			*(double *)p = d;
+		else if (o->type == T_SIZE)
+			*(u64 *)p = d;
+		else	/* exactly, beyond a double's integers (--seed) */
+			*(u64 *)p = u;
 		return 0;
 	case T_STR:
-		if (strlen(val) >= (o->off == offsetof(struct sim_cfg, model) ?
-				    SIM_NAME_LEN : sizeof(c->trace)))
-			return -EINVAL;
+		max = o->off == offsetof(struct sim_cfg, model) ? SIM_NAME_LEN :
+		      sizeof(c->trace);
+		if (strlen(val) >= max)
+			return fail("--%s: at most %zu bytes", o->name, max - 1);
 		strcpy(p, val);
 		return 0;
 	case T_BOOL:
-		return parse_bool(val, p);
+		if (parse_bool(val, p))
+			return fail("--%s \"%.64s\": want 1, 0, yes, no, on, off, true or false",
+				    o->name, val);
+		return 0;
 	case T_ENUM:
 		for (i = 0; o->names[i]; i++)
 			if (!strcmp(o->names[i], val)) {
 				*(unsigned int *)p = i;
 				return 0;
 			}
-		return -EINVAL;
+		return bad_enum(o, val);
 	case T_EXTRA:
 		return apply_extra(c, val);
 	case T_CHANGE:
 		return apply_change(c, val);
 	}
-	return -EINVAL;
+	return fail("--%s: unknown option type", o->name);
 }
 
 void sim_cfg_default(struct sim_cfg *c)
@@ -333,59 +594,121 @@ void sim_cfg_default(struct sim_cfg *c)
 			abort();
 }
 
+/* The value of numeric option @o in @c. */
+static double opt_num(const struct sim_cfg *c, const struct opt *o)
+{
+	const void *p = (const char *)c + o->off;
+
+	switch (o->type) {
+	case T_UINT:
+		return *(const unsigned int *)p;
+	case T_INT:
+		return *(const int *)p;
+	case T_U64:
+	case T_SIZE:
+		return (double)*(const u64 *)p;
+	default:
+		return *(const double *)p;
+	}
+}
+
+/* Every option in its range, then the rules between options. */
+static int cfg_check(const struct sim_cfg *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opts[i];
+		struct range r = range_of(o);
+		char buf[64], want[160];
+
+		if (!numeric(o) || in_range(&r, opt_num(c, o)))
+			continue;
+		opt_value(c, o->name, buf, sizeof(buf));
+		fmt_range(want, sizeof(want), o);
+		return fail("--%s %s: want %s", o->name, buf, want);
+	}
+	if (!rxb_model_find(c->model))
+		return fail("--model \"%.32s\": no such ring model (see --list-models)",
+			    c->model);
+	if (c->cores % c->ports)
+		return fail("--cores %u: want a multiple of --ports %u", c->cores,
+			    c->ports);
+	if (c->cores / c->ports > RXB_MAX_MODEL_QUEUES)
+		return fail("--cores / --ports: at most %d queues per port",
+			    RXB_MAX_MODEL_QUEUES);
+	if (c->buf_stride % 64)
+		return fail("--buf-stride %u: want a multiple of 64", c->buf_stride);
+	if (c->headroom + 64 > c->buf_stride)
+		return fail("--headroom %u: want at most --buf-stride %u - 64",
+			    c->headroom, c->buf_stride);
+	if (c->pkt_size + c->headroom > c->buf_stride)
+		return fail("--pkt-size %u: want at most --buf-stride - --headroom (%u)",
+			    c->pkt_size, c->buf_stride - c->headroom);
+	if (c->target_pkt_size && (c->target_pkt_size < 64 ||
+				   c->target_pkt_size + c->headroom > c->buf_stride))
+		return fail("--target-pkt-size %u: want 0, or 64 to --buf-stride - --headroom (%u)",
+			    c->target_pkt_size, c->buf_stride - c->headroom);
+	if (c->arrival == ARR_TRACE) {
+		struct stat st;
+
+		if (!*c->trace)
+			return fail("--arrival trace needs --trace FILE");
+		if (stat(c->trace, &st))
+			return fail("--trace %.200s: %s", c->trace, strerror(errno));
+		if (!S_ISREG(st.st_mode) || st.st_size > (1LL << 30))
+			return fail("--trace %.200s: want a regular file of at most 1 GiB",
+				    c->trace);
+	} else if (!c->flows) {
+		return fail("--flows must be at least 1");
+	}
+	if (c->target >= (int)(c->cores / c->ports))
+		return fail("--target %d: want -1 or a queue of a port, 0..%u",
+			    c->target, c->cores / c->ports - 1);
+	if (c->ddio_ways > c->llc_ways)
+		return fail("--ddio-ways %u: at most --llc-ways %u", c->ddio_ways,
+			    c->llc_ways);
+	if (c->llc_bytes < 64ULL * c->llc_ways)
+		return fail("--llc: want at least 64 bytes per way");
+	if (c->wss_window & (c->wss_window - 1))
+		return fail("--wss-window %u: want a power of two", c->wss_window);
+	for (i = c->cores; i < SIM_MAX_CORES; i++)
+		if (c->extra_cycles[i] || c->extra_accesses[i])
+			return fail("--extra %u:...: want a core below --cores %u",
+				    i, c->cores);
+	return 0;
+}
+
 bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
 {
-	const char *why = NULL;
+	struct sim_cfg tmp;
+	unsigned int i;
+	int bad = cfg_check(c);
 
-	if (!c->ports || c->ports > SIM_MAX_PORTS)
-		why = "--ports must be 1..8";
-	else if (!c->cores || c->cores > SIM_MAX_CORES || c->cores % c->ports)
-		why = "--cores must be 1..64 and a multiple of --ports";
-	else if (c->cores / c->ports > RXB_MAX_MODEL_QUEUES)
-		why = "too many queues per port";
-	else if (!(c->load > 0 && c->load <= 1))
-		why = "--load must be in (0, 1]";
-	else if (!(c->link_gbps > 0) || !(c->ghz > 0))
-		why = "--link-gbps and --ghz must be positive";
-	else if (c->pkt_size < 64 || c->pkt_size + c->headroom > c->buf_stride ||
-		 (c->target_pkt_size &&
-		  (c->target_pkt_size < 64 ||
-		   c->target_pkt_size + c->headroom > c->buf_stride)))
-		why = "packet sizes must be >= 64 and fit the buffer after --headroom";
-	else if (c->buf_stride % 64 || c->buf_stride > 65536)
-		why = "--buf-stride must be a multiple of 64, at most 64 KiB";
-	else if (!c->budget || c->budget > SIM_MAX_BUDGET)
-		why = "--budget must be 1..256";
-	else if (c->arrival == ARR_BURST && !c->burst)
-		why = "--burst must be at least 1";
-	else if (c->arrival == ARR_TRACE && !*c->trace)
-		why = "--arrival trace needs --trace FILE";
-	else if (c->arrival != ARR_TRACE && !c->flows)
-		why = "--flows must be at least 1";
-	else if (c->target >= (int)(c->cores / c->ports))
-		why = "--target must be a queue of a port";
-	else if (c->target_share < 0 || c->target_share > 1)
-		why = "--target-share must be in [0, 1]";
-	else if (!c->packets || c->warmup < 0 || c->warmup >= 1)
-		why = "--packets must be positive and --warmup in [0, 1)";
-	else if (!c->llc_ways || c->llc_ways > 64 ||
-		 c->ddio_ways > c->llc_ways || c->llc_bytes < 64ULL * c->llc_ways)
-		why = "LLC geometry: --ddio-ways <= --llc-ways <= 64 (0: DDIO off)";
-	else if (c->wss_window < 2 || (c->wss_window & (c->wss_window - 1)))
-		why = "--wss-window must be a power of two >= 2";
-	else if (!(c->mlp >= 1))
-		why = "--mlp must be >= 1";
-	else if (c->pool_x < 0 || !c->pool_cache)
-		why = "--pool-x must be >= 0 and --pool-cache >= 1";
-	else if (!(c->pcie_gbps >= 0 && c->pcie_gbps <= 1e5) ||
-		 !(c->pcie_rd_ns >= 0 && c->pcie_rd_ns <= 1e6))
-		why = "--pcie-gbps must be in [0, 1e5], --pcie-rd-ns in [0, 1e6]";
-	else if (!c->pcie_reads || c->pcie_reads > 4096 ||
-		 c->nic_buf < 2048 || c->nic_buf > (1ULL << 32))
-		why = "--pcie-reads must be 1..4096, --nic-buf 2K..4G";
-	if (why && err)
-		fprintf(err, "rxbisect-sim: %s\n", why);
-	return !why;
+	if (!bad && c->nchange > SIM_MAX_CHANGES)
+		bad = fail("--change: at most %d changes", SIM_MAX_CHANGES);
+	/* Each change, on top of the earlier ones, keeps the run valid. */
+	tmp = *c;
+	tmp.nchange = 0;
+	for (i = 0; !bad && i < c->nchange; i++) {
+		const struct sim_change *ch = &c->change[i];
+		char why[sizeof(opt_err)];
+
+		if (!memchr(ch->opt, 0, sizeof(ch->opt)) ||
+		    !memchr(ch->val, 0, sizeof(ch->val)) ||
+		    !(ch->at >= 0 && ch->at <= 1) ||
+		    (i && ch->at < c->change[i - 1].at) || !live(ch->opt)) {
+			bad = fail("--change number %u: want AT in [0, 1], in order, one of: %s",
+				   i + 1, live_list());
+		} else if (opt_apply(&tmp, ch->opt, ch->val) || cfg_check(&tmp)) {
+			snprintf(why, sizeof(why), "%s", opt_err);
+			bad = fail("--change %g:%s=%s: %s", ch->at, ch->opt,
+				   ch->val, why);
+		}
+	}
+	if (bad && err)
+		fprintf(err, "rxbisect-sim: %s\n", opt_err);
+	return !bad;
 }
 
 void opt_help(FILE *f)
@@ -399,7 +722,7 @@ void opt_help(FILE *f)
 
 	for (i = 0; i < NOPTS; i++) {
 		const struct opt *o = &opts[i];
-		char arg[96] = "";
+		char arg[160] = "";
 
 		if (o->type == T_ENUM) {
 			for (j = 0; o->names[j]; j++) {
@@ -413,8 +736,17 @@ void opt_help(FILE *f)
 			o->type == T_BOOL ? "" : " ", arg, o->help);
 		if (*o->def)
 			fprintf(f, " [%s]", o->def);
+		if (numeric(o)) {
+			fmt_range(arg, sizeof(arg), o);
+			fprintf(f, "\n        %s", arg);
+		}
 		fputc('\n', f);
 	}
+	fprintf(f, "\n  --change may set: %s.\n"
+		"  Limits keep runs bounded: at most %d cores, %d ports, %d flows per port,\n"
+		"  a %d-write --wss-window, a 1 GiB LLC, 1e10 packets; a --trace file of\n"
+		"  at most 1 GiB.\n", live_list(), SIM_MAX_CORES, SIM_MAX_PORTS,
+		(int)SIM_MAX_FLOWS, (int)SIM_MAX_WSS_WINDOW);
 }
 
 unsigned int opt_count(void)

@@ -3,8 +3,13 @@
 #
 # make check: run test_sim of each build flavour, nested as KTAP subtests.
 # The plain build runs every case; the ASan/UBSan build the unit and model
-# cases (the experiments are the same code on longer runs).  The last line
-# is "# Totals: pass:N fail:N skip:N" over the nested cases.
+# cases (the experiments are the same code on longer runs).  Then the
+# command line: test_cli.sh (bad input) on each flavour's rxbisect-sim,
+# fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 50, seed
+# SIM_FUZZ_SEED, default 1) on the ASan/UBSan one, and the libFuzzer
+# target of the option layer (build/fuzz/fuzz_opts, clang) for
+# SIM_LIBFUZZER_SECONDS (default 20).  The last line is
+# "# Totals: pass:N fail:N skip:N" over the nested cases.
 #
 # Usage: run_check.sh BUILD_DIR "FLAVOURS"
 
@@ -14,9 +19,40 @@ read -r -a flavours <<<"$2"
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+here=$(cd "$(dirname "$0")" && pwd)
+# The command-line tests run unless SIM_TEST names something else.
+cli_case() {
+	[ -z "${SIM_TEST:-}" ] || [[ $1 == *"$SIM_TEST"* ]]
+}
+ntests=${#flavours[@]}
+for f in "${flavours[@]}"; do
+	cli_case "$f:test_cli" && ntests=$((ntests + 1))
+done
+cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]] && ntests=$((ntests + 1))
+cli_case asan:fuzz_opts && ntests=$((ntests + 1))
+
 echo "KTAP version 1"
-echo "1..${#flavours[@]}"
+echo "1..$ntests"
 n=0 pass=0 fail=0 skip=0
+
+# tally NAME LOG RC T0: count LOG's nested results, print test n's line.
+tally() {
+	local name=$1 log=$2 rc=$3 t0=$4 p s x
+
+	p=$(grep -c '^ok ' "$log" | head -n1)
+	s=$(grep -c '^ok .* # SKIP' "$log")
+	x=$(grep -c '^not ok ' "$log")
+	pass=$((pass + p - s))
+	skip=$((skip + s))
+	fail=$((fail + x))
+	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
+		echo "ok $n $name # time=$((SECONDS - t0))s"
+	else
+		echo "not ok $n $name # exit $rc (log: $log)"
+		[ "$x" -eq 0 ] && fail=$((fail + 1))
+	fi
+}
+
 for f in "${flavours[@]}"; do
 	n=$((n + 1))
 	log=$build/$f/test_sim.log
@@ -33,18 +69,69 @@ for f in "${flavours[@]}"; do
 		rc2=${PIPESTATUS[0]}
 		[ "$rc" -eq 0 ] && rc=$rc2
 	fi
-	p=$(grep -c '^ok ' "$log" | head -n1)
-	s=$(grep -c '^ok .* # SKIP' "$log")
-	x=$(grep -c '^not ok ' "$log")
-	pass=$((pass + p - s))
-	skip=$((skip + s))
-	fail=$((fail + x))
-	if [ "$rc" -eq 0 ] && [ "$x" -eq 0 ]; then
-		echo "ok $n $f:test_sim # time=$((SECONDS - t0))s"
-	else
-		echo "not ok $n $f:test_sim # exit $rc (log: $log)"
-		[ "$x" -eq 0 ] && fail=$((fail + 1))
-	fi
+	tally "$f:test_sim" "$log" "$rc" "$t0"
 done
+for f in "${flavours[@]}"; do
+	cli_case "$f:test_cli" || continue
+	n=$((n + 1))
+	log=$build/$f/test_cli.log
+	t0=$SECONDS
+	echo "# $f:test_cli"
+	timeout 900 bash "$here/test_cli.sh" "$build/$f/rxbisect-sim" 2>&1 | tee "$log" |
+		sed -u 's/^/    /'
+	tally "$f:test_cli" "$log" "${PIPESTATUS[0]}" "$t0"
+done
+
+if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
+	n=$((n + 1))
+	log=$build/asan/fuzz_cli.log
+	t0=$SECONDS
+	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-50} s, seed ${SIM_FUZZ_SEED:-1})"
+	if ! command -v python3 >/dev/null; then
+		echo "ok $n asan:fuzz_cli # SKIP python3 not installed"
+		skip=$((skip + 1))
+	else
+		timeout $((${SIM_FUZZ_SECONDS:-50} + 120)) python3 "$here/fuzz_cli.py" \
+			--seconds "${SIM_FUZZ_SECONDS:-50}" "$build/asan/rxbisect-sim" 2>&1 |
+			tee "$log" | sed -u 's/^/    /'
+		rc=${PIPESTATUS[0]}
+		if [ "$rc" -eq 0 ]; then
+			echo "ok $n asan:fuzz_cli # time=$((SECONDS - t0))s"
+			pass=$((pass + 1))
+		else
+			echo "not ok $n asan:fuzz_cli # exit $rc (log: $log)"
+			fail=$((fail + 1))
+		fi
+	fi
+fi
+
+if cli_case asan:fuzz_opts; then
+	n=$((n + 1))
+	log=$build/fuzz/fuzz_opts.log
+	t0=$SECONDS
+	secs=${SIM_LIBFUZZER_SECONDS:-20}
+	echo "# asan:fuzz_opts (libFuzzer, $secs s, seed ${SIM_FUZZ_SEED:-1})"
+	if [ ! -x "$build/fuzz/fuzz_opts" ]; then
+		echo "ok $n asan:fuzz_opts # SKIP no clang to build it"
+		skip=$((skip + 1))
+	else
+		# Crash inputs land in build/fuzz/ (crash-*), to replay:
+		# build/fuzz/fuzz_opts FILE
+		timeout $((secs + 60)) "$build/fuzz/fuzz_opts" -seed="${SIM_FUZZ_SEED:-1}" \
+			-max_total_time="$secs" -timeout=10 -max_len=512 -rss_limit_mb=2048 \
+			-dict="$here/fuzz_opts.dict" -artifact_prefix="$build/fuzz/" \
+			-print_final_stats=1 >"$log" 2>&1
+		rc=$?
+		grep -E '^(stat::number_of_executed_units|Done|==[0-9]+==ERROR|SUMMARY|fuzz_opts:)' \
+			"$log" | sed 's/^/    # /'
+		if [ "$rc" -eq 0 ]; then
+			echo "ok $n asan:fuzz_opts # time=$((SECONDS - t0))s"
+			pass=$((pass + 1))
+		else
+			echo "not ok $n asan:fuzz_opts # exit $rc (log: $log)"
+			fail=$((fail + 1))
+		fi
+	fi
+fi
 echo "# Totals: pass:$pass fail:$fail skip:$skip"
 [ "$fail" -eq 0 ]

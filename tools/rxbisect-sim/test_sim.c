@@ -7,6 +7,7 @@
  *
  * SIM_TEST=substr runs only the cases whose name contains substr.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -295,6 +296,60 @@ static void test_trace(void)
 	if (run("trace once", &c, &r))
 		EXPECT(r.arrived <= 10000);
 	unlink(path);
+}
+
+/*
+ * sim_run() refuses what the command line refuses, also when a caller
+ * fills struct sim_cfg itself: NaN, values out of range, structural or
+ * out-of-range --change entries (these crashed runs before).
+ */
+static void test_opts(void)
+{
+	struct sim_res *r = calloc(1, sizeof(*r));
+	static const char *const bad[][2] = {
+		{ "warmup", "nan" }, { "dram-ns", "-90" }, { "irq-us", "-1" },
+		{ "flows", "4294967295" }, { "wss-window", "2147483648" },
+		{ "llc", "1024G" }, { "cores", "0" }, { "load", "1e400" },
+		{ "packets", "0x" }, { "ring", "" }, { "change", "0.5:budget=100000" },
+		{ "change", "0.5:ports=8" }, { "change", "0.5:nosuch=1" },
+		{ "extra", "3:-1" }, { "nosuch", "1" },
+	};
+	struct sim_cfg c = base();
+	unsigned int i;
+
+	if (!EXPECT(r, "calloc"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = base();
+		EXPECT(opt_apply(&c, bad[i][0], bad[i][1]) == -EINVAL,
+		       "--%s %s accepted", bad[i][0], bad[i][1]);
+	}
+	/* Straight into the struct: sim_run() checks before it allocates. */
+	c = base();
+	c.warmup = NAN;
+	EXPECT(sim_run(&c, r) == -EINVAL, "warmup NaN ran");
+	c = base();
+	c.dram_ns = -90;
+	EXPECT(sim_run(&c, r) == -EINVAL, "negative DRAM latency ran");
+	c = base();
+	c.flows = UINT32_MAX;
+	EXPECT(sim_run(&c, r) == -EINVAL, "2^32 - 1 flows ran");
+	c = base();
+	c.nchange = 1;
+	c.change[0] = (struct sim_change){ .at = 0.5, .opt = "budget", .val = "100000" };
+	EXPECT(sim_run(&c, r) == -EINVAL, "budget 100000 mid-run ran");
+	c.change[0] = (struct sim_change){ .at = 0.5, .opt = "ports", .val = "8" };
+	EXPECT(sim_run(&c, r) == -EINVAL, "ports changed mid-run");
+	/* The live ones still run, in order of AT. */
+	c = base();
+	c.packets = 20000;
+	EXPECT(!opt_apply(&c, "change", "0.6:budget=64") &&
+	       !opt_apply(&c, "change", "0.3:load=0.5") &&
+	       !opt_apply(&c, "change", "0.5:extra=3:100:2"), "live changes refused");
+	EXPECT(c.nchange == 3 && c.change[0].at == 0.3 && c.change[2].at == 0.6,
+	       "changes not in order of AT");
+	EXPECT(sim_run(&c, r) == 0, "live changes did not run");
+	free(r);
 }
 
 /* Every registered model runs, conserves packets and frees its buffers. */
@@ -968,6 +1023,7 @@ static const struct tcase cases[] = {
 	{ "unit_arrivals", test_arrivals },
 	{ "unit_rss", test_rss_spread },
 	{ "unit_trace", test_trace },
+	{ "unit_opts", test_opts },
 	{ "models", test_models },
 	{ "ddio_monotonic", ddio_monotonic },
 	{ "ddio_off", ddio_off },
