@@ -96,7 +96,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..6"
+	echo "1..8"
 	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
 	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 	result "$([ -z "$out" ] && echo ok)" "build W=1 C=1 (sparse) clean"
@@ -120,6 +120,21 @@ stage_static() {
 	else
 		echo "$out" | sed 's/^/# /'
 		result fail "bench report: medians, spreads, ratios within noise (test_report.py)"
+	fi
+
+	# The NIC/driver/model-core boundary, and proof that its checker
+	# catches each kind of crossing (on small trees in a temp directory).
+	if out=$(python3 tools/check-boundary.py 2>&1); then
+		result ok "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
+	else
+		echo "$out" | sed 's/^/# /'
+		result fail "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
+	fi
+	if out=$(python3 tools/check-boundary.py --self-test 2>&1); then
+		result ok "boundary checker finds each crossing in a bad tree (--self-test)"
+	else
+		echo "$out" | sed 's/^/# /'
+		result fail "boundary checker finds each crossing in a bad tree (--self-test)"
 	fi
 
 	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \

@@ -312,11 +312,11 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
 	struct rxb_nic_counters nc;
+	struct rxb_txq_counts tx;
 	unsigned int q, i;
 
 	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
-		const struct rxb_txq_stats *ts = &port->txs[q];
 		struct rxb_qstats st;
 		struct rxb_qxstats xst;
 
@@ -335,9 +335,6 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_BACKOFFS] += xst.refill_backoffs;
 		tot[RXB_DS_PP_FRESH] += xst.pp_fresh;
 		tot[RXB_DS_PP_RELEASED] += xst.pp_released;
-		tot[RXB_DS_TX_PACKETS] += READ_ONCE(ts->packets);
-		tot[RXB_DS_TX_BYTES] += READ_ONCE(ts->bytes);
-		tot[RXB_DS_TX_DROPS] += READ_ONCE(ts->drops);
 		if (q >= port->cfg.nqueues)
 			continue;
 		for (i = 0; i < RXB_QSTATS_NUM; i++)
@@ -369,10 +366,16 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_WS] = nc.ws;
 	tot[RXB_DS_WS_PEAK] = nc.ws_peak;
 	tot[RXB_DS_WS_WINDOW] = nc.ws_window;
-	for (q = 0; q < port->cfg.nqueues; q++) {
-		*p++ = READ_ONCE(port->txs[q].packets);
-		*p++ = READ_ONCE(port->txs[q].bytes);
-		*p++ = READ_ONCE(port->txs[q].drops);
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		rxb_get_txq_counts(port, q, &tx);
+		tot[RXB_DS_TX_PACKETS] += tx.packets;
+		tot[RXB_DS_TX_BYTES] += tx.bytes;
+		tot[RXB_DS_TX_DROPS] += tx.drops;
+		if (q >= port->cfg.nqueues)
+			continue;
+		*p++ = tx.packets;
+		*p++ = tx.bytes;
+		*p++ = tx.drops;
 	}
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;

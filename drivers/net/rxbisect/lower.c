@@ -71,12 +71,10 @@ void rxb_lower_xmit(struct rxb_port *port, struct net_device *lower,
 	unsigned int len = skb->len;
 
 	skb->dev = lower;
-	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS) {
-		rxb_stat_inc(&ts->packets);
-		rxb_stat_add(&ts->bytes, len);
-	} else {
-		rxb_stat_inc(&ts->drops);
-	}
+	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
+		rxb_txq_sent(ts, len);
+	else
+		rxb_txq_drop(ts);
 }
 
 /**

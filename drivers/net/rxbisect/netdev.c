@@ -44,6 +44,26 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 	xst->irqs = rxb_nic_vec_irqs(port->nic, q);
 }
 
+/**
+ * rxb_get_txq_counts() - read Tx queue @q's counters.
+ * @port: the port.
+ * @q: queue.
+ * @c: filled with a consistent snapshot of them.
+ */
+void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
+			struct rxb_txq_counts *c)
+{
+	const struct rxb_txq_stats *ts = &port->txs[q];
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&ts->syncp);
+		c->packets = u64_stats_read(&ts->packets);
+		c->bytes = u64_stats_read(&ts->bytes);
+		c->drops = u64_stats_read(&ts->drops);
+	} while (u64_stats_fetch_retry(&ts->syncp, start));
+}
+
 /* The standard counters (ip -s link):
  *  rx_packets, rx_bytes: packets the driver handed to the stack, only;
  *  rx_dropped: packets the driver dropped (no skb, a DMA error completion)
@@ -59,20 +79,22 @@ static void rxb_get_stats64(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_nic_counters nc;
+	struct rxb_txq_counts tx;
 	struct rxb_qxstats xst;
 	struct rxb_qstats st;
 	unsigned int q;
 
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_qstats(port, q, &st, &xst);
+		rxb_get_txq_counts(port, q, &tx);
 		s->rx_packets += xst.packets;
 		s->rx_bytes += xst.bytes;
 		s->rx_dropped += xst.skb_drops + xst.dma_errors;
 		s->rx_missed_errors += st.nobuf_drops + st.ring_full_drops;
 		s->rx_length_errors += st.oversize_drops;
-		s->tx_packets += READ_ONCE(port->txs[q].packets);
-		s->tx_bytes += READ_ONCE(port->txs[q].bytes);
-		s->tx_dropped += READ_ONCE(port->txs[q].drops);
+		s->tx_packets += tx.packets;
+		s->tx_bytes += tx.bytes;
+		s->tx_dropped += tx.drops;
 	}
 	rxb_nic_read_counters(port->nic, &nc);
 	s->rx_length_errors += nc.runt_drops + nc.oversize_drops;
@@ -105,12 +127,11 @@ static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 {
 	if (skb->ip_summed == CHECKSUM_PARTIAL && !rxb_csum_offload_ok(skb) &&
 	    skb_checksum_help(skb)) {
-		rxb_stat_inc(&ts->drops);
+		rxb_txq_drop(ts);
 		kfree_skb(skb);
 		return;
 	}
-	rxb_stat_inc(&ts->packets);
-	rxb_stat_add(&ts->bytes, skb->len);
+	rxb_txq_sent(ts, skb->len);
 	rxb_nic_ingress(peer->nic, skb);
 }
 
@@ -131,7 +152,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	peer_dev = rcu_dereference(port->peer);
 	if (unlikely(!peer_dev)) {
-		rxb_stat_inc(&ts->drops);
+		rxb_txq_drop(ts);
 		goto out;
 	}
 	if (!skb_is_gso(skb)) {
@@ -142,7 +163,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* The Tx engine's TSO: MSS-sized frames, checksums left to DMA. */
 	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
 	if (IS_ERR_OR_NULL(segs)) {
-		rxb_stat_inc(&ts->drops);
+		rxb_txq_drop(ts);
 		goto out;
 	}
 	skb_list_walk_safe(segs, seg, next) {
@@ -539,6 +560,7 @@ static void rxb_setup(struct net_device *dev)
 	port->cfg = rxb_default_cfg;
 	spin_lock_init(&port->stats_lock);
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		u64_stats_init(&port->txs[q].syncp);
 		port->knobs[q].irq_cpu = -1;
 		port->knobs[q].port = port;
 		port->knobs[q].q = q;

@@ -275,11 +275,51 @@ struct rxb_qknobs {
 	struct dentry *dir;
 };
 
+/**
+ * struct rxb_txq_stats - a transmit queue's counters.
+ * @packets: frames put on the wire (after segmentation), or queued to
+ *	the lower device.
+ * @bytes: their bytes, Ethernet header included.
+ * @drops: frames dropped: no peer, segmentation or checksum failure, or
+ *	refused by the lower device.
+ * @syncp: written by the queue's xmit only (Tx queue lock held, bottom
+ *	halves off), read on any CPU.
+ */
 struct rxb_txq_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t drops;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct rxb_txq_counts - a consistent snapshot of struct rxb_txq_stats.
+ * @packets: see struct rxb_txq_stats.
+ * @bytes: see struct rxb_txq_stats.
+ * @drops: see struct rxb_txq_stats.
+ */
+struct rxb_txq_counts {
 	u64 packets;
 	u64 bytes;
 	u64 drops;
 };
+
+/* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */
+static inline void rxb_txq_sent(struct rxb_txq_stats *ts, unsigned int len)
+{
+	u64_stats_update_begin(&ts->syncp);
+	u64_stats_inc(&ts->packets);
+	u64_stats_add(&ts->bytes, len);
+	u64_stats_update_end(&ts->syncp);
+}
+
+/* Count a frame the Tx queue of @ts dropped (its xmit). */
+static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
+{
+	u64_stats_update_begin(&ts->syncp);
+	u64_stats_inc(&ts->drops);
+	u64_stats_update_end(&ts->syncp);
+}
 
 /**
  * struct rxb_port - one port of an rxbisect pair (netdev private data).
@@ -470,6 +510,8 @@ int rxb_reconfigure_many(struct rxb_reconf *rc, unsigned int n,
 			 struct netlink_ext_ack *extack);
 void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 		    struct rxb_qstats *st, struct rxb_qxstats *xst);
+void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
+			struct rxb_txq_counts *c);
 int rxb_pair_create(struct net *net, struct net_device *dev,
 		    struct rxb_dev *rdev, struct netlink_ext_ack *extack);
 void rxb_pair_destroy(struct rxb_port *port);
