@@ -908,8 +908,8 @@ static void memcpy_bound(unsigned long ws, const char *what, int reps)
 	}
 	ns[0] = median(ns, reps);
 	cyc[0] = median(cyc, reps);
-	printf("| memcpy 1500 B, 2 x %lu MiB, %s | %.2f | %.1f | %.0f | %.1f GB/s |\n",
-	       ws >> 20, what, 1000.0 / ns[0], ns[0], cyc[0], len / ns[0]);
+	printf("| memcpy 1500 B, 2 x %.1f MiB, %s | %.2f | %.1f | %.0f | %.1f GB/s |\n",
+	       ws / 1048576.0, what, 1000.0 / ns[0], ns[0], cyc[0], len / ns[0]);
 	fflush(stdout);
 	free(src);
 	free(dst);
