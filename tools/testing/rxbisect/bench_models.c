@@ -17,11 +17,28 @@
  * freed by other threads (rxBisect moves buffers between queues), as
  * page_pool does.  DMA is a memcpy without checksum.
  *
- * Printed per model and frame size: Mpps, wall-clock ns and TSC cycles per
- * packet, the ratio to privring (same run, same settings), retried drops
- * per packet; then the memcpy-bound rate of the machine: 1500-byte frames
- * copied between two arrays larger than the last-level cache, one thread,
- * the rate no NIC path that copies each frame once can beat.
+ * The default mode measures what the papers measure: the cycles the
+ * driver spends per packet, apart from the emulated NIC's (which real
+ * hardware spends for free), with the cache residency of the buffers
+ * controlled (run_grid()):
+ *  - driver side: TSC cycles around each consumer's poll() (which consumes,
+ *    refills and rings the doorbell) and the frees of that poll's buffers,
+ *    summed per consumer thread, over the packets it delivered.  Polls run
+ *    only when rx_pending() says so (NAPI after an interrupt), so the
+ *    spinning of an idle consumer is not counted;
+ *  - NIC side: around each hw_rx() that delivers its frame and each
+ *    hw_timer(), over the frames;
+ *  - the total rate of the pipeline, as before (the timing slows it).
+ * Every model posts the same number of buffers (the papers compare at
+ * equal buffer memory): -b, by default a quarter of the LLC, and -B, by
+ * default 4 times it, each queue's share alike (fill_cfg() says how each
+ * model's rings are sized).  All models run with the same consumer
+ * threads (-c), queue q on thread q % threads; COREC's groups of -g
+ * queues consume one shared queue, privring has as many queues.  Each
+ * cell is run -R times (default 5), the models interleaved, and printed
+ * as median [min-max]; the driver side's ratio to privring's is marked ~
+ * (within noise) when its range includes 1.  Then the memcpy bound of the
+ * machine, cache-resident and from DRAM.
  *
  * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
  * §6.1.2: the inter-core allocator's share of the cycles and its cost per
@@ -43,9 +60,12 @@
  * that interleave the models (run_scaling()).  A device-wide lock in a
  * model's NIC path shows as a scaling below privring's.
  *
- * Usage: bench_models [-q queues] [-c consumers] [-r ring] [-n frames]
- *                     [-R reps] [-m model,...] [-T] [-A | -S]
+ * Usage: bench_models [-q queues] [-c consumers] [-n frames] [-R reps]
+ *                     [-m model,...] [-T] [-g group] [-b bufs] [-B bufs]
+ *        bench_models -A | -S [-q queues] [-c consumers] [-r ring]
+ *                     [-n frames] [-R reps] [-m model,...] [-T]
  * -T: consumers read the whole packet instead of its first cache line.
+ * Bad options exit 2 with a message (bench_cli.sh checks them).
  */
 #include <errno.h>
 #include <pthread.h>
