@@ -674,6 +674,7 @@ struct res {
 	double drv;	/* timed: driver cycles per packet, over its threads */
 	double nic;	/* timed: NIC cycles per packet */
 	double excl;	/* timed: share of packets in excluded sections */
+	double batch;	/* timed: packets per timed poll */
 };
 
 static double per_pkt(const struct side *s)
@@ -788,6 +789,7 @@ static bool run_once(struct bench *b, struct res *out)
 	out->drv = per_pkt(&b->drv);
 	out->nic = per_pkt(&b->nic);
 	out->excl = (double)(b->drv.x_pkts + b->nic.x_pkts) / (2 * b->frames);
+	out->batch = b->drv.sect ? (double)b->drv.pkts / b->drv.sect : 0;
 	return true;
 }
 
@@ -1137,21 +1139,19 @@ static void run_grid(struct bench *b, const char *only, int reps,
 	int r, pr;
 
 	nm = list_models(only, ops, &pr);
-	printf("\n| model | buffers | frame | driver cycles/pkt | %s | %s | %s | %s |\n",
-	       "driver vs privring", "NIC cycles/pkt", "Mpps", "excluded");
-	printf("|---|---|---|---|---|---|---|---|\n");
+	printf("\n| model | buffers | frame | %s | %s | %s | %s | %s | %s |\n",
+	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt", "Mpps", "pkts/poll", "excluded");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
 	for (si = 0; si < 2; si++) {
 		u64 bytes = posted[si] * BUF_SIZE;
 		char where[64];
 
 		if (bytes <= llc)
-			snprintf(where, sizeof(where), "%llu, %llu MiB, in LLC",
-				 (unsigned long long)posted[si],
-				 (unsigned long long)bytes >> 20);
+			snprintf(where, sizeof(where), "%llu, %.1f MiB, in LLC",
+				 (unsigned long long)posted[si], bytes / 1048576.0);
 		else
-			snprintf(where, sizeof(where), "%llu, %llu MiB, %.0fx LLC",
-				 (unsigned long long)posted[si],
-				 (unsigned long long)bytes >> 20,
+			snprintf(where, sizeof(where), "%llu, %.0f MiB, %.1fx LLC",
+				 (unsigned long long)posted[si], bytes / 1048576.0,
 				 (double)bytes / llc);
 		b->posted = posted[si];
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
@@ -1175,11 +1175,11 @@ static void run_grid(struct bench *b, const char *only, int reps,
 			}
 			for (mi = 0; mi < nm; mi++) {
 				double drv[MAX_REPS], nic[MAX_REPS], mpps[MAX_REPS];
-				double excl = 0, med, min, max;
-				char c1[48], c2[48] = "-", c3[48], c4[48];
+				double bat[MAX_REPS], excl = 0, med, min, max;
+				char c1[48], c2[48] = "-", c3[48], c4[48], c5[48];
 
 				if (!ok[mi]) {
-					printf("| %s | %s | %u B | - | - | - | - | cannot run |\n",
+					printf("| %s | %s | %u B | - | - | - | - | - | cannot run |\n",
 					       ops[mi]->name, where, b->len);
 					continue;
 				}
@@ -1187,6 +1187,7 @@ static void run_grid(struct bench *b, const char *only, int reps,
 					drv[r] = o[mi][r].drv;
 					nic[r] = o[mi][r].nic;
 					mpps[r] = 1000.0 / o[mi][r].ns;
+					bat[r] = o[mi][r].batch;
 					if (o[mi][r].excl > excl)
 						excl = o[mi][r].excl;
 				}
@@ -1197,11 +1198,12 @@ static void run_grid(struct bench *b, const char *only, int reps,
 						 min <= pmax && max >= pmin ? " ~" : "");
 				else if ((int)mi == pr)
 					snprintf(c2, sizeof(c2), "1");
-				printf("| %s | %s | %u B | %s | %s | %s | %s | %.2f %% |\n",
+				printf("| %s | %s | %u B | %s | %s | %s | %s | %s | %.2f %% |\n",
 				       ops[mi]->name, where, b->len,
 				       cell(c1, sizeof(c1), drv, reps, 0), c2,
 				       cell(c3, sizeof(c3), nic, reps, 0),
 				       cell(c4, sizeof(c4), mpps, reps, 2),
+				       cell(c5, sizeof(c5), bat, reps, 1),
 				       100.0 * excl);
 				fflush(stdout);
 			}
