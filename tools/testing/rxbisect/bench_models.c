@@ -1140,7 +1140,8 @@ static void run_grid(struct bench *b, const char *only, int reps,
 
 	nm = list_models(only, ops, &pr);
 	printf("\n| model | buffers | frame | %s | %s | %s | %s | %s | %s |\n",
-	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt", "Mpps", "pkts/poll", "excluded");
+	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt",
+	       "Mpps", "pkts/poll", "excluded");
 	printf("|---|---|---|---|---|---|---|---|---|\n");
 	for (si = 0; si < 2; si++) {
 		u64 bytes = posted[si] * BUF_SIZE;
@@ -1179,8 +1180,9 @@ static void run_grid(struct bench *b, const char *only, int reps,
 				char c1[48], c2[48] = "-", c3[48], c4[48], c5[48];
 
 				if (!ok[mi]) {
-					printf("| %s | %s | %u B | - | - | - | - | - | cannot run |\n",
-					       ops[mi]->name, where, b->len);
+					printf("| %s | %s | %u B | %s | cannot run |\n",
+					       ops[mi]->name, where, b->len,
+					       "- | - | - | - | -");
 					continue;
 				}
 				for (r = 0; r < reps; r++) {
