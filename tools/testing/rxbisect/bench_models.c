@@ -1365,8 +1365,6 @@ int main(int argc, char **argv)
 		bad("-S needs at least 2 queues");
 	if (!reps)
 		reps = b.acct ? 3 : 5;
-	if (b.ncons > b.nq)
-		b.ncons = b.nq;
 	llc = llc_bytes(&llc_src);
 	if (b.timed) {
 		if (!q_set)
@@ -1400,6 +1398,9 @@ int main(int argc, char **argv)
 			bad("-b (buffers within the LLC) must be below -B (beyond it)");
 		b.nopin = b.nnic + b.ncons > ncpu;
 	}
+	/* after the default mode's queue count */
+	if (b.ncons > b.nq)
+		b.ncons = b.nq;
 	/* -S: the same placement with 1 and 2 NIC threads */
 	if (scale)
 		b.nopin = MAX_NIC + b.ncons > ncpu;
