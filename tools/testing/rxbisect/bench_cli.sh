@@ -47,7 +47,7 @@ for a in "${good_args[@]}"; do
 		echo "ok $n '$a' runs"
 	else
 		echo "not ok $n '$a': exit $rc"
-		sed 's/^/    # /' <<<"$out"
+		echo "    # ${out//$'\n'/$'\n'    # }"
 		fail=$((fail + 1))
 	fi
 done
