@@ -116,7 +116,11 @@ bench: module
 	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
 
-# The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c).
+# The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
+# driver-side and NIC-side cycles per packet at equal posted buffers, within
+# and beyond the LLC, 5 interleaved rounds (a few minutes on 2 cores).
+# Longer runs: make microbench BENCH_ARGS="-R 9 -n 4000000"; -S: the NIC's
+# 1-to-2-thread scaling; -A: the allocator's cycles.
 microbench:
 	$(MAKE) -C tools/testing/rxbisect bench
 

@@ -17,11 +17,28 @@
  * freed by other threads (rxBisect moves buffers between queues), as
  * page_pool does.  DMA is a memcpy without checksum.
  *
- * Printed per model and frame size: Mpps, wall-clock ns and TSC cycles per
- * packet, the ratio to privring (same run, same settings), retried drops
- * per packet; then the memcpy-bound rate of the machine: 1500-byte frames
- * copied between two arrays larger than the last-level cache, one thread,
- * the rate no NIC path that copies each frame once can beat.
+ * The default mode measures what the papers measure: the cycles the
+ * driver spends per packet, apart from the emulated NIC's (which real
+ * hardware spends for free), with the cache residency of the buffers
+ * controlled (run_grid()):
+ *  - driver side: TSC cycles around each consumer's poll() (which consumes,
+ *    refills and rings the doorbell) and the frees of that poll's buffers,
+ *    summed per consumer thread, over the packets it delivered.  Polls run
+ *    only when rx_pending() says so (NAPI after an interrupt), so the
+ *    spinning of an idle consumer is not counted;
+ *  - NIC side: around each hw_rx() that delivers its frame and each
+ *    hw_timer(), over the frames;
+ *  - the total rate of the pipeline, as before (the timing slows it).
+ * Every model posts the same number of buffers (the papers compare at
+ * equal buffer memory): -b, by default an eighth of the LLC, and -B, by
+ * default 4 times it, each queue's share alike (fill_cfg() says how each
+ * model's rings are sized).  All models run with the same consumer
+ * threads (-c), queue q on thread q % threads; COREC's groups of -g
+ * queues consume one shared queue, privring has as many queues.  Each
+ * cell is run -R times (default 5), the models interleaved, and printed
+ * as median [min-max]; the driver side's ratio to privring's is marked ~
+ * (within noise) when its range includes 1.  Then the memcpy bound of the
+ * machine, cache-resident and from DRAM.
  *
  * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
  * §6.1.2: the inter-core allocator's share of the cycles and its cost per
@@ -43,9 +60,12 @@
  * that interleave the models (run_scaling()).  A device-wide lock in a
  * model's NIC path shows as a scaling below privring's.
  *
- * Usage: bench_models [-q queues] [-c consumers] [-r ring] [-n frames]
- *                     [-R reps] [-m model,...] [-T] [-A | -S]
+ * Usage: bench_models [-q queues] [-c consumers] [-n frames] [-R reps]
+ *                     [-m model,...] [-T] [-g group] [-b bufs] [-B bufs]
+ *        bench_models -A | -S [-q queues] [-c consumers] [-r ring]
+ *                     [-n frames] [-R reps] [-m model,...] [-T]
  * -T: consumers read the whole packet instead of its first cache line.
+ * Bad options exit 2 with a message (bench_cli.sh checks them).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -80,6 +100,7 @@ struct bbuf {
 };
 
 struct pool {
+	int owner;		/* consumer thread; set before the run */
 	/* owner only */
 	struct bbuf *cache[CACHE_MAX];
 	unsigned int ncache;
@@ -89,6 +110,19 @@ struct pool {
 	unsigned int nshared;
 	unsigned int cap;
 } ____cacheline_aligned;
+
+/*
+ * TSC cycles of one side (driver or NIC) and the packets they handled;
+ * sections longer than SECT_MAX cycles (the thread was preempted or
+ * interrupted: no poll of BUDGET packets takes that long) are left out,
+ * with their packets, and counted.
+ */
+struct side {
+	u64 cyc, pkts, sect;
+	u64 x_pkts, x_sect;	/* excluded */
+};
+
+#define SECT_MAX	250000ULL	/* ~100 us at 2.6 GHz */
 
 struct bench {
 	const struct rxb_model_ops *ops;
@@ -101,7 +135,6 @@ struct bench {
 	struct bbuf *bufs;
 	unsigned int nbufs;
 	struct pool pools[MAX_Q];
-	u64 irqs[MAX_Q] ____cacheline_aligned;
 	u64 timer_due ____cacheline_aligned;	/* 0: none armed */
 	u64 consumed ____cacheline_aligned;
 	u64 retries;		/* summed over the NIC threads */
@@ -110,6 +143,16 @@ struct bench {
 	bool acct;
 	u64 tsc_cost;		/* cycles one rdtsc pair adds to a reading */
 	u64 a_calls, a_cyc, a_cross, a_xcyc, a_remote, a_frees, cons_ns;
+	/*
+	 * The default mode: equal posted buffers (@posted, 0: -S/-A, sized by
+	 * @ring), shared rings of @group queues, and each side timed
+	 * (struct side), summed over the threads at their end.
+	 */
+	u64 posted;
+	unsigned int group;
+	bool timed;
+	size_t mem_cap;		/* bytes of @mem, kept across runs */
+	struct side drv, nic;
 };
 
 static __thread int self_cons = -1;	/* consumer index; -1: NIC or main */
@@ -198,9 +241,10 @@ static void pool_lock(struct pool *p)
 	}
 }
 
+/* Whether this thread owns queue @q's pool (no division per call). */
 static bool owner(struct bench *b, unsigned int q)
 {
-	return self_cons >= 0 && q % b->ncons == (unsigned int)self_cons;
+	return self_cons >= 0 && b->pools[q].owner == self_cons;
 }
 
 static int buf_alloc(struct bench *b, unsigned int q, struct rxb_buf *out)
@@ -286,7 +330,12 @@ static void pool_put(struct bench *b, unsigned int q, struct bbuf *x)
  */
 static void buf_unref(struct bench *b, unsigned int q, struct bbuf *x)
 {
-	if (!__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL))
+	/* The only reference (no fragment or model holds it, so no one
+	 * can take another): no atomic, as page_pool's put of a page whose
+	 * count is one.
+	 */
+	if (__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1 ||
+	    !__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL))
 		pool_put(b, q, x);
 }
 
@@ -309,11 +358,13 @@ static void *env_cookie(void *envp, u64 addr)
 	return &b->bufs[((u8 *)(unsigned long)addr - b->mem) / BUF_SIZE];
 }
 
+/*
+ * The consumers poll on rx_pending() instead of waiting for vectors: an
+ * interrupt costs the NIC nothing here (it is a message on the bus for a
+ * real one; a shared atomic counter was a tenth of privring's profile).
+ */
 static void env_irq(void *envp, unsigned int q)
 {
-	struct bench *b = envp;
-
-	__atomic_add_fetch(&b->irqs[q], 1, __ATOMIC_RELEASE);
 }
 
 static void env_arm(void *envp, u64 ns)
@@ -351,19 +402,56 @@ static const struct rxb_hw_ops bench_hw_ops = {
 	.dma_write	= env_dma,
 };
 
+static __thread struct side t_side;	/* this thread's timed sections */
+
+/*
+ * A timed section of @d cycles, @pairs TSC read pairs (their cost is
+ * subtracted), that handled @n packets.
+ */
+static void side_add(const struct bench *b, u64 d, unsigned int pairs, u64 n)
+{
+	u64 c = pairs * b->tsc_cost;
+
+	d = d > c ? d - c : 0;
+	if (d > SECT_MAX) {
+		t_side.x_sect++;
+		t_side.x_pkts += n;
+		return;
+	}
+	t_side.sect++;
+	t_side.cyc += d;
+	t_side.pkts += n;
+}
+
+/* At the thread's end: its sections into @to (one side of the run). */
+static void side_flush(struct side *to)
+{
+	__atomic_add_fetch(&to->cyc, t_side.cyc, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&to->pkts, t_side.pkts, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&to->sect, t_side.sect, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&to->x_pkts, t_side.x_pkts, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&to->x_sect, t_side.x_sect, __ATOMIC_RELAXED);
+	memset(&t_side, 0, sizeof(t_side));
+}
+
 /*
  * The NIC fires the model's timer between frames, as its own pipeline.
  * One NIC thread runs it at a time, as one hrtimer: the one that takes
- * the due time.
+ * the due time.  Timed as NIC work (no packets of its own).
  */
 static void nic_timer(struct bench *b)
 {
 	u64 due = __atomic_load_n(&b->timer_due, __ATOMIC_RELAXED);
+	u64 c0;
 
 	if (due && now_ns() >= due &&
 	    __atomic_compare_exchange_n(&b->timer_due, &due, 0, false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		c0 = b->timed ? tsc_begin() : 0;
 		b->ops->hw_timer(b->m);
+		if (b->timed)
+			side_add(b, tsc_end() - c0, 1, 0);
+	}
 }
 
 struct nic_arg {
@@ -373,7 +461,10 @@ struct nic_arg {
 
 /*
  * NIC thread @id of b->nnic: its share of the frames, on the queues q with
- * q % nnic == id (the queues of the CPUs its frames arrive on).
+ * q % nnic == id (the queues of the CPUs its frames arrive on).  Timed
+ * (b->timed): every hw_rx() call that delivers its frame; the calls that
+ * drop it (back-pressure, retried) are not NIC work per packet and are
+ * only counted.
  */
 static void *nic_fn(void *arg)
 {
@@ -388,13 +479,22 @@ static void *nic_fn(void *arg)
 
 	pin(b, na->id);
 	for (i = 0; i < frames; i++) {
+		unsigned int q;
+
 		/* xorshift: the flow hash; RSS takes the queue from it */
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		f.hash = (u32)x;
-		while (b->ops->hw_rx(b->m, na->id + (x >> 32) % nq * b->nnic,
-				     &f)) {
+		q = na->id + (x >> 32) % nq * b->nnic;
+		for (;;) {
+			u64 c0 = b->timed ? tsc_begin() : 0;
+
+			if (!b->ops->hw_rx(b->m, q, &f)) {
+				if (b->timed)
+					side_add(b, tsc_end() - c0, 1, 1);
+				break;
+			}
 			/* the consumers lag: let them run if they share a CPU */
 			if (!(++retries & 63))
 				sched_yield();
@@ -412,6 +512,8 @@ static void *nic_fn(void *arg)
 			nic_timer(b);
 		cpu_relax();
 	}
+	if (b->timed)
+		side_flush(&b->nic);
 	return NULL;
 }
 
@@ -420,36 +522,63 @@ struct cons_arg {
 	int id;
 };
 
+/* Timed mode: sweeps with nothing pending before every queue is polled anyway. */
+#define IDLE_SWEEPS	256
+
+/*
+ * A consumer thread: NAPI-like loops over its queues.  Timed (b->timed),
+ * a queue is polled only when rx_pending() says its ring has a completion
+ * (as NAPI runs on an interrupt), or after IDLE_SWEEPS empty sweeps (a
+ * model whose poll has work without a completion); the poll (which
+ * consumes, refills and rings the doorbell) and the frees of its packets'
+ * buffers are one timed section.  The stack's read of each packet between
+ * them is not driver work and is not timed.
+ */
 static void *cons_fn(void *arg)
 {
 	struct cons_arg *ca = arg;
 	struct bench *b = ca->b;
 	struct rxb_pkt pkts[BUDGET];
 	u64 sink = 0;
-	unsigned int q, idle = 0;
+	unsigned int q, idle = 0, sweeps = 0;
 	int i, n, got;
 
 	self_cons = ca->id;
 	pin(b, b->nnic + ca->id);
 	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
+		bool force = !b->timed || ++sweeps >= IDLE_SWEEPS;
+
 		got = 0;
 		for (q = ca->id; q < b->nq; q += b->ncons) {
+			u64 c0, d = 0;
+
+			if (!force && !b->ops->rx_pending(b->m, q))
+				continue;
+			c0 = b->timed ? tsc_begin() : 0;
 			n = b->ops->poll(b->m, q, pkts, BUDGET);
+			if (b->timed)
+				d = tsc_end() - c0;
 			for (i = 0; i < n; i++) {
 				struct bbuf *x = pkts[i].cookie;
-				const u64 *d = (const u64 *)(x->data +
-							     pkts[i].offset);
+				const u64 *dp = (const u64 *)(x->data +
+							      pkts[i].offset);
 				unsigned int w = b->touch_all ? pkts[i].len / 8 : 1;
 
 				/* A fragment (batched RxList) is read in
 				 * place, as rx.c adds it to an skb.
 				 */
 				while (w--)
-					sink += d[w];
-				buf_unref(b, q, x);
+					sink += dp[w];
 			}
+			c0 = b->timed ? tsc_begin() : 0;
+			for (i = 0; i < n; i++)
+				buf_unref(b, q, pkts[i].cookie);
+			if (b->timed)
+				side_add(b, d + tsc_end() - c0, 2, n);
 			got += n;
 		}
+		if (got || force)
+			sweeps = 0;
 		if (got) {
 			__atomic_add_fetch(&b->consumed, got, __ATOMIC_RELEASE);
 			idle = 0;
@@ -460,6 +589,8 @@ static void *cons_fn(void *arg)
 		}
 	}
 	b->sink[ca->id] = sink;
+	if (b->timed)
+		side_flush(&b->drv);
 	if (b->acct) {
 		struct timespec ts;
 
@@ -474,6 +605,22 @@ static void *cons_fn(void *arg)
 		__atomic_add_fetch(&b->a_frees, t_frees, __ATOMIC_RELAXED);
 	}
 	return NULL;
+}
+
+/* How a model's rings are sized at equal posted buffers (fill_cfg()). */
+enum sizing {
+	SZ_PERQ,	/* a ring per queue: privring, dshring (its privRing set) */
+	SZ_AX,		/* rxbisect: an Ax ring per queue, Bx rings */
+	SZ_SHARED,	/* a ring per group of queues: shring*, corec */
+};
+
+static enum sizing model_sizing(const struct rxb_model_ops *ops)
+{
+	if (!strcmp(ops->name, "rxbisect"))
+		return SZ_AX;
+	if (!strncmp(ops->name, "shring", 6) || !strcmp(ops->name, "corec"))
+		return SZ_SHARED;
+	return SZ_PERQ;
 }
 
 static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
@@ -494,10 +641,49 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->drv = b;
 	cfg->hw_ops = &bench_hw_ops;
 	cfg->hw = b;
+	if (!b->posted)
+		return;
+	/*
+	 * Equal posted buffers (b->posted) across models, every queue's
+	 * share alike: privring b->posted / nq per ring; shared rings of
+	 * b->group queues each hold the group's share; rxbisect's Ax rings
+	 * hold a queue's share and its Bx rings k * |Ax| (k = nq, every Ax
+	 * ring associated) entries, up to the largest ring.
+	 */
+	cfg->share_factor = b->group;
+	cfg->corec_consumers = b->group;
+	cfg->ax_ring_size = b->posted / b->nq;
+	switch (model_sizing(b->ops)) {
+	case SZ_PERQ:
+		cfg->ring_size = b->posted / b->nq;
+		break;
+	case SZ_AX:
+		cfg->ring_size = b->posted < RXB_RING_MAX ? b->posted : RXB_RING_MAX;
+		break;
+	case SZ_SHARED:
+		cfg->ring_size = b->posted / (b->nq / b->group);
+		break;
+	}
 }
 
-/* One run: ns per packet (wall), cycles per packet; false: cannot run. */
-static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
+/* One run's results. */
+struct res {
+	double ns;	/* wall-clock ns per packet */
+	double cyc;	/* TSC cycles per packet, wall */
+	double retr;	/* retried drops per packet */
+	double drv;	/* timed: driver cycles per packet, over its threads */
+	double nic;	/* timed: NIC cycles per packet */
+	double excl;	/* timed: share of packets in excluded sections */
+	double batch;	/* timed: packets per timed poll */
+};
+
+static double per_pkt(const struct side *s)
+{
+	return s->pkts ? (double)s->cyc / s->pkts : 0;
+}
+
+/* One run into @out; false: cannot run. */
+static bool run_once(struct bench *b, struct res *out)
 {
 	struct rxb_model_cfg cfg;
 	struct cons_arg ca[MAX_CONS];
@@ -506,21 +692,34 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 	unsigned int per, q, i, k = 0;
 	const char *msg = "";
 	u64 t0, t1, c0, c1;
+	size_t need;
 
 	fill_cfg(b, &cfg);
 	if (rxb_model_validate(b->ops, &cfg, &msg)) {
 		fprintf(stderr, "%s: %s\n", b->ops->name, msg);
 		return false;
 	}
-	per = b->ops->bufs_per_queue ? b->ops->bufs_per_queue(&cfg) : b->ring;
+	per = b->ops->bufs_per_queue ? b->ops->bufs_per_queue(&cfg) : cfg.ring_size;
 	/* headroom: packets in flight between poll and put */
 	per += 2 * BUDGET + CACHE_MAX;
 	b->nbufs = per * b->nq;
-	b->mem = aligned_alloc(4096, (size_t)b->nbufs * BUF_SIZE);
+	/*
+	 * The buffer memory is allocated and written once, for the largest
+	 * run, so that no run takes page faults; only the buffers a model
+	 * posts and recycles are touched by it.
+	 */
+	need = (size_t)b->nbufs * BUF_SIZE;
+	if (need > b->mem_cap) {
+		free(b->mem);
+		b->mem = aligned_alloc(4096, need);
+		if (!b->mem)
+			abort();
+		memset(b->mem, 0, need);
+		b->mem_cap = need;
+	}
 	b->bufs = calloc(b->nbufs, sizeof(*b->bufs));
-	if (!b->mem || !b->bufs)
+	if (!b->bufs)
 		abort();
-	memset(b->mem, 0, (size_t)b->nbufs * BUF_SIZE);
 	for (q = 0; q < b->nq; q++) {
 		struct pool *p = &b->pools[q];
 
@@ -536,7 +735,7 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 			b->bufs[k].pool = q;
 			p->shared[p->nshared++] = &b->bufs[k];
 		}
-		b->irqs[q] = 0;
+		p->owner = q % b->ncons;
 	}
 	b->timer_due = 0;
 	b->a_calls = 0;
@@ -548,6 +747,8 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 	b->cons_ns = 0;
 	b->consumed = 0;
 	b->retries = 0;
+	memset(&b->drv, 0, sizeof(b->drv));
+	memset(&b->nic, 0, sizeof(b->nic));
 	b->m = b->ops->create(&cfg);
 	if (IS_ERR_OR_NULL(b->m)) {
 		fprintf(stderr, "%s: create failed (%ld)\n", b->ops->name,
@@ -582,10 +783,13 @@ static bool run_once(struct bench *b, double *ns, double *cyc, double *retr)
 		free(b->pools[q].shared);
 	}
 	free(b->bufs);
-	free(b->mem);
-	*ns = (double)(t1 - t0) / b->frames;
-	*cyc = (double)(c1 - c0) / b->frames;
-	*retr = (double)b->retries / b->frames;
+	out->ns = (double)(t1 - t0) / b->frames;
+	out->cyc = (double)(c1 - c0) / b->frames;
+	out->retr = (double)b->retries / b->frames;
+	out->drv = per_pkt(&b->drv);
+	out->nic = per_pkt(&b->nic);
+	out->excl = (double)(b->drv.x_pkts + b->nic.x_pkts) / (2 * b->frames);
+	out->batch = b->drv.sect ? (double)b->drv.pkts / b->drv.sect : 0;
 	return true;
 }
 
@@ -638,70 +842,105 @@ static double tsc_ghz(void)
 	return (double)(rdtsc() - c0) / (t1 - t0);
 }
 
-static unsigned long llc_bytes(void)
+/* "32768K", "32 MiB", "1.5M"...: bytes; 0 if not a size. */
+static unsigned long parse_size(const char *str)
+{
+	double v;
+	char *end;
+
+	v = strtod(str, &end);
+	if (end == str || !(v > 0) || v > 1e15)
+		return 0;
+	while (*end == ' ')
+		end++;
+	switch (*end) {
+	case 'G':
+		v *= 1 << 30;
+		break;
+	case 'M':
+		v *= 1 << 20;
+		break;
+	case 'K':
+	case 'k':
+		v *= 1 << 10;
+		break;
+	}
+	return v;
+}
+
+/*
+ * The last-level cache of CPU 0: sysfs index3 (index2 if there is no L3),
+ * else lscpu's "L3 cache:" line, else 32 MiB.  *@src says which.
+ */
+static unsigned long llc_bytes(const char **src)
 {
 	unsigned long v = 0;
-	char unit = 0;
+	char line[256];
 	FILE *f;
 	int i;
 
 	for (i = 3; i >= 2 && !v; i--) {
-		char path[96];
-
-		snprintf(path, sizeof(path),
+		snprintf(line, sizeof(line),
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		f = fopen(path, "r");
+		f = fopen(line, "r");
 		if (!f)
 			continue;
-		if (fscanf(f, "%lu%c", &v, &unit) < 1)
-			v = 0;
+		if (fgets(line, sizeof(line), f))
+			v = parse_size(line);
 		fclose(f);
+		*src = i == 3 ? "sysfs index3" : "sysfs index2 (no L3)";
 	}
-	if (unit == 'K')
-		v <<= 10;
-	else if (unit == 'M')
-		v <<= 20;
+	f = v ? NULL : popen("lscpu 2>/dev/null", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "L3 cache:", 9)) {
+			v = parse_size(line + 9);
+			*src = "lscpu";
+		}
+	if (f)
+		pclose(f);
+	if (!v)
+		*src = "unknown, assumed";
 	return v ? v : 32UL << 20;
 }
 
 /*
- * The physical limit: 1500-byte frames copied from one array to another,
- * in order, one thread; each array twice the LLC, 64 MiB to 512 MiB (some
- * hypervisors report a huge LLC).
+ * The physical limit: 1500-byte frames copied from one array of @ws bytes
+ * into another, in order, one thread, after a pass that warms the caches:
+ * with @ws within the LLC the copy runs from the cache, with @ws well
+ * beyond it from DRAM.  No NIC path that copies each frame once can beat
+ * the rate of the working set it has.
  */
-static void memcpy_bound(double ghz, int reps)
+static void memcpy_bound(unsigned long ws, const char *what, int reps)
 {
-	unsigned long llc = llc_bytes(), ws = 2 * llc;
-	const unsigned int len = 1500, stride = 1536;
-	double ns[16], cyc[16];
+	const unsigned int len = 1500, stride = 2048;
+	u64 nfr = ws / stride, passes, i, p, t0, c0;
+	double ns[MAX_REPS], cyc[MAX_REPS];
 	u8 *src, *dst;
-	u64 nfr, i, t0, c0;
 	int r;
 
-	if (ws < (64UL << 20))
-		ws = 64UL << 20;
-	if (ws > (512UL << 20))
-		ws = 512UL << 20;
-	nfr = ws / stride;
+	passes = (256UL << 20) / ws ?: 1;
 	src = aligned_alloc(4096, ws);
 	dst = aligned_alloc(4096, ws);
 	if (!src || !dst)
 		abort();
 	memset(src, 1, ws);
 	memset(dst, 2, ws);
-	for (r = 0; r < reps; r++) {
+	for (r = -1; r < reps; r++) {
 		t0 = now_ns();
 		c0 = rdtsc();
-		for (i = 0; i < nfr; i++)
-			memcpy(dst + i * stride, src + i * stride, len);
-		cyc[r] = (double)(rdtsc() - c0) / nfr;
-		ns[r] = (double)(now_ns() - t0) / nfr;
+		for (p = 0; p < passes; p++)
+			for (i = 0; i < nfr; i++)
+				memcpy(dst + i * stride, src + i * stride, len);
+		if (r < 0)
+			continue;	/* warm-up */
+		cyc[r] = (double)(rdtsc() - c0) / (nfr * passes);
+		ns[r] = (double)(now_ns() - t0) / (nfr * passes);
 	}
 	ns[0] = median(ns, reps);
 	cyc[0] = median(cyc, reps);
-	printf("| memcpy 1500 B, 2 x %lu MiB, LLC %lu MiB | %.2f | %.1f | %.0f | %.1f GB/s |\n",
-	       ws >> 20, llc >> 20, 1000.0 / ns[0], ns[0], cyc[0],
-	       len / ns[0]);
+	printf("| memcpy 1500 B, 2 x %.1f MiB, %s | %.2f | %.1f | %.0f | %.1f GB/s |\n",
+	       ws / 1048576.0, what, 1000.0 / ns[0], ns[0], cyc[0], len / ns[0]);
+	fflush(stdout);
 	free(src);
 	free(dst);
 }
@@ -735,9 +974,10 @@ static void print_acct(struct bench *b, const char *name, unsigned int li,
 
 static void print_help(void)
 {
-	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-r ring] [-n frames]\n"
-		"             [-R reps] [-m model,...] [-T] [-A | -S]\n");
-	exit(2);
+	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-n frames] [-R reps]\n"
+		"             [-m model,...] [-T] [-g group] [-b buffers] [-B buffers]\n"
+		"bench_models -A | -S [-q queues] [-c consumers] [-r ring] [-n frames]\n"
+		"             [-R reps] [-m model,...] [-T]\n");
 }
 
 /* @name is one of the comma-separated names in @only (NULL: all). */
@@ -765,6 +1005,24 @@ static const char *spread(char *buf, size_t len, double *v, int n)
 
 #define MAX_MODELS	16
 
+/* The selected models into @ops, in registration order; *@pr: privring's
+ * index, or -1.  Returns their number.
+ */
+static unsigned int list_models(const char *only,
+				const struct rxb_model_ops **ops, int *pr)
+{
+	unsigned int nm = 0, mi;
+
+	*pr = -1;
+	for (mi = 0; nm < MAX_MODELS && (ops[nm] = rxb_model_get(mi)); mi++)
+		if (selected(ops[nm]->name, only)) {
+			if (!strcmp(ops[nm]->name, "privring"))
+				*pr = nm;
+			nm++;
+		}
+	return nm;
+}
+
 /*
  * -S: the NIC's scaling.  Every model with 1 and with 2 NIC threads (the
  * queues split between them), @reps rounds; each round runs every model
@@ -781,15 +1039,10 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 	const struct rxb_model_ops *ops[MAX_MODELS];
 	const unsigned int lens[] = { 64, 1500 };
 	bool ok[MAX_MODELS];
-	unsigned int nm = 0, mi, li, k;
-	int r, pr = -1;
+	unsigned int nm, mi, li, k;
+	int r, pr;
 
-	for (mi = 0; nm < MAX_MODELS && (ops[nm] = rxb_model_get(mi)); mi++)
-		if (selected(ops[nm]->name, only)) {
-			if (!strcmp(ops[nm]->name, "privring"))
-				pr = nm;
-			nm++;
-		}
+	nm = list_models(only, ops, &pr);
 	printf("\n| model | frame | Mpps, 1 NIC thread | Mpps, 2 NIC threads | %s | %s |\n",
 	       "scaling (2/1)", "scaling / privring's");
 	printf("|---|---|---|---|---|---|\n");
@@ -801,13 +1054,13 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 			for (mi = 0; mi < nm; mi++)
 				for (k = 0; k < MAX_NIC && ok[mi]; k++) {
 					unsigned int t = r & 1 ? MAX_NIC - 1 - k : k;
-					double ns, cyc, retr;
+					struct res o;
 
 					b->ops = ops[mi];
 					b->nnic = t + 1;
-					ok[mi] = run_once(b, &ns, &cyc, &retr);
+					ok[mi] = run_once(b, &o);
 					if (ok[mi])
-						mpps[mi][t][r] = 1000.0 / ns;
+						mpps[mi][t][r] = 1000.0 / o.ns;
 				}
 		for (mi = 0; mi < nm; mi++) {
 			double v1[MAX_REPS], v2[MAX_REPS], sc[MAX_REPS], rel[MAX_REPS];
@@ -840,14 +1093,202 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 	}
 }
 
+/* median, min and max of @v[0..n) (left unsorted) */
+static void stats(const double *v, int n, double *med, double *min,
+		  double *max)
+{
+	double w[MAX_REPS];
+
+	memcpy(w, v, n * sizeof(*w));
+	qsort(w, n, sizeof(*w), cmp_dbl);
+	*med = w[n / 2];
+	*min = w[0];
+	*max = w[n - 1];
+}
+
+/* "median [min-max]" of @v[0..n), @prec decimals, into @buf. */
+static const char *cell(char *buf, size_t len, const double *v, int n,
+			int prec)
+{
+	double med, min, max;
+
+	stats(v, n, &med, &min, &max);
+	snprintf(buf, len, "%.*f [%.*f-%.*f]", prec, med, prec, min, prec, max);
+	return buf;
+}
+
+/*
+ * The default mode: for each of the two buffer sizes (@posted, buffers
+ * resident in the LLC and far beyond it) and each frame size, @reps
+ * rounds, each running every model once in turn (ABAB...), so that drift
+ * in the host's load falls on every model alike.  Per model: driver-side
+ * and NIC-side cycles per packet, the driver side's ratio to privring's,
+ * the pipeline's rate, each as median [min-max] over the rounds.  The
+ * ratio is median / privring's median, with the range min / privring's
+ * max to max / privring's min; "~" (within noise) when that range
+ * includes 1.
+ */
+static void run_grid(struct bench *b, const char *only, int reps,
+		     const u64 *posted, unsigned long llc)
+{
+	static struct res o[MAX_MODELS][MAX_REPS];
+	const struct rxb_model_ops *ops[MAX_MODELS];
+	const unsigned int lens[] = { 64, 1500 };
+	bool ok[MAX_MODELS];
+	unsigned int nm, mi, li, si;
+	int r, pr;
+
+	nm = list_models(only, ops, &pr);
+	printf("\n| model | buffers | frame | %s | %s | %s | %s | %s | %s |\n",
+	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt",
+	       "Mpps", "pkts/poll", "excluded");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
+	for (si = 0; si < 2; si++) {
+		u64 bytes = posted[si] * BUF_SIZE;
+		char where[64];
+
+		if (bytes <= llc)
+			snprintf(where, sizeof(where), "%llu, %.1f MiB, in LLC",
+				 (unsigned long long)posted[si], bytes / 1048576.0);
+		else
+			snprintf(where, sizeof(where), "%llu, %.0f MiB, %.1fx LLC",
+				 (unsigned long long)posted[si], bytes / 1048576.0,
+				 (double)bytes / llc);
+		b->posted = posted[si];
+		for (li = 0; li < ARRAY_SIZE(lens); li++) {
+			double pmed = 0, pmin = 0, pmax = 0;
+
+			b->len = lens[li];
+			for (mi = 0; mi < nm; mi++)
+				ok[mi] = true;
+			for (r = 0; r < reps; r++)
+				for (mi = 0; mi < nm; mi++) {
+					b->ops = ops[mi];
+					if (ok[mi])
+						ok[mi] = run_once(b, &o[mi][r]);
+				}
+			if (pr >= 0 && ok[pr]) {
+				double v[MAX_REPS];
+
+				for (r = 0; r < reps; r++)
+					v[r] = o[pr][r].drv;
+				stats(v, reps, &pmed, &pmin, &pmax);
+			}
+			for (mi = 0; mi < nm; mi++) {
+				double drv[MAX_REPS], nic[MAX_REPS], mpps[MAX_REPS];
+				double bat[MAX_REPS], excl = 0, med, min, max;
+				char c1[48], c2[48] = "-", c3[48], c4[48], c5[48];
+
+				if (!ok[mi]) {
+					printf("| %s | %s | %u B | %s | cannot run |\n",
+					       ops[mi]->name, where, b->len,
+					       "- | - | - | - | -");
+					continue;
+				}
+				for (r = 0; r < reps; r++) {
+					drv[r] = o[mi][r].drv;
+					nic[r] = o[mi][r].nic;
+					mpps[r] = 1000.0 / o[mi][r].ns;
+					bat[r] = o[mi][r].batch;
+					if (o[mi][r].excl > excl)
+						excl = o[mi][r].excl;
+				}
+				stats(drv, reps, &med, &min, &max);
+				if (pmed > 0 && pmin > 0 && (int)mi != pr)
+					snprintf(c2, sizeof(c2), "%.2f [%.2f-%.2f]%s",
+						 med / pmed, min / pmax, max / pmin,
+						 min <= pmax && max >= pmin ? " ~" : "");
+				else if ((int)mi == pr)
+					snprintf(c2, sizeof(c2), "1");
+				printf("| %s | %s | %u B | %s | %s | %s | %s | %s | %.2f %% |\n",
+				       ops[mi]->name, where, b->len,
+				       cell(c1, sizeof(c1), drv, reps, 0), c2,
+				       cell(c3, sizeof(c3), nic, reps, 0),
+				       cell(c4, sizeof(c4), mpps, reps, 2),
+				       cell(c5, sizeof(c5), bat, reps, 1),
+				       100.0 * excl);
+				fflush(stdout);
+			}
+		}
+	}
+}
+
+/* The default mode's header: ring sizes, what is timed, the ratio's ~. */
+static const char grid_legend[] =
+"#   B posted, Q = %u queues, G = %u: privring Q rings of B/Q; dshring the\n"
+"#   same (its privRing set, active: no controller runs; its shRing set,\n"
+"#   Q/G rings of B/Q, stays idle); rxbisect Q Ax rings of B/Q, Bx rings\n"
+"#   of min(B, %u); shring, shring-list, shring-batched Q/G shared rings\n"
+"#   of B*G/Q; corec Q/G shared queues of B*G/Q, G consumers each\n"
+"# driver: TSC around poll + the frees of its buffers, per consumer\n"
+"#   thread, over the packets it delivered; NIC: around each delivering\n"
+"#   hw_rx() and hw_timer(); ratio ~: its range (min/privring's max ..\n"
+"#   max/privring's min) includes 1\n";
+
+/* The option's argument as an integer in [@min, @max], or exit 2. */
+static u64 num_arg(int opt, const char *arg, u64 min, u64 max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v < min || v > max) {
+		fprintf(stderr, "bench_models: -%c '%s': expected an integer in %llu..%llu\n",
+			opt, arg, (unsigned long long)min, (unsigned long long)max);
+		exit(2);
+	}
+	return v;
+}
+
+static void bad(const char *msg)
+{
+	fprintf(stderr, "bench_models: %s\n", msg);
+	exit(2);
+}
+
+static bool pow2(u64 v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Posted buffers @v of the default mode: NULL if the rings can hold them. */
+static const char *check_posted(const struct bench *b, u64 v)
+{
+	if (!pow2(v))
+		return "posted buffers (-b, -B) must be a power of two";
+	if (v / b->nq < RXB_RING_MIN)
+		return "posted buffers (-b, -B) below 64 per queue (the smallest ring)";
+	if (v / (b->nq / b->group) > RXB_RING_MAX)
+		return "posted buffers (-b, -B) above 8192 per shared ring (the largest ring)";
+	return NULL;
+}
+
+/* Every name of the comma-separated list @only is a model's. */
+static void check_models(const char *only)
+{
+	char buf[256], *save = NULL, *t;
+
+	if (strlen(only) >= sizeof(buf) || !*only)
+		bad("-m: expected a comma-separated list of model names");
+	strcpy(buf, only);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!rxb_model_find(t)) {
+			fprintf(stderr, "bench_models: -m: no model '%s'\n", t);
+			exit(2);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench b;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *only = NULL;
-	bool scale = false;
+	const char *only = NULL, *llc_src = "", *msg;
+	bool scale = false, q_set = false, r_set = false;
 	const unsigned int lens[] = { 64, 1500 };
-	double pr_ns[2] = { 0, 0 }, ghz;
+	double ghz;
+	u64 posted[2] = { 0, 0 };
+	unsigned long llc;
 	unsigned int mi, li;
 	int opt, reps = 0, r;
 
@@ -856,25 +1297,37 @@ int main(int argc, char **argv)
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
 	b.nnic = 1;
-	while ((opt = getopt(argc, argv, "q:c:r:n:R:m:TAS")) != -1) {
+	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:TASh")) != -1) {
 		switch (opt) {
 		case 'q':
-			b.nq = atoi(optarg);
+			b.nq = num_arg(opt, optarg, 1, MAX_Q);
+			q_set = true;
 			break;
 		case 'c':
-			b.ncons = atoi(optarg);
+			b.ncons = num_arg(opt, optarg, 1, MAX_CONS);
 			break;
 		case 'r':
-			b.ring = atoi(optarg);
+			b.ring = num_arg(opt, optarg, RXB_RING_MIN, RXB_RING_MAX);
+			if (!pow2(b.ring))
+				bad("-r: the ring size must be a power of two");
+			r_set = true;
 			break;
 		case 'n':
-			b.frames = strtoull(optarg, NULL, 0);
+			b.frames = num_arg(opt, optarg, 1000, 10000000000ULL);
 			break;
 		case 'R':
-			reps = atoi(optarg);
+			reps = num_arg(opt, optarg, 1, MAX_REPS);
 			break;
 		case 'm':
+			check_models(optarg);
 			only = optarg;
+			break;
+		case 'g':
+			b.group = num_arg(opt, optarg, 1, MAX_Q);
+			break;
+		case 'b':
+		case 'B':
+			posted[opt == 'B'] = num_arg(opt, optarg, 1, 1ULL << 24);
 			break;
 		case 'T':
 			b.touch_all = true;
@@ -885,31 +1338,88 @@ int main(int argc, char **argv)
 		case 'S':
 			scale = true;
 			break;
-		default:
+		case 'h':
 			print_help();
+			return 0;
+		case ':':
+			fprintf(stderr, "bench_models: -%c needs an argument\n", optopt);
+			return 2;
+		default:
+			fprintf(stderr, "bench_models: unknown option -%c\n", optopt);
+			print_help();
+			return 2;
 		}
 	}
+	if (optind < argc) {
+		fprintf(stderr, "bench_models: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (scale && b.acct)
+		bad("-A and -S are separate modes");
+	b.timed = !scale && !b.acct;
+	if (!b.timed && (b.group || posted[0] || posted[1]))
+		bad("-g, -b and -B size the default mode, not -A or -S (use -r)");
+	if (b.timed && r_set)
+		bad("-r sizes -A and -S; the default mode sizes its rings from -b and -B");
+	if (scale && b.nq < MAX_NIC)
+		bad("-S needs at least 2 queues");
 	if (!reps)
-		reps = scale ? 5 : 3;
-	if (!b.nq || b.nq > MAX_Q || !b.ncons || b.ncons > MAX_CONS ||
-	    reps < 1 || reps > MAX_REPS || !b.frames ||
-	    (scale && (b.acct || b.nq < MAX_NIC)))
-		print_help();
+		reps = b.acct ? 3 : 5;
+	llc = llc_bytes(&llc_src);
+	if (b.timed) {
+		if (!q_set)
+			b.nq = 32;
+		if (!b.group)
+			b.group = b.nq < 4 ? b.nq : 4;
+		if (!pow2(b.nq) || !pow2(b.group) || b.group > b.nq)
+			bad("-q and -g must be powers of two, -g at most -q");
+		if (b.ncons > b.nq)
+			b.ncons = b.nq;
+		/*
+		 * resident: an eighth of the LLC (room to spare: on the
+		 * 32 MiB host of results.rst the NIC's and the driver's
+		 * cycles jumped between 4 and 8 MiB); far: 4 times the LLC
+		 */
+		if (!posted[0]) {
+			posted[0] = (u64)b.nq * RXB_RING_MIN;
+			while (posted[0] * 2 * BUF_SIZE <= llc / 8)
+				posted[0] *= 2;
+		}
+		if (!posted[1]) {
+			posted[1] = posted[0];
+			while (posted[1] * BUF_SIZE < 4 * (u64)llc &&
+			       !check_posted(&b, posted[1] * 2))
+				posted[1] *= 2;
+		}
+		msg = check_posted(&b, posted[0]) ?: check_posted(&b, posted[1]);
+		if (msg)
+			bad(msg);
+		if (posted[0] >= posted[1])
+			bad("-b (buffers within the LLC) must be below -B (beyond it)");
+		b.nopin = b.nnic + b.ncons > ncpu;
+	}
+	/* after the default mode's queue count */
 	if (b.ncons > b.nq)
 		b.ncons = b.nq;
 	/* -S: the same placement with 1 and 2 NIC threads */
-	b.nopin = scale && MAX_NIC + b.ncons > ncpu;
+	if (scale)
+		b.nopin = MAX_NIC + b.ncons > ncpu;
 	if (b.acct && !HAVE_TSC) {
 		fprintf(stderr, "-A needs a TSC\n");
 		return 2;
 	}
 
 	ghz = tsc_ghz();
-	printf("# bench_models: %u queues, ring %u, %s NIC thread%s + %u consumer thread(s),\n",
-	       b.nq, b.ring, scale ? "1 or 2" : "1", scale ? "s" : "", b.ncons);
+	if (b.timed)
+		printf("# bench_models: %u queues, share groups of %u, 1 NIC thread + %u %s,\n",
+		       b.nq, b.group, b.ncons, "consumer thread(s)");
+	else
+		printf("# bench_models: %u queues, ring %u, %s NIC thread%s + %u %s,\n",
+		       b.nq, b.ring, scale ? "1 or 2" : "1", scale ? "s" : "", b.ncons,
+		       "consumer thread(s)");
 	printf("# %ld CPUs;", ncpu);
 	printf(" %llu frames per run, median of %d %s; consumers read %s;\n",
-	       (unsigned long long)b.frames, reps, scale ? "rounds" : "runs",
+	       (unsigned long long)b.frames, reps, scale || b.timed ? "rounds" : "runs",
 	       b.touch_all ? "the whole packet" : "the first cache line");
 	if (ghz)
 		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
@@ -924,21 +1434,47 @@ int main(int argc, char **argv)
 		run_scaling(&b, only, reps);
 		return 0;
 	}
-	if (b.acct) {
-		b.tsc_cost = tsc_pair_cost();
-		printf("# -A: allocator calls timed, %llu cycles per TSC read pair subtracted\n",
-		       (unsigned long long)b.tsc_cost);
-		printf("\n| model | frame | %s | %s | %s | %s | %s | %s | %s |\n",
-		       "allocator calls/pkt", "cycles/call", "extra cycles/call vs privring",
-		       "frees to another queue's pool", "frees under the pool lock",
-		       "allocator share of consumer CPU",
-		       "of it, frees to another queue's pool");
-		printf("|---|---|---|---|---|---|---|---|---|\n");
-	} else {
-		printf("\n| model | frame | Mpps | ns/pkt | cycles/pkt | ns vs privring | %s |\n",
-		       "retried drops/pkt");
-		printf("|---|---|---|---|---|---|---|\n");
+	if (b.timed) {
+		b.tsc_cost = HAVE_TSC ? tsc_pair_cost() : 0;
+		printf("# LLC %lu MiB (%s); every model posts the same buffers (2 KiB each):\n",
+		       llc >> 20, llc_src);
+		printf("#   %llu (%llu MiB, within the LLC) and %llu (%llu MiB, %.1fx the LLC)%s\n",
+		       (unsigned long long)posted[0],
+		       (unsigned long long)(posted[0] * BUF_SIZE) >> 20,
+		       (unsigned long long)posted[1],
+		       (unsigned long long)(posted[1] * BUF_SIZE) >> 20,
+		       (double)posted[1] * BUF_SIZE / llc,
+		       posted[1] * BUF_SIZE < 2 * (u64)llc ?
+		       " -- NOT far beyond it: the largest rings (-q, -g) cannot hold more" : "");
+		printf(grid_legend, b.nq, b.group, RXB_RING_MAX);
+		printf("# consumer q %% %u: thread; %s\n", b.ncons,
+		       b.nopin ? "more threads than CPUs, none pinned" :
+		       "threads pinned, NIC thread first");
+		printf("# %llu cycles per fenced TSC pair subtracted; sections over %llu cycles\n",
+		       (unsigned long long)b.tsc_cost, SECT_MAX);
+		printf("# (preempted) excluded with their packets (\"excluded\", worst round);\n");
+		printf("# %d rounds, models interleaved; median [min-max] over the rounds\n",
+		       reps);
+		run_grid(&b, only, reps, posted, llc);
+		printf("\nThe physical limit (one core copying each frame once):\n\n");
+		printf("| copy | Mpps | ns/pkt | cycles/pkt | bandwidth |\n");
+		printf("|---|---|---|---|---|\n");
+		memcpy_bound(posted[0] * BUF_SIZE, "cache-resident", reps < 3 ? reps : 3);
+		memcpy_bound(posted[1] * BUF_SIZE < 4 * (u64)llc ?
+			     4 * (u64)llc : posted[1] * BUF_SIZE, "DRAM",
+			     reps < 3 ? reps : 3);
+		free(b.mem);
+		return 0;
 	}
+	b.tsc_cost = tsc_pair_cost();
+	printf("# -A: allocator calls timed, %llu cycles per TSC read pair subtracted\n",
+	       (unsigned long long)b.tsc_cost);
+	printf("\n| model | frame | %s | %s | %s | %s | %s | %s | %s |\n",
+	       "allocator calls/pkt", "cycles/call", "extra cycles/call vs privring",
+	       "frees to another queue's pool", "frees under the pool lock",
+	       "allocator share of consumer CPU",
+	       "of it, frees to another queue's pool");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
 	/* Every registered model, privring (the reference) first. */
 	for (mi = 0; (b.ops = rxb_model_get(mi)); mi++) {
 		const char *name = b.ops->name;
@@ -946,38 +1482,20 @@ int main(int argc, char **argv)
 		if (!selected(name, only))
 			continue;
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
-			double ns[MAX_REPS], cyc[MAX_REPS], retr[MAX_REPS];
-			char rat[16] = "-";
+			struct res o;
 
 			b.len = lens[li];
 			for (r = 0; r < reps; r++)
-				if (!run_once(&b, &ns[r], &cyc[r], &retr[r]))
+				if (!run_once(&b, &o))
 					break;
 			if (r < reps) {
-				printf("| %s | %u B | - | - | - | - | cannot run |\n", name, b.len);
+				printf("| %s | %u B | - | - | - | - | - | - | cannot run |\n",
+				       name, b.len);
 				continue;
 			}
-			if (b.acct) {
-				print_acct(&b, name, li, ghz);
-				continue;
-			}
-			ns[0] = median(ns, reps);
-			cyc[0] = median(cyc, reps);
-			retr[0] = median(retr, reps);
-			if (!strcmp(name, "privring"))
-				pr_ns[li] = ns[0];
-			if (pr_ns[li])
-				snprintf(rat, sizeof(rat), "%.2f", ns[0] / pr_ns[li]);
-			printf("| %s | %u B | %.2f | %.1f | %.0f | %s | %.3f |\n",
-			       name, b.len, 1000.0 / ns[0], ns[0],
-			       ghz ? cyc[0] : 0.0, rat, retr[0]);
-			fflush(stdout);
+			print_acct(&b, name, li, ghz);
 		}
 	}
-	if (b.acct)
-		return 0;
-	printf("\nThe physical limit (one core copying each frame once):\n\n");
-	printf("| copy | Mpps | ns/pkt | cycles/pkt | bandwidth |\n|---|---|---|---|---|\n");
-	memcpy_bound(ghz, reps < 3 ? reps : 3);
+	free(b.mem);
 	return 0;
 }
