@@ -101,7 +101,8 @@ static int rxb_dl_param_validate(struct devlink *devlink, u32 id,
 }
 
 static int rxb_dl_param_set(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	struct rxb_dev *rdev = rxb_dev_of(devlink);
 	struct rxb_reconf rc[ARRAY_SIZE(rdev->ports)];
@@ -124,6 +125,8 @@ out:
 	return err;
 }
 
+RXB_DL_PARAM_SET_DEFINE(rxb_dl_param_set)
+
 static int rxb_dl_stall_get(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx)
 {
@@ -132,11 +135,14 @@ static int rxb_dl_stall_get(struct devlink *devlink, u32 id,
 }
 
 static int rxb_dl_stall_set(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	WRITE_ONCE(rxb_dev_of(devlink)->stall_timeout_ms, ctx->val.vu32);
 	return 0;
 }
+
+RXB_DL_PARAM_SET_DEFINE(rxb_dl_stall_set)
 
 static int rxb_dl_stall_validate(struct devlink *devlink, u32 id,
 				 union devlink_param_value val,
@@ -170,14 +176,16 @@ int rxb_devlink_init(void)
 					     DEVLINK_PARAM_TYPE_STRING :
 					     DEVLINK_PARAM_TYPE_U32,
 					     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-					     rxb_dl_param_get, rxb_dl_param_set,
+					     rxb_dl_param_get,
+					     RXB_DL_PARAM_SET(rxb_dl_param_set),
 					     rxb_dl_param_validate);
 	}
 	rxb_dl_params[RXB_NPARAMS] = (struct devlink_param)
 		DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_STALL, "stall_timeout_ms",
 				     DEVLINK_PARAM_TYPE_U32,
 				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-				     rxb_dl_stall_get, rxb_dl_stall_set,
+				     rxb_dl_stall_get,
+				     RXB_DL_PARAM_SET(rxb_dl_stall_set),
 				     rxb_dl_stall_validate);
 	return 0;
 }
@@ -264,8 +272,8 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 	if (err)
 		goto err_ports;
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_eth_set(&rdev->dl_ports[i],
-					  rdev->ports[i]->dev);
+		rxb_devlink_port_type_eth_set(&rdev->dl_ports[i],
+					      rdev->ports[i]->dev);
 	err = rxb_health_init(rdev);
 	if (err)
 		goto err_netdevs;
