@@ -109,6 +109,9 @@ fetch() {
 	if [ ! -r "$tmp/root/boot/vmlinuz-$v" ] || [ ! -d "$tmp/root/lib/modules/$v/kernel" ]; then
 		die "the packages of $v lack the kernel image or modules"
 	fi
+	# The module index, as the package's postinst would make it.
+	PATH=$PATH:/sbin:/usr/sbin depmod -b "$tmp/root" "$v" ||
+		die "depmod of the unpacked $v failed"
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	mv "$tmp/root/"* "$dir/"

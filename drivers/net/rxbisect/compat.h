@@ -100,6 +100,43 @@ static int fn##_noextack(struct devlink *devlink, u32 id,		\
 }
 #endif
 
+/* 6.3: devl_params_register() and devl_health_reporter_create(), under
+ * devl_lock(), the plain ones taking it (a deadlock under it).  Up to 6.2
+ * the plain ones do not take the instance lock: the same calls.
+ */
+#ifndef HAVE_DEVL_PARAMS_REGISTER
+static inline int devl_params_register(struct devlink *devlink,
+				       const struct devlink_param *params,
+				       size_t params_count)
+{
+	return devlink_params_register(devlink, params, params_count);
+}
+
+static inline void devl_params_unregister(struct devlink *devlink,
+					  const struct devlink_param *params,
+					  size_t params_count)
+{
+	devlink_params_unregister(devlink, params, params_count);
+}
+#endif
+
+#ifndef HAVE_DEVL_HEALTH_REPORTER_CREATE
+static inline struct devlink_health_reporter *
+devl_health_reporter_create(struct devlink *devlink,
+			    const struct devlink_health_reporter_ops *ops,
+			    u64 graceful_period, void *priv)
+{
+	return devlink_health_reporter_create(devlink, ops, graceful_period,
+					      priv);
+}
+
+static inline void
+devl_health_reporter_destroy(struct devlink_health_reporter *reporter)
+{
+	devlink_health_reporter_destroy(reporter);
+}
+#endif
+
 /* 6.2: the devlink core reports the driver's name itself. */
 #ifndef HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
 static inline int devlink_info_driver_name_put(struct devlink_info_req *req,
@@ -140,6 +177,20 @@ static inline void rxb_devlink_port_type_eth_set(struct devlink_port *port,
 {
 #ifndef HAVE_SET_NETDEV_DEVLINK_PORT
 	devlink_port_type_eth_set(port, dev);
+#endif
+}
+
+/**
+ * rxb_devlink_port_type_clear() - the port's netdev is going away.
+ * @port: the devlink port.
+ *
+ * A no-op from 6.2 on: unregistering the netdev clears the type (and
+ * devlink_port_type_clear() would warn of a port without a netdev).
+ */
+static inline void rxb_devlink_port_type_clear(struct devlink_port *port)
+{
+#ifndef HAVE_SET_NETDEV_DEVLINK_PORT
+	devlink_port_type_clear(port);
 #endif
 }
 

@@ -82,6 +82,25 @@ static int rxb_probe_set(struct devlink *devlink, u32 id,
 struct devlink_param rxb_probe_param = { .set = rxb_probe_set };
 #endif
 
+/* 6.3: devl_params_register(), under the instance lock. */
+#ifdef HAVE_DEVL_PARAMS_REGISTER
+#include <net/devlink.h>
+int rxb_probe(struct devlink *devlink, const struct devlink_param *params)
+{
+	return devl_params_register(devlink, params, 1);
+}
+#endif
+
+/* 6.3: devl_health_reporter_create(), under the instance lock. */
+#ifdef HAVE_DEVL_HEALTH_REPORTER_CREATE
+#include <net/devlink.h>
+void *rxb_probe(struct devlink *devlink,
+		const struct devlink_health_reporter_ops *ops)
+{
+	return devl_health_reporter_create(devlink, ops, 0, NULL);
+}
+#endif
+
 /* Up to 6.1: drivers put their name in devlink info; the core does later. */
 #ifdef HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
 #include <net/devlink.h>

@@ -259,8 +259,8 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 	rdev->stall_timeout_ms = RXB_DEF_STALL_MS;
 	bdev->rdev = rdev;
 	devl_lock(devlink);
-	err = devlink_params_register(devlink, rxb_dl_params,
-				      ARRAY_SIZE(rxb_dl_params));
+	err = devl_params_register(devlink, rxb_dl_params,
+				   ARRAY_SIZE(rxb_dl_params));
 	if (err)
 		goto err_unlock;
 	err = rxb_dev_ports_register(rdev);
@@ -284,7 +284,7 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 
 err_netdevs:
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_clear(&rdev->dl_ports[i]);
+		rxb_devlink_port_type_clear(&rdev->dl_ports[i]);
 	rtnl_lock();
 	rxb_pair_destroy(rdev->ports[0]);
 	rtnl_unlock();
@@ -292,8 +292,8 @@ err_ports:
 	for (i = 0; i < ARRAY_SIZE(rdev->dl_ports); i++)
 		devl_port_unregister(&rdev->dl_ports[i]);
 err_params:
-	devlink_params_unregister(devlink, rxb_dl_params,
-				  ARRAY_SIZE(rxb_dl_params));
+	devl_params_unregister(devlink, rxb_dl_params,
+			       ARRAY_SIZE(rxb_dl_params));
 err_unlock:
 	devl_unlock(devlink);
 	devlink_free(devlink);
@@ -316,14 +316,14 @@ void rxb_dev_remove(struct rxb_bus_dev *bdev)
 	devl_lock(devlink);
 	rxb_health_fini(rdev);
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_clear(&rdev->dl_ports[i]);
+		rxb_devlink_port_type_clear(&rdev->dl_ports[i]);
 	rtnl_lock();
 	rxb_pair_destroy(rdev->ports[0]);
 	rtnl_unlock();
 	for (i = 0; i < ARRAY_SIZE(rdev->dl_ports); i++)
 		devl_port_unregister(&rdev->dl_ports[i]);
-	devlink_params_unregister(devlink, rxb_dl_params,
-				  ARRAY_SIZE(rxb_dl_params));
+	devl_params_unregister(devlink, rxb_dl_params,
+			       ARRAY_SIZE(rxb_dl_params));
 	devl_unlock(devlink);
 	devlink_free(devlink);
 	bdev->rdev = NULL;

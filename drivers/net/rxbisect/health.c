@@ -167,8 +167,8 @@ int rxb_health_init(struct rxb_dev *rdev)
 {
 	struct devlink_health_reporter *r;
 
-	r = devlink_health_reporter_create(priv_to_devlink(rdev),
-					   &rxb_stall_ops, 0, rdev);
+	r = devl_health_reporter_create(priv_to_devlink(rdev),
+					&rxb_stall_ops, 0, rdev);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	rdev->stall_reporter = r;
@@ -202,5 +202,5 @@ void rxb_health_stop(struct rxb_dev *rdev)
  */
 void rxb_health_fini(struct rxb_dev *rdev)
 {
-	devlink_health_reporter_destroy(rdev->stall_reporter);
+	devl_health_reporter_destroy(rdev->stall_reporter);
 }
