@@ -98,9 +98,12 @@ fi
 MEM=${MEM:-2G}
 MODROOT=${MODROOT%/}
 MODDIR=$MODROOT/lib/modules
+# The newest installed kernel that has headers, 6.1 first (the default;
+# --kernel 6.12 for Debian's 6.12).
 newest_kver() {
 	local v
-	for v in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV); do
+	for v in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' |
+		   sort -rV | awk '/^6\.1\./ { print; next } { rest = rest $0 "\n" } END { printf "%s", rest }'); do
 		if [ -d "/lib/modules/$v/build" ] || [ -d "/usr/src/linux-headers-$v" ]; then
 			echo "$v"
 			return
