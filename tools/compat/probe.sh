@@ -19,7 +19,8 @@
 # the last run, for a probe that fails for the wrong reason.
 #
 # Exit status: 0, or 1 (with a message) when the probes could not run at
-# all (no kernel build directory, kbuild itself failing).
+# all (no kernel build directory, kbuild itself failing) or when a probe
+# marked "Required:" failed (a kernel without page_pool or devlink).
 
 set -euo pipefail
 
@@ -81,4 +82,18 @@ grep -q 'Entering directory' "$TMP/log" || die "kbuild did not run in $KDIR (see
 	echo "#endif"
 } > "$TMP/hdr"
 cmp -s "$TMP/hdr" "$HDR" || mv "$TMP/hdr" "$HDR"
+
+# A probe under a "/* Required: WHAT */" comment is one the module cannot do
+# without: say which are missing and fail, before any compiler error.
+MISSING=$(awk '/^\/\* Required: / { sub(/^\/\* Required: /, ""); sub(/ *\*\/$/, ""); what = $0; next }
+	/^#ifdef HAVE_/ { if (what != "") print $2 "|" what; what = ""; next }
+	{ what = "" }' "$PROBES" | while IFS='|' read -r n what; do
+		[ -s "$TMP/$n.o" ] || echo "$what"
+	done)
+if [ -n "$MISSING" ]; then
+	rm -f "$OUT/.sig"
+	echo "rxbisect: the kernel in $KDIR lacks what the module needs:" >&2
+	echo "$MISSING" | sed 's/^/rxbisect:   /' >&2
+	exit 1
+fi
 echo "$SIG" > "$OUT/.sig"

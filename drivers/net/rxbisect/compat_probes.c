@@ -7,13 +7,15 @@
  * defines HAVE_X in the generated rxb_compat_probed.h when it compiles.
  * compat.h turns those into the few helpers the driver uses.  A section
  * tests the newer interface where there is one, so that HAVE_X reads
- * "this kernel has X".  Each probe names the kernel that brought the
+ * "this kernel has X".  A probe under a "Required:" comment is one the
+ * module cannot do without: probe.sh stops the build, naming it, when it
+ * fails.  Each probe names the kernel that brought the
  * change, for the reader only: nothing tests version numbers.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
 
-/* Required: page_pool (CONFIG_PAGE_POOL). */
+/* Required: page_pool (CONFIG_PAGE_POOL=y) */
 #ifdef HAVE_PAGE_POOL
 #include <linux/netdevice.h>
 #if !IS_ENABLED(CONFIG_PAGE_POOL)
@@ -21,7 +23,7 @@
 #endif
 #endif
 
-/* Required: devlink (CONFIG_NET_DEVLINK). */
+/* Required: devlink (CONFIG_NET_DEVLINK=y) */
 #ifdef HAVE_DEVLINK
 #include <net/devlink.h>
 #if !IS_ENABLED(CONFIG_NET_DEVLINK)
