@@ -9,7 +9,8 @@
 #
 # The VM boots the kernel tools/vm/run-vm.sh picks: with RXB_VM_KERNEL=debug
 # (make test KERNEL=debug) the debug kernel, with every timeout multiplied by
-# RXB_TIMEOUT_SCALE (default 3 there, else 1).
+# RXB_TIMEOUT_SCALE (default 3 there, else 1); with RXB_VM_KERNEL=6.12 (make
+# test KERNEL=6.12) Debian 12's 6.12.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
