@@ -22,14 +22,27 @@
 #   make test KERNEL=debug
 #                   the whole suite with the module built for, and the VM
 #                   booting, the debug kernel (also vm-test, vm-run, demo)
+#   make test KERNEL=6.12
+#                   the same on Debian 12's 6.12 LTS kernel (bookworm-security,
+#                   installed by make deps, else fetched into the cache
+#                   without root by tools/vm/debian-kernel.sh); also module,
+#                   vm-test, vm-run, demo.  KERNEL=6.1 is the default (stock)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-# KERNEL=stock: the installed Debian kernel.  KERNEL=debug: the debug kernel
-# of tools/vm/debug-kernel, built on first use into its cache directory; the
-# module is built against that tree and run-vm.sh boots it.
+# KERNEL=stock (or 6.1): the installed Debian 12 kernel, 6.1.  KERNEL=debug:
+# the debug kernel of tools/vm/debug-kernel, built on first use into its
+# cache directory; the module is built against that tree and run-vm.sh boots
+# it.  KERNEL=6.12: Debian 12's 6.12 (tools/vm/debian-kernel.sh: installed by
+# make deps, or unpacked into the cache on first use).
 KERNEL ?= stock
+# RXB_KVER_612: the pinned 6.12 release make deps installs.
+include tools/vm/kernels.conf
+export RXB_KVER_612
+ifeq ($(KERNEL),6.1)
+override KERNEL := stock
+endif
 ifeq ($(KERNEL),debug)
 DEBUG_KERNEL_DIR := $(shell tools/vm/debug-kernel/build.sh --print-dir)
 KDIR := $(DEBUG_KERNEL_DIR)/linux
@@ -38,17 +51,27 @@ KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 VM_MODROOT := $(DEBUG_KERNEL_DIR)/modroot
 VM_KERNEL_DEPS := debug-kernel
 export RXB_VM_KERNEL := debug
+else ifeq ($(KERNEL),6.12)
+# read when used: after kernel-6.12 has fetched the kernel if it had to
+deb-kernel-env = $(patsubst $(1)=%,%,$(filter $(1)=%,$(shell tools/vm/debian-kernel.sh --env 6.12)))
+KVER = $(call deb-kernel-env,KVER)
+KDIR = $(call deb-kernel-env,KDIR)
+VM_MODROOT = $(call deb-kernel-env,MODROOT)
+VM_KERNEL_DEPS := kernel-6.12
+export RXB_VM_KERNEL := 6.12
 else ifneq ($(KERNEL),stock)
-$(error KERNEL=$(KERNEL): use KERNEL=stock (default) or KERNEL=debug)
+$(error KERNEL=$(KERNEL): use KERNEL=stock or 6.1 (default), KERNEL=6.12 or KERNEL=debug)
 endif
 
 # The running kernel's build dir if it has one, else the newest installed
-# Debian linux-headers (these machines' own kernel cannot load modules).
+# Debian 12 6.1 linux-headers (these machines' own kernel cannot load
+# modules), else the newest installed headers.
 RUNNING := $(shell uname -r)
 ifneq ($(wildcard /lib/modules/$(RUNNING)/build/Makefile),)
 KVER ?= $(RUNNING)
 else
-KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
+KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | \
+	{ grep -E '^6\.1\.' || cat; } | tail -n1)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
@@ -59,12 +82,12 @@ KDIR ?= /lib/modules/$(KVER)/build
 -include tools/vm/vm.mk
 
 DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
-	linux-source-6.1 qemu-system-x86 busybox-static kmod cpio \
+	linux-source-6.1 dwarves qemu-system-x86 busybox-static kmod cpio \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
 
 .PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
-	clean checkpatch debug-kernel
+	clean checkpatch debug-kernel kernel-6.12
 
 all: module tools sim
 
@@ -85,6 +108,11 @@ deps:
 	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root" >&2; exit 1; fi
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+	@# 6.12 from bookworm-security, pinned (tools/vm/kernels.conf); the
+	@# newest 6.12 release when the archive has dropped the pinned one.
+	v=$$(tools/vm/debian-kernel.sh --pin 6.12) && \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		linux-image-$$v linux-headers-$$v
 
 test: all
 	@tools/run-tests.sh
@@ -133,6 +161,10 @@ soak: module
 
 debug-kernel:
 	@tools/vm/debug-kernel/build.sh
+
+# Debian 12's 6.12: installed (make deps) or unpacked into the cache.
+kernel-6.12:
+	@tools/vm/debian-kernel.sh --fetch 6.12 >/dev/null
 
 install: module
 	@test "$(KERNEL)" = stock || { echo "make install: only for the installed kernel (KERNEL=stock)" >&2; exit 1; }

@@ -14,7 +14,9 @@
 #   --kernel PATH   kernel image (default: /boot/vmlinuz-$KVER; env
 #                   RXB_VM_KERNEL); "debug" boots the debug kernel built by
 #                   tools/vm/debug-kernel/build.sh (make debug-kernel), with
-#                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=3 by default
+#                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=3 by default;
+#                   "6.12" boots Debian 12's 6.12 with its modules, installed
+#                   or unpacked into the cache (tools/vm/debian-kernel.sh)
 #   --kver KVER     kernel version (default: $KVER, or the newest installed
 #                   kernel that has headers)
 #   --modroot DIR   the kernel's modules are in DIR/lib/modules/KVER
@@ -86,13 +88,22 @@ if [ "$KERNEL" = debug ]; then
 	# several times slower under TCG, and KASAN's shadow needs memory
 	MEM=${MEM:-4G}
 	export RXB_TIMEOUT_SCALE=${RXB_TIMEOUT_SCALE:-3}
+elif [ "$KERNEL" = 6.12 ]; then
+	DEB_ENV=$("$SELF_DIR/debian-kernel.sh" --fetch "$KERNEL") ||
+		die "no $KERNEL kernel (make deps installs it)" 2
+	KVER=$(sed -n 's/^KVER=//p' <<<"$DEB_ENV")
+	KERNEL=$(sed -n 's/^IMAGE=//p' <<<"$DEB_ENV")
+	MODROOT=$(sed -n 's/^MODROOT=//p' <<<"$DEB_ENV")
 fi
 MEM=${MEM:-2G}
 MODROOT=${MODROOT%/}
 MODDIR=$MODROOT/lib/modules
+# The newest installed kernel that has headers, 6.1 first (the default;
+# --kernel 6.12 for Debian's 6.12).
 newest_kver() {
 	local v
-	for v in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV); do
+	for v in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' |
+		   sort -rV | awk '/^6\.1\./ { print; next } { rest = rest $0 "\n" } END { printf "%s", rest }'); do
 		if [ -d "/lib/modules/$v/build" ] || [ -d "/usr/src/linux-headers-$v" ]; then
 			echo "$v"
 			return

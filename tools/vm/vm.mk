@@ -16,9 +16,11 @@
 VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_TOP := $(abspath $(VM_DIR)/../..)
 
-# Newest installed kernel that has headers (a build dir to build against).
+# Newest installed kernel that has headers (a build dir to build against),
+# 6.1 first.
 ifeq ($(origin KVER),undefined)
-KVER := $(shell for v in $$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV); do \
+KVER := $(shell for v in $$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV | \
+	awk '/^6\.1\./ { print; next } { r = r $$0 "\n" } END { printf "%s", r }'); do \
 	if [ -d /lib/modules/$$v/build ] || [ -d /usr/src/linux-headers-$$v ]; then echo $$v; break; fi; done)
 endif
 export KVER

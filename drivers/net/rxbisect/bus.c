@@ -109,14 +109,14 @@ static ssize_t rxb_bus_id_store(const char *buf, size_t count,
 	return err ?: count;
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+static ssize_t new_device_store(rxb_bus_type_t *bus, const char *buf,
 				size_t count)
 {
 	return rxb_bus_id_store(buf, count, rxb_bus_dev_new, -EBUSY);
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+static ssize_t del_device_store(rxb_bus_type_t *bus, const char *buf,
 				size_t count)
 {
 	return rxb_bus_id_store(buf, count, rxb_bus_dev_del_id, -ENOENT);

@@ -217,7 +217,6 @@ static const struct file_operations rxb_inject_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= rxb_inject_write,
-	.llseek	= no_llseek,
 };
 
 static int rxb_models_show(struct seq_file *s, void *unused)

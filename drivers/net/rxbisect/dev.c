@@ -101,7 +101,8 @@ static int rxb_dl_param_validate(struct devlink *devlink, u32 id,
 }
 
 static int rxb_dl_param_set(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	struct rxb_dev *rdev = rxb_dev_of(devlink);
 	struct rxb_reconf rc[ARRAY_SIZE(rdev->ports)];
@@ -124,6 +125,8 @@ out:
 	return err;
 }
 
+RXB_DL_PARAM_SET_DEFINE(rxb_dl_param_set)
+
 static int rxb_dl_stall_get(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx)
 {
@@ -132,11 +135,14 @@ static int rxb_dl_stall_get(struct devlink *devlink, u32 id,
 }
 
 static int rxb_dl_stall_set(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	WRITE_ONCE(rxb_dev_of(devlink)->stall_timeout_ms, ctx->val.vu32);
 	return 0;
 }
+
+RXB_DL_PARAM_SET_DEFINE(rxb_dl_stall_set)
 
 static int rxb_dl_stall_validate(struct devlink *devlink, u32 id,
 				 union devlink_param_value val,
@@ -170,14 +176,16 @@ int rxb_devlink_init(void)
 					     DEVLINK_PARAM_TYPE_STRING :
 					     DEVLINK_PARAM_TYPE_U32,
 					     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-					     rxb_dl_param_get, rxb_dl_param_set,
+					     rxb_dl_param_get,
+					     RXB_DL_PARAM_SET(rxb_dl_param_set),
 					     rxb_dl_param_validate);
 	}
 	rxb_dl_params[RXB_NPARAMS] = (struct devlink_param)
 		DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_STALL, "stall_timeout_ms",
 				     DEVLINK_PARAM_TYPE_U32,
 				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-				     rxb_dl_stall_get, rxb_dl_stall_set,
+				     rxb_dl_stall_get,
+				     RXB_DL_PARAM_SET(rxb_dl_stall_set),
 				     rxb_dl_stall_validate);
 	return 0;
 }
@@ -251,8 +259,8 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 	rdev->stall_timeout_ms = RXB_DEF_STALL_MS;
 	bdev->rdev = rdev;
 	devl_lock(devlink);
-	err = devlink_params_register(devlink, rxb_dl_params,
-				      ARRAY_SIZE(rxb_dl_params));
+	err = devl_params_register(devlink, rxb_dl_params,
+				   ARRAY_SIZE(rxb_dl_params));
 	if (err)
 		goto err_unlock;
 	err = rxb_dev_ports_register(rdev);
@@ -264,8 +272,8 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 	if (err)
 		goto err_ports;
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_eth_set(&rdev->dl_ports[i],
-					  rdev->ports[i]->dev);
+		rxb_devlink_port_type_eth_set(&rdev->dl_ports[i],
+					      rdev->ports[i]->dev);
 	err = rxb_health_init(rdev);
 	if (err)
 		goto err_netdevs;
@@ -276,7 +284,7 @@ int rxb_dev_probe(struct rxb_bus_dev *bdev)
 
 err_netdevs:
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_clear(&rdev->dl_ports[i]);
+		rxb_devlink_port_type_clear(&rdev->dl_ports[i]);
 	rtnl_lock();
 	rxb_pair_destroy(rdev->ports[0]);
 	rtnl_unlock();
@@ -284,8 +292,8 @@ err_ports:
 	for (i = 0; i < ARRAY_SIZE(rdev->dl_ports); i++)
 		devl_port_unregister(&rdev->dl_ports[i]);
 err_params:
-	devlink_params_unregister(devlink, rxb_dl_params,
-				  ARRAY_SIZE(rxb_dl_params));
+	devl_params_unregister(devlink, rxb_dl_params,
+			       ARRAY_SIZE(rxb_dl_params));
 err_unlock:
 	devl_unlock(devlink);
 	devlink_free(devlink);
@@ -308,14 +316,14 @@ void rxb_dev_remove(struct rxb_bus_dev *bdev)
 	devl_lock(devlink);
 	rxb_health_fini(rdev);
 	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-		devlink_port_type_clear(&rdev->dl_ports[i]);
+		rxb_devlink_port_type_clear(&rdev->dl_ports[i]);
 	rtnl_lock();
 	rxb_pair_destroy(rdev->ports[0]);
 	rtnl_unlock();
 	for (i = 0; i < ARRAY_SIZE(rdev->dl_ports); i++)
 		devl_port_unregister(&rdev->dl_ports[i]);
-	devlink_params_unregister(devlink, rxb_dl_params,
-				  ARRAY_SIZE(rxb_dl_params));
+	devl_params_unregister(devlink, rxb_dl_params,
+			       ARRAY_SIZE(rxb_dl_params));
 	devl_unlock(devlink);
 	devlink_free(devlink);
 	bdev->rdev = NULL;

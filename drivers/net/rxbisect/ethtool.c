@@ -9,7 +9,6 @@
 #include <linux/ethtool.h>
 #include <linux/log2.h>
 #include <linux/rtnetlink.h>
-#include <net/page_pool.h>
 #include "rxbisect.h"
 
 /* ethtool -S, one naming scheme:
@@ -209,33 +208,38 @@ static u32 rxb_get_rxfh_key_size(struct net_device *dev)
 	return RXB_RSS_KEY_SIZE;
 }
 
-static int rxb_get_rxfh(struct net_device *dev, u32 *indir, u8 *key,
-			u8 *hfunc)
+static int rxb_get_rxfh(struct net_device *dev,
+			struct ethtool_rxfh_param *rxfh)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
-	if (hfunc)
-		*hfunc = ETH_RSS_HASH_TOP;
-	rxb_nic_rss_read(port->nic, indir, key);
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	rxb_nic_rss_read(port->nic, rxfh->indir, rxfh->key);
 	return 0;
 }
 
-static int rxb_set_rxfh(struct net_device *dev, const u32 *indir,
-			const u8 *key, const u8 hfunc)
+static int rxb_set_rxfh(struct net_device *dev,
+			struct ethtool_rxfh_param *rxfh,
+			struct netlink_ext_ack *extack)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
-	/* No extack for this op in 6.1: the reason goes to the log. */
-	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
-		netdev_err(dev, "ethtool -X: hash function refused: only toeplitz\n");
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
+	    rxfh->hfunc != ETH_RSS_HASH_TOP) {
+		/* No extack for this op before 6.8: then the log has it. */
+		NL_SET_ERR_MSG_MOD(extack, "hash function refused: only toeplitz");
+		if (!extack)
+			netdev_err(dev, "ethtool -X: hash function refused: only toeplitz\n");
 		return -EOPNOTSUPP;
 	}
 	/* The core has checked every entry against the queue count.  A
 	 * hash racing with the key update uses a mix: harmless.
 	 */
-	rxb_nic_rss_write(port->nic, indir, key);
+	rxb_nic_rss_write(port->nic, rxfh->indir, rxfh->key);
 	return 0;
 }
+
+RXB_ETHTOOL_RXFH_DEFINE(rxb_get_rxfh, rxb_set_rxfh)
 
 /* The live ring model's own counters: RTNL keeps the model in place. */
 static unsigned int rxb_xstats_count(struct rxb_port *port)
@@ -441,8 +445,7 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.get_rxnfc		= rxb_get_rxnfc,
 	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,
 	.get_rxfh_key_size	= rxb_get_rxfh_key_size,
-	.get_rxfh		= rxb_get_rxfh,
-	.set_rxfh		= rxb_set_rxfh,
+	RXB_ETHTOOL_RXFH(rxb_get_rxfh, rxb_set_rxfh),
 	.get_sset_count		= rxb_get_sset_count,
 	.get_strings		= rxb_get_strings,
 	.get_ethtool_stats	= rxb_get_ethtool_stats,

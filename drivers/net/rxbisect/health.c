@@ -91,35 +91,35 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 		rx->model->ops->ring_state(rx->model, ctx->q, &st);
 	/* The NIC's side of the ring, from its debug registers. */
 	rxb_nic_debug_read(port->nic, ctx->q, &d);
-	err = devlink_fmsg_string_pair_put(fmsg, "port", netdev_name(port->dev));
+	err = rxb_fmsg_string_pair_put(fmsg, "port", netdev_name(port->dev));
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "queue", ctx->q);
+		err = rxb_fmsg_u32_pair_put(fmsg, "queue", ctx->q);
 	if (!err)
-		err = devlink_fmsg_string_pair_put(fmsg, "ring_model",
-						   port->cfg.model->name);
+		err = rxb_fmsg_string_pair_put(fmsg, "ring_model",
+					       port->cfg.model->name);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "size", st.size);
+		err = rxb_fmsg_u32_pair_put(fmsg, "size", st.size);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "head", d.ring.cq_tail);
+		err = rxb_fmsg_u32_pair_put(fmsg, "head", d.ring.cq_tail);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "tail", st.drv_tail);
+		err = rxb_fmsg_u32_pair_put(fmsg, "tail", st.drv_tail);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "generation", st.drv_gen);
+		err = rxb_fmsg_u32_pair_put(fmsg, "generation", st.drv_gen);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "occupancy",
-						d.ring.cq_tail - st.drv_tail);
+		err = rxb_fmsg_u32_pair_put(fmsg, "occupancy",
+					    d.ring.cq_tail - st.drv_tail);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "posted", d.ring.posted);
+		err = rxb_fmsg_u32_pair_put(fmsg, "posted", d.ring.posted);
 	since = jiffies - READ_ONCE(port->knobs[ctx->q].last_poll);
 	if (!err)
-		err = devlink_fmsg_u32_pair_put(fmsg, "ms_since_poll",
-						jiffies_to_msecs(since));
+		err = rxb_fmsg_u32_pair_put(fmsg, "ms_since_poll",
+					    jiffies_to_msecs(since));
 	if (!err)
-		err = devlink_fmsg_bool_pair_put(fmsg, "stall_knob",
-						 READ_ONCE(port->knobs[ctx->q].stall));
+		err = rxb_fmsg_bool_pair_put(fmsg, "stall_knob",
+					     READ_ONCE(port->knobs[ctx->q].stall));
 	if (!err && rx && ctx->q < rx->nqueues)
-		err = devlink_fmsg_bool_pair_put(fmsg, "vector_masked",
-						 d.vec_masked);
+		err = rxb_fmsg_bool_pair_put(fmsg, "vector_masked",
+					     d.vec_masked);
 	rtnl_unlock();
 	return err;
 }
@@ -167,8 +167,8 @@ int rxb_health_init(struct rxb_dev *rdev)
 {
 	struct devlink_health_reporter *r;
 
-	r = devlink_health_reporter_create(priv_to_devlink(rdev),
-					   &rxb_stall_ops, 0, rdev);
+	r = devl_health_reporter_create(priv_to_devlink(rdev),
+					&rxb_stall_ops, 0, rdev);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	rdev->stall_reporter = r;
@@ -202,5 +202,5 @@ void rxb_health_stop(struct rxb_dev *rdev)
  */
 void rxb_health_fini(struct rxb_dev *rdev)
 {
-	devlink_health_reporter_destroy(rdev->stall_reporter);
+	devl_health_reporter_destroy(rdev->stall_reporter);
 }

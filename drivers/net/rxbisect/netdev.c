@@ -465,7 +465,8 @@ static int rxb_set_features(struct net_device *dev,
 	return 0;
 }
 
-static struct devlink_port *rxb_get_devlink_port(struct net_device *dev)
+static __maybe_unused struct devlink_port *
+rxb_get_devlink_port(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
@@ -521,7 +522,7 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_get_iflink		= rxb_get_iflink,
-	.ndo_get_devlink_port	= rxb_get_devlink_port,
+	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 
 static void rxb_free(struct net_device *dev)
@@ -573,6 +574,7 @@ static void rxb_port_own(struct rxb_port *port, struct rxb_dev *rdev,
 	port->rdev = rdev;
 	port->index = index;
 	rdev->ports[index] = port;
+	rxb_netdev_set_devlink_port(port->dev, &rdev->dl_ports[index]);
 }
 
 /**

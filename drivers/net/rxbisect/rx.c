@@ -11,7 +11,6 @@
 #include <linux/cpumask.h>
 #include <linux/etherdevice.h>
 #include <linux/prandom.h>
-#include <net/page_pool.h>
 #include <net/xdp.h>
 #include "rxbisect.h"
 #include <trace/events/rxbisect.h>
@@ -47,8 +46,7 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	/* Fragment pools: the model's reference is the page's one fragment
 	 * (see rxb_rx_ref_buf()).
 	 */
-	if (rx->rxq[q].pp->p.flags & PP_FLAG_PAGE_FRAG)
-		page_pool_fragment_page(page, 1);
+	rxb_page_pool_frag_init(rx->rxq[q].pp, page);
 	buf->addr = page_to_phys(page) + RXB_RX_HEADROOM;
 	buf->cookie = page;
 	return 0;
@@ -64,15 +62,14 @@ static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 /* A packet handed up as a fragment of a page the model keeps (batched
  * RxList) holds one fragment reference of its own: the page returns to
  * its pool (page_pool_put_page() -> page_pool_defrag_page()) when the
- * model's reference and every packet's are gone.  page_pool has no
- * helper to add one fragment to a page in use; the model holds one, so
- * the count cannot reach zero under us.
+ * model's reference and every packet's are gone.  The model holds one,
+ * so the count cannot reach zero under page_pool_ref_page().
  */
 static void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
 {
 	struct page *page = cookie;
 
-	atomic_long_inc(&page->pp_frag_count);
+	page_pool_ref_page(page);
 }
 
 /* The page a bus address the driver posted points into. */

@@ -28,6 +28,7 @@
 #include <linux/bpf.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include "compat.h"
 #include "nic.h"
 
 #define RXB_DRV_NAME		"rxbisect"

@@ -21,6 +21,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/tracepoint.h>
+#include "compat.h"
 
 TRACE_EVENT(rxb_deliver,
 	TP_PROTO(const struct net_device *dev, const char *model,
@@ -35,8 +36,8 @@ TRACE_EVENT(rxb_deliver,
 		__field(u32, hash)
 	),
 	TP_fast_assign(
-		__assign_str(dev, netdev_name(dev));
-		__assign_str(model, model);
+		rxb_assign_str(dev, netdev_name(dev));
+		rxb_assign_str(model, model);
 		__entry->dev_ifindex = dev->ifindex;
 		__entry->queue = queue;
 		__entry->len = len;
@@ -58,9 +59,9 @@ TRACE_EVENT(rxb_drop,
 		__field(unsigned int, queue)
 	),
 	TP_fast_assign(
-		__assign_str(dev, netdev_name(dev));
-		__assign_str(model, model);
-		__assign_str(cause, cause);
+		rxb_assign_str(dev, netdev_name(dev));
+		rxb_assign_str(model, model);
+		rxb_assign_str(cause, cause);
 		__entry->queue = queue;
 	),
 	TP_printk("dev=%s model=%s queue=%u cause=%s", __get_str(dev),
@@ -81,8 +82,8 @@ TRACE_EVENT(rxb_poll,
 		__field(bool, refilled)
 	),
 	TP_fast_assign(
-		__assign_str(dev, netdev_name(dev));
-		__assign_str(model, model);
+		rxb_assign_str(dev, netdev_name(dev));
+		rxb_assign_str(model, model);
 		__entry->dev_ifindex = dev->ifindex;
 		__entry->queue = queue;
 		__entry->packets = packets;

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - the kernel interfaces that differ between the kernels rxbisect
+ * builds against (Debian 12's 6.1 and 6.12).
+ *
+ * Every difference lives here, driven by the build-time feature probes of
+ * compat_probes.c (tools/compat/probe.sh writes rxb_compat_probed.h with
+ * one HAVE_* macro per probe that compiled against the target kernel).  No
+ * other file tests kernel versions or HAVE_* macros: the driver is written
+ * against the newer interface, and this header supplies it on older
+ * kernels.  Ring-model cores (model*.c and their headers) do not include it:
+ * they also build in userspace (tools/testing/rxbisect).
+ */
+#ifndef _RXB_COMPAT_H
+#define _RXB_COMPAT_H
+
+#include <rxb_compat_probed.h>
+
+#ifndef HAVE_PAGE_POOL
+#error "rxbisect needs page_pool: this kernel is built without CONFIG_PAGE_POOL"
+#endif
+#ifndef HAVE_DEVLINK
+#error "rxbisect needs devlink: this kernel is built without CONFIG_NET_DEVLINK"
+#endif
+
+#include <linux/device.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/devlink.h>
+
+/* 6.6: net/page_pool.h split into net/page_pool/{helpers,types}.h. */
+#if defined(HAVE_PAGE_POOL_HELPERS_H)
+#include <net/page_pool/helpers.h>
+#elif defined(HAVE_PAGE_POOL_H)
+#include <net/page_pool.h>
+#else
+#error "rxbisect needs page_pool: neither net/page_pool/helpers.h nor net/page_pool.h found"
+#endif
+
+/**
+ * rxb_page_pool_frag_init() - a fresh page counts as one fragment.
+ * @pool: the page's pool.
+ * @page: the page, just allocated.
+ *
+ * Up to 6.5 only pools created with PP_FLAG_PAGE_FRAG count fragments, and
+ * their fresh pages must be set to one.  From 6.6 every page of every pool
+ * starts with one reference (pp_ref_count) and the flag is gone: defined
+ * as 0 here.
+ */
+#ifdef PP_FLAG_PAGE_FRAG
+static inline void rxb_page_pool_frag_init(struct page_pool *pool,
+					   struct page *page)
+{
+	if (pool->p.flags & PP_FLAG_PAGE_FRAG)
+		page_pool_fragment_page(page, 1);
+}
+#else
+#define PP_FLAG_PAGE_FRAG	0
+static inline void rxb_page_pool_frag_init(struct page_pool *pool,
+					   struct page *page)
+{
+}
+#endif
+
+/* 6.7: page_pool_ref_page() adds a reference (a fragment) to a page. */
+#ifndef HAVE_PAGE_POOL_REF_PAGE
+static inline void page_pool_ref_page(struct page *page)
+{
+	atomic_long_inc(&page->pp_frag_count);
+}
+#endif
+
+/* 6.5: skb_gso_segment() moved to net/gso.h. */
+#ifdef HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
+
+/* 6.4: bus attribute callbacks take a const struct bus_type. */
+#ifdef HAVE_BUS_ATTR_CONST
+#define rxb_bus_type_t	const struct bus_type
+#else
+#define rxb_bus_type_t	struct bus_type
+#endif
+
+/* 6.9: devlink parameter set() takes an extack.  The driver's set()
+ * callbacks have the newer signature; RXB_DL_PARAM_SET(fn) names what goes
+ * into DEVLINK_PARAM_DRIVER(), and RXB_DL_PARAM_SET_DEFINE(fn) (after fn)
+ * defines the wrapper older kernels call.
+ */
+#ifdef HAVE_DEVLINK_PARAM_SET_EXTACK
+#define RXB_DL_PARAM_SET(fn)		fn
+#define RXB_DL_PARAM_SET_DEFINE(fn)
+#else
+#define RXB_DL_PARAM_SET(fn)		fn##_noextack
+#define RXB_DL_PARAM_SET_DEFINE(fn)					\
+static int fn##_noextack(struct devlink *devlink, u32 id,		\
+			 struct devlink_param_gset_ctx *ctx)		\
+{									\
+	return fn(devlink, id, ctx, NULL);				\
+}
+#endif
+
+/* 6.3: devl_params_register() and devl_health_reporter_create(), under
+ * devl_lock(), the plain ones taking it (a deadlock under it).  Up to 6.2
+ * the plain ones do not take the instance lock: the same calls.
+ */
+#ifndef HAVE_DEVL_PARAMS_REGISTER
+static inline int devl_params_register(struct devlink *devlink,
+				       const struct devlink_param *params,
+				       size_t params_count)
+{
+	return devlink_params_register(devlink, params, params_count);
+}
+
+static inline void devl_params_unregister(struct devlink *devlink,
+					  const struct devlink_param *params,
+					  size_t params_count)
+{
+	devlink_params_unregister(devlink, params, params_count);
+}
+#endif
+
+#ifndef HAVE_DEVL_HEALTH_REPORTER_CREATE
+static inline struct devlink_health_reporter *
+devl_health_reporter_create(struct devlink *devlink,
+			    const struct devlink_health_reporter_ops *ops,
+			    u64 graceful_period, void *priv)
+{
+	return devlink_health_reporter_create(devlink, ops, graceful_period,
+					      priv);
+}
+
+static inline void
+devl_health_reporter_destroy(struct devlink_health_reporter *reporter)
+{
+	devlink_health_reporter_destroy(reporter);
+}
+#endif
+
+/* 6.2: the devlink core reports the driver's name itself. */
+#ifndef HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
+static inline int devlink_info_driver_name_put(struct devlink_info_req *req,
+					       const char *name)
+{
+	return 0;
+}
+#endif
+
+/**
+ * rxb_netdev_set_devlink_port() - link a netdev to its devlink port.
+ * @dev: the netdev, before register_netdevice().
+ * @port: its devlink port (registered), or NULL.
+ *
+ * From 6.2 the netdev names its port before registering
+ * (SET_NETDEV_DEVLINK_PORT) and devlink learns the type from it; before,
+ * the driver answered ndo_get_devlink_port and told devlink with
+ * rxb_devlink_port_type_eth_set() once the netdev was registered.
+ */
+static inline void rxb_netdev_set_devlink_port(struct net_device *dev,
+					       struct devlink_port *port)
+{
+#ifdef HAVE_SET_NETDEV_DEVLINK_PORT
+	if (port)
+		SET_NETDEV_DEVLINK_PORT(dev, port);
+#endif
+}
+
+/**
+ * rxb_devlink_port_type_eth_set() - the port is an Ethernet port of @dev.
+ * @port: the devlink port.
+ * @dev: its registered netdev.
+ *
+ * A no-op from 6.2 on (rxb_netdev_set_devlink_port() did it).
+ */
+static inline void rxb_devlink_port_type_eth_set(struct devlink_port *port,
+						 struct net_device *dev)
+{
+#ifndef HAVE_SET_NETDEV_DEVLINK_PORT
+	devlink_port_type_eth_set(port, dev);
+#endif
+}
+
+/**
+ * rxb_devlink_port_type_clear() - the port's netdev is going away.
+ * @port: the devlink port.
+ *
+ * A no-op from 6.2 on: unregistering the netdev clears the type (and
+ * devlink_port_type_clear() would warn of a port without a netdev).
+ */
+static inline void rxb_devlink_port_type_clear(struct devlink_port *port)
+{
+#ifndef HAVE_SET_NETDEV_DEVLINK_PORT
+	devlink_port_type_clear(port);
+#endif
+}
+
+/* Up to 6.1: .ndo_get_devlink_port; RXB_NDO_GET_DEVLINK_PORT(fn) in a
+ * struct net_device_ops initializer sets it where it exists.
+ */
+#ifdef HAVE_SET_NETDEV_DEVLINK_PORT
+#define RXB_NDO_GET_DEVLINK_PORT(fn)
+#else
+#define RXB_NDO_GET_DEVLINK_PORT(fn)	.ndo_get_devlink_port = fn,
+#endif
+
+/* 6.7: devlink_fmsg_*_put() return void (the core checks the message once).
+ * rxb_fmsg_*_put() return the error on every kernel: 0 from 6.7 on.
+ */
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+#define RXB_FMSG_PUT(call)	({ call; 0; })
+#else
+#define RXB_FMSG_PUT(call)	(call)
+#endif
+#define rxb_fmsg_string_pair_put(fmsg, name, value)			\
+	RXB_FMSG_PUT(devlink_fmsg_string_pair_put(fmsg, name, value))
+#define rxb_fmsg_u32_pair_put(fmsg, name, value)			\
+	RXB_FMSG_PUT(devlink_fmsg_u32_pair_put(fmsg, name, value))
+#define rxb_fmsg_bool_pair_put(fmsg, name, value)			\
+	RXB_FMSG_PUT(devlink_fmsg_bool_pair_put(fmsg, name, value))
+
+/* 6.10: __assign_str() takes the field only (__string() names the source). */
+#ifdef HAVE_ASSIGN_STR_ONE_ARG
+#define rxb_assign_str(dst, src)	__assign_str(dst)
+#else
+#define rxb_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+
+/* 6.8: ethtool get_rxfh()/set_rxfh() take a struct ethtool_rxfh_param (and
+ * set_rxfh() an extack).  The driver's callbacks have the newer signature;
+ * RXB_ETHTOOL_RXFH(get, set) names them in struct ethtool_ops, and
+ * RXB_ETHTOOL_RXFH_DEFINE(get, set) (after both) defines the wrappers older
+ * kernels call (with a NULL extack).
+ */
+#ifdef HAVE_ETHTOOL_RXFH_PARAM
+#define RXB_ETHTOOL_RXFH(get, set)	.get_rxfh = get, .set_rxfh = set
+#define RXB_ETHTOOL_RXFH_DEFINE(get, set)
+#else
+struct ethtool_rxfh_param {
+	u8	hfunc;
+	u32	*indir;
+	u8	*key;
+};
+
+#define RXB_ETHTOOL_RXFH(get, set)				\
+	.get_rxfh = get##_noparam, .set_rxfh = set##_noparam
+#define RXB_ETHTOOL_RXFH_DEFINE(get, set)				\
+static int get##_noparam(struct net_device *dev, u32 *indir, u8 *key,	\
+			 u8 *hfunc)					\
+{									\
+	struct ethtool_rxfh_param rxfh = { .indir = indir, .key = key };	\
+	int err = get(dev, &rxfh);					\
+									\
+	if (!err && hfunc)						\
+		*hfunc = rxfh.hfunc;					\
+	return err;							\
+}									\
+static int set##_noparam(struct net_device *dev, const u32 *indir,	\
+			 const u8 *key, const u8 hfunc)			\
+{									\
+	struct ethtool_rxfh_param rxfh = {				\
+		.hfunc = hfunc,						\
+		.indir = (u32 *)indir,					\
+		.key = (u8 *)key,					\
+	};								\
+									\
+	return set(dev, &rxfh, NULL);					\
+}
+#endif
+
+#endif /* _RXB_COMPAT_H */

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build-time feature probes (not part of the module).
+ *
+ * tools/compat/probe.sh compiles each "#ifdef HAVE_X" section below on its
+ * own against the target kernel's build directory, with -Werror, and
+ * defines HAVE_X in the generated rxb_compat_probed.h when it compiles.
+ * compat.h turns those into the few helpers the driver uses.  A section
+ * tests the newer interface where there is one, so that HAVE_X reads
+ * "this kernel has X".  A probe under a "Required:" comment is one the
+ * module cannot do without: probe.sh stops the build, naming it, when it
+ * fails.  Each probe names the kernel that brought the
+ * change, for the reader only: nothing tests version numbers.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+
+/* Required: page_pool (CONFIG_PAGE_POOL=y) */
+#ifdef HAVE_PAGE_POOL
+#include <linux/netdevice.h>
+#if !IS_ENABLED(CONFIG_PAGE_POOL)
+#error "no CONFIG_PAGE_POOL"
+#endif
+#endif
+
+/* Required: devlink (CONFIG_NET_DEVLINK=y) */
+#ifdef HAVE_DEVLINK
+#include <net/devlink.h>
+#if !IS_ENABLED(CONFIG_NET_DEVLINK)
+#error "no CONFIG_NET_DEVLINK"
+#endif
+void *rxb_probe(void)
+{
+	return devlink_alloc;
+}
+#endif
+
+/* 6.6: net/page_pool.h split into net/page_pool/{helpers,types}.h. */
+#ifdef HAVE_PAGE_POOL_HELPERS_H
+#include <net/page_pool/helpers.h>
+#endif
+
+/* Up to 6.5: the single net/page_pool.h. */
+#ifdef HAVE_PAGE_POOL_H
+#include <net/page_pool.h>
+#endif
+
+/* 6.7: page_pool_ref_page(). */
+#ifdef HAVE_PAGE_POOL_REF_PAGE
+#include <net/page_pool/helpers.h>
+void rxb_probe(struct page *page)
+{
+	page_pool_ref_page(page);
+}
+#endif
+
+/* 6.5: skb_gso_segment() moved to net/gso.h. */
+#ifdef HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
+
+/* 6.4: bus_type callbacks take a const struct bus_type. */
+#ifdef HAVE_BUS_ATTR_CONST
+#include <linux/device.h>
+static ssize_t rxb_probe_store(const struct bus_type *bus, const char *buf,
+			       size_t count)
+{
+	return count;
+}
+
+struct bus_attribute rxb_probe_attr = { .store = rxb_probe_store };
+#endif
+
+/* 6.9: devlink param set() gets an extack. */
+#ifdef HAVE_DEVLINK_PARAM_SET_EXTACK
+#include <net/devlink.h>
+static int rxb_probe_set(struct devlink *devlink, u32 id,
+			 struct devlink_param_gset_ctx *ctx,
+			 struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+struct devlink_param rxb_probe_param = { .set = rxb_probe_set };
+#endif
+
+/* 6.3: devl_params_register(), under the instance lock. */
+#ifdef HAVE_DEVL_PARAMS_REGISTER
+#include <net/devlink.h>
+int rxb_probe(struct devlink *devlink, const struct devlink_param *params)
+{
+	return devl_params_register(devlink, params, 1);
+}
+#endif
+
+/* 6.3: devl_health_reporter_create(), under the instance lock. */
+#ifdef HAVE_DEVL_HEALTH_REPORTER_CREATE
+#include <net/devlink.h>
+void *rxb_probe(struct devlink *devlink,
+		const struct devlink_health_reporter_ops *ops)
+{
+	return devl_health_reporter_create(devlink, ops, 0, NULL);
+}
+#endif
+
+/* Up to 6.1: drivers put their name in devlink info; the core does later. */
+#ifdef HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
+#include <net/devlink.h>
+int rxb_probe(struct devlink_info_req *req)
+{
+	return devlink_info_driver_name_put(req, "x");
+}
+#endif
+
+/* 6.2: a netdev names its devlink port (SET_NETDEV_DEVLINK_PORT) before
+ * registering, instead of ndo_get_devlink_port and
+ * devlink_port_type_eth_set(port, netdev).
+ */
+#ifdef HAVE_SET_NETDEV_DEVLINK_PORT
+#include <linux/netdevice.h>
+#include <net/devlink.h>
+void rxb_probe(struct net_device *dev, struct devlink_port *port)
+{
+	SET_NETDEV_DEVLINK_PORT(dev, port);
+}
+#endif
+
+/* 6.7: devlink_fmsg_*_put() return void; the core checks the message. */
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+#include <net/devlink.h>
+void (*rxb_probe)(struct devlink_fmsg *fmsg, const char *name,
+		  u32 value) = devlink_fmsg_u32_pair_put;
+#endif
+
+/* 6.10: __assign_str() takes only the field (the source is __string()'s). */
+#ifdef HAVE_ASSIGN_STR_ONE_ARG
+#include <linux/stringify.h>
+#include <trace/stages/stage6_event_callback.h>
+const char *rxb_probe = __stringify(__assign_str(dst));
+#endif
+
+/* 6.8: get_rxfh/set_rxfh take a struct ethtool_rxfh_param. */
+#ifdef HAVE_ETHTOOL_RXFH_PARAM
+#include <linux/ethtool.h>
+int rxb_probe(struct ethtool_rxfh_param *rxfh)
+{
+	return rxfh->hfunc;
+}
+#endif
+
+MODULE_LICENSE("GPL");
