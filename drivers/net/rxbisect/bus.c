@@ -7,7 +7,10 @@
  *                                             a port pair (rxbN, rxbN+1)
  *   echo ID > /sys/bus/rxbisect/del_device    remove it and its ports
  *
- * The devices created at module load (pairs=N) are rxbisect0..N-1.
+ * The devices created at module load (pairs=N) are rxbisect0..N-1.  The
+ * driver "rxbisect" binds to each as it is registered, as a PCI driver
+ * would to its NIC, so that the device has a driver (devlink dev info
+ * reports its name from there on 6.2 and later).
  */
 #include <linux/device.h>
 #include <linux/idr.h>
@@ -42,6 +45,27 @@ static struct rxb_bus_dev *rxb_bus_dev_find(unsigned int id)
 
 static struct bus_type rxb_bus;
 
+static int rxb_bus_probe(struct device *dev)
+{
+	struct rxb_bus_dev *bdev = container_of(dev, struct rxb_bus_dev, dev);
+
+	bdev->probe_err = rxb_dev_probe(bdev);
+	return bdev->probe_err;
+}
+
+static void rxb_bus_remove(struct device *dev)
+{
+	rxb_dev_remove(container_of(dev, struct rxb_bus_dev, dev));
+}
+
+static struct device_driver rxb_driver = {
+	.name		= RXB_DRV_NAME,
+	.bus		= &rxb_bus,
+	.owner		= THIS_MODULE,
+	/* Only the devices this module creates, never by sysfs bind. */
+	.suppress_bind_attrs = true,
+};
+
 /* Called with rxb_bus_lock held. */
 static int rxb_bus_dev_new(unsigned int id)
 {
@@ -57,13 +81,15 @@ static int rxb_bus_dev_new(unsigned int id)
 	bdev->dev.bus = &rxb_bus;
 	bdev->dev.type = &rxb_bus_dev_type;
 	dev_set_name(&bdev->dev, "rxbisect%u", id);
+	bdev->probe_err = -ENODEV;
+	/* Binds rxb_driver, whose probe runs before this returns. */
 	err = device_register(&bdev->dev);
 	if (err) {
 		put_device(&bdev->dev);
 		return err;
 	}
-	err = rxb_dev_probe(bdev);
-	if (err) {
+	if (!bdev->dev.driver) {
+		err = bdev->probe_err;
 		device_unregister(&bdev->dev);
 		return err;
 	}
@@ -75,7 +101,7 @@ static int rxb_bus_dev_new(unsigned int id)
 static void rxb_bus_dev_del(struct rxb_bus_dev *bdev)
 {
 	list_del(&bdev->list);
-	rxb_dev_remove(bdev);
+	/* Unbinds rxb_driver: rxb_bus_remove() tears the ports down. */
 	device_unregister(&bdev->dev);
 }
 
@@ -134,6 +160,8 @@ static struct bus_type rxb_bus = {
 	.name		= RXB_DRV_NAME,
 	.dev_name	= RXB_DRV_NAME,
 	.bus_groups	= rxb_bus_groups,
+	.probe		= rxb_bus_probe,
+	.remove		= rxb_bus_remove,
 };
 
 /**
@@ -150,6 +178,11 @@ int rxb_bus_init(unsigned int ndev)
 	err = bus_register(&rxb_bus);
 	if (err)
 		return err;
+	err = driver_register(&rxb_driver);
+	if (err) {
+		bus_unregister(&rxb_bus);
+		return err;
+	}
 	mutex_lock(&rxb_bus_lock);
 	rxb_bus_enabled = true;
 	for (i = 0; i < ndev && !err; i++)
@@ -172,5 +205,6 @@ void rxb_bus_exit(void)
 	list_for_each_entry_safe_reverse(bdev, tmp, &rxb_bus_devs, list)
 		rxb_bus_dev_del(bdev);
 	mutex_unlock(&rxb_bus_lock);
+	driver_unregister(&rxb_driver);
 	bus_unregister(&rxb_bus);
 }

@@ -418,12 +418,14 @@ void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
  * @id: its number (rxbisect<id>).
  * @list: entry in the bus's device list.
  * @rdev: its driver state (devlink private data).
+ * @probe_err: what the driver's probe returned, for the device's creator.
  */
 struct rxb_bus_dev {
 	struct device dev;
 	unsigned int id;
 	struct list_head list;
 	struct rxb_dev *rdev;
+	int probe_err;
 };
 
 /**
