@@ -25,24 +25,28 @@ scale=${RXB_TIMEOUT_SCALE:-1}
 [ "${RXB_VM_KERNEL:-}" = debug ] && scale=${RXB_TIMEOUT_SCALE:-3}
 export RXB_TIMEOUT_SCALE=$scale
 
-# Add the top-level "# Totals:" of a KTAP log to the sums.
+# Add the top-level "# Totals:" lines of a KTAP log to the sums: one per
+# KTAP document the stage printed (the unit stage prints two).
 count() {
-	local log=$1 rc=$2 line p f s
+	local log=$1 rc=$2 line p f s n=0 lf=0
 
-	line=$(grep -E '^# Totals: pass:[0-9]+ fail:[0-9]+' "$log" | tail -n1)
-	if [ -z "$line" ]; then
+	while read -r line; do
+		# anchored: "xpass:" and "xfail:" must not match
+		p=$(sed -E 's/^# Totals: pass:([0-9]+) .*/\1/' <<<"$line")
+		f=$(sed -E 's/^# Totals: pass:[0-9]+ fail:([0-9]+).*/\1/' <<<"$line")
+		s=$(sed -nE 's/.* skip:([0-9]+).*/\1/p' <<<"$line")
+		pass=$((pass + p))
+		fail=$((fail + f))
+		skip=$((skip + ${s:-0}))
+		lf=$((lf + f))
+		n=$((n + 1))
+	done < <(grep -E '^# Totals: pass:[0-9]+ fail:[0-9]+' "$log")
+	if [ "$n" -eq 0 ]; then
 		echo "# $log: no KTAP totals (exit $rc): counted as 1 failure"
 		fail=$((fail + 1))
 		return
 	fi
-	# anchored: "xpass:" and "xfail:" must not match
-	p=$(sed -E 's/^# Totals: pass:([0-9]+) .*/\1/' <<<"$line")
-	f=$(sed -E 's/^# Totals: pass:[0-9]+ fail:([0-9]+).*/\1/' <<<"$line")
-	s=$(sed -nE 's/.* skip:([0-9]+).*/\1/p' <<<"$line")
-	pass=$((pass + p))
-	fail=$((fail + f))
-	skip=$((skip + ${s:-0}))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ]; then
 		echo "# $log: exit $rc with no failing test: counted as 1 failure"
 		fail=$((fail + 1))
 	fi
