@@ -84,7 +84,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	linux-source-6.1 dwarves qemu-system-x86 busybox-static kmod cpio \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
-	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox
+	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox \
+	clang llvm libbpf-dev bpftool xdp-tools python3-yaml \
+	python3-jsonschema linux-source-6.12
 
 .PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
 	clean checkpatch debug-kernel kernel-6.12
