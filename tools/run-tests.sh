@@ -213,7 +213,9 @@ run_stage() {
 		rc=${PIPESTATUS[0]} ;;
 	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	vm)	tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh 2>&1 | tee "$log"
+	vm)	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
+		tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
+		tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac

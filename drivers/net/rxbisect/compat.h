@@ -267,4 +267,121 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 }
 #endif
 
+/* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
+ * driver fills the newer structures on every kernel (the fields it uses
+ * are defined here on older ones); rxb_netdev_set_stat_ops() installs the
+ * callbacks where the kernel has them and does nothing before (ethtool -S
+ * shows the same counters there).
+ */
+#ifdef HAVE_NETDEV_STAT_OPS
+#include <net/netdev_queues.h>
+
+static inline void rxb_netdev_set_stat_ops(struct net_device *dev,
+					   const struct netdev_stat_ops *ops)
+{
+	dev->stat_ops = ops;
+}
+#else
+struct netdev_queue_stats_rx {
+	u64 bytes;
+	u64 packets;
+	u64 alloc_fail;
+	u64 hw_drops;
+	u64 hw_drop_overruns;
+};
+
+struct netdev_queue_stats_tx {
+	u64 bytes;
+	u64 packets;
+	u64 hw_drops;
+};
+
+struct netdev_stat_ops {
+	void (*get_queue_stats_rx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *stats);
+	void (*get_queue_stats_tx)(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *stats);
+	void (*get_base_stats)(struct net_device *dev,
+			       struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx);
+};
+
+static inline void rxb_netdev_set_stat_ops(struct net_device *dev,
+					   const struct netdev_stat_ops *ops)
+{
+}
+#endif
+
+/**
+ * rxb_channel_set_napi() - name the NAPI instance of channel @q.
+ * @dev: the netdev; RTNL held.
+ * @q: channel: receive queue @q and transmit queue @q.
+ * @napi: its NAPI instance (added), or NULL to unlink it before the NAPI
+ *	instance goes away.
+ *
+ * From 6.8 the netdev netlink family reports each queue's NAPI id
+ * (queue-get); nothing before.
+ */
+static inline void rxb_channel_set_napi(struct net_device *dev,
+					unsigned int q,
+					struct napi_struct *napi)
+{
+#ifdef HAVE_NETIF_QUEUE_SET_NAPI
+	netif_queue_set_napi(dev, q, NETDEV_QUEUE_TYPE_RX, napi);
+	netif_queue_set_napi(dev, q, NETDEV_QUEUE_TYPE_TX, napi);
+#endif
+}
+
+/**
+ * rxb_pp_params_set_owner() - the netdev and NAPI instance of a page_pool.
+ * @pp: the pool's parameters.
+ * @dev: its netdev.
+ * @napi: the NAPI instance that allocates from it (added before the pool
+ *	is created, deleted after it is destroyed).
+ *
+ * From 6.8 such a pool is listed by the page-pool netlink introspection
+ * with its ifindex and NAPI id, and recycles pages directly into its cache
+ * when they are freed on the CPU its NAPI instance runs on (as every
+ * driver's pools on that kernel).  Nothing before.
+ */
+static inline void rxb_pp_params_set_owner(struct page_pool_params *pp,
+					   struct net_device *dev,
+					   struct napi_struct *napi)
+{
+#ifdef HAVE_PAGE_POOL_PARAMS_NETDEV
+	pp->netdev = dev;
+	pp->napi = napi;
+#endif
+}
+
+/* 6.10: the queue management API (one receive queue restarted alone).
+ * rxb_netdev_set_queue_mgmt_ops() installs it where the kernel has it.
+ */
+#ifdef HAVE_NETDEV_QUEUE_MGMT_OPS
+static inline void
+rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
+			      const struct netdev_queue_mgmt_ops *ops)
+{
+	dev->queue_mgmt_ops = ops;
+}
+#else
+struct netdev_queue_mgmt_ops {
+	size_t	ndo_queue_mem_size;
+	int	(*ndo_queue_mem_alloc)(struct net_device *dev,
+				       void *per_queue_mem, int idx);
+	void	(*ndo_queue_mem_free)(struct net_device *dev,
+				      void *per_queue_mem);
+	int	(*ndo_queue_start)(struct net_device *dev, void *per_queue_mem,
+				   int idx);
+	int	(*ndo_queue_stop)(struct net_device *dev, void *per_queue_mem,
+				  int idx);
+};
+
+static inline void
+rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
+			      const struct netdev_queue_mgmt_ops *ops)
+{
+}
+#endif
+
 #endif /* _RXB_COMPAT_H */

@@ -148,4 +148,44 @@ int rxb_probe(struct ethtool_rxfh_param *rxfh)
 }
 #endif
 
+/* 6.9: per-queue statistics through netdev_stat_ops (netdev netlink). */
+#ifdef HAVE_NETDEV_STAT_OPS
+#include <linux/netdevice.h>
+#include <net/netdev_queues.h>
+void rxb_probe(struct net_device *dev, const struct netdev_stat_ops *ops)
+{
+	dev->stat_ops = ops;
+}
+#endif
+
+/* 6.8: queues name their NAPI instance (netif_queue_set_napi()). */
+#ifdef HAVE_NETIF_QUEUE_SET_NAPI
+#include <linux/netdevice.h>
+void rxb_probe(struct net_device *dev, struct napi_struct *napi)
+{
+	netif_queue_set_napi(dev, 0, NETDEV_QUEUE_TYPE_RX, napi);
+}
+#endif
+
+/* 6.8: a page_pool names its netdev and NAPI (page-pool netlink). */
+#ifdef HAVE_PAGE_POOL_PARAMS_NETDEV
+#include <net/page_pool/types.h>
+void rxb_probe(struct page_pool_params *pp, struct net_device *dev,
+	       struct napi_struct *napi)
+{
+	pp->netdev = dev;
+	pp->napi = napi;
+}
+#endif
+
+/* 6.10: the queue management API (netdev_queue_mgmt_ops). */
+#ifdef HAVE_NETDEV_QUEUE_MGMT_OPS
+#include <linux/netdevice.h>
+#include <net/netdev_queues.h>
+void rxb_probe(struct net_device *dev, const struct netdev_queue_mgmt_ops *ops)
+{
+	dev->queue_mgmt_ops = ops;
+}
+#endif
+
 MODULE_LICENSE("GPL");

@@ -106,6 +106,103 @@ static void rxb_get_stats64(struct net_device *dev,
 	s->rx_errors = s->rx_length_errors + s->rx_fifo_errors;
 }
 
+/* Per-queue statistics of the netdev netlink family (qstats; kernels with
+ * netdev_stat_ops, see compat.h).  The numbers are those of ethtool -S for
+ * the same queue, accumulated over reconfigurations as there:
+ *  rx packets, bytes:	rx<q>_stack_packets, rx<q>_stack_bytes (handed to
+ *			the stack, as ip -s link counts them);
+ *  rx alloc-fail:	rx<q>_alloc_fails;
+ *  rx hw-drop-overruns: rx<q>_nobuf_drops + rx<q>_ring_full_drops;
+ *  rx hw-drops:	those + rx<q>_oversize_drops + rx<q>_dma_errors;
+ *  tx packets, bytes, hw-drops: tx<q>_packets, tx<q>_bytes, tx<q>_drops.
+ * The base holds the queues beyond the live count and the NIC's own drops
+ * (runt, oversize, stopped, FIFO), so that base plus live queues add up to
+ * the device's totals (ip -s link's rx/tx packets and bytes).
+ */
+/* Only the counters the port keeps are set: the others stay unreported. */
+static void rxb_qstats_rx_zero(struct netdev_queue_stats_rx *rx)
+{
+	rx->packets = 0;
+	rx->bytes = 0;
+	rx->alloc_fail = 0;
+	rx->hw_drop_overruns = 0;
+	rx->hw_drops = 0;
+}
+
+static void rxb_qstats_tx_zero(struct netdev_queue_stats_tx *tx)
+{
+	tx->packets = 0;
+	tx->bytes = 0;
+	tx->hw_drops = 0;
+}
+
+static void rxb_qstats_rx_add(struct rxb_port *port, unsigned int q,
+			      struct netdev_queue_stats_rx *rx)
+{
+	struct rxb_qxstats xst;
+	struct rxb_qstats st;
+
+	rxb_get_qstats(port, q, &st, &xst);
+	rx->packets += xst.packets;
+	rx->bytes += xst.bytes;
+	rx->alloc_fail += st.alloc_fails;
+	rx->hw_drop_overruns += st.nobuf_drops + st.ring_full_drops;
+	rx->hw_drops += st.nobuf_drops + st.ring_full_drops +
+			st.oversize_drops + xst.dma_errors;
+}
+
+static void rxb_qstats_tx_add(struct rxb_port *port, unsigned int q,
+			      struct netdev_queue_stats_tx *tx)
+{
+	struct rxb_txq_counts c;
+
+	rxb_get_txq_counts(port, q, &c);
+	tx->packets += c.packets;
+	tx->bytes += c.bytes;
+	tx->hw_drops += c.drops;
+}
+
+static void rxb_get_queue_stats_rx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_rx *rx)
+{
+	rxb_qstats_rx_zero(rx);
+	rxb_qstats_rx_add(netdev_priv(dev), idx, rx);
+}
+
+static void rxb_get_queue_stats_tx(struct net_device *dev, int idx,
+				   struct netdev_queue_stats_tx *tx)
+{
+	rxb_qstats_tx_zero(tx);
+	rxb_qstats_tx_add(netdev_priv(dev), idx, tx);
+}
+
+/* RTNL held, as for the live queues' calls that follow. */
+static void rxb_get_base_stats(struct net_device *dev,
+			       struct netdev_queue_stats_rx *rx,
+			       struct netdev_queue_stats_tx *tx)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_nic_counters nc;
+	unsigned int q;
+
+	rxb_qstats_rx_zero(rx);
+	rxb_qstats_tx_zero(tx);
+	for (q = dev->real_num_rx_queues; q < RXB_MAX_QUEUES; q++)
+		rxb_qstats_rx_add(port, q, rx);
+	for (q = dev->real_num_tx_queues; q < RXB_MAX_QUEUES; q++)
+		rxb_qstats_tx_add(port, q, tx);
+	rxb_nic_read_counters(port->nic, &nc);
+	rx->hw_drop_overruns += nc.stopped_drops + nc.fifo_drops;
+	rx->hw_drops += nc.runt_drops + nc.oversize_drops + nc.stopped_drops +
+			nc.fifo_drops;
+}
+
+static const struct netdev_stat_ops rxb_stat_ops = {
+	.get_queue_stats_rx	= rxb_get_queue_stats_rx,
+	.get_queue_stats_tx	= rxb_get_queue_stats_tx,
+	.get_base_stats		= rxb_get_base_stats,
+};
+
 /**
  * rxb_csum_offload_ok() - can the DMA engine fill in this frame's L4
  * checksum (see nic.c)?
@@ -542,6 +639,7 @@ static void rxb_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &rxb_netdev_ops;
 	dev->ethtool_ops = &rxb_ethtool_ops;
+	rxb_netdev_set_stat_ops(dev, &rxb_stat_ops);
 	dev->rtnl_link_ops = &rxb_link_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = rxb_free;

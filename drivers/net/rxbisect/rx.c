@@ -352,6 +352,9 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
 		.nid		= NUMA_NO_NODE,
 	};
 
+	/* Listed by page-pool netlink with the port and the queue's NAPI. */
+	rxb_pp_params_set_owner(&pp, rxq->rx->port->dev, &rxq->napi);
+
 	rxq->pp = rxq->qid == rxq->rx->nqueues - 1 &&
 		  rxb_fault_step(&rxq->rx->port->fault, RXB_RF_POOL) ?
 		  ERR_PTR(-ENOMEM) : page_pool_create(&pp);
@@ -528,11 +531,12 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		rxq->work_seed = get_random_u32() | 1;
 		u64_stats_init(&rxq->stats.syncp);
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
+		/* NAPI first: the pool names it (and outlives it not). */
+		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
 		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg),
 					  cfg->model->multi_pkt_bufs);
 		if (err)
 			goto err;
-		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
 	}
 	mcfg.drv = rx;
 	mcfg.hw = rx->ctx;
@@ -562,6 +566,7 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 		struct rxb_rxq *rxq = &rx->rxq[q];
 
 		napi_enable(&rxq->napi);
+		rxb_channel_set_napi(port->dev, q, &rxq->napi);
 		rxq->irq_cpu = rxb_queue_cpu(port, q);
 		rxb_nic_vec_program(port->nic, q, rxq->irq_cpu, rxb_rx_isr, rxq);
 	}
@@ -601,8 +606,10 @@ void rxb_rx_stop(struct rxb_port *port)
 	/* No poll runs after this, so none arms a refill timer; a timer
 	 * still pending fires a vector whose handler finds NAPI disabled.
 	 */
-	for (q = 0; q < rx->nqueues; q++)
+	for (q = 0; q < rx->nqueues; q++) {
+		rxb_channel_set_napi(port->dev, q, NULL);
 		napi_disable(&rx->rxq[q].napi);
+	}
 	for (q = 0; q < rx->nqueues; q++)
 		del_timer_sync(&rx->rxq[q].refill_timer);
 	for (q = 0; q < rx->nqueues; q++)

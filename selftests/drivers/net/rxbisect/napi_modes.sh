@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Threaded NAPI and busy polling under every ring model (6.1 and 6.12).
+#
+# Threaded: iperf3 runs while rxb1 switches to threaded NAPI (one kthread
+# "napi/rxb1-<id>" per queue), goes through every ring model (new NAPI
+# instances get their kthreads), and back to softirq NAPI; traffic flows
+# throughout.  Busy polling: a UDP ping-pong whose receiver sets
+# SO_BUSY_POLL (busypoll.py), for every model, then one that relies on
+# net.core.busy_read/busy_poll with poll(): every reply comes back, the
+# socket reports the NAPI id it was fed by (SO_INCOMING_NAPI_ID), and busy
+# polling took packets off the rings itself (TcpExt BusyPollRxPackets).
+
+source "$(dirname "$0")/lib.sh"
+
+rxb_init iperf3 python3
+
+NQ=2
+N=30		# ping-pongs per busy-poll round
+BP="python3 $RXB_DIR/busypoll.py"
+P=/sys/module/rxbisect/parameters
+
+rxb_load queues=$NQ || rxb_bail "cannot load the module"
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+models=$(rxb_models)
+nm=$(wc -w <<<"$models")
+ktap_set_plan $((2 * nm + 4))
+
+threaded() { rxb_in rxb1 sh -c "echo $1 > /sys/class/net/rxb1/threaded"; }
+napi_threads() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^napi/rxb1-'; }
+
+# 1..nm+2: threaded NAPI under traffic
+rxb_iperf_start "$RXB_TMP/thr.json" $((nm * 2 + 4)) ||
+	rxb_bail "iperf3 did not start"
+sleep 1
+threaded 1
+n=$(napi_threads)
+ktap_test_result "threaded on under traffic: $n NAPI kthreads of rxb1 (>= $NQ)" \
+	[ "$n" -ge $NQ ]
+for m in $models; do
+	echo "$m" > $P/ring_model
+	a=$(rxb_stat rxb1 rx_packets)
+	sleep 1.5
+	b=$(rxb_stat rxb1 rx_packets)
+	ktap_print_msg "$m: $((b - a)) packets in 1.5 s, $(napi_threads) NAPI kthreads"
+	ktap_test_result "threaded, $m: traffic flows" [ $((b - a)) -gt 0 ]
+done
+echo privring > $P/ring_model
+threaded 0
+wait "$RXB_IPERF_PID"
+rxb_iperf_check "$RXB_TMP/thr.json" $? "iperf3 through the switches"
+ktap_test_result "threaded off: iperf3 completed" [ $? = 0 ]
+
+# busy MODE MODEL...: a busy-poll ping-pong round per MODEL
+busy() {
+	local mode=$1
+	shift
+	rm -f "$RXB_TMP"/ready.*
+	rxb_bg ip netns exec "$NS1" timeout 100 $BP server "$RXB_IP1" 7000 $N \
+		"$RXB_TMP" "$mode" "$@" >"$RXB_TMP/bp.$mode" 2>&1
+	ip netns exec "$NS0" timeout 100 $BP client "$RXB_IP1" 7000 $N \
+		"$RXB_TMP" $# >"$RXB_TMP/bpc.$mode" 2>&1
+	wait "${RXB_PIDS[-1]}"
+	ktap_print_msg "$(sed 's/^/client: /' "$RXB_TMP/bpc.$mode")"
+}
+
+# round_ok FILE MODEL: the server's line for MODEL shows N datagrams, a
+# NAPI id and packets taken by busy polling
+round_ok() {
+	local l
+	l=$(grep "\"model\": \"$2\"" "$1") || return 1
+	ktap_print_msg "$l"
+	[[ $l =~ \"napi_id\":\ ([0-9]+).*\"got\":\ ([0-9]+).*\"busy_rx\":\ ([0-9]+) ]] &&
+		[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" = $N ] &&
+		[ "${BASH_REMATCH[3]}" -gt 0 ]
+}
+
+# nm+3..2nm+2: SO_BUSY_POLL under every model
+# shellcheck disable=SC2086
+busy sockopt $models
+for m in $models; do
+	ktap_test_result "SO_BUSY_POLL, $m: $N replies, NAPI id, busy-polled packets" \
+		round_ok "$RXB_TMP/bp.sockopt" "$m"
+done
+
+# 2nm+3: net.core.busy_read and busy_poll, poll() then recv()
+old_read=$(sysctl -n net.core.busy_read)
+old_poll=$(sysctl -n net.core.busy_poll)
+sysctl -qw net.core.busy_read=20000 net.core.busy_poll=20000
+busy sysctl privring
+sysctl -qw net.core.busy_read="$old_read" net.core.busy_poll="$old_poll"
+ktap_test_result "net.core.busy_read/busy_poll, privring: $N replies, NAPI id, busy-polled packets" \
+	round_ok "$RXB_TMP/bp.sysctl" privring
+
+# 2nm+4: interrupts again afterwards
+ktap_test_result "softirq NAPI after busy polling: ping" rxb_ping_ok "$NS0" "$RXB_IP1" 5
+
+ktap_finished

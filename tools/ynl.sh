@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ynl.sh [--fetch] [FAMILY CLI-ARGS...]
+#
+# The kernel's YNL command line (tools/net/ynl/cli.py) with its netlink
+# specs, from linux-source-6.12: only tools/net/ynl and Documentation/netlink
+# are extracted, once, into build/ksrc-6.12/ of this checkout (outside git,
+# shared with the test VM, which cannot unpack it fast: run
+# "tools/ynl.sh --fetch" on the host before a VM run; make vm-test does).
+#
+#   tools/ynl.sh --fetch                       extract, print the directory
+#   tools/ynl.sh netdev --dump queue-get       cli.py --spec .../netdev.yaml
+#   tools/ynl.sh netdev --output-json --dump qstats-get --json '{"scope": 1}'
+#
+# FAMILY names a spec of Documentation/netlink/specs (netdev, ethtool,
+# ...).  The schema check is skipped (--no-schema): the spec is the
+# kernel's own, and jsonschema takes seconds under TCG.
+#
+# Environment: RXB_KSRC_612_TAR (default /usr/src/linux-source-6.12.tar.xz).
+# Exit status: cli.py's; 4 (kselftest's skip) when the sources or python3's
+# yaml module are missing, with the reason on stderr.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TAR=${RXB_KSRC_612_TAR:-/usr/src/linux-source-6.12.tar.xz}
+DIR=$TOP/build/ksrc-6.12
+CLI=$DIR/tools/net/ynl/cli.py
+
+skip() { echo "ynl.sh: $*" >&2; exit 4; }
+
+fetch() {
+	local tmp top
+	[ -r "$CLI" ] && return 0
+	[ -r "$TAR" ] || skip "no $TAR (apt-get install linux-source-6.12)"
+	mkdir -p "$TOP/build"
+	tmp=$(mktemp -d "$TOP/build/ksrc-6.12.XXXXXX")
+	top=$(basename "$TAR" .tar.xz)
+	if ! tar -xJf "$TAR" -C "$tmp" "$top/tools/net/ynl" \
+		"$top/Documentation/netlink"; then
+		rm -rf "$tmp"
+		echo "ynl.sh: cannot extract ynl from $TAR" >&2
+		exit 1
+	fi
+	# Atomic: a concurrent fetch or an interrupted one leaves no half tree.
+	if ! mv -T "$tmp/$top" "$DIR" 2>/dev/null; then
+		[ -r "$CLI" ] || { rm -rf "$tmp"; echo "ynl.sh: cannot create $DIR" >&2; exit 1; }
+	fi
+	rm -rf "$tmp"
+}
+
+if [ "${1:-}" = --fetch ]; then
+	fetch
+	echo "$DIR"
+	exit 0
+fi
+[ $# -ge 1 ] || { sed -n '3,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+fetch
+FAMILY=$1
+shift
+SPEC=$DIR/Documentation/netlink/specs/$FAMILY.yaml
+[ -r "$SPEC" ] || { echo "ynl.sh: no spec $SPEC" >&2; exit 2; }
+python3 -c 'import yaml' 2>/dev/null || skip "python3 has no yaml module (python3-yaml)"
+exec python3 "$CLI" --spec "$SPEC" --no-schema "$@"
