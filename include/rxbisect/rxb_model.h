@@ -380,6 +380,15 @@ struct rxb_hw_debug {
  *	hold at once (posted, or written and waiting in a completion ring);
  *	default @ring_size.  The driver sizes each pool to this plus one
  *	completion ring's worth in the stack.
+ * @queue_reset: optional: queue @q's rings go back to their power-on
+ *	state, as a driver reprogramming a stopped queue's ring registers
+ *	leaves them: every buffer they hold goes back to @q's pool
+ *	(rxb_drv_ops.free_buf), written or not, and both halves' indices
+ *	restart from zero; the driver then refills them (@refill).  Neither
+ *	half may run on @q meanwhile (its poll stopped, the NIC's queue
+ *	disabled); the other queues go on.  Only models whose queues share
+ *	no ring and lend no buffer have it (the queue management API's
+ *	single-queue restart).
  * @xstats_count: optional: number of model-specific counters of @m.
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
  *	bytes (NUL included).
@@ -405,6 +414,7 @@ struct rxb_model_ops {
 			   struct rxb_ring_state *st);
 	void (*hw_debug)(struct rxb_model *m, unsigned int q,
 			 struct rxb_hw_debug *dbg);
+	void (*queue_reset)(struct rxb_model *m, unsigned int q);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);

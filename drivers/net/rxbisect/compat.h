@@ -354,6 +354,22 @@ static inline void rxb_pp_params_set_owner(struct page_pool_params *pp,
 #endif
 }
 
+/**
+ * rxb_page_pool_disable_direct_recycling() - unlink a pool from its NAPI.
+ * @pool: a pool whose NAPI instance is disabled.
+ *
+ * Before a pool is destroyed while its NAPI instance runs again (a queue
+ * restarted with a new pool): from 6.9 page_pool_destroy() expects the
+ * NAPI instance disabled unless this was done.  Nothing before (no pool
+ * knows its NAPI instance).
+ */
+static inline void rxb_page_pool_disable_direct_recycling(struct page_pool *pool)
+{
+#ifdef HAVE_PAGE_POOL_DISABLE_DIRECT_RECYCLING
+	page_pool_disable_direct_recycling(pool);
+#endif
+}
+
 /* 6.10: the queue management API (one receive queue restarted alone).
  * rxb_netdev_set_queue_mgmt_ops() installs it where the kernel has it.
  */

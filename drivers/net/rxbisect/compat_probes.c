@@ -188,4 +188,15 @@ void rxb_probe(struct net_device *dev, const struct netdev_queue_mgmt_ops *ops)
 }
 #endif
 
+/* 6.9: page_pool_disable_direct_recycling(): a pool's NAPI instance stops
+ * recycling into it before the pool is destroyed with the NAPI running.
+ */
+#ifdef HAVE_PAGE_POOL_DISABLE_DIRECT_RECYCLING
+#include <net/page_pool/types.h>
+void rxb_probe(struct page_pool *pool)
+{
+	page_pool_disable_direct_recycling(pool);
+}
+#endif
+
 MODULE_LICENSE("GPL");

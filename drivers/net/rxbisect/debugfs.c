@@ -7,6 +7,12 @@
  *            4 MiB buffer per port (the seeds' slowed-down core).
  *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
  *            spread (queue i -> i-th online CPU).
+ *   restart  write-only: writing 1 restarts the receive queue alone with a
+ *            new page_pool through the queue management API, as
+ *            netdevsim's queue_reset file does in later kernels (rx.c:
+ *            rxb_rx_queue_restart()); the other queues keep receiving.
+ *            EOPNOTSUPP for ring models whose queues share rings or lend
+ *            buffers (all but privRing), ENETDOWN for a port that is down.
  *
  * and per port, under /sys/kernel/debug/rxbisect/<ifname>/:
  *
@@ -43,6 +49,7 @@
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -111,6 +118,24 @@ static int rxb_irq_cpu_set(void *data, u64 val)
 	rxb_queue_kick(k->port, k->q);
 	return 0;
 }
+
+static int rxb_restart_set(void *data, u64 val)
+{
+	struct rxb_qknobs *k = data;
+	int err;
+
+	if (val != 1)
+		return -EINVAL;
+	/* Not rtnl_lock(): RTNL holders remove these files and wait for
+	 * their writers (a reconfiguration that drops the queue).
+	 */
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = rxb_rx_queue_restart(k->port->dev, k->q);
+	rtnl_unlock();
+	return err;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_restart_fops, NULL, rxb_restart_set, "%llu\n");
 
 /* Signed: -1 restores the default spread. */
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(rxb_irq_cpu_fops, rxb_irq_cpu_get,
@@ -259,6 +284,8 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 					   &rxb_work_fops);
 		debugfs_create_file_unsafe("irq_cpu", 0600, k->dir, k,
 					   &rxb_irq_cpu_fops);
+		debugfs_create_file_unsafe("restart", 0200, k->dir, k,
+					   &rxb_restart_fops);
 	}
 }
 

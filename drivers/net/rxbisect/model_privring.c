@@ -16,6 +16,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include "rxb_ring.h"
@@ -125,6 +126,31 @@ static void privring_hw_debug(struct rxb_model *m, unsigned int qi,
 			  &q->regs.rx_tail);
 }
 
+/* The queue's NAPI is stopped and the NIC's queue disabled: give back
+ * every buffer the rings hold (posted, or written and not consumed: those
+ * frames are lost, as in a reset) and start both halves over.
+ */
+static void privring_queue_reset(struct rxb_model *m, unsigned int qi)
+{
+	struct privring_q *q = &to_privring(m)->q[qi];
+	u32 size = m->cfg.ring_size, slot;
+
+	for (slot = 0; slot < size; slot++) {
+		if (q->sw.cookie[slot])
+			rxb_drv_free_buf(m, qi, q->sw.cookie[slot]);
+		q->sw.cookie[slot] = NULL;
+	}
+	memset(q->desc, 0, size * sizeof(*q->desc));
+	memset(q->cr.ent, 0, size * sizeof(*q->cr.ent));
+	q->hw.rx_head = 0;
+	q->hw.cq_tail = 0;
+	q->sw.rx_tail = 0;
+	q->sw.rx_ci = 0;
+	q->sw.cq_head = 0;
+	WRITE_ONCE(q->regs.rx_tail, 0);
+	WRITE_ONCE(q->regs.cq_head, 0);
+}
+
 static const struct rxb_layout privring_layout =
 	RXB_QUEUE_LAYOUT(struct privring, struct privring_q,
 			 RXB_ARRAY(struct privring_q, desc, struct rxb_rx_desc,
@@ -170,4 +196,5 @@ static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg)
 const struct rxb_model_ops rxb_privring_ops = {
 	RXB_MODEL_OPS("privring", privring),
 	RXB_QUEUE_OPS(privring),
+	.queue_reset = privring_queue_reset,
 };

@@ -463,7 +463,16 @@ err:
 	return err;
 }
 
-/* What cannot fail: quiesce and free the old rings, start the new. */
+/* What cannot fail: quiesce and free the old rings, start the new.
+ *
+ * Never queue by queue (rxb_rx_queue_restart()): what a reconfiguration
+ * changes is the ring model's instance as a whole.  A model switch
+ * replaces every ring with another architecture's, a ring size the one
+ * size all the instance's rings are allocated with, a queue count the
+ * instance's queues, RSS and, in the shared-ring models, which queues
+ * share a ring; a queue restart keeps the instance and resets one queue's
+ * rings in place.
+ */
 static void rxb_reconf_commit(struct rxb_reconf *rc)
 {
 	struct rxb_port *port = rc->port;
@@ -640,6 +649,7 @@ static void rxb_setup(struct net_device *dev)
 	dev->netdev_ops = &rxb_netdev_ops;
 	dev->ethtool_ops = &rxb_ethtool_ops;
 	rxb_netdev_set_stat_ops(dev, &rxb_stat_ops);
+	rxb_netdev_set_queue_mgmt_ops(dev, &rxb_queue_mgmt_ops);
 	dev->rtnl_link_ops = &rxb_link_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = rxb_free;

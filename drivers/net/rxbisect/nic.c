@@ -323,6 +323,30 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 	kfree(ctx);
 }
 
+/**
+ * rxb_nic_queue_enable() - a receive queue's "queue enable" register.
+ * @nic: the NIC.
+ * @q: the queue.
+ * @on: enable, or disable.
+ *
+ * Queues are enabled at power-on.  A disabled queue's rings are left
+ * alone: frames RSS steers to it are dropped (stopped_drops), the other
+ * queues receive as before.  Disabling returns once no frame is being
+ * delivered into the queue's rings; enabling publishes the rings the
+ * driver reset before.  RTNL held, may sleep.
+ */
+void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on)
+{
+	if (on) {
+		/* Release: pairs with test_bit_acquire() in delivery. */
+		clear_bit_unlock(q, &nic->q_off);
+		return;
+	}
+	set_bit(q, &nic->q_off);
+	/* Deliveries run under RCU with bottom halves off. */
+	synchronize_net();
+}
+
 /* A ring model signals queue @q: an event under the NIC's moderation. */
 static void rxb_nic_raise_irq(void *hw, unsigned int q)
 {
@@ -400,6 +424,11 @@ void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 	if (q >= ctx->nqueues)
 		q = 0;
 	nf.q = q;
+	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
+		atomic64_inc(&nic->stopped_drops);
+		trace_rxb_drop(nic->dev, m->ops->name, q, "stopped");
+		return;
+	}
 	err = m->ops->hw_rx(m, q, f);
 	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
 		return;

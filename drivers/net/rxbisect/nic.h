@@ -41,7 +41,8 @@ struct rxb_engine;
  * rtnl stats).  Every counter accumulates since the NIC was created.
  * @runt_drops: frames shorter than an Ethernet header.
  * @oversize_drops: frames longer than the max-frame register.
- * @stopped_drops: frames that arrived with no receive context enabled.
+ * @stopped_drops: frames that arrived with no receive context enabled, or
+ *	for a queue disabled (rxb_nic_queue_enable()).
  * @fifo_drops: frames a full ingress FIFO dropped (engine thread's, or
  *	the inline engine's while stalled).
  * @engine_frames: frames the engine threads processed.
@@ -118,6 +119,7 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic, u32 ws_window);
 void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m);
 void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
+void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on);
 extern const struct rxb_hw_ops rxb_nic_hw_ops;
 
 /* nic_irq.c: the MSI-X vectors, one per queue */

@@ -109,6 +109,8 @@ struct rxb_nic_ctx {
  * @engine_stall: fault knob: the receive engine is frozen; arriving frames
  *	wait in its ingress FIFO (up to RXB_ENGINE_FIFO, then dropped).
  * @ctx: the enabled receive context, or NULL (RCU).
+ * @q_off: queue enable registers, inverted: bit q set, queue q disabled
+ *	(rxb_nic_queue_enable()).
  * @engine: the dedicated engine thread, or NULL: inline (RCU).
  * @vec: interrupt vectors, one per queue.
  * @max_bh_batch: most frames the engine or a stall's end processed in one
@@ -135,6 +137,7 @@ struct rxb_nic {
 	u32 dma_fail;
 	u32 engine_stall;
 	struct rxb_nic_ctx __rcu *ctx;
+	unsigned long q_off;
 	struct rxb_engine __rcu *engine;
 	struct rxb_vector vec[RXB_MAX_QUEUES];
 	atomic_t max_bh_batch;

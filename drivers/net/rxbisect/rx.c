@@ -341,8 +341,9 @@ static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
 	return min_t(unsigned int, rings + mcfg->ring_size, RXB_PP_MAX_SIZE);
 }
 
-static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
-			       bool frags)
+/* A page_pool for queue @rxq's buffers (its NAPI instance added). */
+static struct page_pool *rxb_pool_new(struct rxb_rxq *rxq, unsigned int size,
+				      bool frags)
 {
 	struct page_pool_params pp = {
 		/* Pages shared by several packets' skbs (rxb_rx_frag()). */
@@ -354,10 +355,15 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
 
 	/* Listed by page-pool netlink with the port and the queue's NAPI. */
 	rxb_pp_params_set_owner(&pp, rxq->rx->port->dev, &rxq->napi);
+	return page_pool_create(&pp);
+}
 
+static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
+			       bool frags)
+{
 	rxq->pp = rxq->qid == rxq->rx->nqueues - 1 &&
 		  rxb_fault_step(&rxq->rx->port->fault, RXB_RF_POOL) ?
-		  ERR_PTR(-ENOMEM) : page_pool_create(&pp);
+		  ERR_PTR(-ENOMEM) : rxb_pool_new(rxq, size, frags);
 	if (IS_ERR(rxq->pp)) {
 		int err = PTR_ERR(rxq->pp);
 
@@ -634,6 +640,183 @@ void rxb_rx_stop(struct rxb_port *port)
 	spin_unlock_bh(&port->stats_lock);
 
 	rxb_rx_destroy(rx);
+}
+
+/* ---- the queue management API: one receive queue restarted alone ------
+ *
+ * A queue's memory, as netdev_queue_mgmt_ops sees it, is its page_pool: the
+ * ring memory belongs to the ring model's instance and is reset in place
+ * (rxb_model_ops.queue_reset), as a driver reprograms a stopped queue's
+ * ring registers.  Stop disables the NIC's queue (its frames are dropped,
+ * stopped_drops) and the queue's NAPI, and gives the rings' buffers back
+ * to the old pool; start puts the new pool in, posts fresh buffers and
+ * enables both again.  The other queues receive throughout.  Only ring
+ * models with queue_reset can: privRing.  Not the shRing models, COREC or
+ * dshRing, whose rings are shared by several queues (resetting one resets
+ * the others' buffers, and a shared ring holds buffers of several queues'
+ * pools), nor rxBisect, whose Ax rings lend their queue's buffers to every
+ * associated Bx ring (the pool's pages sit in other queues' rings).
+ */
+
+/**
+ * struct rxb_qmem - the memory of one receive queue (queue management API).
+ * @pp: its page_pool.
+ */
+struct rxb_qmem {
+	struct page_pool *pp;
+};
+
+/* The live rings, if queue @idx of them can restart alone.  RTNL held. */
+static struct rxb_rx *rxb_qmgmt_rx(struct net_device *dev, int idx)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_rx *rx = rtnl_dereference(port->rx);
+
+	if (!rx)
+		return ERR_PTR(-ENETDOWN);
+	if (idx < 0 || idx >= rx->nqueues)
+		return ERR_PTR(-EINVAL);
+	if (!rx->model->ops->queue_reset)
+		return ERR_PTR(-EOPNOTSUPP);
+	return rx;
+}
+
+static int rxb_queue_mem_alloc(struct net_device *dev, void *qmem, int idx)
+{
+	struct rxb_qmem *mem = qmem;
+	struct rxb_rxq *rxq;
+	struct rxb_rx *rx;
+
+	rx = rxb_qmgmt_rx(dev, idx);
+	if (IS_ERR(rx))
+		return PTR_ERR(rx);
+	rxq = &rx->rxq[idx];
+	mem->pp = rxb_pool_new(rxq, rxq->pp_size, rx->model->ops->multi_pkt_bufs);
+	if (IS_ERR(mem->pp)) {
+		int err = PTR_ERR(mem->pp);
+
+		mem->pp = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static void rxb_queue_mem_free(struct net_device *dev, void *qmem)
+{
+	struct rxb_qmem *mem = qmem;
+
+	/* Pages still in the stack return to it later. */
+	if (mem->pp)
+		page_pool_destroy(mem->pp);
+}
+
+/* Stop queue @idx: no delivery, no poll, its buffers back in its pool,
+ * which goes to @qmem (freed by rxb_queue_mem_free() after the restart).
+ */
+static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_qmem *mem = qmem;
+	struct rxb_rxq *rxq;
+	struct rxb_rx *rx;
+
+	rx = rxb_qmgmt_rx(dev, idx);
+	if (IS_ERR(rx))
+		return PTR_ERR(rx);
+	rxq = &rx->rxq[idx];
+	rxb_nic_queue_enable(port->nic, idx, false);
+	rxb_channel_set_napi(dev, idx, NULL);
+	napi_disable(&rxq->napi);
+	del_timer_sync(&rxq->refill_timer);
+	rxb_nic_vec_sync(port->nic, idx);
+	rx->model->ops->queue_reset(rx->model, idx);
+	/* The pool is destroyed with its NAPI instance running again. */
+	rxb_page_pool_disable_direct_recycling(rxq->pp);
+	mem->pp = rxq->pp;
+	return 0;
+}
+
+/* Start queue @idx, stopped, with the pool of @qmem: the old pool's page
+ * counts go to the queue's totals, fresh buffers are posted, the NIC's
+ * queue and the NAPI instance run again.
+ */
+static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_qmem *mem = qmem;
+	struct rxb_rxq *rxq;
+	struct rxb_rx *rx;
+
+	rx = rxb_qmgmt_rx(dev, idx);
+	if (IS_ERR(rx))
+		return PTR_ERR(rx);
+	rxq = &rx->rxq[idx];
+	if (mem->pp != rxq->pp) {
+		struct rxb_qxstats *x = &port->xbase[idx];
+
+		spin_lock_bh(&port->stats_lock);
+		x->pp_fresh += READ_ONCE(rxq->pp->pages_state_hold_cnt);
+		x->pp_released += atomic_read(&rxq->pp->pages_state_release_cnt);
+		rxq->pp = mem->pp;
+		spin_unlock_bh(&port->stats_lock);
+		/* Now the queue's: rxb_queue_mem_free() leaves it. */
+		mem->pp = NULL;
+	}
+	/* The poll's context: its NAPI instance is disabled. */
+	local_bh_disable();
+	rx->model->ops->refill(rx->model, idx);
+	local_bh_enable();
+	WRITE_ONCE(port->knobs[idx].last_poll, jiffies);
+	rxb_nic_queue_enable(port->nic, idx, true);
+	napi_enable(&rxq->napi);
+	rxb_channel_set_napi(dev, idx, &rxq->napi);
+	/* A poll tops up what the refill left short, unmasks the vector. */
+	rxb_nic_vec_trigger(port->nic, idx);
+	return 0;
+}
+
+/* The queue management API (netdev_queue_mgmt_ops, from 6.10). */
+const struct netdev_queue_mgmt_ops rxb_queue_mgmt_ops = {
+	.ndo_queue_mem_size	= sizeof(struct rxb_qmem),
+	.ndo_queue_mem_alloc	= rxb_queue_mem_alloc,
+	.ndo_queue_mem_free	= rxb_queue_mem_free,
+	.ndo_queue_start	= rxb_queue_start,
+	.ndo_queue_stop		= rxb_queue_stop,
+};
+
+/**
+ * rxb_rx_queue_restart() - restart receive queue @q alone, with a new pool.
+ * @dev: the port; RTNL held.
+ * @q: the queue.
+ *
+ * The core's netdev_rx_queue_restart() (net/core/netdev_rx_queue.c), which
+ * 6.12 does not export to modules (later kernels do, for netdevsim's
+ * queue_reset file): the same sequence through the same callbacks, so
+ * that 6.1, which has no queue management API, restarts queues the same
+ * way.
+ *
+ * Return: 0, -ENETDOWN (port down), -EINVAL (no such queue), -EOPNOTSUPP
+ * (the ring model's queues cannot restart alone) or -ENOMEM.
+ */
+int rxb_rx_queue_restart(struct net_device *dev, unsigned int q)
+{
+	const struct netdev_queue_mgmt_ops *ops = &rxb_queue_mgmt_ops;
+	struct rxb_qmem new = {}, old = {};
+	int err;
+
+	ASSERT_RTNL();
+	err = ops->ndo_queue_mem_alloc(dev, &new, q);
+	if (err)
+		return err;
+	err = ops->ndo_queue_stop(dev, &old, q);
+	if (err) {
+		ops->ndo_queue_mem_free(dev, &new);
+		return err;
+	}
+	/* Neither can fail once allocated and stopped. */
+	WARN_ON(ops->ndo_queue_start(dev, &new, q));
+	ops->ndo_queue_mem_free(dev, &old);
+	return 0;
 }
 
 /* The driver's services to a ring model's driver half; drv: the rxb_rx. */

@@ -481,6 +481,8 @@ void rxb_rx_destroy(struct rxb_rx *rx);
 void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 		       struct rxb_qxstats *x);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
+extern const struct netdev_queue_mgmt_ops rxb_queue_mgmt_ops;
+int rxb_rx_queue_restart(struct net_device *dev, unsigned int q);
 
 /* ctl.c: the driver's periodic control task of a ring model */
 void rxb_ctl_start(struct rxb_rx *rx);

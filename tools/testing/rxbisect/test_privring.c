@@ -584,6 +584,49 @@ out:
 	pt_destroy(t);
 }
 
+/*
+ * queue_reset (a single-queue restart): queue 0's buffers, posted or
+ * written and unconsumed, all go back to its pool; queue 1 is untouched;
+ * after a refill queue 0 starts over: a full ring, frames in order.
+ */
+static void test_queue_reset(const void *arg)
+{
+	struct pt *t = pt_create(2, 64, RXB_ENV_BUF_SIZE);
+	long posted1, out1;
+
+	(void)arg;
+	if (!t)
+		return;
+	if (!tx_n(t, 0, 40) || !tx_n(t, 1, 10))
+		goto out;
+	EXPECT_EQ(rx(t, 0, 10), 10);
+	posted1 = rxb_env_posted(t->th.env, 1);
+	out1 = rxb_env_outstanding(t->th.env, 1);
+	t->th.ops->queue_reset(t->th.m, 0);
+	EXPECT_EQ(rxb_env_outstanding(t->th.env, 0), 0);
+	EXPECT(!pending(t, 0));
+	EXPECT(pending(t, 1));
+	EXPECT_EQ(rxb_env_posted(t->th.env, 1), posted1);
+	EXPECT_EQ(rxb_env_outstanding(t->th.env, 1), out1);
+	/* No buffer: the NIC drops until the driver refills. */
+	EXPECT_EQ(tx(t, 0), -ENOBUFS);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0), 64);
+	/* The 30 written and unconsumed frames are gone. */
+	t->next_rx[0] = t->next_tx[0];
+	if (!tx_n(t, 0, 64))
+		goto out;
+	EXPECT_EQ(tx(t, 0), -ENOBUFS);
+	while (t->next_rx[0] < t->next_tx[0])
+		if (!EXPECT(rx(t, 0, 64) > 0))
+			break;
+	EXPECT(!pending(t, 0));
+	EXPECT_EQ(rx(t, 1, 64), 10);
+	EXPECT_EQ(QS(t, 0, hw_packets), 40 + 64);
+out:
+	pt_destroy(t);
+}
+
 static const struct ktap_case cases[] = {
 	{ .name = "privring:create_posts_all", .fn = test_create_posts_all },
 	{ .name = "privring:fill_drop_poll", .fn = test_fill_drop_poll },
@@ -597,6 +640,7 @@ static const struct ktap_case cases[] = {
 	{ .name = "privring:destroy_frees_all", .fn = test_destroy_frees_all },
 	{ .name = "privring:destroy_after_alloc_fail", .fn = test_destroy_after_alloc_fail },
 	{ .name = "privring:big_ring", .fn = test_big_ring },
+	{ .name = "privring:queue_reset", .fn = test_queue_reset },
 };
 
 int main(void)

@@ -5,7 +5,8 @@
   busypoll.py server IP PORT N DIR MODE MODEL...
       For each MODEL in turn (module parameter ring_model; "-": leave it),
       a UDP socket on IP:PORT+i echoes datagrams until it gets b"end".
-      MODE sockopt: SO_BUSY_POLL on the socket, blocking recv();
+      MODE sockopt: SO_BUSY_POLL and SO_PREFER_BUSY_POLL on the socket,
+      blocking recv();
       MODE sysctl: nothing on the socket (net.core.busy_read and
       busy_poll, set by the caller, apply), poll() before recv().
       Touches DIR/ready.i when round i listens and prints one JSON line
@@ -25,6 +26,7 @@ import time
 
 SO_BUSY_POLL = 46
 SO_INCOMING_NAPI_ID = 56
+SO_PREFER_BUSY_POLL = 69
 BUSY_US = 20000
 
 
@@ -46,6 +48,7 @@ def server(ip, port, n, d, mode, models):
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         if mode == "sockopt":
             s.setsockopt(socket.SOL_SOCKET, SO_BUSY_POLL, BUSY_US)
+            s.setsockopt(socket.SOL_SOCKET, SO_PREFER_BUSY_POLL, 1)
         s.bind((ip, port + i))
         p = select.poll()
         p.register(s, select.POLLIN)
