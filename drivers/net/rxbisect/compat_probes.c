@@ -182,10 +182,7 @@ void rxb_probe(struct page_pool_params *pp, struct net_device *dev,
 #ifdef HAVE_NETDEV_QUEUE_MGMT_OPS
 #include <linux/netdevice.h>
 #include <net/netdev_queues.h>
-void rxb_probe(struct net_device *dev, const struct netdev_queue_mgmt_ops *ops)
-{
-	dev->queue_mgmt_ops = ops;
-}
+size_t rxb_probe = sizeof(((struct net_device *)0)->queue_mgmt_ops->ndo_queue_start);
 #endif
 
 /* 6.9: page_pool_disable_direct_recycling(): a pool's NAPI instance stops

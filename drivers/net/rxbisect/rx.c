@@ -666,8 +666,8 @@ struct rxb_qmem {
 	struct page_pool *pp;
 };
 
-/* The live rings, if queue @idx of them can restart alone.  RTNL held. */
-static struct rxb_rx *rxb_qmgmt_rx(struct net_device *dev, int idx)
+/* Live queue @idx, if it can restart alone.  RTNL held. */
+static struct rxb_rxq *rxb_qmgmt_rxq(struct net_device *dev, int idx)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_rx *rx = rtnl_dereference(port->rx);
@@ -678,20 +678,18 @@ static struct rxb_rx *rxb_qmgmt_rx(struct net_device *dev, int idx)
 		return ERR_PTR(-EINVAL);
 	if (!rx->model->ops->queue_reset)
 		return ERR_PTR(-EOPNOTSUPP);
-	return rx;
+	return &rx->rxq[idx];
 }
 
 static int rxb_queue_mem_alloc(struct net_device *dev, void *qmem, int idx)
 {
+	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
-	struct rxb_rxq *rxq;
-	struct rxb_rx *rx;
 
-	rx = rxb_qmgmt_rx(dev, idx);
-	if (IS_ERR(rx))
-		return PTR_ERR(rx);
-	rxq = &rx->rxq[idx];
-	mem->pp = rxb_pool_new(rxq, rxq->pp_size, rx->model->ops->multi_pkt_bufs);
+	if (IS_ERR(rxq))
+		return PTR_ERR(rxq);
+	mem->pp = rxb_pool_new(rxq, rxq->pp_size,
+			       rxq->rx->model->ops->multi_pkt_bufs);
 	if (IS_ERR(mem->pp)) {
 		int err = PTR_ERR(mem->pp);
 
@@ -715,21 +713,19 @@ static void rxb_queue_mem_free(struct net_device *dev, void *qmem)
  */
 static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 {
-	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
-	struct rxb_rxq *rxq;
-	struct rxb_rx *rx;
+	struct rxb_nic *nic;
 
-	rx = rxb_qmgmt_rx(dev, idx);
-	if (IS_ERR(rx))
-		return PTR_ERR(rx);
-	rxq = &rx->rxq[idx];
-	rxb_nic_queue_enable(port->nic, idx, false);
+	if (IS_ERR(rxq))
+		return PTR_ERR(rxq);
+	nic = rxq->rx->port->nic;
+	rxb_nic_queue_enable(nic, idx, false);
 	rxb_channel_set_napi(dev, idx, NULL);
 	napi_disable(&rxq->napi);
 	del_timer_sync(&rxq->refill_timer);
-	rxb_nic_vec_sync(port->nic, idx);
-	rx->model->ops->queue_reset(rx->model, idx);
+	rxb_nic_vec_sync(nic, idx);
+	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);
 	/* The pool is destroyed with its NAPI instance running again. */
 	rxb_page_pool_disable_direct_recycling(rxq->pp);
 	mem->pp = rxq->pp;
@@ -742,15 +738,13 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
  */
 static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 {
-	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
-	struct rxb_rxq *rxq;
-	struct rxb_rx *rx;
+	struct rxb_port *port;
 
-	rx = rxb_qmgmt_rx(dev, idx);
-	if (IS_ERR(rx))
-		return PTR_ERR(rx);
-	rxq = &rx->rxq[idx];
+	if (IS_ERR(rxq))
+		return PTR_ERR(rxq);
+	port = rxq->rx->port;
 	if (mem->pp != rxq->pp) {
 		struct rxb_qxstats *x = &port->xbase[idx];
 
@@ -764,7 +758,7 @@ static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 	}
 	/* The poll's context: its NAPI instance is disabled. */
 	local_bh_disable();
-	rx->model->ops->refill(rx->model, idx);
+	rxq->rx->model->ops->refill(rxq->rx->model, idx);
 	local_bh_enable();
 	WRITE_ONCE(port->knobs[idx].last_poll, jiffies);
 	rxb_nic_queue_enable(port->nic, idx, true);
