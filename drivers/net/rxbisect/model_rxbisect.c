@@ -99,16 +99,20 @@ static_assert(RXB_MAX_MODEL_QUEUES <= 64);
 
 struct rxbisect {
 	struct rxb_model m;
-	/* The NIC's ring-assignment pipeline stage (section 4.4): reserves
-	 * Ax slots and Bx entries and writes notification-only entries.  No
-	 * frame is copied under it.
-	 */
-	spinlock_t lock;
+	/* Set at create, read-only afterwards: read by both halves. */
 	u32 amask, bmask;
 	unsigned int border;
 	u64 timeout_ns;
 	struct rxbisect_topo t;
 	struct rxbisect_q *q;
+	/* The NIC's ring-assignment pipeline stage (section 4.4): reserves
+	 * Ax slots and Bx entries and writes notification-only entries.  No
+	 * frame is copied under it.  NIC-internal, so on a line of its own:
+	 * the NIC takes it for every frame, and a lock beside the read-only
+	 * fields above would cost the driver a cache miss on them per poll,
+	 * which no hardware NIC's pipeline stage does.
+	 */
+	spinlock_t lock ____cacheline_aligned;
 };
 
 static const struct rxb_layout rxbisect_layout =
@@ -654,6 +658,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 	/* A notification-only entry is no packet: bound the walk by the ring. */
 	while (n < budget && seen <= rb->bmask) {
 		const struct rxb_bxe *e = &q->bx[head & rb->bmask];
+		void *own_buf = NULL;
 		u8 flags;
 
 		/* Acquire: pairs with the release in rxbisect_bx_write(). */
@@ -661,25 +666,9 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 		if ((flags & RXB_CQE_F_DONE) !=
 		    (rxb_gen(head, rb->border) ? RXB_CQE_F_DONE : 0))
 			break;
-		if (flags & RXB_BXE_F_PKT) {
-			struct rxb_pkt *p = &pkts[n++];
-
-			p->cookie = rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr));
-			p->len = le16_to_cpu(e->pkt_len);
-			p->hash = le32_to_cpu(e->rss_hash);
-			p->csum = le32_to_cpu(e->csum);
-			p->flags = flags & (RXB_CQE_F_L4_HASH |
-					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |
-					    RXB_CQE_F_DMA_ERR);
-			/* The pool of the queue that posted the buffer. */
-			p->pool_q = rxbisect_pool(rb, le16_to_cpu(e->ax_ring));
-			p->offset = 0;
-			p->frag = false;
-			bytes += p->len;
-		}
 		/* Only this queue's own Ax is reported here (linking), in the
 		 * order the NIC took its slots: rxb_ring_refill() reposts
-		 * the oldest slot for each report.
+		 * the oldest slot for each report (Listing 1, lines 8-10).
 		 */
 		if (flags & RXB_BXE_F_NOTIFY) {
 			u32 slot = le16_to_cpu(e->ax_idx) & rb->amask;
@@ -690,8 +679,38 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			WARN_ONCE(slot != (q->sw.ax_ci & rb->amask),
 				  "rxbisect: Bx %u reports Ax slot %u, expected %u",
 				  qi, slot, q->sw.ax_ci & rb->amask);
+			own_buf = q->sw.cookie[slot];
 			q->sw.cookie[slot] = NULL;
 			q->sw.ax_ci++;
+		}
+		if (flags & RXB_BXE_F_PKT) {
+			struct rxb_pkt *p = &pkts[n++];
+
+			if (flags & RXB_BXE_F_NOTIFY) {
+				/* A combined entry (Figure 5b): the buffer
+				 * of the own Ax slot just reported, whose
+				 * handle the driver kept when it posted it,
+				 * as privRing's driver does per descriptor.
+				 */
+				p->cookie = own_buf;
+				p->pool_q = qi;
+			} else {
+				/* Borrowed from another queue's Ax ring:
+				 * known by its address only, and returned
+				 * to the pool of the queue that posted it.
+				 */
+				p->cookie = rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr));
+				p->pool_q = rxbisect_pool(rb, le16_to_cpu(e->ax_ring));
+			}
+			p->len = le16_to_cpu(e->pkt_len);
+			p->hash = le32_to_cpu(e->rss_hash);
+			p->csum = le32_to_cpu(e->csum);
+			p->flags = flags & (RXB_CQE_F_L4_HASH |
+					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |
+					    RXB_CQE_F_DMA_ERR);
+			p->offset = 0;
+			p->frag = false;
+			bytes += p->len;
 		}
 		head++;
 		seen++;

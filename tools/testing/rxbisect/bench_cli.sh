@@ -15,12 +15,14 @@ bad_args=(
 	"-n 1e9" "-n 99999999999999999999999" "-R 0" "-R 17" "-R 2x"
 	"-m nosuchmodel" "-m privring,,nosuchmodel" "-g 3" "-b 3000"
 	"-b 64" "-B 1048576" "-b 8192 -B 4096" "-r 100" "-S -g 4" "-A -S"
-	"-S -q 1" "-x" "-q" "stray"
+	"-S -q 1" "-x" "-q" "stray" "-X 100" "-S -X 64" "-1 -S" "-1 -A"
+	"-1 -c 1"
 )
 good_args=(
 	"-q 4 -g 2 -b 256 -B 512 -n 4000 -R 1 -m privring,rxbisect,corec"
 	"-S -n 4000 -R 1 -m privring"
 	"-A -n 4000 -R 1 -m privring"
+	"-1 -q 4 -g 2 -b 256 -B 512 -X 128 -n 4000 -R 1 -m privring,rxbisect"
 )
 
 echo "TAP version 13"

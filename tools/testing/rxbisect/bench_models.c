@@ -40,6 +40,15 @@
  * (within noise) when its range includes 1.  Then the memcpy bound of the
  * machine, cache-resident and from DRAM.
  *
+ * -1 runs the default mode's grid on one thread: the NIC delivers a burst
+ * of BUDGET frames, then every queue with a completion is polled (and its
+ * buffers read and freed), in turn, timed as above.  The driver's
+ * instruction path and its own cache misses, without the transfers of
+ * ring lines between a NIC core and a consumer core: what separates two
+ * models' receive loops on the same core (run_one_thread()).
+ * -X sets rxbisect's Bx ring size (by default k * |Ax| = |Bx| up to 8192,
+ * paper section 4.5), to tell the cost of its larger ring from its loop's.
+ *
  * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
  * §6.1.2: the inter-core allocator's share of the cycles and its cost per
  * call against privRing).  Every allocation and free on a consumer thread
@@ -60,8 +69,9 @@
  * that interleave the models (run_scaling()).  A device-wide lock in a
  * model's NIC path shows as a scaling below privring's.
  *
- * Usage: bench_models [-q queues] [-c consumers] [-n frames] [-R reps]
+ * Usage: bench_models [-q queues] [-c consumers | -1] [-n frames] [-R reps]
  *                     [-m model,...] [-T] [-g group] [-b bufs] [-B bufs]
+ *                     [-X bx_entries]
  *        bench_models -A | -S [-q queues] [-c consumers] [-r ring]
  *                     [-n frames] [-R reps] [-m model,...] [-T]
  * -T: consumers read the whole packet instead of its first cache line.
@@ -151,6 +161,8 @@ struct bench {
 	u64 posted;
 	unsigned int group;
 	bool timed;
+	bool one;		/* -1: NIC and consumer alternate on one thread */
+	unsigned int bx;	/* -X: rxbisect's Bx ring entries; 0: sized by posted */
 	size_t mem_cap;		/* bytes of @mem, kept across runs */
 	struct side drv, nic;
 };
@@ -659,6 +671,8 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 		break;
 	case SZ_AX:
 		cfg->ring_size = b->posted < RXB_RING_MAX ? b->posted : RXB_RING_MAX;
+		if (b->bx)
+			cfg->ring_size = b->bx;
 		break;
 	case SZ_SHARED:
 		cfg->ring_size = b->posted / (b->nq / b->group);
@@ -680,6 +694,72 @@ struct res {
 static double per_pkt(const struct side *s)
 {
 	return s->pkts ? (double)s->cyc / s->pkts : 0;
+}
+
+/*
+ * -1: the NIC and consumer 0 on this thread, in turn: a burst of up to
+ * BUDGET frames (a dropped frame ends the burst and is sent again after
+ * the polls), then every queue with a completion polled as cons_fn()
+ * does, then the model's timer.
+ */
+static void run_one_thread(struct bench *b)
+{
+	u8 frame[BUF_SIZE] = { 0 };
+	struct rxb_frame f = { .data = frame, .len = b->len,
+			       .hash_flags = RXB_CQE_F_L4_HASH };
+	struct rxb_pkt pkts[BUDGET];
+	u64 sent = 0, x = 0x9e3779b97f4a7c15ULL, sink = 0, c0, d;
+	bool again = false, force = false;
+	unsigned int q, j, got;
+	int i, n;
+
+	self_cons = 0;
+	pin(b, 0);
+	while (b->consumed < b->frames) {
+		for (j = 0; j < BUDGET && sent < b->frames; j++) {
+			/* the flow hash, as nic_fn(); a dropped frame again */
+			if (!again) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				f.hash = (u32)x;
+			}
+			q = (x >> 32) % b->nq;
+			c0 = tsc_begin();
+			again = b->ops->hw_rx(b->m, q, &f) != 0;
+			if (again) {
+				b->retries++;
+				break;
+			}
+			side_add(b, tsc_end() - c0, 1, 1);
+			sent++;
+		}
+		if (b->ops->hw_timer)
+			nic_timer(b);
+		side_flush(&b->nic);
+		got = 0;
+		for (q = 0; q < b->nq; q++) {
+			/* nothing delivered last time: poll every queue */
+			if (!force && !b->ops->rx_pending(b->m, q))
+				continue;
+			c0 = tsc_begin();
+			n = b->ops->poll(b->m, q, pkts, BUDGET);
+			d = tsc_end() - c0;
+			for (i = 0; i < n; i++)
+				sink += *(const u64 *)(((struct bbuf *)pkts[i].cookie)->data +
+						       pkts[i].offset);
+			c0 = tsc_begin();
+			for (i = 0; i < n; i++)
+				buf_unref(b, q, pkts[i].cookie);
+			side_add(b, d + tsc_end() - c0, 2, n);
+			got += n;
+		}
+		side_flush(&b->drv);
+		b->consumed += got;
+		force = !got && again;
+	}
+	b->sink[0] = sink;
+	self_cons = -1;
 }
 
 /* One run into @out; false: cannot run. */
@@ -758,6 +838,10 @@ static bool run_once(struct bench *b, struct res *out)
 
 	t0 = now_ns();
 	c0 = rdtsc();
+	if (b->one) {
+		run_one_thread(b);
+		goto done;
+	}
 	for (i = 0; i < b->ncons; i++) {
 		ca[i].b = b;
 		ca[i].id = i;
@@ -774,6 +858,7 @@ static bool run_once(struct bench *b, struct res *out)
 		pthread_join(nic[i], NULL);
 	for (i = 0; i < b->ncons; i++)
 		pthread_join(cons[i], NULL);
+done:
 	c1 = rdtsc();
 	t1 = now_ns();
 
@@ -974,8 +1059,9 @@ static void print_acct(struct bench *b, const char *name, unsigned int li,
 
 static void print_help(void)
 {
-	fprintf(stderr, "bench_models [-q queues] [-c consumers] [-n frames] [-R reps]\n"
+	fprintf(stderr, "bench_models [-q queues] [-c consumers | -1] [-n frames] [-R reps]\n"
 		"             [-m model,...] [-T] [-g group] [-b buffers] [-B buffers]\n"
+		"             [-X bx_entries]\n"
 		"bench_models -A | -S [-q queues] [-c consumers] [-r ring] [-n frames]\n"
 		"             [-R reps] [-m model,...] [-T]\n");
 }
@@ -1284,7 +1370,7 @@ int main(int argc, char **argv)
 	static struct bench b;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *only = NULL, *llc_src = "", *msg;
-	bool scale = false, q_set = false, r_set = false;
+	bool scale = false, q_set = false, r_set = false, c_set = false;
 	const unsigned int lens[] = { 64, 1500 };
 	double ghz;
 	u64 posted[2] = { 0, 0 };
@@ -1297,7 +1383,7 @@ int main(int argc, char **argv)
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
 	b.nnic = 1;
-	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:TASh")) != -1) {
+	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:X:TAS1h")) != -1) {
 		switch (opt) {
 		case 'q':
 			b.nq = num_arg(opt, optarg, 1, MAX_Q);
@@ -1305,6 +1391,7 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			b.ncons = num_arg(opt, optarg, 1, MAX_CONS);
+			c_set = true;
 			break;
 		case 'r':
 			b.ring = num_arg(opt, optarg, RXB_RING_MIN, RXB_RING_MAX);
@@ -1338,6 +1425,14 @@ int main(int argc, char **argv)
 		case 'S':
 			scale = true;
 			break;
+		case '1':
+			b.one = true;
+			break;
+		case 'X':
+			b.bx = num_arg(opt, optarg, RXB_RING_MIN, RXB_RING_MAX);
+			if (!pow2(b.bx))
+				bad("-X: the Bx ring size must be a power of two");
+			break;
 		case 'h':
 			print_help();
 			return 0;
@@ -1356,9 +1451,15 @@ int main(int argc, char **argv)
 	}
 	if (scale && b.acct)
 		bad("-A and -S are separate modes");
+	if (b.one && (scale || b.acct))
+		bad("-1 runs the default mode on one thread, not -A or -S");
+	if (b.one && c_set)
+		bad("-1 has one consumer, on the NIC's thread (no -c)");
+	if (b.one)
+		b.ncons = 1;
 	b.timed = !scale && !b.acct;
-	if (!b.timed && (b.group || posted[0] || posted[1]))
-		bad("-g, -b and -B size the default mode, not -A or -S (use -r)");
+	if (!b.timed && (b.group || posted[0] || posted[1] || b.bx))
+		bad("-g, -b, -B and -X size the default mode, not -A or -S (use -r)");
 	if (b.timed && r_set)
 		bad("-r sizes -A and -S; the default mode sizes its rings from -b and -B");
 	if (scale && b.nq < MAX_NIC)
@@ -1410,7 +1511,10 @@ int main(int argc, char **argv)
 	}
 
 	ghz = tsc_ghz();
-	if (b.timed)
+	if (b.one)
+		printf("# bench_models: %u queues, share groups of %u, -1: NIC and %s,\n",
+		       b.nq, b.group, "consumer alternating on one thread");
+	else if (b.timed)
 		printf("# bench_models: %u queues, share groups of %u, 1 NIC thread + %u %s,\n",
 		       b.nq, b.group, b.ncons, "consumer thread(s)");
 	else
@@ -1447,9 +1551,16 @@ int main(int argc, char **argv)
 		       posted[1] * BUF_SIZE < 2 * (u64)llc ?
 		       " -- NOT far beyond it: the largest rings (-q, -g) cannot hold more" : "");
 		printf(grid_legend, b.nq, b.group, RXB_RING_MAX);
-		printf("# consumer q %% %u: thread; %s\n", b.ncons,
-		       b.nopin ? "more threads than CPUs, none pinned" :
-		       "threads pinned, NIC thread first");
+		if (b.bx)
+			printf("# -X: rxbisect's Bx rings of %u entries at both sizes\n", b.bx);
+		if (b.one)
+			printf("# -1: bursts of up to %u frames, then every queue with a %s\n%s\n",
+			       BUDGET, "completion polled, on one pinned",
+			       "#   thread: no ring line moves between cores");
+		else
+			printf("# consumer q %% %u: thread; %s\n", b.ncons,
+			       b.nopin ? "more threads than CPUs, none pinned" :
+			       "threads pinned, NIC thread first");
 		printf("# %llu cycles per fenced TSC pair subtracted; sections over %llu cycles\n",
 		       (unsigned long long)b.tsc_cost, SECT_MAX);
 		printf("# (preempted) excluded with their packets (\"excluded\", worst round);\n");
