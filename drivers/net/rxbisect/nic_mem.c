@@ -71,12 +71,15 @@ int rxb_nicmem_alloc(struct rxb_nicmem *nm, u32 len, u64 *addr)
 	struct rxb_nicmem_piece *p;
 	s64 held, peak;
 
-	held = atomic64_add_return(len, &nm->held);
-	if (!len || held > (s64)nm->capacity) {
-		atomic64_sub(len, &nm->held);
-		atomic64_inc(&nm->alloc_fails);
-		return -ENOSPC;
-	}
+	/* Exact: no transient over-count refuses another allocation. */
+	held = atomic64_read(&nm->held);
+	do {
+		if (!len || held + len > (s64)nm->capacity) {
+			atomic64_inc(&nm->alloc_fails);
+			return -ENOSPC;
+		}
+	} while (!atomic64_try_cmpxchg(&nm->held, &held, held + len));
+	held += len;
 	p = kmalloc(sizeof(*p) + len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!p) {
 		atomic64_sub(len, &nm->held);
@@ -114,6 +117,8 @@ void rxb_nicmem_free(struct rxb_nicmem *nm, u64 addr)
  */
 void *rxb_nicmem_ptr(struct rxb_nicmem *nm, u64 addr)
 {
+	/* A tier without capacity has no piece to access. */
+	WARN_ON_ONCE(!nm->capacity);
 	return rxb_nicmem_piece(addr)->data;
 }
 

@@ -21,6 +21,7 @@ good_args=(
 	"-q 4 -g 2 -b 256 -B 512 -n 4000 -R 1 -m privring,rxbisect,corec"
 	"-S -n 4000 -R 1 -m privring"
 	"-A -n 4000 -R 1 -m privring"
+	"-P -n 4000 -m privring,rxbisect"
 )
 
 echo "TAP version 13"
