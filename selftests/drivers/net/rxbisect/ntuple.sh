@@ -97,7 +97,9 @@ refused() {
 	local b a out n
 	b=$(rules)
 	n=$(dmesg | wc -l)
-	if out=$("$@" 2>&1); then
+	# ethtool (6.1) exits 0 when the driver refuses an insertion: its
+	# "Cannot insert" on stderr tells.
+	if out=$("$@" 2>&1) && [[ $out != *Cannot* ]]; then
 		ktap_print_msg "$*: accepted"
 		ok=0
 	fi
@@ -117,26 +119,10 @@ refused e1 -N rxb1 delete 3
 refused e1 -N rxb1 delete 500
 ktap_test_result "bad rules refused with a message, the table unchanged" [ $ok = 1 ]
 
-# NM+4: full table
-n=$(dmesg | wc -l)
-added=0
-for i in $(seq 130); do
-	e1 -N rxb1 flow-type udp4 src-port $((50000 + i)) action 0 >/dev/null 2>&1 || break
-	added=$((added + 1))
-done
-total=$(e1 -n rxb1 | grep -c '^Filter:')
-msg=$(dmesg_since "$n" | grep -m1 "full")
-ktap_print_msg "added $added rules before a refusal; $total in the table; ${msg#*: }"
-ktap_test_result "a full table (128 rules) refuses the next rule with a message" \
-	[ "$total" = 128 -a -n "$msg" ]
+# NM+4: still steering and forwarding after all that
+steer_ok "after bad input: still steering to queue $Q"
 
-# NM+5: still steering and forwarding after all that
-for l in $(e1 -n rxb1 | sed -n 's/^Filter: //p'); do
-	[ "$l" = 5 ] || e1 -N rxb1 delete "$l"
-done
-steer_ok "after bad input and a full table: still steering to queue $Q"
-
-# NM+6: delete the rule: RSS decides again
+# NM+5: delete the rule: RSS decides again
 e1 -N rxb1 delete 5
 before=$(rxb_qvals rxb1 hw_packets)
 rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
@@ -145,5 +131,20 @@ got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
 ktap_print_msg "rule deleted: per-queue frames $got (RSS queue $RSSQ)"
 ktap_test_result "without the rule the flow goes where RSS sends it" \
 	[ "$got" = "$(want_vec $RSSQ 20)" ]
+
+# NM+6: full table (one rule left, at 7); ethtool (6.1) exits 0 when the
+# driver refuses an insertion, its "Cannot insert" on stderr tells.
+n=$(dmesg | wc -l)
+added=$(rxb_in rxb1 bash -c 'for i in $(seq 130); do
+	out=$(ethtool -N rxb1 flow-type udp4 src-port $((50000 + i)) action 0 2>&1) &&
+		[[ $out != *Cannot* ]] || break
+	echo
+done | wc -l')
+total=$(e1 -n rxb1 | grep -c '^Filter:')
+msg=$(dmesg_since "$n" | grep -m1 "full")
+ktap_print_msg "added $added rules before a refusal; $total in the table; ${msg#*: }"
+rxb_ping_ok "$NS0" "$RXB_IP1" 2 || msg=
+ktap_test_result "a full table (128 rules) refuses the next rule with a message" \
+	[ "$total" = 128 -a "$added" = 127 -a -n "$msg" ]
 
 ktap_finished
