@@ -30,6 +30,7 @@
 
 struct rxb_model;
 struct rxb_frame;
+struct rxb_nicmem;
 
 /**
  * struct rxb_buf - an empty receive buffer handed to a ring model.
@@ -56,6 +57,10 @@ struct rxb_buf {
  * @buf_cookie: the handle of the buffer at bus address @addr (the driver's
  *	reverse mapping of addresses it posted).
  * @now_ns: a monotonic clock (the driver's, not the NIC's).
+ * @reg_write: optional: the driver half wrote @bytes of queue @q's
+ *	doorbell or other NIC registers (rxb_db_ring()); the driver passes
+ *	the write to the NIC's register path, which counts the bytes that
+ *	cross the interconnect (to_nic_mmio_bytes).  NULL: not counted.
  */
 struct rxb_drv_ops {
 	int (*alloc_buf)(void *drv, unsigned int q, struct rxb_buf *buf);
@@ -63,6 +68,20 @@ struct rxb_drv_ops {
 	void (*ref_buf)(void *drv, unsigned int q, void *cookie);
 	void *(*buf_cookie)(void *drv, u64 addr);
 	u64 (*now_ns)(void *drv);
+	void (*reg_write)(void *drv, unsigned int q, u32 bytes);
+};
+
+/**
+ * enum rxb_pcie_kind - what a ring model's hardware half moves across the
+ * emulated PCIe besides packet data (which the DMA engine counts itself).
+ * @RXB_PCIE_META_WR: NIC to host: descriptor, completion or notification
+ *	bytes the NIC writes to ring memory.
+ * @RXB_PCIE_DESC_RD: host to NIC: descriptor or buffer-address bytes the
+ *	NIC reads from ring memory (a read request's payload).
+ */
+enum rxb_pcie_kind {
+	RXB_PCIE_META_WR,
+	RXB_PCIE_DESC_RD,
 };
 
 /**
@@ -80,6 +99,15 @@ struct rxb_drv_ops {
  *	when the DMA engine's checksum unit summed the frame (see
  *	rxb_cqe.csum), RXB_CQE_F_DMA_ERR when the write failed (the model
  *	still reports the buffer, with that flag), 0 otherwise.
+ * @pcie: optional: account @bytes of kind @kind (enum rxb_pcie_kind) for
+ *	queue @q on the interconnect counters (rxb_hw_pcie()).  Cheap: a
+ *	per-queue counter, the same for every model.  NULL: not counted.
+ * @nicmem: optional: the NIC's on-NIC memory tier (struct rxb_nicmem,
+ *	include/rxbisect/rxb_nicmem.h) of this context, or NULL if the NIC
+ *	has none.
+ * @nicmem_write: optional: the NIC writes @frame (from the wire, no host
+ *	memory crossed) at offset @off of its memory allocation @addr
+ *	(rxb_nicmem_alloc()); the allocation holds @off + frame length.
  */
 struct rxb_hw_ops {
 	void (*raise_irq)(void *hw, unsigned int q);
@@ -87,6 +115,10 @@ struct rxb_hw_ops {
 	u64 (*now_ns)(void *hw);
 	u8 (*dma_write)(void *hw, const struct rxb_frame *frame, u64 addr,
 			u32 *csum);
+	void (*pcie)(void *hw, unsigned int q, unsigned int kind, u32 bytes);
+	struct rxb_nicmem *(*nicmem)(void *hw);
+	void (*nicmem_write)(void *hw, const struct rxb_frame *frame, u64 addr,
+			     u32 off);
 };
 
 /* Version of this interface, reported by "devlink dev info". */
@@ -196,17 +228,33 @@ struct rxb_model_cfg {
 	void *hw;
 };
 
+/* struct rxb_frame.flow of a frame the flow table does not track. */
+#define RXB_FLOW_NONE	0xffffffffU
+
 /**
  * struct rxb_frame - a frame arriving at the emulated NIC.
  * @data: opaque handle passed back to rxb_hw_ops.dma_write.
  * @len: frame length in bytes, from the Ethernet header on.
  * @hash: RSS hash computed by the NIC's parser.
+ * @flow: the NIC's flow table entry of the frame's flow: an index below
+ *	the table's capacity (the flow_table_size parameter), stable while
+ *	the entry lives, or RXB_FLOW_NONE for a frame the table does not
+ *	track (not TCP/UDP over IPv4 or IPv6, an IPv4 fragment, or a new
+ *	flow that found the table full).  The NIC learns an entry on a
+ *	flow's first frame and frees it once no frame arrived for the
+ *	flow_idle_ms parameter; it then calls rxb_model_ops.hw_flow_free
+ *	with the index before reusing it.  The table belongs to the
+ *	receive context: a new model instance starts with an empty one, so
+ *	an instance sees only indices learned during its own life.
+ * @flow_new: this frame's flow was learned by this frame.
  * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
  */
 struct rxb_frame {
 	const void *data;
 	unsigned int len;
 	u32 hash;
+	u32 flow;
+	bool flow_new;
 	u8 hash_flags;
 };
 
@@ -393,6 +441,13 @@ struct rxb_hw_debug {
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
  *	bytes (NUL included).
  * @xstats_values: fill @vals with their current values.
+ * @hw_flow_free: optional: hardware half: the NIC freed flow table entry
+ *	@flow (struct rxb_frame.flow), idle for flow_idle_ms; release any
+ *	per-flow state the model keeps for it (e.g. credits).  Called from
+ *	the NIC's sweep (process context, bottom halves disabled) after every
+ *	frame that carried @flow has left hw_rx, and before the index is
+ *	reused; never concurrently with itself, but concurrently with hw_rx
+ *	of other flows.  Not called at teardown: @destroy frees everything.
  */
 struct rxb_model_ops {
 	const char *name;
@@ -418,6 +473,7 @@ struct rxb_model_ops {
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);
+	void (*hw_flow_free)(struct rxb_model *m, u32 flow);
 };
 
 /**
@@ -500,6 +556,51 @@ static inline u8 rxb_hw_dma_write(const struct rxb_model *m,
 				  const struct rxb_frame *f, u64 addr, u32 *csum)
 {
 	return m->cfg.hw_ops->dma_write(m->cfg.hw, f, addr, csum);
+}
+
+/**
+ * rxb_hw_pcie() - hardware half: account interconnect bytes.
+ * @m: the model instance.
+ * @q: the queue the transfer belongs to (its counters).
+ * @kind: enum rxb_pcie_kind.
+ * @bytes: bytes moved.
+ *
+ * Every model calls it where its NIC side writes ring memory other than
+ * packet data (completions, Bx entries, notifications) or reads
+ * descriptors, with the size of the structure moved, so that ethtool -S
+ * shows what each model costs on the bus.
+ */
+static inline void rxb_hw_pcie(const struct rxb_model *m, unsigned int q,
+			       unsigned int kind, u32 bytes)
+{
+	if (m->cfg.hw_ops->pcie)
+		m->cfg.hw_ops->pcie(m->cfg.hw, q, kind, bytes);
+}
+
+/**
+ * rxb_drv_reg_write() - driver half: account a register write.
+ * @m: the model instance.
+ * @q: the queue whose register it is (or the ring's first queue).
+ * @bytes: bytes written.
+ *
+ * Called by rxb_db_ring(); see rxb_drv_ops.reg_write.
+ */
+static inline void rxb_drv_reg_write(const struct rxb_model *m, unsigned int q,
+				     u32 bytes)
+{
+	if (m->cfg.drv_ops->reg_write)
+		m->cfg.drv_ops->reg_write(m->cfg.drv, q, bytes);
+}
+
+/**
+ * rxb_hw_nicmem() - hardware half: the on-NIC memory tier.
+ * @m: the model instance.
+ *
+ * Return: the tier (include/rxbisect/rxb_nicmem.h) or NULL.
+ */
+static inline struct rxb_nicmem *rxb_hw_nicmem(const struct rxb_model *m)
+{
+	return m->cfg.hw_ops->nicmem ? m->cfg.hw_ops->nicmem(m->cfg.hw) : NULL;
 }
 
 extern const struct rxb_model_ops rxb_privring_ops;

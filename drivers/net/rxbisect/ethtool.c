@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rxbisect ethtool: -i, -g/-G, -l/-L, -S, -x/-X, -c/-C.
+ * rxbisect ethtool: -i, -g/-G, -l/-L, -S, -x/-X, -c/-C, -n/-N.
  *
  * Ring and channel changes rebuild the receive configuration of a running
  * port under traffic (rxb_reconfigure()): new rings first, then the old
@@ -27,8 +27,14 @@
  * What survives a rebuild (ethtool -L/-G, a model switch, link down/up):
  * the device-wide sums and rx<q>_/tx<q>_ counters of struct rxb_qstats and
  * struct rxb_qxstats accumulate (but rx<q>_pp_size, the live pool's size).
- * Reset with the rings: io_ws_*, dma_bytes, the model's xstats and
- * rx_pp_*.  Device-wide rx_packets and rx_bytes are those of ip -s link:
+ * Reset with the rings: io_ws_*, flow_*, nicmem_* (the flow table and the
+ * memory tier belong to the receive context), the model's xstats and
+ * rx_pp_*.  The NIC's own registers accumulate since it was created:
+ * dma_bytes, rx_ntuple_drops and the interconnect bytes pcie_* (device-wide
+ * and per queue: to_host_data = packet data the NIC wrote, to_host_meta =
+ * completions/descriptors/notifications it wrote, to_nic_desc =
+ * descriptors it read, to_nic_mmio = doorbells and registers the driver
+ * wrote).  Device-wide rx_packets and rx_bytes are those of ip -s link:
  * packets handed to the stack; rx<q>_packets count the completions the
  * model consumed, rx<q>_stack_packets those handed to the stack.
  */
@@ -42,6 +48,11 @@ enum {
 	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
 	RXB_DS_FLUSHED, RXB_DS_DMA_ERRORS, RXB_DS_DMA_FAULTS, RXB_DS_STALL,
 	RXB_DS_SKB_DROPS, RXB_DS_BACKOFFS, RXB_DS_PP_FRESH, RXB_DS_PP_RELEASED,
+	RXB_DS_NTUPLE_DROPS, RXB_DS_PCIE_DATA, RXB_DS_PCIE_META,
+	RXB_DS_PCIE_DESC, RXB_DS_PCIE_MMIO, RXB_DS_FLOW_SIZE, RXB_DS_FLOW_ACTIVE,
+	RXB_DS_FLOW_LEARNED, RXB_DS_FLOW_EXPIRED, RXB_DS_FLOW_UNTRACKED,
+	RXB_DS_NM_CAP, RXB_DS_NM_HELD, RXB_DS_NM_PEAK, RXB_DS_NM_FETCHED,
+	RXB_DS_NM_FETCHES, RXB_DS_NM_ALLOCS, RXB_DS_NM_FAILS, RXB_DS_NM_NS,
 	RXB_DEV_STATS
 };
 
@@ -74,6 +85,24 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_BACKOFFS]	= "rx_refill_backoffs",
 	[RXB_DS_PP_FRESH]	= "rx_pp_fresh",
 	[RXB_DS_PP_RELEASED]	= "rx_pp_released",
+	[RXB_DS_NTUPLE_DROPS]	= "rx_ntuple_drops",
+	[RXB_DS_PCIE_DATA]	= "pcie_to_host_data_bytes",
+	[RXB_DS_PCIE_META]	= "pcie_to_host_meta_bytes",
+	[RXB_DS_PCIE_DESC]	= "pcie_to_nic_desc_bytes",
+	[RXB_DS_PCIE_MMIO]	= "pcie_to_nic_mmio_bytes",
+	[RXB_DS_FLOW_SIZE]	= "flow_table_size",
+	[RXB_DS_FLOW_ACTIVE]	= "flow_active",
+	[RXB_DS_FLOW_LEARNED]	= "flow_learned",
+	[RXB_DS_FLOW_EXPIRED]	= "flow_expired",
+	[RXB_DS_FLOW_UNTRACKED]	= "flow_untracked_frames",
+	[RXB_DS_NM_CAP]		= "nicmem_capacity",
+	[RXB_DS_NM_HELD]	= "nicmem_held_bytes",
+	[RXB_DS_NM_PEAK]	= "nicmem_held_peak",
+	[RXB_DS_NM_FETCHED]	= "nicmem_fetched_bytes",
+	[RXB_DS_NM_FETCHES]	= "nicmem_fetches",
+	[RXB_DS_NM_ALLOCS]	= "nicmem_allocs",
+	[RXB_DS_NM_FAILS]	= "nicmem_alloc_fails",
+	[RXB_DS_NM_NS]		= "nicmem_fetch_ns",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -83,9 +112,16 @@ static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
 	"pp_size",
 };
 
+/* Per receive queue, after those: the NIC's registers of the queue. */
+static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
+	"ntuple_steered", "pcie_to_host_data_bytes", "pcie_to_host_meta_bytes",
+	"pcie_to_nic_desc_bytes", "pcie_to_nic_mmio_bytes",
+};
+
 #define RXB_QX_STATS	ARRAY_SIZE(rxb_qx_names)
+#define RXB_QNIC_STATS	ARRAY_SIZE(rxb_qnic_names)
 static_assert(sizeof(struct rxb_qxstats) / sizeof(u64) == RXB_QX_STATS);
-#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS)
+#define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS + RXB_QNIC_STATS)
 /* Per transmit queue: packets, bytes, drops. */
 #define RXB_TXQ_STATS	3
 
@@ -186,16 +222,233 @@ static int rxb_set_channels(struct net_device *dev,
 	return 0;
 }
 
+/* ethtool -N: the NIC's ntuple rules (nic_ntuple.c).  set_rxnfc has no
+ * extack: a refusal is explained in the log.
+ */
+#define rxb_nfc_err(dev, fmt, ...) \
+	netdev_err(dev, "ethtool -N: " fmt "\n", ##__VA_ARGS__)
+
+/* The NIC's rule -> ethtool's flow spec. */
+static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
+			  struct ethtool_rx_flow_spec *fs)
+{
+	bool udp = r->proto == IPPROTO_UDP;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->location = r->loc;
+	fs->ring_cookie = r->action == RXB_NTUPLE_DROP ? RX_CLS_FLOW_DISC :
+							  r->action;
+	if (r->family == 4) {
+		struct ethtool_tcpip4_spec *v = &fs->h_u.tcp_ip4_spec;
+		struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
+
+		fs->flow_type = udp ? UDP_V4_FLOW : TCP_V4_FLOW;
+		v->ip4src = r->src[0];
+		m->ip4src = r->src_mask[0];
+		v->ip4dst = r->dst[0];
+		m->ip4dst = r->dst_mask[0];
+		v->psrc = r->sport;
+		m->psrc = r->sport_mask;
+		v->pdst = r->dport;
+		m->pdst = r->dport_mask;
+	} else {
+		struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
+		struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
+
+		fs->flow_type = udp ? UDP_V6_FLOW : TCP_V6_FLOW;
+		memcpy(v->ip6src, r->src, sizeof(v->ip6src));
+		memcpy(m->ip6src, r->src_mask, sizeof(m->ip6src));
+		memcpy(v->ip6dst, r->dst, sizeof(v->ip6dst));
+		memcpy(m->ip6dst, r->dst_mask, sizeof(m->ip6dst));
+		v->psrc = r->sport;
+		m->psrc = r->sport_mask;
+		v->pdst = r->dport;
+		m->pdst = r->dport_mask;
+	}
+}
+
+/* ethtool's flow spec -> the NIC's rule; 0 or -EINVAL (logged). */
+static int rxb_nfc_from_fs(struct net_device *dev,
+			   const struct ethtool_rx_flow_spec *fs,
+			   struct rxb_nic_ntuple *r)
+{
+	u32 type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
+
+	memset(r, 0, sizeof(*r));
+	if (fs->flow_type != type) {
+		rxb_nfc_err(dev, "flow extensions (vlan, dst-mac, user-def, context) are not supported");
+		return -EINVAL;
+	}
+	switch (type) {
+	case TCP_V4_FLOW:
+	case UDP_V4_FLOW: {
+		const struct ethtool_tcpip4_spec *v = &fs->h_u.tcp_ip4_spec;
+		const struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
+
+		if (m->tos) {
+			rxb_nfc_err(dev, "tos is not supported");
+			return -EINVAL;
+		}
+		r->family = 4;
+		r->src[0] = v->ip4src;
+		r->src_mask[0] = m->ip4src;
+		r->dst[0] = v->ip4dst;
+		r->dst_mask[0] = m->ip4dst;
+		r->sport = v->psrc;
+		r->sport_mask = m->psrc;
+		r->dport = v->pdst;
+		r->dport_mask = m->pdst;
+		break;
+	}
+	case TCP_V6_FLOW:
+	case UDP_V6_FLOW: {
+		const struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
+		const struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
+
+		if (m->tclass) {
+			rxb_nfc_err(dev, "tclass is not supported");
+			return -EINVAL;
+		}
+		r->family = 6;
+		memcpy(r->src, v->ip6src, sizeof(r->src));
+		memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
+		memcpy(r->dst, v->ip6dst, sizeof(r->dst));
+		memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
+		r->sport = v->psrc;
+		r->sport_mask = m->psrc;
+		r->dport = v->pdst;
+		r->dport_mask = m->pdst;
+		break;
+	}
+	default:
+		rxb_nfc_err(dev, "flow-type %#x is not supported: tcp4, udp4, tcp6 or udp6",
+			    type);
+		return -EINVAL;
+	}
+	r->proto = type == UDP_V4_FLOW || type == UDP_V6_FLOW ? IPPROTO_UDP :
+								IPPROTO_TCP;
+	return 0;
+}
+
+static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct ethtool_rx_flow_spec *fs = &info->fs;
+	struct rxb_nic_ntuple r;
+	u32 loc = fs->location;
+	int err;
+
+	if (!(dev->features & NETIF_F_NTUPLE)) {
+		rxb_nfc_err(dev, "ntuple filters are off (ethtool -K %s ntuple on)",
+			    dev->name);
+		return -EOPNOTSUPP;
+	}
+	err = rxb_nfc_from_fs(dev, fs, &r);
+	if (err)
+		return err;
+	if (fs->ring_cookie == RX_CLS_FLOW_WAKE ||
+	    (fs->ring_cookie != RX_CLS_FLOW_DISC &&
+	     ethtool_get_flow_spec_ring_vf(fs->ring_cookie))) {
+		rxb_nfc_err(dev, "action: a queue or -1 (drop) only");
+		return -EINVAL;
+	}
+	if (fs->ring_cookie != RX_CLS_FLOW_DISC &&
+	    fs->ring_cookie >= port->cfg.nqueues) {
+		rxb_nfc_err(dev, "queue %llu does not exist (%u queues)",
+			    fs->ring_cookie, port->cfg.nqueues);
+		return -EINVAL;
+	}
+	r.action = fs->ring_cookie == RX_CLS_FLOW_DISC ? RXB_NTUPLE_DROP :
+							 fs->ring_cookie;
+	if (loc == RX_CLS_LOC_ANY || loc == RX_CLS_LOC_FIRST ||
+	    loc == RX_CLS_LOC_LAST) {
+		u32 locs[RXB_NTUPLE_MAX];
+		unsigned int n, i;
+		bool used[RXB_NTUPLE_MAX] = {};
+
+		n = rxb_nic_ntuple_locs(port->nic, locs, RXB_NTUPLE_MAX);
+		for (i = 0; i < n; i++)
+			used[locs[i]] = true;
+		if (loc == RX_CLS_LOC_LAST) {
+			for (loc = RXB_NTUPLE_MAX; loc-- > 0 && used[loc];)
+				;
+		} else {
+			for (loc = 0; loc < RXB_NTUPLE_MAX && used[loc]; loc++)
+				;
+		}
+		if (loc >= RXB_NTUPLE_MAX) {
+			rxb_nfc_err(dev, "the rule table is full (%u rules)",
+				    RXB_NTUPLE_MAX);
+			return -ENOSPC;
+		}
+	} else if (loc >= RXB_NTUPLE_MAX) {
+		rxb_nfc_err(dev, "location %u out of range (0..%u)", loc,
+			    RXB_NTUPLE_MAX - 1);
+		return -EINVAL;
+	}
+	r.loc = loc;
+	err = rxb_nic_ntuple_write(port->nic, &r);
+	if (!err)
+		fs->location = loc;
+	return err;
+}
+
 static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 			 u32 *rule_locs)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_nic_ntuple r;
+	unsigned int n;
 
-	/* The core checks indirection entries against this count. */
-	if (info->cmd != ETHTOOL_GRXRINGS)
+	switch (info->cmd) {
+	case ETHTOOL_GRXRINGS:
+		/* The core checks indirection entries against this count. */
+		info->data = port->cfg.nqueues;
+		return 0;
+	case ETHTOOL_GRXCLSRLCNT:
+		info->rule_cnt = rxb_nic_ntuple_locs(port->nic, NULL, 0);
+		info->data = RXB_NTUPLE_MAX | RX_CLS_LOC_SPECIAL;
+		return 0;
+	case ETHTOOL_GRXCLSRULE:
+		if (info->fs.location >= RXB_NTUPLE_MAX ||
+		    rxb_nic_ntuple_read(port->nic, info->fs.location, &r))
+			return -ENOENT;
+		rxb_nfc_to_fs(&r, &info->fs);
+		return 0;
+	case ETHTOOL_GRXCLSRLALL:
+		n = rxb_nic_ntuple_locs(port->nic, rule_locs, info->rule_cnt);
+		if (n > info->rule_cnt)
+			return -EMSGSIZE;
+		info->rule_cnt = n;
+		info->data = RXB_NTUPLE_MAX;
+		return 0;
+	default:
 		return -EOPNOTSUPP;
-	info->data = port->cfg.nqueues;
-	return 0;
+	}
+}
+
+static int rxb_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	switch (info->cmd) {
+	case ETHTOOL_SRXCLSRLINS:
+		return rxb_nfc_insert(dev, info);
+	case ETHTOOL_SRXCLSRLDEL:
+		if (info->fs.location >= RXB_NTUPLE_MAX) {
+			rxb_nfc_err(dev, "location %u out of range (0..%u)",
+				    info->fs.location, RXB_NTUPLE_MAX - 1);
+			return -EINVAL;
+		}
+		if (rxb_nic_ntuple_delete(port->nic, info->fs.location)) {
+			rxb_nfc_err(dev, "no rule at location %u",
+				    info->fs.location);
+			return -ENOENT;
+		}
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
 }
 
 static u32 rxb_get_rxfh_indir_size(struct net_device *dev)
@@ -294,6 +547,8 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 					rxb_qstats_desc[i].name);
 		for (i = 0; i < RXB_QX_STATS; i++)
 			ethtool_sprintf(&data, "rx%u_%s", q, rxb_qx_names[i]);
+		for (i = 0; i < RXB_QNIC_STATS; i++)
+			ethtool_sprintf(&data, "rx%u_%s", q, rxb_qnic_names[i]);
 	}
 	for (q = 0; q < port->cfg.nqueues; q++) {
 		ethtool_sprintf(&data, "tx%u_packets", q);
@@ -320,6 +575,13 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	unsigned int q, i;
 
 	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
+	rxb_nic_read_counters(port->nic, &nc);
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		tot[RXB_DS_PCIE_DATA] += nc.to_host_data[q];
+		tot[RXB_DS_PCIE_META] += nc.to_host_meta[q];
+		tot[RXB_DS_PCIE_DESC] += nc.to_nic_desc[q];
+		tot[RXB_DS_PCIE_MMIO] += nc.to_nic_mmio[q];
+	}
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		struct rxb_qstats st;
 		struct rxb_qxstats xst;
@@ -353,8 +615,12 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = xst.pp_fresh;
 		*p++ = xst.pp_released;
 		*p++ = xst.pp_size;
+		*p++ = nc.steered[q];
+		*p++ = nc.to_host_data[q];
+		*p++ = nc.to_host_meta[q];
+		*p++ = nc.to_nic_desc[q];
+		*p++ = nc.to_nic_mmio[q];
 	}
-	rxb_nic_read_counters(port->nic, &nc);
 	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
 	tot[RXB_DS_RUNT] = nc.runt_drops;
 	tot[RXB_DS_STOPPED] = nc.stopped_drops;
@@ -370,6 +636,20 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_WS] = nc.ws;
 	tot[RXB_DS_WS_PEAK] = nc.ws_peak;
 	tot[RXB_DS_WS_WINDOW] = nc.ws_window;
+	tot[RXB_DS_NTUPLE_DROPS] = nc.ntuple_drops;
+	tot[RXB_DS_FLOW_SIZE] = nc.flow_table_size;
+	tot[RXB_DS_FLOW_ACTIVE] = nc.flow_active;
+	tot[RXB_DS_FLOW_LEARNED] = nc.flow_learned;
+	tot[RXB_DS_FLOW_EXPIRED] = nc.flow_expired;
+	tot[RXB_DS_FLOW_UNTRACKED] = nc.flow_untracked;
+	tot[RXB_DS_NM_CAP] = nc.nicmem.capacity;
+	tot[RXB_DS_NM_HELD] = nc.nicmem.held;
+	tot[RXB_DS_NM_PEAK] = nc.nicmem.peak;
+	tot[RXB_DS_NM_FETCHED] = nc.nicmem.fetched;
+	tot[RXB_DS_NM_FETCHES] = nc.nicmem.fetches;
+	tot[RXB_DS_NM_ALLOCS] = nc.nicmem.allocs;
+	tot[RXB_DS_NM_FAILS] = nc.nicmem.alloc_fails;
+	tot[RXB_DS_NM_NS] = nc.nicmem.fetch_ns;
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_txq_counts(port, q, &tx);
 		tot[RXB_DS_TX_PACKETS] += tx.packets;
@@ -443,6 +723,7 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.get_channels		= rxb_get_channels,
 	.set_channels		= rxb_set_channels,
 	.get_rxnfc		= rxb_get_rxnfc,
+	.set_rxnfc		= rxb_set_rxnfc,
 	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,
 	.get_rxfh_key_size	= rxb_get_rxfh_key_size,
 	RXB_ETHTOOL_RXFH(rxb_get_rxfh, rxb_set_rxfh),

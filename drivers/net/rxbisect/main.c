@@ -28,6 +28,10 @@ struct rxb_cfg rxb_default_cfg = {
 		.cache_kb	= RXB_DEF_CACHE_KB,
 		.corec_consumers = 0,
 		.corec_irq_policy = RXB_COREC_IRQ_ALL,
+		.flow_table_size = RXB_FLOW_TABLE_DEF,
+		.flow_idle_ms	= RXB_FLOW_IDLE_DEF_MS,
+		.nicmem_kb	= RXB_NICMEM_DEF_KB,
+		.nicmem_fetch_ns = RXB_NICMEM_DEF_NS,
 	},
 };
 
@@ -180,6 +184,14 @@ module_param_cb(dsh_tput_mbps, &rxb_param_ops, &rxb_params[RXB_P_DSH_TPUT], 0644
 MODULE_PARM_DESC(dsh_tput_mbps, "dshring: a sample's throughput is high above this, Mbit/s (default 1000); writable");
 module_param_cb(dsh_overload_ratio, &rxb_param_ops, &rxb_params[RXB_P_DSH_OVERLOAD], 0644);
 MODULE_PARM_DESC(dsh_overload_ratio, "dshring: overloaded when the standard deviation of the queues' receive-call intervals exceeds this many times their median (default 32); writable");
+module_param_cb(flow_table_size, &rxb_param_ops, &rxb_params[RXB_P_FLOW_SIZE], 0644);
+MODULE_PARM_DESC(flow_table_size, "NIC flow table entries (5-tuple, learned on a flow's first frame; a full table learns no new flow), 16..1048576 (default 4096); writable");
+module_param_cb(flow_idle_ms, &rxb_param_ops, &rxb_params[RXB_P_FLOW_IDLE], 0644);
+MODULE_PARM_DESC(flow_idle_ms, "NIC flow table: an entry without a frame for this long is freed, 1..600000 ms (default 1000); writable");
+module_param_cb(nicmem_kb, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_KB], 0644);
+MODULE_PARM_DESC(nicmem_kb, "Capacity of the on-NIC memory tier, 0..1048576 KiB (default 65536); writable");
+module_param_cb(nicmem_fetch_ns, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_NS], 0644);
+MODULE_PARM_DESC(nicmem_fetch_ns, "Latency of a host fetch from the on-NIC memory tier, 0..1000000 ns (default 1000); writable");
 
 static int __init rxb_params_check(void)
 {

@@ -174,7 +174,7 @@ bool rxb_ring_refill(struct rxb_model *m, unsigned int qi,
 		rxb_stat_add(&st->refills, t - *tail);
 		rxb_stat_inc(&st->doorbells);
 		*tail = t;
-		rxb_db_write(doorbell, t);
+		rxb_db_ring(m, qi, doorbell, t);
 	}
 	return t - ci == mask + 1;
 }
@@ -212,6 +212,7 @@ void rxb_cring_deliver(struct rxb_model *m, unsigned int qi,
 	cqe->pkt_len = cpu_to_le16(f->len);
 	cqe->ring_id = cpu_to_le16(ring_id);
 	rxb_cring_note(cr, tail, desc_idx, flags);
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*cqe));
 	rxb_stat_inc(&st->hw_packets);
 	rxb_stat_add(&st->hw_bytes, f->len);
 }
@@ -273,7 +274,7 @@ void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
 	/* Release: our reads of the entries are done before the NIC may
 	 * reuse them.  Pairs with the acquire in rxb_cring_held().
 	 */
-	rxb_db_write(cr->db, *head);
+	rxb_db_ring(m, qi, cr->db, *head);
 	rxb_stat_add(&st->packets, pkts);
 	rxb_stat_add(&st->bytes, bytes);
 }

@@ -283,8 +283,8 @@ static void corec_advance(struct corec *cr, struct corec_ring *r,
 		 * the new rx_tail (first, with acquire, in corec_hw_rx())
 		 * then reads the new cq_head.
 		 */
-		rxb_db_write(&r->regs.cq_head, tail);
-		rxb_db_write(&r->regs.rx_tail, r->tl.post);
+		rxb_db_ring(&cr->m, qi, &r->regs.cq_head, tail);
+		rxb_db_ring(&cr->m, qi, &r->regs.rx_tail, r->tl.post);
 		rxb_stat_inc(&cr->m.qstats[qi].doorbells);
 		rxb_stat_inc(&xs->advances);
 		if (r->tl.held && (s32)(tail - r->tl.held_at) > 0) {
@@ -488,7 +488,7 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 	corec_advance(cr, r, qi, NULL);
 	if (posted) {
 		corec_post(cr, r);
-		rxb_db_write(&r->regs.rx_tail, r->tl.post);
+		rxb_db_ring(&cr->m, qi, &r->regs.rx_tail, r->tl.post);
 		rxb_stat_add(&st->refills, posted);
 		rxb_stat_inc(&st->doorbells);
 	}
@@ -679,7 +679,7 @@ static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 	/* A short ring is topped up by its consumers' next refill. */
 	corec_post(cr, r);
 	r->regs.cq_head = RXB_COREC_ID0;
-	rxb_db_write(&r->regs.rx_tail, r->tl.post);
+	rxb_db_ring(&cr->m, r->first, &r->regs.rx_tail, r->tl.post);
 	if (posted)
 		rxb_stat_inc(&cr->m.qstats[r->first].doorbells);
 }

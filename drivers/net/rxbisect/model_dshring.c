@@ -238,8 +238,10 @@ static void dsh_steer(struct dshring *d, u8 target)
 {
 	unsigned int qi;
 
-	for (qi = 0; qi < d->m.cfg.nqueues; qi++)
+	for (qi = 0; qi < d->m.cfg.nqueues; qi++) {
 		WRITE_ONCE(d->regs[qi].select, target);
+		rxb_drv_reg_write(&d->m, qi, sizeof(d->regs[qi].select));
+	}
 }
 
 /**

@@ -391,6 +391,7 @@ static void rxbisect_bx_write(struct rxbisect *rb, unsigned int b, u32 idx,
 	 * rxbisect_poll() and rxbisect_rx_pending().
 	 */
 	smp_store_release(&e->flags, (u8)(flags | (gen ? RXB_CQE_F_DONE : 0)));
+	rxb_hw_pcie(&rb->m, b, RXB_PCIE_META_WR, sizeof(*e));
 }
 
 /* A notification-only entry for Bx ring @b, about slot @ax_idx of its Ax. */
@@ -561,6 +562,7 @@ static int rxbisect_hw_rx(struct rxb_model *m, unsigned int b,
 		goto drop;
 	}
 	addr = le64_to_cpu(d->buf_addr);
+	rxb_hw_pcie(m, b, RXB_PCIE_DESC_RD, sizeof(*d));
 	WRITE_ONCE(aq->hw.ax_head, ax_idx + 1);
 	bx_idx = rxbisect_bx_reserve(rb, b);
 	flags |= RXB_BXE_F_PKT;
@@ -720,7 +722,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 		/* Release: pairs with the acquire in rxbisect_bx_room(); the
 		 * entries are read before the NIC may reserve them again.
 		 */
-		rxb_db_write(&q->regs.bx_head, head);
+		rxb_db_ring(m, qi, &q->regs.bx_head, head);
 		rxb_stat_add(&st->packets, n);
 		rxb_stat_add(&st->bytes, bytes);
 	}

@@ -116,6 +116,7 @@ static int shring_hw_rx(struct rxb_model *m, unsigned int qi,
 	if (!err) {
 		/* Read by shring_hw_debug() without the lock. */
 		WRITE_ONCE(r->hw.rx_head, r->hw.rx_head + 1);
+		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*d));
 		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
 				  le64_to_cpu(d->buf_addr), d - r->desc,
 				  r - sr->ring, 0);
@@ -214,7 +215,7 @@ static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 		rxb_stat_inc(&r->sw.st.tail_advances);
 		rxb_stat_add(&r->sw.st.tail_advance_len, adv);
 		rxb_stat_inc(&sr->b.m.qstats[qi].doorbells);
-		rxb_db_write(&r->regs.rx_tail, r->sw.rx_tail);
+		rxb_db_ring(&sr->b.m, qi, &r->regs.rx_tail, r->sw.rx_tail);
 	}
 	return adv;
 }

@@ -83,6 +83,8 @@ static int shbat_hw_rx(struct rxb_model *m, unsigned int qi,
 			if (q->hw.open)
 				flags = RXB_MCQE_F_CLOSE;
 			q->hw.cur = shlist_ring_take(r, sb->b.mask);
+			rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD,
+				    sizeof(r->desc[0]));
 			q->hw.off = 0;
 			q->hw.open = true;
 			/* The idle timer watches open descriptors. */
@@ -122,6 +124,7 @@ static bool shbat_idle_close(struct shlist *sb, struct shlist_ring *r,
 		*open = true;
 		return false;
 	}
+	rxb_hw_pcie(&sb->b.m, qi, RXB_PCIE_META_WR, sizeof(q->cr.ent[0]));
 	rxb_cring_note(&q->cr, &q->hw.cq_tail, q->hw.cur,
 		       RXB_MCQE_F_CLOSE | RXB_MCQE_F_NOPKT);
 	q->hw.seen = q->hw.cq_tail;

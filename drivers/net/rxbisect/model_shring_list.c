@@ -63,7 +63,7 @@ void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 	 * link, are visible before the count.  Pairs with the acquire in
 	 * shlist_ring_can_take().
 	 */
-	rxb_db_write(&r->regs.rx_tail, r->sw.count);
+	rxb_db_ring(m, qi, &r->regs.rx_tail, r->sw.count);
 }
 
 /**
@@ -231,6 +231,7 @@ static int shlist_hw_rx(struct rxb_model *m, unsigned int qi,
 			   rxb_cring_held(&q->cr, q->hw.cq_tail));
 	if (!err) {
 		slot = shlist_ring_take(r, sl->b.mask);
+		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(r->desc[0]));
 		rxb_cring_deliver(m, qi, &q->cr, &q->hw.cq_tail, f,
 				  le64_to_cpu(r->desc[slot].buf_addr), slot,
 				  r - sl->ring, 0);

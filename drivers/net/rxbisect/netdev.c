@@ -657,9 +657,10 @@ static void rxb_setup(struct net_device *dev)
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
 			   NETIF_F_RXHASH | NETIF_F_GRO | NETIF_F_TSO |
-			   NETIF_F_TSO6 | NETIF_F_TSO_ECN | NETIF_F_HIGHDMA;
+			   NETIF_F_TSO6 | NETIF_F_TSO_ECN | NETIF_F_HIGHDMA |
+			   NETIF_F_NTUPLE;
 	dev->features = dev->hw_features;
-	dev->vlan_features = dev->features;
+	dev->vlan_features = dev->features & ~NETIF_F_NTUPLE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = RXB_MAX_MTU;
 	eth_hw_addr_random(dev);

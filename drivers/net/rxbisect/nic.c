@@ -26,6 +26,12 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/rxbisect.h>
 
+/* The order of the receive pipeline, the same for every ring model:
+ * length checks, parser (rss.c), ntuple rules (nic_ntuple.c: drop, or a
+ * queue that overrides RSS), flow table (nic_flow.c: struct
+ * rxb_frame.flow), RSS indirection, then the model's hw_rx.
+ */
+
 /* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
 #define RXB_PARSE_LEN	96
 
@@ -79,6 +85,7 @@ void rxb_nic_destroy(struct rxb_nic *nic)
 	if (!nic)
 		return;
 	rxb_nic_engine_fini(nic);
+	rxb_ntuple_fini(nic);
 	kfree(nic);
 }
 
@@ -177,8 +184,21 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->stall_frames = atomic64_read(&nic->stall_frames);
 	c->dma_faults = atomic64_read(&nic->dma_faults);
 	c->dma_bytes = 0;
-	for (q = 0; q < RXB_MAX_QUEUES; q++)
-		c->dma_bytes += atomic64_read(&nic->dma_bytes[q].v);
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		c->to_host_data[q] = atomic64_read(&nic->dma_bytes[q].v);
+		c->dma_bytes += c->to_host_data[q];
+		c->steered[q] = atomic64_read(&nic->steered[q].v);
+		c->to_host_meta[q] = atomic64_read(&nic->pcie[q].to_host_meta);
+		c->to_nic_desc[q] = atomic64_read(&nic->pcie[q].to_nic_desc);
+		c->to_nic_mmio[q] = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
+	}
+	c->ntuple_drops = atomic64_read(&nic->ntuple_drops);
+	c->flow_table_size = 0;
+	c->flow_active = 0;
+	c->flow_learned = 0;
+	c->flow_expired = 0;
+	c->flow_untracked = 0;
+	memset(&c->nicmem, 0, sizeof(c->nicmem));
 	c->max_bh_batch = atomic_read(&nic->max_bh_batch);
 	c->ws = 0;
 	c->ws_peak = 0;
@@ -190,6 +210,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 		c->ws = READ_ONCE(ctx->wss.distinct);
 		c->ws_peak = READ_ONCE(ctx->wss.peak);
 		c->ws_window = ctx->wss.window;
+		rxb_flow_counters(&ctx->flows, c);
+		rxb_nicmem_read(&ctx->mem, &c->nicmem);
 	}
 	eng = rcu_dereference(nic->engine);
 	if (eng)
@@ -250,17 +272,35 @@ static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
 }
 
 /**
+ * rxb_nic_reg_write() - the NIC's register path: the driver wrote @bytes
+ *	of queue @q's doorbell or other registers.
+ * @nic: the NIC.
+ * @q: queue.
+ * @bytes: bytes written; counted as host-to-NIC interconnect bytes.
+ */
+void rxb_nic_reg_write(struct rxb_nic *nic, unsigned int q, u32 bytes)
+{
+	if (q < RXB_MAX_QUEUES)
+		atomic64_add(bytes, &nic->pcie[q].to_nic_mmio.v);
+}
+
+static u64 rxb_nic_clock(void)
+{
+	return ktime_get_ns();
+}
+
+/**
  * rxb_nic_ctx_create() - "create receive context" command.
  * @nic: the NIC.
- * @ws_window: DMA writes the working set tracker's window spans, a power
- *	of two.
+ * @cfg: its NIC-side parameters (checked by the caller).
  *
  * The context is not enabled.  Its address is the rxb_model_cfg.hw of the
  * ring model instance the driver builds for it, with rxb_nic_hw_ops.
  *
  * Return: the context or an ERR_PTR().
  */
-struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic, u32 ws_window)
+struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
+				       const struct rxb_nic_ctx_cfg *cfg)
 {
 	struct rxb_nic_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	int err;
@@ -270,12 +310,22 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic, u32 ws_window)
 	ctx->nic = nic;
 	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ctx->timer.function = rxb_nic_timer_fn;
-	err = rxb_wss_init(&ctx->wss, ws_window);
-	if (err) {
-		kfree(ctx);
-		return ERR_PTR(err);
-	}
+	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
+	if (err)
+		goto err_free;
+	err = rxb_flow_init(&ctx->flows, ctx, cfg->flow_table_size,
+			    cfg->flow_idle_ms);
+	if (err)
+		goto err_wss;
+	rxb_nicmem_init(&ctx->mem, (u64)cfg->nicmem_kb * 1024,
+			cfg->nicmem_fetch_ns, rxb_nic_clock);
 	return ctx;
+
+err_wss:
+	rxb_wss_fini(&ctx->wss);
+err_free:
+	kfree(ctx);
+	return ERR_PTR(err);
 }
 
 /**
@@ -291,6 +341,7 @@ void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m)
 	ctx->nqueues = m->cfg.nqueues;
 	/* Release: the context is complete before a frame can see it. */
 	rcu_assign_pointer(ctx->nic->ctx, ctx);
+	rxb_flow_start(&ctx->flows);
 }
 
 /**
@@ -309,6 +360,7 @@ void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx)
 	 */
 	synchronize_net();
 	hrtimer_cancel(&ctx->timer);
+	rxb_flow_stop(&ctx->flows);
 }
 
 /**
@@ -319,6 +371,8 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	rxb_nicmem_fini(&ctx->mem);
+	rxb_flow_fini(&ctx->flows);
 	rxb_wss_fini(&ctx->wss);
 	kfree(ctx);
 }
@@ -370,12 +424,30 @@ static u64 rxb_nic_now_ns(void *hw)
 	return ktime_get_ns();
 }
 
+/* Interconnect bytes a model's hardware half moved: per-queue counters. */
+static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
+			 u32 bytes)
+{
+	struct rxb_nic_pcie *pc = &((struct rxb_nic_ctx *)hw)->nic->pcie[q];
+
+	atomic64_add(bytes, kind == RXB_PCIE_META_WR ? &pc->to_host_meta :
+						       &pc->to_nic_desc);
+}
+
+static struct rxb_nicmem *rxb_nic_nicmem(void *hw)
+{
+	return &((struct rxb_nic_ctx *)hw)->mem;
+}
+
 /* The NIC's services to a ring model's hardware half; hw: the context. */
 const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.raise_irq	= rxb_nic_raise_irq,
 	.arm_timer	= rxb_nic_arm_timer,
 	.now_ns		= rxb_nic_now_ns,
 	.dma_write	= rxb_nic_dma_write,
+	.pcie		= rxb_nic_pcie,
+	.nicmem		= rxb_nic_nicmem,
+	.nicmem_write	= rxb_nic_nicmem_write,
 };
 
 /**
@@ -388,12 +460,14 @@ const struct rxb_hw_ops rxb_nic_hw_ops = {
 void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 {
 	u8 hdr[RXB_PARSE_LEN];
+	struct rxb_nic_tuple t;
 	struct rxb_nic_frame nf;
 	struct rxb_frame *f = &nf.f;
 	struct rxb_nic_ctx *ctx;
 	struct rxb_model *m;
 	const u8 *data;
 	unsigned int q;
+	u32 rule;
 	int err;
 
 	ctx = rcu_dereference(nic->ctx);
@@ -415,14 +489,25 @@ void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 	}
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
 						RXB_PARSE_LEN), hdr);
+	rxb_nic_parse(data, min_t(unsigned int, skb->len, RXB_PARSE_LEN), &t);
+	rule = rxb_ntuple_match(nic, &t);
+	if (rule == RXB_NTUPLE_DROP) {
+		atomic64_inc(&nic->ntuple_drops);
+		trace_rxb_drop(nic->dev, m->ops->name, 0, "ntuple");
+		return;
+	}
 	f->data = skb;
 	f->len = skb->len;
-	f->hash = rxb_rss_hash(nic->rss_key, data,
-			       min_t(unsigned int, skb->len, RXB_PARSE_LEN),
-			       &f->hash_flags);
-	q = READ_ONCE(nic->rss_indir[f->hash % RXB_RSS_INDIR_SIZE]);
-	if (q >= ctx->nqueues)
-		q = 0;
+	f->hash = rxb_rss_hash(nic->rss_key, &t, &f->hash_flags);
+	f->flow = rxb_flow_lookup(&ctx->flows, &t, skb->len, &f->flow_new);
+	if (rule < ctx->nqueues) {
+		q = rule;
+		atomic64_inc(&nic->steered[q].v);
+	} else {
+		q = READ_ONCE(nic->rss_indir[f->hash % RXB_RSS_INDIR_SIZE]);
+		if (q >= ctx->nqueues)
+			q = 0;
+	}
 	nf.q = q;
 	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
 		atomic64_inc(&nic->stopped_drops);

@@ -20,6 +20,7 @@
 #include <linux/random.h>
 #include <linux/types.h>
 #include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_nicmem.h>
 
 struct net_device;
 struct sk_buff;
@@ -35,6 +36,15 @@ struct rxb_engine;
 #define RXB_COAL_MAX_FRAMES	4096
 #define RXB_ENGINE_FIFO		4096	/* ingress frames the engine may hold */
 #define RXB_FAULT_SCALE		1000	/* fault rates are per mille */
+#define RXB_FLOW_TABLE_MIN	16	/* flow table entries */
+#define RXB_FLOW_TABLE_MAX	1048576
+#define RXB_FLOW_TABLE_DEF	4096
+#define RXB_FLOW_IDLE_DEF_MS	1000	/* CEIO's inactive-flow timer */
+#define RXB_NTUPLE_MAX		128	/* ntuple rule locations */
+#define RXB_NICMEM_DEF_KB	65536	/* on-NIC memory: 64 MiB */
+#define RXB_NICMEM_MAX_KB	1048576	/* 1 GiB */
+#define RXB_NICMEM_DEF_NS	1000	/* its fetch latency: 1 us */
+#define RXB_NICMEM_MAX_NS	1000000
 
 /**
  * struct rxb_nic_counters - the NIC's statistics registers (ethtool -S,
@@ -55,6 +65,21 @@ struct rxb_engine;
  * @engine_cpu: CPU of the engine thread, -1 when inline.
  * @max_bh_batch: most frames processed in one section with bottom halves
  *	disabled.
+ * @ntuple_drops: frames an ntuple drop rule (action -1) discarded.
+ * @steered: frames an ntuple rule sent to each queue.
+ * @to_host_data: packet data bytes the NIC wrote to host memory (per
+ *	queue; their sum is @dma_bytes).
+ * @to_host_meta: descriptor, completion and notification bytes the NIC
+ *	wrote to host memory, per queue.
+ * @to_nic_desc: descriptor bytes the NIC read from host memory, per queue.
+ * @to_nic_mmio: doorbell and register bytes the driver wrote, per queue.
+ * @flow_table_size: entries of the enabled context's flow table; the
+ *	flow_* counters restart with each context, 0 without one.
+ * @flow_active: entries holding a flow.
+ * @flow_learned: flows learned.
+ * @flow_expired: entries freed by the idle sweep.
+ * @flow_untracked: frames of new flows that found the table full.
+ * @nicmem: the enabled context's on-NIC memory tier (zero without one).
  */
 struct rxb_nic_counters {
 	u64 runt_drops;
@@ -70,6 +95,93 @@ struct rxb_nic_counters {
 	u64 ws_window;
 	int engine_cpu;
 	u32 max_bh_batch;
+	u64 ntuple_drops;
+	u64 steered[RXB_MAX_QUEUES];
+	u64 to_host_data[RXB_MAX_QUEUES];
+	u64 to_host_meta[RXB_MAX_QUEUES];
+	u64 to_nic_desc[RXB_MAX_QUEUES];
+	u64 to_nic_mmio[RXB_MAX_QUEUES];
+	u64 flow_table_size;
+	u64 flow_active;
+	u64 flow_learned;
+	u64 flow_expired;
+	u64 flow_untracked;
+	struct rxb_nicmem_counters nicmem;
+};
+
+/**
+ * struct rxb_nic_flow - a flow table entry as its debug register reads.
+ * @src: source address (IPv4: @src[0]).
+ * @dst: destination address.
+ * @sport: source port.
+ * @dport: destination port.
+ * @family: 4 or 6.
+ * @proto: IPPROTO_TCP or IPPROTO_UDP.
+ * @first_ns: when it was learned (ktime_get_ns()).
+ * @last_ns: when its last frame arrived.
+ * @packets: its frames.
+ * @bytes: their bytes.
+ */
+struct rxb_nic_flow {
+	__be32 src[4];
+	__be32 dst[4];
+	__be16 sport;
+	__be16 dport;
+	u8 family;
+	u8 proto;
+	u64 first_ns;
+	u64 last_ns;
+	u64 packets;
+	u64 bytes;
+};
+
+/**
+ * struct rxb_nic_ntuple - an ntuple steering rule register.
+ * @src: source address to match (IPv4: @src[0]), under @src_mask.
+ * @src_mask: its significant bits.
+ * @dst: destination address to match, under @dst_mask.
+ * @dst_mask: its significant bits.
+ * @sport: source port to match, under @sport_mask.
+ * @sport_mask: its significant bits.
+ * @dport: destination port to match, under @dport_mask.
+ * @dport_mask: its significant bits.
+ * @family: 4 or 6 (always matched).
+ * @proto: IPPROTO_TCP or IPPROTO_UDP (always matched).
+ * @action: queue, or RXB_NTUPLE_DROP.
+ * @loc: location, below RXB_NTUPLE_MAX.
+ */
+struct rxb_nic_ntuple {
+	__be32 src[4];
+	__be32 src_mask[4];
+	__be32 dst[4];
+	__be32 dst_mask[4];
+	__be16 sport;
+	__be16 sport_mask;
+	__be16 dport;
+	__be16 dport_mask;
+	u8 family;
+	u8 proto;
+	u32 action;
+	u32 loc;
+};
+
+#define RXB_NTUPLE_DROP	0xffffffffU	/* rxb_nic_ntuple.action: drop */
+
+/**
+ * struct rxb_nic_ctx_cfg - the NIC-side parameters of a receive context.
+ * @ws_window: DMA writes the working set tracker's window spans, a power
+ *	of two.
+ * @flow_table_size: flow table entries, RXB_FLOW_TABLE_MIN..MAX.
+ * @flow_idle_ms: an entry idle this long is freed.
+ * @nicmem_kb: capacity of the on-NIC memory tier, KiB (0: none).
+ * @nicmem_fetch_ns: its fetch latency.
+ */
+struct rxb_nic_ctx_cfg {
+	u32 ws_window;
+	u32 flow_table_size;
+	u32 flow_idle_ms;
+	u32 nicmem_kb;
+	u32 nicmem_fetch_ns;
 };
 
 /**
@@ -115,12 +227,25 @@ int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
 		       struct rxb_nic_qdebug *d);
 u64 rxb_nic_vec_irqs(struct rxb_nic *nic, unsigned int q);
 
-struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic, u32 ws_window);
+void rxb_nic_reg_write(struct rxb_nic *nic, unsigned int q, u32 bytes);
+
+struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
+				       const struct rxb_nic_ctx_cfg *cfg);
 void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m);
 void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
 void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on);
 extern const struct rxb_hw_ops rxb_nic_hw_ops;
+
+/* nic_flow.c: the flow table's debug register */
+int rxb_nic_flow_read(struct rxb_nic *nic, u32 idx, struct rxb_nic_flow *fi);
+
+/* nic_ntuple.c: the ntuple steering rules (RTNL held) */
+int rxb_nic_ntuple_write(struct rxb_nic *nic, const struct rxb_nic_ntuple *r);
+int rxb_nic_ntuple_delete(struct rxb_nic *nic, u32 loc);
+int rxb_nic_ntuple_read(struct rxb_nic *nic, u32 loc, struct rxb_nic_ntuple *r);
+unsigned int rxb_nic_ntuple_locs(struct rxb_nic *nic, u32 *locs,
+				 unsigned int max);
 
 /* nic_irq.c: the MSI-X vectors, one per queue */
 void rxb_nic_vec_program(struct rxb_nic *nic, unsigned int q, int cpu,

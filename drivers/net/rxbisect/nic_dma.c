@@ -83,6 +83,23 @@ u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 }
 
 /**
+ * rxb_nic_nicmem_write() - rxb_hw_ops.nicmem_write: the NIC stores a frame
+ *	in its own memory tier (no host memory, no interconnect bytes).
+ * @hw: the receive context.
+ * @f: the frame.
+ * @addr: NIC address of a piece of the context's tier.
+ * @off: where in the piece; the piece holds @off + @f->len bytes.
+ */
+void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
+			  u32 off)
+{
+	struct rxb_nic_ctx *ctx = hw;
+
+	skb_copy_bits(f->data, 0, (u8 *)rxb_nicmem_ptr(&ctx->mem, addr) + off,
+		      f->len);
+}
+
+/**
  * rxb_nic_set_dma_fail() - fault knob: fail this many DMA writes per mille.
  * @nic: the NIC.
  * @per_mille: 0 (none) to RXB_FAULT_SCALE (all).

@@ -7,7 +7,9 @@
  * model: the parser, RSS and the receive contexts (nic.c, rss.c), the
  * interrupt vectors with their moderation (nic_irq.c), the DMA engine with
  * the I/O working set tracker (nic_dma.c, wss.c) and the engine that runs
- * the receive pipeline (nic_engine.c).
+ * the receive pipeline (nic_engine.c), the flow table (nic_flow.c), the
+ * ntuple steering rules (nic_ntuple.c) and the on-NIC memory tier
+ * (nic_mem.c).
  */
 #ifndef _RXB_NIC_HW_H
 #define _RXB_NIC_HW_H
@@ -16,9 +18,11 @@
 #include <linux/llist.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_wss.h>
+#include <rxbisect/rxb_nicmem.h>
 #include "nic.h"
 
 /**
@@ -74,6 +78,127 @@ struct rxb_engine {
 };
 
 /**
+ * struct rxb_nic_tuple - what the parser extracts from a frame: the flow
+ * key of the flow table and of the ntuple rules, the input of RSS.
+ * @src: source address (IPv4: @src[0]).
+ * @dst: destination address (IPv4: @dst[0]).
+ * @sport: TCP/UDP source port (0 unless @proto).
+ * @dport: TCP/UDP destination port (0 unless @proto).
+ * @family: 4 or 6 for IP frames, 0 otherwise.
+ * @proto: IPPROTO_TCP or IPPROTO_UDP when the ports were parsed (not an
+ *	IPv4 fragment, header complete), 0 otherwise.
+ * @pad: zero.
+ *
+ * Zeroed first and filled field by field, so memcmp() compares keys.
+ */
+struct rxb_nic_tuple {
+	__be32 src[4];
+	__be32 dst[4];
+	__be16 sport;
+	__be16 dport;
+	u8 family;
+	u8 proto;
+	u8 pad[2];
+};
+
+/**
+ * struct rxb_flow_ent - one entry of the flow table.
+ * @key: the flow's 5-tuple.
+ * @first_ns: when the entry was learned.
+ * @last_ns: when its last frame arrived.
+ * @packets: frames of the flow since it was learned.
+ * @bytes: their bytes.
+ * @next: next entry of its hash chain, or of the free list;
+ *	RXB_FLOW_NONE ends either.
+ * @live: the entry holds a flow.
+ */
+struct rxb_flow_ent {
+	struct rxb_nic_tuple key;
+	u64 first_ns;
+	u64 last_ns;
+	u64 packets;
+	u64 bytes;
+	u32 next;
+	bool live;
+};
+
+/**
+ * struct rxb_flow_bucket - a hash chain of the flow table.
+ * @lock: serialises lookups, learning and the sweep of the chain.
+ * @head: first entry, or RXB_FLOW_NONE.
+ */
+struct rxb_flow_bucket {
+	spinlock_t lock;	/* the chain */
+	u32 head;
+};
+
+/**
+ * struct rxb_flow_table - the NIC's exact-match flow table of a receive
+ * context (nic_flow.c).
+ * @ent: @cap entries; the index of an entry is the flow id models see.
+ * @bkt: @nbkt hash chains.
+ * @cap: entries.
+ * @nbkt: chains, a power of two.
+ * @idle_ns: an entry without a frame for this long is freed by the sweep.
+ * @free_lock: protects @free_head, @active and the counters below.
+ * @free_head: first free entry, or RXB_FLOW_NONE.
+ * @active: entries holding a flow.
+ * @learned: flows learned.
+ * @expired: entries the sweep freed.
+ * @untracked: frames of new flows that found the table full (not learned;
+ *	the frame is delivered with RXB_FLOW_NONE).
+ * @sweep: the NIC-side sweep, every @idle_ns / 4 while the context is
+ *	enabled.
+ * @ctx: owner.
+ */
+struct rxb_flow_table {
+	struct rxb_flow_ent *ent;
+	struct rxb_flow_bucket *bkt;
+	u32 cap;
+	u32 nbkt;
+	u64 idle_ns;
+	spinlock_t free_lock;	/* free list, counters */
+	u32 free_head;
+	u32 active;
+	u64 learned;
+	u64 expired;
+	u64 untracked;
+	struct delayed_work sweep;
+	struct rxb_nic_ctx *ctx;
+};
+
+/**
+ * struct rxb_ntuple_table - the rules, in location order (RCU: replaced
+ * whole under RTNL, read by the receive pipeline).
+ * @rcu: for kfree_rcu().
+ * @n: rules.
+ * @rule: @n rules, by increasing location, values pre-masked.
+ */
+struct rxb_ntuple_table {
+	struct rcu_head rcu;
+	unsigned int n;
+	struct rxb_nic_ntuple rule[];
+};
+
+#define RXB_NTUPLE_NONE	0xfffffffeU	/* rxb_ntuple_match(): no rule */
+
+/**
+ * struct rxb_nic_pcie - a queue's interconnect counters, per direction.
+ * @to_host_meta: descriptor, completion and notification bytes the NIC
+ *	wrote to host memory.
+ * @to_nic_desc: descriptor bytes the NIC read from host memory.
+ * @to_nic_mmio: doorbell and register bytes the driver wrote (in their own
+ *	cache line: the driver's CPU writes them, the NIC's the others).
+ */
+struct rxb_nic_pcie {
+	atomic64_t to_host_meta;
+	atomic64_t to_nic_desc;
+	struct {
+		atomic64_t v;
+	} ____cacheline_aligned_in_smp to_nic_mmio;
+};
+
+/**
  * struct rxb_nic_ctx - a receive context: the NIC's state of one ring
  * configuration.
  * @nic: owner.
@@ -82,6 +207,8 @@ struct rxb_engine {
  * @nqueues: its queues.
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
  * @wss: the I/O working set tracker of the DMA engine.
+ * @flows: the flow table.
+ * @mem: the on-NIC memory tier.
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
@@ -89,6 +216,8 @@ struct rxb_nic_ctx {
 	unsigned int nqueues;
 	struct hrtimer timer;
 	struct rxb_wss wss;
+	struct rxb_flow_table flows;
+	struct rxb_nicmem mem;
 };
 
 /**
@@ -124,7 +253,11 @@ struct rxb_nic_ctx {
  * @dma_faults: see struct rxb_nic_counters.
  * @held: inline engine: frames held while it is stalled, in order; its
  *	lock also orders the stall's end against arriving frames.
+ * @ntuple: the ntuple steering rules, or NULL (RCU; written under RTNL).
+ * @ntuple_drops: frames a drop rule discarded.
  * @dma_bytes: bytes the DMA engine wrote, per queue, a cache line each.
+ * @steered: frames an ntuple rule sent to each queue, a cache line each.
+ * @pcie: interconnect counters per queue.
  */
 struct rxb_nic {
 	struct net_device *dev;
@@ -149,9 +282,15 @@ struct rxb_nic {
 	atomic64_t stall_frames;
 	atomic64_t dma_faults;
 	struct sk_buff_head held;
+	struct rxb_ntuple_table __rcu *ntuple;
+	atomic64_t ntuple_drops;
 	struct {
 		atomic64_t v;
 	} ____cacheline_aligned_in_smp dma_bytes[RXB_MAX_QUEUES];
+	struct {
+		atomic64_t v;
+	} ____cacheline_aligned_in_smp steered[RXB_MAX_QUEUES];
+	struct rxb_nic_pcie pcie[RXB_MAX_QUEUES] ____cacheline_aligned_in_smp;
 };
 
 /**
@@ -175,12 +314,30 @@ void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
 /* nic_dma.c */
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
+void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
+			  u32 off);
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);
 
 /* rss.c */
-u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
+void rxb_nic_parse(const u8 *frame, unsigned int len,
+		   struct rxb_nic_tuple *t);
+u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
 		 u8 *hash_flags);
+
+/* nic_flow.c */
+int rxb_flow_init(struct rxb_flow_table *ft, struct rxb_nic_ctx *ctx,
+		  u32 cap, u32 idle_ms);
+void rxb_flow_fini(struct rxb_flow_table *ft);
+void rxb_flow_start(struct rxb_flow_table *ft);
+void rxb_flow_stop(struct rxb_flow_table *ft);
+u32 rxb_flow_lookup(struct rxb_flow_table *ft, const struct rxb_nic_tuple *t,
+		    unsigned int len, bool *is_new);
+void rxb_flow_counters(struct rxb_flow_table *ft, struct rxb_nic_counters *c);
+
+/* nic_ntuple.c */
+u32 rxb_ntuple_match(struct rxb_nic *nic, const struct rxb_nic_tuple *t);
+void rxb_ntuple_fini(struct rxb_nic *nic);
 
 #endif /* _RXB_NIC_HW_H */

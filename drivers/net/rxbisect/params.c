@@ -69,6 +69,13 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			      NULL, true },
 	[RXB_P_LINK]	 = { "ax_link", RXB_MP(ax_link), 0, 0, false, NULL,
 			     true },
+	[RXB_P_FLOW_SIZE] = { "flow_table_size", RXB_MP(flow_table_size),
+			      RXB_FLOW_TABLE_MIN, RXB_FLOW_TABLE_MAX },
+	[RXB_P_FLOW_IDLE] = { "flow_idle_ms", RXB_MP(flow_idle_ms), 1, 600000 },
+	[RXB_P_NICMEM_KB] = { "nicmem_kb", RXB_MP(nicmem_kb), 0,
+			      RXB_NICMEM_MAX_KB },
+	[RXB_P_NICMEM_NS] = { "nicmem_fetch_ns", RXB_MP(nicmem_fetch_ns), 0,
+			      RXB_NICMEM_MAX_NS },
 };
 
 /* A topology string parameter (ax_assoc_map, ax_link). */

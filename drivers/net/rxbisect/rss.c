@@ -34,25 +34,21 @@ static u32 rxb_toeplitz(const u8 *key, const u8 *in, unsigned int len)
 }
 
 /**
- * rxb_rss_hash() - hash a frame as the NIC's RSS engine does.
- * @key: 40-byte Toeplitz key.
+ * rxb_nic_parse() - the NIC's parser: extract a frame's flow key.
  * @frame: the first @len bytes of the frame.
  * @len: bytes available at @frame.
- * @hash_flags: set to RXB_CQE_F_L4_HASH, RXB_CQE_F_L3_HASH or 0.
- *
- * Return: the hash, 0 for frames RSS does not cover.
+ * @t: filled (zeroed first): family 0 for frames that are not IP.
  */
-u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
-		 u8 *hash_flags)
+void rxb_nic_parse(const u8 *frame, unsigned int len,
+		   struct rxb_nic_tuple *t)
 {
-	unsigned int off = ETH_HLEN, in_len, l4_off;
-	u8 in[36];
+	unsigned int off = ETH_HLEN, l4_off;
 	__be16 proto;
 	u8 l4_proto;
 
-	*hash_flags = 0;
+	memset(t, 0, sizeof(*t));
 	if (len < ETH_HLEN)
-		return 0;
+		return;
 	proto = ((const struct ethhdr *)frame)->h_proto;
 	if (proto == htons(ETH_P_8021Q) && len >= VLAN_ETH_HLEN) {
 		proto = ((const struct vlan_ethhdr *)frame)->h_vlan_encapsulated_proto;
@@ -62,9 +58,10 @@ u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
 		const struct iphdr *ip = (const void *)(frame + off);
 
 		if (len < off + sizeof(*ip) || ip->version != 4 || ip->ihl < 5)
-			return 0;
-		memcpy(in, &ip->addrs, sizeof(ip->addrs));
-		in_len = 8;
+			return;
+		t->src[0] = ip->saddr;
+		t->dst[0] = ip->daddr;
+		t->family = 4;
 		l4_proto = ip->protocol;
 		l4_off = off + ip->ihl * 4;
 		if (ip->frag_off & htons(IP_MF | IP_OFFSET))
@@ -73,17 +70,45 @@ u32 rxb_rss_hash(const u8 *key, const u8 *frame, unsigned int len,
 		const struct ipv6hdr *ip6 = (const void *)(frame + off);
 
 		if (len < off + sizeof(*ip6) || ip6->version != 6)
-			return 0;
-		memcpy(in, &ip6->addrs, sizeof(ip6->addrs));
-		in_len = 32;
+			return;
+		memcpy(t->src, &ip6->saddr, sizeof(t->src));
+		memcpy(t->dst, &ip6->daddr, sizeof(t->dst));
+		t->family = 6;
 		l4_proto = ip6->nexthdr;
 		l4_off = off + sizeof(*ip6);
 	} else {
-		return 0;
+		return;
 	}
 	if ((l4_proto == IPPROTO_TCP || l4_proto == IPPROTO_UDP) &&
 	    len >= l4_off + 4) {
-		memcpy(in + in_len, frame + l4_off, 4);
+		memcpy(&t->sport, frame + l4_off, 2);
+		memcpy(&t->dport, frame + l4_off + 2, 2);
+		t->proto = l4_proto;
+	}
+}
+
+/**
+ * rxb_rss_hash() - hash a frame as the NIC's RSS engine does.
+ * @key: 40-byte Toeplitz key.
+ * @t: the frame's flow key (rxb_nic_parse()).
+ * @hash_flags: set to RXB_CQE_F_L4_HASH, RXB_CQE_F_L3_HASH or 0.
+ *
+ * Return: the hash, 0 for frames RSS does not cover.
+ */
+u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
+		 u8 *hash_flags)
+{
+	unsigned int alen = t->family == 6 ? 16 : 4, in_len = 2 * alen;
+	u8 in[36];
+
+	*hash_flags = 0;
+	if (!t->family)
+		return 0;
+	memcpy(in, t->src, alen);
+	memcpy(in + alen, t->dst, alen);
+	if (t->proto) {
+		memcpy(in + in_len, &t->sport, 2);
+		memcpy(in + in_len + 2, &t->dport, 2);
 		in_len += 4;
 		*hash_flags = RXB_CQE_F_L4_HASH;
 	} else {

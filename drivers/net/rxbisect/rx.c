@@ -298,6 +298,14 @@ static u64 rxb_rx_now_ns(void *drv)
 	return ktime_get_ns();
 }
 
+/* A model's driver half wrote a register: through the NIC's register path. */
+static void rxb_rx_reg_write(void *drv, unsigned int q, u32 bytes)
+{
+	struct rxb_rx *rx = drv;
+
+	rxb_nic_reg_write(rx->port->nic, q, bytes);
+}
+
 /* The queue's interrupt handler: hard IRQ context on the vector's CPU. */
 static void rxb_rx_isr(void *arg)
 {
@@ -523,7 +531,13 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		return ERR_PTR(-ENOMEM);
 	rx->port = port;
 	rx->nqueues = cfg->nqueues;
-	rx->ctx = rxb_nic_ctx_create(port->nic, cfg->mp.ws_window);
+	rx->ctx = rxb_nic_ctx_create(port->nic, &(struct rxb_nic_ctx_cfg) {
+		.ws_window	 = cfg->mp.ws_window,
+		.flow_table_size = cfg->mp.flow_table_size,
+		.flow_idle_ms	 = cfg->mp.flow_idle_ms,
+		.nicmem_kb	 = cfg->mp.nicmem_kb,
+		.nicmem_fetch_ns = cfg->mp.nicmem_fetch_ns,
+	});
 	if (IS_ERR(rx->ctx)) {
 		err = PTR_ERR(rx->ctx);
 		rx->ctx = NULL;
@@ -820,4 +834,5 @@ const struct rxb_drv_ops rxb_rx_drv_ops = {
 	.ref_buf	= rxb_rx_ref_buf,
 	.buf_cookie	= rxb_rx_buf_cookie,
 	.now_ns		= rxb_rx_now_ns,
+	.reg_write	= rxb_rx_reg_write,
 };

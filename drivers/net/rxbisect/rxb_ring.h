@@ -50,6 +50,23 @@ static inline void rxb_db_write(u32 *reg, u32 val)
 }
 
 /**
+ * rxb_db_ring() - driver side: write a doorbell register of queue @qi and
+ *	account it on the NIC's register path (interconnect bytes).
+ * @m: the model instance.
+ * @qi: the queue the register belongs to (a shared ring's first queue).
+ * @reg: the register.
+ * @val: new producer or consumer index.
+ *
+ * Every model rings every doorbell through here, so each pays the same.
+ */
+static inline void rxb_db_ring(const struct rxb_model *m, unsigned int qi,
+			       u32 *reg, u32 val)
+{
+	rxb_db_write(reg, val);
+	rxb_drv_reg_write(m, qi, sizeof(*reg));
+}
+
+/**
  * rxb_db_read() - NIC side: read a doorbell register.
  * @reg: the register.
  *
@@ -435,6 +452,7 @@ static inline int rxb_rxq_deliver(struct rxb_model *m, unsigned int qi,
 	if (err)
 		return err;
 	WRITE_ONCE(*head, *head + 1);
+	rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*d));
 	rxb_cring_deliver(m, qi, cr, tail, f, le64_to_cpu(d->buf_addr),
 			  d - desc, ring_id, 0);
 	return 0;

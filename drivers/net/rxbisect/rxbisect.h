@@ -114,6 +114,10 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
  *	when the standard deviation of the queues' receive-call intervals
  *	exceeds this many times their median.
+ * @flow_table_size: NIC flow table entries.
+ * @flow_idle_ms: idle time after which the NIC frees a flow table entry.
+ * @nicmem_kb: capacity of the on-NIC memory tier, KiB.
+ * @nicmem_fetch_ns: its fetch latency, ns.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -131,6 +135,10 @@ struct rxb_mparams {
 	u32 dsh_window;
 	u32 dsh_tput_mbps;
 	u32 dsh_overload_ratio;
+	u32 flow_table_size;
+	u32 flow_idle_ms;
+	u32 nicmem_kb;
+	u32 nicmem_fetch_ns;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -399,7 +407,8 @@ enum rxb_param_id {
 	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
 	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
 	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
-	RXB_P_ASSOC_MAP, RXB_P_LINK,
+	RXB_P_ASSOC_MAP, RXB_P_LINK, RXB_P_FLOW_SIZE, RXB_P_FLOW_IDLE,
+	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
 	RXB_NPARAMS
 };
 

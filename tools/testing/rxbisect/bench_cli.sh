@@ -23,6 +23,7 @@ good_args=(
 	"-S -n 4000 -R 1 -m privring"
 	"-A -n 4000 -R 1 -m privring"
 	"-1 -q 4 -g 2 -b 256 -B 512 -X 128 -n 4000 -R 1 -m privring,rxbisect"
+	"-P -n 4000 -m privring,rxbisect"
 )
 
 echo "TAP version 13"

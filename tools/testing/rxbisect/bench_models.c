@@ -164,6 +164,7 @@ struct bench {
 	bool one;		/* -1: NIC and consumer alternate on one thread */
 	unsigned int bx;	/* -X: rxbisect's Bx ring entries; 0: sized by posted */
 	size_t mem_cap;		/* bytes of @mem, kept across runs */
+	bool pcie;		/* -P: count interconnect bytes */
 	struct side drv, nic;
 };
 
@@ -414,6 +415,51 @@ static const struct rxb_hw_ops bench_hw_ops = {
 	.dma_write	= env_dma,
 };
 
+/*
+ * -P: the interconnect bytes of each model, counted as the kernel NIC
+ * counts them (rxb_hw_ops.pcie, rxb_drv_ops.reg_write, the DMA engine's
+ * data bytes).  Separate ops, so that the timed modes pay nothing.
+ */
+static u64 pc_data, pc_meta, pc_desc, pc_mmio;
+
+static void pc_add(u64 *c, u64 n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+static u8 env_dma_pc(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
+{
+	pc_add(&pc_data, f->len);
+	return env_dma(envp, f, addr, csum);
+}
+
+static void env_pcie(void *envp, unsigned int q, unsigned int kind, u32 bytes)
+{
+	pc_add(kind == RXB_PCIE_META_WR ? &pc_meta : &pc_desc, bytes);
+}
+
+static void env_reg_write(void *envp, unsigned int q, u32 bytes)
+{
+	pc_add(&pc_mmio, bytes);
+}
+
+static const struct rxb_drv_ops bench_drv_ops_pc = {
+	.alloc_buf	= env_alloc,
+	.free_buf	= env_free,
+	.ref_buf	= env_ref,
+	.buf_cookie	= env_cookie,
+	.now_ns		= env_now,
+	.reg_write	= env_reg_write,
+};
+
+static const struct rxb_hw_ops bench_hw_ops_pc = {
+	.raise_irq	= env_irq,
+	.arm_timer	= env_arm,
+	.now_ns		= env_now,
+	.dma_write	= env_dma_pc,
+	.pcie		= env_pcie,
+};
+
 static __thread struct side t_side;	/* this thread's timed sections */
 
 /*
@@ -649,9 +695,9 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->notif_timeout_ns = 50000;
 	cfg->cache_bytes = 4 << 20;
 	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
-	cfg->drv_ops = &bench_drv_ops;
+	cfg->drv_ops = b->pcie ? &bench_drv_ops_pc : &bench_drv_ops;
 	cfg->drv = b;
-	cfg->hw_ops = &bench_hw_ops;
+	cfg->hw_ops = b->pcie ? &bench_hw_ops_pc : &bench_hw_ops;
 	cfg->hw = b;
 	if (!b->posted)
 		return;
@@ -1062,7 +1108,7 @@ static void print_help(void)
 	fprintf(stderr, "bench_models [-q queues] [-c consumers | -1] [-n frames] [-R reps]\n"
 		"             [-m model,...] [-T] [-g group] [-b buffers] [-B buffers]\n"
 		"             [-X bx_entries]\n"
-		"bench_models -A | -S [-q queues] [-c consumers] [-r ring] [-n frames]\n"
+		"bench_models -A | -S | -P [-q queues] [-c consumers] [-r ring] [-n frames]\n"
 		"             [-R reps] [-m model,...] [-T]\n");
 }
 
@@ -1119,6 +1165,53 @@ static unsigned int list_models(const char *only,
  * round; each as median [min-max] over the rounds.  "noise": the spread of
  * the ratio to privring includes 1.
  */
+/*
+ * -P: bytes across the emulated PCIe per packet, each model at 64 B and
+ * 1500 B, from one run each (the counts do not depend on timing beyond the
+ * batching a run happens to see: notification compression, lazy doorbells).
+ * "metadata" is everything but packet data: completions and notifications
+ * written, descriptors read, doorbells written.
+ */
+static void run_pcie(struct bench *b, const char *only)
+{
+	const unsigned int lens[] = { 64, 1500 };
+	unsigned int mi, li;
+
+	printf("\n| model | frame | %s | %s | %s | %s | %s | %s |\n",
+	       "data B/pkt", "meta written B/pkt", "desc read B/pkt",
+	       "doorbell B/pkt", "metadata share of NIC->host",
+	       "metadata share of all bytes");
+	printf("|---|---|---|---|---|---|---|---|\n");
+	for (mi = 0; (b->ops = rxb_model_get(mi)); mi++) {
+		if (!selected(b->ops->name, only))
+			continue;
+		for (li = 0; li < ARRAY_SIZE(lens); li++) {
+			struct res o;
+			double n, d, mw, dr, db;
+
+			b->len = lens[li];
+			pc_data = 0;
+			pc_meta = 0;
+			pc_desc = 0;
+			pc_mmio = 0;
+			if (!run_once(b, &o)) {
+				printf("| %s | %u B | - | - | - | - | - | cannot run |\n",
+				       b->ops->name, b->len);
+				continue;
+			}
+			n = b->frames;
+			d = pc_data / n;
+			mw = pc_meta / n;
+			dr = pc_desc / n;
+			db = pc_mmio / n;
+			printf("| %s | %u B | %.1f | %.2f | %.2f | %.2f | %.2f %% | %.2f %% |\n",
+			       b->ops->name, b->len, d, mw, dr, db,
+			       100 * mw / (d + mw),
+			       100 * (mw + dr + db) / (d + mw + dr + db));
+		}
+	}
+}
+
 static void run_scaling(struct bench *b, const char *only, int reps)
 {
 	static double mpps[MAX_MODELS][MAX_NIC][MAX_REPS];
@@ -1383,7 +1476,7 @@ int main(int argc, char **argv)
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
 	b.nnic = 1;
-	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:X:TAS1h")) != -1) {
+	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:X:TASP1h")) != -1) {
 		switch (opt) {
 		case 'q':
 			b.nq = num_arg(opt, optarg, 1, MAX_Q);
@@ -1433,6 +1526,9 @@ int main(int argc, char **argv)
 			if (!pow2(b.bx))
 				bad("-X: the Bx ring size must be a power of two");
 			break;
+		case 'P':
+			b.pcie = true;
+			break;
 		case 'h':
 			print_help();
 			return 0;
@@ -1449,17 +1545,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_models: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (scale && b.acct)
-		bad("-A and -S are separate modes");
-	if (b.one && (scale || b.acct))
-		bad("-1 runs the default mode on one thread, not -A or -S");
+	if (scale + b.acct + b.pcie > 1)
+		bad("-A, -S and -P are separate modes");
+	if (b.one && (scale || b.acct || b.pcie))
+		bad("-1 runs the default mode on one thread, not -A, -S or -P");
 	if (b.one && c_set)
 		bad("-1 has one consumer, on the NIC's thread (no -c)");
 	if (b.one)
 		b.ncons = 1;
-	b.timed = !scale && !b.acct;
+	b.timed = !scale && !b.acct && !b.pcie;
 	if (!b.timed && (b.group || posted[0] || posted[1] || b.bx))
-		bad("-g, -b, -B and -X size the default mode, not -A or -S (use -r)");
+		bad("-g, -b, -B and -X size the default mode, not -A, -S or -P (use -r)");
 	if (b.timed && r_set)
 		bad("-r sizes -A and -S; the default mode sizes its rings from -b and -B");
 	if (scale && b.nq < MAX_NIC)
@@ -1529,6 +1625,13 @@ int main(int argc, char **argv)
 		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
 	else
 		printf("# no TSC on this architecture: cycles not measured\n");
+	if (b.pcie) {
+		printf("# -P: interconnect bytes per packet (as ethtool -S pcie_*), %s\n",
+		       "one run per cell");
+		run_pcie(&b, only);
+		free(b.mem);
+		return 0;
+	}
 	if (scale) {
 		printf("# -S: NIC threads split the queues (thread t: q %% 2 == t); %s;\n",
 		       b.nopin ? "more threads than CPUs, none pinned" :
@@ -1600,7 +1703,7 @@ int main(int argc, char **argv)
 				if (!run_once(&b, &o))
 					break;
 			if (r < reps) {
-				printf("| %s | %u B | - | - | - | - | - | - | cannot run |\n",
+				printf("| %s | %u B | - | - | - | - | - | cannot run |\n",
 				       name, b.len);
 				continue;
 			}

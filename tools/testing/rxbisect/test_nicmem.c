@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the on-NIC memory tier (drivers/net/rxbisect/nic_mem.c): the
+ * capacity is enforced and accounted (held, peak, failed allocations), a
+ * synchronous fetch waits the fetch latency, an asynchronous one completes
+ * only once it has passed, fetched bytes are counted, and concurrent
+ * allocators never exceed the capacity (run under TSAN too).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <rxbisect/rxb_nicmem.h>
+
+#include "ktap.h"
+#include "shim/shim.h"
+
+static u64 fake_ns;
+
+static u64 fake_clock(void)
+{
+	return __atomic_load_n(&fake_ns, __ATOMIC_RELAXED);
+}
+
+static u64 real_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void test_capacity(const void __always_unused *arg)
+{
+	struct rxb_nicmem nm;
+	struct rxb_nicmem_counters c;
+	u64 a[5];
+	int i;
+
+	rxb_nicmem_init(&nm, 4096, 0, fake_clock);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(rxb_nicmem_alloc(&nm, 1000, &a[i]), 0);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 1000, &a[4]), -ENOSPC);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 0, &a[4]), -ENOSPC);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.capacity, 4096);
+	EXPECT_EQ(c.held, 4000);
+	EXPECT_EQ(c.peak, 4000);
+	EXPECT_EQ(c.allocs, 4);
+	EXPECT_EQ(c.alloc_fails, 2);
+	rxb_nicmem_free(&nm, a[1]);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 96, &a[1]), 0);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 1000, &a[4]), 0);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.held, 4096);
+	for (i = 0; i < 5; i++)
+		rxb_nicmem_free(&nm, a[i]);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.held, 0);
+	EXPECT_EQ(c.peak, 4096);
+	rxb_nicmem_fini(&nm);
+}
+
+static void test_absent(const void __always_unused *arg)
+{
+	struct rxb_nicmem nm;
+	struct rxb_nicmem_counters c;
+	u64 a;
+
+	rxb_nicmem_init(&nm, 0, 1000, fake_clock);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 1, &a), -ENOSPC);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.alloc_fails, 1);
+	EXPECT_EQ(c.held, 0);
+	rxb_nicmem_fini(&nm);
+}
+
+static void test_enomem(const void __always_unused *arg)
+{
+	struct rxb_nicmem nm;
+	struct rxb_nicmem_counters c;
+	u64 a;
+
+	rxb_nicmem_init(&nm, 1 << 20, 0, fake_clock);
+	rxb_shim_alloc_fail_after = 0;
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 100, &a), -ENOMEM);
+	rxb_shim_alloc_fail_after = -1;
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.alloc_fails, 1);
+	EXPECT_EQ(c.held, 0);
+	rxb_nicmem_fini(&nm);
+}
+
+static void test_fetch_sync(const void __always_unused *arg)
+{
+	struct rxb_nicmem nm;
+	struct rxb_nicmem_counters c;
+	char src[256], dst[256];
+	u64 a, t0, t;
+	int i;
+
+	rxb_nicmem_init(&nm, 1 << 20, 200000, real_clock);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, sizeof(src), &a), 0);
+	for (i = 0; i < (int)sizeof(src); i++)
+		src[i] = (char)(i * 7);
+	memcpy(rxb_nicmem_ptr(&nm, a), src, sizeof(src));
+	memset(dst, 0, sizeof(dst));
+	t0 = real_clock();
+	rxb_nicmem_fetch(&nm, a, 16, dst, 200);
+	t = real_clock() - t0;
+	EXPECT(t >= 200000, "took %llu ns", (unsigned long long)t);
+	EXPECT(!memcmp(dst, src + 16, 200));
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.fetched, 200);
+	EXPECT_EQ(c.fetches, 1);
+	EXPECT_EQ(c.fetch_ns, 200000);
+	rxb_nicmem_free(&nm, a);
+	rxb_nicmem_fini(&nm);
+}
+
+static void test_fetch_async(const void __always_unused *arg)
+{
+	struct rxb_nicmem nm;
+	struct rxb_nicmem_counters c;
+	struct rxb_nicmem_fetch req;
+	char dst[64];
+	u64 a;
+
+	fake_ns = 1000;
+	rxb_nicmem_init(&nm, 1 << 20, 1000, fake_clock);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 64, &a), 0);
+	memset(rxb_nicmem_ptr(&nm, a), 0xab, 64);
+	memset(dst, 0, sizeof(dst));
+	rxb_nicmem_fetch_start(&nm, &req, a, 0, dst, 64);
+	EXPECT(!rxb_nicmem_fetch_poll(&nm, &req));
+	fake_ns = 1999;
+	EXPECT(!rxb_nicmem_fetch_poll(&nm, &req));
+	EXPECT_EQ(dst[0], 0);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.fetched, 0);
+	fake_ns = 2000;
+	EXPECT(rxb_nicmem_fetch_poll(&nm, &req));
+	EXPECT_EQ((u8)dst[63], 0xab);
+	rxb_nicmem_read(&nm, &c);
+	EXPECT_EQ(c.fetched, 64);
+	EXPECT_EQ(c.fetches, 1);
+	rxb_nicmem_free(&nm, a);
+	rxb_nicmem_fini(&nm);
+}
+
+#define NTHREADS	4
+#define CAP		(64 * 1024)
+
+struct mt {
+	struct rxb_nicmem nm;
+	int over;
+};
+
+static void *mt_fn(void *arg)
+{
+	struct mt *mt = arg;
+	u64 held[32] = { 0 }, x = (uintptr_t)&held;
+	int i, k;
+
+	for (i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		k = x % 32;
+		if (held[k]) {
+			rxb_nicmem_free(&mt->nm, held[k]);
+			held[k] = 0;
+		} else if (!rxb_nicmem_alloc(&mt->nm, 64 + x % 1500, &held[k])) {
+			if (atomic64_read(&mt->nm.held) > CAP)
+				__atomic_store_n(&mt->over, 1, __ATOMIC_RELAXED);
+		}
+	}
+	for (k = 0; k < 32; k++)
+		if (held[k])
+			rxb_nicmem_free(&mt->nm, held[k]);
+	return NULL;
+}
+
+static void test_threads(const void __always_unused *arg)
+{
+	static struct mt mt;
+	struct rxb_nicmem_counters c;
+	pthread_t t[NTHREADS];
+	int i;
+
+	rxb_nicmem_init(&mt.nm, CAP, 0, fake_clock);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, mt_fn, &mt);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	rxb_nicmem_read(&mt.nm, &c);
+	EXPECT_EQ(c.held, 0);
+	EXPECT(c.peak <= CAP, "peak %llu", (unsigned long long)c.peak);
+	EXPECT(c.alloc_fails > 0);
+	EXPECT_EQ(mt.over, 0);
+	ktap_diag("allocs %llu, refused %llu, peak %llu of %u",
+		  (unsigned long long)c.allocs, (unsigned long long)c.alloc_fails,
+		  (unsigned long long)c.peak, CAP);
+	rxb_nicmem_fini(&mt.nm);
+}
+
+int main(void)
+{
+	static const struct ktap_case cases[] = {
+		{ "nicmem:capacity", test_capacity, NULL },
+		{ "nicmem:absent", test_absent, NULL },
+		{ "nicmem:enomem", test_enomem, NULL },
+		{ "nicmem:fetch_sync", test_fetch_sync, NULL },
+		{ "nicmem:fetch_async", test_fetch_async, NULL },
+		{ "nicmem:threads", test_threads, NULL },
+	};
+
+	return ktap_main(cases, ARRAY_SIZE(cases));
+}
