@@ -352,6 +352,7 @@ const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.arm_timer	= rxb_nic_arm_timer,
 	.now_ns		= rxb_nic_now_ns,
 	.dma_write	= rxb_nic_dma_write,
+	.ring		= &rxb_nic_ring_ops,
 };
 
 /**

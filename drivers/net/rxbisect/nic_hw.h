@@ -172,6 +172,7 @@ void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
 /* nic_dma.c */
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
+extern const struct rxb_hw_ring_ops rxb_nic_ring_ops;
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);

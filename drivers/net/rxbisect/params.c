@@ -18,6 +18,10 @@ static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
 	[RXB_AX_RANDOM]	= "random",
 };
 
+static const char * const rxb_enso_prefetch_names[] = {
+	"off", "on",
+};
+
 static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
 	[RXB_COREC_IRQ_RR]	= "rr",
 	[RXB_COREC_IRQ_ALL]	= "all",
@@ -69,6 +73,13 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			      NULL, true },
 	[RXB_P_LINK]	 = { "ax_link", RXB_MP(ax_link), 0, 0, false, NULL,
 			     true },
+	[RXB_P_ENSO_PIPES] = { "enso_pipes", RXB_MP(enso_pipes), 1,
+			       RXB_ENSO_MAX_PIPES_Q, true },
+	[RXB_P_ENSO_PIPE_KB] = { "enso_pipe_kb", RXB_MP(enso_pipe_kb),
+				 RXB_ENSO_PIPE_MIN / 1024,
+				 RXB_ENSO_PIPE_MAX / 1024, true },
+	[RXB_P_ENSO_PREFETCH] = { "enso_prefetch", RXB_MP(enso_prefetch), 0, 1,
+				  false, rxb_enso_prefetch_names },
 };
 
 /* A topology string parameter (ax_assoc_map, ax_link). */

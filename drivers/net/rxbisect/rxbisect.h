@@ -114,6 +114,9 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
  *	when the standard deviation of the queues' receive-call intervals
  *	exceeds this many times their median.
+ * @enso_pipes: Ensō: pipes per queue.
+ * @enso_pipe_kb: Ensō: KiB per pipe.
+ * @enso_prefetch: Ensō: low-latency mode (prefetch the next pipe).
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -131,6 +134,9 @@ struct rxb_mparams {
 	u32 dsh_window;
 	u32 dsh_tput_mbps;
 	u32 dsh_overload_ratio;
+	u32 enso_pipes;
+	u32 enso_pipe_kb;
+	u32 enso_prefetch;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -400,6 +406,7 @@ enum rxb_param_id {
 	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
 	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
 	RXB_P_ASSOC_MAP, RXB_P_LINK,
+	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
 	RXB_NPARAMS
 };
 
