@@ -346,10 +346,10 @@ static void enso_head_db(struct rxb_model *m, unsigned int qi,
 	enso_nic_head_write(m, qi, pi);
 }
 
-/* Write Head_SW of every pipe read from, or notified, since the last
- * commit: the caller has copied the packets out (rxb_model_ops.stream).
- * Every notification gets its pipe's Head_SW written once after it, which
- * keeps Figure 5 live.
+/* Write Head_SW of every pipe read from since the last commit (the caller
+ * has copied the packets out, rxb_model_ops.stream), or notified with
+ * nothing new.  Every notification is thus followed by a Head_SW write
+ * once its data is read, which keeps Figure 5 live.
  */
 static void enso_commit(struct rxb_model *m, unsigned int qi,
 			struct enso_q *q)
@@ -392,8 +392,13 @@ static void enso_read_notifs(struct rxb_model *m, unsigned int qi,
 		}
 		p = &q->sw.pipe[pi];
 		p->tail = tail;
-		enso_mark_dirty(q, pi);
-		if (p->head != p->tail && !p->active) {
+		/* Nothing new: answer with Head_SW (the NIC clears the
+		 * status bit or notifies what came since).  Otherwise the
+		 * pipe is read, and its Head_SW written, later.
+		 */
+		if (p->head == p->tail) {
+			enso_mark_dirty(q, pi);
+		} else if (!p->active) {
 			p->active = true;
 			q->sw.active[(q->sw.act_head + q->sw.nactive++) &
 				     (m->cfg.enso_pipes - 1)] = pi;
