@@ -170,8 +170,12 @@ static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
 				       const struct rxb_pkt *p)
 {
-	struct sk_buff *skb = napi_alloc_skb(&rxq->napi, p->len);
+	struct sk_buff *skb;
 
+	/* fault/alloc_fail: the driver's one allocation here, the skb's. */
+	if (rxb_fault_hit(&rxq->rx->port->fault.alloc_fail))
+		return NULL;
+	skb = napi_alloc_skb(&rxq->napi, p->len);
 	if (likely(skb))
 		skb_put_data(skb, p->data, p->len);
 	return skb;
