@@ -362,6 +362,10 @@ static void *mt_consumer(void *arg)
 	return NULL;
 }
 
+/* The summary line (the string alone on its line: checkpatch lets it run long). */
+#define MT_FMT \
+	"%u pipes/queue, prefetch %d: %llu frames, %llu pipe-full drops, q0: %llu notifs (%llu dropped, %llu resent), %llu suppressed"
+
 struct mt_case {
 	const char *name;
 	unsigned int npipes;
@@ -423,8 +427,7 @@ static void test_mt(const void *arg)
 		EXPECT(rxb_th_xstat(&mt->th, "rx0_prefetches"), "no prefetch");
 	else
 		EXPECT_EQ(rxb_th_xstat(&mt->th, "rx0_prefetches"), 0);
-	ktap_diag("%u pipes/queue, prefetch %d: %llu frames, %llu pipe-full drops, q0: %llu notifs (%llu dropped, %llu resent), %llu suppressed",
-		  c->npipes, c->prefetch,
+	ktap_diag(MT_FMT, c->npipes, c->prefetch,
 		  (unsigned long long)(MT_PRODUCERS * mt->frames),
 		  (unsigned long long)mt->drops,
 		  (unsigned long long)rxb_th_xstat(&mt->th, "rx0_notifs"),
