@@ -67,8 +67,10 @@ ktap_test_result "reactive notifications: fewer than frames under a burst, none 
 rxb_bg ip netns exec "$NS0" ping -q -i 0.01 -c 400 "$RXB_IP1" >/dev/null 2>&1
 rxb_dl_set enso_pipes 64 && rxb_dl_set enso_prefetch on
 rc=$?
+ok=0
+[ $rc = 0 ] && [ "$(rxb_dl_get enso_pipes)" = 64 ] && seq_check many 8000 16 3000 && ok=1
 ktap_test_result "64 pipes per queue with prefetch: exactly once, in order per flow" \
-	[ $rc = 0 -a "$(rxb_dl_get enso_pipes)" = 64 ] && seq_check many 8000 16 3000
+	[ $ok = 1 ]
 rxb_snap rxb1
 ktap_print_msg "prefetches $(rxb_s_qsum prefetches), notifications $(rxb_s_qsum notifs), dropped $(rxb_s_qsum notif_drops), resent $(rxb_s_qsum notif_retries)"
 
