@@ -82,6 +82,16 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 				  false, rxb_enso_prefetch_names },
 };
 
+/* Why @p refuses a value outside its range. */
+static const char *rxb_param_range_msg(const struct rxb_param *p)
+{
+	if (p == &rxb_params[RXB_P_ENSO_PIPE_KB])
+		return "enso: pipe size out of range: 4..2048 KiB (2 MiB at most)";
+	if (p == &rxb_params[RXB_P_ENSO_PIPES])
+		return "enso: pipes per queue out of range: 1..512";
+	return "out of range (see modinfo rxbisect)";
+}
+
 /* A topology string parameter (ax_assoc_map, ax_link). */
 static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
 			       const char *buf, const char **msg)
@@ -158,7 +168,7 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 		*msg = "not a number";
 		return -EINVAL;
 	} else if (n < p->min || n > p->max) {
-		*msg = "out of range (see modinfo rxbisect)";
+		*msg = rxb_param_range_msg(p);
 		return -EINVAL;
 	} else if (p->pow2 && !is_power_of_2(n)) {
 		*msg = "must be a power of two";
