@@ -267,6 +267,136 @@ struct rxb_cq_regs {
 
 static_assert(sizeof(struct rxb_cq_regs) == 4);
 
+/*
+ * Ensō (model_enso.c; Sadok et al., OSDI '23, sections 3-5).  No
+ * descriptors: per receive queue one or more pipes, contiguous data rings
+ * the NIC appends frames to back to back, and per interrupt vector (queue)
+ * one notification ring shared by that queue's pipes.  Where the paper is
+ * silent, Ensō's public library (github.com/crossroadsfpga/enso, consts.h
+ * and internals.h) fixes the choice, marked "(library)" below; "(ours)"
+ * marks what neither fixes.
+ *
+ * Pipe framing (ours): each frame starts at a multiple of RXB_ENSO_FLIT
+ * bytes from the pipe's start with a struct rxb_enso_hdr, the frame's bytes
+ * follow at once, and the next frame starts at the next flit boundary after
+ * them.  The library instead finds the next packet from the IPv4 total
+ * length (raw IPv4 only); the header carries the length of any frame plus
+ * what a completion entry reports (hash, checksum), so no model's packets
+ * lose an offload: 16 bytes of metadata per frame, in the pipe.
+ *
+ * Head and tail of a pipe are flit offsets in 0..size/RXB_ENSO_FLIT - 1
+ * (library); the NIC keeps one flit free, so head == tail means empty.  A
+ * frame may straddle the pipe's end: the driver maps the pipe twice in a
+ * row (rxb_drv_ops.map_ring) and reads it in one piece.  A frame that does
+ * not fit the free space is dropped whole (library), counted in
+ * rxb_qstats.ring_full_drops.
+ */
+#define RXB_ENSO_FLIT		64	/* pipe unit: alignment, head, tail */
+#define RXB_ENSO_PIPE_MIN	4096	/* smallest pipe, bytes */
+#define RXB_ENSO_PIPE_MAX	(2U << 20)	/* largest, (library) 32768 flits */
+#define RXB_ENSO_MAX_PIPES	1024	/* pipes of all queues the NIC holds */
+#define RXB_ENSO_MAX_PIPES_Q	512	/* pipes of one queue (vector) */
+#define RXB_ENSO_NOTIF_BATCH	64	/* (library) most notifications the
+					 * driver consumes per head write
+					 */
+#define RXB_ENSO_REG_STRIDE	4096	/* (library) one register block per
+					 * page, for per-queue mapping
+					 */
+
+/**
+ * struct rxb_enso_hdr - Ensō: the NIC's header in front of each frame in a
+ * pipe (our framing, see above).
+ *
+ * Written by the NIC with the frame, before the notification that covers
+ * it; read by the driver after that notification.
+ */
+struct rxb_enso_hdr {
+	/** @len: [0] Frame length in bytes, from the Ethernet header on. */
+	__le16 len;
+	/** @flags: [2] RXB_CQE_F_* hash, CSUM and DMA_ERR bits. */
+	u8 flags;
+	/** @reserved0: [3] Zero. */
+	u8 reserved0;
+	/** @rss_hash: [4] Toeplitz RSS hash, as rxb_cqe.rss_hash. */
+	__le32 rss_hash;
+	/** @csum: [8] Checksum of the frame, as rxb_cqe.csum. */
+	__le32 csum;
+	/** @reserved1: [12] Zero. */
+	__le32 reserved1;
+} __packed;
+static_assert(sizeof(struct rxb_enso_hdr) == 16);
+
+/**
+ * struct rxb_enso_pipe_regs - Ensō: a pipe's register block (library: the
+ * per-queue block of internals.h, the Tx half unused here), each on its
+ * own RXB_ENSO_REG_STRIDE page.
+ *
+ * @rx_head is Head_SW: the driver writes it (an MMIO write on hardware)
+ * and the NIC's pipe manager acts on the write (Fig. 5, onRxUpdate).
+ * Writing the value it already holds is the prefetch doorbell ("notify
+ * this pipe now"): the NIC then notifies whatever Tail_NIC holds beyond
+ * it.  @rx_tail is Tail_NIC as a debug register: the driver learns the
+ * tail from notifications only (reading it would be an MMIO read, which
+ * Appendix A rejects).
+ */
+struct rxb_enso_pipe_regs {
+	/** @rx_tail: [0] Tail_NIC, flits; NIC-owned, debug only. */
+	u32 rx_tail;
+	/** @rx_head: [4] Head_SW, flits; driver-owned. */
+	u32 rx_head;
+	/** @rx_mem_low: [8] Bus address of the pipe, low 32 bits. */
+	u32 rx_mem_low;
+	/** @rx_mem_high: [12] High 32 bits; set before the pipe goes live. */
+	u32 rx_mem_high;
+	/** @tx_reserved: [16] The library's Tx registers; unused. */
+	u32 tx_reserved[4];
+	/** @pad: [32] Up to 64 bytes. */
+	u32 pad[8];
+};
+
+static_assert(sizeof(struct rxb_enso_pipe_regs) == 64);
+
+/**
+ * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, on
+ * their own RXB_ENSO_REG_STRIDE page.
+ */
+struct rxb_enso_notif_regs {
+	/**
+	 * @head: [0] NotificationHead_SW: entries the driver consumed, a
+	 * free-running count; driver-owned, written with release after it
+	 * cleared their signals, up to RXB_ENSO_NOTIF_BATCH at a time.
+	 */
+	u32 head;
+	/** @tail: [4] Entries the NIC wrote, free-running; debug only. */
+	u32 tail;
+	/** @pad: [8] Up to 64 bytes. */
+	u32 pad[14];
+};
+
+static_assert(sizeof(struct rxb_enso_notif_regs) == 64);
+
+/**
+ * struct rxb_enso_notif - Ensō: a notification (library: 64 bytes,
+ * {signal, queue_id, tail, pad}).
+ *
+ * The NIC writes @pipe and @tail, then @signal = 1 with release (after a
+ * write barrier on hardware); the driver reads @signal with acquire, then
+ * the rest, then clears @signal before it gives the entry back through
+ * rxb_enso_notif_regs.head.
+ */
+struct rxb_enso_notif {
+	/** @signal: [0] 1: the entry holds a notification. */
+	u64 signal;
+	/** @pipe: [8] Pipe (library: queue_id), numbered across queues. */
+	__le64 pipe;
+	/** @tail: [16] Tail_NIC of that pipe when notified, flits. */
+	__le64 tail;
+	/** @pad: [24] Up to 64 bytes. */
+	__le64 pad[5];
+};
+
+static_assert(sizeof(struct rxb_enso_notif) == 64);
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

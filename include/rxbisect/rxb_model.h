@@ -61,6 +61,7 @@ struct rxb_buf {
  *	doorbell or other NIC registers (rxb_db_ring()); the driver passes
  *	the write to the NIC's register path, which counts the bytes that
  *	cross the interconnect (to_nic_mmio_bytes).  NULL: not counted.
+ * @ring: optional: data rings of streaming models (Ensō pipes).
  */
 struct rxb_drv_ops {
 	int (*alloc_buf)(void *drv, unsigned int q, struct rxb_buf *buf);
@@ -69,6 +70,7 @@ struct rxb_drv_ops {
 	void *(*buf_cookie)(void *drv, u64 addr);
 	u64 (*now_ns)(void *drv);
 	void (*reg_write)(void *drv, unsigned int q, u32 bytes);
+	const struct rxb_drv_ring_ops *ring;
 };
 
 /**
@@ -82,6 +84,22 @@ struct rxb_drv_ops {
 enum rxb_pcie_kind {
 	RXB_PCIE_META_WR,
 	RXB_PCIE_DESC_RD,
+};
+
+/**
+ * struct rxb_drv_ring_ops - the driver's data rings for a streaming
+ * model's driver half (struct rxb_model_ops.stream).
+ * @map: allocate @size bytes (a power of two, at least 4 KiB) of zeroed
+ *	host memory for queue @q that the NIC writes as one ring at bus
+ *	address *@addr, and map it twice in a row in the driver's address
+ *	space: the returned mapping is 2 * @size bytes and byte i + @size is
+ *	byte i, so a read across the ring's end needs no split (Ensō pipes;
+ *	the kernel vmap()s the same pages twice).  NULL on failure.
+ * @unmap: free a ring of @size bytes @map returned at @va.
+ */
+struct rxb_drv_ring_ops {
+	void *(*map)(void *drv, unsigned int q, size_t size, u64 *addr);
+	void (*unmap)(void *drv, unsigned int q, void *va, size_t size);
 };
 
 /**
@@ -108,6 +126,7 @@ enum rxb_pcie_kind {
  * @nicmem_write: optional: the NIC writes @frame (from the wire, no host
  *	memory crossed) at offset @off of its memory allocation @addr
  *	(rxb_nicmem_alloc()); the allocation holds @off + frame length.
+ * @ring: optional: DMA into the data rings of streaming models.
  */
 struct rxb_hw_ops {
 	void (*raise_irq)(void *hw, unsigned int q);
@@ -119,6 +138,23 @@ struct rxb_hw_ops {
 	struct rxb_nicmem *(*nicmem)(void *hw);
 	void (*nicmem_write)(void *hw, const struct rxb_frame *frame, u64 addr,
 			     u32 off);
+	const struct rxb_hw_ring_ops *ring;
+};
+
+/**
+ * struct rxb_hw_ring_ops - the DMA engine's writes into a streaming
+ * model's data rings (struct rxb_drv_ring_ops).
+ * @dma_write: as rxb_hw_ops.dma_write, into the ring of @size bytes at bus
+ *	address @addr from byte @off on, continuing at the ring's start past
+ *	its end (the transfer split in two, as a NIC splits a DMA at a
+ *	ring's wrap).
+ * @dma_put: write @len bytes the NIC made up (@src: a header it adds to a
+ *	frame) to bus address @addr of such a ring.
+ */
+struct rxb_hw_ring_ops {
+	u8 (*dma_write)(void *hw, const struct rxb_frame *frame, u64 addr,
+			u32 size, u32 off, u32 *csum);
+	void (*dma_put)(void *hw, const void *src, u32 len, u64 addr);
 };
 
 /* Version of this interface, reported by "devlink dev info". */
@@ -198,6 +234,12 @@ enum rxb_corec_irq {
  * @corec_consumers: COREC: queues consuming each shared queue (groups of
  *	consecutive queues, the last may be smaller); 0: all queues share one.
  * @corec_irq_policy: COREC: enum rxb_corec_irq.
+ * @enso_pipes: Ensō: pipes per queue, 1..RXB_ENSO_MAX_PIPES_Q; the
+ *	queue's notification ring (@ring_size entries) serves them all.
+ * @enso_pipe_size: Ensō: bytes of each pipe, a power of two in
+ *	RXB_ENSO_PIPE_MIN..RXB_ENSO_PIPE_MAX.
+ * @enso_prefetch: Ensō: low-latency mode: before the driver hands up data
+ *	of a pipe it rings the prefetch doorbell of the queue's next pipe.
  * @drv_ops: the driver's services to the driver half.
  * @drv: opaque argument of every @drv_ops callback.
  * @hw_ops: the NIC's services to the hardware half.
@@ -222,6 +264,9 @@ struct rxb_model_cfg {
 	unsigned int dsh_overload_ratio;
 	unsigned int corec_consumers;
 	unsigned int corec_irq_policy;
+	unsigned int enso_pipes;
+	unsigned int enso_pipe_size;
+	bool enso_prefetch;
 	const struct rxb_drv_ops *drv_ops;
 	void *drv;
 	const struct rxb_hw_ops *hw_ops;
@@ -272,6 +317,9 @@ struct rxb_frame {
  *	buffer (rxb_drv_ops.ref_buf), which the caller drops when done with
  *	the packet; the buffer returns to its pool when the last reference
  *	goes.  Otherwise the whole buffer is the caller's.
+ * @data: streaming models (rxb_model_ops.stream), with @cookie NULL: the
+ *	packet's bytes in ring memory, valid until the queue's next poll or
+ *	refill call; the caller copies them out before that.
  */
 struct rxb_pkt {
 	void *cookie;
@@ -282,6 +330,7 @@ struct rxb_pkt {
 	u16 pool_q;
 	u32 offset;
 	bool frag;
+	const void *data;
 };
 
 /**
@@ -391,6 +440,12 @@ struct rxb_hw_debug {
  * @name: model name, as given to the ring_model parameter.
  * @multi_pkt_bufs: the model places several packets in one buffer and
  *	hands them up as fragments (struct rxb_pkt.frag).
+ * @stream: the model has no buffers: the NIC writes frames into rings the
+ *	driver owns (Ensō pipes) and poll hands packets up in ring memory
+ *	(struct rxb_pkt.data), which the ring reuses once the next poll or
+ *	refill call of the queue returns it to the NIC: the caller copies
+ *	each packet out first (one copy per packet that buffer models do
+ *	not make).
  * @create: allocate the rings of a device with configuration @cfg and post
  *	the initial buffers.  Returns the instance or an ERR_PTR().
  * @destroy: free the rings and every buffer still held by them.  Neither
@@ -452,6 +507,7 @@ struct rxb_hw_debug {
 struct rxb_model_ops {
 	const char *name;
 	bool multi_pkt_bufs;
+	bool stream;
 	struct rxb_model *(*create)(const struct rxb_model_cfg *cfg);
 	void (*destroy)(struct rxb_model *m);
 	int (*hw_rx)(struct rxb_model *m, unsigned int q,
@@ -537,6 +593,18 @@ static inline u64 rxb_drv_now_ns(const struct rxb_model *m)
 	return m->cfg.drv_ops->now_ns(m->cfg.drv);
 }
 
+static inline void *rxb_drv_map_ring(const struct rxb_model *m, unsigned int q,
+				     size_t size, u64 *addr)
+{
+	return m->cfg.drv_ops->ring->map(m->cfg.drv, q, size, addr);
+}
+
+static inline void rxb_drv_unmap_ring(const struct rxb_model *m,
+				      unsigned int q, void *va, size_t size)
+{
+	m->cfg.drv_ops->ring->unmap(m->cfg.drv, q, va, size);
+}
+
 static inline void rxb_hw_raise_irq(const struct rxb_model *m, unsigned int q)
 {
 	m->cfg.hw_ops->raise_irq(m->cfg.hw, q);
@@ -603,6 +671,20 @@ static inline struct rxb_nicmem *rxb_hw_nicmem(const struct rxb_model *m)
 	return m->cfg.hw_ops->nicmem ? m->cfg.hw_ops->nicmem(m->cfg.hw) : NULL;
 }
 
+static inline u8 rxb_hw_dma_write_ring(const struct rxb_model *m,
+				       const struct rxb_frame *f, u64 addr,
+				       u32 size, u32 off, u32 *csum)
+{
+	return m->cfg.hw_ops->ring->dma_write(m->cfg.hw, f, addr, size, off,
+					      csum);
+}
+
+static inline void rxb_hw_dma_put(const struct rxb_model *m, const void *src,
+				  u32 len, u64 addr)
+{
+	m->cfg.hw_ops->ring->dma_put(m->cfg.hw, src, len, addr);
+}
+
 extern const struct rxb_model_ops rxb_privring_ops;
 extern const struct rxb_model_ops rxb_rxbisect_ops;
 extern const struct rxb_model_ops rxb_shring_ops;
@@ -610,6 +692,7 @@ extern const struct rxb_model_ops rxb_shring_list_ops;
 extern const struct rxb_model_ops rxb_shring_batched_ops;
 extern const struct rxb_model_ops rxb_dshring_ops;
 extern const struct rxb_model_ops rxb_corec_ops;
+extern const struct rxb_model_ops rxb_enso_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 const struct rxb_model_ops *rxb_model_get(unsigned int i);

@@ -13,6 +13,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,6 +62,9 @@ enum { BUF_FREE, BUF_POSTED, BUF_HELD };
 
 struct sbuf {
 	u64 t_arr;		/* arrival time of the packet in it (ps) */
+	u64 ring_addr;		/* streaming models: the packet is read from
+				 * here (a pipe), the buffer is its copy (skb)
+				 */
 	u16 pool;
 	u16 len;
 	u8 state;
@@ -263,6 +269,8 @@ static unsigned int ent_core(const struct sim *s, unsigned int c)
 
 static inline u64 buf_addr(const struct sim *s, u32 b)
 {
+	if (s->buf[b].ring_addr)
+		return s->buf[b].ring_addr;
 	return BUF_BASE + (u64)b * s->c.buf_stride + s->c.headroom;
 }
 
@@ -582,11 +590,94 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	return 0;	/* no checksum unit: nothing reads the bytes */
 }
 
+/*
+ * Streaming models (Ensō): pipes the driver maps twice (a memfd mapped
+ * twice in a row); the bus address is the first mapping's address.
+ */
+static void *env_map_ring(void *env, unsigned int q, size_t size, u64 *addr)
+{
+	int fd = memfd_create("rxb-sim-ring", 0);
+	u8 *va = MAP_FAILED;
+
+	(void)env;
+	(void)q;
+	if (fd >= 0 && !ftruncate(fd, size))
+		va = mmap(NULL, 2 * size, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va != MAP_FAILED &&
+	    (mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		  fd, 0) == MAP_FAILED ||
+	     mmap(va + size, size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)) {
+		munmap(va, 2 * size);
+		va = MAP_FAILED;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (va == MAP_FAILED)
+		return NULL;
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void env_unmap_ring(void *env, unsigned int q, void *va, size_t size)
+{
+	(void)env;
+	(void)q;
+	munmap(va, 2 * size);
+}
+
+/* What the sim's "frame bytes" in a pipe are: the packet's arrival time
+ * and where it lies, for the driver side to find (stream_copy()).
+ */
+struct sim_stream_rec {
+	u64 t_arr;
+	u64 addr;
+};
+
+static u8 env_dma_write_ring(void *env, const struct rxb_frame *f, u64 addr,
+			     u32 size, u32 off, u32 *csum)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	const struct tr_pkt *pkt = f->data;
+	struct sim_stream_rec r = { pkt->t, addr + off };
+	u64 a, end = addr + off + f->len;
+
+	(void)csum;
+	/* 16-byte aligned in a ring of a multiple of 16 bytes: not split. */
+	memcpy((void *)(uintptr_t)(addr + off), &r, sizeof(r));
+	for (a = (addr + off) & ~(u64)(LLC_LINE - 1); a < end; a += LLC_LINE)
+		llc_dma_write(&s->llc, a < addr + size ? a : a - size);
+	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
+	    p->up_free < s->mem_free - MEM_BURST_PS)
+		p->up_free = s->mem_free - MEM_BURST_PS;
+	rxb_wss_record(&s->wss, ((addr + off) >> 12) + 1);
+	return 0;
+}
+
+static void env_dma_put(void *env, const void *src, u32 len, u64 addr)
+{
+	(void)env;
+	memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+static const struct rxb_drv_ring_ops sim_drv_ring_ops = {
+	.map	= env_map_ring,
+	.unmap	= env_unmap_ring,
+};
+
+static const struct rxb_hw_ring_ops sim_hw_ring_ops = {
+	.dma_write	= env_dma_write_ring,
+	.dma_put	= env_dma_put,
+};
+
 static const struct rxb_drv_ops sim_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.ring		= &sim_drv_ring_ops,
 };
 
 static const struct rxb_hw_ops sim_hw_ops = {
@@ -594,6 +685,7 @@ static const struct rxb_hw_ops sim_hw_ops = {
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
 	.dma_write	= env_dma_write,
+	.ring		= &sim_hw_ring_ops,
 };
 
 /* ---- memory latency under load ------------------------------------- */
@@ -800,6 +892,7 @@ static void core_finish(struct sim *s, struct score *c)
 		s->qdel[c->idx]++;
 		s->del_bytes += s->buf[b].len;
 	}
+	s->buf[b].ring_addr = 0;	/* a streaming model's copy: the skb's */
 	if (s->c.hold_us > 0) {
 		s->buf[b].state = BUF_HELD;
 		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
@@ -825,6 +918,34 @@ static void core_start(struct sim *s, struct score *c)
 	ev_set(s, ent_core(s, c->idx), s->now + ps);
 }
 
+/*
+ * A streaming model's packets are in its pipes: the driver copies each
+ * into an skb, a buffer of the core's pool here, which the core then
+ * processes (reading the packet's lines in the pipe) and frees or holds
+ * as any buffer.  A packet with no buffer to copy into is dropped.
+ * Returns the packets kept.
+ */
+static int stream_copy(struct sim *s, struct score *c, int n)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct sim_stream_rec r;
+		u32 b;
+
+		memcpy(&r, c->batch[i].data, sizeof(r));
+		if (pool_alloc(s, c->idx, &b))
+			continue;
+		s->buf[b].state = BUF_POSTED;
+		s->buf[b].t_arr = r.t_arr;
+		s->buf[b].len = c->batch[i].len;
+		s->buf[b].ring_addr = r.addr;
+		c->batch[k] = c->batch[i];
+		c->batch[k++].cookie = buf_cookie(b);
+	}
+	return k;
+}
+
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
@@ -841,6 +962,8 @@ static void core_event(struct sim *s, struct score *c)
 	}
 	c->state = CORE_BUSY;
 	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
+	if (p->ops->stream)
+		c->n = stream_copy(s, c, c->n);
 	if (s->pcie) {
 		/* Doorbells: posted MMIO writes down the link. */
 		u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
@@ -1232,6 +1355,12 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->dsh_window = s->c.dsh_window;
 	mc->dsh_tput_mbps = s->c.dsh_tput_mbps;
 	mc->dsh_overload_ratio = s->c.dsh_overload_ratio;
+	/* Ensō: one pipe per queue, as much memory as a ring of buffers. */
+	mc->enso_pipes = 1;
+	mc->enso_pipe_size = RXB_ENSO_PIPE_MIN;
+	while (mc->enso_pipe_size < mc->ring_size * 2048ULL &&
+	       mc->enso_pipe_size < RXB_ENSO_PIPE_MAX)
+		mc->enso_pipe_size *= 2;
 	mc->drv_ops = &sim_drv_ops;
 	mc->drv = p;
 	mc->hw_ops = &sim_hw_ops;

@@ -32,6 +32,8 @@ struct rxb_cfg rxb_default_cfg = {
 		.flow_idle_ms	= RXB_FLOW_IDLE_DEF_MS,
 		.nicmem_kb	= RXB_NICMEM_DEF_KB,
 		.nicmem_fetch_ns = RXB_NICMEM_DEF_NS,
+		.enso_pipes	= 1,
+		.enso_pipe_kb	= RXB_ENSO_PIPE_MAX / 1024,
 	},
 };
 
@@ -149,7 +151,7 @@ static const struct kernel_param_ops rxb_param_ops = {
 };
 
 module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring or corec; writable");
+MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring, corec or enso; writable");
 module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
 module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
@@ -192,6 +194,12 @@ module_param_cb(nicmem_kb, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_KB], 0644);
 MODULE_PARM_DESC(nicmem_kb, "Capacity of the on-NIC memory tier, 0..1048576 KiB (default 65536); writable");
 module_param_cb(nicmem_fetch_ns, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_NS], 0644);
 MODULE_PARM_DESC(nicmem_fetch_ns, "Latency of a host fetch from the on-NIC memory tier, 0..1000000 ns (default 1000); writable");
+module_param_cb(enso_pipes, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PIPES], 0644);
+MODULE_PARM_DESC(enso_pipes, "enso: pipes per queue, a power of two in 1..512, at most 1024 over all queues and at most the rx ring size (the notification ring); default 1; writable");
+module_param_cb(enso_pipe_kb, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PIPE_KB], 0644);
+MODULE_PARM_DESC(enso_pipe_kb, "enso: KiB per pipe, a power of two in 4..2048 (default 2048, the Enso library's 2 MiB); writable");
+module_param_cb(enso_prefetch, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PREFETCH], 0644);
+MODULE_PARM_DESC(enso_prefetch, "enso: low-latency mode, the driver prefetches the next pipe's notification: off (default, reactive only) or on; writable");
 
 static int __init rxb_params_check(void)
 {

@@ -41,6 +41,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_shring_batched_ops,
 	&rxb_dshring_ops,
 	&rxb_corec_ops,
+	&rxb_enso_ops,
 };
 
 /**

@@ -448,6 +448,7 @@ const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.pcie		= rxb_nic_pcie,
 	.nicmem		= rxb_nic_nicmem,
 	.nicmem_write	= rxb_nic_nicmem_write,
+	.ring		= &rxb_nic_ring_ops,
 };
 
 /**

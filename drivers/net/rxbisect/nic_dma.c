@@ -11,6 +11,84 @@
 #include <net/checksum.h>
 #include "nic_hw.h"
 
+/* Where byte @o of a transfer goes: @n0 bytes at @dst0, the rest at @dst1. */
+static u8 *rxb_dma_at(u8 *dst0, u32 n0, u8 *dst1, u32 o)
+{
+	return o < n0 ? dst0 + o : dst1 + (o - n0);
+}
+
+/* Copy bytes [@from, @from + @len) of @skb to their place (rxb_dma_at());
+ * with @sum, return their checksum.
+ */
+static __wsum rxb_dma_copy(const struct sk_buff *skb, u32 from, u32 len,
+			   u8 *dst0, u32 n0, u8 *dst1, bool sum)
+{
+	u32 a = from < n0 ? min(len, n0 - from) : 0;
+	u8 *d = rxb_dma_at(dst0, n0, dst1, from + a);
+	__wsum s = 0;
+
+	if (a && sum)
+		s = skb_copy_and_csum_bits(skb, from, dst0 + from, a);
+	else if (a)
+		skb_copy_bits(skb, from, dst0 + from, a);
+	if (len > a && sum)
+		s = csum_block_add(s, skb_copy_and_csum_bits(skb, from + a, d,
+							     len - a), a);
+	else if (len > a)
+		skb_copy_bits(skb, from + a, d, len - a);
+	return s;
+}
+
+/* The DMA engine's transfer of a frame: its first @n0 bytes to @dst0, the
+ * rest to @dst1 (a ring's wrap; @n0 >= the frame's length otherwise).
+ */
+static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+		      u64 addr, u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
+{
+	const struct rxb_nic_frame *nf =
+		container_of(f, const struct rxb_nic_frame, f);
+	const struct sk_buff *skb = f->data;
+	struct rxb_nic *nic = ctx->nic;
+	unsigned int start;
+	__sum16 *field, old;
+	__wsum l4;
+
+	if (rxb_fault_hit(&nic->dma_fail)) {
+		atomic64_inc(&nic->dma_faults);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
+	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL) {
+		if (!READ_ONCE(nic->rx_csum)) {
+			rxb_dma_copy(skb, 0, f->len, dst0, n0, dst1, false);
+			return 0;
+		}
+		rxb_dma_copy(skb, 0, ETH_HLEN, dst0, n0, dst1, false);
+		*csum = (__force u32)rxb_dma_copy(skb, ETH_HLEN,
+						  f->len - ETH_HLEN, dst0, n0,
+						  dst1, true);
+		return RXB_CQE_F_CSUM;
+	}
+	/* rxb_xmit() checked csum_start and csum_offset against the frame. */
+	start = skb_checksum_start_offset(skb);
+	rxb_dma_copy(skb, 0, start, dst0, n0, dst1, false);
+	l4 = rxb_dma_copy(skb, start, f->len - start, dst0, n0, dst1, true);
+	/* At an even offset: never split (a split is at an even offset). */
+	field = (__sum16 *)rxb_dma_at(dst0, n0, dst1, start + skb->csum_offset);
+	old = *field;
+	*field = csum_fold(l4) ?: CSUM_MANGLED_0;
+	if (!READ_ONCE(nic->rx_csum))
+		return 0;
+	/* The L4 sum with the checksum field as it now is on the wire. */
+	l4 = csum_add(csum_sub(l4, csum_unfold(old)), csum_unfold(*field));
+	*csum = (__force u32)csum_block_add(skb_checksum(skb, ETH_HLEN,
+							 start - ETH_HLEN, 0),
+					    l4, start - ETH_HLEN);
+	return RXB_CQE_F_CSUM;
+}
+
 /**
  * rxb_nic_dma_write() - rxb_hw_ops.dma_write: write a frame to @addr.
  * @hw: the receive context (struct rxb_nic_ctx).
@@ -37,49 +115,9 @@
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum)
 {
-	const struct rxb_nic_frame *nf =
-		container_of(f, const struct rxb_nic_frame, f);
-	const struct sk_buff *skb = f->data;
-	struct rxb_nic_ctx *ctx = hw;
-	struct rxb_nic *nic = ctx->nic;
 	u8 *dst = phys_to_virt(addr);
-	unsigned int start;
-	__sum16 *field, old;
-	__wsum l4;
 
-	if (rxb_fault_hit(&nic->dma_fail)) {
-		atomic64_inc(&nic->dma_faults);
-		return RXB_CQE_F_DMA_ERR;
-	}
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
-	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
-
-	if (skb->ip_summed != CHECKSUM_PARTIAL) {
-		if (!READ_ONCE(nic->rx_csum)) {
-			skb_copy_bits(skb, 0, dst, f->len);
-			return 0;
-		}
-		skb_copy_bits(skb, 0, dst, ETH_HLEN);
-		*csum = (__force u32)skb_copy_and_csum_bits(skb, ETH_HLEN,
-							    dst + ETH_HLEN,
-							    f->len - ETH_HLEN);
-		return RXB_CQE_F_CSUM;
-	}
-	/* rxb_xmit() checked csum_start and csum_offset against the frame. */
-	start = skb_checksum_start_offset(skb);
-	skb_copy_bits(skb, 0, dst, start);
-	l4 = skb_copy_and_csum_bits(skb, start, dst + start, f->len - start);
-	field = (__sum16 *)(dst + start + skb->csum_offset);
-	old = *field;
-	*field = csum_fold(l4) ?: CSUM_MANGLED_0;
-	if (!READ_ONCE(nic->rx_csum))
-		return 0;
-	/* The L4 sum with the checksum field as it now is on the wire. */
-	l4 = csum_add(csum_sub(l4, csum_unfold(old)), csum_unfold(*field));
-	*csum = (__force u32)csum_block_add(csum_partial(dst + ETH_HLEN,
-							 start - ETH_HLEN, 0),
-					    l4, start - ETH_HLEN);
-	return RXB_CQE_F_CSUM;
+	return rxb_nic_dma(hw, f, addr, dst, f->len, dst, csum);
 }
 
 /**
@@ -98,6 +136,44 @@ void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 	skb_copy_bits(f->data, 0, (u8 *)rxb_nicmem_ptr(&ctx->mem, addr) + off,
 		      f->len);
 }
+
+/**
+ * rxb_nic_dma_write_ring() - rxb_hw_ring_ops.dma_write: write a frame into
+ * a ring (an Ensō pipe), split at the ring's end.
+ * @hw: the receive context (struct rxb_nic_ctx).
+ * @f: the frame (in a struct rxb_nic_frame).
+ * @addr: bus address of the ring, physically contiguous (struct
+ *	rxb_drv_ring_ops).
+ * @size: its bytes.
+ * @off: where the frame starts in it.
+ * @csum: as for rxb_nic_dma_write().
+ *
+ * Return: the completion flags the transfer adds.
+ */
+static u8 rxb_nic_dma_write_ring(void *hw, const struct rxb_frame *f,
+				 u64 addr, u32 size, u32 off, u32 *csum)
+{
+	return rxb_nic_dma(hw, f, addr + off, phys_to_virt(addr + off),
+			   size - off, phys_to_virt(addr), csum);
+}
+
+/**
+ * rxb_nic_dma_put() - rxb_hw_ring_ops.dma_put: write bytes the NIC made up.
+ * @hw: the receive context.
+ * @src: the bytes (a header the NIC puts in front of a frame).
+ * @len: their number.
+ * @addr: bus address.
+ */
+static void rxb_nic_dma_put(void *hw, const void *src, u32 len, u64 addr)
+{
+	memcpy(phys_to_virt(addr), src, len);
+}
+
+/* rxb_hw_ops.ring: into the rings a driver maps twice (Ensō pipes). */
+const struct rxb_hw_ring_ops rxb_nic_ring_ops = {
+	.dma_write	= rxb_nic_dma_write_ring,
+	.dma_put	= rxb_nic_dma_put,
+};
 
 /**
  * rxb_nic_set_dma_fail() - fault knob: fail this many DMA writes per mille.

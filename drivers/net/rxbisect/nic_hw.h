@@ -316,6 +316,7 @@ u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
 void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 			  u32 off);
+extern const struct rxb_hw_ring_ops rxb_nic_ring_ops;
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);

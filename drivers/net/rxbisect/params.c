@@ -18,6 +18,10 @@ static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
 	[RXB_AX_RANDOM]	= "random",
 };
 
+static const char * const rxb_enso_prefetch_names[] = {
+	"off", "on",
+};
+
 static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
 	[RXB_COREC_IRQ_RR]	= "rr",
 	[RXB_COREC_IRQ_ALL]	= "all",
@@ -76,7 +80,24 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			      RXB_NICMEM_MAX_KB },
 	[RXB_P_NICMEM_NS] = { "nicmem_fetch_ns", RXB_MP(nicmem_fetch_ns), 0,
 			      RXB_NICMEM_MAX_NS },
+	[RXB_P_ENSO_PIPES] = { "enso_pipes", RXB_MP(enso_pipes), 1,
+			       RXB_ENSO_MAX_PIPES_Q, true },
+	[RXB_P_ENSO_PIPE_KB] = { "enso_pipe_kb", RXB_MP(enso_pipe_kb),
+				 RXB_ENSO_PIPE_MIN / 1024,
+				 RXB_ENSO_PIPE_MAX / 1024, true },
+	[RXB_P_ENSO_PREFETCH] = { "enso_prefetch", RXB_MP(enso_prefetch), 0, 1,
+				  false, rxb_enso_prefetch_names },
 };
+
+/* Why @p refuses a value outside its range. */
+static const char *rxb_param_range_msg(const struct rxb_param *p)
+{
+	if (p == &rxb_params[RXB_P_ENSO_PIPE_KB])
+		return "enso: pipe size out of range: 4..2048 KiB (2 MiB at most)";
+	if (p == &rxb_params[RXB_P_ENSO_PIPES])
+		return "enso: pipes per queue out of range: 1..512";
+	return "out of range (see modinfo rxbisect)";
+}
 
 /* A topology string parameter (ax_assoc_map, ax_link). */
 static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
@@ -154,7 +175,7 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 		*msg = "not a number";
 		return -EINVAL;
 	} else if (n < p->min || n > p->max) {
-		*msg = "out of range (see modinfo rxbisect)";
+		*msg = rxb_param_range_msg(p);
 		return -EINVAL;
 	} else if (p->pow2 && !is_power_of_2(n)) {
 		*msg = "must be a power of two";

@@ -6,9 +6,12 @@
  * this file turns the packets it returns into skbs and feeds GRO: built
  * around the page_pool page the NIC wrote, or, for a buffer that holds
  * several packets (batched RxList), as a page_pool fragment of it; no
- * packet is copied.
+ * packet is copied.  A streaming model (Ensō) has no buffers: each packet
+ * is copied out of its pipe into a fresh skb (rxb_rx_copy_skb()), the
+ * paper's copy case, before the model returns the pipe's bytes to the NIC.
  */
 #include <linux/cpumask.h>
+#include <linux/vmalloc.h>
 #include <linux/etherdevice.h>
 #include <linux/prandom.h>
 #include <net/xdp.h>
@@ -158,6 +161,26 @@ static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 	return skb;
 }
 
+/* A packet in a streaming model's ring (struct rxb_pkt.data): copied into
+ * a fresh skb, one copy per packet that the buffer models do not make
+ * (Ensō's copy case, section 6: a socket application cannot read the pipe
+ * in place).  The model reuses the ring bytes only after this returns
+ * (rxb_model_ops.stream).
+ */
+static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
+				       const struct rxb_pkt *p)
+{
+	struct sk_buff *skb;
+
+	/* fault/alloc_fail: the driver's one allocation here, the skb's. */
+	if (rxb_fault_hit(&rxq->rx->port->fault.alloc_fail))
+		return NULL;
+	skb = napi_alloc_skb(&rxq->napi, p->len);
+	if (likely(skb))
+		skb_put_data(skb, p->data, p->len);
+	return skb;
+}
+
 static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
 	struct net_device *dev = rxq->rx->port->dev;
@@ -167,7 +190,7 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 		rxb_rx_frag(rxq, p);
 		return;
 	}
-	skb = rxb_rx_build_skb(rxq, p);
+	skb = p->cookie ? rxb_rx_build_skb(rxq, p) : rxb_rx_copy_skb(rxq, p);
 	if (unlikely(!skb)) {
 		rxq->poll_drops++;
 		return;
@@ -184,8 +207,9 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
 	struct rxb_rx *rx = rxq->rx;
 
-	page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
-				p->pool_q == rxq->qid);
+	if (p->cookie)		/* else a packet in a streaming model's ring */
+		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
+					p->pool_q == rxq->qid);
 	u64_stats_update_begin(&rxq->stats.syncp);
 	u64_stats_inc(&rxq->stats.dma_errors);
 	u64_stats_update_end(&rxq->stats.syncp);
@@ -305,6 +329,53 @@ static void rxb_rx_reg_write(void *drv, unsigned int q, u32 bytes)
 
 	rxb_nic_reg_write(rx->port->nic, q, bytes);
 }
+
+/* rxb_drv_ops.map_ring: physically contiguous pages (the NIC writes the
+ * ring through its bus address, the DMA engine splitting a transfer at the
+ * ring's end), mapped twice in a row by vmap() so that the driver reads a
+ * frame across the end in one piece.
+ */
+static void *rxb_rx_map_ring(void *drv, unsigned int q, size_t size,
+			     u64 *addr)
+{
+	unsigned int n = size >> PAGE_SHIFT, i;
+	struct page *page, **pages;
+	void *va;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+			   get_order(size));
+	if (!page)
+		return NULL;
+	pages = kvmalloc_array(2 * n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		goto free;
+	for (i = 0; i < 2 * n; i++)
+		pages[i] = page + i % n;
+	va = vmap(pages, 2 * n, VM_MAP, PAGE_KERNEL);
+	kvfree(pages);
+	if (!va)
+		goto free;
+	*addr = page_to_phys(page);
+	return va;
+free:
+	__free_pages(page, get_order(size));
+	return NULL;
+}
+
+static void rxb_rx_unmap_ring(void *drv, unsigned int q, void *va,
+			      size_t size)
+{
+	struct page *page = vmalloc_to_page(va);
+
+	vunmap(va);
+	__free_pages(page, get_order(size));
+}
+
+/* Pipes of a streaming model (Ensō). */
+static const struct rxb_drv_ring_ops rxb_rx_ring_ops = {
+	.map	= rxb_rx_map_ring,
+	.unmap	= rxb_rx_unmap_ring,
+};
 
 /* The queue's interrupt handler: hard IRQ context on the vector's CPU. */
 static void rxb_rx_isr(void *arg)
@@ -500,6 +571,9 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.dsh_window	= cfg->mp.dsh_window,
 		.dsh_tput_mbps	= cfg->mp.dsh_tput_mbps,
 		.dsh_overload_ratio = cfg->mp.dsh_overload_ratio,
+		.enso_pipes	= cfg->mp.enso_pipes,
+		.enso_pipe_size	= cfg->mp.enso_pipe_kb * 1024,
+		.enso_prefetch	= cfg->mp.enso_prefetch,
 		.drv_ops	= &rxb_rx_drv_ops,
 		.hw_ops		= &rxb_nic_hw_ops,
 	};
@@ -835,4 +909,5 @@ const struct rxb_drv_ops rxb_rx_drv_ops = {
 	.buf_cookie	= rxb_rx_buf_cookie,
 	.now_ns		= rxb_rx_now_ns,
 	.reg_write	= rxb_rx_reg_write,
+	.ring		= &rxb_rx_ring_ops,
 };

@@ -118,6 +118,9 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @flow_idle_ms: idle time after which the NIC frees a flow table entry.
  * @nicmem_kb: capacity of the on-NIC memory tier, KiB.
  * @nicmem_fetch_ns: its fetch latency, ns.
+ * @enso_pipes: Ensō: pipes per queue.
+ * @enso_pipe_kb: Ensō: KiB per pipe.
+ * @enso_prefetch: Ensō: low-latency mode (prefetch the next pipe).
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -139,6 +142,9 @@ struct rxb_mparams {
 	u32 flow_idle_ms;
 	u32 nicmem_kb;
 	u32 nicmem_fetch_ns;
+	u32 enso_pipes;
+	u32 enso_pipe_kb;
+	u32 enso_prefetch;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -409,6 +415,7 @@ enum rxb_param_id {
 	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
 	RXB_P_ASSOC_MAP, RXB_P_LINK, RXB_P_FLOW_SIZE, RXB_P_FLOW_IDLE,
 	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
+	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
 	RXB_NPARAMS
 };
 

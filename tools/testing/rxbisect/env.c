@@ -2,6 +2,9 @@
 /* Userspace environment for rxbisect ring models; see env.h. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +54,8 @@ struct env_thread {
 	bool (*poll)(struct rxb_env *env);	/* true if it did something */
 };
 
+#define ENV_MAX_RINGS	1024
+
 struct rxb_env {
 	unsigned int nqueues;
 	unsigned int max_bufs;
@@ -78,6 +83,10 @@ struct rxb_env {
 	struct env_thread ctl_thr;
 	pthread_mutex_t grow_lock;	/* serialises record creation */
 	long errors;			/* atomic */
+	long rings;			/* map_ring - unmap_ring, atomic */
+	/* rings map_ring made, for the queue whose counters count a fault */
+	struct env_ring { u64 addr; unsigned int q; } ring[ENV_MAX_RINGS];
+	unsigned int nring;		/* under grow_lock */
 };
 
 #define env_err(env, fmt, ...) do {					\
@@ -122,6 +131,8 @@ void rxb_env_destroy(struct rxb_env *env)
 
 	rxb_env_timer_stop(env);
 	rxb_env_ctl_stop(env);
+	if (__atomic_load_n(&env->rings, __ATOMIC_ACQUIRE))
+		env_err(env, "%ld rings still mapped", env->rings);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
 	if (n > env->max_bufs)
 		n = env->max_bufs;
@@ -147,6 +158,12 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	cfg->buf_len = buf_len;
 	cfg->ax_ring_size = ring_size;
 	cfg->share_factor = nqueues;
+	/* Ensō: one pipe of 256 bytes per ring entry: many wraps. */
+	cfg->enso_pipes = 1;
+	cfg->enso_pipe_size = RXB_ENSO_PIPE_MIN;
+	while (cfg->enso_pipe_size < ring_size * 256 &&
+	       cfg->enso_pipe_size < RXB_ENSO_PIPE_MAX)
+		cfg->enso_pipe_size *= 2;
 	cfg->drv_ops = &rxb_env_test_drv_ops;
 	cfg->drv = env;
 	cfg->hw_ops = &rxb_env_test_hw_ops;
@@ -664,12 +681,121 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 	return RXB_CQE_F_CSUM;
 }
 
+/*
+ * map_ring: a memfd mapped twice in a row; the bus address is the first
+ * mapping's address.
+ */
+static void *env_map_ring(void *envp, unsigned int q, size_t size, u64 *addr)
+{
+	struct rxb_env *env = envp;
+	int fd = memfd_create("rxb-ring", 0);
+	u8 *va = MAP_FAILED;
+
+	if (fd < 0 || ftruncate(fd, size))
+		goto out;
+	va = mmap(NULL, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va == MAP_FAILED)
+		goto out;
+	if (mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		 0) == MAP_FAILED ||
+	    mmap(va + size, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(va, 2 * size);
+		va = MAP_FAILED;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (va == MAP_FAILED) {
+		env_err(env, "map_ring(q %u): %zu bytes: cannot map", q, size);
+		return NULL;
+	}
+	__atomic_add_fetch(&env->rings, 1, __ATOMIC_RELAXED);
+	*addr = (uintptr_t)va;
+	pthread_mutex_lock(&env->grow_lock);
+	if (env->nring < ENV_MAX_RINGS)
+		env->ring[env->nring++] = (struct env_ring){ *addr, q };
+	pthread_mutex_unlock(&env->grow_lock);
+	return va;
+}
+
+static void env_unmap_ring(void *envp, unsigned int q __always_unused,
+			   void *va, size_t size)
+{
+	struct rxb_env *env = envp;
+	unsigned int i;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->nring; i++)
+		if (env->ring[i].addr == (uintptr_t)va)
+			env->ring[i] = env->ring[--env->nring];
+	pthread_mutex_unlock(&env->grow_lock);
+	munmap(va, 2 * size);
+	__atomic_sub_fetch(&env->rings, 1, __ATOMIC_RELAXED);
+}
+
+/* dma_write_ring: into a ring map_ring made, split at its end. */
+static u8 env_dma_write_ring(void *envp, const struct rxb_frame *frame,
+			     u64 addr, u32 size, u32 off, u32 *csum)
+{
+	struct rxb_env *env = envp;
+	unsigned int len = frame->len, n0 = size - off, one_in;
+	u8 *ring = (u8 *)(uintptr_t)addr;
+	long n;
+
+	if (off >= size || len > size) {
+		env_err(env, "dma_write_ring: %u bytes at %u of %u", len, off,
+			size);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	if (n0 > len)
+		n0 = len;
+	one_in = __atomic_load_n(&env->dma_fail_one_in, __ATOMIC_RELAXED);
+	n = __atomic_add_fetch(&env->dma_calls, 1, __ATOMIC_RELAXED);
+	if (one_in && rxb_mix64(0xd3a0000000000000ULL ^ (u64)n) % one_in == 0) {
+		unsigned int i;
+
+		memset(ring + off, 0x5a, n0);
+		memset(ring, 0x5a, len - n0);
+		pthread_mutex_lock(&env->grow_lock);
+		for (i = 0; i < env->nring && env->ring[i].addr != addr; i++)
+			;
+		if (i < env->nring)
+			stat_inc(env, env->ring[i].q, dma_errs);
+		pthread_mutex_unlock(&env->grow_lock);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	memcpy(ring + off, frame->data, n0);
+	memcpy(ring, (const u8 *)frame->data + n0, len - n0);
+	if (env->csum_off)
+		return 0;
+	*csum = rxb_env_csum(frame->data, len);
+	return RXB_CQE_F_CSUM;
+}
+
+static void env_dma_put(void *envp __always_unused, const void *src, u32 len,
+			u64 addr)
+{
+	memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+static const struct rxb_drv_ring_ops env_drv_ring_ops = {
+	.map	= env_map_ring,
+	.unmap	= env_unmap_ring,
+};
+
+static const struct rxb_hw_ring_ops env_hw_ring_ops = {
+	.dma_write	= env_dma_write_ring,
+	.dma_put	= env_dma_put,
+};
+
 const struct rxb_drv_ops rxb_env_test_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
 	.ref_buf	= env_ref_buf,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.ring		= &env_drv_ring_ops,
 };
 
 const struct rxb_hw_ops rxb_env_test_hw_ops = {
@@ -677,13 +803,21 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
 	.dma_write	= env_dma_write,
+	.ring		= &env_hw_ring_ops,
 };
 
 void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 		       const struct rxb_pkt *pkt)
 {
-	struct env_buf *b = cookie_buf(env, pkt->cookie);
+	struct env_buf *b;
 
+	if (!pkt->cookie) {
+		/* A streaming model's packet, in its ring (rxb_pkt.data). */
+		if (!pkt->data || pkt->frag || pkt->offset)
+			env_err(env, "poll(q %u): no buffer and no data", q);
+		return (void *)pkt->data;
+	}
+	b = cookie_buf(env, pkt->cookie);
 	if (!b) {
 		env_err(env, "poll(q %u): packet cookie %p is not a buffer", q, pkt->cookie);
 		return NULL;
@@ -733,8 +867,11 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 
 void rxb_env_pkt_put(struct rxb_env *env, void *cookie)
 {
-	struct env_buf *b = cookie_buf(env, cookie);
+	struct env_buf *b;
 
+	if (!cookie)
+		return;		/* a streaming model's packet: nothing held */
+	b = cookie_buf(env, cookie);
 	if (!b) {
 		env_err(env, "put: %p is not a buffer", cookie);
 		return;

@@ -11,7 +11,7 @@ rxb_init devlink iperf3 ping
 ktap_set_plan 14
 
 DL=rxbisect/rxbisect0
-MODELS="privring rxbisect shring shring-list shring-batched dshring corec"
+MODELS="privring rxbisect shring shring-list shring-batched dshring corec enso"
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
 
