@@ -842,6 +842,7 @@ M(wss_mib, r->wss_mib)
 M(wss_peak_mib, r->wss_peak_mib)
 M(wss_bufs, r->wss_bufs)
 M(util, 100 * r->util)
+M(cyc_pkt, r->cyc_pkt)
 M(model_cyc, r->model_cyc_pkt)
 M(xfers, r->xfer_pkt)
 M(rmws, r->rmw_pkt)
@@ -885,6 +886,7 @@ const struct sim_metric sim_metrics[] = {
 	MD(wss_peak_mib, "%.2f", "I/O working set, peak (MiB)"),
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
 	MD(util, "%.1f", "core busy time (%)"),
+	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),
 	MD(model_cyc, "%.1f", "cycles per packet in the ring-model code (--sync-cost)"),
 	MD(xfers, "%.2f", "model state: cache-line transfers between cores per packet"),
 	MD(rmws, "%.2f", "model code: locked RMWs (atomics) per packet, locks excluded"),

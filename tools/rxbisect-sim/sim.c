@@ -1255,6 +1255,8 @@ static void sync_results(const struct sim *s, struct sim_res *r)
 			sc[k] += s->core[i].sc[k];
 	}
 	r->model_cyc_pkt = (cost - s->cost0) / s->ps_per_cycle / n;
+	for (i = 0; i < s->c.cores; i++)
+		r->cyc_pkt += (s->core[i].busy_ps - s->busy0[i]) / s->ps_per_cycle / n;
 	r->xfer_pkt = (sc[SC_XFER] - s->sc0[SC_XFER]) / n;
 	r->rmw_pkt = (sc[SC_RMW] - s->sc0[SC_RMW]) / n;
 	r->lock_pkt = (sc[SC_LOCK] - s->sc0[SC_LOCK]) / n;

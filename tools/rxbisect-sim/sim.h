@@ -141,6 +141,7 @@ struct sim_res {
 	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
 	double util;
 	/* the model code's cost per delivered packet (core cycles, events) */
+	double cyc_pkt;			/* core busy cycles per packet, all in */
 	double model_cyc_pkt, xfer_pkt, rmw_pkt, lock_pkt, fence_pkt;
 	double alloc_pkt, db_pkt;
 	double wall_s, cpu_s;		/* host time of the run */
