@@ -432,7 +432,8 @@ static void exp1_privring_ring_size(void)
 	       100 * h[4].gbps / h[1].gbps);
 	EXPECT(h[5].gbps < 0.97 * h[1].gbps, "R = 2048 collapsed too");
 	EXPECT(h[4].lat_p99_us > 10 * h[1].lat_p99_us, "latency: rings fill");
-	EXPECT(h[4].cpu_pkt_hit < h[3].cpu_pkt_hit - 0.2,
+	/* Against R = 256 (line rate): R = 512 is on the edge, see above. */
+	EXPECT(h[4].cpu_pkt_hit < h[2].cpu_pkt_hit - 0.2,
 	       "leaky DMA: packets evicted before the core reads them");
 	EXPECT(r[5].mem_gbs > 3 * r[1].mem_gbs, "DRAM traffic up (paper: 4.9x)");
 }
