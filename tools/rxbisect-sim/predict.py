@@ -22,7 +22,8 @@ Usage: predict.py [--packets N] [--jobs N] [--quick] [--no-sensitivity]
                   [--calibrate] [--sim PATH]
 Runtime: about 60 runs of --packets (default 300000) for the first table,
 and 2 x 2 x (free parameters) x (headlines) runs of --packets / 2 for the
-second: 10-20 minutes of one core at the defaults.  --quick: 3 rows and
+second: about 1.5 minutes of CPU at the defaults (10 minutes of wall time
+on a loaded 2-core machine).  --quick: 3 rows and
 one parameter with 20000 packets, a few seconds (make check runs it).
 """
 import argparse
