@@ -131,6 +131,14 @@ static const struct opt opts[] = {
 	O("pcie-rd-ns", T_DBL, pcie_rd_ns, "500", "DMA read latency when the LLC hits"),
 	O("pcie-reads", T_UINT, pcie_reads, "64", "outstanding DMA reads per port"),
 	O("nic-buf", T_SIZE, nic_buf, "256K", "on-NIC receive buffer per port"),
+	/* cost of the ring-model code: sources in Documentation/simulator.rst */
+	O("sync-cost", T_BOOL, sync_cost, "1",
+	  "cores pay for the model code: atomics, locks, line transfers, allocs, doorbells"),
+	O("atomic-ns", T_DBL, atomic_ns, "2.6", "locked RMW (atomic, cmpxchg, lock), owned line"),
+	O("xfer-ns", T_DBL, xfer_ns, "25", "cache-line transfer from another core"),
+	O("fence-ns", T_DBL, fence_ns, "2.4", "full fence (smp_mb)"),
+	O("alloc-ns", T_DBL, alloc_ns, "0.25", "buffer allocation or free by the driver"),
+	O("doorbell-ns", T_DBL, doorbell_ns, "100", "core time of one MMIO doorbell write"),
 	O("wss-window", T_UINT, wss_window, "65536",
 	  "I/O working set: DMA writes per window (power of two)"),
 	{ "change", T_CHANGE, 0, "",
@@ -196,6 +204,9 @@ static const struct range ranges[] = {
 	R("wss-window", 2, SIM_MAX_WSS_WINDOW),
 	R("pcie-gbps", 0, 1e5), R("pcie-rd-ns", 0, 1e6),
 	R("pcie-reads", 1, 4096), R("nic-buf", 2048, 1ULL << 32),
+	R("atomic-ns", 0, SIM_MAX_NS), R("xfer-ns", 0, SIM_MAX_NS),
+	R("fence-ns", 0, SIM_MAX_NS), R("alloc-ns", 0, SIM_MAX_NS),
+	R("doorbell-ns", 0, SIM_MAX_NS),
 };
 
 /*
@@ -206,6 +217,7 @@ static const char *const live_opts[] = {
 	"load", "cycles", "poll-cycles", "budget", "touch-lines", "rewrite",
 	"app-accesses", "extra", "irq-us", "refill-retry-us", "tx", "hold-us",
 	"llc-ns", "dram-ns", "mem-gbs", "mem-load", "mlp", "target-share",
+	"sync-cost", "atomic-ns", "xfer-ns", "fence-ns", "alloc-ns", "doorbell-ns",
 	"target-cycles", "target-accesses", NULL,
 };
 
@@ -830,6 +842,14 @@ M(wss_mib, r->wss_mib)
 M(wss_peak_mib, r->wss_peak_mib)
 M(wss_bufs, r->wss_bufs)
 M(util, 100 * r->util)
+M(cyc_pkt, r->cyc_pkt)
+M(model_cyc, r->model_cyc_pkt)
+M(xfers, r->xfer_pkt)
+M(rmws, r->rmw_pkt)
+M(locks, r->lock_pkt)
+M(fences, r->fence_pkt)
+M(allocs, r->alloc_pkt)
+M(doorbells, r->db_pkt)
 M(cross_frees, r->cross_frees)
 M(sim_ms, r->sim_s * 1e3)
 M(wall_s, r->wall_s)
@@ -866,6 +886,14 @@ const struct sim_metric sim_metrics[] = {
 	MD(wss_peak_mib, "%.2f", "I/O working set, peak (MiB)"),
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
 	MD(util, "%.1f", "core busy time (%)"),
+	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),
+	MD(model_cyc, "%.1f", "cycles per packet in the ring-model code (--sync-cost)"),
+	MD(xfers, "%.2f", "model state: cache-line transfers between cores per packet"),
+	MD(rmws, "%.2f", "model code: locked RMWs (atomics) per packet, locks excluded"),
+	MD(locks, "%.2f", "model code: spinlock acquisitions per packet"),
+	MD(fences, "%.2f", "model code: full fences per packet"),
+	MD(allocs, "%.2f", "model code: buffer allocator calls per packet"),
+	MD(doorbells, "%.3f", "model code: doorbell writes per packet"),
 	MD(cross_frees, "%.0f", "buffers freed by a core other than their pool's"),
 	MD(sim_ms, "%.2f", "simulated time measured (ms)"),
 	MD(wall_s, "%.2f", "wall-clock time of the run (s)"),

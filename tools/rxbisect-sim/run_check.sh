@@ -8,7 +8,9 @@
 # fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 50, seed
 # SIM_FUZZ_SEED, default 1) on the ASan/UBSan one, and the libFuzzer
 # target of the option layer (build/fuzz/fuzz_opts, clang) for
-# SIM_LIBFUZZER_SECONDS (default 20).  The last line is
+# SIM_LIBFUZZER_SECONDS (default 20), and predict.py --quick (three rows
+# of the prediction table and one of the sensitivity table: that it runs
+# and prints well-formed rows, not their numbers).  The last line is
 # "# Totals: pass:N fail:N skip:N" over the nested cases.
 #
 # Usage: run_check.sh BUILD_DIR "FLAVOURS"
@@ -30,6 +32,7 @@ for f in "${flavours[@]}"; do
 done
 cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]] && ntests=$((ntests + 1))
 cli_case asan:fuzz_opts && ntests=$((ntests + 1))
+cli_case plain:predict && ntests=$((ntests + 1))
 
 echo "KTAP version 1"
 echo "1..$ntests"
@@ -129,6 +132,33 @@ if cli_case asan:fuzz_opts; then
 			pass=$((pass + 1))
 		else
 			echo "not ok $n asan:fuzz_opts # exit $rc (log: $log)"
+			fail=$((fail + 1))
+		fi
+	fi
+fi
+if cli_case plain:predict; then
+	n=$((n + 1))
+	log=$build/plain/predict.log
+	t0=$SECONDS
+	echo "# plain:predict (predict.py --quick)"
+	if ! command -v python3 >/dev/null; then
+		echo "ok $n plain:predict # SKIP python3 not installed"
+		skip=$((skip + 1))
+	else
+		timeout 300 python3 "$here/predict.py" --quick --jobs 1 \
+			--sim "$build/plain/rxbisect-sim" >"$log" 2>&1
+		rc=$?
+		sed 's/^/    # /' "$log"
+		# Rows: source, quantity ... then paper, sim, ratio as numbers or --.
+		num='([0-9.]+|--)'
+		rows=$(grep -cE "^(Fig|Table)[^ ]* .*  $num +$num +$num( |\$)" "$log")
+		sens=$(grep -cE '  [yn] +([yn]{2} +)+(robust|fragile: )' "$log")
+		if [ "$rc" -eq 0 ] && [ "$rows" -eq 3 ] && [ "$sens" -eq 1 ]; then
+			echo "ok $n plain:predict # time=$((SECONDS - t0))s"
+			pass=$((pass + 1))
+		else
+			echo "    # exit $rc, $rows prediction rows (want 3), $sens sensitivity rows (want 1)"
+			echo "not ok $n plain:predict # (log: $log)"
 			fail=$((fail + 1))
 		fi
 	fi

@@ -25,6 +25,7 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_wss.h>
+#include <shim.h>
 
 #include "llc.h"
 #include "pool.h"
@@ -58,6 +59,8 @@
 #define MEM_BURST_PS	(1000 * PS_PER_NS)
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
+/* Events of the model code a core pays for (sync_note()). */
+enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_NR };
 enum { BUF_FREE, BUF_POSTED, BUF_HELD };
 
 struct sbuf {
@@ -110,8 +113,18 @@ struct score {
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
 	u64 busy_ps;
+	u64 sync_ps;			/* model-code cost not yet charged */
+	u64 cost_ps;			/* model-code cost charged so far */
+	u64 sc[SC_NR];
 	struct u32_stack cache;		/* LIFO level of its pool */
 	struct rxb_pkt batch[SIM_MAX_BUDGET];
+};
+
+/* Coherence state of one cache line of model state the cores touched. */
+struct sline {
+	u64 tag;			/* line number + 1, 0: empty slot */
+	u64 sharers;			/* cores holding a copy */
+	int owner;			/* last core that wrote it, -1: none */
 };
 
 struct held {
@@ -169,6 +182,13 @@ struct sim {
 	u64 pool_fails0, cross0;
 	u64 nic_drop, up0, down0;
 	u64 events;
+	/* the model code's cost: the shim's sink, the core running it */
+	struct rxb_shim_sink sink;
+	int agent;			/* core in model code, -1: NIC, setup */
+	struct sline *lines;
+	u32 lines_cap, lines_n;
+	double atomic_ps, xfer_ps, fence_ps, alloc_ps, db_ps;
+	u64 sc0[SC_NR], cost0;
 };
 
 static inline u64 rnd(struct sim *s)
@@ -496,6 +516,113 @@ static int notif_setup(struct sport *p)
 	return 0;
 }
 
+/* ---- the cost of the model code ------------------------------------ */
+
+/*
+ * The shims of the model cores' atomics, locks, READ_ONCE/WRITE_ONCE and
+ * fences report here (tools/testing/rxbisect/shim/shim.h) while a core
+ * runs model code (s->agent >= 0); the NIC's half and setup are free.
+ * Each line of model state keeps the core that last wrote it and the cores
+ * that read it since: an access that needs the line from another core's
+ * cache (a read after another core's write, a write while others hold
+ * it) costs --xfer-ns, a locked RMW --atomic-ns more, smp_mb()
+ * --fence-ns.  Plain loads and stores are invisible.
+ */
+static struct sline *sline_get(struct sim *s, u64 line)
+{
+	struct sline *l;
+	u32 i;
+
+	if (2 * (s->lines_n + 1) > s->lines_cap) {
+		u32 ncap = s->lines_cap ? 2 * s->lines_cap : 4096, j;
+		struct sline *nl = calloc(ncap, sizeof(*nl));
+
+		if (!nl)
+			abort();
+		for (j = 0; j < s->lines_cap; j++) {
+			if (!s->lines[j].tag)
+				continue;
+			i = rxb_sim_mix64(s->lines[j].tag) & (ncap - 1);
+			while (nl[i].tag)
+				i = (i + 1) & (ncap - 1);
+			nl[i] = s->lines[j];
+		}
+		free(s->lines);
+		s->lines = nl;
+		s->lines_cap = ncap;
+	}
+	i = rxb_sim_mix64(line + 1) & (s->lines_cap - 1);
+	for (l = &s->lines[i]; l->tag; l = &s->lines[i]) {
+		if (l->tag == line + 1)
+			return l;
+		i = (i + 1) & (s->lines_cap - 1);
+	}
+	l->tag = line + 1;
+	l->owner = -1;
+	s->lines_n++;
+	return l;
+}
+
+static void sync_note(struct rxb_shim_sink *k, enum rxb_shim_ev ev,
+		      const void *addr)
+{
+	struct sim *s = container_of(k, struct sim, sink);
+	struct score *c;
+	struct sline *l;
+	u64 me;
+	bool xfer;
+
+	if (s->agent < 0 || !s->c.sync_cost)
+		return;
+	c = &s->core[s->agent];
+	if (ev == RXB_SHIM_FENCE) {
+		c->sc[SC_FENCE]++;
+		c->sync_ps += s->fence_ps;
+		return;
+	}
+	l = sline_get(s, (uintptr_t)addr / LLC_LINE);
+	me = BIT_ULL(s->agent);
+	if (ev == RXB_SHIM_READ) {
+		xfer = l->owner >= 0 && l->owner != s->agent && !(l->sharers & me);
+		l->sharers |= me;
+	} else {
+		xfer = (l->owner >= 0 && l->owner != s->agent) ||
+		       (l->sharers & ~me);
+		l->owner = s->agent;
+		l->sharers = me;
+		if (ev != RXB_SHIM_WRITE) {
+			c->sc[ev == RXB_SHIM_LOCK ? SC_LOCK : SC_RMW]++;
+			c->sync_ps += s->atomic_ps;
+		}
+	}
+	if (xfer) {
+		c->sc[SC_XFER]++;
+		c->sync_ps += s->xfer_ps;
+	}
+}
+
+/* Core @c's allocator call or doorbells (@n), charged if it runs model code. */
+static void sync_charge(struct sim *s, unsigned int what, u64 n)
+{
+	struct score *c;
+
+	if (s->agent < 0 || !s->c.sync_cost)
+		return;
+	c = &s->core[s->agent];
+	c->sc[what] += n;
+	c->sync_ps += n * (what == SC_ALLOC ? s->alloc_ps : s->db_ps);
+}
+
+/* The model-code cost core @c ran up, now charged to its busy time. */
+static u64 sync_take(struct score *c)
+{
+	u64 ps = c->sync_ps;
+
+	c->sync_ps = 0;
+	c->cost_ps += ps;
+	return ps;
+}
+
 /* ---- environment (struct rxb_drv_ops, struct rxb_hw_ops) ------------------------------ */
 
 static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
@@ -507,6 +634,7 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 
 	if (err)
 		return err;
+	sync_charge(s, SC_ALLOC, 1);
 	if (s->pcie)
 		pcie_desc_fetch(s, p, 1);
 	s->buf[b].state = BUF_POSTED;
@@ -524,6 +652,7 @@ static void env_free_buf(void *env, unsigned int q, void *cookie)
 	(void)q;
 	if (b >= s->nbuf)
 		return;
+	sync_charge(s, SC_ALLOC, 1);
 	s->buf[b].state = BUF_FREE;
 	fifo_push(&s->pool[s->buf[b].pool].ring, b);
 }
@@ -912,7 +1041,7 @@ static void core_start(struct sim *s, struct score *c)
 	if (c->first)
 		cyc += s->c.poll_cycles;
 	c->first = false;
-	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b);
+	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b) + sync_take(c);
 	c->busy_ps += ps;
 	c->started = true;
 	ev_set(s, ent_core(s, c->idx), s->now + ps);
@@ -936,6 +1065,8 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		memcpy(&r, c->batch[i].data, sizeof(r));
 		if (pool_alloc(s, c->idx, &b))
 			continue;
+		/* the skb the copy goes into: an allocator call */
+		sync_charge(s, SC_ALLOC, 1);
 		s->buf[b].state = BUF_POSTED;
 		s->buf[b].t_arr = r.t_arr;
 		s->buf[b].len = c->batch[i].len;
@@ -944,6 +1075,25 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		c->batch[k++].cookie = buf_cookie(b);
 	}
 	return k;
+}
+
+/*
+ * Doorbells core @c's queue rang since the last look: posted MMIO writes
+ * down the link, and --doorbell-ns each for the core.
+ */
+static void core_doorbells(struct sim *s, struct score *c, struct sport *p)
+{
+	u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
+
+	if (!n)
+		return;
+	c->doorbells = db;
+	sync_charge(s, SC_DB, n);
+	if (s->pcie) {
+		pcie_use(s, &p->down_free, (double)n *
+			 (PCIE_DB_BYTES + PCIE_TLP_OH) * s->up_ps_per_byte);
+		p->down_bytes += n * (PCIE_DB_BYTES + PCIE_TLP_OH);
+	}
 }
 
 static void core_event(struct sim *s, struct score *c)
@@ -961,29 +1111,22 @@ static void core_event(struct sim *s, struct score *c)
 		return;
 	}
 	c->state = CORE_BUSY;
+	s->agent = c->idx;
 	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
 	if (p->ops->stream)
 		c->n = stream_copy(s, c, c->n);
-	if (s->pcie) {
-		/* Doorbells: posted MMIO writes down the link. */
-		u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
-
-		if (n) {
-			pcie_use(s, &p->down_free, (double)n *
-				 (PCIE_DB_BYTES + PCIE_TLP_OH) * s->up_ps_per_byte);
-			p->down_bytes += n * (PCIE_DB_BYTES + PCIE_TLP_OH);
-			c->doorbells = db;
-		}
-	}
+	core_doorbells(s, c, p);
 	c->i = 0;
 	c->first = true;
 	if (c->n) {
+		s->agent = -1;
 		core_start(s, c);
 		return;
 	}
 	if (p->ops->rx_pending(p->m, c->q)) {
 		/* Only notifications so far: poll again. */
-		ps = (u64)(s->c.poll_cycles * s->ps_per_cycle) + 1;
+		s->agent = -1;
+		ps = (u64)(s->c.poll_cycles * s->ps_per_cycle) + 1 + sync_take(c);
 		c->busy_ps += ps;
 		ev_set(s, ent_core(s, c->idx), s->now + ps);
 		return;
@@ -999,6 +1142,10 @@ static void core_event(struct sim *s, struct score *c)
 		       s->now + (u64)(s->c.refill_retry_us * 1e6));
 	else
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+	core_doorbells(s, c, p);
+	s->agent = -1;
+	/* Going idle: the cost counts as busy time, delays nothing. */
+	c->busy_ps += sync_take(c);
 }
 
 /* ---- measurement --------------------------------------------------- */
@@ -1013,8 +1160,12 @@ static void measure_start(struct sim *s)
 	for (p = 0; p < s->c.ports; p++)
 		memcpy(s->port[p].snap, s->port[p].m->qstats,
 		       sizeof(struct rxb_qstats) * s->qpp);
-	for (i = 0; i < s->c.cores; i++)
+	for (i = 0; i < s->c.cores; i++) {
 		s->busy0[i] = s->core[i].busy_ps;
+		s->cost0 += s->core[i].cost_ps;
+		for (p = 0; p < SC_NR; p++)
+			s->sc0[p] += s->core[i].sc[p];
+	}
 	for (i = 0; i < s->npools; i++) {
 		s->pool_fails0 += s->pool[i].fails;
 		s->cross0 += s->pool[i].cross_frees;
@@ -1217,6 +1368,28 @@ static double ratio(u64 x, u64 y)
 	return y ? (double)x / y : 0;
 }
 
+static void sync_results(const struct sim *s, struct sim_res *r)
+{
+	u64 sc[SC_NR] = { 0 }, cost = 0;
+	double n = r->delivered ? (double)r->delivered : 1;
+	unsigned int i, k;
+
+	for (i = 0; i < s->c.cores; i++) {
+		cost += s->core[i].cost_ps;
+		for (k = 0; k < SC_NR; k++)
+			sc[k] += s->core[i].sc[k];
+	}
+	r->model_cyc_pkt = (cost - s->cost0) / s->ps_per_cycle / n;
+	for (i = 0; i < s->c.cores; i++)
+		r->cyc_pkt += (s->core[i].busy_ps - s->busy0[i]) / s->ps_per_cycle / n;
+	r->xfer_pkt = (sc[SC_XFER] - s->sc0[SC_XFER]) / n;
+	r->rmw_pkt = (sc[SC_RMW] - s->sc0[SC_RMW]) / n;
+	r->lock_pkt = (sc[SC_LOCK] - s->sc0[SC_LOCK]) / n;
+	r->fence_pkt = (sc[SC_FENCE] - s->sc0[SC_FENCE]) / n;
+	r->alloc_pkt = (sc[SC_ALLOC] - s->sc0[SC_ALLOC]) / n;
+	r->db_pkt = (sc[SC_DB] - s->sc0[SC_DB]) / n;
+}
+
 static void results(struct sim *s, struct sim_res *r)
 {
 	const struct llc_stats *a = &s->llc.st, *b = &s->llc0;
@@ -1303,6 +1476,7 @@ static void results(struct sim *s, struct sim_res *r)
 	r->wss_mib = r->wss_bufs * s->c.pkt_size / (1 << 20);
 	r->wss_peak_mib = r->wss_peak_bufs * s->c.pkt_size / (1 << 20);
 	r->events = s->events;
+	sync_results(s, r);
 	xstats(s, r);
 }
 
@@ -1332,6 +1506,7 @@ static void sim_free(struct sim *s)
 	free(s->key);
 	free(s->heap);
 	free(s->pos);
+	free(s->lines);
 	llc_fini(&s->llc);
 	if (s->wss.ring)
 		rxb_wss_fini(&s->wss);
@@ -1373,6 +1548,11 @@ static void sim_derive(struct sim *s)
 	s->line_ps = s->c.mem_gbs > 0 ? LLC_LINE * 1e3 / s->c.mem_gbs : 0;
 	s->up_ps_per_byte = s->c.pcie_gbps > 0 ? 8e3 / s->c.pcie_gbps : 0;
 	s->rd_slot_ps = s->c.pcie_rd_ns * PS_PER_NS / s->c.pcie_reads;
+	s->atomic_ps = s->c.atomic_ns * PS_PER_NS;
+	s->xfer_ps = s->c.xfer_ns * PS_PER_NS;
+	s->fence_ps = s->c.fence_ns * PS_PER_NS;
+	s->alloc_ps = s->c.alloc_ns * PS_PER_NS;
+	s->db_ps = s->c.doorbell_ns * PS_PER_NS;
 }
 
 static int sim_setup(struct sim *s)
@@ -1393,6 +1573,8 @@ static int sim_setup(struct sim *s)
 			"several packets per buffer are not modelled");
 		return -EOPNOTSUPP;
 	}
+	s->agent = -1;
+	s->sink.note = sync_note;
 	s->qpp = s->c.cores / s->c.ports;
 	s->ps_per_cycle = 1000.0 / s->c.ghz;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;
@@ -1519,6 +1701,8 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 		sim_free(s);
 		return err;
 	}
+	/* Setup is free; from here the model code costs (sync_note()). */
+	rxb_shim_sink = &s->sink;
 	warm = (u64)(c->warmup * c->packets);
 	if (!warm)
 		measure_start(s);
@@ -1546,6 +1730,7 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 			core_event(s, &s->core[e - 4 * c->ports]);
 		}
 	}
+	rxb_shim_sink = NULL;
 	results(s, r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);

@@ -104,6 +104,13 @@ struct sim_cfg {
 	double pcie_rd_ns;		/* DMA read latency, LLC hit */
 	unsigned int pcie_reads;	/* outstanding DMA reads */
 	u64 nic_buf;			/* on-NIC receive buffer (bytes) */
+	/* cost of the ring-model code (Documentation/simulator.rst) */
+	bool sync_cost;			/* charge it at all */
+	double atomic_ns;		/* locked RMW, line already owned */
+	double xfer_ns;			/* line last written by another core */
+	double fence_ns;		/* smp_mb() */
+	double alloc_ns;		/* buffer alloc or free (drv ops) */
+	double doorbell_ns;		/* MMIO doorbell write */
 	unsigned int wss_window;
 	struct sim_change change[SIM_MAX_CHANGES];
 	unsigned int nchange;
@@ -133,6 +140,10 @@ struct sim_res {
 	double mem_gbs, mem_rd_gbs, mem_wr_gbs;
 	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
 	double util;
+	/* the model code's cost per delivered packet (core cycles, events) */
+	double cyc_pkt;			/* core busy cycles per packet, all in */
+	double model_cyc_pkt, xfer_pkt, rmw_pkt, lock_pkt, fence_pkt;
+	double alloc_pkt, db_pkt;
 	double wall_s, cpu_s;		/* host time of the run */
 	u64 events;
 	unsigned int nqueues;

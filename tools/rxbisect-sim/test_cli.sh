@@ -107,6 +107,14 @@ bad '--rewrite "maybe": want 1, 0, yes, no' --rewrite=maybe
 bad '--arrival "uniform": want one of const, poisson, burst, trace' --arrival uniform
 bad '--model "nosuch": no such ring model' --model nosuch
 bad '--model: at most 31 bytes' --model "$(printf 'x%.0s' {1..40})"
+bad '--xfer-ns "-1": want a number in [0, 100000]' --xfer-ns -1
+bad '--atomic-ns "nan": want a number in [0, 100000]' --atomic-ns nan
+bad '--fence-ns "1e6": want a number in [0, 100000]' --fence-ns 1e6
+bad '--alloc-ns "inf": want a number' --alloc-ns inf
+bad '--doorbell-ns "": want a number' --doorbell-ns ''
+bad '--sync-cost "2": want 1, 0, yes, no' --sync-cost=2
+bad '--change 0.5:xfer-ns=-5: --xfer-ns "-5": want a number in [0, 100000]' \
+	--change 0.5:xfer-ns=-5
 # Rules between options.
 bad '--cores 12: want a multiple of --ports 8' --cores 12 --ports 8
 bad '--ddio-ways 12: at most --llc-ways 11' --ddio-ways 12
@@ -179,6 +187,9 @@ check 0 '' "good: --seed 2^64-1, --load 1e-3, --packets 3e3" -- "${small[@]}" \
 check 0 '' "good: --change live options in any order" -- "${small[@]}" \
 	--change 0.6:budget=64 --change 0.3:load=0.5 --change 0.5:extra=3:100:2 \
 	--change 0.7:rewrite=0
+check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}" \
+	--model shring --xfer-ns 0 --doorbell-ns 1e5 --change 0.3:sync-cost=0 \
+	--change 0.6:sync-cost=1 --columns model_cyc,xfers,locks
 check 0 '' "good: --llc 1G --llc-ways 16 --ddio-ways 16" -- "${small[@]}" \
 	--llc 1G --llc-ways 16 --ddio-ways 16
 check 0 '' "good: --sweep with a --case label full of gnuplot syntax" -- \

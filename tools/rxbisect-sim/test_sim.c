@@ -475,7 +475,8 @@ static void exp1_privring_ring_size(void)
 	       100 * h[4].gbps / h[1].gbps);
 	EXPECT(h[5].gbps < 0.97 * h[1].gbps, "R = 2048 collapsed too");
 	EXPECT(h[4].lat_p99_us > 10 * h[1].lat_p99_us, "latency: rings fill");
-	EXPECT(h[4].cpu_pkt_hit < h[3].cpu_pkt_hit - 0.2,
+	/* Against R = 256 (line rate): R = 512 is on the edge, see above. */
+	EXPECT(h[4].cpu_pkt_hit < h[2].cpu_pkt_hit - 0.2,
 	       "leaky DMA: packets evicted before the core reads them");
 	EXPECT(r[5].mem_gbs > 3 * r[1].mem_gbs, "DRAM traffic up (paper: 4.9x)");
 }
@@ -1052,6 +1053,48 @@ static void mem_bandwidth(void)
 	       "latency rises towards saturation");
 }
 
+/*
+ * The ring-model code costs core time (the shim's sink): at low load a
+ * shared ring's lock, bitmap atomics and the transfers of its lines
+ * between the sharing cores cost more per packet than a private ring's
+ * code (thesis section 5.4: +34 % cycles at low load).  Direction only.
+ */
+static void sync_cost(void)
+{
+	struct sim_cfg c = base();
+	struct sim_res priv, sh, off;
+
+	if (!has_model("shring")) {
+		skip("shring model not registered");
+		return;
+	}
+	c.load = 0.1;
+	c.packets = 100000;
+	c.warmup = 0.2;
+	if (!run("privring, low load", &c, &priv))
+		return;
+	snprintf(c.model, sizeof(c.model), "shring");
+	if (!run("shring 1024/8, low load", &c, &sh))
+		return;
+	diag("model cycles/packet: privring %.1f shring %.1f", priv.model_cyc_pkt,
+	     sh.model_cyc_pkt);
+	diag("shring per packet: %.2f transfers, %.2f atomics, %.2f locks",
+	     sh.xfer_pkt, sh.rmw_pkt, sh.lock_pkt);
+	EXPECT(sh.model_cyc_pkt > priv.model_cyc_pkt,
+	       "shring's code costs more per packet: %.1f vs %.1f",
+	       sh.model_cyc_pkt, priv.model_cyc_pkt);
+	EXPECT(sh.xfer_pkt > priv.xfer_pkt && sh.lock_pkt > 0,
+	       "a shared ring moves lines between cores and takes a lock");
+	EXPECT(sh.util > priv.util, "and so keeps its cores busier: %.1f%% vs %.1f%%",
+	       100 * sh.util, 100 * priv.util);
+	c.sync_cost = false;
+	if (!run("shring, --sync-cost 0", &c, &off))
+		return;
+	EXPECT(off.model_cyc_pkt == 0 && off.xfer_pkt == 0,
+	       "--sync-cost 0: nothing counted");
+	EXPECT(!rxb_shim_sink, "the sink is uninstalled after a run");
+}
+
 /* ---- runner -------------------------------------------------------- */
 
 struct tcase {
@@ -1077,6 +1120,7 @@ static const struct tcase cases[] = {
 	{ "pcie_descriptors", pcie_descriptors },
 	{ "pcie_notifications", pcie_notifications },
 	{ "mem_bandwidth", mem_bandwidth },
+	{ "sync_cost", sync_cost },
 	{ "exp1_privring_ring_size", exp1_privring_ring_size },
 	{ "exp1_rxbisect_bx_size", exp1_rxbisect_bx_size },
 	{ "exp2_queueing", exp2_queueing },

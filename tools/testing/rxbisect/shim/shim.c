@@ -10,6 +10,9 @@ long rxb_shim_alloc_fail_after = -1;
 long rxb_shim_alloc_injected;
 long rxb_shim_warnings;
 unsigned long rxb_shim_fence_word;
+#ifdef RXB_SHIM_COUNT
+__thread struct rxb_shim_sink *rxb_shim_sink;
+#endif
 
 /* Per-CPU data: one mutex per CPU stands for disabled preemption. */
 static pthread_mutex_t rxb_shim_cpu_lock[RXB_SHIM_NR_CPUS] = {

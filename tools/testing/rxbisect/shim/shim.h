@@ -31,4 +31,48 @@ void rxb_shim_set_cpu(int cpu);
 int rxb_shim_get_cpu(void);
 void rxb_shim_put_cpu(void);
 
+/*
+ * Cost accounting for a simulator (tools/rxbisect-sim): the shims of
+ * READ_ONCE/WRITE_ONCE, smp_load_acquire/smp_store_release, smp_mb, the
+ * atomics and the spinlocks report each access to the calling thread's
+ * sink, which charges the simulated core running the model code.
+ *
+ * Only a build with -DRXB_SHIM_COUNT has the hook; everywhere else
+ * (unit tests, bench_models) rxb_shim_note() is empty and costs nothing.
+ * With the hook but no sink installed it is one thread-local load and a
+ * predicted branch.
+ */
+enum rxb_shim_ev {
+	RXB_SHIM_READ,		/* load of shared state */
+	RXB_SHIM_WRITE,		/* plain or release store */
+	RXB_SHIM_RMW,		/* locked read-modify-write (atomic, cmpxchg) */
+	RXB_SHIM_LOCK,		/* spinlock acquired (one RMW on the lock) */
+	RXB_SHIM_FENCE,		/* full fence (smp_mb) */
+	RXB_SHIM_NR_EV,
+};
+
+struct rxb_shim_sink {
+	void (*note)(struct rxb_shim_sink *sink, enum rxb_shim_ev ev,
+		     const void *addr);
+};
+
+#ifdef RXB_SHIM_COUNT
+/* The calling thread's sink, NULL: nothing reported. */
+extern __thread struct rxb_shim_sink *rxb_shim_sink;
+
+static inline void rxb_shim_note(enum rxb_shim_ev ev, const void *addr)
+{
+	struct rxb_shim_sink *k = rxb_shim_sink;
+
+	if (__builtin_expect(!!k, 0))
+		k->note(k, ev, addr);
+}
+#else
+static inline void rxb_shim_note(enum rxb_shim_ev ev, const void *addr)
+{
+	(void)ev;
+	(void)addr;
+}
+#endif
+
 #endif /* _SHIM_SHIM_H */

@@ -29,7 +29,12 @@
 #define __rxb_fence(order)	__atomic_thread_fence(order)
 #endif
 
-#define smp_mb()		__rxb_fence(__ATOMIC_SEQ_CST)
+/*
+ * Only smp_mb() is reported (RXB_SHIM_FENCE): on x86 smp_rmb(), smp_wmb()
+ * and smp_mb__{before,after}_atomic() order without an instruction.
+ */
+#define smp_mb()	({ rxb_shim_note(RXB_SHIM_FENCE, NULL);		\
+			   __rxb_fence(__ATOMIC_SEQ_CST); })
 #define smp_rmb()		__rxb_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()		__rxb_fence(__ATOMIC_RELEASE)
 #define mb()			smp_mb()
@@ -37,12 +42,17 @@
 #define wmb()			smp_wmb()
 #define dma_rmb()		smp_rmb()
 #define dma_wmb()		smp_wmb()
-#define smp_mb__before_atomic()	smp_mb()
-#define smp_mb__after_atomic()	smp_mb()
+#define smp_mb__before_atomic()	__rxb_fence(__ATOMIC_SEQ_CST)
+#define smp_mb__after_atomic()	__rxb_fence(__ATOMIC_SEQ_CST)
 #define smp_acquire__after_ctrl_dep()	smp_rmb()
 
-#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_load_acquire(p) ({					\
+	rxb_shim_note(RXB_SHIM_READ, p);				\
+	__atomic_load_n(p, __ATOMIC_ACQUIRE); })
 #define smp_store_release(p, v)						\
-	do { __atomic_store_n(p, v, __ATOMIC_RELEASE); } while (0)
+	do {								\
+		rxb_shim_note(RXB_SHIM_WRITE, p);			\
+		__atomic_store_n(p, v, __ATOMIC_RELEASE);		\
+	} while (0)
 
 #endif /* _SHIM_ASM_BARRIER_H */

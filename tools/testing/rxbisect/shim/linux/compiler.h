@@ -17,14 +17,21 @@
 #include <linux/compiler_types.h>
 #include <linux/array_size.h>
 #include <linux/container_of.h>
+#include "../shim.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" ::: "memory")
 
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Both report the access to a simulator's sink (shim.h). */
+#define READ_ONCE(x) ({							\
+	rxb_shim_note(RXB_SHIM_READ, &(x));				\
+	__atomic_load_n(&(x), __ATOMIC_RELAXED); })
 #define WRITE_ONCE(x, val)						\
-	do { __atomic_store_n(&(x), (val), __ATOMIC_RELAXED); } while (0)
+	do {								\
+		rxb_shim_note(RXB_SHIM_WRITE, &(x));			\
+		__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);	\
+	} while (0)
 
 /* An intentional data race (KCSAN annotation): a relaxed access here too. */
 #define data_race(x)	({ typeof(x) __v = READ_ONCE(x); __v; })

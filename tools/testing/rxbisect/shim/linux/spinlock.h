@@ -25,20 +25,30 @@ static inline void spin_lock_init(spinlock_t *l)
 	pthread_mutex_init(&l->m, NULL);
 }
 
+/*
+ * A simulator's sink (shim.h) sees an acquisition as one RMW of the lock
+ * word (RXB_SHIM_LOCK), a release as a store, and a failed trylock as the
+ * load that found the lock taken (queued_spin_trylock()).
+ */
 static inline void spin_lock(spinlock_t *l)
 {
 	pthread_mutex_lock(&l->m);
+	rxb_shim_note(RXB_SHIM_LOCK, l);
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
+	rxb_shim_note(RXB_SHIM_WRITE, l);
 	pthread_mutex_unlock(&l->m);
 }
 
 /* Returns 1 if the lock was taken, as in the kernel. */
 static inline int spin_trylock(spinlock_t *l)
 {
-	return pthread_mutex_trylock(&l->m) == 0;
+	int ok = pthread_mutex_trylock(&l->m) == 0;
+
+	rxb_shim_note(ok ? RXB_SHIM_LOCK : RXB_SHIM_READ, l);
+	return ok;
 }
 
 #define spin_lock_bh(l)				spin_lock(l)
