@@ -179,6 +179,7 @@ static bool enso_nic_notify(struct rxb_model *m, unsigned int qi,
 	 * Pairs with the acquire in enso_notif_ready().
 	 */
 	smp_store_release(&n->signal, 1);
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*n));
 	p->missed = 0;
 	WRITE_ONCE(q->hw.ntail, t + 1);
 	WRITE_ONCE(q->nregs->tail, t + 1);
@@ -228,6 +229,8 @@ static int enso_hw_rx(struct rxb_model *m, unsigned int qi,
 	};
 	/* A flit never straddles the pipe's end: nor does the header. */
 	rxb_hw_dma_put(m, &hdr, sizeof(hdr), addr + p->tail * RXB_ENSO_FLIT);
+	/* The framing header is metadata on the bus, as a descriptor is. */
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
 	p->tail = (p->tail + need) & mask;
 	WRITE_ONCE(regs->rx_tail, p->tail);
 	rxb_stat_inc(&m->qstats[qi].hw_packets);
@@ -321,7 +324,7 @@ static void enso_notif_db(struct rxb_model *m, unsigned int qi,
 	/* Release: the signals cleared before the NIC may reuse the
 	 * entries.  Pairs with the acquire in enso_nic_notify().
 	 */
-	rxb_db_write(&q->nregs->head, q->sw.nhead);
+	rxb_db_ring(m, qi, &q->nregs->head, q->sw.nhead);
 	rxb_stat_inc(&m->qstats[qi].doorbells);
 	enso_nic_notif_head_write(m, qi);
 }
@@ -341,7 +344,7 @@ static void enso_head_db(struct rxb_model *m, unsigned int qi,
 	/* Release: the reads of the flits below @head are done before the
 	 * NIC may overwrite them.  Pairs with the acquire in enso_hw_rx().
 	 */
-	rxb_db_write(&enso_regs(q, pi)->rx_head, head);
+	rxb_db_ring(m, qi, &enso_regs(q, pi)->rx_head, head);
 	rxb_stat_inc(&m->qstats[qi].doorbells);
 	enso_nic_head_write(m, qi, pi);
 }
