@@ -5,7 +5,10 @@
 #   make            build rxbisect.ko (against KDIR) and the userspace tools
 #   make deps       install the Debian packages the build and tests need
 #   make test       static checks, userspace core tests, the simulator's
-#                   tests, then the selftests in a QEMU VM
+#                   tests, then the selftests in a QEMU VM booting 6.1 and
+#                   then 6.12 (tools/run-tests.sh; each stage's wall time,
+#                   each selftest's "# time=Ns"); last line "N passed, N
+#                   failed" over all of it
 #   make C=1 W=1    sparse and extra warnings, as in-tree
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
@@ -16,17 +19,21 @@
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
-#   make debug-kernel
+#   make debug-kernel [KVER=6.12]
 #                   build the KASAN + lockdep + kmemleak kernel for the VM
-#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the tree)
-#   make test KERNEL=debug
+#                   from linux-source-6.1 (KVER=6.12: linux-source-6.12)
+#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the
+#                   tree, one per version)
+#   make test KERNEL=debug [KVER=6.12]
 #                   the whole suite with the module built for, and the VM
-#                   booting, the debug kernel (also vm-test, vm-run, demo)
+#                   booting, that debug kernel (also vm-test, vm-run, demo)
 #   make test KERNEL=6.12
-#                   the same on Debian 12's 6.12 LTS kernel (bookworm-security,
-#                   installed by make deps, else fetched into the cache
-#                   without root by tools/vm/debian-kernel.sh); also module,
-#                   vm-test, vm-run, demo.  KERNEL=6.1 is the default (stock)
+#                   the whole suite with the VM on Debian 12's 6.12 LTS
+#                   kernel alone (bookworm-security, installed by make deps,
+#                   else fetched into the cache without root by
+#                   tools/vm/debian-kernel.sh); also module, vm-test,
+#                   vm-run, demo.  KERNEL=6.1: the VM on 6.1 alone; without
+#                   KERNEL, module etc. build for 6.1 (stock)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)

@@ -17,7 +17,8 @@
 # (the static stage's W=1 C=1 build of it, else here) into build/test/ko-K/.
 # 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
 # KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
-# RXB_TIMEOUT_SCALE (default 3 there, else 1).
+# RXB_TIMEOUT_SCALE (default 3 there, else 1).  RXB_SELFTESTS="a.sh b.sh":
+# only those selftests in the VM.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -250,7 +251,7 @@ stage_vm() {
 		k=
 	fi
 	RXB_VM_KERNEL=$k RXB_VM_KO_DIR=$kodir \
-		tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh
+		tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh ${RXB_SELFTESTS:-}
 }
 
 run_stage() {
@@ -263,8 +264,16 @@ run_stage() {
 		rc=${PIPESTATUS[0]} ;;
 	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	vm-*)	stage_vm "${name#vm-}" 2>&1 | tee "$log"
-		rc=${PIPESTATUS[0]} ;;
+	vm-*)	if [ -n "${vm_bg[$name]:-}" ]; then
+			# started with the others (RXB_VM_PARALLEL=1)
+			wait "${vm_bg[$name]}"
+			cat "$log"
+			rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+			t0=$(cat "$log.t0")
+		else
+			stage_vm "${name#vm-}" 2>&1 | tee "$log"
+			rc=${PIPESTATUS[0]}
+		fi ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac
 	count "$log" "$rc"
@@ -275,15 +284,38 @@ run_stage() {
 stages=()
 for s in "${@:-static unit sim vm}"; do
 	for s in $s; do
-		if [ "$s" = vm ]; then
-			stages+=("${vm_kernels[@]/#/vm-}")
-		else
-			stages+=("$s")
-		fi
+		case $s in
+		vm) stages+=("${vm_kernels[@]/#/vm-}") ;;
+		static|unit|sim|vm-?*) stages+=("$s") ;;
+		*) echo "run-tests.sh: unknown stage $s (static, unit, sim, vm, vm-KERNEL)" >&2; exit 2 ;;
+		esac
 	done
 done
+# RXB_VM_PARALLEL=1: the VM stages of all kernels at once (each VM has
+# 2 vCPUs; see tools/vm/README for what that gains on 2 cores), their logs
+# printed in order.
+declare -A vm_bg=()
+start_vms_together() {
+	local s n=0
+
+	for s in "${stages[@]}"; do
+		case $s in vm-*) n=$((n + 1)) ;; esac
+	done
+	[ "$n" -ge 2 ] || return 0
+	for s in "${stages[@]}"; do
+		case $s in vm-*) ;; *) continue ;; esac
+		echo $SECONDS > "$logdir/$s.log.t0"
+		rm -f "$logdir/$s.log.rc"
+		( stage_vm "${s#vm-}" > "$logdir/$s.log" 2>&1; echo $? > "$logdir/$s.log.rc" ) &
+		vm_bg[$s]=$!
+	done
+}
+
 times=()
 for s in "${stages[@]}"; do
+	case $s in
+	vm-*) [ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+	esac
 	run_stage "$s"
 done
 echo "# wall time: ${times[*]}, total ${SECONDS}s"
