@@ -18,7 +18,8 @@
 # 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
 # KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
 # RXB_TIMEOUT_SCALE (default 3 there, else 1).  RXB_SELFTESTS="a.sh b.sh":
-# only those selftests in the VM.
+# only those selftests in the VM.  RXB_VM_LOCK=FILE: the VM stages wait for
+# an flock on FILE (a machine shared by several users of the VM).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -312,9 +313,16 @@ start_vms_together() {
 }
 
 times=()
+vm_locked=
 for s in "${stages[@]}"; do
 	case $s in
-	vm-*) [ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+	vm-*)	# RXB_VM_LOCK=FILE: held from the first VM stage to the end
+		if [ -n "${RXB_VM_LOCK:-}" ] && [ -z "$vm_locked" ]; then
+			w=$SECONDS
+			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
+			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
+		fi
+		[ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
 	esac
 	run_stage "$s"
 done

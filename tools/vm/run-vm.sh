@@ -341,9 +341,16 @@ ELAPSED=$(($(date +%s) - START))
 # Where the time went (guest uptime at the command's start and end): on
 # stderr, so that it does not mix with the command's KTAP.
 if [ -z "$INTERACTIVE" ] && [ -r "$RUNDIR/uptime.start" ] && [ -r "$RUNDIR/uptime.end" ]; then
-	awk -v all="$ELAPSED" -v k="$KVER" '
+	# and the CPU time QEMU used (this shell's children): near 2 x the
+	# wall time, the 2 vCPUs kept 2 host cores busy
+	times > "$RUNDIR/times"	# (in this shell: a subshell has no children)
+	read -r cu cs < <(tail -n1 "$RUNDIR/times")
+	awk -v all="$ELAPSED" -v k="$KVER" -v cpu="${cu:-0}" -v sys="${cs:-0}" '
+		function sec(v, a) { split(v, a, /[ms]/); return a[1] * 60 + a[2] }
 		NR == 1 { s = $1 } NR == 2 { e = $1 }
-		END { printf "run-vm.sh: %s: %d s in all: boot %.0f s, command %.0f s\n", k, all, s, e - s }' \
+		END { c = sec(cpu) + sec(sys)
+		      printf "run-vm.sh: %s: %d s in all: boot %.0f s, command %.0f s; QEMU used %.0f CPU-s (%.2f cores)\n",
+			k, all, s, e - s, c, all ? c / all : 0 }' \
 		"$RUNDIR/uptime.start" "$RUNDIR/uptime.end" >&2
 fi
 
