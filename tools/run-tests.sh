@@ -18,7 +18,9 @@
 # 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
 # KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
 # RXB_TIMEOUT_SCALE (default 3 there, else 1).  RXB_SELFTESTS="a.sh b.sh":
-# only those selftests in the VM.  RXB_VM_LOCK=FILE: the VM stages wait for
+# only those selftests in the VM; RXB_REUSE_KO=1: the vm stage of a kernel
+# other than the first takes build/test/ko-K/ as an earlier run left it.
+# RXB_VM_LOCK=FILE: the VM stages wait for
 # an flock on FILE (a machine shared by several users of the VM).
 
 set -u
@@ -241,7 +243,9 @@ stage_vm() {
 
 	if [ "$k" != "$primary" ]; then
 		kodir=$top/$logdir/ko-$k
-		if [ -z "${ko_built[$k]:-}" ] && ! other_kernel_build "$k" | sed 's/^/# /'; then
+		if [ "${RXB_REUSE_KO:-0}" = 1 ] && [ -f "$kodir/rxbisect.ko" ]; then
+			echo "# RXB_REUSE_KO=1: $logdir/ko-$k/rxbisect.ko of $(date -r "$kodir/rxbisect.ko" +%T)"
+		elif [ -z "${ko_built[$k]:-}" ] && ! other_kernel_build "$k" | sed 's/^/# /'; then
 			echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
 			return 1
 		fi
