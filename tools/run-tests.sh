@@ -46,8 +46,6 @@ else
 fi
 # the kernel rxbisect.ko at the top of the tree is for
 primary=${vm_kernels[0]}
-# kernels whose build/test/ko-K/*.ko this run built
-declare -A ko_built=()
 
 # Add the top-level "# Totals:" lines of a KTAP log to the sums: one per
 # KTAP document the stage printed (the unit stage prints two).
@@ -126,8 +124,9 @@ other_kernel_build() {
 	copy_tree "$tmp" &&
 	make -C "$tmp" -s module "$@" KERNEL="$k" >"$logdir/kernel-$k.log" 2>&1 || rc=1
 	grep -E 'warning|error' "$logdir/kernel-$k.log"
+	# .run: this run ($$, also in the stages' subshells) built them
 	if [ $rc -eq 0 ] && mkdir -p "$kodir" && cp "$tmp"/*.ko "$kodir/"; then
-		ko_built[$k]=1
+		echo $$ > "$kodir/.run"
 	else
 		rc=1
 		tail -n 5 "$logdir/kernel-$k.log"
@@ -245,9 +244,12 @@ stage_vm() {
 		kodir=$top/$logdir/ko-$k
 		if [ "${RXB_REUSE_KO:-0}" = 1 ] && [ -f "$kodir/rxbisect.ko" ]; then
 			echo "# RXB_REUSE_KO=1: $logdir/ko-$k/rxbisect.ko of $(date -r "$kodir/rxbisect.ko" +%T)"
-		elif [ -z "${ko_built[$k]:-}" ] && ! other_kernel_build "$k" | sed 's/^/# /'; then
-			echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
-			return 1
+		elif [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
+			other_kernel_build "$k" | sed 's/^/# /'
+			if [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
+				echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
+				return 1
+			fi
 		fi
 	fi
 	if [ "$k" = 6.1 ]; then
