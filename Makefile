@@ -5,7 +5,10 @@
 #   make            build rxbisect.ko (against KDIR) and the userspace tools
 #   make deps       install the Debian packages the build and tests need
 #   make test       static checks, userspace core tests, the simulator's
-#                   tests, then the selftests in a QEMU VM
+#                   tests, then the selftests in a QEMU VM booting 6.1 and
+#                   then 6.12 (tools/run-tests.sh; each stage's wall time,
+#                   each selftest's "# time=Ns"); last line "N passed, N
+#                   failed" over all of it
 #   make C=1 W=1    sparse and extra warnings, as in-tree
 #   make install    install the module into /lib/modules/KVER/extra
 #   make checkpatch checkpatch.pl --strict over the C sources
@@ -16,17 +19,21 @@
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
-#   make debug-kernel
+#   make debug-kernel [KVER=6.12]
 #                   build the KASAN + lockdep + kmemleak kernel for the VM
-#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the tree)
-#   make test KERNEL=debug
+#                   from linux-source-6.1 (KVER=6.12: linux-source-6.12)
+#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the
+#                   tree, one per version)
+#   make test KERNEL=debug [KVER=6.12]
 #                   the whole suite with the module built for, and the VM
-#                   booting, the debug kernel (also vm-test, vm-run, demo)
+#                   booting, that debug kernel (also vm-test, vm-run, demo)
 #   make test KERNEL=6.12
-#                   the same on Debian 12's 6.12 LTS kernel (bookworm-security,
-#                   installed by make deps, else fetched into the cache
-#                   without root by tools/vm/debian-kernel.sh); also module,
-#                   vm-test, vm-run, demo.  KERNEL=6.1 is the default (stock)
+#                   the whole suite with the VM on Debian 12's 6.12 LTS
+#                   kernel alone (bookworm-security, installed by make deps,
+#                   else fetched into the cache without root by
+#                   tools/vm/debian-kernel.sh); also module, vm-test,
+#                   vm-run, demo.  KERNEL=6.1: the VM on 6.1 alone; without
+#                   KERNEL, module etc. build for 6.1 (stock)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -36,7 +43,20 @@ TOP := $(CURDIR)
 # cache directory; the module is built against that tree and run-vm.sh boots
 # it.  KERNEL=6.12: Debian 12's 6.12 (tools/vm/debian-kernel.sh: installed by
 # make deps, or unpacked into the cache on first use).
+# A plain `make test` (no KERNEL) runs the VM stage on both Debian kernels;
+# with KERNEL=... on that one (tools/run-tests.sh: RXB_TEST_KERNELS).
+ifeq ($(origin KERNEL),undefined)
+RXB_TEST_KERNELS ?= 6.1 6.12
+endif
 KERNEL ?= stock
+# The debug kernel's source: make debug-kernel KVER=6.12 (or
+# RXB_DEBUG_KVER=6.12); default 6.1.  KVER given on the command line names
+# it and is otherwise replaced by the debug kernel's release.
+ifeq ($(origin KVER),command line)
+RXB_DEBUG_KVER := $(if $(filter 6.12 6.12.%,$(KVER)),6.12,$(if $(filter 6.1 6.1.%,$(KVER)),6.1,$(KVER)))
+endif
+RXB_DEBUG_KVER ?= 6.1
+export RXB_DEBUG_KVER
 # RXB_KVER_612: the pinned 6.12 release make deps installs.
 include tools/vm/kernels.conf
 export RXB_KVER_612
@@ -44,10 +64,11 @@ ifeq ($(KERNEL),6.1)
 override KERNEL := stock
 endif
 ifeq ($(KERNEL),debug)
-DEBUG_KERNEL_DIR := $(shell tools/vm/debug-kernel/build.sh --print-dir)
-KDIR := $(DEBUG_KERNEL_DIR)/linux
+DEBUG_KERNEL_DIR := $(shell tools/vm/debug-kernel/build.sh --kver $(RXB_DEBUG_KVER) --print-dir)
+override KDIR := $(DEBUG_KERNEL_DIR)/linux
 # read when a recipe runs, i.e. after debug-kernel has built the tree
-KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+override KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+MAKEOVERRIDES := $(filter-out KVER=%,$(MAKEOVERRIDES))
 VM_MODROOT := $(DEBUG_KERNEL_DIR)/modroot
 VM_KERNEL_DEPS := debug-kernel
 export RXB_VM_KERNEL := debug
@@ -62,6 +83,8 @@ export RXB_VM_KERNEL := 6.12
 else ifneq ($(KERNEL),stock)
 $(error KERNEL=$(KERNEL): use KERNEL=stock or 6.1 (default), KERNEL=6.12 or KERNEL=debug)
 endif
+RXB_TEST_KERNELS ?= $(if $(filter stock,$(KERNEL)),6.1,$(KERNEL))
+export RXB_TEST_KERNELS
 
 # The running kernel's build dir if it has one, else the newest installed
 # Debian 12 6.1 linux-headers (these machines' own kernel cannot load
@@ -162,7 +185,7 @@ soak: module
 	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
 
 debug-kernel:
-	@tools/vm/debug-kernel/build.sh
+	@tools/vm/debug-kernel/build.sh --kver $(RXB_DEBUG_KVER)
 
 # Debian 12's 6.12: installed (make deps) or unpacked into the cache.
 kernel-6.12:

@@ -36,6 +36,10 @@
 #   RXB_KMEMLEAK=0     skip the kmemleak test (RXB_LOCKDEP=0: the lockdep one)
 #   RXB_DMESG_CHECK=0  do not check dmesg
 #
+# Each result line ends with the test's wall time, "time=Ns" (as the unit
+# stage prints it): "ok 3 NAME # time=12s", "ok 4 NAME # SKIP why time=1s",
+# "not ok 5 NAME # exit=1 time=40s".
+#
 # The last line is "# Totals: pass:N fail:N xfail:0 xpass:0 skip:N error:0";
 # the exit status is 1 if a test failed, else 0.
 
@@ -172,11 +176,13 @@ for t in "${TESTS[@]}"; do
 	marker="rxb-kselftest: [$$.$n] start $name"
 	[ -n "$DMESG_OK" ] && echo "$marker" > /dev/kmsg
 
+	t0=$SECONDS
 	# timeout(1) without --foreground runs the test in a process group of
 	# its own and kills all of it on expiry
 	( cd "${t%/*}" && exec timeout -k 10 "$TIMEOUT" "./$name" ) </dev/null 2>&1 |
 		tee "$LOG" | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	tm="time=$((SECONDS - t0))s"
 
 	dmesg_bad=
 	if [ -n "$DMESG_OK" ]; then
@@ -203,22 +209,22 @@ for t in "${TESTS[@]}"; do
 
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "#"
-		echo "not ok $n $hdr # TIMEOUT $TIMEOUT seconds"
+		echo "not ok $n $hdr # TIMEOUT $TIMEOUT seconds $tm"
 		fail=$((fail + 1))
 	elif [ -n "$dmesg_bad" ]; then
-		echo "not ok $n $hdr # kernel warnings in dmesg (exit=$rc)"
+		echo "not ok $n $hdr # kernel warnings in dmesg (exit=$rc) $tm"
 		fail=$((fail + 1))
 	elif [ $rc -eq 0 ]; then
-		echo "ok $n $hdr"
+		echo "ok $n $hdr # $tm"
 		pass=$((pass + 1))
 	elif [ $rc -eq 4 ]; then
 		# the reason: the test's last "SKIP" diagnostic, if any
 		why=$(grep 'SKIP' "$LOG" | tail -n1 | sed -E 's/.*SKIP[]:)]* *//')
 		[ -n "$why" ] || why=$(grep -iE '^#* *skip' "$LOG" | tail -n1 | sed -E 's/^#+ *//')
-		echo "ok $n $hdr # SKIP${why:+ $why}"
+		echo "ok $n $hdr # SKIP${why:+ $why} $tm"
 		skip=$((skip + 1))
 	else
-		echo "not ok $n $hdr # exit=$rc"
+		echo "not ok $n $hdr # exit=$rc $tm"
 		fail=$((fail + 1))
 	fi
 done
@@ -269,14 +275,16 @@ for x in "${EXTRA[@]}"; do
 	n=$((n + 1))
 	hdr="selftests: debug: $x"
 	echo "# $hdr"
+	t0=$SECONDS
 	if "check_$x"; then
-		echo "ok $n $hdr"
+		echo "ok $n $hdr # time=$((SECONDS - t0))s"
 		pass=$((pass + 1))
 	else
-		echo "not ok $n $hdr"
+		echo "not ok $n $hdr # time=$((SECONDS - t0))s"
 		fail=$((fail + 1))
 	fi
 done
 
+echo "# $n tests in $SECONDS s"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 [ $fail -eq 0 ]

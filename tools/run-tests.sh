@@ -2,15 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The `make test` driver: static checks, userspace ring-model core tests,
-# then the kernel selftests inside a QEMU VM.  Each stage prints KTAP; the
-# last line is "N passed, N failed" over all stages.
+# the simulator's tests, then the kernel selftests inside a QEMU VM, once
+# per kernel.  Each stage prints KTAP and its wall time; the last line is
+# "N passed, N failed" over all stages and kernels.
 #
-# Usage: tools/run-tests.sh [static|unit|sim|vm]...   (default: all stages)
+# Usage: tools/run-tests.sh [static|unit|sim|vm|vm-KERNEL]...
+#        (default: static unit sim vm; "vm" is vm-K for each kernel K)
 #
-# The VM boots the kernel tools/vm/run-vm.sh picks: with RXB_VM_KERNEL=debug
-# (make test KERNEL=debug) the debug kernel, with every timeout multiplied by
-# RXB_TIMEOUT_SCALE (default 3 there, else 1); with RXB_VM_KERNEL=6.12 (make
-# test KERNEL=6.12) Debian 12's 6.12.
+# The kernels the vm stage boots: RXB_TEST_KERNELS (the top-level Makefile
+# sets it: "6.1 6.12" for a plain make test, else KERNEL's one), default
+# RXB_VM_KERNEL's one kernel if set, else "6.1 6.12".  The first one is the
+# kernel rxbisect.ko at the top of the tree was built for (make module
+# KERNEL=...); the module for each other one is built in a copy of the tree
+# (the static stage's W=1 C=1 build of it, else here) into build/test/ko-K/.
+# 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
+# KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
+# RXB_TIMEOUT_SCALE (default 3 there, else 1).  RXB_SELFTESTS="a.sh b.sh":
+# only those selftests in the VM; RXB_REUSE_KO=1: the vm stage of a kernel
+# other than the first takes build/test/ko-K/ as an earlier run left it.
+# RXB_VM_LOCK=FILE: the VM stages wait for
+# an flock on FILE (a machine shared by several users of the VM).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +35,17 @@ skip=0
 scale=${RXB_TIMEOUT_SCALE:-1}
 [ "${RXB_VM_KERNEL:-}" = debug ] && scale=${RXB_TIMEOUT_SCALE:-3}
 export RXB_TIMEOUT_SCALE=$scale
+
+# stock is 6.1 (the Makefile's KERNEL=stock)
+if [ -n "${RXB_TEST_KERNELS:-}" ]; then
+	read -ra vm_kernels <<<"${RXB_TEST_KERNELS//stock/6.1}"
+elif [ -n "${RXB_VM_KERNEL:-}" ]; then
+	vm_kernels=("${RXB_VM_KERNEL//stock/6.1}")
+else
+	vm_kernels=(6.1 6.12)
+fi
+# the kernel rxbisect.ko at the top of the tree is for
+primary=${vm_kernels[0]}
 
 # Add the top-level "# Totals:" lines of a KTAP log to the sums: one per
 # KTAP document the stage printed (the unit stage prints two).
@@ -89,17 +111,26 @@ plain_make_builds_ko() {
 	return $rc
 }
 
-# other_kernel_build KERNEL: `make module W=1 C=1 KERNEL=KERNEL` in a copy
-# of the tree (rxbisect.ko stays the one the VM stage loads); prints the
-# warnings and errors, fails on a failed build.
+# other_kernel_build KERNEL [MAKE-ARGS]: `make module KERNEL=KERNEL
+# MAKE-ARGS` in a copy of the tree (rxbisect.ko at the top stays the one
+# built for the first kernel); the *.ko built go to build/test/ko-KERNEL/
+# for the vm stage.  Prints the warnings and errors, fails on a failed build.
 other_kernel_build() {
-	local tmp rc=0
+	local k=$1 tmp rc=0 kodir=$top/$logdir/ko-$1
 
+	shift
 	tmp=$(mktemp -d /tmp/rxb-otherkernel.XXXXXX) || return 1
+	rm -rf "$kodir"
 	copy_tree "$tmp" &&
-	make -C "$tmp" -s module W=1 C=1 KERNEL="$1" >"$logdir/kernel-$1.log" 2>&1 || rc=1
-	grep -E 'warning|error' "$logdir/kernel-$1.log"
-	[ $rc -eq 0 ] || tail -n 5 "$logdir/kernel-$1.log"
+	make -C "$tmp" -s module "$@" KERNEL="$k" >"$logdir/kernel-$k.log" 2>&1 || rc=1
+	grep -E 'warning|error' "$logdir/kernel-$k.log"
+	# .run: this run ($$, also in the stages' subshells) built them
+	if [ $rc -eq 0 ] && mkdir -p "$kodir" && cp "$tmp"/*.ko "$kodir/"; then
+		echo $$ > "$kodir/.run"
+	else
+		rc=1
+		tail -n 5 "$logdir/kernel-$k.log"
+	fi
 	rm -rf "$tmp"
 	return $rc
 }
@@ -136,10 +167,11 @@ stage_static() {
 	esac
 	if [ -z "$t" ]; then
 		result ok "build W=1 C=1 clean on the other Debian kernel" "KERNEL=debug"
-	elif out=$(other_kernel_build "$t") && [ -z "$out" ]; then
+	elif other_kernel_build "$t" W=1 C=1 >"$logdir/kernel-$t.out" &&
+	     out=$(cat "$logdir/kernel-$t.out") && [ -z "$out" ]; then
 		result ok "build W=1 C=1 (sparse) clean on $t too"
 	else
-		echo "$out" | sed 's/^/# /'
+		sed 's/^/# /' "$logdir/kernel-$t.out"
 		result fail "build W=1 C=1 (sparse) clean on $t too"
 	fi
 
@@ -203,8 +235,36 @@ stage_static() {
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 
+# stage_vm KERNEL: the selftests in the VM booting KERNEL (6.1, 6.12,
+# debug), with the rxbisect.ko built for it.
+stage_vm() {
+	local k=$1 kodir=
+
+	if [ "$k" != "$primary" ]; then
+		kodir=$top/$logdir/ko-$k
+		if [ "${RXB_REUSE_KO:-0}" = 1 ] && [ -f "$kodir/rxbisect.ko" ]; then
+			echo "# RXB_REUSE_KO=1: $logdir/ko-$k/rxbisect.ko of $(date -r "$kodir/rxbisect.ko" +%T)"
+		elif [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
+			other_kernel_build "$k" | sed 's/^/# /'
+			if [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
+				echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
+				return 1
+			fi
+		fi
+	fi
+	if [ "$k" = 6.1 ]; then
+		# the installed 6.1 (run-vm.sh's default), whatever KVER says
+		case ${KVER:-} in 6.1.*) ;; *) unset KVER ;; esac
+		k=
+	fi
+	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
+	tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
+	RXB_VM_KERNEL=$k RXB_VM_KO_DIR=$kodir \
+		tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh ${RXB_SELFTESTS:-}
+}
+
 run_stage() {
-	local name=$1 log=$logdir/$1.log rc
+	local name=$1 log=$logdir/$1.log rc t0=$SECONDS
 
 	echo "# ---- $name ----"
 	case $name in
@@ -213,20 +273,68 @@ run_stage() {
 		rc=${PIPESTATUS[0]} ;;
 	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	vm)	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
-		tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
-		tools/vm/run-vm.sh --timeout $((2400 * scale)) -- selftests/run_kselftest.sh 2>&1 | tee "$log"
-		rc=${PIPESTATUS[0]} ;;
+	vm-*)	if [ -n "${vm_bg[$name]:-}" ]; then
+			# started with the others (RXB_VM_PARALLEL=1)
+			wait "${vm_bg[$name]}"
+			cat "$log"
+			rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+			t0=$(cat "$log.t0")
+		else
+			stage_vm "${name#vm-}" 2>&1 | tee "$log"
+			rc=${PIPESTATUS[0]}
+		fi ;;
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac
 	count "$log" "$rc"
+	times+=("$name $((SECONDS - t0))s")
+	echo "# ---- $name: $((SECONDS - t0)) s ----"
 }
 
-stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(static unit sim vm)
+stages=()
+for s in "${@:-static unit sim vm}"; do
+	for s in $s; do
+		case $s in
+		vm) stages+=("${vm_kernels[@]/#/vm-}") ;;
+		static|unit|sim|vm-?*) stages+=("$s") ;;
+		*) echo "run-tests.sh: unknown stage $s (static, unit, sim, vm, vm-KERNEL)" >&2; exit 2 ;;
+		esac
+	done
+done
+# RXB_VM_PARALLEL=1: the VM stages of all kernels at once (each VM has
+# 2 vCPUs; see tools/vm/README for what that gains on 2 cores), their logs
+# printed in order.
+declare -A vm_bg=()
+start_vms_together() {
+	local s n=0
+
+	for s in "${stages[@]}"; do
+		case $s in vm-*) n=$((n + 1)) ;; esac
+	done
+	[ "$n" -ge 2 ] || return 0
+	for s in "${stages[@]}"; do
+		case $s in vm-*) ;; *) continue ;; esac
+		echo $SECONDS > "$logdir/$s.log.t0"
+		rm -f "$logdir/$s.log.rc"
+		( stage_vm "${s#vm-}" > "$logdir/$s.log" 2>&1; echo $? > "$logdir/$s.log.rc" ) &
+		vm_bg[$s]=$!
+	done
+}
+
+times=()
+vm_locked=
 for s in "${stages[@]}"; do
+	case $s in
+	vm-*)	# RXB_VM_LOCK=FILE: held from the first VM stage to the end
+		if [ -n "${RXB_VM_LOCK:-}" ] && [ -z "$vm_locked" ]; then
+			w=$SECONDS
+			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
+			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
+		fi
+		[ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+	esac
 	run_stage "$s"
 done
+echo "# wall time: ${times[*]}, total ${SECONDS}s"
 
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"

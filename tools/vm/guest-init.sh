@@ -142,9 +142,12 @@ cd "${REPO:-/}" || cd /
 
 if [ -r "$RUNDIR/cmd" ]; then
 	# batch: no stdin, output on the serial console (-onlcr set by the
-	# initramfs)
+	# initramfs); the uptime at the command's start and end tells
+	# run-vm.sh how long booting took
+	cut -d' ' -f1 /proc/uptime > "$RUNDIR/uptime.start" 2>/dev/null
 	bash "$RUNDIR/cmd" </dev/null >$CONSOLE 2>&1
 	rc=$?
+	cut -d' ' -f1 /proc/uptime > "$RUNDIR/uptime.end" 2>/dev/null
 else
 	# interactive shell with job control on the serial console
 	[ -n "${RXBVM_ROWS:-}" ] && stty -F $CONSOLE rows "$RXBVM_ROWS" cols "$RXBVM_COLS" 2>/dev/null

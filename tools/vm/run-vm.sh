@@ -34,6 +34,10 @@
 # Exit status: COMMAND's status; 124 if the VM timed out; 125 if the VM
 # stopped without reporting a status (boot failure, panic, ...); 2 on usage
 # errors.  Environment variables named RXB_* and KSFT_* are passed to COMMAND.
+#
+# The guest's modprobe finds the *.ko at the top of the repository, or those
+# in RXB_VM_KO_DIR if set (tools/run-tests.sh: a module built for another
+# kernel in a copy of the tree).
 
 set -euo pipefail
 
@@ -190,7 +194,7 @@ trap 'exit 143' TERM
 # snapshot (the .ko files and the index), which the guest installs.
 MODSTAGE=$VMDIR/modules-$KVER
 shopt -s nullglob
-KOS=("$REPO"/*.ko)
+KOS=("${RXB_VM_KO_DIR:-$REPO}"/*.ko)
 shopt -u nullglob
 if [ ${#KOS[@]} -gt 0 ] && command -v depmod >/dev/null; then
 	for ko in "${KOS[@]}"; do
@@ -334,6 +338,21 @@ else
 	wait 2>/dev/null	# for the output filter to drain
 fi
 ELAPSED=$(($(date +%s) - START))
+# Where the time went (guest uptime at the command's start and end): on
+# stderr, so that it does not mix with the command's KTAP.
+if [ -z "$INTERACTIVE" ] && [ -r "$RUNDIR/uptime.start" ] && [ -r "$RUNDIR/uptime.end" ]; then
+	# and the CPU time QEMU used (this shell's children): near 2 x the
+	# wall time, the 2 vCPUs kept 2 host cores busy
+	times > "$RUNDIR/times"	# (in this shell: a subshell has no children)
+	read -r cu cs < <(tail -n1 "$RUNDIR/times")
+	awk -v all="$ELAPSED" -v k="$KVER" -v cpu="${cu:-0}" -v sys="${cs:-0}" '
+		function sec(v, a) { split(v, a, /[ms]/); return a[1] * 60 + a[2] }
+		NR == 1 { s = $1 } NR == 2 { e = $1 }
+		END { c = sec(cpu) + sec(sys)
+		      printf "run-vm.sh: %s: %d s in all: boot %.0f s, command %.0f s; QEMU used %.0f CPU-s (%.2f cores)\n",
+			k, all, s, e - s, c, all ? c / all : 0 }' \
+		"$RUNDIR/uptime.start" "$RUNDIR/uptime.end" >&2
+fi
 
 if [ -r "$RUNDIR/rc" ]; then
 	rc=$(cat "$RUNDIR/rc")

@@ -28,7 +28,10 @@ rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 # state IF: everything that must survive a failed reconfiguration.
 state() {
 	local i=$1
-	echo "$i: -l $(rxb_channels "$i") -g $(rxb_ring "$i" RX)/$(rxb_ring "$i" TX)" \
+	# (-g: one ethtool call for RX/TX, as rxb_ring reads them)
+	echo "$i: -l $(rxb_channels "$i") -g $(rxb_in "$i" ethtool -g "$i" | awk '
+		/^Current hardware settings:/ { c = 1 }
+		c && /^(RX|TX):/ { printf "%s%s", s, $2; s = "/" }')" \
 		"$(rxb_in "$i" ethtool -i "$i" | grep firmware-version)" \
 		"queues $(rxb_in "$i" ls "/sys/class/net/$i/queues" | tr '\n' ' ')" \
 		"engine threads $(pgrep -c -x "rxb-nic/$i")" \

@@ -45,8 +45,10 @@ ktap_test_result "every queue received packets" \
 	eval '! [[ " $(rxb_s_qvals packets) " == *" 0 "* ]]'
 
 # 7..11: changes under traffic
+# 14 s: room for slower kernels (a message says if the stream ended before
+# the last change)
 rxb_iperf_start "$RXB_TMP/live.json" 14 -P 2 || rxb_bail "iperf3 did not start"
-sleep 2
+sleep 1
 change() {
 	local what=$1 out rc
 	shift
@@ -64,10 +66,14 @@ change "ax_policy most, notif_compress 0" \
 	sh -c "echo most > $P/ax_policy && echo 0 > $P/notif_compress"
 change "ax_policy rr, notif_compress 1, ax_ring_size 64" \
 	sh -c "echo rr > $P/ax_policy && echo 1 > $P/notif_compress && echo 64 > $P/ax_ring_size"
+live=0
+kill -0 "$RXB_IPERF_PID" 2>/dev/null && live=1
 wait "$RXB_IPERF_PID"
+rc=$?
 # 12
+[ $live = 1 ] || ktap_print_msg "iperf3 ended before the last change (a slow machine?)"
 ktap_test_result "the TCP stream survived every change" \
-	rxb_iperf_check "$RXB_TMP/live.json" $? "TCP under changes"
+	rxb_iperf_check "$RXB_TMP/live.json" $rc "TCP under changes"
 
 # 13: invalid |Ax|: refused, nothing changes
 bad=0

@@ -19,8 +19,10 @@ rxb_load queues=2 rx_ring_size=256 share_factor=2 ring_model=shring ||
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 base=$(rxb_balance rxb0 rxb1)
 
+# 30 s: the changes take about 15 s under TCG on 6.1, more than 20 s on
+# 6.12 (a message says if the stream ended before the last one)
 rxb_iperf_start "$RXB_TMP/live.json" 30 -P 2 || rxb_bail "iperf3 did not start"
-sleep 2
+sleep 1
 
 # change WHAT CMD...: CMD succeeds under traffic
 change() {
@@ -30,7 +32,7 @@ change() {
 	rc=$?
 	[ -n "$out" ] && ktap_print_msg "$out"
 	ktap_test_result "under traffic: $what" [ $rc = 0 ]
-	sleep 1
+	sleep 0.5
 }
 e1() { rxb_in rxb1 ethtool "$@"; }
 
@@ -50,6 +52,8 @@ change "share_factor 2 (batched)" sh -c "echo 2 > $P/share_factor"
 change "ring_model dshring" sh -c "echo dshring > $P/ring_model"
 change "ethtool -G rx 256" e1 -G rxb1 rx 256
 change "ring_model shring" sh -c "echo shring > $P/ring_model"
+live=0
+kill -0 "$RXB_IPERF_PID" 2>/dev/null && live=1
 
 # 16..19: refused, with a message naming the parameter, nothing changed
 for v in 0 33 -1 abc; do
@@ -68,8 +72,10 @@ done
 
 # 20
 wait "$RXB_IPERF_PID"
+rc=$?
+[ $live = 1 ] || ktap_print_msg "iperf3 ended before the last change (a slow machine?)"
 ktap_test_result "iperf3 TCP ran through every change" \
-	rxb_iperf_check "$RXB_TMP/live.json" $? "TCP under changes"
+	rxb_iperf_check "$RXB_TMP/live.json" $rc "TCP under changes"
 
 # 21, 22: frames still in the rings when a configuration is torn down are
 # freed unconsumed (rx.c), so exactly-once is checked on the final one.
