@@ -253,7 +253,7 @@ done
 # +1: replace and remove under traffic, across model switches
 echo privring > /sys/module/rxbisect/parameters/ring_model
 rxb_static_neigh rxb0 rxb1
-rxb_bg ip netns exec "$NS0" ping -q -c 1500 -i 0.003 -W 1 "$RXB_IP1"
+rxb_bg ip netns exec "$NS0" ping -q -c 100000 -i 0.003 -W 1 "$RXB_IP1"
 bad=0
 for step in "attach pass" "attach drop" "model shring" "attach tx" \
 	    "model rxbisect" "attach pass_adjust" "model shring-batched" \
