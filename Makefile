@@ -111,14 +111,18 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	clang llvm libbpf-dev bpftool xdp-tools python3-yaml \
 	python3-jsonschema linux-source-6.12
 
-.PHONY: all module tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
 	clean checkpatch debug-kernel kernel-6.12
 
 all: module tools sim
 
-module: $(VM_KERNEL_DEPS)
+module: $(VM_KERNEL_DEPS) xdp-progs
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+# The selftests' BPF programs (xdp.sh), built on the host: the VM only runs.
+xdp-progs:
+	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 
 tools:
 	$(MAKE) -C tools/testing/rxbisect all

@@ -400,4 +400,20 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
 }
 #endif
 
+/* 6.3: a driver advertises its XDP features (net_device.xdp_features);
+ * devmap refuses to redirect to a device without NETDEV_XDP_ACT_NDO_XMIT.
+ * Up to 6.2 there is nothing to advertise.
+ */
+#ifdef HAVE_XDP_FEATURES
+static inline void rxb_xdp_set_features(struct net_device *dev)
+{
+	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
+			    NETDEV_XDP_ACT_NDO_XMIT;
+}
+#else
+static inline void rxb_xdp_set_features(struct net_device *dev)
+{
+}
+#endif
+
 #endif /* _RXB_COMPAT_H */

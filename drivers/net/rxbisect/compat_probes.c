@@ -196,4 +196,13 @@ void rxb_probe(struct page_pool *pool)
 }
 #endif
 
+/* 6.3: net_device.xdp_features, the XDP features a driver supports. */
+#ifdef HAVE_XDP_FEATURES
+#include <linux/netdevice.h>
+void rxb_probe(struct net_device *dev)
+{
+	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_NDO_XMIT;
+}
+#endif
+
 MODULE_LICENSE("GPL");

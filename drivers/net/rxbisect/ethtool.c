@@ -110,6 +110,9 @@ static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
 	"stack_packets", "stack_bytes", "skb_drops", "dma_errors", "irqs",
 	"polls_off_cpu", "refill_backoffs", "pp_fresh", "pp_released",
 	"pp_size",
+	/* enum rxb_xdp_stat */
+	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_tx_errors", "xdp_redirect",
+	"xdp_redirect_errors", "xdp_aborted", "xdp_copies",
 };
 
 /* Per receive queue, after those: the NIC's registers of the queue. */
@@ -122,8 +125,8 @@ static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 #define RXB_QNIC_STATS	ARRAY_SIZE(rxb_qnic_names)
 static_assert(sizeof(struct rxb_qxstats) / sizeof(u64) == RXB_QX_STATS);
 #define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS + RXB_QNIC_STATS)
-/* Per transmit queue: packets, bytes, drops. */
-#define RXB_TXQ_STATS	3
+/* Per transmit queue: packets, bytes, drops, xdp_xmit, xdp_xmit_errors. */
+#define RXB_TXQ_STATS	5
 
 static void rxb_get_drvinfo(struct net_device *dev,
 			    struct ethtool_drvinfo *info)
@@ -554,6 +557,8 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		ethtool_sprintf(&data, "tx%u_packets", q);
 		ethtool_sprintf(&data, "tx%u_bytes", q);
 		ethtool_sprintf(&data, "tx%u_drops", q);
+		ethtool_sprintf(&data, "tx%u_xdp_xmit", q);
+		ethtool_sprintf(&data, "tx%u_xdp_xmit_errors", q);
 	}
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;
@@ -615,6 +620,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = xst.pp_fresh;
 		*p++ = xst.pp_released;
 		*p++ = xst.pp_size;
+		for (i = 0; i < RXB_XDP_NSTATS; i++)
+			*p++ = xst.xdp[i];
 		*p++ = nc.steered[q];
 		*p++ = nc.to_host_data[q];
 		*p++ = nc.to_host_meta[q];
@@ -660,6 +667,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = tx.packets;
 		*p++ = tx.bytes;
 		*p++ = tx.drops;
+		*p++ = tx.xdp_xmit;
+		*p++ = tx.xdp_xmit_errors;
 	}
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;

@@ -61,6 +61,8 @@ void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
 		c->packets = u64_stats_read(&ts->packets);
 		c->bytes = u64_stats_read(&ts->bytes);
 		c->drops = u64_stats_read(&ts->drops);
+		c->xdp_xmit = u64_stats_read(&ts->xdp_xmit);
+		c->xdp_xmit_errors = u64_stats_read(&ts->xdp_xmit_errors);
 	} while (u64_stats_fetch_retry(&ts->syncp, start));
 }
 
@@ -218,9 +220,14 @@ bool rxb_csum_offload_ok(const struct sk_buff *skb)
 	       start + skb->csum_offset + sizeof(__sum16) <= skb->len;
 }
 
-/* Put one frame on the wire towards @peer; consumes @skb. */
-static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
-		     struct sk_buff *skb)
+/**
+ * rxb_wire() - put one frame on the wire towards @peer.
+ * @peer: the peer port.
+ * @ts: counters of the sending Tx queue, whose lock is held.
+ * @skb: the frame; consumed.
+ */
+void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
+	      struct sk_buff *skb)
 {
 	if (skb->ip_summed == CHECKSUM_PARTIAL && !rxb_csum_offload_ok(skb) &&
 	    skb_checksum_help(skb)) {
@@ -549,6 +556,7 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct net_device *lower = rtnl_dereference(port->lower);
+	int err;
 
 	/* The core has checked min_mtu..max_mtu: a frame fits one buffer. */
 	if (lower && mtu > lower->mtu) {
@@ -556,6 +564,10 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 			   mtu, lower->mtu, netdev_name(lower));
 		return -EINVAL;
 	}
+	err = rxb_xdp_mtu_check(dev, mtu, rtnl_dereference(port->xdp_prog),
+				NULL);
+	if (err)
+		return err;
 	dev->mtu = mtu;
 	rxb_nic_set_max_frame(port->nic, mtu + ETH_HLEN + VLAN_HLEN);
 	return 0;
@@ -628,6 +640,8 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_get_iflink		= rxb_get_iflink,
+	.ndo_bpf		= rxb_xdp_bpf,
+	.ndo_xdp_xmit		= rxb_xdp_xmit,
 	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 
@@ -663,6 +677,7 @@ static void rxb_setup(struct net_device *dev)
 	dev->vlan_features = dev->features & ~NETIF_F_NTUPLE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = RXB_MAX_MTU;
+	rxb_xdp_set_features(dev);
 	eth_hw_addr_random(dev);
 
 	port->dev = dev;

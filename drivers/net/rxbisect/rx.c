@@ -142,9 +142,13 @@ static void rxb_rx_frag(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	napi_gro_frags(&rxq->napi);
 }
 
-/* A packet alone in its buffer: the skb takes the page over, no copy. */
+/* A packet alone in its buffer: the skb takes the page over, no copy.
+ * @head: where the packet starts in the page; @meta: bytes of XDP
+ * metadata before it.
+ */
 static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
-					const struct rxb_pkt *p)
+					const struct rxb_pkt *p,
+					unsigned int head, unsigned int meta)
 {
 	struct page *page = p->cookie;
 	struct sk_buff *skb;
@@ -155,8 +159,10 @@ static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 					p->pool_q == rxq->qid);
 		return NULL;
 	}
-	skb_reserve(skb, RXB_RX_HEADROOM);
+	skb_reserve(skb, head);
 	__skb_put(skb, p->len);
+	if (meta)
+		skb_metadata_set(skb, meta);
 	skb_mark_for_recycle(skb);
 	return skb;
 }
@@ -181,16 +187,24 @@ static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
 	return skb;
 }
 
-static void rxb_rx_skb(struct rxb_rxq *rxq, const struct rxb_pkt *p)
+/* A packet to the stack, after the XDP program if there is one (@prog,
+ * xdp.c): the same path for every ring model.
+ */
+static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
+		       struct bpf_prog *prog)
 {
 	struct net_device *dev = rxq->rx->port->dev;
+	unsigned int head = RXB_RX_HEADROOM, meta = 0;
 	struct sk_buff *skb;
 
+	if (prog && !rxb_xdp_run(rxq, prog, p, &head, &meta))
+		return;
 	if (p->frag) {
 		rxb_rx_frag(rxq, p);
 		return;
 	}
-	skb = p->cookie ? rxb_rx_build_skb(rxq, p) : rxb_rx_copy_skb(rxq, p);
+	skb = p->cookie ? rxb_rx_build_skb(rxq, p, head, meta) :
+			  rxb_rx_copy_skb(rxq, p);
 	if (unlikely(!skb)) {
 		rxq->poll_drops++;
 		return;
@@ -236,6 +250,7 @@ static void rxb_refill_retry(struct timer_list *t)
 static void rxb_poll_stats(struct rxb_rxq *rxq, bool off_cpu, bool backoff)
 {
 	struct rxb_rxq_stats *st = &rxq->stats;
+	unsigned int i;
 
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_add(&st->packets, rxq->poll_pkts);
@@ -243,10 +258,13 @@ static void rxb_poll_stats(struct rxb_rxq *rxq, bool off_cpu, bool backoff)
 	u64_stats_add(&st->skb_drops, rxq->poll_drops);
 	u64_stats_add(&st->polls_off_cpu, off_cpu);
 	u64_stats_add(&st->refill_backoffs, backoff);
+	for (i = 0; i < RXB_XDP_NSTATS; i++)
+		u64_stats_add(&st->xdp[i], rxq->poll_xdp[i]);
 	u64_stats_update_end(&st->syncp);
 	rxq->poll_pkts = 0;
 	rxq->poll_bytes = 0;
 	rxq->poll_drops = 0;
+	memset(rxq->poll_xdp, 0, sizeof(rxq->poll_xdp));
 }
 
 static int rxb_napi_poll(struct napi_struct *napi, int budget)
@@ -258,6 +276,7 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	unsigned int q = rxq->qid;
 	u32 work = READ_ONCE(port->knobs[q].work);
 	bool off_cpu = smp_processor_id() != READ_ONCE(rxq->irq_cpu);
+	struct bpf_prog *prog;
 	int done = 0, n, i;
 	bool refilled;
 
@@ -271,6 +290,9 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	}
 	/* For the stall watchdog (health.c). */
 	WRITE_ONCE(port->knobs[q].last_poll, jiffies);
+	/* One program for the whole poll (xdp.c). */
+	rcu_read_lock();
+	prog = rcu_dereference(port->xdp_prog);
 	while (done < budget) {
 		int want = min(budget - done, RXB_NAPI_BUDGET);
 
@@ -282,12 +304,15 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			}
 			if (work)
 				rxb_rx_work(rxq, work);
-			rxb_rx_skb(rxq, &rxq->pkts[i]);
+			rxb_rx_skb(rxq, &rxq->pkts[i], prog);
 		}
+		if (prog)
+			rxb_xdp_flush(rxq);
 		done += n;
 		if (n < want)
 			break;
 	}
+	rcu_read_unlock();
 	refilled = m->ops->refill(m, q);
 	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
 	if (unlikely(!refilled)) {
@@ -467,7 +492,8 @@ void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 	const struct rxb_rxq *rxq = &rx->rxq[q];
 	const struct rxb_rxq_stats *st = &rxq->stats;
 	u64 pkts, bytes, skb_drops, dma_errors, off_cpu, backoffs;
-	unsigned int start;
+	u64 xdp[RXB_XDP_NSTATS];
+	unsigned int start, i;
 
 	do {
 		start = u64_stats_fetch_begin(&st->syncp);
@@ -477,7 +503,11 @@ void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 		dma_errors = u64_stats_read(&st->dma_errors);
 		off_cpu = u64_stats_read(&st->polls_off_cpu);
 		backoffs = u64_stats_read(&st->refill_backoffs);
+		for (i = 0; i < RXB_XDP_NSTATS; i++)
+			xdp[i] = u64_stats_read(&st->xdp[i]);
 	} while (u64_stats_fetch_retry(&st->syncp, start));
+	for (i = 0; i < RXB_XDP_NSTATS; i++)
+		x->xdp[i] += xdp[i];
 	x->packets += pkts;
 	x->bytes += bytes;
 	x->skb_drops += skb_drops;
@@ -515,9 +545,11 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	if (napis)
 		synchronize_net();
 	/* Pages still in the stack return to the pools later. */
-	for (q = 0; q < rx->nqueues; q++)
+	for (q = 0; q < rx->nqueues; q++) {
+		rxb_xdp_rxq_unreg(&rx->rxq[q]);
 		if (rx->rxq[q].pp)
 			page_pool_destroy(rx->rxq[q].pp);
+	}
 	rxb_nic_ctx_free(rx->ctx);
 	kvfree(rx);
 }
@@ -629,6 +661,9 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
 		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg),
 					  cfg->model->multi_pkt_bufs);
+		if (err)
+			goto err;
+		err = rxb_xdp_rxq_reg(rxq);
 		if (err)
 			goto err;
 	}
@@ -814,6 +849,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	del_timer_sync(&rxq->refill_timer);
 	rxb_nic_vec_sync(nic, idx);
 	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);
+	/* XDP's reference on the old pool; start registers the new one. */
+	rxb_xdp_rxq_unreg(rxq);
 	/* The pool is destroyed with its NAPI instance running again. */
 	rxb_page_pool_disable_direct_recycling(rxq->pp);
 	mem->pp = rxq->pp;
@@ -829,6 +866,7 @@ static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
 	struct rxb_port *port;
+	int err;
 
 	if (IS_ERR(rxq))
 		return PTR_ERR(rxq);
@@ -844,6 +882,9 @@ static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 		/* Now the queue's: rxb_queue_mem_free() leaves it. */
 		mem->pp = NULL;
 	}
+	err = rxb_xdp_rxq_reg(rxq);
+	if (err)
+		return err;
 	/* The poll's context: its NAPI instance is disabled. */
 	local_bh_disable();
 	rxq->rx->model->ops->refill(rxq->rx->model, idx);

@@ -26,6 +26,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/if_vlan.h>
 #include <linux/bpf.h>
+#include <net/xdp.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include "compat.h"
@@ -166,6 +167,34 @@ struct rxb_cfg {
 };
 
 /**
+ * enum rxb_xdp_stat - a receive queue's XDP counters (xdp.c; ethtool -S
+ * rx<q>_xdp_<name>).
+ * @RXB_XDP_PASS: packets the program passed to the stack.
+ * @RXB_XDP_DROP: packets it dropped (their pages recycled).
+ * @RXB_XDP_TX: packets it sent back out of the port.
+ * @RXB_XDP_TX_ERRORS: XDP_TX verdicts that could not be sent (dropped).
+ * @RXB_XDP_REDIRECT: packets redirected (xdp_do_redirect() accepted).
+ * @RXB_XDP_REDIRECT_ERRORS: redirects refused (dropped).
+ * @RXB_XDP_ABORTED: XDP_ABORTED and invalid verdicts (xdp_exception
+ *	tracepoint; dropped).
+ * @RXB_XDP_COPIES: packets copied out of a buffer shared with other
+ *	packets (shRing-batched) into a page of their own, so that the
+ *	program gets headroom and tailroom.
+ * @RXB_XDP_NSTATS: number of counters.
+ */
+enum rxb_xdp_stat {
+	RXB_XDP_PASS,
+	RXB_XDP_DROP,
+	RXB_XDP_TX,
+	RXB_XDP_TX_ERRORS,
+	RXB_XDP_REDIRECT,
+	RXB_XDP_REDIRECT_ERRORS,
+	RXB_XDP_ABORTED,
+	RXB_XDP_COPIES,
+	RXB_XDP_NSTATS
+};
+
+/**
  * struct rxb_rxq_stats - a receive queue's driver counters.
  * @packets: packets handed to the stack (napi_gro_receive()).
  * @bytes: their bytes, Ethernet header included.
@@ -174,6 +203,7 @@ struct rxb_cfg {
  * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
  * @refill_backoffs: polls that could not refill the ring and backed off
  *	(NAPI completed, retried from a timer).
+ * @xdp: XDP verdicts, enum rxb_xdp_stat.
  * @syncp: written by the queue's NAPI poll only, read on any CPU.
  */
 struct rxb_rxq_stats {
@@ -183,6 +213,7 @@ struct rxb_rxq_stats {
 	u64_stats_t dma_errors;
 	u64_stats_t polls_off_cpu;
 	u64_stats_t refill_backoffs;
+	u64_stats_t xdp[RXB_XDP_NSTATS];
 	struct u64_stats_sync syncp;
 };
 
@@ -201,6 +232,7 @@ struct rxb_rxq_stats {
  *	(a full recycle ring, or a page still referenced).
  * @pp_size: pages the live page_pool holds (its recycle ring); not
  *	cumulative, 0 while the port is down.
+ * @xdp: XDP verdicts, enum rxb_xdp_stat.
  *
  * Every counter but @pp_size accumulates over reconfigurations.
  */
@@ -215,6 +247,7 @@ struct rxb_qxstats {
 	u64 pp_fresh;
 	u64 pp_released;
 	u64 pp_size;
+	u64 xdp[RXB_XDP_NSTATS];
 };
 
 struct rxb_rx;
@@ -233,6 +266,15 @@ struct rxb_rx;
  * @poll_drops: packets the current poll dropped for want of an skb.
  * @refill_timer: retries a refill that failed (rxb_napi_poll()).
  * @work_seed: state of the work knob's random cache-line walk.
+ * @poll_xdp: XDP verdicts of the current poll (enum rxb_xdp_stat).
+ * @poll_redirect: the current poll redirected a packet: xdp_do_flush().
+ * @poll_no_direct: it redirected a packet of another queue's pool, whose
+ *	page must not be recycled into that pool's NAPI cache from here.
+ * @xdp_ntx: XDP_TX frames waiting in @xdp_tx.
+ * @xdp_rxq: the queue's XDP receive info, with its pool's memory model.
+ * @xdp_rxq_alt: the same for a packet of another queue's pool (shared
+ *	rings): @xdp_rxq with that pool's memory model.
+ * @xdp_tx: XDP_TX frames of the current batch, sent at its end.
  * @pkts: scratch array for the model's poll.
  */
 struct rxb_rxq {
@@ -248,6 +290,13 @@ struct rxb_rxq {
 	u32 poll_drops;
 	struct timer_list refill_timer;
 	u32 work_seed;
+	u32 poll_xdp[RXB_XDP_NSTATS];
+	bool poll_redirect;
+	bool poll_no_direct;
+	unsigned int xdp_ntx;
+	struct xdp_rxq_info xdp_rxq;
+	struct xdp_rxq_info xdp_rxq_alt;
+	struct xdp_frame *xdp_tx[RXB_NAPI_BUDGET];
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
 
@@ -297,6 +346,9 @@ struct rxb_qknobs {
  * @bytes: their bytes, Ethernet header included.
  * @drops: frames dropped: no peer, segmentation or checksum failure, or
  *	refused by the lower device.
+ * @xdp_xmit: frames other devices redirected to this port (ndo_xdp_xmit)
+ *	that it sent (also in @packets).
+ * @xdp_xmit_errors: frames redirected to it that it could not send.
  * @syncp: written by the queue's xmit only (Tx queue lock held, bottom
  *	halves off), read on any CPU.
  */
@@ -304,6 +356,8 @@ struct rxb_txq_stats {
 	u64_stats_t packets;
 	u64_stats_t bytes;
 	u64_stats_t drops;
+	u64_stats_t xdp_xmit;
+	u64_stats_t xdp_xmit_errors;
 	struct u64_stats_sync syncp;
 };
 
@@ -312,11 +366,15 @@ struct rxb_txq_stats {
  * @packets: see struct rxb_txq_stats.
  * @bytes: see struct rxb_txq_stats.
  * @drops: see struct rxb_txq_stats.
+ * @xdp_xmit: see struct rxb_txq_stats.
+ * @xdp_xmit_errors: see struct rxb_txq_stats.
  */
 struct rxb_txq_counts {
 	u64 packets;
 	u64 bytes;
 	u64 drops;
+	u64 xdp_xmit;
+	u64 xdp_xmit_errors;
 };
 
 /* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */
@@ -342,6 +400,8 @@ static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
  * @peer: the other port: what this port transmits arrives there.
  * @nic: this port's emulated NIC (registers of nic.h only).
  * @rx: live receive configuration, NULL while down (RCU).
+ * @xdp_prog: the XDP program of every receive queue, or NULL (RCU; RTNL
+ *	to change); kept across reconfigurations.
  * @lower: the device this port sits on ("ip link add link DEV"), whose
  *	wire it uses instead of a peer port (RCU; RTNL to change).
  * @cfg: configuration applied at the next (re)start, under RTNL.
@@ -369,6 +429,7 @@ struct rxb_port {
 	struct net_device __rcu *peer;
 	struct rxb_nic *nic;
 	struct rxb_rx __rcu *rx;
+	struct bpf_prog __rcu *xdp_prog;
 	struct net_device __rcu *lower;
 	struct rxb_cfg cfg;
 
@@ -538,6 +599,21 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 void rxb_pair_destroy(struct rxb_port *port);
 int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
+void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
+	      struct sk_buff *skb);
+
+/* xdp.c: the XDP path shared by every ring model */
+int rxb_xdp_rxq_reg(struct rxb_rxq *rxq);
+void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq);
+bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		 struct rxb_pkt *p, unsigned int *head, unsigned int *meta);
+void rxb_xdp_flush(struct rxb_rxq *rxq);
+int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		 u32 flags);
+int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
+		      const struct bpf_prog *prog,
+		      struct netlink_ext_ack *extack);
 
 /* lower.c */
 int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,

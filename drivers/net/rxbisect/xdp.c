@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxbisect XDP: one path for every ring model.
+ *
+ * The program runs in rx.c's NAPI poll on the packets the ring model's
+ * poll returns (struct rxb_pkt), in the page_pool page the NIC wrote,
+ * before any skb exists; no model file knows about XDP, so that every
+ * model pays the same for it.  The one exception is forced by the NIC's
+ * layout: a packet that shares its buffer with others (shRing-batched)
+ * has neither headroom nor tailroom of its own and is copied into a page
+ * of its own first (counted: rx<q>_xdp_copies); so is a packet of a
+ * streaming model (Ensō), which has no buffer at all and is copied out of
+ * its pipe with or without XDP.
+ *
+ * Each queue registers an xdp_rxq_info with the page_pool memory model of
+ * its own pool.  A shared-ring model may hand a queue a page of another
+ * queue's pool (rxb_pkt.pool_q): the packet then runs with an
+ * xdp_rxq_info of this queue carrying that pool's memory model, so that
+ * its frame returns to the pool it came from, never through this queue's
+ * direct (NAPI) cache.
+ *
+ * XDP_TX and ndo_xdp_xmit put frames on the port's wire through the Tx
+ * path of netdev.c (the Tx queue's lock and counters): the peer port's
+ * NIC, or the lower device, receives them.
+ */
+#include <linux/bpf_trace.h>
+#include <linux/etherdevice.h>
+#include <linux/filter.h>
+#include <net/xdp.h>
+#include "rxbisect.h"
+
+/* The largest MTU whose frames single-buffer XDP sees whole. */
+#define RXB_XDP_MAX_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+
+/**
+ * rxb_xdp_rxq_reg() - register queue @rxq's XDP receive info.
+ * @rxq: a queue with its page_pool and NAPI instance.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_xdp_rxq_reg(struct rxb_rxq *rxq)
+{
+	int err;
+
+	err = xdp_rxq_info_reg(&rxq->xdp_rxq, rxq->rx->port->dev, rxq->qid,
+			       rxq->napi.napi_id);
+	if (err)
+		return err;
+	err = xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq, MEM_TYPE_PAGE_POOL,
+					 rxq->pp);
+	if (err) {
+		xdp_rxq_info_unreg(&rxq->xdp_rxq);
+		return err;
+	}
+	/* Its memory model is set per packet (rxb_xdp_run()). */
+	rxq->xdp_rxq_alt = rxq->xdp_rxq;
+	return 0;
+}
+
+/**
+ * rxb_xdp_rxq_unreg() - undo rxb_xdp_rxq_reg(), if it was done.
+ * @rxq: a queue whose NAPI instance is deleted, before its pool is
+ *	destroyed.
+ */
+void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq)
+{
+	if (xdp_rxq_info_is_reg(&rxq->xdp_rxq))
+		xdp_rxq_info_unreg(&rxq->xdp_rxq);
+}
+
+/* Put @n frames on the wire of Tx queue @qi of @port, in order, until one
+ * cannot be sent.  Bottom halves off.  @ndo: they come from another device
+ * (ndo_xdp_xmit), counted as such.
+ *
+ * Return: the frames sent; the rest are still the caller's.
+ */
+static int rxb_xdp_wire(struct rxb_port *port, unsigned int qi,
+			struct xdp_frame **frames, int n, bool ndo)
+{
+	struct net_device *dev = port->dev;
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, qi);
+	struct rxb_txq_stats *ts = &port->txs[qi];
+	struct net_device *peer, *lower;
+	struct sk_buff *skb;
+	int i = 0;
+
+	rcu_read_lock();
+	lower = rcu_dereference(port->lower);
+	peer = rcu_dereference(port->peer);
+	if (unlikely(!lower && !peer))
+		goto out;
+	__netif_tx_lock(txq, smp_processor_id());
+	for (; i < n; i++) {
+		if (unlikely(frames[i]->len < ETH_HLEN))
+			break;
+		/* The Tx engine reads the frame where it is: an skb around
+		 * it, whose page returns to its pool when the skb is freed.
+		 */
+		skb = xdp_build_skb_from_frame(frames[i], dev);
+		if (unlikely(!skb))
+			break;
+		skb_push(skb, ETH_HLEN);	/* eth_type_trans() pulled it */
+		skb_set_queue_mapping(skb, qi);
+		if (lower)
+			rxb_lower_xmit(port, lower, skb);
+		else
+			rxb_wire(netdev_priv(peer), ts, skb);
+	}
+	if (ndo) {
+		u64_stats_update_begin(&ts->syncp);
+		u64_stats_add(&ts->xdp_xmit, i);
+		u64_stats_add(&ts->xdp_xmit_errors, n - i);
+		u64_stats_update_end(&ts->syncp);
+	}
+	__netif_tx_unlock(txq);
+out:
+	rcu_read_unlock();
+	return i;
+}
+
+/**
+ * rxb_xdp_xmit() - ndo_xdp_xmit: frames another device redirected here
+ * go out of this port (to its peer, or on its lower device).
+ * @dev: the port.
+ * @n: frames.
+ * @frames: the frames.
+ * @flags: XDP_XMIT_* (the Tx engine sends at once: nothing to flush).
+ *
+ * Return: frames sent (the caller frees the others) or a negative error.
+ */
+int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		 u32 flags)
+{
+	unsigned int nq = READ_ONCE(dev->real_num_tx_queues);
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev) || !nq))
+		return -ENETDOWN;
+	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id() % nq,
+			    frames, n, true);
+}
+
+/* A packet in a buffer it shares with others, or in a streaming model's
+ * ring (no buffer: p->cookie NULL, p->data in an Ensō pipe): into a page
+ * of the queue's own pool, with the headroom and tailroom of a buffer of
+ * its own.  For a streaming model this is the copy it makes without XDP
+ * too (into an skb, rx.c), only earlier.
+ */
+static bool rxb_xdp_linearize(struct rxb_rxq *rxq, struct rxb_pkt *p)
+{
+	struct page_pool *pp = rxq->pp;
+	struct page *page;
+
+	page = page_pool_dev_alloc_pages(pp);
+	if (unlikely(!page))
+		return false;
+	rxb_page_pool_frag_init(pp, page);
+	if (!p->cookie) {
+		memcpy(page_address(page) + RXB_RX_HEADROOM, p->data, p->len);
+		goto done;
+	}
+	memcpy(page_address(page) + RXB_RX_HEADROOM,
+	       page_address(p->cookie) + RXB_RX_HEADROOM + p->offset, p->len);
+	/* The packet's own reference on the shared buffer. */
+	page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, p->cookie,
+				p->pool_q == rxq->qid);
+done:
+	p->cookie = page;
+	p->pool_q = rxq->qid;
+	p->offset = 0;
+	p->frag = false;
+	rxq->poll_xdp[RXB_XDP_COPIES]++;
+	return true;
+}
+
+/**
+ * rxb_xdp_run() - run the port's XDP program on a received packet.
+ * @rxq: the queue, in its NAPI poll.
+ * @prog: the program.
+ * @p: the packet, from the ring model's poll; on XDP_PASS, updated to what
+ *	the program left (length, buffer after a copy, no checksum).
+ * @head: on XDP_PASS, where the packet now starts in its page.
+ * @meta: on XDP_PASS, bytes of metadata the program put before it.
+ *
+ * Return: true on XDP_PASS (the caller builds the skb), false when the
+ * packet was consumed: sent, redirected or dropped.
+ */
+bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		 struct rxb_pkt *p, unsigned int *head, unsigned int *meta)
+{
+	struct rxb_rx *rx = rxq->rx;
+	struct net_device *dev = rx->port->dev;
+	struct xdp_rxq_info *xrxq = &rxq->xdp_rxq;
+	struct xdp_frame *xdpf;
+	struct xdp_buff xdp;
+	void *hard;
+	u32 act;
+
+	if ((p->frag || !p->cookie) && !rxb_xdp_linearize(rxq, p)) {
+		if (p->cookie)
+			page_pool_put_full_page(rx->rxq[p->pool_q].pp,
+						p->cookie,
+						p->pool_q == rxq->qid);
+		rxq->poll_drops++;
+		return false;
+	}
+	if (p->pool_q != rxq->qid) {
+		xrxq = &rxq->xdp_rxq_alt;
+		xrxq->mem = rx->rxq[p->pool_q].xdp_rxq.mem;
+	}
+	hard = page_address(p->cookie);
+	xdp_init_buff(&xdp, PAGE_SIZE, xrxq);
+	xdp_prepare_buff(&xdp, hard, RXB_RX_HEADROOM, p->len, true);
+	act = bpf_prog_run_xdp(prog, &xdp);
+	switch (act) {
+	case XDP_PASS:
+		*head = xdp.data - hard;
+		*meta = xdp.data - xdp.data_meta;
+		p->len = xdp.data_end - xdp.data;
+		/* The program may have changed what the NIC summed. */
+		p->flags &= ~RXB_CQE_F_CSUM;
+		rxq->poll_xdp[RXB_XDP_PASS]++;
+		return true;
+	case XDP_TX:
+		xdpf = xdp_convert_buff_to_frame(&xdp);
+		if (unlikely(!xdpf)) {
+			rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
+			trace_xdp_exception(dev, prog, act);
+			break;
+		}
+		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
+		return false;
+	case XDP_REDIRECT:
+		if (p->pool_q != rxq->qid && !rxq->poll_no_direct) {
+			/* Frames returned before the end of the poll go
+			 * back to their pool the slow way.
+			 */
+			xdp_set_return_frame_no_direct();
+			rxq->poll_no_direct = true;
+		}
+		if (unlikely(xdp_do_redirect(dev, &xdp, prog))) {
+			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
+			trace_xdp_exception(dev, prog, act);
+			break;
+		}
+		rxq->poll_redirect = true;
+		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
+		return false;
+	default:
+		bpf_warn_invalid_xdp_action(dev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		trace_xdp_exception(dev, prog, act);
+		rxq->poll_xdp[RXB_XDP_ABORTED]++;
+		break;
+	case XDP_DROP:
+		rxq->poll_xdp[RXB_XDP_DROP]++;
+		break;
+	}
+	page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
+				p->pool_q == rxq->qid);
+	return false;
+}
+
+/**
+ * rxb_xdp_flush() - end of a batch of rxb_xdp_run(): send its XDP_TX
+ * frames, flush its redirects.
+ * @rxq: the queue, in its NAPI poll.
+ */
+void rxb_xdp_flush(struct rxb_rxq *rxq)
+{
+	unsigned int n = rxq->xdp_ntx, i, sent;
+
+	if (n) {
+		sent = rxb_xdp_wire(rxq->rx->port, rxq->qid, rxq->xdp_tx, n,
+				    false);
+		for (i = sent; i < n; i++)
+			xdp_return_frame(rxq->xdp_tx[i]);
+		rxq->poll_xdp[RXB_XDP_TX] += sent;
+		rxq->poll_xdp[RXB_XDP_TX_ERRORS] += n - sent;
+		rxq->xdp_ntx = 0;
+	}
+	if (rxq->poll_redirect) {
+		xdp_do_flush();
+		rxq->poll_redirect = false;
+	}
+	if (rxq->poll_no_direct) {
+		xdp_clear_return_frame_no_direct();
+		rxq->poll_no_direct = false;
+	}
+}
+
+/**
+ * rxb_xdp_mtu_check() - may @prog run with MTU @mtu?
+ * @dev: the port.
+ * @mtu: an MTU.
+ * @prog: a program, or NULL.
+ * @extack: for the reason of a refusal, or NULL.
+ *
+ * Return: 0, or -EOPNOTSUPP when @mtu's frames do not fit one buffer and
+ * @prog does not take multi-buffer frames.
+ */
+int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
+		      const struct bpf_prog *prog,
+		      struct netlink_ext_ack *extack)
+{
+	if (!prog || mtu <= RXB_XDP_MAX_MTU || prog->aux->xdp_has_frags)
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "MTU too large for an XDP program without frags support");
+	netdev_err(dev, "MTU %d above %lu: the XDP program does not support frags\n",
+		   mtu, (unsigned long)RXB_XDP_MAX_MTU);
+	return -EOPNOTSUPP;
+}
+
+static int rxb_xdp_setup(struct net_device *dev, struct bpf_prog *prog,
+			 struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct bpf_prog *old;
+	int err;
+
+	err = rxb_xdp_mtu_check(dev, dev->mtu, prog, extack);
+	if (err)
+		return err;
+	/* Each poll reads the pointer once: a poll runs the old program or
+	 * the new one, and the old one is freed after an RCU grace period,
+	 * when no poll runs it any more.
+	 */
+	old = rtnl_dereference(port->xdp_prog);
+	rcu_assign_pointer(port->xdp_prog, prog);
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+/**
+ * rxb_xdp_bpf() - ndo_bpf: attach, replace or remove the XDP program.
+ * @dev: the port; RTNL held.
+ * @bpf: the command.
+ *
+ * Return: 0 or a negative error.
+ */
+int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return rxb_xdp_setup(dev, bpf->prog, bpf->extack);
+	default:
+		return -EINVAL;
+	}
+}
