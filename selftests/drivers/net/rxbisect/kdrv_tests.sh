@@ -23,8 +23,8 @@
 # every model; stats.py (pause/FEC stats, qstats, link down: no path
 # through the ring model) on privring only (RXB_KDRV_ONCE_MODELS).  Each
 # kernel test costs 5-20 s of TCG time (python and its imports over 9p):
-# 110-205 s in all (idle to loaded host).  The kernel's other driver tests are listed as
-# skipped with the reason they cannot apply.
+# 110-205 s in all (idle to loaded host).  The kernel's other driver tests
+# are listed as skipped with the reason they cannot apply.
 #
 # The kernel's tests come from build/ksrc-6.12, extracted on the host by
 # tools/ksrc.sh (make test does it before the VM boots); without them, or
