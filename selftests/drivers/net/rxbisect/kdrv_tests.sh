@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own driver tests on rxbisect ports: the python tests of
+# tools/testing/selftests/drivers/net of linux-source-6.12 (ping.py,
+# stats.py, queues.py), run as the kernel's CI runs them on a looped
+# virtio-net: NETIF is the port under test in this namespace, its peer
+# (the other end of the cable) sits in a network namespace, REMOTE_TYPE=netns,
+# LOCAL_V4/REMOTE_V4 192.0.2.1/2, LOCAL_V6/REMOTE_V6 2001:db8::1/2
+# (drivers/net/README.rst of the kernel).
+#
+# First the baseline, a veth pair (2 queues each way), then rxb0 (peer rxb1)
+# under each ring model, switched through the ring_model module parameter.
+# One KTAP line per case of each kernel test and configuration:
+#   veth: passed, skipped with the test's reason, or failed (printed, and
+#         counted as a skip "fails on the veth baseline": not a driver bug);
+#   rxbisect/MODEL: passed; a skip or XFAIL of a case that passed on veth
+#         fails (the port lacks something veth has); one that veth skipped
+#         too is a skip with the reason; a failure fails unless the case
+#         failed on veth too.
+# ping.py (the data path: ARP and ND, ICMP, TCP both ways) and queues.py
+# (netdev queue-get, ethtool -L down and up again: a ring rebuild) run under
+# every model; stats.py (pause/FEC stats, qstats, link down: no path
+# through the ring model) on privring only (RXB_KDRV_ONCE_MODELS).  Each
+# kernel test costs 5-20 s of TCG time (python and its imports over 9p):
+# 110-205 s in all (idle to loaded host).  The kernel's other driver tests
+# are listed as skipped with the reason they cannot apply.
+#
+# The kernel's tests come from build/ksrc-6.12, extracted on the host by
+# tools/ksrc.sh (make test does it before the VM boots); without them, or
+# on a kernel older than 6.12 (whose netdev netlink family has no
+# queue-get/qstats), the test is skipped with the reason.
+#
+# Environment:
+#   RXB_KDRV_TESTS        tests run under every model
+#                         (default "ping.py queues.py")
+#   RXB_KDRV_ONCE         tests run on the RXB_KDRV_ONCE_MODELS only
+#                         (default stats.py; add hw/pp_alloc_fail.py once
+#                         the port has qstats)
+#   RXB_KDRV_ONCE_MODELS  default privring
+#   RXB_KDRV_MODELS       the models (default: every model the module lists)
+#   RXB_KDRV_NO_VETH=1    no veth baseline (every case is judged alone)
+
+source "$(dirname "$0")/lib.sh"
+
+TOP=$(cd "$RXB_DIR/../../../.." && pwd)
+EVERY=${RXB_KDRV_TESTS-ping.py queues.py}
+ONCE=${RXB_KDRV_ONCE-stats.py}
+ONCE_MODELS=${RXB_KDRV_ONCE_MODELS-privring}
+P=/sys/module/rxbisect/parameters
+LV4=192.0.2.1
+RV4=192.0.2.2
+LV6=2001:db8::1
+RV6=2001:db8::2
+KTIMEOUT=$((180 * ${RXB_TIMEOUT_SCALE:-1}))
+
+kv=$(uname -r)
+IFS=. read -r kmaj kmin _ <<<"$kv"
+if [ "$kmaj" -lt 6 ] || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -lt 12 ]; }; then
+	ktap_print_header
+	ktap_skip_all "kernel $kv: the driver tests are linux-source-6.12's and need its netdev netlink family (queue-get, qstats-get); run on 6.12 (make test KERNEL=6.12)"
+fi
+rxb_init ping python3	# socat: ping.py skips its TCP case without it
+KSRC=$("$TOP/tools/ksrc.sh" --print-dir 6.12)
+KDIR=$KSRC/tools/testing/selftests/drivers/net
+[ -r "$KDIR/lib/py/env.py" ] && "$TOP/tools/ksrc.sh" --check 6.12 ||
+	ktap_skip_all "the kernel's driver tests are not extracted in $KSRC: run tools/ksrc.sh on the host (make test does)"
+
+declare -A VETH=()	# case -> pass | skip:REASON | fail
+RESULTS=
+
+# run_kernel_test LABEL IF TEST: run the kernel test TEST against IF with
+# the peer in $NS1; sets RESULTS to "STATUS CASE REASON" lines (STATUS pass,
+# skip, xfail or fail) and prints the test's own diagnostics as "# " lines.
+run_kernel_test() {
+	local label=$1 ifc=$2 t=$3 out rc l re n=0 t0=$SECONDS
+	re='^(not )?ok [0-9]+ ([^ ]+)( # (SKIP|XFAIL) ?(.*))?$'
+
+	out=$(cd "$KDIR" && timeout -k 5 "$KTIMEOUT" env NETIF="$ifc" \
+		LOCAL_V4=$LV4 REMOTE_V4=$RV4 LOCAL_V6=$LV6 REMOTE_V6=$RV6 \
+		REMOTE_TYPE=netns REMOTE_ARGS="$NS1" python3 "./$t" 2>&1)
+	rc=$?
+	echo "# [$label $t] exit $rc, $((SECONDS - t0))s"
+	RESULTS=
+	while IFS= read -r l; do
+		if [[ $l =~ $re ]]; then
+			n=$((n + 1))
+			if [ -n "${BASH_REMATCH[1]}" ]; then
+				RESULTS+="fail ${BASH_REMATCH[2]}"$'\n'
+			elif [ "${BASH_REMATCH[4]}" = SKIP ]; then
+				RESULTS+="skip ${BASH_REMATCH[2]} ${BASH_REMATCH[5]}"$'\n'
+			elif [ "${BASH_REMATCH[4]}" = XFAIL ]; then
+				RESULTS+="xfail ${BASH_REMATCH[2]} ${BASH_REMATCH[5]}"$'\n'
+			else
+				RESULTS+="pass ${BASH_REMATCH[2]}"$'\n'
+			fi
+		elif [[ $l != "KTAP version 1" && $l != 1..* && $l != "# Totals:"* ]]; then
+			echo "# [$label $t] $l"
+		fi
+	done <<<"$out"
+	if [ "$n" = 0 ]; then
+		# no case ran: the test as a whole failed (or skipped) to start
+		if [ "$rc" = 4 ]; then
+			RESULTS="skip ${t%.py} exit 4 before any case"$'\n'
+		else
+			RESULTS="fail ${t%.py} exit $rc before any case"$'\n'
+		fi
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		RESULTS+="fail ${t%.py} timed out after ${KTIMEOUT}s"$'\n'
+	fi
+}
+
+# why STATUS REASON: the reason of a skip ("XFAIL: " for an XFAIL).
+why() { if [ "$1" = xfail ]; then echo "XFAIL: $2"; else echo "$2"; fi; }
+
+# report_veth: the baseline's results, remembered in VETH.
+report_veth() {
+	local st c why
+	while read -r st c why; do
+		[ -n "$st" ] || continue
+		case $st in
+		pass)	VETH[$c]=pass; ktap_test_pass "veth: $c" ;;
+		skip|xfail)
+			VETH[$c]="skip:$why"
+			ktap_test_skip "veth: $c" "$(why "$st" "$why")" ;;
+		*)	VETH[$c]=fail
+			ktap_test_skip "veth: $c" "fails on the veth baseline (not counted against rxbisect)" ;;
+		esac
+	done <<<"$RESULTS"
+}
+
+# report_rxb MODEL: rxbisect's results, judged against the baseline.
+report_rxb() {
+	local m=$1 st c why v
+	while read -r st c why; do
+		[ -n "$st" ] || continue
+		v=${VETH[$c]:-}
+		[ -n "${RXB_KDRV_NO_VETH:-}" ] && v=none
+		case $st in
+		pass)	ktap_test_pass "rxbisect/$m: $c" ;;
+		skip|xfail)
+			if [ "$v" = pass ]; then
+				ktap_test_fail "rxbisect/$m: $c (passes on veth; here $(why "$st" "$why"))"
+			else
+				ktap_test_skip "rxbisect/$m: $c" "$(why "$st" "$why")"
+			fi ;;
+		*)	if [ "$v" = fail ]; then
+				ktap_test_skip "rxbisect/$m: $c" "fails on the veth baseline too"
+			else
+				ktap_test_fail "rxbisect/$m: $c"
+			fi ;;
+		esac
+	done <<<"$RESULTS"
+}
+
+# addrs IF NSIF: the kernel CI's addressing, IF here, NSIF in $NS1.
+addrs() {
+	ip -b - <<-EOF || return 1
+		addr add $LV4/24 dev $1
+		addr add $LV6/64 dev $1 nodad
+		link set $1 up
+	EOF
+	ip -n "$NS1" -b - <<-EOF
+		link set lo up
+		addr add $RV4/24 dev $2
+		addr add $RV6/64 dev $2 nodad
+		link set $2 up
+	EOF
+}
+
+# The kernel's driver tests of 6.12 that cannot apply here, and why.
+ktap_test_skip "hw/csum.py" "6.12's csum.py reads cfg.remote_ifname, which 6.12's NetDrvEpEnv does not set (added upstream later): fails on any device, veth too"
+ktap_test_skip "hw/rss_ctx.py" "needs an ethtool with 'ethtool --json -x IF context N' (Debian 12 has ethtool 6.1, which rejects it): fails on veth too"
+ktap_test_skip "netcons_basic.sh" "creates its own netdevsim pair; 6.12's version has no NETIF mode"
+ktap_test_skip "hw/devlink_port_split.py" "needs splittable devlink ports (a physical switch ASIC)"
+ktap_test_skip "hw/*.sh (ethtool, ethtool_mm, ethtool_rmon, ethtool_extended_state, hw_stats_l3, hw_stats_l3_gre, loopback)" "forwarding-lib tests of physical NICs (link modes, MAC merge, RMON, L3 hardware stats, PHY loopback) over NETIFS cabled pairs: no such hardware to emulate"
+
+ip netns add "$NS1" || rxb_bail "cannot create namespace $NS1"
+
+# ---- veth baseline -----------------------------------------------------------
+if [ -z "${RXB_KDRV_NO_VETH:-}" ]; then
+	RXB_NS[kdv1]=$NS1
+	if ip link add kdv0 numtxqueues 2 numrxqueues 2 type veth peer name kdv1 \
+		numtxqueues 2 numrxqueues 2 netns "$NS1" && addrs kdv0 kdv1 &&
+	   rxb_wait_carrier kdv0; then
+		for t in $EVERY $ONCE; do
+			run_kernel_test veth kdv0 "$t"
+			report_veth
+		done
+	else
+		ktap_test_fail "veth baseline: cannot set up kdv0/kdv1"
+	fi
+	ip link del kdv0 2>/dev/null
+fi
+
+# ---- rxbisect, every model -----------------------------------------------------
+rxb_load || rxb_bail "cannot load the module"
+RXB_NS[rxb1]=$NS1	# rxb_load forgets the namespaces
+models=${RXB_KDRV_MODELS:-$(rxb_models)}
+ip link set rxb1 netns "$NS1" && addrs rxb0 rxb1 &&
+	rxb_wait_carrier rxb0 || rxb_bail "cannot set up rxb0/rxb1"
+for m in $models; do
+	if ! echo "$m" > "$P/ring_model" || ! rxb_wait_carrier rxb0 ||
+	   ! rxb_wait_carrier rxb1; then
+		ktap_test_fail "rxbisect/$m: switch to the model"
+		continue
+	fi
+	tests=$EVERY
+	[[ " $ONCE_MODELS " == *" $m "* ]] && tests="$tests $ONCE"
+	for t in $tests; do
+		run_kernel_test "rxbisect/$m" rxb0 "$t"
+		report_rxb "$m"
+	done
+done
+
+ktap_set_plan "$KTAP_CNT"
+ktap_finished

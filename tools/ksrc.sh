@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksrc.sh [--print-dir | --check] [SERIES]
+#
+# The parts of a kernel's source the tests run from it, extracted from
+# Debian's linux-source-SERIES tarball (/usr/src/linux-source-SERIES.tar.xz,
+# make deps installs it; SERIES 6.12 by default) into
+# build/ksrc-SERIES/ (not in git, cached: extracted again only when the
+# tarball changes).  The directory is the top of a kernel tree holding:
+#
+#   tools/testing/selftests/drivers/net     the python driver tests (ping.py,
+#                                           stats.py, queues.py, hw/...)
+#   tools/testing/selftests/net/lib         their library (lib/py) and csum.c
+#   tools/testing/selftests/net/lib.sh, net_helper.sh, kselftest/, kselftest.h
+#   tools/net/ynl                           the ynl python library and cli.py
+#   Documentation/netlink/specs             the netlink specs ynl reads
+#
+# and the csum helper of net/lib (hw/csum.py) built from csum.c.  Run it
+# on the host before the VM boots: the VM sees the host's root read-only,
+# and the tar extraction costs ~10 CPU-seconds per run.  The VM sees this
+# repository read-write at the same path, so the tests run from here.
+#
+#   (no option)   extract if needed, then print the directory
+#   --print-dir   print the directory only (extracted or not)
+#   --check       exit 0 when the directory is extracted and current
+#
+# Exit status: 0; 1 with a message when the tarball is missing (make deps)
+# or the extraction failed.
+
+set -euo pipefail
+
+SELF_DIR=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+REPO=$(cd "$SELF_DIR/.." && pwd -P)
+
+MODE=extract
+case ${1:-} in
+--print-dir) MODE=print; shift ;;
+--check) MODE=check; shift ;;
+-h|--help) sed -n '4,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-*) echo "ksrc.sh: unknown option $1" >&2; exit 2 ;;
+esac
+SERIES=${1:-6.12}
+TARBALL=/usr/src/linux-source-$SERIES.tar.xz
+DIR=$REPO/build/ksrc-$SERIES
+TOPNAME=linux-source-$SERIES
+PARTS=(
+	tools/testing/selftests/drivers/net
+	tools/testing/selftests/net/lib
+	tools/testing/selftests/net/lib.sh
+	tools/testing/selftests/net/net_helper.sh
+	tools/testing/selftests/kselftest
+	tools/testing/selftests/kselftest.h
+	tools/net/ynl
+	Documentation/netlink/specs
+)
+
+stamp() {
+	# the tarball's identity and the list of parts
+	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]}"
+}
+current() { [ -r "$DIR/.stamp" ] && [ "$(cat "$DIR/.stamp")" = "$(stamp)" ]; }
+
+case $MODE in
+print) echo "$DIR"; exit 0 ;;
+check) current; exit ;;
+esac
+
+if current; then
+	echo "$DIR"
+	exit 0
+fi
+[ -r "$TARBALL" ] || { echo "ksrc.sh: $TARBALL missing (make deps installs linux-source-$SERIES)" >&2; exit 1; }
+tmp=$DIR.tmp.$$
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$tmp"
+mkdir -p "$tmp"
+# the parts a release lacks (net_helper.sh is newer than 6.1) are not errors
+tar -C "$tmp" -xJf "$TARBALL" --wildcards --no-wildcards-match-slash \
+	"${PARTS[@]/#/$TOPNAME/}" 2>/dev/null ||
+	[ -d "$tmp/$TOPNAME/tools/testing/selftests/drivers/net" ] ||
+	{ echo "ksrc.sh: extracting $TARBALL failed" >&2; exit 1; }
+csum=$tmp/$TOPNAME/tools/testing/selftests/net/lib/csum
+if [ -r "$csum.c" ]; then
+	${CC:-cc} -O2 -Wall -I"$tmp/$TOPNAME/tools/testing/selftests" \
+		-o "$csum" "$csum.c" 2>/dev/null ||
+		echo "ksrc.sh: warning: building net/lib/csum failed (hw/csum.py will not run)" >&2
+fi
+rm -rf "$DIR"
+mv "$tmp/$TOPNAME" "$DIR"
+stamp > "$DIR/.stamp"
+echo "$DIR"
