@@ -110,32 +110,6 @@ struct rxb_nic_counters {
 };
 
 /**
- * struct rxb_nic_flow - a flow table entry as its debug register reads.
- * @src: source address (IPv4: @src[0]).
- * @dst: destination address.
- * @sport: source port.
- * @dport: destination port.
- * @family: 4 or 6.
- * @proto: IPPROTO_TCP or IPPROTO_UDP.
- * @first_ns: when it was learned (ktime_get_ns()).
- * @last_ns: when its last frame arrived.
- * @packets: its frames.
- * @bytes: their bytes.
- */
-struct rxb_nic_flow {
-	__be32 src[4];
-	__be32 dst[4];
-	__be16 sport;
-	__be16 dport;
-	u8 family;
-	u8 proto;
-	u64 first_ns;
-	u64 last_ns;
-	u64 packets;
-	u64 bytes;
-};
-
-/**
  * struct rxb_nic_ntuple - an ntuple steering rule register.
  * @src: source address to match (IPv4: @src[0]), under @src_mask.
  * @src_mask: its significant bits.
@@ -236,9 +210,6 @@ void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
 void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on);
 extern const struct rxb_hw_ops rxb_nic_hw_ops;
-
-/* nic_flow.c: the flow table's debug register */
-int rxb_nic_flow_read(struct rxb_nic *nic, u32 idx, struct rxb_nic_flow *fi);
 
 /* nic_ntuple.c: the ntuple steering rules (RTNL held) */
 int rxb_nic_ntuple_write(struct rxb_nic *nic, const struct rxb_nic_ntuple *r);

@@ -237,53 +237,6 @@ void rxb_flow_stop(struct rxb_flow_table *ft)
 	cancel_delayed_work_sync(&ft->sweep);
 }
 
-/**
- * rxb_nic_flow_read() - debug register: read flow table entry @idx.
- * @nic: the NIC.
- * @idx: entry index (struct rxb_frame.flow).
- * @fi: filled.  Any context.
- *
- * Return: 0, -ENOENT for a free entry, -ENODEV without an enabled context,
- * -EINVAL for an index beyond the table.
- */
-int rxb_nic_flow_read(struct rxb_nic *nic, u32 idx, struct rxb_nic_flow *fi)
-{
-	struct rxb_nic_ctx *ctx;
-	struct rxb_flow_table *ft;
-	int err = -ENODEV;
-
-	memset(fi, 0, sizeof(*fi));
-	rcu_read_lock();
-	ctx = rcu_dereference(nic->ctx);
-	if (!ctx)
-		goto out;
-	ft = &ctx->flows;
-	err = -EINVAL;
-	if (idx >= ft->cap)
-		goto out;
-	err = -ENOENT;
-	spin_lock_bh(&ft->free_lock);
-	if (ft->ent[idx].live) {
-		const struct rxb_flow_ent *e = &ft->ent[idx];
-
-		fi->family = e->key.family;
-		fi->proto = e->key.proto;
-		memcpy(fi->src, e->key.src, sizeof(fi->src));
-		memcpy(fi->dst, e->key.dst, sizeof(fi->dst));
-		fi->sport = e->key.sport;
-		fi->dport = e->key.dport;
-		fi->first_ns = e->first_ns;
-		fi->last_ns = READ_ONCE(e->last_ns);
-		fi->packets = READ_ONCE(e->packets);
-		fi->bytes = READ_ONCE(e->bytes);
-		err = 0;
-	}
-	spin_unlock_bh(&ft->free_lock);
-out:
-	rcu_read_unlock();
-	return err;
-}
-
 /* The table's counters, for rxb_nic_read_counters(); RCU read lock held. */
 void rxb_flow_counters(struct rxb_flow_table *ft, struct rxb_nic_counters *c)
 {
