@@ -4,8 +4,8 @@
 # ynl.sh [--fetch] [FAMILY CLI-ARGS...]
 #
 # The kernel's YNL command line (tools/net/ynl/cli.py) with its netlink
-# specs, from linux-source-6.12: only tools/net/ynl and Documentation/netlink
-# are extracted, once, into build/ksrc-6.12/ of this checkout (outside git,
+# specs, from linux-source-6.12, extracted once by tools/ksrc.sh into
+# build/ksrc-6.12/ of this checkout (outside git,
 # shared with the test VM, which cannot unpack it fast: run
 # "tools/ynl.sh --fetch" on the host before a VM run; make vm-test does).
 #
@@ -17,37 +17,24 @@
 # ...).  The schema check is skipped (--no-schema): the spec is the
 # kernel's own, and jsonschema takes seconds under TCG.
 #
-# Environment: RXB_KSRC_612_TAR (default /usr/src/linux-source-6.12.tar.xz).
 # Exit status: cli.py's; 4 (kselftest's skip) when the sources or python3's
 # yaml module are missing, with the reason on stderr.
 
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TAR=${RXB_KSRC_612_TAR:-/usr/src/linux-source-6.12.tar.xz}
+TAR=/usr/src/linux-source-6.12.tar.xz
 DIR=$TOP/build/ksrc-6.12
 CLI=$DIR/tools/net/ynl/cli.py
 
 skip() { echo "ynl.sh: $*" >&2; exit 4; }
 
 fetch() {
-	local tmp top
 	[ -r "$CLI" ] && return 0
 	[ -r "$TAR" ] || skip "no $TAR (apt-get install linux-source-6.12)"
-	mkdir -p "$TOP/build"
-	tmp=$(mktemp -d "$TOP/build/ksrc-6.12.XXXXXX")
-	top=$(basename "$TAR" .tar.xz)
-	if ! tar -xJf "$TAR" -C "$tmp" "$top/tools/net/ynl" \
-		"$top/Documentation/netlink"; then
-		rm -rf "$tmp"
-		echo "ynl.sh: cannot extract ynl from $TAR" >&2
-		exit 1
-	fi
-	# Atomic: a concurrent fetch or an interrupted one leaves no half tree.
-	if ! mv -T "$tmp/$top" "$DIR" 2>/dev/null; then
-		[ -r "$CLI" ] || { rm -rf "$tmp"; echo "ynl.sh: cannot create $DIR" >&2; exit 1; }
-	fi
-	rm -rf "$tmp"
+	# the one extraction of the 6.12 sources (a superset of ynl's)
+	"$TOP/tools/ksrc.sh" 6.12 >/dev/null ||
+		{ echo "ynl.sh: cannot extract ynl from $TAR" >&2; exit 1; }
 }
 
 if [ "${1:-}" = --fetch ]; then
