@@ -68,16 +68,16 @@ down_up() {
 
 traffic "privring: before"
 down_up || ktap_print_msg "privring: rxb0 down/up failed"
-traffic "privring: after rxb0 down, qstats, up"
+traffic "privring: after rxb0 down${QSTATS:+, qstats}, up"
 for m in $models; do
 	if ! echo "$m" > "$P/ring_model" || ! rxb_wait_carrier rxb1; then
 		ktap_test_fail "$m: switched to after rxb0 down/up"
-		ktap_test_fail "$m: after rxb0 down, qstats, up"
+		ktap_test_fail "$m: after rxb0 down${QSTATS:+, qstats}, up"
 		continue
 	fi
 	traffic "$m: switched to after rxb0 down/up"
 	down_up || ktap_print_msg "$m: rxb0 down/up failed"
-	traffic "$m: after rxb0 down, qstats, up"
+	traffic "$m: after rxb0 down${QSTATS:+, qstats}, up"
 done
 
 ktap_finished
