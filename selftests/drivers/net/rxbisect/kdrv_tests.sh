@@ -153,19 +153,32 @@ report_rxb() {
 	done <<<"$RESULTS"
 }
 
-# addrs IF NSIF: the kernel CI's addressing, IF here, NSIF in $NS1.
+# addrs IF NSIF: the kernel CI's addressing, IF here, NSIF in $NS1, both
+# up; again after every kernel test (replace: the addresses a test left
+# stay).  A test that takes IF down (stats.py's check_down) leaves it
+# without its IPv6 address: IPv6 flushes an interface's addresses when it
+# goes down (keep_addr_on_down 0, the default) and the test only sets the
+# link up again.  The next test would find no LOCAL_V6: ping.py's test_v6
+# fails and its test_tcp (IPv6 when LOCAL_V6 is set) waits for a
+# connection that cannot come.
 addrs() {
 	ip -b - <<-EOF || return 1
-		addr add $LV4/24 dev $1
-		addr add $LV6/64 dev $1 nodad
+		addr replace $LV4/24 dev $1
+		addr replace $LV6/64 dev $1 nodad
 		link set $1 up
 	EOF
-	ip -n "$NS1" -b - <<-EOF
+	ip -n "$NS1" -b - <<-EOF || return 1
 		link set lo up
-		addr add $RV4/24 dev $2
-		addr add $RV6/64 dev $2 nodad
+		addr replace $RV4/24 dev $2
+		addr replace $RV6/64 dev $2 nodad
 		link set $2 up
 	EOF
+}
+
+# restore IF NSIF: the addressing after a test; a failure is reported
+restore() {
+	addrs "$1" "$2" && rxb_wait_carrier "$1" ||
+		ktap_print_msg "cannot restore the addresses of $1/$2"
 }
 
 # The kernel's driver tests of 6.12 that cannot apply here, and why.
@@ -186,6 +199,7 @@ if [ -z "${RXB_KDRV_NO_VETH:-}" ]; then
 		for t in $EVERY $ONCE; do
 			run_kernel_test veth kdv0 "$t"
 			report_veth
+			restore kdv0 kdv1
 		done
 	else
 		ktap_test_fail "veth baseline: cannot set up kdv0/kdv1"
@@ -210,6 +224,7 @@ for m in $models; do
 	for t in $tests; do
 		run_kernel_test "rxbisect/$m" rxb0 "$t"
 		report_rxb "$m"
+		restore rxb0 rxb1
 	done
 done
 
