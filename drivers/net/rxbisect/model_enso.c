@@ -60,6 +60,11 @@
  *    new indirection table) moves to another queue is bound again there
  *    (counted in flow_moves).  The flow table must hold at least one
  *    entry per pipe (enso_validate()).
+ *  - Chaotic Ensō (section 7.2.3, cfg->enso_chaotic, for benchmarks
+ *    only): "gaps in memory between subsequent messages" computed
+ *    "deterministically based on the message's current position"; ours:
+ *    0..15 flits from a multiplicative hash of the frame's first flit
+ *    (enso_gap()), which both halves compute, so neither keeps state.
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
@@ -157,6 +162,15 @@ static struct rxb_enso_pipe_regs *enso_regs(struct enso_q *q, unsigned int pi)
 static u32 enso_frame_flits(u32 len)
 {
 	return DIV_ROUND_UP(sizeof(struct rxb_enso_hdr) + len, RXB_ENSO_FLIT);
+}
+
+/* Chaotic Ensō: flits left free after the frame at flit @pos. */
+#define ENSO_GAP_MAX	15
+static u32 enso_gap(const struct rxb_model *m, u32 pos)
+{
+	if (!m->cfg.enso_chaotic)
+		return 0;
+	return (pos * 0x9e3779b1U) >> 28;
 }
 
 /* The pipe of its queue the RSS hash picks: the hash's other bits (the
@@ -286,7 +300,7 @@ static int enso_hw_rx(struct rxb_model *m, unsigned int qi,
 		err = -EMSGSIZE;
 		goto out;
 	}
-	need = enso_frame_flits(f->len);
+	need = enso_frame_flits(f->len) + enso_gap(m, p->tail);
 	/* Acquire: pairs with the release in enso_commit(): the driver is
 	 * done reading the flits below Head_SW.
 	 */
@@ -519,7 +533,7 @@ static int enso_read_pipe(struct rxb_model *m, struct enso_q *q,
 		const struct rxb_enso_hdr *h = (const void *)(va + p->head *
 							      RXB_ENSO_FLIT);
 		u32 len = le16_to_cpu(h->len);
-		u32 need = enso_frame_flits(len);
+		u32 need = enso_frame_flits(len) + enso_gap(m, p->head);
 
 		if (!len || len > m->cfg.buf_len ||
 		    need > ((p->tail - p->head) & mask)) {
@@ -689,7 +703,8 @@ static int enso_validate(const struct rxb_model_cfg *cfg, const char **msg)
 		*msg = "enso: pipe size must be a power of two in 4 KiB..2 MiB";
 		return -EINVAL;
 	}
-	if (enso_frame_flits(cfg->buf_len) * RXB_ENSO_FLIT >= size) {
+	if ((enso_frame_flits(cfg->buf_len) +
+	     (cfg->enso_chaotic ? ENSO_GAP_MAX : 0)) * RXB_ENSO_FLIT >= size) {
 		*msg = "enso: pipe smaller than one frame";
 		return -EINVAL;
 	}

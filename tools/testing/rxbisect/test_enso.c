@@ -166,6 +166,52 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* Chaotic Ensō: gaps between frames, computed alike by both halves:
+ * every frame still arrives, in order, and the pipe holds fewer of them
+ * (more pipe-full drops than back to back).
+ */
+static void test_chaotic(const void *arg __always_unused)
+{
+	u64 next = 0, seq, drops[2] = { 0, 0 };
+	unsigned int c;
+
+	for (c = 0; c < 2; c++) {
+		struct rxb_th t;
+
+		next = 0;
+		if (!rxb_th_init(&t, "enso", 1, 64, RXB_ENV_BUF_SIZE))
+			goto out;
+		t.cfg.enso_pipe_size = RXB_ENSO_PIPE_MIN;
+		t.cfg.enso_chaotic = c;
+		if (!rxb_th_start(&t))
+			goto out;
+		for (seq = 0; seq < 3000 && !ktap_failures(); ) {
+			int ret = send(&t, 0, seq, 60 + (seq * 37) % 300,
+				       (u32)seq);
+
+			if (ret == -ENOSPC) {
+				drops[c]++;
+				while (poll_check(&t, 0, &next, 64))
+					;
+				t.ops->refill(t.m, 0);
+				continue;
+			}
+			if (!EXPECT_EQ(ret, 0))
+				break;
+			seq++;
+		}
+		while (poll_check(&t, 0, &next, 64))
+			;
+		EXPECT_EQ(next, seq);
+out:
+		rxb_th_destroy(&t);
+	}
+	EXPECT(drops[1] > drops[0], "chaotic %llu full pipes, plain %llu",
+	       (unsigned long long)drops[1], (unsigned long long)drops[0]);
+	ktap_diag("pipe full %llu times back to back, %llu with gaps",
+		  (unsigned long long)drops[0], (unsigned long long)drops[1]);
+}
+
 /* A full pipe drops whole frames and keeps what it holds intact. */
 static void test_pipe_full(const void *arg __always_unused)
 {
@@ -553,18 +599,19 @@ static void test_bad_cfg(const void *arg __always_unused)
 
 int main(void)
 {
-	struct ktap_case cases[6 + ARRAY_SIZE(mt_cases)] = {
+	struct ktap_case cases[7 + ARRAY_SIZE(mt_cases)] = {
 		{ "fig5", test_fig5, NULL },
 		{ "wrap", test_wrap, NULL },
 		{ "pipe_full", test_pipe_full, NULL },
 		{ "bad_cfg", test_bad_cfg, NULL },
 		{ "notif_full", test_notif_full, NULL },
 		{ "steer", test_steer, NULL },
+		{ "chaotic", test_chaotic, NULL },
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mt_cases); i++)
-		cases[6 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
+		cases[7 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
 						   &mt_cases[i] };
 	return ktap_main(cases, ARRAY_SIZE(cases));
 }
