@@ -240,6 +240,13 @@ enum rxb_corec_irq {
  *	RXB_ENSO_PIPE_MIN..RXB_ENSO_PIPE_MAX.
  * @enso_prefetch: Ensō: low-latency mode: before the driver hands up data
  *	of a pipe it rings the prefetch doorbell of the queue's next pipe.
+ * @enso_chaotic: Ensō: Chaotic Ensō (paper section 7.2.3), a control
+ *	for benchmarks: the NIC leaves a gap after each frame, computed
+ *	from the frame's position in the pipe, which the driver computes
+ *	alike; frames are no longer back to back.
+ * @flow_table_size: entries of the NIC's flow table (struct
+ *	rxb_frame.flow is below it); 0: no flow table (every frame carries
+ *	RXB_FLOW_NONE or an index the model must not use).
  * @drv_ops: the driver's services to the driver half.
  * @drv: opaque argument of every @drv_ops callback.
  * @hw_ops: the NIC's services to the hardware half.
@@ -267,6 +274,8 @@ struct rxb_model_cfg {
 	unsigned int enso_pipes;
 	unsigned int enso_pipe_size;
 	bool enso_prefetch;
+	bool enso_chaotic;
+	unsigned int flow_table_size;
 	const struct rxb_drv_ops *drv_ops;
 	void *drv;
 	const struct rxb_hw_ops *hw_ops;

@@ -44,9 +44,29 @@
  *    library): before handing up data of pipe k, the driver rings the
  *    prefetch doorbell of the queue's next pipe: a Head_SW write with its
  *    current value, which notifies whatever the pipe holds beyond it;
- *  - ours: until the NIC's flow table steers flows to pipes, the RSS hash
- *    picks the pipe within the queue (enso_pipe_of()).
+ *  - steering (enso_hw_pipe()): the NIC's pipeline picks the queue
+ *    (ntuple rule, else RSS) and its flow table the flow's entry; the
+ *    model binds each entry to a pipe of that queue on the flow's first
+ *    frame there and keeps it on that pipe while the entry lives (until
+ *    rxb_model_ops.hw_flow_free).  Ensō's NIC flow table holds the
+ *    bindings software installs and sends the rest to fallback pipes by
+ *    hash; here the NIC learns flows itself, so ours: a new flow goes to
+ *    the queue's pipe with the fewest live flows, ties broken from the
+ *    pipe the RSS hash picks.  Least-loaded rather than hash alone so
+ *    that flows spread over the pipes as Ensō's evaluation spreads them
+ *    (evenly, EnsōGen's round-robin): with the hash, two flows share one
+ *    of two pipes half the time.  Frames the table does not track
+ *    (RXB_FLOW_NONE) take the hash's pipe.  A flow an ntuple rule (or a
+ *    new indirection table) moves to another queue is bound again there
+ *    (counted in flow_moves).  The flow table must hold at least one
+ *    entry per pipe (enso_validate()).
+ *  - Chaotic Ensō (section 7.2.3, cfg->enso_chaotic, for benchmarks
+ *    only): "gaps in memory between subsequent messages" computed
+ *    "deterministically based on the message's current position"; ours:
+ *    0..15 flits from a multiplicative hash of the frame's first flit
+ *    (enso_gap()), which both halves compute, so neither keeps state.
  */
+#include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -63,6 +83,7 @@ struct enso_pipe_hw {
 	u8 status;		/* Figure 5's status bit */
 	u8 missed;		/* a notification was dropped: notify again */
 	u8 listed;		/* in the queue's retry list */
+	atomic_t flows;		/* flow table entries bound to the pipe */
 };
 
 /* Driver state of one pipe. */
@@ -90,6 +111,8 @@ struct enso_q {
 		u64 notif_drops;	/* dropped: notification ring full */
 		u64 suppressed;	/* frames not notified (status 1) */
 		u64 retries;	/* dropped notifications sent again */
+		u64 flow_binds;	/* flows bound to a pipe of the queue */
+		u64 flow_moves;	/* of them, flows bound on another queue */
 	} hw ____cacheline_aligned;
 
 	/* Driver state. */
@@ -115,7 +138,15 @@ struct enso {
 	struct rxb_model m;
 	struct enso_q *q;
 	u32 flit_mask;		/* flits per pipe - 1 (head, tail wrap) */
+	/* NIC state: per flow table entry its pipe, ENSO_BIND(qi, pi), or
+	 * RXB_FLOW_NONE; NULL without a flow table (cfg.flow_table_size 0).
+	 */
+	u32 *flow_pipe;
 };
+
+#define ENSO_BIND(qi, pi)	((u32)(qi) << 16 | (pi))
+#define ENSO_BIND_Q(b)		((b) >> 16)
+#define ENSO_BIND_PIPE(b)	((b) & 0xffff)
 
 static struct enso *to_enso(struct rxb_model *m)
 {
@@ -133,12 +164,20 @@ static u32 enso_frame_flits(u32 len)
 	return DIV_ROUND_UP(sizeof(struct rxb_enso_hdr) + len, RXB_ENSO_FLIT);
 }
 
-/* The pipe of its queue a frame goes to: the RSS hash's other bits (the
- * low ones chose the queue) until the NIC's flow table steers flows to
- * pipes, which replaces this one function.
+/* Chaotic Ensō: flits left free after the frame at flit @pos. */
+#define ENSO_GAP_MAX	15
+static u32 enso_gap(const struct rxb_model *m, u32 pos)
+{
+	if (!m->cfg.enso_chaotic)
+		return 0;
+	return (pos * 0x9e3779b1U) >> 28;
+}
+
+/* The pipe of its queue the RSS hash picks: the hash's other bits (the
+ * low ones chose the queue).
  */
-static unsigned int enso_pipe_of(const struct rxb_model *m,
-				 const struct rxb_frame *f)
+static unsigned int enso_hash_pipe(const struct rxb_model *m,
+				   const struct rxb_frame *f)
 {
 	u32 h = f->hash << 16 | f->hash >> 16;
 
@@ -146,6 +185,58 @@ static unsigned int enso_pipe_of(const struct rxb_model *m,
 }
 
 /* ---- hardware half ---------------------------------------------------- */
+
+/* NIC: the pipe of queue @qi frame @f goes to, under q->hw.lock: its
+ * flow's pipe, or a new binding to the pipe with the fewest live flows
+ * (from the hash's pipe on: ties go to it).  Bindings are exchanged
+ * atomically: frames of one flow on two queues at once (while a steering
+ * rule changes) each leave one binding, released once.
+ */
+static unsigned int enso_hw_pipe(struct rxb_model *m, unsigned int qi,
+				 struct enso_q *q, const struct rxb_frame *f)
+{
+	struct enso *e = to_enso(m);
+	unsigned int np = m->cfg.enso_pipes, pi = enso_hash_pipe(m, f), i;
+	int best;
+	u32 old;
+
+	if (!e->flow_pipe || f->flow >= m->cfg.flow_table_size)
+		return pi;
+	old = READ_ONCE(e->flow_pipe[f->flow]);
+	if (old != RXB_FLOW_NONE && ENSO_BIND_Q(old) == qi)
+		return ENSO_BIND_PIPE(old);
+	best = atomic_read(&q->hw.pipe[pi].flows);
+	for (i = 1; i < np && best; i++) {
+		unsigned int k = (pi + i) & (np - 1);
+		int n = atomic_read(&q->hw.pipe[k].flows);
+
+		if (n < best) {
+			best = n;
+			pi = k;
+		}
+	}
+	atomic_inc(&q->hw.pipe[pi].flows);
+	old = xchg(&e->flow_pipe[f->flow], ENSO_BIND(qi, pi));
+	rxb_stat_inc(&q->hw.flow_binds);
+	if (old != RXB_FLOW_NONE) {
+		atomic_dec(&e->q[ENSO_BIND_Q(old)].hw.pipe[ENSO_BIND_PIPE(old)].flows);
+		rxb_stat_inc(&q->hw.flow_moves);
+	}
+	return pi;
+}
+
+/* NIC: flow table entry @flow is free (rxb_model_ops.hw_flow_free). */
+static void enso_hw_flow_free(struct rxb_model *m, u32 flow)
+{
+	struct enso *e = to_enso(m);
+	u32 old;
+
+	if (!e->flow_pipe || flow >= m->cfg.flow_table_size)
+		return;
+	old = xchg(&e->flow_pipe[flow], RXB_FLOW_NONE);
+	if (old != RXB_FLOW_NONE)
+		atomic_dec(&e->q[ENSO_BIND_Q(old)].hw.pipe[ENSO_BIND_PIPE(old)].flows);
+}
 
 /* NIC: write a notification of pipe @pi's Tail_NIC, under q->hw.lock.
  * Returns false when the notification ring is full: the notification is
@@ -191,22 +282,25 @@ static int enso_hw_rx(struct rxb_model *m, unsigned int qi,
 		      const struct rxb_frame *f)
 {
 	struct enso_q *q = &to_enso(m)->q[qi];
-	unsigned int pi = enso_pipe_of(m, f);
-	struct rxb_enso_pipe_regs *regs = enso_regs(q, pi);
 	u32 mask = to_enso(m)->flit_mask, need, head, csum = 0;
-	struct enso_pipe_hw *p = &q->hw.pipe[pi];
+	struct rxb_enso_pipe_regs *regs;
 	struct rxb_enso_hdr hdr;
+	struct enso_pipe_hw *p;
 	bool irq = false;
+	unsigned int pi;
 	u64 addr;
 	int err = 0;
 	u8 flags;
 
 	spin_lock(&q->hw.lock);
+	pi = enso_hw_pipe(m, qi, q, f);
+	regs = enso_regs(q, pi);
+	p = &q->hw.pipe[pi];
 	if (f->len > m->cfg.buf_len) {
 		err = -EMSGSIZE;
 		goto out;
 	}
-	need = enso_frame_flits(f->len);
+	need = enso_frame_flits(f->len) + enso_gap(m, p->tail);
 	/* Acquire: pairs with the release in enso_commit(): the driver is
 	 * done reading the flits below Head_SW.
 	 */
@@ -439,7 +533,7 @@ static int enso_read_pipe(struct rxb_model *m, struct enso_q *q,
 		const struct rxb_enso_hdr *h = (const void *)(va + p->head *
 							      RXB_ENSO_FLIT);
 		u32 len = le16_to_cpu(h->len);
-		u32 need = enso_frame_flits(len);
+		u32 need = enso_frame_flits(len) + enso_gap(m, p->head);
 
 		if (!len || len > m->cfg.buf_len ||
 		    need > ((p->tail - p->head) & mask)) {
@@ -544,6 +638,7 @@ static void enso_hw_debug(struct rxb_model *m, unsigned int qi,
 static const char *const enso_xstat_names[] = {
 	"notifs", "notif_drops", "suppressed", "notif_retries",
 	"notifs_read", "head_writes", "prefetches", "bad_frames",
+	"flow_binds", "flow_moves",
 };
 
 static const u16 enso_xstat_off[] = {
@@ -555,6 +650,8 @@ static const u16 enso_xstat_off[] = {
 	offsetof(struct enso_q, sw.head_writes),
 	offsetof(struct enso_q, sw.prefetches),
 	offsetof(struct enso_q, sw.bad_frames),
+	offsetof(struct enso_q, hw.flow_binds),
+	offsetof(struct enso_q, hw.flow_moves),
 };
 
 static_assert(ARRAY_SIZE(enso_xstat_names) == ARRAY_SIZE(enso_xstat_off));
@@ -596,12 +693,18 @@ static int enso_validate(const struct rxb_model_cfg *cfg, const char **msg)
 		*msg = "enso: more pipes (queues x pipes) than the NIC holds (1024)";
 		return -EINVAL;
 	}
+	if (cfg->flow_table_size &&
+	    cfg->enso_pipes * cfg->nqueues > cfg->flow_table_size) {
+		*msg = "enso: more pipes than the NIC's flow table holds (flow_table_size)";
+		return -EINVAL;
+	}
 	if (!is_power_of_2(size) || size < RXB_ENSO_PIPE_MIN ||
 	    size > RXB_ENSO_PIPE_MAX) {
 		*msg = "enso: pipe size must be a power of two in 4 KiB..2 MiB";
 		return -EINVAL;
 	}
-	if (enso_frame_flits(cfg->buf_len) * RXB_ENSO_FLIT >= size) {
+	if ((enso_frame_flits(cfg->buf_len) +
+	     (cfg->enso_chaotic ? ENSO_GAP_MAX : 0)) * RXB_ENSO_FLIT >= size) {
 		*msg = "enso: pipe smaller than one frame";
 		return -EINVAL;
 	}
@@ -638,6 +741,7 @@ static void enso_destroy(struct rxb_model *m)
 		kfree(q->sw.active);
 		kfree(q->sw.dirty);
 	}
+	kvfree(e->flow_pipe);
 	rxb_model_free(m, &enso_layout);
 }
 
@@ -683,6 +787,17 @@ static struct rxb_model *enso_create(const struct rxb_model_cfg *cfg)
 	if (IS_ERR(m))
 		return m;
 	to_enso(m)->flit_mask = cfg->enso_pipe_size / RXB_ENSO_FLIT - 1;
+	if (cfg->flow_table_size) {
+		u32 *fp = kvmalloc_array(cfg->flow_table_size, sizeof(*fp),
+					 GFP_KERNEL);
+
+		if (!fp) {
+			enso_destroy(m);
+			return ERR_PTR(-ENOMEM);
+		}
+		memset(fp, 0xff, cfg->flow_table_size * sizeof(*fp));
+		to_enso(m)->flow_pipe = fp;
+	}
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		if (enso_q_init(m, qi, &to_enso(m)->q[qi])) {
 			enso_destroy(m);
@@ -696,4 +811,5 @@ const struct rxb_model_ops rxb_enso_ops = {
 	RXB_MODEL_XOPS("enso", enso),
 	.stream = true,
 	.validate = enso_validate,
+	.hw_flow_free = enso_hw_flow_free,
 };

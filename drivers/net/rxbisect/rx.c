@@ -606,6 +606,7 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.enso_pipes	= cfg->mp.enso_pipes,
 		.enso_pipe_size	= cfg->mp.enso_pipe_kb * 1024,
 		.enso_prefetch	= cfg->mp.enso_prefetch,
+		.flow_table_size = cfg->mp.flow_table_size,
 		.drv_ops	= &rxb_rx_drv_ops,
 		.hw_ops		= &rxb_nic_hw_ops,
 	};

@@ -88,6 +88,7 @@
 #include <linux/err.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include "shim.h"
 #if __has_include("x86intrin.h")
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -166,6 +167,12 @@ struct bench {
 	size_t mem_cap;		/* bytes of @mem, kept across runs */
 	bool pcie;		/* -P: count interconnect bytes */
 	struct side drv, nic;
+	/* -E: Ensō's rows (run_enso()) */
+	unsigned int enso_pipes;	/* pipes per queue; 0: 1 */
+	bool enso_chaotic;
+	u64 pace_ns;		/* NIC: ns between frames; 0: as fast as it can */
+	u64 work_ns;		/* consumer: ns of work per packet */
+	u64 notifs;		/* the run's notifications (xstats *_notifs) */
 };
 
 static __thread int self_cons = -1;	/* consumer index; -1: NIC or main */
@@ -400,12 +407,57 @@ static u8 env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 	return 0;
 }
 
+/*
+ * Rings the driver maps for the NIC to write into (Ensō's pipes): the
+ * shim's double mapping, as the kernel's vmap of the pages twice; the
+ * NIC's DMA into them is a memcpy split at the ring's end.
+ */
+static void *env_map_ring(void *envp, unsigned int q, size_t size, u64 *addr)
+{
+	void *va = rxb_shim_map_double(size);
+
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void env_unmap_ring(void *envp, unsigned int q, void *va, size_t size)
+{
+	rxb_shim_unmap_double(va, size);
+}
+
+static u8 env_dma_ring(void *envp, const struct rxb_frame *f, u64 addr,
+		       u32 size, u32 off, u32 *csum)
+{
+	u8 *ring = (u8 *)(uintptr_t)addr;
+	u32 n0 = size - off < f->len ? size - off : f->len;
+
+	memcpy(ring + off, f->data, n0);
+	memcpy(ring, (const u8 *)f->data + n0, f->len - n0);
+	return 0;
+}
+
+static void env_dma_put(void *envp, const void *src, u32 len, u64 addr)
+{
+	memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+static const struct rxb_drv_ring_ops bench_drv_ring_ops = {
+	.map	= env_map_ring,
+	.unmap	= env_unmap_ring,
+};
+
+static const struct rxb_hw_ring_ops bench_hw_ring_ops = {
+	.dma_write	= env_dma_ring,
+	.dma_put	= env_dma_put,
+};
+
 static const struct rxb_drv_ops bench_drv_ops = {
 	.alloc_buf	= env_alloc,
 	.free_buf	= env_free,
 	.ref_buf	= env_ref,
 	.buf_cookie	= env_cookie,
 	.now_ns		= env_now,
+	.ring		= &bench_drv_ring_ops,
 };
 
 static const struct rxb_hw_ops bench_hw_ops = {
@@ -413,6 +465,7 @@ static const struct rxb_hw_ops bench_hw_ops = {
 	.arm_timer	= env_arm,
 	.now_ns		= env_now,
 	.dma_write	= env_dma,
+	.ring		= &bench_hw_ring_ops,
 };
 
 /*
@@ -433,6 +486,18 @@ static u8 env_dma_pc(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 	return env_dma(envp, f, addr, csum);
 }
 
+static u8 env_dma_ring_pc(void *envp, const struct rxb_frame *f, u64 addr,
+			  u32 size, u32 off, u32 *csum)
+{
+	pc_add(&pc_data, f->len);
+	return env_dma_ring(envp, f, addr, size, off, csum);
+}
+
+static const struct rxb_hw_ring_ops bench_hw_ring_ops_pc = {
+	.dma_write	= env_dma_ring_pc,
+	.dma_put	= env_dma_put,
+};
+
 static void env_pcie(void *envp, unsigned int q, unsigned int kind, u32 bytes)
 {
 	pc_add(kind == RXB_PCIE_META_WR ? &pc_meta : &pc_desc, bytes);
@@ -450,6 +515,7 @@ static const struct rxb_drv_ops bench_drv_ops_pc = {
 	.buf_cookie	= env_cookie,
 	.now_ns		= env_now,
 	.reg_write	= env_reg_write,
+	.ring		= &bench_drv_ring_ops,
 };
 
 static const struct rxb_hw_ops bench_hw_ops_pc = {
@@ -458,9 +524,29 @@ static const struct rxb_hw_ops bench_hw_ops_pc = {
 	.now_ns		= env_now,
 	.dma_write	= env_dma_pc,
 	.pcie		= env_pcie,
+	.ring		= &bench_hw_ring_ops_pc,
 };
 
 static __thread struct side t_side;	/* this thread's timed sections */
+
+/* A packet's first byte: in its buffer, or (a stream model, no buffer:
+ * Ensō) where the model says, valid until the next poll.
+ */
+static const u64 *pkt_data(const struct rxb_pkt *p)
+{
+	const struct bbuf *x = p->cookie;
+
+	return x ? (const u64 *)(x->data + p->offset) : p->data;
+}
+
+/* -E: spin @ns, the consumer's work on a packet. */
+static void work(u64 ns)
+{
+	u64 end = now_ns() + ns;
+
+	while (now_ns() < end)
+		cpu_relax();
+}
 
 /*
  * A timed section of @d cycles, @pairs TSC read pairs (their cost is
@@ -535,9 +621,15 @@ static void *nic_fn(void *arg)
 	struct rxb_frame f = { .data = frame, .len = b->len,
 			       .hash_flags = RXB_CQE_F_L4_HASH };
 
+	u64 t0 = now_ns();
+
 	pin(b, na->id);
 	for (i = 0; i < frames; i++) {
 		unsigned int q;
+
+		/* -E: the offered load */
+		while (b->pace_ns && now_ns() - t0 < i * b->pace_ns)
+			cpu_relax();
 
 		/* xorshift: the flow hash; RSS takes the queue from it */
 		x ^= x << 13;
@@ -617,9 +709,7 @@ static void *cons_fn(void *arg)
 			if (b->timed)
 				d = tsc_end() - c0;
 			for (i = 0; i < n; i++) {
-				struct bbuf *x = pkts[i].cookie;
-				const u64 *dp = (const u64 *)(x->data +
-							      pkts[i].offset);
+				const u64 *dp = pkt_data(&pkts[i]);
 				unsigned int w = b->touch_all ? pkts[i].len / 8 : 1;
 
 				/* A fragment (batched RxList) is read in
@@ -627,9 +717,11 @@ static void *cons_fn(void *arg)
 				 */
 				while (w--)
 					sink += dp[w];
+				if (b->work_ns)
+					work(b->work_ns);
 			}
 			c0 = b->timed ? tsc_begin() : 0;
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n && !b->ops->stream; i++)
 				buf_unref(b, q, pkts[i].cookie);
 			if (b->timed)
 				side_add(b, d + tsc_end() - c0, 2, n);
@@ -726,6 +818,26 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	}
 }
 
+/*
+ * Ensō at equal memory: the queue's pipes hold what its ring's buffers
+ * would (ring entries x 2 KiB, split over the pipes, a power of two in
+ * 4 KiB..2 MiB); its notification ring has the ring's entries, at least
+ * one per pipe.
+ */
+static void fill_cfg_enso(const struct bench *b, struct rxb_model_cfg *cfg)
+{
+	unsigned int np = b->enso_pipes ? b->enso_pipes : 1;
+	u64 bytes = (u64)cfg->ring_size * BUF_SIZE / np, size = RXB_ENSO_PIPE_MIN;
+
+	while (size * 2 <= bytes && size < RXB_ENSO_PIPE_MAX)
+		size *= 2;
+	cfg->enso_pipes = np;
+	cfg->enso_pipe_size = size;
+	cfg->enso_chaotic = b->enso_chaotic;
+	if (cfg->ring_size < np)
+		cfg->ring_size = np;
+}
+
 /* One run's results. */
 struct res {
 	double ns;	/* wall-clock ns per packet */
@@ -792,10 +904,9 @@ static void run_one_thread(struct bench *b)
 			n = b->ops->poll(b->m, q, pkts, BUDGET);
 			d = tsc_end() - c0;
 			for (i = 0; i < n; i++)
-				sink += *(const u64 *)(((struct bbuf *)pkts[i].cookie)->data +
-						       pkts[i].offset);
+				sink += *pkt_data(&pkts[i]);
 			c0 = tsc_begin();
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n && !b->ops->stream; i++)
 				buf_unref(b, q, pkts[i].cookie);
 			side_add(b, d + tsc_end() - c0, 2, n);
 			got += n;
@@ -806,6 +917,31 @@ static void run_one_thread(struct bench *b)
 	}
 	b->sink[0] = sink;
 	self_cons = -1;
+}
+
+/* The model's notifications so far: its counters named rx<N>_notifs. */
+static u64 count_notifs(struct rxb_model *m)
+{
+	unsigned int n = m->ops->xstats_count ? m->ops->xstats_count(m) : 0, i;
+	char *names = calloc(n + 1, RXB_STAT_NAME_LEN);
+	u64 *vals = calloc(n + 1, sizeof(*vals)), sum = 0;
+
+	if (!names || !vals)
+		abort();
+	if (n) {
+		m->ops->xstats_names(m, names);
+		m->ops->xstats_values(m, vals);
+	}
+	for (i = 0; i < n; i++) {
+		const char *nm = names + i * RXB_STAT_NAME_LEN;
+		size_t l = strlen(nm);
+
+		if (l > 7 && !strcmp(nm + l - 7, "_notifs"))
+			sum += vals[i];
+	}
+	free(names);
+	free(vals);
+	return sum;
 }
 
 /* One run into @out; false: cannot run. */
@@ -821,6 +957,8 @@ static bool run_once(struct bench *b, struct res *out)
 	size_t need;
 
 	fill_cfg(b, &cfg);
+	if (!strcmp(b->ops->name, "enso"))
+		fill_cfg_enso(b, &cfg);
 	if (rxb_model_validate(b->ops, &cfg, &msg)) {
 		fprintf(stderr, "%s: %s\n", b->ops->name, msg);
 		return false;
@@ -907,6 +1045,7 @@ static bool run_once(struct bench *b, struct res *out)
 done:
 	c1 = rdtsc();
 	t1 = now_ns();
+	b->notifs = count_notifs(b->m);
 
 	b->ops->destroy(b->m);
 	for (q = 0; q < b->nq; q++) {
@@ -1109,7 +1248,8 @@ static void print_help(void)
 		"             [-m model,...] [-T] [-g group] [-b buffers] [-B buffers]\n"
 		"             [-X bx_entries]\n"
 		"bench_models -A | -S | -P [-q queues] [-c consumers] [-r ring] [-n frames]\n"
-		"             [-R reps] [-m model,...] [-T]\n");
+		"             [-R reps] [-m model,...] [-T]\n"
+		"bench_models -E [-r ring] [-n frames] [-R reps] [-w slow_consumer_ns] [-T]\n");
 }
 
 /* @name is one of the comma-separated names in @only (NULL: all). */
@@ -1210,6 +1350,126 @@ static void run_pcie(struct bench *b, const char *only)
 			       100 * (mw + dr + db) / (d + mw + dr + db));
 		}
 	}
+}
+
+/*
+ * -E: Ensō's microbenchmark rows (its paper's sections 7.2-7.3), one
+ * queue, one NIC thread, one consumer thread, rings of -r entries (Ensō:
+ * pipes of the same bytes, fill_cfg_enso()), each cell the median of -R
+ * runs of its row (default 3), each rate's ratio to privring's of this
+ * invocation:
+ *  - one consumer at 64 B: privring, Ensō, Chaotic Ensō (section 7.2.3:
+ *    gaps between frames, computed from their position);
+ *  - pipes per core: 1, 2, 32, 64 pipes on the one queue, frames spread
+ *    over them by their hash (Figure 13's pessimal case: consecutive
+ *    frames on different pipes);
+ *  - notifications per packet against the offered load (the NIC paced),
+ *    with a fast consumer and a slow one (-w ns of work per packet):
+ *    reactive notifications come fewer per packet as the consumer lags.
+ */
+struct enso_row {
+	const char *model;
+	unsigned int pipes;
+	bool chaotic;
+	double offered;		/* Mpps; 0: unpaced */
+	u64 work_ns;
+};
+
+static void print_enso_row(struct bench *b, const struct enso_row *r,
+			   double *ref, int reps)
+{
+	double mpps[MAX_REPS], drv[MAX_REPS], nt[MAX_REPS], bat[MAX_REPS];
+	char what[64], vs[32] = "1", nic[32] = "max";
+	u64 frames = b->frames;
+	struct res o;
+	int k;
+
+	b->ops = rxb_model_find(r->model);
+	b->enso_pipes = r->pipes;
+	b->enso_chaotic = r->chaotic;
+	b->pace_ns = r->offered ? 1000 / r->offered : 0;
+	b->work_ns = r->work_ns;
+	/* a paced run lasts about 0.3 s */
+	if (r->offered && b->frames > r->offered * 300000)
+		b->frames = r->offered * 300000 > 20000 ? r->offered * 300000 : 20000;
+	if (!strcmp(r->model, "enso"))
+		snprintf(what, sizeof(what), "enso, %u pipe%s%s", r->pipes,
+			 r->pipes > 1 ? "s" : "", r->chaotic ? ", chaotic" : "");
+	else
+		snprintf(what, sizeof(what), "%s", r->model);
+	for (k = 0; k < reps; k++) {
+		if (!b->ops || !run_once(b, &o)) {
+			printf("| %s | %u B | - | - | - | - | - | - | cannot run |\n",
+			       what, b->len);
+			b->frames = frames;
+			return;
+		}
+		mpps[k] = 1000.0 / o.ns;
+		drv[k] = o.drv;
+		nt[k] = (double)b->notifs / b->frames;
+		bat[k] = o.batch;
+	}
+	if (r->offered) {
+		snprintf(nic, sizeof(nic), "%.1f Mpps", r->offered);
+		strcpy(vs, "-");	/* the offered load's, not the model's */
+	} else if (!*ref) {
+		*ref = median(mpps, reps);
+	} else {
+		snprintf(vs, sizeof(vs), "%.2f", median(mpps, reps) / *ref);
+	}
+	printf("| %s | %u B | %s | %llu ns | %.2f | %s | %.0f | %.3f | %.1f |\n",
+	       what, b->len, nic, (unsigned long long)r->work_ns,
+	       median(mpps, reps), vs, median(drv, reps), median(nt, reps),
+	       median(bat, reps));
+	fflush(stdout);
+	b->frames = frames;
+}
+
+static void run_enso(struct bench *b, u64 slow_ns, int reps)
+{
+	static const struct enso_row rows[] = {
+		{ "privring", 1, false, 0, 0 },
+		{ "enso", 1, false, 0, 0 },
+		{ "enso", 1, true, 0, 0 },
+		{ NULL, 0, false, 0, 0 },	/* pipes per core */
+		{ "enso", 1, false, 0, 0 },
+		{ "enso", 2, false, 0, 0 },
+		{ "enso", 32, false, 0, 0 },
+		{ "enso", 64, false, 0, 0 },
+		{ "enso", 2, true, 0, 0 },
+	};
+	const double loads[] = { 0.1, 0.5, 2, 0 };
+	unsigned int i, w;
+	double ref = 0;
+	struct res o;
+
+	b->nq = 1;
+	b->ncons = 1;
+	b->nnic = 1;
+	b->timed = true;
+	b->len = 64;
+	b->nopin = sysconf(_SC_NPROCESSORS_ONLN) < 2;
+	printf("\n| configuration | frame | NIC | consumer work/pkt | Mpps | %s | %s | %s | %s |\n",
+	       "vs privring", "driver cycles/pkt", "notifications/pkt", "pkts/poll");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
+	/* a run not printed: the first pays for warming the caches */
+	b->ops = rxb_model_find("privring");
+	b->enso_pipes = 1;
+	run_once(b, &o);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		if (rows[i].model)
+			print_enso_row(b, &rows[i], &ref, reps);
+		else
+			printf("| pipes per core | | | | | | | | |\n");
+	}
+	printf("| offered load (NIC paced), fast and slow consumer | | | | | | | | |\n");
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < ARRAY_SIZE(loads); i++) {
+			struct enso_row r = { "enso", 1, false, loads[i],
+					      w ? slow_ns : 0 };
+
+			print_enso_row(b, &r, &ref, reps);
+		}
 }
 
 static void run_scaling(struct bench *b, const char *only, int reps)
@@ -1464,6 +1724,8 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *only = NULL, *llc_src = "", *msg;
 	bool scale = false, q_set = false, r_set = false, c_set = false;
+	bool enso = false;
+	u64 slow_ns = 500;
 	const unsigned int lens[] = { 64, 1500 };
 	double ghz;
 	u64 posted[2] = { 0, 0 };
@@ -1476,7 +1738,7 @@ int main(int argc, char **argv)
 	b.frames = 1000000;
 	b.ncons = ncpu > 1 ? ncpu - 1 : 1;
 	b.nnic = 1;
-	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:X:TASP1h")) != -1) {
+	while ((opt = getopt(argc, argv, ":q:c:r:n:R:m:g:b:B:X:w:TASPE1h")) != -1) {
 		switch (opt) {
 		case 'q':
 			b.nq = num_arg(opt, optarg, 1, MAX_Q);
@@ -1529,6 +1791,12 @@ int main(int argc, char **argv)
 		case 'P':
 			b.pcie = true;
 			break;
+		case 'E':
+			enso = true;
+			break;
+		case 'w':
+			slow_ns = num_arg(opt, optarg, 1, 1000000);
+			break;
 		case 'h':
 			print_help();
 			return 0;
@@ -1545,15 +1813,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_models: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (scale + b.acct + b.pcie > 1)
-		bad("-A, -S and -P are separate modes");
-	if (b.one && (scale || b.acct || b.pcie))
-		bad("-1 runs the default mode on one thread, not -A, -S or -P");
+	if (scale + b.acct + b.pcie + enso > 1)
+		bad("-A, -S, -P and -E are separate modes");
+	if (b.one && (scale || b.acct || b.pcie || enso))
+		bad("-1 runs the default mode on one thread, not -A, -S, -P or -E");
 	if (b.one && c_set)
 		bad("-1 has one consumer, on the NIC's thread (no -c)");
 	if (b.one)
 		b.ncons = 1;
-	b.timed = !scale && !b.acct && !b.pcie;
+	b.timed = !scale && !b.acct && !b.pcie && !enso;
 	if (!b.timed && (b.group || posted[0] || posted[1] || b.bx))
 		bad("-g, -b, -B and -X size the default mode, not -A, -S or -P (use -r)");
 	if (b.timed && r_set)
@@ -1561,7 +1829,7 @@ int main(int argc, char **argv)
 	if (scale && b.nq < MAX_NIC)
 		bad("-S needs at least 2 queues");
 	if (!reps)
-		reps = b.acct ? 3 : 5;
+		reps = b.acct || enso ? 3 : 5;
 	llc = llc_bytes(&llc_src);
 	if (b.timed) {
 		if (!q_set)
@@ -1625,6 +1893,17 @@ int main(int argc, char **argv)
 		printf("# TSC %.3f GHz (calibrated against CLOCK_MONOTONIC over 200 ms)\n", ghz);
 	else
 		printf("# no TSC on this architecture: cycles not measured\n");
+	if (enso) {
+		printf("# -E: Ensō's rows, 1 queue (%u-entry rings, pipes of as many bytes),\n",
+		       b.ring);
+		printf("# 1 NIC + 1 consumer thread; slow consumer %llu ns/pkt; each cell the\n",
+		       (unsigned long long)slow_ns);
+		printf("# median of %d runs of its row, ratios to privring's median of this run\n",
+		       reps);
+		run_enso(&b, slow_ns, reps);
+		free(b.mem);
+		return 0;
+	}
 	if (b.pcie) {
 		printf("# -P: interconnect bytes per packet (as ethtool -S pcie_*), %s\n",
 		       "one run per cell");

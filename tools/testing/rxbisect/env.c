@@ -17,6 +17,7 @@
 #include <rxbisect/rxb_model.h>
 
 #include "env.h"
+#include "shim.h"
 #include "ktap.h"
 
 enum { BUF_NEW, BUF_FREE, BUF_POSTED, BUF_HELD };
@@ -85,7 +86,7 @@ struct rxb_env {
 	long errors;			/* atomic */
 	long rings;			/* map_ring - unmap_ring, atomic */
 	/* rings map_ring made, for the queue whose counters count a fault */
-	struct env_ring { u64 addr; unsigned int q; } ring[ENV_MAX_RINGS];
+	struct env_ring { u64 addr; unsigned int q; size_t size; } ring[ENV_MAX_RINGS];
 	unsigned int nring;		/* under grow_lock */
 };
 
@@ -682,31 +683,15 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 }
 
 /*
- * map_ring: a memfd mapped twice in a row; the bus address is the first
- * mapping's address.
+ * map_ring: a memfd mapped twice in a row (rxb_shim_map_double()); the bus
+ * address is the first mapping's address.
  */
 static void *env_map_ring(void *envp, unsigned int q, size_t size, u64 *addr)
 {
 	struct rxb_env *env = envp;
-	int fd = memfd_create("rxb-ring", 0);
-	u8 *va = MAP_FAILED;
+	void *va = rxb_shim_map_double(size);
 
-	if (fd < 0 || ftruncate(fd, size))
-		goto out;
-	va = mmap(NULL, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (va == MAP_FAILED)
-		goto out;
-	if (mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-		 0) == MAP_FAILED ||
-	    mmap(va + size, size, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-		munmap(va, 2 * size);
-		va = MAP_FAILED;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (va == MAP_FAILED) {
+	if (!va) {
 		env_err(env, "map_ring(q %u): %zu bytes: cannot map", q, size);
 		return NULL;
 	}
@@ -714,7 +699,7 @@ out:
 	*addr = (uintptr_t)va;
 	pthread_mutex_lock(&env->grow_lock);
 	if (env->nring < ENV_MAX_RINGS)
-		env->ring[env->nring++] = (struct env_ring){ *addr, q };
+		env->ring[env->nring++] = (struct env_ring){ *addr, q, size };
 	pthread_mutex_unlock(&env->grow_lock);
 	return va;
 }
@@ -730,8 +715,23 @@ static void env_unmap_ring(void *envp, unsigned int q __always_unused,
 		if (env->ring[i].addr == (uintptr_t)va)
 			env->ring[i] = env->ring[--env->nring];
 	pthread_mutex_unlock(&env->grow_lock);
-	munmap(va, 2 * size);
+	rxb_shim_unmap_double(va, size);
 	__atomic_sub_fetch(&env->rings, 1, __ATOMIC_RELAXED);
+}
+
+int rxb_env_ring_index(struct rxb_env *env, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	unsigned int i;
+	int ret = -1;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->nring; i++)
+		if (a >= env->ring[i].addr &&
+		    a < env->ring[i].addr + 2 * env->ring[i].size)
+			ret = i;
+	pthread_mutex_unlock(&env->grow_lock);
+	return ret;
 }
 
 /* dma_write_ring: into a ring map_ring made, split at its end. */

@@ -145,6 +145,11 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
  */
 void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
 
+/* The ring map_ring made that @p points into (either mapping): its index
+ * in mapping order (no ring unmapped since), or -1.
+ */
+int rxb_env_ring_index(struct rxb_env *env, const void *p);
+
 /* raise_irq count of @q, with acquire (pairs with the model's release). */
 u64 rxb_env_irqs(struct rxb_env *env, unsigned int q);
 /* Wait until rxb_env_irqs(@q) != @seen or *@stop (acquire) is non-zero. */

@@ -166,6 +166,52 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* Chaotic Ensō: gaps between frames, computed alike by both halves:
+ * every frame still arrives, in order, and the pipe holds fewer of them
+ * (more pipe-full drops than back to back).
+ */
+static void test_chaotic(const void *arg __always_unused)
+{
+	u64 next = 0, seq, drops[2] = { 0, 0 };
+	unsigned int c;
+
+	for (c = 0; c < 2; c++) {
+		struct rxb_th t;
+
+		next = 0;
+		if (!rxb_th_init(&t, "enso", 1, 64, RXB_ENV_BUF_SIZE))
+			goto out;
+		t.cfg.enso_pipe_size = RXB_ENSO_PIPE_MIN;
+		t.cfg.enso_chaotic = c;
+		if (!rxb_th_start(&t))
+			goto out;
+		for (seq = 0; seq < 3000 && !ktap_failures(); ) {
+			int ret = send(&t, 0, seq, 60 + (seq * 37) % 300,
+				       (u32)seq);
+
+			if (ret == -ENOSPC) {
+				drops[c]++;
+				while (poll_check(&t, 0, &next, 64))
+					;
+				t.ops->refill(t.m, 0);
+				continue;
+			}
+			if (!EXPECT_EQ(ret, 0))
+				break;
+			seq++;
+		}
+		while (poll_check(&t, 0, &next, 64))
+			;
+		EXPECT_EQ(next, seq);
+out:
+		rxb_th_destroy(&t);
+	}
+	EXPECT(drops[1] > drops[0], "chaotic %llu full pipes, plain %llu",
+	       (unsigned long long)drops[1], (unsigned long long)drops[0]);
+	ktap_diag("pipe full %llu times back to back, %llu with gaps",
+		  (unsigned long long)drops[0], (unsigned long long)drops[1]);
+}
+
 /* A full pipe drops whole frames and keeps what it holds intact. */
 static void test_pipe_full(const void *arg __always_unused)
 {
@@ -451,13 +497,85 @@ static const struct mt_case mt_cases[] = {
 	{ "mt_512pipes", 512, false }, { "mt_512pipes_prefetch", 512, true },
 };
 
+/* Send a frame of flow table entry @flow with @hash to queue @q, poll it
+ * back; the pipe (index over all queues' pipes) it came through, or -1.
+ */
+static int flow_pipe(struct rxb_th *t, unsigned int q, u32 flow, u32 hash)
+{
+	struct rxb_frame f = {
+		.data = frame, .len = 100, .hash = hash, .flow = flow,
+		.hash_flags = RXB_CQE_F_L4_HASH,
+	};
+	struct rxb_pkt pkt;
+	int ret = -1;
+
+	memset(frame, 0, f.len);
+	if (!EXPECT_EQ(t->ops->hw_rx(t->m, q, &f), 0))
+		return -1;
+	while (t->ops->poll(t->m, q, &pkt, 1) == 1)
+		ret = rxb_env_ring_index(t->env, rxb_env_pkt_take(t->env, q,
+								  &pkt));
+	t->ops->refill(t->m, q);
+	return ret;
+}
+
+/*
+ * Steering through the NIC's flow table: a new flow goes to its queue's
+ * pipe with the fewest live flows (ties: the hash's pipe) and stays there
+ * while its entry lives, whatever its hash; a freed entry frees its pipe's
+ * share; a flow moved to another queue (an ntuple rule) is bound again
+ * there; frames the table does not track go where the hash says.
+ */
+static void test_steer(const void *arg __always_unused)
+{
+	const unsigned int np = 4;
+	struct rxb_th t;
+	unsigned int i;
+
+	if (!rxb_th_init(&t, "enso", 2, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	t.cfg.enso_pipes = np;
+	t.cfg.enso_pipe_size = RXB_ENSO_PIPE_MIN;
+	t.cfg.flow_table_size = 16;
+	if (!rxb_th_start(&t))
+		goto out;
+	/* Four flows, one hash: one flow per pipe of queue 0. */
+	for (i = 0; i < np; i++)
+		EXPECT_EQ(flow_pipe(&t, 0, i, hash_to_pipe(0, np)), i);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_flow_binds"), np);
+	/* Each stays on its pipe, whatever the hash says now. */
+	for (i = 0; i < 3 * np; i++)
+		EXPECT_EQ(flow_pipe(&t, 0, i % np, hash_to_pipe(i % 3, np)),
+			  i % np);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_flow_binds"), np);
+	/* Entry 1 freed and reused: the new flow takes the free pipe 1. */
+	t.ops->hw_flow_free(t.m, 1);
+	EXPECT_EQ(flow_pipe(&t, 0, 1, hash_to_pipe(3, np)), 1);
+	/* Not tracked: the hash's pipe. */
+	EXPECT_EQ(flow_pipe(&t, 0, RXB_FLOW_NONE, hash_to_pipe(2, np)), 2);
+	EXPECT_EQ(flow_pipe(&t, 0, RXB_FLOW_NONE, hash_to_pipe(3, np)), 3);
+	/* Flow 2 steered to queue 1: bound there, and it stays. */
+	EXPECT_EQ(flow_pipe(&t, 1, 2, hash_to_pipe(1, np)), np + 1);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx1_flow_moves"), 1);
+	EXPECT_EQ(flow_pipe(&t, 1, 2, hash_to_pipe(3, np)), np + 1);
+	/* Its old pipe is free again: a new flow on queue 0 takes it. */
+	EXPECT_EQ(flow_pipe(&t, 0, 9, hash_to_pipe(0, np)), 2);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx1_flow_moves"), 1);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_flow_moves"), 0);
+out:
+	rxb_th_destroy(&t);
+}
+
 /* Bad configurations the core refuses. */
 static void test_bad_cfg(const void *arg __always_unused)
 {
-	static const struct { unsigned int pipes, size, ring, nq; } bad[] = {
-		{ 0, 4096, 64, 2 }, { 3, 4096, 64, 2 }, { 1024, 4096, 1024, 1 },
-		{ 512, 4096, 512, 4 }, { 1, 6000, 64, 2 }, { 1, 2048, 64, 2 },
-		{ 1, 4U << 20, 64, 2 }, { 128, 4096, 64, 2 },
+	static const struct { unsigned int pipes, size, ring, nq, flows; } bad[] = {
+		{ 0, 4096, 64, 2, 0 }, { 3, 4096, 64, 2, 0 },
+		{ 1024, 4096, 1024, 1, 0 }, { 512, 4096, 512, 4, 0 },
+		{ 1, 6000, 64, 2, 0 }, { 1, 2048, 64, 2, 0 },
+		{ 1, 4U << 20, 64, 2, 0 }, { 128, 4096, 64, 2, 0 },
+		/* more pipes than the flow table holds */
+		{ 16, 4096, 64, 2, 16 }, { 64, 4096, 64, 1, 32 },
 	};
 	struct rxb_model_cfg cfg;
 	struct rxb_env *env = rxb_env_create(4, 0);
@@ -470,6 +588,7 @@ static void test_bad_cfg(const void *arg __always_unused)
 				  RXB_ENV_BUF_SIZE);
 		cfg.enso_pipes = bad[i].pipes;
 		cfg.enso_pipe_size = bad[i].size;
+		cfg.flow_table_size = bad[i].flows;
 		msg = NULL;
 		EXPECT(rxb_model_validate(ops, &cfg, &msg) == -EINVAL && msg,
 		       "case %u accepted", i);
@@ -480,17 +599,19 @@ static void test_bad_cfg(const void *arg __always_unused)
 
 int main(void)
 {
-	struct ktap_case cases[5 + ARRAY_SIZE(mt_cases)] = {
+	struct ktap_case cases[7 + ARRAY_SIZE(mt_cases)] = {
 		{ "fig5", test_fig5, NULL },
 		{ "wrap", test_wrap, NULL },
 		{ "pipe_full", test_pipe_full, NULL },
 		{ "bad_cfg", test_bad_cfg, NULL },
 		{ "notif_full", test_notif_full, NULL },
+		{ "steer", test_steer, NULL },
+		{ "chaotic", test_chaotic, NULL },
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mt_cases); i++)
-		cases[5 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
+		cases[7 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
 						   &mt_cases[i] };
 	return ktap_main(cases, ARRAY_SIZE(cases));
 }

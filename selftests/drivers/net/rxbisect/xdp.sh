@@ -258,7 +258,7 @@ bad=0
 for step in "attach pass" "attach drop" "model shring" "attach tx" \
 	    "model rxbisect" "attach pass_adjust" "model shring-batched" \
 	    "attach aborted" "model corec" "attach drop" "detach" \
-	    "attach pass" "model privring" "detach"; do
+	    "attach pass" "model enso" "attach tx" "model privring" "detach"; do
 	sleep 0.4
 	set -- $step
 	case $1 in

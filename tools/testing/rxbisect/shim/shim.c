@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "shim.h"
 
 long rxb_shim_live_allocs;
@@ -55,4 +57,33 @@ void rxb_shim_put_cpu(void)
 {
 	if (!--rxb_shim_cpu_depth)
 		pthread_mutex_unlock(&rxb_shim_cpu_lock[rxb_shim_cpu_id]);
+}
+
+void *rxb_shim_map_double(size_t size)
+{
+	int fd = memfd_create("rxb-ring", 0);
+	char *va = MAP_FAILED;
+
+	if (fd < 0 || ftruncate(fd, size))
+		goto out;
+	/* Reserve both halves, then put the same pages in each. */
+	va = mmap(NULL, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va == MAP_FAILED)
+		goto out;
+	if (mmap(va, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		 0) == MAP_FAILED ||
+	    mmap(va + size, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(va, 2 * size);
+		va = MAP_FAILED;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return va == MAP_FAILED ? NULL : va;
+}
+
+void rxb_shim_unmap_double(void *va, size_t size)
+{
+	munmap(va, 2 * size);
 }

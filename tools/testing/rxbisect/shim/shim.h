@@ -32,6 +32,16 @@ int rxb_shim_get_cpu(void);
 void rxb_shim_put_cpu(void);
 
 /*
+ * The double mapping the kernel makes with vmap() of a ring's pages twice
+ * in a row (Ensō's pipes): @size bytes of a memfd mapped at va and again
+ * at va + @size, so that a read across the ring's end is contiguous.
+ * @size: a multiple of the page size.  Returns va or NULL.
+ */
+void *rxb_shim_map_double(size_t size);
+/* Undo rxb_shim_map_double(). */
+void rxb_shim_unmap_double(void *va, size_t size);
+
+/*
  * Cost accounting for a simulator (tools/rxbisect-sim): the shims of
  * READ_ONCE/WRITE_ONCE, smp_load_acquire/smp_store_release, smp_mb, the
  * atomics and the spinlocks report each access to the calling thread's
