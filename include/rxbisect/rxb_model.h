@@ -216,7 +216,7 @@ enum rxb_ceio_release {
 };
 
 /* CEIO: the largest llc_budget: what the NIC's credit counters address. */
-#define RXB_CEIO_BUDGET_MAX	(1ULL << 30)
+#define RXB_CEIO_BUDGET_MAX	0x40000000ULL
 /* CEIO: default llc_budget: the paper's 6 MiB of DDIO ways. */
 #define RXB_CEIO_BUDGET_DEF	(6U << 20)
 

@@ -128,7 +128,7 @@ struct ceio_q {
 	} cregs;
 
 	struct {
-		spinlock_t lock;
+		spinlock_t lock;	/* the NIC's per-queue pipeline stage */
 		u32 rx_head;
 		u32 cq_tail;
 		u32 slow_tail;
@@ -442,6 +442,7 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 {
 	struct ceio_q *q = &to_ceio(m)->q[qi];
 	u32 head = q->sw.cq_head, slow0 = q->sw.slow_head;
+	/* Acquire: pairs with the release in ceio_slow_rx(). */
 	u32 stail = smp_load_acquire(&q->cregs.slow_tail);
 	int n = 0, nfast = 0;
 	u64 bytes = 0;
@@ -456,6 +457,7 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 		 */
 		bool ready = rxb_cring_ready(&q->cr, head);
 
+		/* Acquire: pairs with the release in ceio_slow_rx(). */
 		stail = smp_load_acquire(&q->cregs.slow_tail);
 		if (q->sw.slow_head != stail &&
 		    q->slow[q->sw.slow_head & q->cr.mask].fence == head) {
@@ -495,10 +497,11 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
 {
 	struct ceio_q *q = &to_ceio(m)->q[qi];
+	/* Acquire: pairs with the release in ceio_slow_rx(). */
+	u32 stail = smp_load_acquire(&q->cregs.slow_tail);
 
 	return rxb_cring_pending(&q->cr, q->sw.cq_head) ||
-	       READ_ONCE(q->sw.slow_head) !=
-	       smp_load_acquire(&q->cregs.slow_tail);
+	       READ_ONCE(q->sw.slow_head) != stail;
 }
 
 /* Algorithm 1, on the worker: m new flows below their share take

@@ -154,12 +154,12 @@ out:
 /* Credits 0: every frame slow, none lost, in order; sync and async. */
 static void test_all_slow(const void *arg)
 {
-	bool async = arg != NULL;
+	bool async = arg;
 	u64 next[NFT] = { 0 }, seq;
 	struct rxb_th t;
 	int polls = 0;
 
-	if (!setup(&t, 1, 0, 1 << 20, async ? 20000 : 0, async))
+	if (!setup(&t, 1, 0, 1 << 20, async ? 200000 : 0, async))
 		goto out;
 	for (seq = 0; seq < 500; ) {
 		while (seq < 500 && send(&t, 0, seq % 3, seq / 3, 64 + seq % 900) == 0 &&
@@ -449,7 +449,7 @@ static void *mt_consumer(void *arg)
 
 static void test_mt(const void *arg)
 {
-	bool async = arg != NULL;
+	bool async = arg;
 	struct mt *mt = calloc(1, sizeof(*mt));
 	pthread_t pt[MT_Q], ct[MT_Q];
 	struct mt_arg a[MT_Q];
