@@ -89,6 +89,7 @@ struct ceio_slow {
 	u32 hash;
 	u32 fence;		/* fast CR tail when the NIC wrote the entry */
 	u32 flow;
+	u8 flags;		/* RXB_CQE_F_*_HASH; no checksum (below) */
 };
 
 /* The CEIO part of a flow table entry (NIC state). */
@@ -304,6 +305,11 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	e->hash = f->hash;
 	e->fence = q->hw.cq_tail;
 	e->flow = f->flow;
+	/* The checksum unit sits on the DMA engine's path into host
+	 * memory (rxb_hw_ops.dma_write); a frame kept in NIC memory is not
+	 * summed, so the stack checks it in software.
+	 */
+	e->flags = f->hash_flags;
 	q->hw.slow_tail++;
 	/* Release: the entry and the tier's bytes before the tail. */
 	smp_store_release(&q->cregs.slow_tail, q->hw.slow_tail);
@@ -407,6 +413,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 	pkt->cookie = s->slow_cookie;
 	pkt->len = e->len;
 	pkt->hash = e->hash;
+	pkt->flags = e->flags;
 	pkt->pool_q = qi;
 	s->slow_cookie = NULL;
 	q->sw.slow_head++;

@@ -183,9 +183,9 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	cfg->buf_len = buf_len;
 	cfg->ax_ring_size = ring_size;
 	cfg->share_factor = nqueues;
-	/* Ensō: one pipe of 256 bytes per ring entry: many wraps. */
 	cfg->ceio_llc_budget = RXB_CEIO_BUDGET_DEF;
 	cfg->nicmem_bytes = env->nicmem.capacity;
+	/* Ensō: one pipe of 256 bytes per ring entry: many wraps. */
 	cfg->enso_pipes = 1;
 	cfg->enso_pipe_size = RXB_ENSO_PIPE_MIN;
 	while (cfg->enso_pipe_size < ring_size * 256 &&
