@@ -771,6 +771,14 @@ static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
 	return 0;
 }
 
+/* The Rx ring's buffers, and one per slow ring entry for its fetch (an
+ * async fetch holds its host buffer from kick to delivery).
+ */
+static unsigned int ceio_bufs_per_queue(const struct rxb_model_cfg *cfg)
+{
+	return 2 * cfg->ring_size;
+}
+
 static const struct rxb_layout ceio_layout =
 	RXB_QUEUE_LAYOUT(struct ceio, struct ceio_q,
 			 RXB_ARRAY(struct ceio_q, desc, struct rxb_rx_desc,
@@ -847,5 +855,6 @@ const struct rxb_model_ops rxb_ceio_ops = {
 	RXB_MODEL_XOPS("ceio", ceio),
 	.hw_timer = ceio_hw_timer,
 	.validate = ceio_validate,
+	.bufs_per_queue = ceio_bufs_per_queue,
 	.hw_flow_free = ceio_hw_flow_free,
 };
