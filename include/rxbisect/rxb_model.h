@@ -126,6 +126,9 @@ struct rxb_drv_ring_ops {
  * @nicmem_write: optional: the NIC writes @frame (from the wire, no host
  *	memory crossed) at offset @off of its memory allocation @addr
  *	(rxb_nicmem_alloc()); the allocation holds @off + frame length.
+ * @dma_ptr: optional: the DMA engine's view of host bus address @addr,
+ *	for transfers it runs out of its own memory (a host fetch from the
+ *	on-NIC memory tier: the NIC moves the bytes, the driver asked).
  * @ring: optional: DMA into the data rings of streaming models.
  */
 struct rxb_hw_ops {
@@ -138,6 +141,7 @@ struct rxb_hw_ops {
 	struct rxb_nicmem *(*nicmem)(void *hw);
 	void (*nicmem_write)(void *hw, const struct rxb_frame *frame, u64 addr,
 			     u32 off);
+	void *(*dma_ptr)(void *hw, u64 addr);
 	const struct rxb_hw_ring_ops *ring;
 };
 
@@ -200,6 +204,23 @@ enum rxb_corec_irq {
 };
 
 /**
+ * enum rxb_ceio_release - CEIO: when the driver gives a fast-path packet's
+ *	credit back to the NIC (lazy credit release).
+ * @RXB_CEIO_REL_BATCH: at the end of the NAPI batch that handed it up
+ *	(the paper's "after processing a batch").
+ * @RXB_CEIO_REL_NMODES: number of modes.
+ */
+enum rxb_ceio_release {
+	RXB_CEIO_REL_BATCH,
+	RXB_CEIO_REL_NMODES,
+};
+
+/* CEIO: the largest llc_budget: what the NIC's credit counters address. */
+#define RXB_CEIO_BUDGET_MAX	0x40000000ULL
+/* CEIO: default llc_budget: the paper's 6 MiB of DDIO ways. */
+#define RXB_CEIO_BUDGET_DEF	(6U << 20)
+
+/**
  * struct rxb_model_cfg - configuration of a ring-model instance.
  * @nqueues: receive queues (NAPI contexts) of the device.
  * @ring_size: entries of each Rx ring and completion ring; power of two.
@@ -247,6 +268,15 @@ enum rxb_corec_irq {
  * @flow_table_size: entries of the NIC's flow table (struct
  *	rxb_frame.flow is below it); 0: no flow table (every frame carries
  *	RXB_FLOW_NONE or an index the model must not use).
+ * @nicmem_bytes: capacity of the NIC's on-NIC memory tier.
+ * @ceio_llc_budget: CEIO: host cache budget in bytes; credits =
+ *	@ceio_llc_budget / @buf_len.
+ * @ceio_release: CEIO: enum rxb_ceio_release.
+ * @ceio_fetch_async: CEIO: fetch slow-path packets asynchronously.
+ * @ceio_force_slow: CEIO: no credits at all: every packet takes the slow
+ *	path (the paper's Fig. 11 setup).
+ * @ceio_inactive_ns: CEIO: a flow without a frame for this long gives its
+ *	credits back (the paper's 1 s timer); 0: 1 s.
  * @drv_ops: the driver's services to the driver half.
  * @drv: opaque argument of every @drv_ops callback.
  * @hw_ops: the NIC's services to the hardware half.
@@ -276,6 +306,12 @@ struct rxb_model_cfg {
 	bool enso_prefetch;
 	bool enso_chaotic;
 	unsigned int flow_table_size;
+	u64 nicmem_bytes;
+	u64 ceio_llc_budget;
+	unsigned int ceio_release;
+	bool ceio_fetch_async;
+	bool ceio_force_slow;
+	u64 ceio_inactive_ns;
 	const struct rxb_drv_ops *drv_ops;
 	void *drv;
 	const struct rxb_hw_ops *hw_ops;
@@ -680,6 +716,11 @@ static inline struct rxb_nicmem *rxb_hw_nicmem(const struct rxb_model *m)
 	return m->cfg.hw_ops->nicmem ? m->cfg.hw_ops->nicmem(m->cfg.hw) : NULL;
 }
 
+static inline void *rxb_hw_dma_ptr(const struct rxb_model *m, u64 addr)
+{
+	return m->cfg.hw_ops->dma_ptr(m->cfg.hw, addr);
+}
+
 static inline u8 rxb_hw_dma_write_ring(const struct rxb_model *m,
 				       const struct rxb_frame *f, u64 addr,
 				       u32 size, u32 off, u32 *csum)
@@ -702,6 +743,7 @@ extern const struct rxb_model_ops rxb_shring_batched_ops;
 extern const struct rxb_model_ops rxb_dshring_ops;
 extern const struct rxb_model_ops rxb_corec_ops;
 extern const struct rxb_model_ops rxb_enso_ops;
+extern const struct rxb_model_ops rxb_ceio_ops;
 
 const struct rxb_model_ops *rxb_model_find(const char *name);
 const struct rxb_model_ops *rxb_model_get(unsigned int i);

@@ -34,6 +34,7 @@ struct rxb_cfg rxb_default_cfg = {
 		.nicmem_fetch_ns = RXB_NICMEM_DEF_NS,
 		.enso_pipes	= 1,
 		.enso_pipe_kb	= RXB_ENSO_PIPE_MAX / 1024,
+		.llc_budget	= RXB_CEIO_BUDGET_DEF,
 	},
 };
 
@@ -151,7 +152,7 @@ static const struct kernel_param_ops rxb_param_ops = {
 };
 
 module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring, corec or enso; writable");
+MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring, corec, enso or ceio; writable");
 module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
 MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
 module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
@@ -200,6 +201,14 @@ module_param_cb(enso_pipe_kb, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PIPE_KB], 0
 MODULE_PARM_DESC(enso_pipe_kb, "enso: KiB per pipe, a power of two in 4..2048 (default 2048, the Enso library's 2 MiB); writable");
 module_param_cb(enso_prefetch, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PREFETCH], 0644);
 MODULE_PARM_DESC(enso_prefetch, "enso: low-latency mode, the driver prefetches the next pipe's notification: off (default, reactive only) or on; writable");
+module_param_cb(llc_budget, &rxb_param_ops, &rxb_params[RXB_P_LLC_BUDGET], 0644);
+MODULE_PARM_DESC(llc_budget, "ceio: host cache budget in bytes, one buffer..1 GiB; credits = budget / buffer size (default 6291456, the paper's 6 MiB); writable");
+module_param_cb(ceio_release, &rxb_param_ops, &rxb_params[RXB_P_CEIO_RELEASE], 0644);
+MODULE_PARM_DESC(ceio_release, "ceio: lazy credit release: batch (default: at the end of the NAPI batch); writable");
+module_param_cb(ceio_fetch, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FETCH], 0644);
+MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: sync (default: copy in poll) or async (kick, deliver at a later poll); writable");
+module_param_cb(ceio_force_slow, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FORCE_SLOW], 0644);
+MODULE_PARM_DESC(ceio_force_slow, "ceio: no credits, every packet takes the slow path: off (default) or on (needs nicmem_kb > 0); writable");
 
 static int __init rxb_params_check(void)
 {

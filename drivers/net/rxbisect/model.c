@@ -42,6 +42,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_dshring_ops,
 	&rxb_corec_ops,
 	&rxb_enso_ops,
+	&rxb_ceio_ops,
 };
 
 /**

@@ -434,6 +434,14 @@ static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
 						       &pc->to_nic_desc);
 }
 
+/* The DMA engine's view of a host bus address (nic_dma.c: physical
+ * addresses behind an identity IOMMU mapping).
+ */
+static void *rxb_nic_dma_ptr(void *hw, u64 addr)
+{
+	return phys_to_virt(addr);
+}
+
 static struct rxb_nicmem *rxb_nic_nicmem(void *hw)
 {
 	return &((struct rxb_nic_ctx *)hw)->mem;
@@ -448,6 +456,7 @@ const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.pcie		= rxb_nic_pcie,
 	.nicmem		= rxb_nic_nicmem,
 	.nicmem_write	= rxb_nic_nicmem_write,
+	.dma_ptr	= rxb_nic_dma_ptr,
 	.ring		= &rxb_nic_ring_ops,
 };
 

@@ -132,9 +132,21 @@ void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 			  u32 off)
 {
 	struct rxb_nic_ctx *ctx = hw;
+	const struct sk_buff *skb = f->data;
+	u8 *dst = (u8 *)rxb_nicmem_ptr(&ctx->mem, addr) + off;
+	unsigned int start;
+	__sum16 *field;
 
-	skb_copy_bits(f->data, 0, (u8 *)rxb_nicmem_ptr(&ctx->mem, addr) + off,
-		      f->len);
+	skb_copy_bits(skb, 0, dst, f->len);
+	/* The sender's Tx checksum offload is done on the wire, whatever
+	 * memory the frame lands in (rxb_nic_dma()).
+	 */
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return;
+	start = skb_checksum_start_offset(skb);
+	field = (__sum16 *)(dst + start + skb->csum_offset);
+	*field = csum_fold(csum_partial(dst + start, f->len - start, 0)) ?:
+		 CSUM_MANGLED_0;
 }
 
 /**

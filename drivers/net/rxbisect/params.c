@@ -22,6 +22,14 @@ static const char * const rxb_enso_prefetch_names[] = {
 	"off", "on",
 };
 
+static const char * const rxb_ceio_release_names[RXB_CEIO_REL_NMODES] = {
+	[RXB_CEIO_REL_BATCH]	= "batch",
+};
+
+static const char * const rxb_ceio_fetch_names[] = {
+	"sync", "async",
+};
+
 static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
 	[RXB_COREC_IRQ_RR]	= "rr",
 	[RXB_COREC_IRQ_ALL]	= "all",
@@ -87,6 +95,15 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 				 RXB_ENSO_PIPE_MAX / 1024, true },
 	[RXB_P_ENSO_PREFETCH] = { "enso_prefetch", RXB_MP(enso_prefetch), 0, 1,
 				  false, rxb_enso_prefetch_names },
+	[RXB_P_LLC_BUDGET] = { "llc_budget", RXB_MP(llc_budget), RXB_RX_BUF_LEN,
+			       RXB_CEIO_BUDGET_MAX },
+	[RXB_P_CEIO_RELEASE] = { "ceio_release", RXB_MP(ceio_release), 0,
+				 RXB_CEIO_REL_NMODES - 1, false,
+				 rxb_ceio_release_names },
+	[RXB_P_CEIO_FETCH] = { "ceio_fetch", RXB_MP(ceio_fetch), 0, 1, false,
+			       rxb_ceio_fetch_names },
+	[RXB_P_CEIO_FORCE_SLOW] = { "ceio_force_slow", RXB_MP(ceio_force_slow),
+				    0, 1, false, rxb_enso_prefetch_names },
 };
 
 /* Why @p refuses a value outside its range. */
@@ -96,6 +113,8 @@ static const char *rxb_param_range_msg(const struct rxb_param *p)
 		return "enso: pipe size out of range: 4..2048 KiB (2 MiB at most)";
 	if (p == &rxb_params[RXB_P_ENSO_PIPES])
 		return "enso: pipes per queue out of range: 1..512";
+	if (p == &rxb_params[RXB_P_LLC_BUDGET])
+		return "ceio: llc_budget below one buffer or above what the NIC addresses (1 GiB)";
 	return "out of range (see modinfo rxbisect)";
 }
 
@@ -167,7 +186,9 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 			if (!strcmp(buf, p->names[i]))
 				break;
 		if (i > p->max) {
-			*msg = "unknown value";
+			*msg = p == &rxb_params[RXB_P_CEIO_RELEASE] ?
+			       "ceio: unknown credit release mode (batch)" :
+			       "unknown value";
 			return -EINVAL;
 		}
 		n = i;
@@ -186,6 +207,14 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 	 */
 	if (p == &rxb_params[RXB_P_DSH_WINDOW] && n % 8) {
 		*msg = "must be a multiple of 8";
+		return -EINVAL;
+	}
+	/* CEIO's forced slow path needs the on-NIC memory tier. */
+	if ((p == &rxb_params[RXB_P_CEIO_FORCE_SLOW] && n &&
+	     !cfg->mp.nicmem_kb) ||
+	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n &&
+	     cfg->mp.ceio_force_slow)) {
+		*msg = "ceio: slow path forced but the on-NIC memory tier has no capacity";
 		return -EINVAL;
 	}
 	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {

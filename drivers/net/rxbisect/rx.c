@@ -607,6 +607,11 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.enso_pipe_size	= cfg->mp.enso_pipe_kb * 1024,
 		.enso_prefetch	= cfg->mp.enso_prefetch,
 		.flow_table_size = cfg->mp.flow_table_size,
+		.nicmem_bytes	= (u64)cfg->mp.nicmem_kb * 1024,
+		.ceio_llc_budget = cfg->mp.llc_budget,
+		.ceio_release	= cfg->mp.ceio_release,
+		.ceio_fetch_async = cfg->mp.ceio_fetch,
+		.ceio_force_slow = cfg->mp.ceio_force_slow,
 		.drv_ops	= &rxb_rx_drv_ops,
 		.hw_ops		= &rxb_nic_hw_ops,
 	};

@@ -122,6 +122,10 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @enso_pipes: Ensō: pipes per queue.
  * @enso_pipe_kb: Ensō: KiB per pipe.
  * @enso_prefetch: Ensō: low-latency mode (prefetch the next pipe).
+ * @llc_budget: CEIO: host cache budget, bytes (credits: / buffer size).
+ * @ceio_release: CEIO: enum rxb_ceio_release.
+ * @ceio_fetch: CEIO: slow-path fetch, 0 sync, 1 async.
+ * @ceio_force_slow: CEIO: no credits, every packet on the slow path.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -146,6 +150,10 @@ struct rxb_mparams {
 	u32 enso_pipes;
 	u32 enso_pipe_kb;
 	u32 enso_prefetch;
+	u32 llc_budget;
+	u32 ceio_release;
+	u32 ceio_fetch;
+	u32 ceio_force_slow;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -477,6 +485,8 @@ enum rxb_param_id {
 	RXB_P_ASSOC_MAP, RXB_P_LINK, RXB_P_FLOW_SIZE, RXB_P_FLOW_IDLE,
 	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
 	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
+	RXB_P_LLC_BUDGET, RXB_P_CEIO_RELEASE, RXB_P_CEIO_FETCH,
+	RXB_P_CEIO_FORCE_SLOW,
 	RXB_NPARAMS
 };
 

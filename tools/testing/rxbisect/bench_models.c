@@ -89,6 +89,7 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include "shim.h"
+#include <rxbisect/rxb_nicmem.h>
 #if __has_include("x86intrin.h")
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -451,6 +452,27 @@ static const struct rxb_hw_ring_ops bench_hw_ring_ops = {
 	.dma_put	= env_dma_put,
 };
 
+/* The on-NIC memory tier (CEIO's slow path): the kernel's defaults,
+ * 64 MiB and a 1 us fetch.
+ */
+static struct rxb_nicmem bench_nm;
+
+static struct rxb_nicmem *env_nicmem(void *envp)
+{
+	return &bench_nm;
+}
+
+static void env_nicmem_write(void *envp, const struct rxb_frame *f, u64 addr,
+			     u32 off)
+{
+	memcpy((u8 *)rxb_nicmem_ptr(&bench_nm, addr) + off, f->data, f->len);
+}
+
+static void *env_dma_ptr(void *envp, u64 addr)
+{
+	return (void *)(unsigned long)addr;
+}
+
 static const struct rxb_drv_ops bench_drv_ops = {
 	.alloc_buf	= env_alloc,
 	.free_buf	= env_free,
@@ -466,6 +488,9 @@ static const struct rxb_hw_ops bench_hw_ops = {
 	.now_ns		= env_now,
 	.dma_write	= env_dma,
 	.ring		= &bench_hw_ring_ops,
+	.nicmem		= env_nicmem,
+	.nicmem_write	= env_nicmem_write,
+	.dma_ptr	= env_dma_ptr,
 };
 
 /*
@@ -525,6 +550,9 @@ static const struct rxb_hw_ops bench_hw_ops_pc = {
 	.dma_write	= env_dma_pc,
 	.pcie		= env_pcie,
 	.ring		= &bench_hw_ring_ops_pc,
+	.nicmem		= env_nicmem,
+	.nicmem_write	= env_nicmem_write,
+	.dma_ptr	= env_dma_ptr,
 };
 
 static __thread struct side t_side;	/* this thread's timed sections */
@@ -787,6 +815,10 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->notif_timeout_ns = 50000;
 	cfg->cache_bytes = 4 << 20;
 	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
+	cfg->ceio_llc_budget = RXB_CEIO_BUDGET_DEF;
+	cfg->nicmem_bytes = 64ULL << 20;
+	if (!bench_nm.now_ns)
+		rxb_nicmem_init(&bench_nm, cfg->nicmem_bytes, 1000, now_ns);
 	cfg->drv_ops = b->pcie ? &bench_drv_ops_pc : &bench_drv_ops;
 	cfg->drv = b;
 	cfg->hw_ops = b->pcie ? &bench_hw_ops_pc : &bench_hw_ops;

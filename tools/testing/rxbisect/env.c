@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/atomic.h>
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
@@ -16,6 +17,7 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 
+#include <rxbisect/rxb_nicmem.h>
 #include "env.h"
 #include "shim.h"
 #include "ktap.h"
@@ -88,7 +90,26 @@ struct rxb_env {
 	/* rings map_ring made, for the queue whose counters count a fault */
 	struct env_ring { u64 addr; unsigned int q; size_t size; } ring[ENV_MAX_RINGS];
 	unsigned int nring;		/* under grow_lock */
+	struct rxb_nicmem nicmem;	/* the on-NIC memory tier */
 };
+
+static u64 env_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void rxb_env_nicmem(struct rxb_env *env, u64 capacity, u64 fetch_ns)
+{
+	rxb_nicmem_init(&env->nicmem, capacity, fetch_ns, env_mono_ns);
+}
+
+struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env)
+{
+	return &env->nicmem;
+}
 
 #define env_err(env, fmt, ...) do {					\
 	__atomic_add_fetch(&(env)->errors, 1, __ATOMIC_RELAXED);	\
@@ -119,6 +140,7 @@ struct rxb_env *rxb_env_create(unsigned int nqueues, unsigned int max_bufs)
 	if (!env->bufs || !env->hkey || !env->hval || !env->pool)
 		abort();
 	pthread_mutex_init(&env->grow_lock, NULL);
+	rxb_env_nicmem(env, RXB_ENV_NICMEM_DEF, 0);
 	for (i = 0; i < nqueues; i++) {
 		pthread_mutex_init(&env->pool[i].lock, NULL);
 		env->pool[i].fail_after = -1;
@@ -132,6 +154,9 @@ void rxb_env_destroy(struct rxb_env *env)
 
 	rxb_env_timer_stop(env);
 	rxb_env_ctl_stop(env);
+	if (atomic64_read(&env->nicmem.held))
+		env_err(env, "%lld bytes still held in NIC memory",
+			(long long)atomic64_read(&env->nicmem.held));
 	if (__atomic_load_n(&env->rings, __ATOMIC_ACQUIRE))
 		env_err(env, "%ld rings still mapped", env->rings);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
@@ -159,6 +184,8 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	cfg->buf_len = buf_len;
 	cfg->ax_ring_size = ring_size;
 	cfg->share_factor = nqueues;
+	cfg->ceio_llc_budget = RXB_CEIO_BUDGET_DEF;
+	cfg->nicmem_bytes = env->nicmem.capacity;
 	/* Ensō: one pipe of 256 bytes per ring entry: many wraps. */
 	cfg->enso_pipes = 1;
 	cfg->enso_pipe_size = RXB_ENSO_PIPE_MIN;
@@ -779,6 +806,33 @@ static void env_dma_put(void *envp __always_unused, const void *src, u32 len,
 	memcpy((void *)(uintptr_t)addr, src, len);
 }
 
+static struct rxb_nicmem *env_nicmem(void *envp)
+{
+	return &((struct rxb_env *)envp)->nicmem;
+}
+
+static void env_nicmem_write(void *envp, const struct rxb_frame *frame,
+			     u64 addr, u32 off)
+{
+	struct rxb_env *env = envp;
+
+	memcpy((u8 *)rxb_nicmem_ptr(&env->nicmem, addr) + off, frame->data,
+	       frame->len);
+}
+
+/* A fetch's destination: a posted buffer (bus address = its address). */
+static void *env_dma_ptr(void *envp, u64 addr)
+{
+	struct rxb_env *env = envp;
+	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
+	struct env_buf *b = addr_lookup(env, addr - off);
+
+	if (!b || __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED)
+		env_err(env, "dma_ptr: 0x%llx is not a posted buffer",
+			(unsigned long long)addr);
+	return (void *)(uintptr_t)addr;
+}
+
 static const struct rxb_drv_ring_ops env_drv_ring_ops = {
 	.map	= env_map_ring,
 	.unmap	= env_unmap_ring,
@@ -803,6 +857,9 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
 	.dma_write	= env_dma_write,
+	.nicmem		= env_nicmem,
+	.nicmem_write	= env_nicmem_write,
+	.dma_ptr	= env_dma_ptr,
 	.ring		= &env_hw_ring_ops,
 };
 

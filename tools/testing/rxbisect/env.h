@@ -80,6 +80,14 @@ void rxb_env_destroy(struct rxb_env *env);
 void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 		       unsigned int nqueues, unsigned int ring_size,
 		       unsigned int buf_len);
+/*
+ * The on-NIC memory tier (rxb_hw_ops.nicmem): @capacity bytes, host
+ * fetches taking @fetch_ns (CLOCK_MONOTONIC); default 64 MiB, 0 ns.
+ * Before creating a model.  Destroy fails the case if bytes are held.
+ */
+#define RXB_ENV_NICMEM_DEF	(64ULL << 20)
+void rxb_env_nicmem(struct rxb_env *env, u64 capacity, u64 fetch_ns);
+struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env);
 /* The model instance whose hw_timer the timer calls (NULL: none). */
 void rxb_env_attach(struct rxb_env *env, struct rxb_model *m);
 

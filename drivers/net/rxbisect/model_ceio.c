@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CEIO: a credit-gated fast path with an on-NIC overflow tier (Liu et al.,
+ * "CEIO: A Cache-Efficient Network I/O Architecture for NIC-CPU Data
+ * Paths", SIGCOMM '25, sections 3-4, Algorithm 1, Fig. 7).
+ *
+ * Each queue has privRing's fast path (an Rx ring and a completion ring,
+ * the same rxb_ring.h helpers) and a slow ring in NIC memory.  A frame
+ * whose flow holds a credit takes one and goes to the fast path; one
+ * without goes into the on-NIC memory tier (nic_mem.c, a shared NIC
+ * component) and a slow ring entry.  C_total = llc_budget / buf_len
+ * credits exist; the NIC keeps them per flow table entry.
+ *
+ * Choices where the paper is silent (Documentation/rxbisect-ceio.rst):
+ *
+ *  - Credit check: per packet in the NIC pipeline (section 3), not from
+ *    polled rule-hit counters: no overshoot.  One credit per packet
+ *    whatever its length (a buffer per packet).
+ *  - Frames the flow table does not track (RXB_FLOW_NONE) share one entry
+ *    per queue, after the table's entries.
+ *  - A new flow takes its initial share C_total / (n + 1) from the free
+ *    pool in the pipeline; if the pool lacks it, the flow is marked
+ *    wanting and the NIC-side worker (hw_timer, the paper's ARM cores)
+ *    runs Algorithm 1.  Algorithm 1 (digest section 2.5): lines 3-6 as
+ *    printed; line 8's else: a donor short of (m/n) C_flow gives all it
+ *    has and owes the rest; the pairwise debts o_j^i are kept as one debt
+ *    per debtor, repaid with min(debt, gamma) (min, not the printed max)
+ *    from its releases into the pool, which the worker hands to flows
+ *    below their share.
+ *  - Inactive flows: no frame for ceio_inactive_ns (1 s) gives the flow's
+ *    unused credits to the pool; an inactive flow that receives frames
+ *    again takes the slow path until the worker re-activates it, at most
+ *    CEIO_REACT_PER_TICK per tick, round-robin over the table.
+ *  - Teardown (the flow table frees an idle entry, hw_flow_free): the
+ *    flow's unused credits go to the pool and its debt is forgiven;
+ *    credits still in flight return to whatever flow holds the entry
+ *    then (to the pool if none).
+ *  - Phase exclusivity: a flow that went slow stays slow until the driver
+ *    consumed its last slow entry (the slow ring's head register passed
+ *    it) and it holds a credit again; frames arriving during that drain
+ *    go slow too.  A fast frame that finds the ring without buffer (or
+ *    the completion ring full) goes slow instead of being dropped.
+ *  - Merge: every slow entry carries the fast completion ring's tail at
+ *    its write (a fence); poll delivers fast entries up to the fence of
+ *    the next slow entry, then that one.  This keeps the NIC's arrival
+ *    order per queue, hence per flow, with no per-packet sorting.  Async
+ *    fetch stops at the first slow entry whose fetch is still in flight.
+ *  - The slow ring has ring_size entries; a full slow ring drops (counted
+ *    as slow_ring_full, beside the tier's own drops).
+ *  - Lazy release (batch): at the end of each poll the driver writes the
+ *    count of fast entries it handed up to a credit register; the NIC
+ *    reads it before its next credit decision and on each worker tick,
+ *    and returns each entry's credit to the entry's flow.
+ *  - Congestion trigger: per worker tick, a queue whose slow arrivals
+ *    exceeded the slow entries the driver consumed, with a backlog left,
+ *    counts one event (no CCA is run).
+ */
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_nicmem.h>
+#include "rxb_ring.h"
+
+/* The worker's period and the most inactive flows it wakes per tick. */
+#define CEIO_TICK_NS		(1000 * 1000ULL)
+#define CEIO_REACT_PER_TICK	8
+#define CEIO_INACTIVE_NS	(1000 * 1000 * 1000ULL)
+
+enum ceio_state { CEIO_FREE, CEIO_ACTIVE, CEIO_INACTIVE };
+
+/* A flow below its share: new (Algorithm 1 takes from the others once),
+ * or waiting for its debtors' repayments through the pool.
+ */
+enum ceio_want { CEIO_WANT_NONE, CEIO_WANT_NEW, CEIO_WANT_OWED };
+
+/* A slow ring entry, in NIC memory; the driver reads it through the
+ * on-NIC ring registers.
+ */
+struct ceio_slow {
+	u64 addr;		/* NIC address of the frame in the tier */
+	u32 len;
+	u32 hash;
+	u32 fence;		/* fast CR tail when the NIC wrote the entry */
+	u32 flow;
+	u8 flags;		/* RXB_CQE_F_*_HASH; no checksum (below) */
+};
+
+/* The CEIO part of a flow table entry (NIC state). */
+struct ceio_flow {
+	atomic_t credits;	/* unused credits */
+	atomic_t debt;		/* Algorithm 1: owed to other flows */
+	u64 last_ns;		/* last frame */
+	u32 slow_last;		/* slow ring tail after its last slow frame */
+	u16 q;			/* queue of that slow frame */
+	u8 state;		/* enum ceio_state */
+	u8 slow;		/* in the slow phase */
+	u8 want;		/* below its share: CEIO_WANT_* */
+	u8 arrived;		/* inactive, and a frame arrived since */
+};
+
+/* Driver state of one slow ring entry. */
+struct ceio_slot {
+	void *slow_cookie;	/* host buffer of an issued slow fetch */
+	u64 slow_addr;		/* its bus address */
+	struct rxb_nicmem_fetch req;
+};
+
+struct ceio_q {
+	struct rxb_rx_desc *desc;
+	struct rxb_cring cr;
+	struct ceio_slow *slow;		/* slow ring, NIC memory */
+	u32 *slot_flow;			/* NIC: flow of each CR slot */
+	void **cookie;			/* driver: buffer per descriptor */
+	struct ceio_slot *slot;		/* driver: per slow entry */
+
+	struct rxb_rxq_regs regs ____cacheline_aligned;
+	/* On-NIC ring registers. */
+	struct {
+		u32 slow_tail;		/* NIC writes, driver reads */
+		u32 slow_head;		/* driver writes: slow entries consumed */
+		u32 credit_ci;		/* driver writes: fast credits released */
+	} cregs;
+
+	struct {
+		spinlock_t lock;	/* the NIC's per-queue pipeline stage */
+		u32 rx_head;
+		u32 cq_tail;
+		u32 slow_tail;
+		u32 slow_freed;		/* slow entries whose memory is freed */
+		u32 credit_seen;	/* CR entries whose credit came back */
+		u32 tick_arrivals;	/* slow arrivals since the last tick */
+		u32 tick_head;		/* slow_head at the last tick */
+		u64 fast;
+		u64 slow_pkts;
+		u64 to_slow;
+		u64 to_fast;
+		u64 tier_drops;
+		u64 slow_full;
+		u64 congestion;
+	} hw ____cacheline_aligned;
+
+	struct {
+		u32 rx_tail;
+		u32 rx_ci;
+		u32 cq_head;
+		u32 slow_head;
+		u32 fetch_head;		/* async: next slow entry to fetch */
+		u64 fetch_waits;	/* polls stopped at a fetch in flight */
+		u64 slow_alloc_fails;
+	} sw ____cacheline_aligned;
+};
+
+struct ceio {
+	struct rxb_model m;
+	struct ceio_q *q;
+	struct ceio_flow *flow;		/* flow table entries + one per queue */
+	struct rxb_nicmem *nm;
+	struct ceio_slot *slots;	/* every queue's slow entries' */
+	u32 nflows;
+	u32 c_total;
+	u64 inactive_ns;
+	/* NIC-side controller state. */
+	atomic_t pool;			/* credits no flow holds */
+	atomic_t active;		/* flows in CEIO_ACTIVE */
+	struct {
+		spinlock_t lock;	/* the worker (one ARM core) */
+		u32 rr;			/* round-robin cursor */
+		u64 realloc;		/* Algorithm 1 runs with donors */
+		u64 inactive;		/* flows made inactive */
+		u64 reactivated;
+		u64 unconsumed_max;
+	} ctl ____cacheline_aligned;
+};
+
+static struct ceio *to_ceio(struct rxb_model *m)
+{
+	return container_of(m, struct ceio, m);
+}
+
+/* Take up to @want credits from @a, without letting it go negative. */
+static u32 ceio_take(atomic_t *a, u32 want)
+{
+	int old = atomic_read(a), n;
+
+	do {
+		n = min_t(int, old, want);
+		if (n <= 0)
+			return 0;
+	} while (!atomic_try_cmpxchg(a, &old, old - n));
+	return n;
+}
+
+/* Credits @n of flow @fl come back: repay its debt first (min). */
+static void ceio_give(struct ceio *ce, struct ceio_flow *fl, u32 n)
+{
+	u32 pay;
+
+	if (READ_ONCE(fl->state) != CEIO_ACTIVE) {
+		atomic_add(n, &ce->pool);
+		return;
+	}
+	pay = ceio_take(&fl->debt, n);
+	if (pay)
+		atomic_add(pay, &ce->pool);
+	if (n > pay)
+		atomic_add(n - pay, &fl->credits);
+}
+
+/* Credits in flight: fast entries written and not released. */
+static u32 ceio_inflight(struct ceio *ce)
+{
+	u32 held = 0, qi;
+
+	for (qi = 0; qi < ce->m.cfg.nqueues; qi++) {
+		struct ceio_q *q = &ce->q[qi];
+
+		held += READ_ONCE(q->hw.cq_tail) - READ_ONCE(q->hw.credit_seen);
+	}
+	return held;
+}
+
+/* NIC side, under @q's lock: credits the driver released, and the tier
+ * memory of slow entries it consumed.
+ */
+static void ceio_reap(struct ceio *ce, struct ceio_q *q)
+{
+	u32 ci = rxb_db_read(&q->cregs.credit_ci);
+	u32 head = rxb_db_read(&q->cregs.slow_head);
+
+	while (q->hw.credit_seen != ci) {
+		u32 f = q->slot_flow[q->hw.credit_seen & q->cr.mask];
+
+		ceio_give(ce, &ce->flow[f], 1);
+		WRITE_ONCE(q->hw.credit_seen, q->hw.credit_seen + 1);
+	}
+	for (; q->hw.slow_freed != head; q->hw.slow_freed++)
+		rxb_nicmem_free(ce->nm,
+				q->slow[q->hw.slow_freed & q->cr.mask].addr);
+}
+
+/* A flow starts (first frame, or re-activation): its initial share. */
+static void ceio_flow_start(struct ceio *ce, struct ceio_flow *fl)
+{
+	u32 n = atomic_inc_return(&ce->active);
+	u32 share = ce->c_total / n, got;
+
+	atomic_set(&fl->debt, 0);
+	got = ceio_take(&ce->pool, share);
+	atomic_add(got, &fl->credits);
+	WRITE_ONCE(fl->want, got < share ? CEIO_WANT_NEW : CEIO_WANT_NONE);
+	WRITE_ONCE(fl->state, CEIO_ACTIVE);
+}
+
+static void ceio_flow_stop(struct ceio *ce, struct ceio_flow *fl, u8 state)
+{
+	if (READ_ONCE(fl->state) == CEIO_ACTIVE)
+		atomic_dec(&ce->active);
+	WRITE_ONCE(fl->state, state);
+	WRITE_ONCE(fl->want, 0);
+	atomic_set(&fl->debt, 0);
+	atomic_add(atomic_xchg(&fl->credits, 0), &ce->pool);
+}
+
+static bool ceio_refill(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+
+	return rxb_ring_refill(m, qi, q->desc, q->cookie, q->cr.mask,
+			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
+}
+
+/* The slow path: the frame into the tier, an entry into the slow ring. */
+static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
+			struct ceio_flow *fl, const struct rxb_frame *f)
+{
+	struct rxb_model *m = &ce->m;
+	struct ceio_slow *e;
+	u64 addr;
+
+	if (f->len > m->cfg.buf_len)
+		return -EMSGSIZE;
+	/* Against the entries whose memory the NIC freed (ceio_reap()), not
+	 * the register, which may have moved since: a slot is reused only
+	 * once its old frame's memory is gone.
+	 */
+	if (q->hw.slow_tail - q->hw.slow_freed > q->cr.mask) {
+		rxb_stat_inc(&q->hw.slow_full);
+		return -ENOSPC;
+	}
+	if (!ce->nm || rxb_nicmem_alloc(ce->nm, f->len, &addr)) {
+		rxb_stat_inc(&q->hw.tier_drops);
+		return -ENOSPC;
+	}
+	m->cfg.hw_ops->nicmem_write(m->cfg.hw, f, addr, 0);
+	e = &q->slow[q->hw.slow_tail & q->cr.mask];
+	e->addr = addr;
+	e->len = f->len;
+	e->hash = f->hash;
+	e->fence = q->hw.cq_tail;
+	e->flow = f->flow;
+	/* The checksum unit sits on the DMA engine's path into host
+	 * memory (rxb_hw_ops.dma_write); a frame kept in NIC memory is not
+	 * summed, so the stack checks it in software.
+	 */
+	e->flags = f->hash_flags;
+	q->hw.slow_tail++;
+	/* Release: the entry and the tier's bytes before the tail. */
+	smp_store_release(&q->cregs.slow_tail, q->hw.slow_tail);
+	if (!fl->slow) {
+		WRITE_ONCE(fl->slow, 1);
+		rxb_stat_inc(&q->hw.to_slow);
+	}
+	fl->slow_last = q->hw.slow_tail;
+	fl->q = qi;
+	q->hw.tick_arrivals++;
+	rxb_stat_inc(&q->hw.slow_pkts);
+	rxb_stat_inc(&m->qstats[qi].hw_packets);
+	rxb_stat_add(&m->qstats[qi].hw_bytes, f->len);
+	return 0;
+}
+
+/* May flow @fl take the fast path: its slow phase has drained. */
+static bool ceio_drained(struct ceio *ce, struct ceio_flow *fl)
+{
+	u32 head;
+
+	if (!fl->slow)
+		return true;
+	head = rxb_db_read(&ce->q[fl->q].cregs.slow_head);
+	return (s32)(head - fl->slow_last) >= 0;
+}
+
+static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
+		      const struct rxb_frame *f)
+{
+	struct ceio *ce = to_ceio(m);
+	struct ceio_q *q = &ce->q[qi];
+	u32 idx = f->flow < m->cfg.flow_table_size ? f->flow :
+		  m->cfg.flow_table_size + qi;
+	struct ceio_flow *fl = &ce->flow[idx];
+	int err = -ENOBUFS;
+
+	spin_lock(&q->hw.lock);
+	ceio_reap(ce, q);
+	if (READ_ONCE(fl->state) == CEIO_FREE)
+		ceio_flow_start(ce, fl);
+	else if (READ_ONCE(fl->state) == CEIO_INACTIVE)
+		WRITE_ONCE(fl->arrived, 1);
+	WRITE_ONCE(fl->last_ns, rxb_hw_now_ns(m));
+	/* A CR slot is reused only once its old entry's credit came back
+	 * (slot_flow names the flow to return it to).
+	 */
+	if (q->hw.cq_tail - q->hw.credit_seen <= q->cr.mask &&
+	    ceio_drained(ce, fl) && ceio_take(&fl->credits, 1)) {
+		u32 slot = q->hw.cq_tail & q->cr.mask;
+
+		err = rxb_rxq_deliver(m, qi, q->desc, &q->regs, &q->cr,
+				      &q->hw.rx_head, &q->hw.cq_tail, f, qi);
+		if (!err) {
+			q->slot_flow[slot] = idx;
+			rxb_stat_inc(&q->hw.fast);
+			if (fl->slow) {
+				WRITE_ONCE(fl->slow, 0);
+				rxb_stat_inc(&q->hw.to_fast);
+			}
+		} else {
+			atomic_inc(&fl->credits);
+		}
+	}
+	if (err && err != -EMSGSIZE)
+		err = ceio_slow_rx(ce, q, qi, fl, f);
+	if (!err)
+		rxb_hw_arm_timer(m, CEIO_TICK_NS);
+	return rxb_nic_finish(m, qi, &q->hw.lock, err);
+}
+
+/* Driver side: hand up slow entry @e into a host buffer; false if the
+ * entry's fetch is still in flight (async) or no buffer is free.
+ */
+static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
+			      struct ceio_q *q, struct rxb_pkt *pkt)
+{
+	struct ceio *ce = to_ceio(m);
+	u32 i = q->sw.slow_head & q->cr.mask;
+	const struct ceio_slow *e = &q->slow[i];
+	struct ceio_slot *s = &q->slot[i];
+	struct rxb_buf buf;
+
+	if (m->cfg.ceio_fetch_async) {
+		if (q->sw.fetch_head == q->sw.slow_head ||
+		    !rxb_nicmem_fetch_poll(ce->nm, &s->req)) {
+			rxb_stat_inc(&q->sw.fetch_waits);
+			return false;
+		}
+	} else {
+		if (rxb_drv_alloc_buf(m, qi, &buf)) {
+			rxb_stat_inc(&q->sw.slow_alloc_fails);
+			return false;
+		}
+		s->slow_cookie = buf.cookie;
+		rxb_nicmem_fetch(ce->nm, e->addr, 0,
+				 rxb_hw_dma_ptr(m, buf.addr), e->len);
+		q->sw.fetch_head++;
+	}
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->cookie = s->slow_cookie;
+	pkt->len = e->len;
+	pkt->hash = e->hash;
+	pkt->flags = e->flags;
+	pkt->pool_q = qi;
+	s->slow_cookie = NULL;
+	q->sw.slow_head++;
+	return true;
+}
+
+/* Async: issue the fetches of every slow entry written (up to @n). */
+static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
+			    struct ceio_q *q, u32 tail, int n)
+{
+	struct ceio *ce = to_ceio(m);
+
+	while (q->sw.fetch_head != tail && n-- > 0) {
+		u32 i = q->sw.fetch_head & q->cr.mask;
+		const struct ceio_slow *e = &q->slow[i];
+		struct ceio_slot *s = &q->slot[i];
+		struct rxb_buf buf;
+
+		if (rxb_drv_alloc_buf(m, qi, &buf)) {
+			rxb_stat_inc(&q->sw.slow_alloc_fails);
+			return;
+		}
+		s->slow_cookie = buf.cookie;
+		s->slow_addr = buf.addr;
+		rxb_nicmem_fetch_start(ce->nm, &s->req, e->addr, 0,
+				       rxb_hw_dma_ptr(m, buf.addr), e->len);
+		q->sw.fetch_head++;
+	}
+}
+
+static int ceio_poll(struct rxb_model *m, unsigned int qi,
+		     struct rxb_pkt *pkts, int budget)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+	u32 head = q->sw.cq_head, slow0 = q->sw.slow_head;
+	/* Acquire: pairs with the release in ceio_slow_rx(). */
+	u32 stail = smp_load_acquire(&q->cregs.slow_tail);
+	int n = 0, nfast = 0;
+	u64 bytes = 0;
+
+	rxb_stat_inc(&m->qstats[qi].polls);
+	if (m->cfg.ceio_fetch_async)
+		ceio_fetch_kick(m, qi, q, stail, budget);
+	while (n < budget) {
+		/* The CR entry first: a slow entry written before it is then
+		 * visible in the slow tail read after (the NIC released the
+		 * tail before it wrote the entry).
+		 */
+		bool ready = rxb_cring_ready(&q->cr, head);
+
+		/* Acquire: pairs with the release in ceio_slow_rx(). */
+		stail = smp_load_acquire(&q->cregs.slow_tail);
+		if (q->sw.slow_head != stail &&
+		    q->slow[q->sw.slow_head & q->cr.mask].fence == head) {
+			if (!ceio_slow_deliver(m, qi, q, &pkts[n]))
+				break;
+		} else if (ready) {
+			/* No slow entry before it. */
+			u32 slot = rxb_cring_read(&q->cr, head, &pkts[n]);
+
+			pkts[n].cookie = q->cookie[slot];
+			pkts[n].pool_q = qi;
+			q->cookie[slot] = NULL;
+			head++;
+			nfast++;
+		} else {
+			break;
+		}
+		bytes += pkts[n].len;
+		n++;
+	}
+	if (nfast) {
+		q->sw.rx_ci += nfast;
+		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, nfast, n,
+				  bytes);
+		/* Lazy release, batch mode: the batch is handed up. */
+		rxb_db_ring(m, qi, &q->cregs.credit_ci, q->sw.rx_ci);
+	} else if (n) {
+		rxb_stat_add(&m->qstats[qi].packets, n);
+		rxb_stat_add(&m->qstats[qi].bytes, bytes);
+	}
+	if (q->sw.slow_head != slow0)
+		rxb_db_ring(m, qi, &q->cregs.slow_head, q->sw.slow_head);
+	ceio_refill(m, qi);
+	return n;
+}
+
+static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+	/* Acquire: pairs with the release in ceio_slow_rx(). */
+	u32 stail = smp_load_acquire(&q->cregs.slow_tail);
+
+	return rxb_cring_pending(&q->cr, q->sw.cq_head) ||
+	       READ_ONCE(q->sw.slow_head) != stail;
+}
+
+/* Algorithm 1, on the worker: m new flows below their share take
+ * (m/n) C_flow from each of the n others (all it has and a debt for the
+ * rest from a flow short of it), once; flows owed credits are topped up
+ * from the pool, where debtors' repayments go, on later ticks.
+ */
+static void ceio_realloc(struct ceio *ce)
+{
+	u32 i, m_new = 0, n_old = 0, n_want = 0, c_flow, got = 0;
+
+	for (i = 0; i < ce->nflows; i++) {
+		struct ceio_flow *fl = &ce->flow[i];
+
+		if (READ_ONCE(fl->state) != CEIO_ACTIVE)
+			continue;
+		if (READ_ONCE(fl->want) == CEIO_WANT_NEW)
+			m_new++;
+		else if (READ_ONCE(fl->want) == CEIO_WANT_NONE)
+			n_old++;
+		else
+			n_want++;
+	}
+	if (!m_new && !n_want)
+		return;
+	c_flow = ce->c_total / (n_old + m_new + n_want);
+	if (m_new && n_old &&
+	    atomic_read(&ce->pool) < (int)(c_flow * m_new)) {
+		u32 quota = c_flow * m_new / n_old;
+
+		rxb_stat_inc(&ce->ctl.realloc);
+		for (i = 0; i < ce->nflows; i++) {
+			struct ceio_flow *fl = &ce->flow[i];
+			u32 t;
+
+			if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
+			    READ_ONCE(fl->want) != CEIO_WANT_NONE)
+				continue;
+			t = ceio_take(&fl->credits, quota);
+			if (t < quota)
+				atomic_add(quota - t, &fl->debt);
+			got += t;
+		}
+		atomic_add(got, &ce->pool);
+	}
+	for (i = 0; i < ce->nflows; i++) {
+		struct ceio_flow *fl = &ce->flow[i];
+		int have;
+
+		if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
+		    READ_ONCE(fl->want) == CEIO_WANT_NONE)
+			continue;
+		have = atomic_read(&fl->credits);
+		if (have < (int)c_flow) {
+			u32 t = ceio_take(&ce->pool, c_flow - have);
+
+			atomic_add(t, &fl->credits);
+			have += t;
+		}
+		WRITE_ONCE(fl->want, have < (int)c_flow ? CEIO_WANT_OWED :
+			   CEIO_WANT_NONE);
+	}
+}
+
+/* The NIC-side worker (the paper's ARM cores): returns, inactive flows,
+ * round-robin re-activation and Algorithm 1, congestion events.
+ */
+static void ceio_hw_timer(struct rxb_model *m)
+{
+	struct ceio *ce = to_ceio(m);
+	u64 now = rxb_hw_now_ns(m);
+	u32 i, react = 0, qi;
+	bool again = false;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct ceio_q *q = &ce->q[qi];
+		u32 head;
+
+		spin_lock_bh(&q->hw.lock);
+		ceio_reap(ce, q);
+		head = rxb_db_read(&q->cregs.slow_head);
+		if (q->hw.tick_arrivals > head - q->hw.tick_head &&
+		    q->hw.slow_tail != head)
+			rxb_stat_inc(&q->hw.congestion);
+		again |= q->hw.slow_tail != head ||
+			 q->hw.cq_tail != q->hw.credit_seen;
+		q->hw.tick_arrivals = 0;
+		q->hw.tick_head = head;
+		spin_unlock_bh(&q->hw.lock);
+	}
+
+	spin_lock_bh(&ce->ctl.lock);
+	for (i = 0; i < ce->nflows; i++) {
+		struct ceio_flow *fl = &ce->flow[i];
+
+		if (READ_ONCE(fl->state) != CEIO_ACTIVE)
+			continue;
+		if (now - READ_ONCE(fl->last_ns) > ce->inactive_ns) {
+			ceio_flow_stop(ce, fl, CEIO_INACTIVE);
+			rxb_stat_inc(&ce->ctl.inactive);
+			continue;
+		}
+		again = true;
+	}
+	/* Round-robin re-activation of inactive flows that saw frames. */
+	for (i = 0; i < ce->nflows && react < CEIO_REACT_PER_TICK; i++) {
+		struct ceio_flow *fl = &ce->flow[(ce->ctl.rr + i) % ce->nflows];
+
+		if (READ_ONCE(fl->state) != CEIO_INACTIVE ||
+		    !READ_ONCE(fl->arrived))
+			continue;
+		WRITE_ONCE(fl->arrived, 0);
+		ceio_flow_start(ce, fl);
+		react++;
+		again = true;
+	}
+	ce->ctl.rr = (ce->ctl.rr + i) % ce->nflows;
+	rxb_stat_add(&ce->ctl.reactivated, react);
+	ceio_realloc(ce);
+	i = ceio_inflight(ce);
+	if (i > ce->ctl.unconsumed_max)
+		WRITE_ONCE(ce->ctl.unconsumed_max, i);
+	spin_unlock_bh(&ce->ctl.lock);
+	if (again)
+		rxb_hw_arm_timer(m, CEIO_TICK_NS);
+}
+
+/* The flow table freed entry @flow: its credits go back (teardown). */
+static void ceio_hw_flow_free(struct rxb_model *m, u32 flow)
+{
+	struct ceio *ce = to_ceio(m);
+
+	if (flow >= m->cfg.flow_table_size)
+		return;
+	spin_lock_bh(&ce->ctl.lock);
+	ceio_flow_stop(ce, &ce->flow[flow], CEIO_FREE);
+	WRITE_ONCE(ce->flow[flow].slow, 0);
+	WRITE_ONCE(ce->flow[flow].arrived, 0);
+	spin_unlock_bh(&ce->ctl.lock);
+}
+
+static void ceio_ring_state(struct rxb_model *m, unsigned int qi,
+			    struct rxb_ring_state *st)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+
+	rxb_cring_state(&q->cr, &q->sw.cq_head, st);
+}
+
+static void ceio_hw_debug(struct rxb_model *m, unsigned int qi,
+			  struct rxb_hw_debug *dbg)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+
+	rxb_hw_debug_fill(dbg, &q->hw.cq_tail, &q->hw.rx_head,
+			  &q->regs.rx_tail);
+}
+
+static const char *const ceio_qstat_names[] = {
+	"ceio_fast", "ceio_slow", "ceio_to_slow", "ceio_to_fast",
+	"ceio_tier_drops", "ceio_slow_ring_full", "ceio_congestion",
+	"ceio_fetch_waits", "ceio_slow_alloc_fails",
+};
+
+static const u16 ceio_qstat_off[] = {
+	offsetof(struct ceio_q, hw.fast),
+	offsetof(struct ceio_q, hw.slow_pkts),
+	offsetof(struct ceio_q, hw.to_slow),
+	offsetof(struct ceio_q, hw.to_fast),
+	offsetof(struct ceio_q, hw.tier_drops),
+	offsetof(struct ceio_q, hw.slow_full),
+	offsetof(struct ceio_q, hw.congestion),
+	offsetof(struct ceio_q, sw.fetch_waits),
+	offsetof(struct ceio_q, sw.slow_alloc_fails),
+};
+
+static_assert(ARRAY_SIZE(ceio_qstat_names) == ARRAY_SIZE(ceio_qstat_off));
+
+static const char *const ceio_gstat_names[] = {
+	"ceio_credits_total", "ceio_credits_free", "ceio_credits_inuse",
+	"ceio_credits_flows", "ceio_flows_active", "ceio_host_unconsumed",
+	"ceio_host_unconsumed_max", "ceio_tier_held", "ceio_realloc",
+	"ceio_inactive", "ceio_reactivated",
+};
+
+#define CEIO_NGSTATS	ARRAY_SIZE(ceio_gstat_names)
+
+static unsigned int ceio_xstats_count(struct rxb_model *m)
+{
+	return CEIO_NGSTATS + m->cfg.nqueues * ARRAY_SIZE(ceio_qstat_names);
+}
+
+static void ceio_xstats_names(struct rxb_model *m, char *names)
+{
+	unsigned int i;
+
+	for (i = 0; i < CEIO_NGSTATS; i++, names += RXB_STAT_NAME_LEN)
+		snprintf(names, RXB_STAT_NAME_LEN, "%s", ceio_gstat_names[i]);
+	rxb_xstats_names_fill(names, "rx", m->cfg.nqueues, ceio_qstat_names,
+			      ARRAY_SIZE(ceio_qstat_names));
+}
+
+/* Unused credits the flows hold. */
+static u64 ceio_flow_credits(struct ceio *ce)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < ce->nflows; i++)
+		sum += atomic_read(&ce->flow[i].credits);
+	return sum;
+}
+
+static void ceio_xstats_values(struct rxb_model *m, u64 *vals)
+{
+	struct ceio *ce = to_ceio(m);
+	u64 flows = ceio_flow_credits(ce), pool = atomic_read(&ce->pool);
+	u64 inflight = ceio_inflight(ce);
+	unsigned int qi;
+
+	*vals++ = ce->c_total;
+	*vals++ = pool + flows;
+	*vals++ = inflight;
+	*vals++ = flows;
+	*vals++ = atomic_read(&ce->active);
+	*vals++ = inflight;
+	*vals++ = max(READ_ONCE(ce->ctl.unconsumed_max), inflight);
+	*vals++ = ce->nm ? atomic64_read(&ce->nm->held) : 0;
+	*vals++ = READ_ONCE(ce->ctl.realloc);
+	*vals++ = READ_ONCE(ce->ctl.inactive);
+	*vals++ = READ_ONCE(ce->ctl.reactivated);
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		vals = rxb_stats_read(vals, &ce->q[qi], ceio_qstat_off,
+				      ARRAY_SIZE(ceio_qstat_off));
+}
+
+static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
+{
+	if (!cfg->hw_ops->dma_ptr || !cfg->hw_ops->nicmem ||
+	    !cfg->hw_ops->nicmem_write) {
+		*msg = "ceio: the NIC has no on-NIC memory tier";
+		return -EINVAL;
+	}
+	if (!cfg->ceio_force_slow && cfg->ceio_llc_budget < cfg->buf_len) {
+		*msg = "ceio: llc_budget below one buffer (no credit)";
+		return -EINVAL;
+	}
+	if (cfg->ceio_llc_budget > RXB_CEIO_BUDGET_MAX) {
+		*msg = "ceio: llc_budget above what the NIC addresses (1 GiB)";
+		return -EINVAL;
+	}
+	if (cfg->ceio_force_slow && !cfg->nicmem_bytes) {
+		*msg = "ceio: slow path forced but the on-NIC memory tier has no capacity";
+		return -EINVAL;
+	}
+	if (cfg->ceio_release >= RXB_CEIO_REL_NMODES) {
+		*msg = "ceio: unknown credit release mode";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The Rx ring's buffers, and one per slow ring entry for its fetch (an
+ * async fetch holds its host buffer from kick to delivery).
+ */
+static unsigned int ceio_bufs_per_queue(const struct rxb_model_cfg *cfg)
+{
+	return 2 * cfg->ring_size;
+}
+
+static const struct rxb_layout ceio_layout =
+	RXB_QUEUE_LAYOUT(struct ceio, struct ceio_q,
+			 RXB_ARRAY(struct ceio_q, desc, struct rxb_rx_desc,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct ceio_q, cr.ent, struct rxb_cqe,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct ceio_q, slow, struct ceio_slow,
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct ceio_q, slot_flow, u32, RXB_ARR_RING),
+			 RXB_ARRAY(struct ceio_q, cookie, void *,
+				   RXB_ARR_RING));
+
+/* Teardown: neither half runs. */
+static void ceio_destroy(struct rxb_model *m)
+{
+	struct ceio *ce = to_ceio(m);
+	unsigned int qi, i;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct ceio_q *q = &ce->q[qi];
+
+		for (i = 0; i < m->cfg.ring_size; i++) {
+			if (q->cookie[i])
+				rxb_drv_free_buf(m, qi, q->cookie[i]);
+			if (q->slot[i].slow_cookie)
+				rxb_drv_free_buf(m, qi, q->slot[i].slow_cookie);
+		}
+		for (; q->hw.slow_freed != q->hw.slow_tail; q->hw.slow_freed++)
+			rxb_nicmem_free(ce->nm,
+					q->slow[q->hw.slow_freed & q->cr.mask].addr);
+	}
+	kvfree(ce->flow);
+	kvfree(ce->slots);
+	rxb_model_free(m, &ceio_layout);
+}
+
+static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
+{
+	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, &ceio_layout);
+	struct ceio *ce;
+	unsigned int qi;
+
+	if (IS_ERR(m))
+		return m;
+	ce = to_ceio(m);
+	ce->nflows = cfg->flow_table_size + cfg->nqueues;
+	ce->flow = kvcalloc(ce->nflows, sizeof(*ce->flow), GFP_KERNEL);
+	ce->slots = kvcalloc(cfg->nqueues * cfg->ring_size, sizeof(*ce->slots),
+			     GFP_KERNEL);
+	if (!ce->flow || !ce->slots) {
+		kvfree(ce->flow);
+		kvfree(ce->slots);
+		rxb_model_free(m, &ceio_layout);
+		return ERR_PTR(-ENOMEM);
+	}
+	ce->nm = rxb_hw_nicmem(m);
+	ce->c_total = cfg->ceio_force_slow ? 0 :
+		      cfg->ceio_llc_budget / cfg->buf_len;
+	ce->inactive_ns = cfg->ceio_inactive_ns ?: CEIO_INACTIVE_NS;
+	atomic_set(&ce->pool, ce->c_total);
+	spin_lock_init(&ce->ctl.lock);
+	for (qi = 0; qi < cfg->nqueues; qi++) {
+		struct ceio_q *q = &ce->q[qi];
+
+		q->slot = ce->slots + qi * cfg->ring_size;
+		spin_lock_init(&q->hw.lock);
+		rxb_cring_init(&q->cr, cfg->ring_size, &q->regs.cq_head);
+		ceio_refill(m, qi);
+	}
+	return m;
+}
+
+const struct rxb_model_ops rxb_ceio_ops = {
+	RXB_MODEL_XOPS("ceio", ceio),
+	.hw_timer = ceio_hw_timer,
+	.validate = ceio_validate,
+	.bufs_per_queue = ceio_bufs_per_queue,
+	.hw_flow_free = ceio_hw_flow_free,
+};

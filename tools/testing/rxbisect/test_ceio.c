@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the CEIO core (model_ceio.c): the paper's Fig. 7 script, phase
+ * exclusivity, a fully slow flow (credits 0, sync and async fetch), tier
+ * overflow, Algorithm 1 (both cases) with credit conservation, inactive
+ * flows and round-robin re-activation, flow teardown, churn past the flow
+ * table's size, and a multi-threaded stress (random credit exhaustion,
+ * concurrent arrivals, the NIC's worker running): no reorder per flow,
+ * every frame received or dropped in the tier, the host-resident bound.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_model.h>
+
+#include "env.h"
+#include "ktap.h"
+#include "stress.h"
+
+#define BUF	RXB_ENV_BUF_SIZE
+#define NFT	16			/* flow table entries */
+
+static u8 frame[BUF];
+
+/* Set up a CEIO instance with @credits credits (0: forced slow path). */
+static bool setup(struct rxb_th *t, unsigned int nq, unsigned int credits,
+		  u64 tier, u64 fetch_ns, bool async)
+{
+	if (!rxb_th_init(t, "ceio", nq, 64, BUF))
+		return false;
+	rxb_env_nicmem(t->env, tier, fetch_ns);
+	t->cfg.nicmem_bytes = tier;
+	t->cfg.flow_table_size = NFT;
+	t->cfg.ceio_llc_budget = (u64)credits * BUF;
+	t->cfg.ceio_force_slow = !credits;
+	t->cfg.ceio_fetch_async = async;
+	rxb_env_fake_clock(t->env, 1000);
+	if (!rxb_th_start(t))
+		return false;
+	rxb_env_attach(t->env, t->m);
+	return true;
+}
+
+static int send(struct rxb_th *t, unsigned int q, u32 flow, u64 seq,
+		unsigned int len)
+{
+	struct rxb_tframe_id id = { .producer = flow, .q = q, .seq = seq };
+	struct rxb_frame f = {
+		.data = frame, .len = len, .hash = flow, .flow = flow,
+	};
+
+	rxb_tframe_fill(frame, len, &id);
+	return t->ops->hw_rx(t->m, q, &f);
+}
+
+/* Poll @q once; check each packet of flow f is next[f]; put them back. */
+static int poll_check(struct rxb_th *t, unsigned int q, u64 *next, int budget)
+{
+	struct rxb_pkt pkts[64];
+	struct rxb_tframe_id id;
+	int n, i;
+
+	n = t->ops->poll(t->m, q, pkts, budget);
+	for (i = 0; i < n; i++) {
+		const void *d = rxb_env_pkt_take(t->env, q, &pkts[i]);
+
+		if (EXPECT(d && rxb_tframe_check(d, pkts[i].len, &id),
+			   "bad frame") &&
+		    EXPECT(id.seq == next[id.producer],
+			   "flow %u: seq %llu, expected %llu", id.producer,
+			   (unsigned long long)id.seq,
+			   (unsigned long long)next[id.producer]))
+			next[id.producer]++;
+		rxb_env_pkt_put(t->env, pkts[i].cookie);
+	}
+	return n;
+}
+
+/* Credits are conserved: free (pool + flows) + in flight = total. */
+static void conserved(struct rxb_th *t)
+{
+	EXPECT_EQ(rxb_th_xstat(t, "ceio_credits_free") +
+		  rxb_th_xstat(t, "ceio_credits_inuse"),
+		  rxb_th_xstat(t, "ceio_credits_total"));
+}
+
+/* Fig. 7: 4 credits, two six-packet messages.  Fast #1-4, slow #17-20,
+ * then (credits back, slow ring drained) fast #5-8; delivered in order.
+ */
+static void test_fig7(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 }, seq = 0;
+	struct rxb_th t;
+	int i;
+
+	if (!setup(&t, 1, 4, 1 << 20, 0, false))
+		goto out;
+	for (i = 0; i < 8; i++)		/* #1-4 fast, #17-20 slow */
+		EXPECT_EQ(send(&t, 0, 0, seq++, 256), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 4);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 4);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_to_slow"), 1);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), 4);
+	conserved(&t);
+	/* Message 1: #1-4 and #17, #18. */
+	EXPECT_EQ(poll_check(&t, 0, next, 6), 6);
+	/* #19, #20 not drained: a frame now stays slow (phase exclusivity).
+	 * The NIC read the released credits on its way.
+	 */
+	EXPECT_EQ(send(&t, 0, 0, seq++, 256), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 5);
+	/* Message 2 starts with #19, #20 (and the late one). */
+	EXPECT_EQ(poll_check(&t, 0, next, 3), 3);
+	for (i = 0; i < 4; i++)		/* #5-8: fast again */
+		EXPECT_EQ(send(&t, 0, 0, seq++, 256), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 8);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_to_fast"), 1);
+	EXPECT_EQ(poll_check(&t, 0, next, 16), 4);
+	EXPECT_EQ(next[0], seq);
+	EXPECT_EQ(t.m->qstats[0].packets, seq);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Merge across flows: a fast frame of flow 1 written after a slow frame
+ * of flow 0 is delivered after it (arrival order per queue).
+ */
+static void test_merge(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 };
+	struct rxb_th t;
+
+	if (!setup(&t, 1, 2, 1 << 20, 0, false))
+		goto out;
+	EXPECT_EQ(send(&t, 0, 0, 0, 100), 0);	/* flow 0 takes both */
+	EXPECT_EQ(send(&t, 0, 0, 1, 100), 0);
+	EXPECT_EQ(send(&t, 0, 0, 2, 100), 0);	/* slow */
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 1);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 3);
+	EXPECT_EQ(next[0], 3);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Credits 0: every frame slow, none lost, in order; sync and async. */
+static void test_all_slow(const void *arg)
+{
+	bool async = arg;
+	u64 next[NFT] = { 0 }, seq;
+	struct rxb_th t;
+	int polls = 0;
+
+	if (!setup(&t, 1, 0, 1 << 20, async ? 200000 : 0, async))
+		goto out;
+	for (seq = 0; seq < 500; ) {
+		while (seq < 500 && send(&t, 0, seq % 3, seq / 3, 64 + seq % 900) == 0 &&
+		       ++seq % 50)
+			;
+		while (t.ops->rx_pending(t.m, 0) && polls < 1000000) {
+			poll_check(&t, 0, next, 32);
+			polls++;
+		}
+	}
+	EXPECT_EQ(next[0] + next[1] + next[2], 500);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 500);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_tier_drops"), 0);
+	/* The NIC frees consumed entries' memory on its next pass. */
+	rxb_env_run_timer(t.env);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_tier_held"), 0);
+	if (async)
+		EXPECT(rxb_th_xstat(&t, "rx0_ceio_fetch_waits") > 0);
+	ktap_diag("%s: %d polls, %llu fetch waits", async ? "async" : "sync",
+		  polls,
+		  (unsigned long long)rxb_th_xstat(&t, "rx0_ceio_fetch_waits"));
+out:
+	rxb_th_destroy(&t);
+}
+
+/* A full tier drops there, counted; nothing else drops. */
+static void test_tier_full(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 };
+	struct rxb_th t;
+	int i, ok = 0;
+
+	if (!setup(&t, 1, 0, 4 * 200, 0, false))
+		goto out;
+	for (i = 0; i < 10; i++)
+		ok += send(&t, 0, 0, ok, 200) == 0;
+	EXPECT_EQ(ok, 4);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_tier_drops"), 6);
+	EXPECT_EQ(t.m->qstats[0].nobuf_drops, 0);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 4);
+	/* The drained tier takes frames again. */
+	EXPECT_EQ(send(&t, 0, 0, 4, 200), 0);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Algorithm 1: case (a) 64 -> 32/32; case (b) a donor short of its
+ * quota gives what it has, owes the rest and repays from releases; the
+ * creditor is topped up; teardown returns credits; conservation.
+ */
+static void test_alg1(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 }, s0 = 0;
+	struct rxb_th t;
+	int i;
+
+	if (!setup(&t, 1, 64, 1 << 20, 0, false))
+		goto out;
+	EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);	/* flow 0: all 64 */
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), 63);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+	EXPECT_EQ(send(&t, 0, 1, 0, 64), 0);	/* flow 1: pool empty */
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 1);
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_realloc"), 1);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_flows_active"), 2);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), 64);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+	/* 32 each: flow 0 takes 32 fast, the 33rd is slow. */
+	for (i = 0; i < 33; i++)
+		EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 2);
+	conserved(&t);
+	while (poll_check(&t, 0, next, 64))
+		;
+	/* Case (b): flow 0 holds 30 in flight (2 left), flow 2 arrives:
+	 * c_flow 21, quota 21 from each of flows 0 and 1.
+	 */
+	for (i = 0; i < 30; i++)
+		EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);
+	EXPECT_EQ(send(&t, 0, 2, 0, 64), 0);
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_realloc"), 2);
+	conserved(&t);
+	/* The releases repay flow 0's debt; flow 2 is topped up. */
+	while (poll_check(&t, 0, next, 64))
+		;
+	EXPECT(send(&t, 0, 0, s0++, 64) == 0);
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT(rxb_env_run_timer(t.env) || true);
+	conserved(&t);
+	while (poll_check(&t, 0, next, 64))
+		;
+	/* Teardown: every flow's credits back to the pool. */
+	rxb_env_run_timer(t.env);
+	for (i = 0; i < 3; i++)
+		t.ops->hw_flow_free(t.m, i);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_free"), 64);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_flows_active"), 0);
+out:
+	rxb_th_destroy(&t);
+}
+
+/* The 1 s timer: an idle flow's credits go to the pool; a frame makes
+ * it wanted, the worker re-activates it, then it is fast again.
+ */
+static void test_inactive(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 }, s0 = 0;
+	struct rxb_th t;
+
+	if (!setup(&t, 1, 8, 1 << 20, 0, false))
+		goto out;
+	EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+	rxb_env_advance(t.env, 2000000000ULL);
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_inactive"), 1);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_flows_active"), 0);
+	conserved(&t);
+	EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);	/* inactive: slow */
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 1);
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_reactivated"), 1);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+	EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 2);
+	EXPECT_EQ(poll_check(&t, 0, next, 64), 1);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Churn: 20 rounds of 16 flows through a 16-entry table, each entry
+ * freed and reused; frames of untracked flows too.  No credit leaks.
+ */
+static void test_churn(const void *arg __always_unused)
+{
+	u64 next[NFT] = { 0 };
+	struct rxb_th t;
+	int r, f, k;
+
+	if (!setup(&t, 1, 32, 1 << 20, 0, false))
+		goto out;
+	for (r = 0; r < 20; r++) {
+		for (f = 0; f < NFT; f++)
+			for (k = 0; k < 4; k++)
+				EXPECT_EQ(send(&t, 0, f, next[f] + k, 64), 0);
+		rxb_env_run_timer(t.env);
+		conserved(&t);
+		while (poll_check(&t, 0, next, 64))
+			;
+		for (f = 0; f < NFT; f++) {
+			t.ops->hw_flow_free(t.m, f);
+			next[f] = 0;
+		}
+	}
+	rxb_env_run_timer(t.env);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_free"), 32);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), 0);
+	ktap_diag("churn: %llu fast, %llu slow, %llu reallocations",
+		  (unsigned long long)rxb_th_xstat(&t, "rx0_ceio_fast"),
+		  (unsigned long long)rxb_th_xstat(&t, "rx0_ceio_slow"),
+		  (unsigned long long)rxb_th_xstat(&t, "ceio_realloc"));
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Multi-threaded: per queue a producer of 4 flows and a consumer that
+ * polls, checks order per flow and sometimes stalls (credits run out);
+ * the NIC's worker runs on its timer thread.
+ */
+#define MT_Q		2
+#define MT_FLOWS	4
+#define MT_CREDITS	16
+#define MT_BUDGET	16
+
+struct mt {
+	struct rxb_th t;
+	u64 frames;
+	int stop;
+	int done[MT_Q];			/* producer finished */
+	u64 sent[MT_Q * MT_FLOWS];	/* per flow, by its producer */
+	u64 drops[MT_Q];
+	u64 got[MT_Q];
+	u64 max_resident;
+	unsigned int q;
+};
+
+struct mt_arg {
+	struct mt *mt;
+	unsigned int q;
+};
+
+static void *mt_producer(void *arg)
+{
+	struct mt_arg *a = arg;
+	struct mt *mt = a->mt;
+	u8 buf[512];
+	u64 i;
+
+	for (i = 0; i < mt->frames; i++) {
+		u32 flow = a->q * MT_FLOWS + rxb_mix64(i ^ a->q) % MT_FLOWS;
+		struct rxb_tframe_id id = {
+			.producer = flow, .q = a->q, .seq = mt->sent[flow],
+		};
+		struct rxb_frame f = {
+			.data = buf, .len = 64 + i % 400, .hash = flow,
+			.flow = flow,
+		};
+
+		rxb_tframe_fill(buf, f.len, &id);
+		int err, tries = 0;
+
+		/* A full slow ring or tier: the sender backs off a while. */
+		while ((err = mt->t.ops->hw_rx(mt->t.m, a->q, &f)) == -ENOSPC &&
+		       ++tries < 2000)
+			sched_yield();
+		if (err)
+			mt->drops[a->q]++;
+		else
+			mt->sent[flow]++;
+		if (i % 64 == 0)
+			sched_yield();
+	}
+	__atomic_store_n(&mt->done[a->q], 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *mt_consumer(void *arg)
+{
+	struct mt_arg *a = arg;
+	struct mt *mt = a->mt;
+	struct rxb_th *t = &mt->t;
+	u64 next[MT_Q * MT_FLOWS] = { 0 }, rounds = 0;
+	struct rxb_pkt pkts[MT_BUDGET];
+
+	for (;;) {
+		bool fin = __atomic_load_n(&mt->done[a->q], __ATOMIC_ACQUIRE);
+		int n, i;
+		u64 seen = rxb_env_irqs(t->env, a->q);
+
+		n = t->ops->poll(t->m, a->q, pkts, MT_BUDGET);
+		for (i = 0; i < n; i++) {
+			struct rxb_tframe_id id;
+			const void *d = rxb_env_pkt_take(t->env, a->q, &pkts[i]);
+
+			if (EXPECT(d && rxb_tframe_check(d, pkts[i].len, &id),
+				   "bad frame") &&
+			    !EXPECT(id.seq == next[id.producer],
+				    "flow %u: seq %llu, expected %llu",
+				    id.producer, (unsigned long long)id.seq,
+				    (unsigned long long)next[id.producer]))
+				break;
+			next[id.producer] = id.seq + 1;
+			rxb_env_pkt_put(t->env, pkts[i].cookie);
+		}
+		if (i < n)
+			rxb_env_pkt_put(t->env, pkts[i++].cookie);
+		for (; i < n; i++)
+			if (rxb_env_pkt_take(t->env, a->q, &pkts[i]))
+				rxb_env_pkt_put(t->env, pkts[i].cookie);
+		mt->got[a->q] += n;
+		/* Stall now and then: the flows run out of credits. */
+		if (++rounds % 7 == 0)
+			for (i = 0; i < 200; i++)
+				sched_yield();
+		if (ktap_failures())
+			break;
+		if (!n) {
+			if (fin && !t->ops->rx_pending(t->m, a->q))
+				break;
+			/* As the driver after napi_complete_done(): an
+			 * entry pending (a fetch in flight) polls again.
+			 */
+			if (!fin && !t->ops->rx_pending(t->m, a->q))
+				rxb_env_wait_irq(t->env, a->q, seen,
+						 &mt->done[a->q]);
+		}
+	}
+	return NULL;
+}
+
+static void test_mt(const void *arg)
+{
+	bool async = arg;
+	struct mt *mt = calloc(1, sizeof(*mt));
+	pthread_t pt[MT_Q], ct[MT_Q];
+	struct mt_arg a[MT_Q];
+	u64 sent = 0, got = 0, drops = 0;
+	unsigned int q;
+
+	mt->frames = rxb_stress_frames(400000) / 4;
+	if (!rxb_th_init(&mt->t, "ceio", MT_Q, 64, BUF))
+		goto out;
+	rxb_env_nicmem(mt->t.env, 1 << 20, async ? 2000 : 0);
+	mt->t.cfg.nicmem_bytes = 1 << 20;
+	mt->t.cfg.flow_table_size = MT_Q * MT_FLOWS;
+	mt->t.cfg.ceio_llc_budget = MT_CREDITS * BUF;
+	mt->t.cfg.ceio_fetch_async = async;
+	mt->t.cfg.ceio_inactive_ns = 2000000;	/* 2 ms: recycling too */
+	if (!rxb_th_start(&mt->t))
+		goto out;
+	rxb_env_attach(mt->t.env, mt->t.m);
+	rxb_env_timer_start(mt->t.env);
+	for (q = 0; q < MT_Q; q++) {
+		a[q] = (struct mt_arg){ mt, q };
+		pthread_create(&ct[q], NULL, mt_consumer, &a[q]);
+		pthread_create(&pt[q], NULL, mt_producer, &a[q]);
+	}
+	for (q = 0; q < MT_Q; q++) {
+		pthread_join(pt[q], NULL);
+		pthread_join(ct[q], NULL);
+	}
+	rxb_env_timer_stop(mt->t.env);
+	for (q = 0; q < MT_Q * MT_FLOWS; q++)
+		sent += mt->sent[q];
+	for (q = 0; q < MT_Q; q++) {
+		got += mt->got[q];
+		drops += mt->drops[q];
+	}
+	EXPECT_EQ(got, sent);
+	EXPECT_EQ(sent + drops, mt->frames * MT_Q);
+	EXPECT(rxb_th_xstat(&mt->t, "ceio_host_unconsumed_max") <= MT_CREDITS);
+	ktap_diag("%s: %llu frames, %llu fast, %llu slow, %llu to_slow, %llu to_fast, %llu drops, %llu realloc, %llu inactive, %llu congestion",
+		  async ? "async" : "sync", (unsigned long long)sent,
+		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_fast"),
+		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_slow"),
+		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_slow"),
+		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_fast"),
+		  (unsigned long long)drops,
+		  (unsigned long long)rxb_th_xstat(&mt->t, "ceio_realloc"),
+		  (unsigned long long)rxb_th_xstat(&mt->t, "ceio_inactive"),
+		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_congestion"));
+	EXPECT(rxb_th_xstat(&mt->t, "rx0_ceio_slow") > 0);
+	for (q = 0; q < MT_Q; q++) {
+		EXPECT_EQ(mt->t.m->qstats[q].nobuf_drops, 0);
+		EXPECT_EQ(mt->t.m->qstats[q].oversize_drops, 0);
+	}
+	conserved(&mt->t);
+out:
+	rxb_th_destroy(&mt->t);
+	free(mt);
+}
+
+/* Bad input: each refused with a message. */
+static void test_bad_cfg(const void *arg __always_unused)
+{
+	const struct rxb_model_ops *ops = rxb_model_find("ceio");
+	struct rxb_env *env = rxb_env_create(1, 0);
+	struct rxb_model_cfg cfg;
+	const char *msg;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		rxb_env_model_cfg(env, &cfg, 1, 64, BUF);
+		if (i == 0)
+			cfg.ceio_llc_budget = BUF - 1;
+		if (i == 1)
+			cfg.ceio_llc_budget = RXB_CEIO_BUDGET_MAX + 1;
+		if (i == 2) {
+			cfg.ceio_force_slow = true;
+			cfg.nicmem_bytes = 0;
+		}
+		if (i == 3)
+			cfg.ceio_release = RXB_CEIO_REL_NMODES;
+		msg = NULL;
+		EXPECT(rxb_model_validate(ops, &cfg, &msg) == -EINVAL && msg,
+		       "case %d accepted", i);
+		EXPECT(ops->create(&cfg) == ERR_PTR(-EINVAL), "case %d", i);
+	}
+	rxb_env_destroy(env);
+}
+
+int main(void)
+{
+	static const struct ktap_case cases[] = {
+		{ "fig7", test_fig7, NULL },
+		{ "merge", test_merge, NULL },
+		{ "all_slow_sync", test_all_slow, NULL },
+		{ "all_slow_async", test_all_slow, "async" },
+		{ "tier_full", test_tier_full, NULL },
+		{ "alg1", test_alg1, NULL },
+		{ "inactive", test_inactive, NULL },
+		{ "churn", test_churn, NULL },
+		{ "stress_sync", test_mt, NULL },
+		{ "stress_async", test_mt, "async" },
+		{ "bad_cfg", test_bad_cfg, NULL },
+	};
+
+	return ktap_main(cases, ARRAY_SIZE(cases));
+}
