@@ -51,7 +51,7 @@ xsk_cleanup() {
 trap xsk_cleanup EXIT
 mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
 	rxb_bail "cannot mount a bpffs"
-mkdir "$BPFFS/maps" && bpftool prog load "$XPROG" "$BPFFS/xsk" type xdp pinmaps "$BPFFS/maps" ||
+bpftool prog load "$XPROG" "$BPFFS/xsk" type xdp pinmaps "$BPFFS/maps" ||
 	rxb_bail "cannot load progs/xdp_xsk.bpf.o"
 ip -n "$NS1" link set dev rxb1 xdpdrv pinned "$BPFFS/xsk" || rxb_bail "cannot attach the program to rxb1"
 
