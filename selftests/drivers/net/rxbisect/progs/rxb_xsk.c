@@ -88,13 +88,16 @@ static int do_send(const struct opts *o)
 	sa.sin_port = htons(o->sport);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		return perror("bind"), 2;
+	/* Not connected: an ICMP error (a datagram the stack got) does not
+	 * fail the next send.
+	 */
 	sa.sin_port = htons(o->port);
-	if (inet_pton(AF_INET, o->dst, &sa.sin_addr) != 1 ||
-	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		return perror(o->dst), 2;
+	if (inet_pton(AF_INET, o->dst, &sa.sin_addr) != 1)
+		return fprintf(stderr, "%s: not an IPv4 address\n", o->dst), 2;
 	for (i = 0; i < o->count; i++) {
 		fill_payload(buf, o->len, i, o->count);
-		if (send(fd, buf, o->len, 0) == (ssize_t)o->len)
+		if (sendto(fd, buf, o->len, 0, (struct sockaddr *)&sa,
+			   sizeof(sa)) == (ssize_t)o->len)
 			sent++;
 		if (o->gap_us)
 			usleep(o->gap_us);
