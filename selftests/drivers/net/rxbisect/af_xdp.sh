@@ -51,8 +51,10 @@ xsk_cleanup() {
 trap xsk_cleanup EXIT
 mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
 	rxb_bail "cannot mount a bpffs"
-bpftool prog load "$XPROG" "$BPFFS/xsk" type xdp pinmaps "$BPFFS/maps" ||
-	rxb_bail "cannot load progs/xdp_xsk.bpf.o"
+# (pinmaps fails in the VM: the map is pinned by id instead)
+bpftool prog load "$XPROG" "$BPFFS/xsk" type xdp || rxb_bail "cannot load progs/xdp_xsk.bpf.o"
+mid=$(bpftool prog show pinned "$BPFFS/xsk" | grep -o 'map_ids [0-9]*' | cut -d' ' -f2)
+[ -n "$mid" ] && bpftool map pin id "$mid" "$BPFFS/xsks" || rxb_bail "cannot pin the XSKMAP"
 ip -n "$NS1" link set dev rxb1 xdpdrv pinned "$BPFFS/xsk" || rxb_bail "cannot attach the program to rxb1"
 
 N=${RXB_XSK_FRAMES:-200}	# datagrams per model
@@ -67,7 +69,7 @@ xsk_recv() {
 	local pid i rc ready=$RXB_TMP/ready
 	rm -f "$ready"
 	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n $N -p 9 \
-		-m "$BPFFS/maps/xsks" -t 60 -r "$ready" "$@" >"$RXB_TMP/xsk.out" 2>&1 &
+		-m "$BPFFS/xsks" -t 60 -r "$ready" "$@" >"$RXB_TMP/xsk.out" 2>&1 &
 	pid=$!
 	for i in $(seq 100); do
 		[ -e "$ready" ] && break
@@ -99,7 +101,7 @@ copy_case() {
 refused() {
 	local out rc
 	out=$(ip netns exec "$NS1" timeout 60 "$XSK" recv -i rxb1 -n 1 -p 9 \
-		-m "$BPFFS/maps/xsks" -t 1 "${@:2}" 2>&1)
+		-m "$BPFFS/xsks" -t 1 "${@:2}" 2>&1)
 	rc=$?
 	ktap_print_msg "$1: exit $rc: $out"
 	[ $rc = 2 ] && [[ $out == *refused:* ]]
