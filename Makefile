@@ -108,7 +108,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	linux-source-6.1 dwarves qemu-system-x86 busybox-static kmod cpio \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox \
-	clang llvm libbpf-dev bpftool xdp-tools python3-yaml \
+	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
 	python3-jsonschema linux-source-6.12 socat
 
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
@@ -120,7 +120,8 @@ module: $(VM_KERNEL_DEPS) xdp-progs
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
-# The selftests' BPF programs (xdp.sh), built on the host: the VM only runs.
+# The selftests' BPF programs (xdp.sh, af_xdp.sh) and AF_XDP client, built on
+# the host: the VM only runs.
 xdp-progs:
 	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# AF_XDP on every ring model, with progs/rxb_xsk (libxdp's xsk API) and
+# progs/xdp_xsk.c (native XDP, bpf_redirect_map() to an XSKMAP by queue,
+# XDP_PASS where no socket is bound; loaded once, attached to rxb1 for the
+# whole test, across model switches):
+#   copy mode   an AF_XDP socket on rxb1's queue 1 (XDP_COPY) receives N
+#               numbered UDP datagrams sent from rxb0's namespace on a flow
+#               RSS steers to queue 1: all N, once each, content intact;
+#               rxb1 counts N XDP redirects;
+#   zero-copy   on a model without zero-copy receive, a bind with
+#               XDP_ZEROCOPY is refused with a message;
+# then xdp-bench (when it has an AF_XDP mode), bad input (a bind to a queue
+# id out of range refused with a message while the port keeps forwarding)
+# and every page_pool getting all its pages back.
+#
+# rxb_xsk and the BPF program are built on the host by "make module" (or
+# here when they are missing; libxdp-dev).  RXB_XSK_FRAMES: datagrams
+# per model (default 200).
+
+source "$(dirname "$0")/lib.sh"
+
+PROGS=$RXB_DIR/progs
+XSK=$PROGS/rxb_xsk
+XPROG=$PROGS/xdp_xsk.bpf.o
+rxb_init ping bpftool
+
+if [ ! -x "$XSK" ] || [ ! -e "$XPROG" ]; then
+	make -s -C "$PROGS" >/dev/null 2>&1
+	[ -x "$XSK" ] && [ -e "$XPROG" ] ||
+		ktap_skip_all "progs/rxb_xsk is not built (make module; libxdp-dev)"
+fi
+
+rxb_load queues=2 || ktap_skip_all "cannot load the module"
+MODELS=$(rxb_models | xargs)
+NM=$(wc -w <<<"$MODELS")
+ktap_set_plan $((NM * 2 + 3))
+
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
+
+# The program, loaded once (slow under TCG), its XSKMAP pinned in a bpffs
+# of this test, which "ip -n" and "ip netns exec" (mount namespaces of
+# their own) see.
+BPFFS=
+xsk_cleanup() {
+	[ -n "$BPFFS" ] && umount "$BPFFS"
+	rxb_cleanup
+}
+trap xsk_cleanup EXIT
+mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
+	rxb_bail "cannot mount a bpffs"
+# (pinmaps fails in the VM: the map is pinned by id instead)
+bpftool prog load "$XPROG" "$BPFFS/xsk" type xdp || rxb_bail "cannot load progs/xdp_xsk.bpf.o"
+mid=$(bpftool prog show pinned "$BPFFS/xsk" | grep -o 'map_ids [0-9]*' | cut -d' ' -f2)
+[ -n "$mid" ] && bpftool map pin id "$mid" "$BPFFS/xsks" || rxb_bail "cannot pin the XSKMAP"
+ip -n "$NS1" link set dev rxb1 xdpdrv pinned "$BPFFS/xsk" || rxb_bail "cannot attach the program to rxb1"
+
+N=${RXB_XSK_FRAMES:-200}	# datagrams per model
+Q=1				# the socket's queue
+LEN=200				# bytes of UDP payload
+
+# xsk_recv ARGS...: rxb_xsk recv on rxb1 (queue $Q, $N datagrams to port 9)
+# in the background while rxb0's namespace sends them from $SPORT; its
+# stdout and stderr in OUT; 0 when it got them all, intact.
+OUT=
+xsk_recv() {
+	local pid i rc ready=$RXB_TMP/ready
+	rm -f "$ready"
+	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n $N -p 9 \
+		-m "$BPFFS/xsks" -t 60 -r "$ready" "$@" >"$RXB_TMP/xsk.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -e "$ready" ] && ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" \
+		-p 9 -s "$SPORT" -n $N -l $LEN -g 100 >/dev/null
+	wait $pid
+	rc=$?
+	OUT=$(cat "$RXB_TMP/xsk.out")
+	return $rc
+}
+
+# copy_case MODEL: copy mode, every datagram once and intact.
+copy_case() {
+	local r0 r1
+	r0=$(rxb_qsum rxb1 xdp_redirect)
+	xsk_recv -q $Q
+	local rc=$?
+	ktap_print_msg "$1: $OUT"
+	[ $rc = 0 ] || return 1
+	r1=$(($(rxb_qsum rxb1 xdp_redirect) - r0))
+	[ "$r1" = $N ] || { ktap_print_msg "$1: rxb1 counted $r1 XDP redirects"; return 1; }
+}
+
+# refused DESC ARGS...: rxb_xsk recv ARGS must fail to make its socket
+# (exit 2) with a message.
+refused() {
+	local out rc
+	out=$(ip netns exec "$NS1" timeout 60 "$XSK" recv -i rxb1 -n 1 -p 9 \
+		-m "$BPFFS/xsks" -t 1 "${@:2}" 2>&1)
+	rc=$?
+	ktap_print_msg "$1: exit $rc: $out"
+	[ $rc = 2 ] && [[ $out == *refused:* ]]
+}
+
+# 1..2*NM
+for m in $MODELS; do
+	if ! echo "$m" > /sys/module/rxbisect/parameters/ring_model; then
+		ktap_test_fail "$m: AF_XDP copy mode (cannot switch to the model)"
+		ktap_test_fail "$m: AF_XDP zero-copy bind (cannot switch to the model)"
+		continue
+	fi
+	rxb_static_neigh rxb0 rxb1
+	SPORT=$(rxb_ports_for $Q 1) || rxb_bail "no UDP source port for queue $Q"
+	ktap_test_result "$m: AF_XDP copy mode on queue $Q: $N datagrams, once each, intact" \
+		copy_case "$m"
+	ktap_test_result "$m: XDP_ZEROCOPY bind refused (no zero-copy on this model)" \
+		refused "$m zero-copy" -q $Q -z
+done
+
+# +1: xdp-bench
+if command -v xdp-bench >/dev/null && xdp-bench help 2>&1 | grep -qiE 'xsk|af_xdp'; then
+	ktap_test_skip "xdp-bench AF_XDP mode (not wired into this test yet)"
+else
+	ktap_test_skip "xdp-bench AF_XDP mode (this xdp-bench has no AF_XDP mode: $(xdp-bench help 2>&1 |
+		grep -oE '^ +[a-z-]+ ' | xargs | tr ' ' ,))"
+fi
+
+# +2: a queue id out of range, refused while the port forwards
+echo privring > /sys/module/rxbisect/parameters/ring_model
+rxb_static_neigh rxb0 rxb1
+p0=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
+rxb_bg ip netns exec "$NS0" ping -q -c 200 -i 0.01 -W 1 "$RXB_IP1"
+bad=0
+refused "queue 2 of 2" -q 2 || bad=1
+refused "queue 1000" -q 1000 || bad=1
+rxb_kill_bg
+ktap_print_msg "rxb1 received $(($(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets) - p0)) frames meanwhile"
+ktap_test_result "an AF_XDP bind to a queue id out of range is refused, the port keeps forwarding" \
+	eval '[ $bad = 0 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 20'
+
+# +3
+ip -n "$NS1" link set dev rxb1 xdpdrv off
+if [ -n "$RXB_PP_TRACE" ]; then
+	echo shring > /sys/module/rxbisect/parameters/ring_model
+	echo privring > /sys/module/rxbisect/parameters/ring_model
+	ktap_test_result "every page_pool released with 0 pages in flight" rxb_pp_trace_check 15
+else
+	ktap_test_skip "every page_pool released with 0 pages in flight (no trace instance)"
+fi
+
+ktap_finished
