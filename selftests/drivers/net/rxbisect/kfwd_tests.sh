@@ -101,6 +101,7 @@ config() {
 declare -A VETH=()	# "test: case" -> pass | skip:REASON | fail
 declare -A VETH_T=()	# test -> the reason no case passed on veth, if so
 RESULTS=
+RXB_VETH=()
 
 # run_kernel_test LABEL TEST: run the kernel test TEST on the ports of
 # forwarding.config; sets RESULTS to "STATUS|CASE|REASON" lines (STATUS
@@ -170,14 +171,14 @@ report_veth() {
 # report_rxb MODEL TEST: rxbisect's results, judged against the baseline.
 report_rxb() {
 	local m=$1 t=$2 st c why v np=0 bad= other=
-	if [ -z "${RXB_KFWD_NO_VETH:-}" ] && [ -n "${VETH_T[$t]:-}" ]; then
+	if [ -z "$NOVETH" ] && [ -n "${VETH_T[$t]:-}" ]; then
 		ktap_test_skip "rxbisect/$m: $t" "veth baseline: ${VETH_T[$t]}"
 		return
 	fi
 	while IFS='|' read -r st c why; do
 		[ -n "$st" ] || continue
 		v=${VETH[$t: $c]:-}
-		[ -n "${RXB_KFWD_NO_VETH:-}" ] && v=pass
+		[ -n "$NOVETH" ] && v=pass
 		if [ "$st" = pass ]; then
 			np=$((np + 1))
 		elif [ "$v" = pass ] || [ -z "$v" ]; then
@@ -196,47 +197,52 @@ report_rxb() {
 	fi
 }
 
-# ---- veth baseline -----------------------------------------------------------
-if [ -z "${RXB_KFWD_NO_VETH:-}" ]; then
-	ok=1
+# ---- per test: the veth baseline, then rxbisect pairs under each model ------
+# (interleaved, so that a run cut short still pairs each result with its
+# baseline)
+NOVETH=${RXB_KFWD_NO_VETH:-}
+if [ -z "$NOVETH" ]; then
 	for ((i = 0; i < 2 * PAIRS; i += 2)); do
-		ip link add kfv$i type veth peer name kfv$((i + 1)) || ok=
+		RXB_VETH+=(kfv$i)
+		ip link add kfv$i type veth peer name kfv$((i + 1)) || NOVETH=fail
 	done
-	if [ -n "$ok" ]; then
-		config kfv
-		for t in $TESTS; do
-			run_kernel_test veth "$t"
-			report_veth "$t"
-		done
-	else
+	[ "$NOVETH" = fail ] &&
 		ktap_test_fail "veth baseline: cannot create $PAIRS veth pairs"
-	fi
-	for ((i = 0; i < 2 * PAIRS; i += 2)); do
-		ip link del kfv$i 2>/dev/null
-	done
 fi
-
-# ---- rxbisect pairs, each model ----------------------------------------------
 rxb_load pairs=$PAIRS || rxb_bail "cannot load the module with pairs=$PAIRS"
 [ "$MODELS" = all ] && MODELS=$(rxb_models)
-config rxb
-for m in $MODELS; do
-	ok=1
-	echo "$m" > "$P/ring_model" || ok=
-	for ((i = 0; i < 2 * PAIRS && ok; i++)); do
-		ip link set rxb$i up && rxb_wait_carrier rxb$i || ok=
+
+# model M: switch every rxbisect port to ring model M (carrier checked)
+model() {
+	local i ok=0
+	echo "$1" > "$P/ring_model" || return 1
+	for ((i = 0; i < 2 * PAIRS; i++)); do
+		ip link set rxb$i up && rxb_wait_carrier rxb$i || ok=1
 	done
 	for ((i = 0; i < 2 * PAIRS; i++)); do
 		ip link set rxb$i down 2>/dev/null
 	done
-	if [ -z "$ok" ]; then
-		ktap_test_fail "rxbisect/$m: switch to the model"
-		continue
+	return $ok
+}
+
+for t in $TESTS; do
+	if [ -z "$NOVETH" ]; then
+		config kfv
+		run_kernel_test veth "$t"
+		report_veth "$t"
 	fi
-	for t in $TESTS; do
+	config rxb
+	for m in $MODELS; do
+		if ! model "$m"; then
+			ktap_test_fail "rxbisect/$m: $t: switch to the model"
+			continue
+		fi
 		run_kernel_test "rxbisect/$m" "$t"
 		report_rxb "$m" "$t"
 	done
+done
+for v in "${RXB_VETH[@]}"; do
+	ip link del "$v" 2>/dev/null
 done
 
 echo "# time=$((SECONDS - T0))s (tests: $TESTS; models: $MODELS; pairs=$PAIRS)"
