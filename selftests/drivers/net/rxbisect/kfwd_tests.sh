@@ -152,6 +152,7 @@ report_veth() {
 	local t=$1 st c why np=0 bad=
 	while IFS='|' read -r st c why; do
 		[ -n "$st" ] || continue
+		why=${why% }
 		case $st in
 		pass)	VETH[$t: $c]=pass; np=$((np + 1)) ;;
 		skip|xfail) VETH[$t: $c]="skip:$why"; bad+=" '$c' ($st${why:+: $why})" ;;
@@ -177,6 +178,7 @@ report_rxb() {
 	fi
 	while IFS='|' read -r st c why; do
 		[ -n "$st" ] || continue
+		why=${why% }
 		v=${VETH[$t: $c]:-}
 		[ -n "$NOVETH" ] && v=pass
 		if [ "$st" = pass ]; then
