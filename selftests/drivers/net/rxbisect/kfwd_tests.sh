@@ -45,7 +45,7 @@ source "$(dirname "$0")/lib.sh"
 
 TOP=$(cd "$RXB_DIR/../../../.." && pwd)
 # Generic tests (no offload, no special hardware) needing only ip, tc,
-# jq, mausezahn: IPv4/IPv6 routing, a VLAN-aware bridge (promiscuous
+# jq, mausezahn (router.sh: smcrouted too): IPv4/IPv6 routing, a VLAN-aware bridge (promiscuous
 # ports, learning, flooding, tagged frames, 802.1ad), MTU limits, VLAN
 # push/modify by tc on the wire.
 DEFAULT_TESTS="router.sh bridge_vlan_aware.sh min_max_mtu.sh tc_vlan_modify.sh"
