@@ -45,9 +45,9 @@ source "$(dirname "$0")/lib.sh"
 
 TOP=$(cd "$RXB_DIR/../../../.." && pwd)
 # Generic tests (no offload, no special hardware) needing only ip, tc,
-# jq, mausezahn (router.sh: smcrouted too): IPv4/IPv6 routing, a VLAN-aware bridge (promiscuous
-# ports, learning, flooding, tagged frames, 802.1ad), MTU limits, VLAN
-# push/modify by tc on the wire.
+# jq, mausezahn (router.sh: smcrouted too): IPv4/IPv6 routing, a
+# VLAN-aware bridge (promiscuous ports, learning, flooding, tagged frames,
+# 802.1ad), MTU limits, VLAN push/modify by tc on the wire.
 DEFAULT_TESTS="router.sh bridge_vlan_aware.sh min_max_mtu.sh tc_vlan_modify.sh"
 MORE_TESTS="bridge_vlan_unaware.sh router_vid_1.sh no_forwarding.sh
 pedit_dsfield.sh tc_actions.sh tc_flower.sh ipip_flat_gre.sh gre_multipath.sh
