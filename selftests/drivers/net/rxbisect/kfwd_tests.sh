@@ -219,7 +219,10 @@ model() {
 	local i ok=0
 	echo "$1" > "$P/ring_model" || return 1
 	for ((i = 0; i < 2 * PAIRS; i++)); do
-		ip link set rxb$i up && rxb_wait_carrier rxb$i || ok=1
+		ip link set rxb$i up || ok=1
+	done
+	for ((i = 0; i < 2 * PAIRS; i++)); do
+		rxb_wait_carrier rxb$i || ok=1
 	done
 	for ((i = 0; i < 2 * PAIRS; i++)); do
 		ip link set rxb$i down 2>/dev/null
