@@ -37,6 +37,7 @@
 #                         "all": those and $MORE_TESTS)
 #   RXB_KFWD_MODELS       the ring models (default "privring rxbisect";
 #                         "all": every model the module lists)
+#   RXB_KFWD_ALL_CASES=1  every case of each test (default: see CASES)
 #   RXB_KFWD_NO_VETH=1    no veth baseline (every case is judged alone)
 #   RXB_KFWD_WAIT_TIME    the tests' WAIT_TIME after their ports are up
 #                         (default 2 s; the kernel's default is 5)
@@ -53,6 +54,13 @@ MORE_TESTS="bridge_vlan_unaware.sh router_vid_1.sh no_forwarding.sh
 pedit_dsfield.sh tc_actions.sh tc_flower.sh ipip_flat_gre.sh gre_multipath.sh
 router_multipath.sh mirror_gre.sh vxlan_bridge_1d.sh"
 TESTS=${RXB_KFWD_TESTS:-$DEFAULT_TESTS}
+# The cases of a test run by default, when not all of them (the forwarding
+# lib's TESTS): bridge_vlan_aware.sh's learning and vlan_deletion sleep out
+# the FDB ageing time (20 s each); RXB_KFWD_ALL_CASES=1 runs them too.
+declare -A CASES=(
+	[bridge_vlan_aware.sh]="ping_ipv4 ping_ipv6 flooding extern_learn other_tpid"
+)
+[ -n "${RXB_KFWD_ALL_CASES:-}" ] && CASES=()
 [ "$TESTS" = all ] && TESTS="$DEFAULT_TESTS $MORE_TESTS"
 MODELS=${RXB_KFWD_MODELS:-privring rxbisect}
 P=/sys/module/rxbisect/parameters
@@ -111,7 +119,8 @@ run_kernel_test() {
 	local -A seen=()
 	re='^TEST: (.*[^ ]) +\[ *(OK|FAIL|SKIP|XFAIL) *\]$'
 
-	out=$(cd "$FDIR" && timeout -k 5 "$KTIMEOUT" bash "./$t" 2>&1)
+	out=$(cd "$FDIR" && TESTS=${CASES[$t]:-} timeout -k 5 "$KTIMEOUT" \
+		bash "./$t" 2>&1)
 	rc=$?
 	echo "# [$label $t] exit $rc, $((SECONDS - t0))s"
 	RESULTS=
