@@ -29,7 +29,7 @@
 # ports.  They are 6.12's tests; on 6.1 they run too, the veth baseline
 # telling which cases the older kernel supports.
 #
-# Budget: ~3 minutes of TCG per kernel by default (4 tests, veth, privring
+# Budget: ~3 minutes of TCG per kernel by default (2 tests, veth, privring
 # and rxbisect).  Time measured in the VM with the "# time=" lines.
 #
 # Environment:
@@ -49,8 +49,12 @@ TOP=$(cd "$RXB_DIR/../../../.." && pwd)
 # jq, mausezahn (router.sh: smcrouted too): IPv4/IPv6 routing, a
 # VLAN-aware bridge (promiscuous ports, learning, flooding, tagged frames,
 # 802.1ad), MTU limits, VLAN push/modify by tc on the wire.
-DEFAULT_TESTS="router.sh bridge_vlan_aware.sh min_max_mtu.sh tc_vlan_modify.sh"
-MORE_TESTS="bridge_vlan_unaware.sh router_vid_1.sh no_forwarding.sh
+# Measured on 6.12 under TCG (s, veth/privring/rxbisect): router.sh
+# 21/19/19, bridge_vlan_aware.sh (all cases) 87/76/75, min_max_mtu.sh
+# 27/29/28, tc_vlan_modify.sh 34/35/35: the last two (both pass on every
+# configuration) are left to "all" to keep the default near 3 minutes.
+DEFAULT_TESTS="router.sh bridge_vlan_aware.sh"
+MORE_TESTS="min_max_mtu.sh tc_vlan_modify.sh bridge_vlan_unaware.sh router_vid_1.sh no_forwarding.sh
 pedit_dsfield.sh tc_actions.sh tc_flower.sh ipip_flat_gre.sh gre_multipath.sh
 router_multipath.sh mirror_gre.sh vxlan_bridge_1d.sh"
 TESTS=${RXB_KFWD_TESTS:-$DEFAULT_TESTS}
