@@ -13,6 +13,10 @@
 #                                           stats.py, queues.py, hw/...)
 #   tools/testing/selftests/net/lib         their library (lib/py) and csum.c
 #   tools/testing/selftests/net/lib.sh, net_helper.sh, kselftest/, kselftest.h
+#   tools/testing/selftests/net/forwarding  the forwarding tests (router.sh,
+#                                           bridge_*.sh, ...: kfwd_tests.sh);
+#                                           they source their own lib.sh,
+#                                           tc_common.sh, ... and ../lib.sh
 #   tools/net/ynl                           the ynl python library and cli.py
 #   Documentation/netlink/specs             the netlink specs ynl reads
 #
@@ -49,6 +53,7 @@ PARTS=(
 	tools/testing/selftests/net/lib
 	tools/testing/selftests/net/lib.sh
 	tools/testing/selftests/net/net_helper.sh
+	tools/testing/selftests/net/forwarding
 	tools/testing/selftests/kselftest
 	tools/testing/selftests/kselftest.h
 	tools/net/ynl
