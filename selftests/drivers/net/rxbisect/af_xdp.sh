@@ -109,6 +109,11 @@ refused() {
 
 # 1..2*NM
 for m in $MODELS; do
+	# COREC: any consumer of a shared queue may claim a frame, and XDP
+	# sees the claiming consumer's queue (its NAPI, its xdp_rxq_info),
+	# so an AF_XDP user binds a socket on every consumer of the group.
+	# The client binds one queue: one consumer per shared queue here.
+	[ "$m" = corec ] && echo 1 > /sys/module/rxbisect/parameters/corec_consumers
 	if ! echo "$m" > /sys/module/rxbisect/parameters/ring_model; then
 		ktap_test_fail "$m: AF_XDP copy mode (cannot switch to the model)"
 		ktap_test_fail "$m: AF_XDP zero-copy bind (cannot switch to the model)"
@@ -121,6 +126,8 @@ for m in $MODELS; do
 	ktap_test_result "$m: XDP_ZEROCOPY bind refused (no zero-copy on this model)" \
 		refused "$m zero-copy" -q $Q -z
 done
+
+echo 0 > /sys/module/rxbisect/parameters/corec_consumers
 
 # +1: xdp-bench
 if command -v xdp-bench >/dev/null && xdp-bench help 2>&1 | grep -qiE 'xsk|af_xdp'; then
