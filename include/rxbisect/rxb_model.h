@@ -80,10 +80,14 @@ struct rxb_drv_ops {
  *	bytes the NIC writes to ring memory.
  * @RXB_PCIE_DESC_RD: host to NIC: descriptor or buffer-address bytes the
  *	NIC reads from ring memory (a read request's payload).
+ * @RXB_PCIE_DATA_WR: NIC to host: packet bytes moved from the on-NIC
+ *	memory tier into a host buffer (CEIO's slow-path fetch); the DMA
+ *	engine counts the packet data it writes on arrival itself.
  */
 enum rxb_pcie_kind {
 	RXB_PCIE_META_WR,
 	RXB_PCIE_DESC_RD,
+	RXB_PCIE_DATA_WR,
 };
 
 /**

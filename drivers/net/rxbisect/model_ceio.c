@@ -310,6 +310,7 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	 * summed, so the stack checks it in software.
 	 */
 	e->flags = f->hash_flags;
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*e));
 	q->hw.slow_tail++;
 	/* Release: the entry and the tier's bytes before the tail. */
 	smp_store_release(&q->cregs.slow_tail, q->hw.slow_tail);
@@ -407,6 +408,8 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 		s->slow_cookie = buf.cookie;
 		rxb_nicmem_fetch(ce->nm, e->addr, 0,
 				 rxb_hw_dma_ptr(m, buf.addr), e->len);
+		/* the tier's bytes cross the bus now, not on arrival */
+		rxb_hw_pcie(m, qi, RXB_PCIE_DATA_WR, e->len);
 		q->sw.fetch_head++;
 	}
 	memset(pkt, 0, sizeof(*pkt));
@@ -440,6 +443,7 @@ static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
 		s->slow_addr = buf.addr;
 		rxb_nicmem_fetch_start(ce->nm, &s->req, e->addr, 0,
 				       rxb_hw_dma_ptr(m, buf.addr), e->len);
+		rxb_hw_pcie(m, qi, RXB_PCIE_DATA_WR, e->len);
 		q->sw.fetch_head++;
 	}
 }

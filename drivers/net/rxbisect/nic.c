@@ -428,10 +428,19 @@ static u64 rxb_nic_now_ns(void *hw)
 static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
 			 u32 bytes)
 {
-	struct rxb_nic_pcie *pc = &((struct rxb_nic_ctx *)hw)->nic->pcie[q];
+	struct rxb_nic *nic = ((struct rxb_nic_ctx *)hw)->nic;
 
-	atomic64_add(bytes, kind == RXB_PCIE_META_WR ? &pc->to_host_meta :
-						       &pc->to_nic_desc);
+	switch (kind) {
+	case RXB_PCIE_META_WR:
+		atomic64_add(bytes, &nic->pcie[q].to_host_meta);
+		break;
+	case RXB_PCIE_DATA_WR:
+		/* packet data into host memory, as the DMA engine's own */
+		atomic64_add(bytes, &nic->dma_bytes[q].v);
+		break;
+	default:
+		atomic64_add(bytes, &nic->pcie[q].to_nic_desc);
+	}
 }
 
 /* The DMA engine's view of a host bus address (nic_dma.c: physical

@@ -525,7 +525,8 @@ static const struct rxb_hw_ring_ops bench_hw_ring_ops_pc = {
 
 static void env_pcie(void *envp, unsigned int q, unsigned int kind, u32 bytes)
 {
-	pc_add(kind == RXB_PCIE_META_WR ? &pc_meta : &pc_desc, bytes);
+	pc_add(kind == RXB_PCIE_META_WR ? &pc_meta :
+	       kind == RXB_PCIE_DATA_WR ? &pc_data : &pc_desc, bytes);
 }
 
 static void env_reg_write(void *envp, unsigned int q, u32 bytes)
