@@ -488,13 +488,15 @@ static void test_mt(const void *arg)
 	EXPECT_EQ(got, sent);
 	EXPECT_EQ(sent + drops, mt->frames * MT_Q);
 	EXPECT(rxb_th_xstat(&mt->t, "ceio_host_unconsumed_max") <= MT_CREDITS);
-	ktap_diag("%s: %llu frames, %llu fast, %llu slow, %llu to_slow, %llu to_fast, %llu drops, %llu realloc, %llu inactive, %llu congestion",
+	ktap_diag("%s: %llu frames, %llu fast, %llu slow, %llu drops",
 		  async ? "async" : "sync", (unsigned long long)sent,
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_fast"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_slow"),
+		  (unsigned long long)drops);
+	ktap_diag("%s: %llu to_slow, %llu to_fast, %llu realloc, %llu inactive, %llu congestion",
+		  async ? "async" : "sync",
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_slow"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_fast"),
-		  (unsigned long long)drops,
 		  (unsigned long long)rxb_th_xstat(&mt->t, "ceio_realloc"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "ceio_inactive"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_congestion"));
