@@ -22,8 +22,9 @@
 # other than the first takes build/test/ko-K/ as an earlier run left it.
 # RXB_VM_LOCK=FILE: the VM stages wait for
 # an flock on FILE (a machine shared by several users of the VM).
-# RXB_VM_PARALLEL=0: the kernels' VM stages one after the other (default
-# 1: at the same time, each one's output printed whole, in order).
+# RXB_VM_PARALLEL=1: the kernels' VM stages at the same time, each one's
+# output printed whole, in order (default 0: one after the other; see
+# tools/vm/README for why).
 # RXB_JOBS: make -j of the unit and sim stages' builds (default nproc).
 
 set -u
@@ -307,8 +308,8 @@ for s in "${@:-static unit sim vm}"; do
 		esac
 	done
 done
-# The VM stages of all kernels at once (RXB_VM_PARALLEL=1, the default
-# when there are two or more; RXB_VM_PARALLEL=0: one after the other).
+# The VM stages of all kernels at once (RXB_VM_PARALLEL=1; the default,
+# 0, runs them one after the other).
 # QEMU/TCG keeps about 1.1 of the 2 cores busy per VM, so two VMs side by
 # side take about the time of the slower one (README, "Tests").  Each
 # stage's output goes to its log; the stages are printed in order, each
@@ -323,7 +324,7 @@ start_vms_together() {
 	[ "$n" -ge 2 ] || return 0
 	# once, here, not in each stage at the same time
 	tools/ynl.sh --fetch >/dev/null 2>&1
-	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=0: one after the other) ----"
+	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=1) ----"
 	for s in "${stages[@]}"; do
 		case $s in vm-*) ;; *) continue ;; esac
 		echo $SECONDS > "$logdir/$s.log.t0"
@@ -343,7 +344,7 @@ for s in "${stages[@]}"; do
 			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
 			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
 		fi
-		[ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+		[ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
 	esac
 	run_stage "$s"
 done
