@@ -711,6 +711,19 @@ rxb_pp_trace_stop() {
 	RXB_PP_TRACE=
 }
 
+# rxb_pp_released_result [WAIT_S]: the KTAP result "every page_pool
+# released with 0 pages in flight" (rxb_pp_trace_check WAIT_S), or a skip
+# when rxb_pp_trace_start found no trace instance.
+rxb_pp_released_result() {
+	local desc="every page_pool released with 0 pages in flight"
+
+	if [ -n "$RXB_PP_TRACE" ]; then
+		ktap_test_result "$desc" rxb_pp_trace_check "${1:-15}"
+	else
+		ktap_test_skip "$desc" "no tracefs instances"
+	fi
+}
+
 # rxb_pp_trace_check [WAIT_S]: wait (up to WAIT_S, default 15 s) until the
 # last event of every page_pool released so far reports inflight=0.  Sets
 # RXB_PP_POOLS (pools seen), RXB_PP_DEFERRED (releases that found pages

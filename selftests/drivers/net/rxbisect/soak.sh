@@ -158,11 +158,7 @@ ktap_test_result "ethtool -L and -G under iperf3 x$ITERS" [ $bad = 0 -a $IPERF_B
 rxb_unload || ktap_print_msg "rmmod failed"
 
 # 4: every page back in its pool
-if [ -n "$RXB_PP_TRACE" ]; then
-	ktap_test_result "every page_pool released with 0 pages in flight" rxb_pp_trace_check 20
-else
-	ktap_test_skip "every page_pool released with 0 pages in flight" "no tracefs instances"
-fi
+rxb_pp_released_result 20
 
 # 5
 W1=$(splats)
