@@ -26,23 +26,16 @@ sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
 # NIC drops nothing: the tier takes what has no credit) and in order per
 # flow; sets FAST, SLOW, TO_SLOW, TO_FAST to the counters' increase.
 ceio_seq() {
-	local name=$1 sent uniq dup fooo nic rcvbuf nic0 rcvbuf0 f0 s0 ts0 tf0
+	local name=$1 sent uniq dup fooo nic rcvbuf f0 s0 ts0 tf0
 	rxb_snap rxb1
-	nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 	f0=$(rxb_s_qsum ceio_fast) s0=$(rxb_s_qsum ceio_slow)
 	ts0=$(rxb_s_qsum ceio_to_slow) tf0=$(rxb_s_qsum ceio_to_fast)
-	rcvbuf0=$(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp)
-	rxb_udp_seq "$RXB_TMP/$name.json" "$2" "$3" "$4"
-	sent=$RXB_UDP_SENT
-	rxb_snap rxb1
-	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic0))
+	rxb_udp_seq_counted "$RXB_TMP/$name.json" "$2" "$3" "$4"
+	sent=$RXB_UDP_SENT uniq=$RXB_SEQ_UNIQ dup=$RXB_SEQ_DUP fooo=$RXB_SEQ_FOOO
+	nic=$RXB_SEQ_NIC rcvbuf=$RXB_SEQ_SOCK
 	FAST=$(($(rxb_s_qsum ceio_fast) - f0)) SLOW=$(($(rxb_s_qsum ceio_slow) - s0))
 	TO_SLOW=$(($(rxb_s_qsum ceio_to_slow) - ts0))
 	TO_FAST=$(($(rxb_s_qsum ceio_to_fast) - tf0))
-	rcvbuf=$(($(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp) - rcvbuf0))
-	uniq=$(rxb_jget "$RXB_TMP/$name.json" unique)
-	dup=$(rxb_jget "$RXB_TMP/$name.json" dup)
-	fooo=$(rxb_jget "$RXB_TMP/$name.json" flow_ooo)
 	ktap_print_msg "$name: sent $sent, unique $uniq, duplicates $dup, NIC drops $nic, socket drops $rcvbuf, reordered within a flow $fooo; fast $FAST, slow $SLOW, fast->slow $TO_SLOW, slow->fast $TO_FAST; credits ${RXB_S[ceio_credits_total]}, host-resident max ${RXB_S[ceio_host_unconsumed_max]}, tier peak ${RXB_S[nicmem_held_peak]:-?}, congestion $(rxb_s_qsum ceio_congestion)"
 	[ "${sent:-0}" -gt 0 -a "${dup:-x}" = 0 -a "${fooo:-x}" = 0 -a \
 	  "$nic" = 0 -a $((${uniq:-0} + rcvbuf)) = "${sent:-0}" -a \

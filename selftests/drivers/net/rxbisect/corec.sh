@@ -40,11 +40,11 @@ b0=$(rxb_s_qvals corec_batches)
 off0=$(rxb_s_qsum polls_off_cpu)
 nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 hw0=$(rxb_s_qvals hw_packets)
-rcvbuf0=$(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp)
+rcvbuf0=$(rxb_udp_rcvbuf_errs)
 udp_run "$RXB_TMP/udp.json" 20000 16 4000
 sent=$UDP_SENT
 rxb_snap rxb1
-rcvbuf=$(($(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp) - rcvbuf0))
+rcvbuf=$(($(rxb_udp_rcvbuf_errs) - rcvbuf0))
 nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic0))
 uniq=$(jget "$RXB_TMP/udp.json" unique)
 dup=$(jget "$RXB_TMP/udp.json" dup)

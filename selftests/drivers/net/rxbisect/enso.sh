@@ -24,18 +24,10 @@ sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
 # duplicate, unique + NIC and socket drops = sent) and in order within
 # each flow.  SEQ_DROPS: the NIC and socket drops.
 seq_once() {
-	local name=$1 sent uniq dup fooo nic rcvbuf nic0 rcvbuf0
-	rxb_snap rxb1
-	nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
-	rcvbuf0=$(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp)
-	rxb_udp_seq "$RXB_TMP/$name.json" "$2" "$3" "$4"
-	sent=$RXB_UDP_SENT
-	rxb_snap rxb1
-	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic0))
-	rcvbuf=$(($(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp) - rcvbuf0))
-	uniq=$(rxb_jget "$RXB_TMP/$name.json" unique)
-	dup=$(rxb_jget "$RXB_TMP/$name.json" dup)
-	fooo=$(rxb_jget "$RXB_TMP/$name.json" flow_ooo)
+	local name=$1 sent uniq dup fooo nic rcvbuf
+	rxb_udp_seq_counted "$RXB_TMP/$name.json" "$2" "$3" "$4"
+	sent=$RXB_UDP_SENT uniq=$RXB_SEQ_UNIQ dup=$RXB_SEQ_DUP fooo=$RXB_SEQ_FOOO
+	nic=$RXB_SEQ_NIC rcvbuf=$RXB_SEQ_SOCK
 	SEQ_DROPS=$((nic + rcvbuf))
 	ktap_print_msg "$name: sent $sent at $4/s, unique $uniq, duplicates $dup, pipe-full drops $nic, socket drops $rcvbuf, reordered within a flow $fooo"
 	if [ "${sent:-0}" -le 0 ] || [ -z "$uniq" ]; then

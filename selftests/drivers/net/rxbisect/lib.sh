@@ -627,6 +627,32 @@ rxb_udp_seq() {
 # rxb_jget FILE KEY: a value of the JSON object in FILE.
 rxb_jget() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
 
+# rxb_udp_rcvbuf_errs: UDP RcvbufErrors in NS1 (datagrams the socket
+# dropped: a full receive buffer, not the NIC).
+rxb_udp_rcvbuf_errs() {
+	ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp
+}
+
+# rxb_udp_seq_counted OUT COUNT FLOWS RATE: rxb_udp_seq, and what became
+# of the datagrams: RXB_SEQ_NIC (rxb1's no-buffer and ring-full drops),
+# RXB_SEQ_SOCK (socket drops, rxb_udp_rcvbuf_errs), RXB_SEQ_UNIQ,
+# RXB_SEQ_DUP, RXB_SEQ_FOOO (reordered within a flow) from the receiver.
+# RXB_S is rxb1's snapshot after the run.
+rxb_udp_seq_counted() {
+	local nic0 sock0
+
+	rxb_snap rxb1
+	nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
+	sock0=$(rxb_udp_rcvbuf_errs)
+	rxb_udp_seq "$@"
+	rxb_snap rxb1
+	RXB_SEQ_NIC=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic0))
+	RXB_SEQ_SOCK=$(($(rxb_udp_rcvbuf_errs) - sock0))
+	RXB_SEQ_UNIQ=$(rxb_jget "$1" unique)
+	RXB_SEQ_DUP=$(rxb_jget "$1" dup)
+	RXB_SEQ_FOOO=$(rxb_jget "$1" flow_ooo)
+}
+
 rxb_udp_flows() {
 	local ns=$1 dst=$2 count=$3
 	shift 3

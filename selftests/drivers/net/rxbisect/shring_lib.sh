@@ -44,14 +44,8 @@ shr_traffic() {
 
 	# numbered datagrams over 8 flows (both queues)
 	sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
-	rxb_snap rxb1
-	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
-	sk=$(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp)
-	rxb_udp_seq "$RXB_TMP/seq.json" 6000 8 3000
-	rxb_snap rxb1
-	nic=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic))
-	sk=$(($(ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $6; exit }' /proc/net/snmp) - sk))
-	u=$(rxb_jget "$RXB_TMP/seq.json" unique)
+	rxb_udp_seq_counted "$RXB_TMP/seq.json" 6000 8 3000
+	nic=$RXB_SEQ_NIC sk=$RXB_SEQ_SOCK u=$RXB_SEQ_UNIQ
 	ktap_print_msg "$model numbered UDP: sent $RXB_UDP_SENT, unique $u, duplicates $(rxb_jget "$RXB_TMP/seq.json" dup), NIC drops $nic, socket drops $sk; $(rxb_jget "$RXB_TMP/seq.json" flows) flows, reordered within a flow $(rxb_jget "$RXB_TMP/seq.json" flow_ooo), across flows $(rxb_jget "$RXB_TMP/seq.json" ooo)"
 	ktap_test_result "$model: numbered UDP, 8 flows: exactly once, in order within each flow" \
 		[ "${RXB_UDP_SENT:-0}" -gt 0 -a "$(rxb_jget "$RXB_TMP/seq.json" dup)" = 0 -a \
