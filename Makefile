@@ -144,7 +144,9 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 		linux-image-$$v linux-headers-$$v
 
-test: all ksrc
+# The builds first, on every CPU (their sub-makes are parallel-safe).
+test:
+	@$(MAKE) -j$$(nproc 2>/dev/null || echo 1) all ksrc
 	@tools/run-tests.sh
 
 # The kernel's driver tests and ynl of linux-source-6.12, extracted on the

@@ -25,7 +25,8 @@
 # RXB_VM_PARALLEL=1: the kernels' VM stages at the same time, each one's
 # output printed whole, in order (default 0: one after the other; see
 # tools/vm/README for why).
-# RXB_JOBS: make -j of the unit and sim stages' builds (default nproc).
+# RXB_JOBS: make -j of the unit and sim stages' builds and checkpatch
+# processes of the static stage, whose checks run side by side (default nproc).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -140,8 +141,70 @@ other_kernel_build() {
 	return $rc
 }
 
+# The static stage's checks, each single-threaded or nearly (kbuild of a
+# few files, checkpatch, dkms): started together, so that they share the
+# CPUs, and reported in this order.  Each job writes JOB.out and JOB.rc
+# under $logdir/static/.
+static_jobs() {
+	local d=$logdir/static t
+
+	rm -rf "$d" && mkdir -p "$d"
+	job() {
+		local name=$1
+
+		shift
+		( "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc" ) &
+	}
+	# dkms copies drivers/ from the tree: only once the in-tree build,
+	# which writes there, is over
+	(
+		make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' >"$d/w1.out"
+		echo 0 >"$d/w1.rc"
+		tools/dkms-test.sh >"$d/dkms.out" 2>&1
+		echo $? >"$d/dkms.rc"
+	) &
+	# Both Debian 12 kernels: the other one's build too (not the debug
+	# kernel's: make test KERNEL=debug checks that one alone).
+	case ${RXB_VM_KERNEL:-} in
+	debug) t= ;;
+	6.12) t=6.1 ;;
+	*) t=6.12 ;;
+	esac
+	echo "$t" >"$d/other.kernel"
+	[ -n "$t" ] && job other other_kernel_build "$t" W=1 C=1
+	job plain plain_make_builds_ko
+	job report python3 tools/bench/test_report.py
+	# The NIC/driver/model-core boundary, and proof that its checker
+	# catches each kind of crossing (on small trees in a temp directory).
+	job boundary python3 tools/check-boundary.py
+	job boundary-self python3 tools/check-boundary.py --self-test
+	job checkpatch run_checkpatch
+	wait
+}
+
+# checkpatch --strict over the tree, two processes per CPU's worth of files.
+# Not the shims (compiler-level definitions) nor the TRACE_EVENT header (its
+# macro layout draws the same CHECKs as in-tree ones).  Exit 4: no
+# checkpatch.pl.
+run_checkpatch() {
+	local cp
+
+	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
+		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
+	if [ -z "$cp" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+		tar -C build -xf /usr/src/linux-source-6.1.tar.xz \
+			linux-source-6.1/scripts 2>/dev/null
+		cp=build/linux-source-6.1/scripts/checkpatch.pl
+	fi
+	[ -x "$cp" ] || return 4
+	git ls-files -z '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' |
+		xargs -0 -n 16 -P "$jobs" "$cp" --no-tree --strict --terse -f 2>&1 |
+		grep -E 'ERROR|WARNING|CHECK'
+	return 0
+}
+
 stage_static() {
-	local n=0 f=0 sk=0 out cp t missing targets
+	local n=0 f=0 sk=0 out t missing targets d=$logdir/static
 
 	# result OK NAME [SKIP-REASON]
 	result() {
@@ -156,35 +219,31 @@ stage_static() {
 			f=$((f + 1))
 		fi
 	}
+	# rc JOB: the job's exit status (1 if it left none)
+	rc() {
+		cat "$d/$1.rc" 2>/dev/null || echo 1
+	}
 
 	echo "TAP version 13"
 	echo "1..9"
-	out=$(make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' || true)
-	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
-	result "$([ -z "$out" ] && echo ok)" "build W=1 C=1 (sparse) clean"
+	static_jobs
 
-	# Both Debian 12 kernels: the other one's build too (not the debug
-	# kernel's: make test KERNEL=debug checks that one alone).
-	case ${RXB_VM_KERNEL:-} in
-	debug) t= ;;
-	6.12) t=6.1 ;;
-	*) t=6.12 ;;
-	esac
+	out=$(cat "$d/w1.out")
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	result "$([ -z "$out" ] && [ "$(rc w1)" = 0 ] && echo ok)" "build W=1 C=1 (sparse) clean"
+
+	t=$(cat "$d/other.kernel")
 	if [ -z "$t" ]; then
 		result ok "build W=1 C=1 clean on the other Debian kernel" "KERNEL=debug"
-	elif other_kernel_build "$t" W=1 C=1 >"$logdir/kernel-$t.out" &&
-	     out=$(cat "$logdir/kernel-$t.out") && [ -z "$out" ]; then
+	elif [ "$(rc other)" = 0 ] && [ ! -s "$d/other.out" ]; then
 		result ok "build W=1 C=1 (sparse) clean on $t too"
 	else
-		sed 's/^/# /' "$logdir/kernel-$t.out"
+		sed 's/^/# /' "$d/other.out"
 		result fail "build W=1 C=1 (sparse) clean on $t too"
 	fi
 
-	if plain_make_builds_ko; then
-		result ok "plain make builds rxbisect.ko (default goal all)"
-	else
-		result fail "plain make builds rxbisect.ko (default goal all)"
-	fi
+	sed 's/^/# /' "$d/plain.out"
+	result "$([ "$(rc plain)" = 0 ] && echo ok)" "plain make builds rxbisect.ko (default goal all)"
 
 	targets=$(make_targets)
 	missing=
@@ -194,49 +253,24 @@ stage_static() {
 	[ -n "$missing" ] && echo "# README names make targets the Makefile lacks:$missing"
 	result "$([ -z "$missing" ] && echo ok)" "every make command of the README is a target"
 
-	if out=$(python3 tools/bench/test_report.py 2>&1); then
-		result ok "bench report: medians, spreads, ratios within noise (test_report.py)"
-	else
-		echo "$out" | sed 's/^/# /'
-		result fail "bench report: medians, spreads, ratios within noise (test_report.py)"
-	fi
+	[ "$(rc report)" = 0 ] || sed 's/^/# /' "$d/report.out"
+	result "$([ "$(rc report)" = 0 ] && echo ok)" "bench report: medians, spreads, ratios within noise (test_report.py)"
+	[ "$(rc boundary)" = 0 ] || sed 's/^/# /' "$d/boundary.out"
+	result "$([ "$(rc boundary)" = 0 ] && echo ok)" "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
+	[ "$(rc boundary-self)" = 0 ] || sed 's/^/# /' "$d/boundary-self.out"
+	result "$([ "$(rc boundary-self)" = 0 ] && echo ok)" "boundary checker finds each crossing in a bad tree (--self-test)"
 
-	# The NIC/driver/model-core boundary, and proof that its checker
-	# catches each kind of crossing (on small trees in a temp directory).
-	if out=$(python3 tools/check-boundary.py 2>&1); then
-		result ok "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
-	else
-		echo "$out" | sed 's/^/# /'
-		result fail "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
-	fi
-	if out=$(python3 tools/check-boundary.py --self-test 2>&1); then
-		result ok "boundary checker finds each crossing in a bad tree (--self-test)"
-	else
-		echo "$out" | sed 's/^/# /'
-		result fail "boundary checker finds each crossing in a bad tree (--self-test)"
-	fi
-
-	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
-		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
-	if [ -z "$cp" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
-		tar -C build -xf /usr/src/linux-source-6.1.tar.xz \
-			linux-source-6.1/scripts 2>/dev/null
-		cp=build/linux-source-6.1/scripts/checkpatch.pl
-	fi
-	if [ ! -x "$cp" ]; then
+	if [ "$(rc checkpatch)" = 4 ]; then
 		result ok "checkpatch --strict" "checkpatch.pl not found"
 	else
-		# Not the shims (compiler-level definitions) nor the TRACE_EVENT
-		# header (its macro layout draws the same CHECKs as in-tree ones).
-		out=$("$cp" --no-tree --strict --terse -f \
-			$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' 2>/dev/null) \
-			2>&1 | grep -E 'ERROR|WARNING|CHECK' || true)
-		[ -n "$out" ] && echo "$out" | sed 's/^/# /'
-		result "$([ -z "$out" ] && echo ok)" "checkpatch --strict clean"
+		sed 's/^/# /' "$d/checkpatch.out"
+		result "$([ "$(rc checkpatch)" = 0 ] && [ ! -s "$d/checkpatch.out" ] && echo ok)" "checkpatch --strict clean"
 	fi
-	out=$(tools/dkms-test.sh 2>&1); t=$?; printf '%s\n' "$out" | sed 's/^/# /'
-	result "$([ $t = 0 ] && echo ok)" "dkms: install, build for each kernel's headers, uninstall (tools/dkms-test.sh)" \
-		"$([ $t = 4 ] && tail -n1 <<<"$out" | sed 's/.*# SKIP //')"
+
+	t=$(rc dkms)
+	sed 's/^/# /' "$d/dkms.out"
+	result "$([ "$t" = 0 ] && echo ok)" "dkms: install, build for each kernel's headers, uninstall (tools/dkms-test.sh)" \
+		"$([ "$t" = 4 ] && tail -n1 "$d/dkms.out" | sed 's/.*# SKIP //')"
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 
