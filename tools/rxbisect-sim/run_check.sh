@@ -85,6 +85,20 @@ for f in "${flavours[@]}"; do
 	tally "$f:test_cli" "$log" "${PIPESTATUS[0]}" "$t0"
 done
 
+# The libFuzzer target (one process) runs beside fuzz_cli.py (one process
+# at a time): started here, its result reported after fuzz_cli's.
+fo_pid= fo_t0=$SECONDS
+secs=${SIM_LIBFUZZER_SECONDS:-20}
+if cli_case asan:fuzz_opts && [ -x "$build/fuzz/fuzz_opts" ]; then
+	# Crash inputs land in build/fuzz/ (crash-*), to replay:
+	# build/fuzz/fuzz_opts FILE
+	timeout $((secs + 60)) "$build/fuzz/fuzz_opts" -seed="${SIM_FUZZ_SEED:-1}" \
+		-max_total_time="$secs" -timeout=10 -max_len=512 -rss_limit_mb=2048 \
+		-dict="$here/fuzz_opts.dict" -artifact_prefix="$build/fuzz/" \
+		-print_final_stats=1 >"$build/fuzz/fuzz_opts.log" 2>&1 &
+	fo_pid=$!
+fi
+
 if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
 	n=$((n + 1))
 	log=$build/asan/fuzz_cli.log
@@ -111,19 +125,13 @@ fi
 if cli_case asan:fuzz_opts; then
 	n=$((n + 1))
 	log=$build/fuzz/fuzz_opts.log
-	t0=$SECONDS
-	secs=${SIM_LIBFUZZER_SECONDS:-20}
+	t0=$fo_t0
 	echo "# asan:fuzz_opts (libFuzzer, $secs s, seed ${SIM_FUZZ_SEED:-1})"
-	if [ ! -x "$build/fuzz/fuzz_opts" ]; then
+	if [ -z "$fo_pid" ]; then
 		echo "ok $n asan:fuzz_opts # SKIP no clang to build it"
 		skip=$((skip + 1))
 	else
-		# Crash inputs land in build/fuzz/ (crash-*), to replay:
-		# build/fuzz/fuzz_opts FILE
-		timeout $((secs + 60)) "$build/fuzz/fuzz_opts" -seed="${SIM_FUZZ_SEED:-1}" \
-			-max_total_time="$secs" -timeout=10 -max_len=512 -rss_limit_mb=2048 \
-			-dict="$here/fuzz_opts.dict" -artifact_prefix="$build/fuzz/" \
-			-print_final_stats=1 >"$log" 2>&1
+		wait "$fo_pid"
 		rc=$?
 		grep -E '^(stat::number_of_executed_units|Done|==[0-9]+==ERROR|SUMMARY|fuzz_opts:)' \
 			"$log" | sed 's/^/    # /'
