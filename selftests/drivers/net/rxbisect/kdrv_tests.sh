@@ -9,11 +9,18 @@
 # LOCAL_V4/REMOTE_V4 192.0.2.1/2, LOCAL_V6/REMOTE_V6 2001:db8::1/2
 # (drivers/net/README.rst of the kernel).
 #
-# First the baseline, a veth pair (2 queues each way), then rxb0 (peer rxb1)
-# under each ring model, switched through the ring_model module parameter.
-# One KTAP line per case of each kernel test and configuration:
+# The tests run on an rxbisect pair under each ring model, in LANES (default
+# 2) lanes at once: lane L has bus device rxbisectL (NETIF rxb<2L> in a
+# namespace of the lane, its peer in another), switched to each of the
+# lane's models through devlink.  Then, for a kernel test a case of which
+# did not pass under some model, the baseline: a veth pair (2 queues each
+# way) in namespaces of its own, which tells a driver bug from a case the
+# kernel or the tools do not support.  One KTAP line per case of each
+# kernel test and configuration:
 #   veth: passed, skipped with the test's reason, or failed (printed, and
 #         counted as a skip "fails on the veth baseline": not a driver bug);
+#         one skip per test not needing the baseline (every case passed
+#         under every model);
 #   rxbisect/MODEL: passed; a skip or XFAIL of a case that passed on veth
 #         fails (the port lacks something veth has); one that veth skipped
 #         too is a skip with the reason; a failure fails unless the case
@@ -22,8 +29,8 @@
 # (netdev queue-get, ethtool -L down and up again: a ring rebuild) run under
 # every model; stats.py (pause/FEC stats, qstats, link down: no path
 # through the ring model) on privring only (RXB_KDRV_ONCE_MODELS).  Each
-# kernel test costs 5-20 s of TCG time (python and its imports over 9p):
-# 110-205 s in all (idle to loaded host).  The kernel's other driver tests
+# kernel test costs 5-20 s of TCG time (python and its imports over 9p),
+# which two lanes halve.  The kernel's other driver tests
 # are listed as skipped with the reason they cannot apply.
 #
 # The kernel's tests come from build/ksrc-6.12, extracted on the host by
@@ -40,6 +47,8 @@
 #   RXB_KDRV_ONCE_MODELS  default privring
 #   RXB_KDRV_MODELS       the models (default: every model the module lists)
 #   RXB_KDRV_NO_VETH=1    no veth baseline (every case is judged alone)
+#   RXB_KDRV_LANES        lanes at once (default 2; 1: one model after the
+#                         other)
 
 source "$(dirname "$0")/lib.sh"
 
@@ -47,7 +56,6 @@ TOP=$(cd "$RXB_DIR/../../../.." && pwd)
 EVERY=${RXB_KDRV_TESTS-ping.py queues.py}
 ONCE=${RXB_KDRV_ONCE-stats.py}
 ONCE_MODELS=${RXB_KDRV_ONCE_MODELS-privring}
-P=/sys/module/rxbisect/parameters
 LV4=192.0.2.1
 RV4=192.0.2.2
 LV6=2001:db8::1
@@ -68,19 +76,33 @@ KDIR=$KSRC/tools/testing/selftests/drivers/net
 
 declare -A VETH=()	# case -> pass | skip:REASON | fail
 RESULTS=
+VETH_UP=
 
-# run_kernel_test LABEL IF TEST: run the kernel test TEST against IF with
-# the peer in $NS1; sets RESULTS to "STATUS CASE REASON" lines (STATUS pass,
-# skip, xfail or fail) and prints the test's own diagnostics as "# " lines.
+# run_kernel_test LNS IF RNS TEST: run the kernel test TEST against IF in
+# namespace LNS with the peer in RNS; prints "exit RC SECONDS", then the
+# test's output.
 run_kernel_test() {
-	local label=$1 ifc=$2 t=$3 out rc l re n=0 t0=$SECONDS
+	local lns=$1 ifc=$2 rns=$3 t=$4 out rc t0=$SECONDS
+
+	out=$(cd "$KDIR" && timeout -k 5 "$KTIMEOUT" ip netns exec "$lns" \
+		env NETIF="$ifc" LOCAL_V4=$LV4 REMOTE_V4=$RV4 LOCAL_V6=$LV6 \
+		REMOTE_V6=$RV6 REMOTE_TYPE=netns REMOTE_ARGS="$rns" \
+		python3 "./$t" 2>&1)
+	rc=$?
+	echo "exit $rc $((SECONDS - t0))"
+	echo "$out"
+}
+
+# parse LABEL TEST: the output of a run ($RXB_TMP/out.CFG.TEST); sets
+# RESULTS to "STATUS CASE REASON" lines (STATUS pass, skip, xfail or fail)
+# and prints the test's own diagnostics as "# " lines.
+parse() {
+	local label=$1 t=$2 out rc l re n=0 secs
 	re='^(not )?ok [0-9]+ ([^ ]+)( # (SKIP|XFAIL) ?(.*))?$'
 
-	out=$(cd "$KDIR" && timeout -k 5 "$KTIMEOUT" env NETIF="$ifc" \
-		LOCAL_V4=$LV4 REMOTE_V4=$RV4 LOCAL_V6=$LV6 REMOTE_V6=$RV6 \
-		REMOTE_TYPE=netns REMOTE_ARGS="$NS1" python3 "./$t" 2>&1)
-	rc=$?
-	echo "# [$label $t] exit $rc, $((SECONDS - t0))s"
+	{ read -r l; out=$(cat); } < "$RXB_TMP/out.${label#rxbisect/}.$t"
+	read -r _ rc secs <<<"$l"
+	echo "# [$label $t] exit $rc, ${secs}s"
 	RESULTS=
 	while IFS= read -r l; do
 		if [[ $l =~ $re ]]; then
@@ -110,6 +132,12 @@ run_kernel_test() {
 	fi
 }
 
+# all_pass LABEL TEST: every case of the run passed
+all_pass() {
+	local RESULTS
+	parse "$1" "$2" >/dev/null
+	! grep -qv '^pass ' <<<"${RESULTS%$'\n'}"
+}
 # why STATUS REASON: the reason of a skip ("XFAIL: " for an XFAIL).
 why() { if [ "$1" = xfail ]; then echo "XFAIL: $2"; else echo "$2"; fi; }
 
@@ -153,8 +181,8 @@ report_rxb() {
 	done <<<"$RESULTS"
 }
 
-# addrs IF NSIF: the kernel CI's addressing, IF here, NSIF in $NS1, both
-# up; again after every kernel test (replace: the addresses a test left
+# addrs LNS IF RNS NSIF: the kernel CI's addressing, IF in LNS, NSIF in
+# RNS, both up; again after every kernel test (replace: the addresses a test left
 # stay).  A test that takes IF down (stats.py's check_down) leaves it
 # without its IPv6 address: IPv6 flushes an interface's addresses when it
 # goes down (keep_addr_on_down 0, the default) and the test only sets the
@@ -162,23 +190,25 @@ report_rxb() {
 # fails and its test_tcp (IPv6 when LOCAL_V6 is set) waits for a
 # connection that cannot come.
 addrs() {
-	ip -b - <<-EOF || return 1
-		addr replace $LV4/24 dev $1
-		addr replace $LV6/64 dev $1 nodad
-		link set $1 up
-	EOF
-	ip -n "$NS1" -b - <<-EOF || return 1
+	ip -n "$1" -b - <<-EOF || return 1
 		link set lo up
-		addr replace $RV4/24 dev $2
-		addr replace $RV6/64 dev $2 nodad
+		addr replace $LV4/24 dev $2
+		addr replace $LV6/64 dev $2 nodad
 		link set $2 up
+	EOF
+	ip -n "$3" -b - <<-EOF || return 1
+		link set lo up
+		addr replace $RV4/24 dev $4
+		addr replace $RV6/64 dev $4 nodad
+		link set $4 up
 	EOF
 }
 
-# restore IF NSIF: the addressing after a test; a failure is reported
+# restore LNS IF RNS NSIF: the addressing after a test; a failure is
+# reported
 restore() {
-	addrs "$1" "$2" && rxb_wait_carrier "$1" ||
-		ktap_print_msg "cannot restore the addresses of $1/$2"
+	addrs "$@" && rxb_wait_carrier "$2" ||
+		ktap_print_msg "cannot restore the addresses of $2/$4"
 }
 
 # The kernel's driver tests of 6.12 that cannot apply here, and why.
@@ -188,43 +218,122 @@ ktap_test_skip "netcons_basic.sh" "creates its own netdevsim pair; 6.12's versio
 ktap_test_skip "hw/devlink_port_split.py" "needs splittable devlink ports (a physical switch ASIC)"
 ktap_test_skip "hw/*.sh (ethtool, ethtool_mm, ethtool_rmon, ethtool_extended_state, hw_stats_l3, hw_stats_l3_gre, loopback)" "forwarding-lib tests of physical NICs (link modes, MAC merge, RMON, L3 hardware stats, PHY loopback) over NETIFS cabled pairs: no such hardware to emulate"
 
-ip netns add "$NS1" || rxb_bail "cannot create namespace $NS1"
-
-# ---- veth baseline -----------------------------------------------------------
-if [ -z "${RXB_KDRV_NO_VETH:-}" ]; then
-	RXB_NS[kdv1]=$NS1
-	if ip link add kdv0 numtxqueues 2 numrxqueues 2 type veth peer name kdv1 \
-		numtxqueues 2 numrxqueues 2 netns "$NS1" && addrs kdv0 kdv1 &&
-	   rxb_wait_carrier kdv0; then
-		for t in $EVERY $ONCE; do
-			run_kernel_test veth kdv0 "$t"
-			report_veth
-			restore kdv0 kdv1
+# ---- rxbisect, every model, LANES lanes at once -------------------------------
+LANES=${RXB_KDRV_LANES:-2}
+[ "$LANES" -ge 1 ] 2>/dev/null || LANES=1
+LNS=()
+RNS=()
+kdrv_cleanup() {
+	local ns p
+	for ns in "${LNS[@]}" "${RNS[@]}"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
 		done
-	else
-		ktap_test_fail "veth baseline: cannot set up kdv0/kdv1"
-	fi
-	ip link del kdv0 2>/dev/null
-fi
-
-# ---- rxbisect, every model -----------------------------------------------------
-rxb_load || rxb_bail "cannot load the module"
-RXB_NS[rxb1]=$NS1	# rxb_load forgets the namespaces
+		ip netns del "$ns" 2>/dev/null
+	done
+	rxb_cleanup
+}
+trap kdrv_cleanup EXIT
+rxb_load pairs=$LANES || rxb_bail "cannot load the module with pairs=$LANES"
+for ((l = 0; l <= LANES; l++)); do	# lane LANES: the veth baseline
+	LNS[l]=kdrv-$$-l$l
+	RNS[l]=kdrv-$$-r$l
+	ip netns add "${LNS[l]}" && ip netns add "${RNS[l]}" ||
+		rxb_bail "cannot create the namespaces of lane $l"
+	[ "$l" = "$LANES" ] && break
+	RXB_NS["rxb$((2 * l))"]=${LNS[l]}
+	RXB_NS["rxb$((2 * l + 1))"]=${RNS[l]}
+	ip link set rxb$((2 * l)) netns "${LNS[l]}" &&
+		ip link set rxb$((2 * l + 1)) netns "${RNS[l]}" &&
+		addrs "${LNS[l]}" rxb$((2 * l)) "${RNS[l]}" rxb$((2 * l + 1)) &&
+		rxb_wait_carrier rxb$((2 * l)) ||
+		rxb_bail "cannot set up rxb$((2 * l))/rxb$((2 * l + 1))"
+done
 models=${RXB_KDRV_MODELS:-$(rxb_models)}
-ip link set rxb1 netns "$NS1" && addrs rxb0 rxb1 &&
-	rxb_wait_carrier rxb0 || rxb_bail "cannot set up rxb0/rxb1"
+
+# lane L MODEL...: the lane's models one after the other, every test under
+# each; "setup" in $RXB_TMP/out.MODEL.setup when a switch failed
+lane() {
+	local l=$1 m t a=rxb$((2 * $1)) b=rxb$((2 * $1 + 1))
+	shift
+	for m in "$@"; do
+		if ! DL=rxbisect/rxbisect$l rxb_dl_set ring_model "$m" ||
+		   ! rxb_wait_carrier $a || ! rxb_wait_carrier $b; then
+			echo "switch failed" > "$RXB_TMP/out.$m.setup"
+			continue
+		fi
+		for t in $(tests_of "$m"); do
+			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$RXB_TMP/out.$m.$t"
+			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$RXB_TMP/restore.$m.$t"
+		done
+	done
+}
+
+# tests_of MODEL: the kernel tests run under MODEL
+tests_of() {
+	local tests=$EVERY
+	[[ " $ONCE_MODELS " == *" $1 "* ]] && tests="$tests $ONCE"
+	echo $tests
+}
+
+declare -a mine=()
+i=0
 for m in $models; do
-	if ! echo "$m" > "$P/ring_model" || ! rxb_wait_carrier rxb0 ||
-	   ! rxb_wait_carrier rxb1; then
+	mine[i % LANES]+=" $m"
+	i=$((i + 1))
+done
+for ((l = 0; l < LANES; l++)); do
+	# shellcheck disable=SC2086
+	lane "$l" ${mine[l]} &
+done
+wait
+
+# ---- the veth baseline, for the tests that need it ------------------------------
+declare -A NEED=()
+for m in $models; do
+	[ -e "$RXB_TMP/out.$m.setup" ] && continue
+	for t in $(tests_of "$m"); do
+		all_pass "rxbisect/$m" "$t" || NEED[$t]=1
+	done
+done
+for t in $EVERY $ONCE; do
+	if [ -n "${RXB_KDRV_NO_VETH:-}" ]; then
+		continue
+	elif [ -z "${NEED[$t]:-}" ]; then
+		ktap_test_skip "veth: $t" "baseline not needed: every case passes on rxbisect under every model"
+		continue
+	fi
+	if [ -z "$VETH_UP" ]; then
+		l=$LANES
+		RXB_NS["kdv0"]=${LNS[l]}
+		RXB_NS["kdv1"]=${RNS[l]}
+		if ip -n "${LNS[l]}" link add kdv0 numtxqueues 2 numrxqueues 2 \
+			type veth peer name kdv1 numtxqueues 2 numrxqueues 2 \
+			netns "${RNS[l]}" && addrs "${LNS[l]}" kdv0 "${RNS[l]}" kdv1 &&
+		   rxb_wait_carrier kdv0; then
+			VETH_UP=1
+		else
+			ktap_test_fail "veth baseline: cannot set up kdv0/kdv1"
+			VETH_UP=fail
+		fi
+	fi
+	[ "$VETH_UP" = 1 ] || continue
+	run_kernel_test "${LNS[l]}" kdv0 "${RNS[l]}" "$t" > "$RXB_TMP/out.veth.$t"
+	parse veth "$t"
+	report_veth
+	restore "${LNS[l]}" kdv0 "${RNS[l]}" kdv1
+done
+
+# ---- the results under every model, in order ----------------------------------
+for m in $models; do
+	if [ -e "$RXB_TMP/out.$m.setup" ]; then
 		ktap_test_fail "rxbisect/$m: switch to the model"
 		continue
 	fi
-	tests=$EVERY
-	[[ " $ONCE_MODELS " == *" $m "* ]] && tests="$tests $ONCE"
-	for t in $tests; do
-		run_kernel_test "rxbisect/$m" rxb0 "$t"
+	for t in $(tests_of "$m"); do
+		parse "rxbisect/$m" "$t"
 		report_rxb "$m"
-		restore rxb0 rxb1
+		cat "$RXB_TMP/restore.$m.$t"
 	done
 done
 

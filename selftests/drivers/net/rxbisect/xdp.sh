@@ -113,6 +113,18 @@ xdp_settle() {
 	return 1
 }
 
+# xdp_wait_hw IF COUNT: wait (up to 5 s) until IF's NIC wrote COUNT frames
+# in all (hw_packets); X: IF's last sums.
+xdp_wait_hw() {
+	local i
+	for i in $(seq 25); do
+		xdp_sums "$1"
+		[ "${X[hw_packets]}" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # xdp_balance: of the sums in X, every completion consumed accounted for
 # once: 0.
 xdp_balance() {
@@ -162,7 +174,7 @@ target_down() { ip -n "$NS1" link del "$1" 2>/dev/null; }
 
 # xdp_case MODEL CASE: 0 when the verdict did exactly what it should.
 xdp_case() {
-	local c=$2 prog=$2 tgt= tdev= got b0 b1 x0 r0 p0 hw st why= k
+	local c=$2 prog=$2 tgt= tdev= got b0 b1 x0 r0 p0 hw st why= k w
 	local -A A
 	case $c in
 	redirect_veth) prog=redirect tgt=veth tdev=vr0 ;;
@@ -188,9 +200,21 @@ xdp_case() {
 	for k in "${!X[@]}"; do A[$k]=${X[$k]}; done
 	[ $c = aborted ] && x0=$(xdp_trace_count)
 	dbg "$1 $c: ping"
-	got=$(rxb_ping "$NS0" "$RXB_IP1" $N -i 0.01 -W 1)
+	# Only pass and adjust are answered: the others need not wait for
+	# replies (ping's -W after the last request); instead the counters
+	# are polled until the NIC wrote the N frames (and for tx until rxb0's
+	# stack got them back).
+	w=1
+	[ $c = pass ] || [ $c = adjust ] || w=0.1
+	got=$(rxb_ping "$NS0" "$RXB_IP1" $N -i 0.01 -W $w)
 	dbg "$1 $c: $got replies"
+	xdp_wait_hw rxb1 $((A[hw_packets] + N))
 	if [ $c = tx ]; then
+		for k in $(seq 25); do
+			xdp_sums rxb0
+			[ $((X[stack_packets] - b0)) -ge $N ] && break
+			sleep 0.2
+		done
 		xdp_settle rxb0 || why+=" rxb0 not consumed;"
 		b1=$((X[stack_packets] - b0))
 	fi
