@@ -35,16 +35,25 @@
  *    flow's unused credits go to the pool and its debt is forgiven;
  *    credits still in flight return to whatever flow holds the entry
  *    then (to the pool if none).
- *  - Phase exclusivity: a flow that went slow stays slow until the driver
- *    consumed its last slow entry (the slow ring's head register passed
- *    it) and it holds a credit again; frames arriving during that drain
- *    go slow too.  A fast frame that finds the ring without buffer (or
- *    the completion ring full) goes slow instead of being dropped.
+ *  - Back to the fast path: a flow that went slow takes the fast path
+ *    again with its next frame that finds a credit, without waiting for
+ *    its slow entries to drain; the merge below delivers that frame after
+ *    them (Fig. 7's order).  Waiting for the drain (the paper's pause)
+ *    kept a flow under steady load slow with credits free: each arrival
+ *    during the drain extended it.  A fast frame that finds the ring
+ *    without buffer (or the completion ring full) goes slow instead of
+ *    being dropped.
  *  - Merge: every slow entry carries the fast completion ring's tail at
  *    its write (a fence); poll delivers fast entries up to the fence of
  *    the next slow entry, then that one.  This keeps the NIC's arrival
- *    order per queue, hence per flow, with no per-packet sorting.  Async
+ *    order per queue, hence per flow, with no per-packet sorting: no fast
+ *    frame is delivered before a slow one that arrived earlier.  Async
  *    fetch stops at the first slow entry whose fetch is still in flight.
+ *  - Recycled credits (inactive flows, teardown, repaid debts) wait in a
+ *    pool; a flow that finds no credit while it owns (holds plus has in
+ *    flight) less than its share max(1, C_total / n) is marked wanting,
+ *    and the worker tops it up from the pool: no credit idles there while
+ *    a flow goes slow for want of one.
  *  - The slow ring has ring_size entries; a full slow ring drops (counted
  *    as slow_ring_full, beside the tier's own drops).
  *  - Lazy release (batch): at the end of each poll the driver writes the
@@ -96,9 +105,8 @@ struct ceio_slow {
 struct ceio_flow {
 	atomic_t credits;	/* unused credits */
 	atomic_t debt;		/* Algorithm 1: owed to other flows */
+	atomic_t inflight;	/* fast frames of the entry not released */
 	u64 last_ns;		/* last frame */
-	u32 slow_last;		/* slow ring tail after its last slow frame */
-	u16 q;			/* queue of that slow frame */
 	u8 state;		/* enum ceio_state */
 	u8 slow;		/* in the slow phase */
 	u8 want;		/* below its share: CEIO_WANT_* */
@@ -237,6 +245,8 @@ static void ceio_reap(struct ceio *ce, struct ceio_q *q)
 	while (q->hw.credit_seen != ci) {
 		u32 f = q->slot_flow[q->hw.credit_seen & q->cr.mask];
 
+		/* In flight per entry, whoever holds it now (teardown). */
+		atomic_dec(&ce->flow[f].inflight);
 		ceio_give(ce, &ce->flow[f], 1);
 		WRITE_ONCE(q->hw.credit_seen, q->hw.credit_seen + 1);
 	}
@@ -318,8 +328,6 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 		WRITE_ONCE(fl->slow, 1);
 		rxb_stat_inc(&q->hw.to_slow);
 	}
-	fl->slow_last = q->hw.slow_tail;
-	fl->q = qi;
 	q->hw.tick_arrivals++;
 	rxb_stat_inc(&q->hw.slow_pkts);
 	rxb_stat_inc(&m->qstats[qi].hw_packets);
@@ -327,15 +335,23 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	return 0;
 }
 
-/* May flow @fl take the fast path: its slow phase has drained. */
-static bool ceio_drained(struct ceio *ce, struct ceio_flow *fl)
+/* Top-up target of a flow: its share, at least one credit. */
+static int ceio_share(struct ceio *ce)
 {
-	u32 head;
+	return max_t(int, 1, ce->c_total / max(atomic_read(&ce->active), 1));
+}
 
-	if (!fl->slow)
-		return true;
-	head = rxb_db_read(&ce->q[fl->q].cregs.slow_head);
-	return (s32)(head - fl->slow_last) >= 0;
+/* @fl found no credit: have the worker top it up from the pool if it owns
+ * less than its share (Algorithm 1's new flows are topped up already).
+ */
+static void ceio_dry(struct ceio *ce, struct ceio_flow *fl)
+{
+	if (READ_ONCE(fl->state) == CEIO_ACTIVE &&
+	    READ_ONCE(fl->want) == CEIO_WANT_NONE &&
+	    !atomic_read(&fl->debt) &&
+	    atomic_read(&fl->credits) + atomic_read(&fl->inflight) <
+	    ceio_share(ce))
+		WRITE_ONCE(fl->want, CEIO_WANT_OWED);
 }
 
 static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
@@ -347,6 +363,7 @@ static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
 		  m->cfg.flow_table_size + qi;
 	struct ceio_flow *fl = &ce->flow[idx];
 	int err = -ENOBUFS;
+	bool slot_free;
 
 	spin_lock(&q->hw.lock);
 	ceio_reap(ce, q);
@@ -358,14 +375,19 @@ static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
 	/* A CR slot is reused only once its old entry's credit came back
 	 * (slot_flow names the flow to return it to).
 	 */
-	if (q->hw.cq_tail - q->hw.credit_seen <= q->cr.mask &&
-	    ceio_drained(ce, fl) && ceio_take(&fl->credits, 1)) {
+	slot_free = q->hw.cq_tail - q->hw.credit_seen <= q->cr.mask;
+	if (!slot_free) {
+		/* the CR is full of unreleased entries: slow */
+	} else if (!ceio_take(&fl->credits, 1)) {
+		ceio_dry(ce, fl);
+	} else {
 		u32 slot = q->hw.cq_tail & q->cr.mask;
 
 		err = rxb_rxq_deliver(m, qi, q->desc, &q->regs, &q->cr,
 				      &q->hw.rx_head, &q->hw.cq_tail, f, qi);
 		if (!err) {
 			q->slot_flow[slot] = idx;
+			atomic_inc(&fl->inflight);
 			rxb_stat_inc(&q->hw.fast);
 			if (fl->slow) {
 				WRITE_ONCE(fl->slow, 0);
@@ -522,7 +544,7 @@ static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
  */
 static void ceio_realloc(struct ceio *ce)
 {
-	u32 i, m_new = 0, n_old = 0, n_want = 0, c_flow, got = 0;
+	u32 i, m_new = 0, n_old = 0, n_want = 0, c_flow, c_top, got = 0;
 
 	for (i = 0; i < ce->nflows; i++) {
 		struct ceio_flow *fl = &ce->flow[i];
@@ -539,6 +561,7 @@ static void ceio_realloc(struct ceio *ce)
 	if (!m_new && !n_want)
 		return;
 	c_flow = ce->c_total / (n_old + m_new + n_want);
+	c_top = max(c_flow, 1U);
 	if (m_new && n_old &&
 	    atomic_read(&ce->pool) < (int)(c_flow * m_new)) {
 		u32 quota = c_flow * m_new / n_old;
@@ -565,14 +588,15 @@ static void ceio_realloc(struct ceio *ce)
 		if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
 		    READ_ONCE(fl->want) == CEIO_WANT_NONE)
 			continue;
-		have = atomic_read(&fl->credits);
-		if (have < (int)c_flow) {
-			u32 t = ceio_take(&ce->pool, c_flow - have);
+		/* What it owns: held, and in flight (coming back to it). */
+		have = atomic_read(&fl->credits) + atomic_read(&fl->inflight);
+		if (have < (int)c_top) {
+			u32 t = ceio_take(&ce->pool, c_top - have);
 
 			atomic_add(t, &fl->credits);
 			have += t;
 		}
-		WRITE_ONCE(fl->want, have < (int)c_flow ? CEIO_WANT_OWED :
+		WRITE_ONCE(fl->want, have < (int)c_top ? CEIO_WANT_OWED :
 			   CEIO_WANT_NONE);
 	}
 }
