@@ -49,11 +49,14 @@
  *    order per queue, hence per flow, with no per-packet sorting: no fast
  *    frame is delivered before a slow one that arrived earlier.  Async
  *    fetch stops at the first slow entry whose fetch is still in flight.
+ *  - Shares are C_total / n but at least one credit, in the initial share
+ *    and in Algorithm 1: with fewer credits than flows the quotient is 0
+ *    and new flows would get nothing.
  *  - Recycled credits (inactive flows, teardown, repaid debts) wait in a
  *    pool; a flow that finds no credit while it owns (holds plus has in
- *    flight) less than its share max(1, C_total / n) is marked wanting,
- *    and the worker tops it up from the pool: no credit idles there while
- *    a flow goes slow for want of one.
+ *    flight) less than its share is marked wanting, and the worker tops it
+ *    up from the pool: no credit idles there while a flow goes slow for
+ *    want of one.  A debtor that owns nothing has its debt forgiven.
  *  - The slow ring has ring_size entries; a full slow ring drops (counted
  *    as slow_ring_full, beside the tier's own drops).
  *  - Lazy release (batch): at the end of each poll the driver writes the
@@ -255,11 +258,20 @@ static void ceio_reap(struct ceio *ce, struct ceio_q *q)
 				q->slow[q->hw.slow_freed & q->cr.mask].addr);
 }
 
+/* A flow's share among @n: C_total / n, but at least one credit (with
+ * fewer credits than flows, C_total / n rounds to 0 and Algorithm 1 would
+ * give no new flow anything).
+ */
+static u32 ceio_per_flow(struct ceio *ce, u32 n)
+{
+	return ce->c_total ? max(ce->c_total / max(n, 1U), 1U) : 0;
+}
+
 /* A flow starts (first frame, or re-activation): its initial share. */
 static void ceio_flow_start(struct ceio *ce, struct ceio_flow *fl)
 {
 	u32 n = atomic_inc_return(&ce->active);
-	u32 share = ce->c_total / n, got;
+	u32 share = ceio_per_flow(ce, n), got;
 
 	atomic_set(&fl->debt, 0);
 	got = ceio_take(&ce->pool, share);
@@ -335,22 +347,22 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	return 0;
 }
 
-/* Top-up target of a flow: its share, at least one credit. */
-static int ceio_share(struct ceio *ce)
-{
-	return max_t(int, 1, ce->c_total / max(atomic_read(&ce->active), 1));
-}
-
 /* @fl found no credit: have the worker top it up from the pool if it owns
- * less than its share (Algorithm 1's new flows are topped up already).
+ * less than its share (Algorithm 1's new flows are topped up already).  A
+ * debtor that owns nothing has nothing to repay from: its debt is
+ * forgiven, or it would stay slow for good.
  */
 static void ceio_dry(struct ceio *ce, struct ceio_flow *fl)
 {
-	if (READ_ONCE(fl->state) == CEIO_ACTIVE &&
-	    READ_ONCE(fl->want) == CEIO_WANT_NONE &&
-	    !atomic_read(&fl->debt) &&
-	    atomic_read(&fl->credits) + atomic_read(&fl->inflight) <
-	    ceio_share(ce))
+	int owned = atomic_read(&fl->credits) + atomic_read(&fl->inflight);
+
+	if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
+	    READ_ONCE(fl->want) != CEIO_WANT_NONE)
+		return;
+	if (!owned)
+		atomic_set(&fl->debt, 0);
+	if (!atomic_read(&fl->debt) &&
+	    owned < (int)ceio_per_flow(ce, atomic_read(&ce->active)))
 		WRITE_ONCE(fl->want, CEIO_WANT_OWED);
 }
 
@@ -544,7 +556,7 @@ static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
  */
 static void ceio_realloc(struct ceio *ce)
 {
-	u32 i, m_new = 0, n_old = 0, n_want = 0, c_flow, c_top, got = 0;
+	u32 i, m_new = 0, n_old = 0, n_want = 0, c_flow, got = 0;
 
 	for (i = 0; i < ce->nflows; i++) {
 		struct ceio_flow *fl = &ce->flow[i];
@@ -560,8 +572,7 @@ static void ceio_realloc(struct ceio *ce)
 	}
 	if (!m_new && !n_want)
 		return;
-	c_flow = ce->c_total / (n_old + m_new + n_want);
-	c_top = max(c_flow, 1U);
+	c_flow = ceio_per_flow(ce, n_old + m_new + n_want);
 	if (m_new && n_old &&
 	    atomic_read(&ce->pool) < (int)(c_flow * m_new)) {
 		u32 quota = c_flow * m_new / n_old;
@@ -590,13 +601,13 @@ static void ceio_realloc(struct ceio *ce)
 			continue;
 		/* What it owns: held, and in flight (coming back to it). */
 		have = atomic_read(&fl->credits) + atomic_read(&fl->inflight);
-		if (have < (int)c_top) {
-			u32 t = ceio_take(&ce->pool, c_top - have);
+		if (have < (int)c_flow) {
+			u32 t = ceio_take(&ce->pool, c_flow - have);
 
 			atomic_add(t, &fl->credits);
 			have += t;
 		}
-		WRITE_ONCE(fl->want, have < (int)c_top ? CEIO_WANT_OWED :
+		WRITE_ONCE(fl->want, have < (int)c_flow ? CEIO_WANT_OWED :
 			   CEIO_WANT_NONE);
 	}
 }

@@ -161,9 +161,11 @@ out:
 	rxb_th_destroy(&t);
 }
 
-/* More flows than credits: flow 2's share is 0 and it goes slow; once
- * flows 0 and 1 went inactive their credits, in the pool, go to flow 2
- * (it ran dry) and it is fast again.
+/* More flows than credits: the quotient C_total / n is 0 for the third
+ * flow, yet Algorithm 1 gives the two new flows a credit each (a share
+ * is at least one).  Flow 0, which gave both, is then dry; once flows 1
+ * and 2 went inactive their credits, in the pool, go to flow 0 and it is
+ * fast again.
  */
 static void test_dry(const void *arg __always_unused)
 {
@@ -178,18 +180,28 @@ static void test_dry(const void *arg __always_unused)
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 2);
 	while (poll_check(&t, 0, next, 64))
 		;
-	rxb_env_run_timer(t.env);
-	rxb_env_advance(t.env, 2000000000ULL);
-	EXPECT_EQ(send(&t, 0, 2, next[2], 64), 0);	/* slow, dry */
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_realloc"), 1);
+	for (f = 1; f < 3; f++)
+		EXPECT_EQ(send(&t, 0, f, next[f], 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 3);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_to_fast"), 2);
+	EXPECT_EQ(send(&t, 0, 0, next[0], 64), 0);	/* dry: slow */
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 3);
+	while (poll_check(&t, 0, next, 64))
+		;
+	conserved(&t);
+	rxb_env_advance(t.env, 2000000000ULL);
+	EXPECT_EQ(send(&t, 0, 0, next[0], 64), 0);	/* slow, dry */
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 4);
 	EXPECT(rxb_env_run_timer(t.env));
 	EXPECT_EQ(rxb_th_xstat(&t, "ceio_inactive"), 2);
-	EXPECT_EQ(send(&t, 0, 2, next[2] + 1, 64), 0);
-	EXPECT_EQ(send(&t, 0, 2, next[2] + 2, 64), 0);
-	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 3);
-	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_to_fast"), 1);
+	EXPECT_EQ(send(&t, 0, 0, next[0] + 1, 64), 0);
+	EXPECT_EQ(send(&t, 0, 0, next[0] + 2, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 5);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_to_fast"), 3);
 	EXPECT_EQ(poll_check(&t, 0, next, 64), 3);
-	EXPECT_EQ(next[2], 4);
+	EXPECT_EQ(next[0], 5);
 	conserved(&t);
 out:
 	rxb_th_destroy(&t);
