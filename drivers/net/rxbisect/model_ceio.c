@@ -57,8 +57,12 @@
  *    flight) less than its share is marked wanting, and the worker tops it
  *    up from the pool: no credit idles there while a flow goes slow for
  *    want of one.  A debtor that owns nothing has its debt forgiven.
- *  - The slow ring has ring_size entries; a full slow ring drops (counted
- *    as slow_ring_full, beside the tier's own drops).
+ *  - The slow ring, in NIC memory, has CEIO_SLOW_MULT * ring_size
+ *    entries, so that the tier's capacity, not the host ring's size,
+ *    bounds the elastic buffer; a full slow ring drops (counted as
+ *    slow_ring_full, beside the tier's own drops).  Async fetches hold a
+ *    host buffer each from kick to delivery: at most ring_size of them
+ *    are outstanding.
  *  - Lazy release (batch): at the end of each poll the driver writes the
  *    count of fast entries it handed up to a credit register; the NIC
  *    reads it before its next credit decision and on each worker tick,
@@ -84,6 +88,8 @@
 #define CEIO_TICK_NS		(1000 * 1000ULL)
 #define CEIO_REACT_PER_TICK	8
 #define CEIO_INACTIVE_NS	(1000 * 1000 * 1000ULL)
+/* Slow ring entries per Rx ring entry. */
+#define CEIO_SLOW_MULT		8
 
 enum ceio_state { CEIO_FREE, CEIO_ACTIVE, CEIO_INACTIVE };
 
@@ -127,6 +133,7 @@ struct ceio_q {
 	struct rxb_rx_desc *desc;
 	struct rxb_cring cr;
 	struct ceio_slow *slow;		/* slow ring, NIC memory */
+	u32 slow_mask;			/* its entries - 1 */
 	u32 *slot_flow;			/* NIC: flow of each CR slot */
 	void **cookie;			/* driver: buffer per descriptor */
 	struct ceio_slot *slot;		/* driver: per slow entry */
@@ -174,6 +181,7 @@ struct ceio {
 	struct ceio_flow *flow;		/* flow table entries + one per queue */
 	struct rxb_nicmem *nm;
 	struct ceio_slot *slots;	/* every queue's slow entries' */
+	struct ceio_slow *slow;		/* every queue's slow ring */
 	u32 nflows;
 	u32 c_total;
 	u64 inactive_ns;
@@ -255,7 +263,7 @@ static void ceio_reap(struct ceio *ce, struct ceio_q *q)
 	}
 	for (; q->hw.slow_freed != head; q->hw.slow_freed++)
 		rxb_nicmem_free(ce->nm,
-				q->slow[q->hw.slow_freed & q->cr.mask].addr);
+				q->slow[q->hw.slow_freed & q->slow_mask].addr);
 }
 
 /* A flow's share among @n: C_total / n, but at least one credit (with
@@ -312,7 +320,7 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	 * the register, which may have moved since: a slot is reused only
 	 * once its old frame's memory is gone.
 	 */
-	if (q->hw.slow_tail - q->hw.slow_freed > q->cr.mask) {
+	if (q->hw.slow_tail - q->hw.slow_freed > q->slow_mask) {
 		rxb_stat_inc(&q->hw.slow_full);
 		return -ENOSPC;
 	}
@@ -321,7 +329,7 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 		return -ENOSPC;
 	}
 	m->cfg.hw_ops->nicmem_write(m->cfg.hw, f, addr, 0);
-	e = &q->slow[q->hw.slow_tail & q->cr.mask];
+	e = &q->slow[q->hw.slow_tail & q->slow_mask];
 	e->addr = addr;
 	e->len = f->len;
 	e->hash = f->hash;
@@ -423,7 +431,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 			      struct ceio_q *q, struct rxb_pkt *pkt)
 {
 	struct ceio *ce = to_ceio(m);
-	u32 i = q->sw.slow_head & q->cr.mask;
+	u32 i = q->sw.slow_head & q->slow_mask;
 	const struct ceio_slow *e = &q->slow[i];
 	struct ceio_slot *s = &q->slot[i];
 	struct rxb_buf buf;
@@ -463,8 +471,9 @@ static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
 {
 	struct ceio *ce = to_ceio(m);
 
-	while (q->sw.fetch_head != tail && n-- > 0) {
-		u32 i = q->sw.fetch_head & q->cr.mask;
+	while (q->sw.fetch_head != tail && n-- > 0 &&
+	       q->sw.fetch_head - q->sw.slow_head <= q->cr.mask) {
+		u32 i = q->sw.fetch_head & q->slow_mask;
 		const struct ceio_slow *e = &q->slow[i];
 		struct ceio_slot *s = &q->slot[i];
 		struct rxb_buf buf;
@@ -505,7 +514,7 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 		/* Acquire: pairs with the release in ceio_slow_rx(). */
 		stail = smp_load_acquire(&q->cregs.slow_tail);
 		if (q->sw.slow_head != stail &&
-		    q->slow[q->sw.slow_head & q->cr.mask].fence == head) {
+		    q->slow[q->sw.slow_head & q->slow_mask].fence == head) {
 			if (!ceio_slow_deliver(m, qi, q, &pkts[n]))
 				break;
 		} else if (ready) {
@@ -810,8 +819,8 @@ static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
 	return 0;
 }
 
-/* The Rx ring's buffers, and one per slow ring entry for its fetch (an
- * async fetch holds its host buffer from kick to delivery).
+/* The Rx ring's buffers, and one per outstanding slow fetch (an async
+ * fetch holds its host buffer from kick to delivery; at most ring_size).
  */
 static unsigned int ceio_bufs_per_queue(const struct rxb_model_cfg *cfg)
 {
@@ -823,8 +832,6 @@ static const struct rxb_layout ceio_layout =
 			 RXB_ARRAY(struct ceio_q, desc, struct rxb_rx_desc,
 				   RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, cr.ent, struct rxb_cqe,
-				   RXB_ARR_RING),
-			 RXB_ARRAY(struct ceio_q, slow, struct ceio_slow,
 				   RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, slot_flow, u32, RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, cookie, void *,
@@ -839,24 +846,26 @@ static void ceio_destroy(struct rxb_model *m)
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct ceio_q *q = &ce->q[qi];
 
-		for (i = 0; i < m->cfg.ring_size; i++) {
+		for (i = 0; i < m->cfg.ring_size; i++)
 			if (q->cookie[i])
 				rxb_drv_free_buf(m, qi, q->cookie[i]);
+		for (i = 0; i <= q->slow_mask; i++)
 			if (q->slot[i].slow_cookie)
 				rxb_drv_free_buf(m, qi, q->slot[i].slow_cookie);
-		}
 		for (; q->hw.slow_freed != q->hw.slow_tail; q->hw.slow_freed++)
 			rxb_nicmem_free(ce->nm,
-					q->slow[q->hw.slow_freed & q->cr.mask].addr);
+					q->slow[q->hw.slow_freed & q->slow_mask].addr);
 	}
 	kvfree(ce->flow);
 	kvfree(ce->slots);
+	kvfree(ce->slow);
 	rxb_model_free(m, &ceio_layout);
 }
 
 static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, &ceio_layout);
+	u32 nslow = cfg->ring_size * CEIO_SLOW_MULT;
 	struct ceio *ce;
 	unsigned int qi;
 
@@ -865,11 +874,14 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	ce = to_ceio(m);
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
 	ce->flow = kvcalloc(ce->nflows, sizeof(*ce->flow), GFP_KERNEL);
-	ce->slots = kvcalloc(cfg->nqueues * cfg->ring_size, sizeof(*ce->slots),
+	ce->slots = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slots),
 			     GFP_KERNEL);
-	if (!ce->flow || !ce->slots) {
+	ce->slow = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slow),
+			    GFP_KERNEL);
+	if (!ce->flow || !ce->slots || !ce->slow) {
 		kvfree(ce->flow);
 		kvfree(ce->slots);
+		kvfree(ce->slow);
 		rxb_model_free(m, &ceio_layout);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -882,7 +894,9 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		struct ceio_q *q = &ce->q[qi];
 
-		q->slot = ce->slots + qi * cfg->ring_size;
+		q->slot = ce->slots + qi * nslow;
+		q->slow = ce->slow + qi * nslow;
+		q->slow_mask = nslow - 1;
 		spin_lock_init(&q->hw.lock);
 		rxb_cring_init(&q->cr, cfg->ring_size, &q->regs.cq_head);
 		ceio_refill(m, qi);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the CEIO core (model_ceio.c): the paper's Fig. 7 script, phase
- * exclusivity, a fully slow flow (credits 0, sync and async fetch), tier
+ * Tests of the CEIO core (model_ceio.c): the paper's Fig. 7 script (order
+ * kept by the merge, not by a pause of the fast path), the return to the
+ * fast path under steady load, more flows than credits and the pool's
+ * top-up, a fully slow flow (credits 0, sync and async fetch), tier
  * overflow, Algorithm 1 (both cases) with credit conservation, inactive
  * flows and round-robin re-activation, flow teardown, churn past the flow
  * table's size, and a multi-threaded stress (random credit exhaustion,
