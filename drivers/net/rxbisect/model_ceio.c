@@ -35,18 +35,34 @@
  *    flow's unused credits go to the pool and its debt is forgiven;
  *    credits still in flight return to whatever flow holds the entry
  *    then (to the pool if none).
- *  - Phase exclusivity: a flow that went slow stays slow until the driver
- *    consumed its last slow entry (the slow ring's head register passed
- *    it) and it holds a credit again; frames arriving during that drain
- *    go slow too.  A fast frame that finds the ring without buffer (or
- *    the completion ring full) goes slow instead of being dropped.
+ *  - Back to the fast path: a flow that went slow takes the fast path
+ *    again with its next frame that finds a credit, without waiting for
+ *    its slow entries to drain; the merge below delivers that frame after
+ *    them (Fig. 7's order).  Waiting for the drain (the paper's pause)
+ *    kept a flow under steady load slow with credits free: each arrival
+ *    during the drain extended it.  A fast frame that finds the ring
+ *    without buffer (or the completion ring full) goes slow instead of
+ *    being dropped.
  *  - Merge: every slow entry carries the fast completion ring's tail at
  *    its write (a fence); poll delivers fast entries up to the fence of
  *    the next slow entry, then that one.  This keeps the NIC's arrival
- *    order per queue, hence per flow, with no per-packet sorting.  Async
+ *    order per queue, hence per flow, with no per-packet sorting: no fast
+ *    frame is delivered before a slow one that arrived earlier.  Async
  *    fetch stops at the first slow entry whose fetch is still in flight.
- *  - The slow ring has ring_size entries; a full slow ring drops (counted
- *    as slow_ring_full, beside the tier's own drops).
+ *  - Shares are C_total / n but at least one credit, in the initial share
+ *    and in Algorithm 1: with fewer credits than flows the quotient is 0
+ *    and new flows would get nothing.
+ *  - Recycled credits (inactive flows, teardown, repaid debts) wait in a
+ *    pool; a flow that finds no credit while it owns (holds plus has in
+ *    flight) less than its share is marked wanting, and the worker tops it
+ *    up from the pool: no credit idles there while a flow goes slow for
+ *    want of one.  A debtor that owns nothing has its debt forgiven.
+ *  - The slow ring, in NIC memory, has CEIO_SLOW_MULT * ring_size
+ *    entries, so that the tier's capacity, not the host ring's size,
+ *    bounds the elastic buffer; a full slow ring drops (counted as
+ *    slow_ring_full, beside the tier's own drops).  Async fetches hold a
+ *    host buffer each from kick to delivery: at most ring_size of them
+ *    are outstanding.
  *  - Lazy release (batch): at the end of each poll the driver writes the
  *    count of fast entries it handed up to a credit register; the NIC
  *    reads it before its next credit decision and on each worker tick,
@@ -72,6 +88,8 @@
 #define CEIO_TICK_NS		(1000 * 1000ULL)
 #define CEIO_REACT_PER_TICK	8
 #define CEIO_INACTIVE_NS	(1000 * 1000 * 1000ULL)
+/* Slow ring entries per Rx ring entry. */
+#define CEIO_SLOW_MULT		8
 
 enum ceio_state { CEIO_FREE, CEIO_ACTIVE, CEIO_INACTIVE };
 
@@ -96,9 +114,8 @@ struct ceio_slow {
 struct ceio_flow {
 	atomic_t credits;	/* unused credits */
 	atomic_t debt;		/* Algorithm 1: owed to other flows */
+	atomic_t inflight;	/* fast frames of the entry not released */
 	u64 last_ns;		/* last frame */
-	u32 slow_last;		/* slow ring tail after its last slow frame */
-	u16 q;			/* queue of that slow frame */
 	u8 state;		/* enum ceio_state */
 	u8 slow;		/* in the slow phase */
 	u8 want;		/* below its share: CEIO_WANT_* */
@@ -116,6 +133,7 @@ struct ceio_q {
 	struct rxb_rx_desc *desc;
 	struct rxb_cring cr;
 	struct ceio_slow *slow;		/* slow ring, NIC memory */
+	u32 slow_mask;			/* its entries - 1 */
 	u32 *slot_flow;			/* NIC: flow of each CR slot */
 	void **cookie;			/* driver: buffer per descriptor */
 	struct ceio_slot *slot;		/* driver: per slow entry */
@@ -163,6 +181,7 @@ struct ceio {
 	struct ceio_flow *flow;		/* flow table entries + one per queue */
 	struct rxb_nicmem *nm;
 	struct ceio_slot *slots;	/* every queue's slow entries' */
+	struct ceio_slow *slow;		/* every queue's slow ring */
 	u32 nflows;
 	u32 c_total;
 	u64 inactive_ns;
@@ -237,19 +256,30 @@ static void ceio_reap(struct ceio *ce, struct ceio_q *q)
 	while (q->hw.credit_seen != ci) {
 		u32 f = q->slot_flow[q->hw.credit_seen & q->cr.mask];
 
+		/* In flight per entry, whoever holds it now (teardown). */
+		atomic_dec(&ce->flow[f].inflight);
 		ceio_give(ce, &ce->flow[f], 1);
 		WRITE_ONCE(q->hw.credit_seen, q->hw.credit_seen + 1);
 	}
 	for (; q->hw.slow_freed != head; q->hw.slow_freed++)
 		rxb_nicmem_free(ce->nm,
-				q->slow[q->hw.slow_freed & q->cr.mask].addr);
+				q->slow[q->hw.slow_freed & q->slow_mask].addr);
+}
+
+/* A flow's share among @n: C_total / n, but at least one credit (with
+ * fewer credits than flows, C_total / n rounds to 0 and Algorithm 1 would
+ * give no new flow anything).
+ */
+static u32 ceio_per_flow(struct ceio *ce, u32 n)
+{
+	return ce->c_total ? max(ce->c_total / max(n, 1U), 1U) : 0;
 }
 
 /* A flow starts (first frame, or re-activation): its initial share. */
 static void ceio_flow_start(struct ceio *ce, struct ceio_flow *fl)
 {
 	u32 n = atomic_inc_return(&ce->active);
-	u32 share = ce->c_total / n, got;
+	u32 share = ceio_per_flow(ce, n), got;
 
 	atomic_set(&fl->debt, 0);
 	got = ceio_take(&ce->pool, share);
@@ -290,7 +320,7 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	 * the register, which may have moved since: a slot is reused only
 	 * once its old frame's memory is gone.
 	 */
-	if (q->hw.slow_tail - q->hw.slow_freed > q->cr.mask) {
+	if (q->hw.slow_tail - q->hw.slow_freed > q->slow_mask) {
 		rxb_stat_inc(&q->hw.slow_full);
 		return -ENOSPC;
 	}
@@ -299,7 +329,7 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 		return -ENOSPC;
 	}
 	m->cfg.hw_ops->nicmem_write(m->cfg.hw, f, addr, 0);
-	e = &q->slow[q->hw.slow_tail & q->cr.mask];
+	e = &q->slow[q->hw.slow_tail & q->slow_mask];
 	e->addr = addr;
 	e->len = f->len;
 	e->hash = f->hash;
@@ -318,8 +348,6 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 		WRITE_ONCE(fl->slow, 1);
 		rxb_stat_inc(&q->hw.to_slow);
 	}
-	fl->slow_last = q->hw.slow_tail;
-	fl->q = qi;
 	q->hw.tick_arrivals++;
 	rxb_stat_inc(&q->hw.slow_pkts);
 	rxb_stat_inc(&m->qstats[qi].hw_packets);
@@ -327,15 +355,23 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	return 0;
 }
 
-/* May flow @fl take the fast path: its slow phase has drained. */
-static bool ceio_drained(struct ceio *ce, struct ceio_flow *fl)
+/* @fl found no credit: have the worker top it up from the pool if it owns
+ * less than its share (Algorithm 1's new flows are topped up already).  A
+ * debtor that owns nothing has nothing to repay from: its debt is
+ * forgiven, or it would stay slow for good.
+ */
+static void ceio_dry(struct ceio *ce, struct ceio_flow *fl)
 {
-	u32 head;
+	int owned = atomic_read(&fl->credits) + atomic_read(&fl->inflight);
 
-	if (!fl->slow)
-		return true;
-	head = rxb_db_read(&ce->q[fl->q].cregs.slow_head);
-	return (s32)(head - fl->slow_last) >= 0;
+	if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
+	    READ_ONCE(fl->want) != CEIO_WANT_NONE)
+		return;
+	if (!owned)
+		atomic_set(&fl->debt, 0);
+	if (!atomic_read(&fl->debt) &&
+	    owned < (int)ceio_per_flow(ce, atomic_read(&ce->active)))
+		WRITE_ONCE(fl->want, CEIO_WANT_OWED);
 }
 
 static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
@@ -347,6 +383,7 @@ static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
 		  m->cfg.flow_table_size + qi;
 	struct ceio_flow *fl = &ce->flow[idx];
 	int err = -ENOBUFS;
+	bool slot_free;
 
 	spin_lock(&q->hw.lock);
 	ceio_reap(ce, q);
@@ -358,14 +395,19 @@ static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
 	/* A CR slot is reused only once its old entry's credit came back
 	 * (slot_flow names the flow to return it to).
 	 */
-	if (q->hw.cq_tail - q->hw.credit_seen <= q->cr.mask &&
-	    ceio_drained(ce, fl) && ceio_take(&fl->credits, 1)) {
+	slot_free = q->hw.cq_tail - q->hw.credit_seen <= q->cr.mask;
+	if (!slot_free) {
+		/* the CR is full of unreleased entries: slow */
+	} else if (!ceio_take(&fl->credits, 1)) {
+		ceio_dry(ce, fl);
+	} else {
 		u32 slot = q->hw.cq_tail & q->cr.mask;
 
 		err = rxb_rxq_deliver(m, qi, q->desc, &q->regs, &q->cr,
 				      &q->hw.rx_head, &q->hw.cq_tail, f, qi);
 		if (!err) {
 			q->slot_flow[slot] = idx;
+			atomic_inc(&fl->inflight);
 			rxb_stat_inc(&q->hw.fast);
 			if (fl->slow) {
 				WRITE_ONCE(fl->slow, 0);
@@ -389,7 +431,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 			      struct ceio_q *q, struct rxb_pkt *pkt)
 {
 	struct ceio *ce = to_ceio(m);
-	u32 i = q->sw.slow_head & q->cr.mask;
+	u32 i = q->sw.slow_head & q->slow_mask;
 	const struct ceio_slow *e = &q->slow[i];
 	struct ceio_slot *s = &q->slot[i];
 	struct rxb_buf buf;
@@ -429,8 +471,9 @@ static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
 {
 	struct ceio *ce = to_ceio(m);
 
-	while (q->sw.fetch_head != tail && n-- > 0) {
-		u32 i = q->sw.fetch_head & q->cr.mask;
+	while (q->sw.fetch_head != tail && n-- > 0 &&
+	       q->sw.fetch_head - q->sw.slow_head <= q->cr.mask) {
+		u32 i = q->sw.fetch_head & q->slow_mask;
 		const struct ceio_slow *e = &q->slow[i];
 		struct ceio_slot *s = &q->slot[i];
 		struct rxb_buf buf;
@@ -471,7 +514,7 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 		/* Acquire: pairs with the release in ceio_slow_rx(). */
 		stail = smp_load_acquire(&q->cregs.slow_tail);
 		if (q->sw.slow_head != stail &&
-		    q->slow[q->sw.slow_head & q->cr.mask].fence == head) {
+		    q->slow[q->sw.slow_head & q->slow_mask].fence == head) {
 			if (!ceio_slow_deliver(m, qi, q, &pkts[n]))
 				break;
 		} else if (ready) {
@@ -538,7 +581,7 @@ static void ceio_realloc(struct ceio *ce)
 	}
 	if (!m_new && !n_want)
 		return;
-	c_flow = ce->c_total / (n_old + m_new + n_want);
+	c_flow = ceio_per_flow(ce, n_old + m_new + n_want);
 	if (m_new && n_old &&
 	    atomic_read(&ce->pool) < (int)(c_flow * m_new)) {
 		u32 quota = c_flow * m_new / n_old;
@@ -565,7 +608,8 @@ static void ceio_realloc(struct ceio *ce)
 		if (READ_ONCE(fl->state) != CEIO_ACTIVE ||
 		    READ_ONCE(fl->want) == CEIO_WANT_NONE)
 			continue;
-		have = atomic_read(&fl->credits);
+		/* What it owns: held, and in flight (coming back to it). */
+		have = atomic_read(&fl->credits) + atomic_read(&fl->inflight);
 		if (have < (int)c_flow) {
 			u32 t = ceio_take(&ce->pool, c_flow - have);
 
@@ -775,8 +819,8 @@ static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
 	return 0;
 }
 
-/* The Rx ring's buffers, and one per slow ring entry for its fetch (an
- * async fetch holds its host buffer from kick to delivery).
+/* The Rx ring's buffers, and one per outstanding slow fetch (an async
+ * fetch holds its host buffer from kick to delivery; at most ring_size).
  */
 static unsigned int ceio_bufs_per_queue(const struct rxb_model_cfg *cfg)
 {
@@ -788,8 +832,6 @@ static const struct rxb_layout ceio_layout =
 			 RXB_ARRAY(struct ceio_q, desc, struct rxb_rx_desc,
 				   RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, cr.ent, struct rxb_cqe,
-				   RXB_ARR_RING),
-			 RXB_ARRAY(struct ceio_q, slow, struct ceio_slow,
 				   RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, slot_flow, u32, RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, cookie, void *,
@@ -804,24 +846,26 @@ static void ceio_destroy(struct rxb_model *m)
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct ceio_q *q = &ce->q[qi];
 
-		for (i = 0; i < m->cfg.ring_size; i++) {
+		for (i = 0; i < m->cfg.ring_size; i++)
 			if (q->cookie[i])
 				rxb_drv_free_buf(m, qi, q->cookie[i]);
+		for (i = 0; i <= q->slow_mask; i++)
 			if (q->slot[i].slow_cookie)
 				rxb_drv_free_buf(m, qi, q->slot[i].slow_cookie);
-		}
 		for (; q->hw.slow_freed != q->hw.slow_tail; q->hw.slow_freed++)
 			rxb_nicmem_free(ce->nm,
-					q->slow[q->hw.slow_freed & q->cr.mask].addr);
+					q->slow[q->hw.slow_freed & q->slow_mask].addr);
 	}
 	kvfree(ce->flow);
 	kvfree(ce->slots);
+	kvfree(ce->slow);
 	rxb_model_free(m, &ceio_layout);
 }
 
 static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, &ceio_layout);
+	u32 nslow = cfg->ring_size * CEIO_SLOW_MULT;
 	struct ceio *ce;
 	unsigned int qi;
 
@@ -830,11 +874,14 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	ce = to_ceio(m);
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
 	ce->flow = kvcalloc(ce->nflows, sizeof(*ce->flow), GFP_KERNEL);
-	ce->slots = kvcalloc(cfg->nqueues * cfg->ring_size, sizeof(*ce->slots),
+	ce->slots = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slots),
 			     GFP_KERNEL);
-	if (!ce->flow || !ce->slots) {
+	ce->slow = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slow),
+			    GFP_KERNEL);
+	if (!ce->flow || !ce->slots || !ce->slow) {
 		kvfree(ce->flow);
 		kvfree(ce->slots);
+		kvfree(ce->slow);
 		rxb_model_free(m, &ceio_layout);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -847,7 +894,9 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		struct ceio_q *q = &ce->q[qi];
 
-		q->slot = ce->slots + qi * cfg->ring_size;
+		q->slot = ce->slots + qi * nslow;
+		q->slow = ce->slow + qi * nslow;
+		q->slow_mask = nslow - 1;
 		spin_lock_init(&q->hw.lock);
 		rxb_cring_init(&q->cr, cfg->ring_size, &q->regs.cq_head);
 		ceio_refill(m, qi);

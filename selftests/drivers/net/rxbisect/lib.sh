@@ -639,7 +639,7 @@ rxb_udp_rcvbuf_errs() {
 # RXB_SEQ_DUP, RXB_SEQ_FOOO (reordered within a flow) from the receiver.
 # RXB_S is rxb1's snapshot after the run.
 rxb_udp_seq_counted() {
-	local nic0 sock0
+	local nic0 sock0 j k v
 
 	rxb_snap rxb1
 	nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
@@ -648,9 +648,15 @@ rxb_udp_seq_counted() {
 	rxb_snap rxb1
 	RXB_SEQ_NIC=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - nic0))
 	RXB_SEQ_SOCK=$(($(rxb_udp_rcvbuf_errs) - sock0))
-	RXB_SEQ_UNIQ=$(rxb_jget "$1" unique)
-	RXB_SEQ_DUP=$(rxb_jget "$1" dup)
-	RXB_SEQ_FOOO=$(rxb_jget "$1" flow_ooo)
+	# udp_seq.py's JSON is one flat line: read in bash (a python start
+	# per value costs about a second under TCG).
+	j=
+	[ -r "$1" ] && j=$(<"$1")
+	for k in UNIQ:unique DUP:dup FOOO:flow_ooo; do
+		v=
+		[[ $j =~ \"${k#*:}\":\ (-?[0-9]+) ]] && v=${BASH_REMATCH[1]}
+		printf -v "RXB_SEQ_${k%%:*}" '%s' "$v"
+	done
 }
 
 rxb_udp_flows() {
