@@ -27,76 +27,92 @@ nm=$(wc -w <<<"$MODELS")
 ktap_set_plan $((nm + 4))
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
-# link STAT: rxb1's standard counter STAT (ip -s link, rtnl).
-link() { rxb_in rxb1 cat "/sys/class/net/rxb1/statistics/$1"; }
-
-# hold_recv: a UDP socket on rxb1's port 9 with room for everything sent,
-# that reads nothing until $RXB_TMP/done exists, then reads all, writes the
-# count to $RXB_TMP/count and closes.
-hold_recv() {
-	rm -f "$RXB_TMP/ready" "$RXB_TMP/done" "$RXB_TMP/count"
-	cat > "$RXB_TMP/hold.py" <<-'EOF'
-	import os, socket, sys, time
-	d = sys.argv[1]
-	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-	s.setsockopt(socket.SOL_SOCKET, 33, 64 << 20)	# SO_RCVBUFFORCE
-	s.bind(("", 9))
-	open(d + "/ready", "w").close()
-	while not os.path.exists(d + "/done"):
-	    time.sleep(0.05)
-	s.setblocking(False)
-	n = 0
-	try:
-	    while True:
-	        s.recv(4096)
-	        n += 1
-	except BlockingIOError:
-	    pass
-	s.close()
-	with open(d + "/count.tmp", "w") as f:
-	    f.write(str(n))
-	os.rename(d + "/count.tmp", d + "/count")
-	EOF
-	rxb_bg ip netns exec "$NS1" timeout 120 python3 "$RXB_TMP/hold.py" "$RXB_TMP"
-	for i in $(seq 50); do
-		[ -e "$RXB_TMP/ready" ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
-# hold_end: let the socket read and close; prints its count.
-hold_end() {
-	touch "$RXB_TMP/done"
-	for i in $(seq 50); do
-		[ -e "$RXB_TMP/count" ] && { cat "$RXB_TMP/count"; return 0; }
-		sleep 0.2
-	done
-	echo -1
-}
+# Two python3 started once (each start costs ~0.7 s in the VM), driven a
+# line at a time:
+#  - RCV in $NS1: a UDP socket on rxb1's port 9 with room for everything
+#    sent, read only when asked: "base" notes rxb1's standard counters
+#    (/sys/class/net/rxb1/statistics: ip -s link, rtnl); "hold STAT N"
+#    waits (up to 10 s) until STAT grew by N since, then reads everything
+#    the socket holds at once and answers "COUNT +rx_packets +rx_bytes
+#    +rx_dropped"; "get STAT..." answers their values;
+#  - SND in $NS0: "COUNT RATE" sends COUNT UDP datagrams (64-byte payload)
+#    to rxb1's port 9 from one socket at about RATE a second, answers the
+#    number sent.
+coproc RCV { ip netns exec "$NS1" timeout 900 python3 -u -c '
+import os, socket, sys, time
+st = "/sys/class/net/rxb1/statistics/"
+def get(k):
+    with open(st + k) as f:
+        return int(f.read())
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 64 << 20)	# SO_RCVBUFFORCE
+s.bind(("", 9))
+s.setblocking(False)
+names = ("rx_packets", "rx_bytes", "rx_dropped")
+base = {}
+print("ready")
+for line in sys.stdin:
+    w = line.split()
+    if w[0] == "base":
+        base = {k: get(k) for k in names}
+        print("ok")
+    elif w[0] == "hold":
+        t = time.monotonic() + 10
+        while get(w[1]) - base[w[1]] < int(w[2]) and time.monotonic() < t:
+            time.sleep(0.02)
+        n = 0
+        try:
+            while True:
+                s.recv(4096)
+                n += 1
+        except BlockingIOError:
+            pass
+        print(n, *(get(k) - base[k] for k in names))
+    elif w[0] == "get":
+        print(*(get(k) for k in w[1:]))
+'; }
+RXB_PIDS+=("$RCV_PID")
+coproc SND { ip netns exec "$NS0" timeout 900 python3 -u -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+payload = b"x" * 64
+for line in sys.stdin:
+    count, rate = int(line.split()[0]), float(line.split()[1])
+    sent = 0
+    t0 = time.monotonic()
+    for i in range(count):
+        try:
+            s.sendto(payload, (sys.argv[1], 9))
+            sent += 1
+        except OSError:
+            pass
+        if i % 16 == 15:
+            ahead = t0 + (i + 1) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+    print(sent)
+' "$RXB_IP1"; }
+RXB_PIDS+=("$SND_PID")
+rcv() { echo "$*" >&"${RCV[1]}" && read -r -t 60 REPLY <&"${RCV[0]}" && echo "$REPLY"; }
+snd() { echo "$*" >&"${SND[1]}" && read -r -t 60 REPLY <&"${SND[0]}" && echo "$REPLY"; }
+read -r -t 60 r <&"${RCV[0]}"
+[ "$r" = ready ] || rxb_bail "the receiver does not start"
 
 # 1..nm
 N=768
 for m in $MODELS; do
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model ||
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
-	hold_recv || { ktap_test_fail "$m: the receiver does not start"; continue; }
 	rxb_snap rxb1
 	r0=${RXB_S[rx_pp_released]:-x} f0=${RXB_S[rx_pp_fresh]:-0}
-	p0=$(link rx_packets) b0=$(link rx_bytes)
-	sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" $N 1 3000)
-	# until rx_packets has grown by what was sent since p0 (up to 10 s;
-	# rxb_wait_rx would count from after the blast and always wait 10 s)
-	for i in $(seq 50); do
-		[ $(($(link rx_packets) - p0)) -ge "${sent:-0}" ] && break
-		sleep 0.2
-	done
-	got=$(hold_end)
-	rxb_kill_bg
+	rcv base >/dev/null
+	sent=$(snd $N 3000)
+	# until rx_packets has grown by what was sent (up to 10 s), then the
+	# socket frees them all at once
+	read -r got p b d <<<"$(rcv hold rx_packets "${sent:-0}")"
 	sleep 0.3
 	rxb_snap rxb1
 	r1=${RXB_S[rx_pp_released]:-y}
-	p=$(($(link rx_packets) - p0)) b=$(($(link rx_bytes) - b0))
 	ktap_print_msg "$m: pool ${RXB_S[rx0_pp_size]} pages; $sent sent, $got held then freed;" \
 		"pages from the page allocator +$((${RXB_S[rx_pp_fresh]:-0} - f0)), back to it +$((r1 - r0))"
 	ktap_test_result "$m: a ring's worth of held pages all return to the pool" \
@@ -115,31 +131,26 @@ ktap_test_result "rx_packets/rx_bytes (ip -s link) = what the socket received" \
 	[ "${P_OK:-0}" = 1 ]
 
 # nm+2: dma_fail: every completion carries a DMA error
-hold_recv || ktap_print_msg "the receiver does not start"
-p0=$(link rx_packets) d0=$(link rx_dropped)
+rcv base >/dev/null
 rxb_fault rxb1 dma_fail 1000
-sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 200 1 2000)
-for i in $(seq 25); do
-	[ $(($(link rx_dropped) - d0)) -ge 200 ] && break
-	sleep 0.2
-done
+sent=$(snd 200 2000)
+read -r got p b d <<<"$(rcv hold rx_dropped "${sent:-0}")"
 rxb_fault rxb1 dma_fail 0
-got=$(hold_end)
-rxb_kill_bg
-p=$(($(link rx_packets) - p0)) d=$(($(link rx_dropped) - d0))
 ktap_print_msg "dma_fail=1000: $sent sent, rx_dropped +$d, rx_packets +$p, socket got $got"
 ktap_test_result "DMA error completions: rx_dropped, not rx_packets" \
 	[ "$d" = "$sent" -a "$p" = 0 -a "$got" = 0 ]
 
 # nm+3: 4200 frames into a stalled inline engine: 4096 held, 104 dropped
 frame=$(rxb_mac rxb1 | tr -d :)$(rxb_mac rxb0 | tr -d :)88b5$(printf '%092d' 0)
-fe0=$(link rx_fifo_errors) e0=$(link rx_errors)
+read -r fe0 e0 <<<"$(rcv get rx_fifo_errors rx_errors)"
 rxb_fault rxb1 engine_stall 1
 rxb_inject_n rxb1 4200 "$frame"
 rxb_fault rxb1 engine_stall 0
-fe=$(($(link rx_fifo_errors) - fe0)) e=$(($(link rx_errors) - e0))
+read -r fe e <<<"$(rcv get rx_fifo_errors rx_errors)"
+fe=$((fe - fe0)) e=$((e - e0))
 ktap_print_msg "4200 frames into a stalled engine: rx_fifo_errors +$fe, rx_errors +$e"
 ktap_test_result "engine FIFO drops in rx_fifo_errors" [ "$fe" = 104 -a "$e" = 104 ]
+rxb_kill_bg
 
 # nm+4: synchronize_net() calls of a link down, 1 queue vs 8
 syncs() {	# QUEUES: prints the calls during "ip link set rxb1 down"

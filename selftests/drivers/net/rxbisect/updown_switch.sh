@@ -39,17 +39,49 @@ diag() {
 	done
 }
 
-# traffic WHAT: ping, then a TCP transfer each way; one result
+# Two iperf3 servers in $NS1 for the whole test (5201: rxb0 -> rxb1, 5202:
+# the client's -R, rxb1 -> rxb0), so that both directions run at once and
+# no server is started (and waited for) per transfer.
+for port in 5201 5202; do
+	rxb_bg ip netns exec "$NS1" timeout 1800 iperf3 -s -p $port -B "$RXB_IP1" \
+		>"$RXB_TMP/server$port" 2>&1
+	rxb_wait_listen "$NS1" $port || rxb_bail "iperf3 server on port $port does not start"
+done
+
+# iperf_ok OUT RC WHAT: rxb_iperf_check, with the JSON read in bash (no
+# python3 start per transfer): exit 0, no error, data received.
+iperf_ok() {
+	local out=$1 rc=$2 j bytes=0 bps=0 err=
+	j=$(<"$out")
+	[[ $j =~ \"error\":[[:space:]]*\"([^\"]*)\" ]] && err=${BASH_REMATCH[1]}
+	[[ $j =~ \"sum_received\":[[:space:]]*\{[^}]*\"bytes\":[[:space:]]*([0-9]+)[^}]*\"bits_per_second\":[[:space:]]*([0-9.e+]+) ]] &&
+		bytes=${BASH_REMATCH[1]} bps=${BASH_REMATCH[2]}
+	ktap_print_msg "$3: exit $rc, $bps bit/s, $bytes bytes received${err:+, error: $err}"
+	if [ "$rc" != 0 ] || [ -n "$err" ]; then
+		tail -n 5 "$out" "$RXB_TMP"/server520? 2>/dev/null | sed 's/^/# /'
+		return 1
+	fi
+	[ "$bytes" -gt 0 ] && [ "${bps//[0.]/}" != "" ]
+}
+
+# traffic WHAT: ping, then a TCP transfer each way (at the same time); one
+# result
 traffic() {
-	local ok=1 rc
+	local ok=1 rf rr pf pr
 	rxb_ping_ok "$NS0" "$RXB_IP1" 3 || ok=
 	if [ -n "$ok" ]; then
-		rxb_iperf "$RXB_TMP/fwd" 1 -P 4 --connect-timeout 5000
-		rxb_iperf_check "$RXB_TMP/fwd" $? "rxb0 -> rxb1" || ok=
-	fi
-	if [ -n "$ok" ]; then
-		rxb_iperf "$RXB_TMP/rev" 1 -P 4 -R --connect-timeout 5000
-		rxb_iperf_check "$RXB_TMP/rev" $? "rxb1 -> rxb0" || ok=
+		ip netns exec "$NS0" timeout 45 iperf3 -c "$RXB_IP1" -p 5201 -t 1 --json \
+			-P 4 --connect-timeout 5000 >"$RXB_TMP/fwd" 2>&1 &
+		pf=$!
+		ip netns exec "$NS0" timeout 45 iperf3 -c "$RXB_IP1" -p 5202 -t 1 --json \
+			-P 4 -R --connect-timeout 5000 >"$RXB_TMP/rev" 2>&1 &
+		pr=$!
+		wait $pf
+		rf=$?
+		wait $pr
+		rr=$?
+		iperf_ok "$RXB_TMP/fwd" $rf "rxb0 -> rxb1" || ok=
+		iperf_ok "$RXB_TMP/rev" $rr "rxb1 -> rxb0" || ok=
 	fi
 	[ -n "$ok" ] || diag
 	ktap_test_result "$1" [ -n "$ok" ]
