@@ -849,20 +849,20 @@ rxb_dl_set() {
 }
 
 # rxb_dl_params: every parameter of $DL with its runtime value, one
-# "NAME=VALUE" a line, sorted, from one devlink call (the dump of every
+# "NAME=VALUE" a line, in devlink's order, from one devlink call (the dump of every
 # device's parameters: "param show" takes a device only with a name).
 rxb_dl_params() {
-	local dl=${DL:-rxbisect/rxbisect0} l k n= rest cur=
+	local dl=${DL:-rxbisect/rxbisect0} l n= cur=
 	while IFS= read -r l; do
 		# a device's handle starts a line: "bus/name:"
 		[[ $l == [^[:space:]]* ]] && { cur=${l%%:*}; l=${l#*:}; }
 		[ "$cur" = "$dl" ] || continue
-		read -r k rest <<<"$l"
-		case $k in
-		name) n=${rest%% *} ;;
-		cmode) [[ $rest == "runtime value "* ]] && echo "$n=${rest#runtime value }" ;;
+		l=${l#"${l%%[![:space:]]*}"}
+		case $l in
+		"name "*) n=${l#name }; n=${n%% *} ;;
+		"cmode runtime value "*) echo "$n=${l#cmode runtime value }" ;;
 		esac
-	done < <(devlink dev param show 2>/dev/null) | sort
+	done < <(devlink dev param show 2>/dev/null)
 }
 
 # rxb_dl_refused NAME VALUE...: setting NAME to each VALUE must be refused
