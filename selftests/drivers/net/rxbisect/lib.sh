@@ -304,9 +304,9 @@ rxb_static_neigh() {
 # rxb_wait_carrier IF: wait (up to 10 s) for carrier on IF.
 rxb_wait_carrier() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 50); do
 		[[ $(rxb_ip "$1" -o link show "$1" 2>/dev/null) == *LOWER_UP* ]] && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	return 1
 }
@@ -400,10 +400,10 @@ rxb_balance() {
 # BASE again; prints the last balance, 0 when it matched.
 rxb_wait_balance() {
 	local b i
-	for i in $(seq 50); do
+	for i in $(seq 25); do
 		b=$(rxb_balance "$1" "$2")
 		[ "$b" = "$3" ] && { echo "$b"; return 0; }
-		sleep 0.1
+		sleep 0.2
 	done
 	echo "$b"
 	return 1
@@ -415,8 +415,8 @@ rxb_wait_rx() {
 	local f=/sys/class/net/$1/statistics/rx_packets p0 i
 	p0=$(rxb_in "$1" cat "$f") || return 1
 	RXB_RX_GREW=0
-	for i in $(seq $(($3 * 10))); do
-		sleep 0.1
+	for i in $(seq $(($3 * 5))); do
+		sleep 0.2
 		RXB_RX_GREW=$(($(rxb_in "$1" cat "$f") - p0))
 		[ "$RXB_RX_GREW" -ge "$2" ] && return 0
 	done
@@ -430,12 +430,12 @@ rxb_wait_rx() {
 # once.
 rxb_wait_consumed() {
 	local i p h
-	for i in $(seq 50); do
+	for i in $(seq 25); do
 		rxb_snap "$1"
 		p=$(($(rxb_s_qsum packets) + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
 		[ "$p" = "$h" ] && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	ktap_print_msg "$1: sum of rxN_packets + rx_flushed $p, sum of rxN_hw_packets $h"
 	return 1
