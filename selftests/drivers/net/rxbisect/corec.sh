@@ -33,7 +33,7 @@ ktap_test_result "ethtool -i reports corec ($fw), one shared queue of 2 consumer
 	[ "$fw" = "emulated corec" -a "${RXB_S[ring0_consumers]:-}" = 2 -a \
 	  -z "${RXB_S[ring1_consumers]:-}" ]
 
-# 2, 3, 4: 20000 numbered datagrams over 16 flows, both RSS queues
+# 2, 3, 4: 8000 numbered datagrams over 16 flows, both RSS queues
 sysctl -qw net.core.rmem_max=$((32 << 20)) 2>/dev/null
 rxb_snap rxb1
 b0=$(rxb_s_qvals corec_batches)
@@ -41,7 +41,7 @@ off0=$(rxb_s_qsum polls_off_cpu)
 nic0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 hw0=$(rxb_s_qvals hw_packets)
 rcvbuf0=$(rxb_udp_rcvbuf_errs)
-udp_run "$RXB_TMP/udp.json" 20000 16 4000
+udp_run "$RXB_TMP/udp.json" 8000 16 4000
 sent=$UDP_SENT
 rxb_snap rxb1
 rcvbuf=$(($(rxb_udp_rcvbuf_errs) - rcvbuf0))
@@ -72,7 +72,7 @@ rxb_snap rxb1
 p0=$(rxb_s_qvals packets)
 hw0=$(rxb_s_qsum hw_packets)
 nb0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
-sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 2000 16 1000)
+sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 1000 16 1000)
 rxb_wait_consumed rxb1
 rxb_snap rxb1
 d=$(rxb_vsub "$(rxb_s_qvals packets)" "$p0")
@@ -85,24 +85,22 @@ ktap_test_result "consumer 1 stalled: consumer 0 takes every frame of both RSS q
 rxb_knob_set rxb1 1 stall 0
 
 # 7: TCP
-rxb_iperf "$RXB_TMP/tcp.json" 4 -P 2
+rxb_iperf "$RXB_TMP/tcp.json" 2 -P 2
 rc=$?
-retr=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["sum_sent"]["retransmits"])' \
-	"$RXB_TMP/tcp.json" 2>/dev/null)
-ktap_print_msg "TCP: retransmissions $retr"
 ktap_test_result "iperf3 TCP, 2 streams" rxb_iperf_check "$RXB_TMP/tcp.json" $rc "TCP over corec"
+ktap_print_msg "TCP: retransmissions $IPERF_RETR"
 rxb_snap rxb1
 ktap_print_msg "tail: advances ${RXB_S[ring0_tail_advances]}, held ${RXB_S[ring0_tail_held]}" \
 	"(${RXB_S[ring0_tail_held_ns]} ns, max ${RXB_S[ring0_tail_held_max_ns]} ns);" \
 	"CAS failures $(rxb_s_qvals corec_cas_fails), trylock failures $(rxb_s_qvals corec_trylock_fails)"
 
 # 8, 9: consumer count and policy changed under traffic
-rxb_iperf_start "$RXB_TMP/live.json" 10 || rxb_bail "iperf3 did not start"
-sleep 1.5
+rxb_iperf_start "$RXB_TMP/live.json" 8 || rxb_bail "iperf3 did not start"
+rxb_wait_rx rxb1 200 5	# the stream flows
 ok=1
 for v in 1 2 0; do
 	echo $v > $P/corec_consumers || ok=0
-	sleep 1
+	sleep 0.5
 	n=$(rxb_stat rxb1 ring0_consumers)
 	[ "$(cat $P/corec_consumers)" = $v ] || ok=0
 	[ "$n" = "$([ $v = 1 ] && echo 1 || echo 2)" ] || ok=0
@@ -111,7 +109,7 @@ done
 ktap_test_result "under traffic: corec_consumers 1, 2, 0 applied" [ $ok = 1 ]
 ok=1
 [ "$(cat $P/corec_irq_policy)" = all ] || ok=0
-echo rr > $P/corec_irq_policy && sleep 1 && echo all > $P/corec_irq_policy || ok=0
+echo rr > $P/corec_irq_policy && sleep 0.5 && echo all > $P/corec_irq_policy || ok=0
 wait "$RXB_IPERF_PID"
 rc=$?
 ktap_test_result "under traffic: corec_irq_policy all (default), rr, all; the TCP stream survived" \

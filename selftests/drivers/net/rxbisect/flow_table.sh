@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init ethtool python3 devlink
-rxb_load queues=2 flow_table_size=16 flow_idle_ms=1500 ||
+rxb_load queues=2 flow_table_size=16 flow_idle_ms=2000 ||
 	rxb_bail "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
@@ -19,15 +19,27 @@ rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 fstat() { rxb_stat rxb1 "$1"; }
 # flows N FIRST_PORT [COUNT]: COUNT (2) datagrams from each of N source ports.
 flows() { rxb_udp_flows "$NS0" "$RXB_IP1" "${3:-2}" $(seq "$2" $(($2 + $1 - 1))); }
-# wait_idle: until every entry expired (idle 1.5 s, sweep every 375 ms;
-# long enough for TCG's slow senders).
+# wait_idle: until every entry expired (idle 2 s, sweep every 500 ms;
+# long enough for TCG's slow senders, loaded or not).
 wait_idle() {
 	local i
-	for i in $(seq 80); do
+	for i in $(seq 100); do
 		[ "$(fstat flow_active)" = 0 ] && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# snap_learned N: rxb1's snapshot, once flow_learned is N (at most 2 s:
+# the frames are on their way) or later; no fixed pause, so that the
+# snapshot comes well within the idle time.
+snap_learned() {
+	local i
+	for i in $(seq 20); do
+		rxb_snap rxb1
+		[ "${RXB_S[flow_learned]:-0}" -ge "$1" ] && return 0
+		sleep 0.1
+	done
 }
 
 # 1..NM: learning, on every model (the table restarts with each context)
@@ -36,8 +48,7 @@ for m in $MODELS; do
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
 	rxb_wait_carrier rxb1
 	flows 3 41000 4
-	sleep 0.2
-	rxb_snap rxb1
+	snap_learned 3
 	ktap_print_msg "$m: size ${RXB_S[flow_table_size]}, learned ${RXB_S[flow_learned]}, active ${RXB_S[flow_active]}"
 	ktap_test_result "$m: 3 flows learned once each" \
 		[ "${RXB_S[flow_learned]}" = 3 -a "${RXB_S[flow_active]}" = 3 -a \
@@ -55,10 +66,10 @@ ktap_print_msg "3 flows, active $a; after idle: active ${RXB_S[flow_active]}, ex
 ktap_test_result "idle entries freed by the NIC's sweep" \
 	[ "$a" = 3 -a "${RXB_S[flow_active]}" = 0 -a "${RXB_S[flow_expired]}" = 3 ]
 
-# NM+2: a flow that keeps sending is not expired
-rxb_udp_blast "$NS0" "$RXB_IP1" 12 1 4 >/dev/null
+# NM+2: a flow that keeps sending (for twice the idle time) is not expired
+rxb_udp_blast "$NS0" "$RXB_IP1" 16 1 4 >/dev/null
 rxb_snap rxb1
-ktap_print_msg "one flow sending every 250 ms for 3 s: active ${RXB_S[flow_active]}, learned ${RXB_S[flow_learned]}, expired ${RXB_S[flow_expired]}"
+ktap_print_msg "one flow sending every 250 ms for 4 s: active ${RXB_S[flow_active]}, learned ${RXB_S[flow_learned]}, expired ${RXB_S[flow_expired]}"
 ktap_test_result "an active flow keeps its entry" \
 	[ "${RXB_S[flow_active]}" = 1 -a "${RXB_S[flow_learned]}" = 4 -a "${RXB_S[flow_expired]}" = 3 ]
 wait_idle
@@ -68,9 +79,12 @@ rxb_snap rxb1
 u0=${RXB_S[flow_untracked_frames]} l0=${RXB_S[flow_learned]}
 r0=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
 flows 20 43000 2
-sleep 0.3
-rxb_snap rxb1
-r1=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
+for i in $(seq 20); do
+	rxb_snap rxb1
+	r1=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
+	[ $((RXB_S[flow_untracked_frames] - u0)) -ge 8 ] && [ $((r1 - r0)) -ge 40 ] && break
+	sleep 0.1
+done
 ktap_print_msg "20 flows x 2: learned +$((RXB_S[flow_learned] - l0)), active ${RXB_S[flow_active]}, untracked frames +$((RXB_S[flow_untracked_frames] - u0)), delivered +$((r1 - r0))"
 ktap_test_result "a full table learns no new flow, counts its frames, delivers them" \
 	[ $((RXB_S[flow_learned] - l0)) = 16 -a "${RXB_S[flow_active]}" = 16 -a \

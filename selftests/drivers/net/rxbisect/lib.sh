@@ -22,8 +22,9 @@
 # names follow tools/testing/selftests/kselftest/ktap_helpers.sh.
 #
 # Process start-up is slow in the TCG VM (~0.15 s per exec, ~0.7 s per
-# python3), so the helpers parse with bash builtins and read each counter
-# set with one ethtool -S (rxb_snap).
+# python3, of which ~0.5 s is the import of site: $RXB_PY, "python3 -S",
+# runs the helpers' stdlib-only scripts), so the helpers parse with bash
+# builtins and read each counter set with one ethtool -S (rxb_snap).
 #
 # Environment: RXB_KO (insmod fallback), RXB_DEBUG=1 (print the elapsed
 # time before each result).
@@ -45,6 +46,7 @@ NS1=
 declare -A RXB_NS=()		# interface -> its namespace ("" = init)
 RXB_PIDS=()			# background processes to kill on exit
 RXB_PORT=5201			# next iperf3 port
+RXB_PY="python3 -S"		# for stdlib-only scripts: no site import
 
 KTAP_CNT=0
 KTAP_PASS=0
@@ -109,17 +111,23 @@ rxb_require() {
 	for t in ip ethtool modprobe rmmod timeout python3 "$@"; do
 		command -v "$t" >/dev/null 2>&1 || ktap_skip_all "$t not installed"
 	done
-	if ! modinfo -n rxbisect >/dev/null 2>&1 && [ ! -r "${RXB_KO:-}" ]; then
+	if modinfo -n rxbisect >/dev/null 2>&1; then
+		RXB_MODPROBE=1
+	elif [ -r "${RXB_KO:-}" ]; then
+		RXB_MODPROBE=0
+	else
 		ktap_skip_all "rxbisect module not found (modprobe) and RXB_KO not set"
 	fi
-	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+	[[ $(</proc/mounts) == *" /sys/kernel/debug debugfs "* ]] ||
 		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 }
 
 # rxb_kill_bg: end the background processes this test started, and
-# everything still running in its namespaces.
+# everything still running in its namespaces (RXB_NS_KILLED: how many of
+# the latter).
 rxb_kill_bg() {
 	local p ns
+	RXB_NS_KILLED=0
 	for p in "${RXB_PIDS[@]}"; do
 		kill "$p" 2>/dev/null
 	done
@@ -127,6 +135,7 @@ rxb_kill_bg() {
 		[ -e "/run/netns/$ns" ] || continue
 		for p in $(ip netns pids "$ns" 2>/dev/null); do
 			kill "$p" 2>/dev/null
+			RXB_NS_KILLED=$((RXB_NS_KILLED + 1))
 		done
 	done
 	for p in "${RXB_PIDS[@]}"; do
@@ -138,8 +147,9 @@ rxb_kill_bg() {
 rxb_cleanup() {
 	local ns p
 	rxb_kill_bg
+	# the namespaces had processes: SIGKILL the ones SIGTERM left
 	for ns in $NS0 $NS1; do
-		[ -e "/run/netns/$ns" ] || continue
+		[ "$RXB_NS_KILLED" -gt 0 ] && [ -e "/run/netns/$ns" ] || continue
 		for p in $(ip netns pids "$ns" 2>/dev/null); do
 			kill -9 "$p" 2>/dev/null
 		done
@@ -183,7 +193,10 @@ rxb_unload() {
 # modprobe/insmod goes to stderr.
 rxb_load() {
 	rxb_unload || return 1
-	if modinfo -n rxbisect >/dev/null 2>&1; then
+	# rxb_require found out whether modprobe knows the module
+	[ -n "${RXB_MODPROBE:-}" ] ||
+		{ modinfo -n rxbisect >/dev/null 2>&1 && RXB_MODPROBE=1 || RXB_MODPROBE=0; }
+	if [ "$RXB_MODPROBE" = 1 ]; then
 		modprobe rxbisect "$@" || return 1
 	else
 		insmod "$RXB_KO" "$@" || return 1
@@ -241,7 +254,10 @@ rxb_ip() {
 # rxb_setup_netns [IF0 IF1]: IF0 (rxb0) -> $NS0 as $RXB_IP0, IF1 (rxb1) ->
 # $NS1 as $RXB_IP1, both up, static neighbours.  0 on success.
 rxb_setup_netns() {
-	local if0=${1:-rxb0} if1=${2:-rxb1} ns
+	local if0=${1:-rxb0} if1=${2:-rxb1} ns mac0 mac1
+	# the MACs, for the neighbour entries, while the ports are here
+	mac0=$(<"/sys/class/net/$if0/address") && mac1=$(<"/sys/class/net/$if1/address") ||
+		return 1
 	for ns in $NS0 $NS1; do
 		[ -e "/run/netns/$ns" ] || ip netns add "$ns" || return 1
 		# no IPv6 (router/neighbour solicitations) on the ports
@@ -252,17 +268,20 @@ rxb_setup_netns() {
 	ip link set "$if1" netns "$NS1" || return 1
 	RXB_NS[$if0]=$NS0
 	RXB_NS[$if1]=$NS1
+	# as rxb_static_neigh does
 	ip -n "$NS0" -b - <<-EOF || return 1
 		link set lo up
 		addr add $RXB_IP0/24 dev $if0
 		link set $if0 up
+		neigh replace $RXB_IP1 lladdr $mac1 dev $if0 nud permanent
 	EOF
 	ip -n "$NS1" -b - <<-EOF || return 1
 		link set lo up
 		addr add $RXB_IP1/24 dev $if1
 		link set $if1 up
+		neigh replace $RXB_IP0 lladdr $mac0 dev $if1 nud permanent
 	EOF
-	rxb_static_neigh "$if0" "$if1" && rxb_wait_carrier "$if0"
+	rxb_wait_carrier "$if0"
 }
 
 # rxb_mac IF
@@ -539,7 +558,7 @@ rxb_iperf() {
 # retransmissions, -1 for UDP), IPERF_ERR from iperf3's JSON.
 rxb_iperf_parse() {
 	IFS='|' read -r IPERF_GBPS IPERF_BYTES IPERF_PKTS IPERF_LOST IPERF_RETR IPERF_ERR < <(
-		python3 - "$1" <<-'EOF'
+		$RXB_PY - "$1" <<-'EOF'
 		import json, sys
 		try:
 		    j = json.load(open(sys.argv[1]))
@@ -572,10 +591,11 @@ rxb_iperf_check() {
 
 # rxb_udp_blast NS DST COUNT PORTS [RATE_PPS [LEN]]: send COUNT UDP datagrams
 # to DST port 9 from PORTS different source ports (round robin) at about
-# RATE_PPS (0: as fast as possible).  Prints the number sent.  It gives up
+# RATE_PPS (0: as fast as possible; below 100 each datagram is paced, else
+# every 16th).  Prints the number sent.  It gives up
 # after RXB_BLAST_SECS (default 120) seconds.
 rxb_udp_blast() {
-	ip netns exec "$1" timeout "${RXB_BLAST_SECS:-120}" python3 - "$2" "$3" "$4" "${5:-0}" "${6:-64}" <<'EOF'
+	ip netns exec "$1" timeout "${RXB_BLAST_SECS:-120}" $RXB_PY - "$2" "$3" "$4" "${5:-0}" "${6:-64}" <<'EOF'
 import socket, sys, time
 dst, count, nports, rate, ln = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 socks = []
@@ -592,7 +612,7 @@ for i in range(count):
         sent += 1
     except OSError:
         pass
-    if rate > 0 and i % 16 == 15:
+    if rate > 0 and (rate < 100 or i % 16 == 15):
         ahead = t0 + (i + 1) / rate - time.monotonic()
         if ahead > 0:
             time.sleep(ahead)
@@ -608,24 +628,34 @@ EOF
 # RXB_UDP_SENT.  Each call uses the next UDP port from 9000.
 RXB_UDP_PORT=9000
 rxb_udp_seq() {
-	local out=$1 seq="python3 $RXB_DIR/udp_seq.py" i
+	local out=$1 seq="$RXB_PY $RXB_DIR/udp_seq.py" i
 	rm -f "$out" "$out.ready"
 	rxb_bg ip netns exec "$NS1" timeout 120 $seq recv "$RXB_IP1" $RXB_UDP_PORT "$out" 90 \
 		>"$out.log" 2>&1
-	for i in $(seq 50); do
+	for i in $(seq 100); do
 		[ -e "$out.ready" ] && break
-		sleep 0.1
+		sleep 0.05
 	done
 	RXB_UDP_SENT=$(ip netns exec "$NS0" timeout 100 $seq send "$RXB_IP1" $RXB_UDP_PORT "$2" "$3" "$4")
-	for i in $(seq 100); do
+	for i in $(seq 200); do
 		[ -s "$out" ] && break
-		sleep 0.1
+		sleep 0.05
 	done
 	RXB_UDP_PORT=$((RXB_UDP_PORT + 1))
 }
 
-# rxb_jget FILE KEY: a value of the JSON object in FILE.
-rxb_jget() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
+# rxb_jget FILE KEY: a value of the JSON object in FILE.  A number in a
+# flat object (udp_seq.py's) is read with bash, anything else by python3.
+rxb_jget() {
+	local j re="[{ ]\"$2\": (-?[0-9][0-9.eE+-]*)[,}]"
+	[ -r "$1" ] || return 1
+	j=$(<"$1")
+	if [[ ${j:1} != *[{[]* && $j =~ $re ]]; then
+		echo "${BASH_REMATCH[1]}"
+		return 0
+	fi
+	$RXB_PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null
+}
 
 # rxb_udp_rcvbuf_errs: UDP RcvbufErrors in NS1 (datagrams the socket
 # dropped: a full receive buffer, not the NIC).
@@ -662,7 +692,7 @@ rxb_udp_seq_counted() {
 rxb_udp_flows() {
 	local ns=$1 dst=$2 count=$3
 	shift 3
-	ip netns exec "$ns" timeout 60 python3 - "$dst" "$count" "$@" <<'EOF'
+	ip netns exec "$ns" timeout 60 $RXB_PY - "$dst" "$count" "$@" <<'EOF'
 import socket, sys
 dst, count = sys.argv[1], int(sys.argv[2])
 for sp in map(int, sys.argv[3:]):
@@ -710,7 +740,7 @@ rxb_inject() { rxb_inject_n "$1" 1 "${@:2}"; }
 # rxb_inject_n IF N HEX...: the frames of rxb_inject, N times over.
 rxb_inject_n() {
 	local f=$RXB_DBG/$1/inject
-	python3 - "$f" "$2" "${@:3}" <<-'EOF'
+	$RXB_PY - "$f" "$2" "${@:3}" <<-'EOF'
 	import os, sys
 	fd = os.open(sys.argv[1], os.O_WRONLY)
 	frames = [bytes.fromhex(h) for h in sys.argv[3:]]
@@ -814,11 +844,58 @@ rxb_ports_for() {
 # rxb_dl_get NAME: the runtime value of devlink parameter NAME of $DL
 # (default rxbisect/rxbisect0); rxb_dl_set NAME VALUE sets it.
 rxb_dl_get() {
-	devlink dev param show "${DL:-rxbisect/rxbisect0}" name "$1" 2>/dev/null |
-		sed -n 's/.*cmode runtime value //p'
+	local l
+	l=$(devlink dev param show "${DL:-rxbisect/rxbisect0}" name "$1" 2>/dev/null)
+	[[ $l == *"cmode runtime value "* ]] || return 0
+	l=${l##*cmode runtime value }
+	echo "${l%%$'\n'*}"
 }
 rxb_dl_set() {
 	devlink dev param set "${DL:-rxbisect/rxbisect0}" name "$1" value "$2" cmode runtime
+}
+
+# rxb_dl_params: every parameter of $DL with its runtime value, one
+# "NAME=VALUE" a line, in devlink's order, from one devlink call (the dump of every
+# device's parameters: "param show" takes a device only with a name).
+rxb_dl_params() {
+	local dl=${DL:-rxbisect/rxbisect0} l n= cur=
+	while IFS= read -r l; do
+		# a device's handle starts a line: "bus/name:"
+		[[ $l == [^[:space:]]* ]] && { cur=${l%%:*}; l=${l#*:}; }
+		[ "$cur" = "$dl" ] || continue
+		l=${l#"${l%%[![:space:]]*}"}
+		case $l in
+		"name "*) n=${l#name }; n=${n%% *} ;;
+		"cmode runtime value "*) echo "$n=${l#cmode runtime value }" ;;
+		esac
+	done < <(devlink dev param show 2>/dev/null)
+}
+
+# rxb_dl_refused NAME VALUE...: setting NAME to each VALUE must be refused
+# with a message (as rxb_dl_check_bad) and leave every parameter of $DL as
+# it was (compared once, after the last VALUE: one devlink call for the
+# whole batch instead of two per value); otherwise say why and set bad=1.
+rxb_dl_refused() {
+	local name=$1 v out before after
+	shift
+	before=$(rxb_dl_params)
+	for v in "$@"; do
+		if out=$(rxb_dl_set "$name" "$v" 2>&1); then
+			ktap_print_msg "$name '$v' was accepted"
+			bad=1
+		elif [ -z "$out" ]; then
+			ktap_print_msg "$name '$v': refused without a message"
+			bad=1
+		else
+			ktap_print_msg "$name '$v': $out"
+		fi
+	done
+	after=$(rxb_dl_params)
+	if [ -z "$before" ] || [ "$before" != "$after" ]; then
+		ktap_print_msg "after refusing $name $*: parameters changed:" \
+			"$(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | xargs)"
+		bad=1
+	fi
 }
 
 # rxb_dl_check_bad NAME VALUE: setting devlink parameter NAME to VALUE

@@ -13,7 +13,7 @@ ktap_set_plan 6
 
 P=/sys/module/rxbisect/parameters
 BH=$RXB_DBG/rxb1/nic/max_bh_batch
-HELD=3000
+HELD=1000
 last=$(rxb_online_cpus | tail -n1)
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
@@ -29,7 +29,7 @@ held_burst() {
 	local in0 in i
 	rxb_fault rxb1 engine_stall 1
 	in0=$(rxb_rx_in rxb1)
-	python3 - "$RXB_DBG/rxb1/inject" "$frame" $HELD <<-'PY'
+	$RXB_PY - "$RXB_DBG/rxb1/inject" "$frame" $HELD <<-'PY'
 	import os, sys
 	fd = os.open(sys.argv[1], os.O_WRONLY)
 	f = bytes.fromhex(sys.argv[2])
@@ -39,10 +39,10 @@ held_burst() {
 	PY
 	echo 0 > "$BH"
 	rxb_fault rxb1 engine_stall 0
-	for i in $(seq 50); do
+	for i in $(seq 100); do
 		in=$(rxb_rx_in rxb1)
 		[ $((in - in0)) -ge $HELD ] && break
-		sleep 0.2
+		sleep 0.1
 	done
 	HB_IN=$((in - in0))
 	HB_MAX=$(cat "$BH")
@@ -69,7 +69,7 @@ seq_stalls() {
 		done
 	) &
 	tpid=$!
-	rxb_udp_seq "$RXB_TMP/seq.json" 8000 1 1500
+	rxb_udp_seq "$RXB_TMP/seq.json" 6000 1 1500
 	wait $tpid
 	SQ="$(rxb_jget "$RXB_TMP/seq.json" lost) $(rxb_jget "$RXB_TMP/seq.json" flow_ooo)"
 	SQ_MAX=$(cat "$BH")
@@ -95,11 +95,11 @@ ktap_test_result "engine thread: $HELD queued frames run 64 per BH-off section (
 	[ "$HB_IN" = $HELD -a "$HB_MAX" = 64 ]
 echo 0 > "$BH"
 e0=$(rxb_stat rxb1 engine_frames)
-sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 20000 8)
-for i in $(seq 25); do
+sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 5000 8)
+for i in $(seq 50); do
 	e1=$(rxb_stat rxb1 engine_frames)
 	[ $((e1 - e0)) -ge "$sent" ] && break
-	sleep 0.2
+	sleep 0.1
 done
 m=$(cat "$BH")
 ktap_print_msg "engine thread: UDP burst of $sent: engine_frames +$((e1 - e0)), max_bh_batch $m"

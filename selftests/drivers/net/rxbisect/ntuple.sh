@@ -43,11 +43,12 @@ steer_ok() {
 	sb=$(rxb_s_qvals ntuple_steered)
 	rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
 	for i in $(seq 50); do
-		got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
+		rxb_snap rxb1
+		got=$(rxb_vsub "$(rxb_s_qvals hw_packets)" "$before")
 		[ "$got" = "$(want_vec $Q 20)" ] && break
 		sleep 0.1
 	done
-	st=$(rxb_vsub "$(rxb_qvals rxb1 ntuple_steered)" "$sb")
+	st=$(rxb_vsub "$(rxb_s_qvals ntuple_steered)" "$sb")
 	ktap_print_msg "$1: per-queue frames $got, steered $st"
 	ktap_test_result "$1" [ "$got" = "$(want_vec $Q 20)" -a "$st" = "$(want_vec $Q 20)" ]
 }
@@ -67,9 +68,12 @@ e1 -N rxb1 flow-type udp4 dst-ip "$RXB_IP1" src-port 40002 dst-port 9 action -1 
 rxb_snap rxb1
 d0=${RXB_S[rx_ntuple_drops]:-x} h0=$(rxb_s_qsum hw_packets)
 rxb_udp_flows "$NS0" "$RXB_IP1" 20 40002
-sleep 0.5
-rxb_snap rxb1
-d1=${RXB_S[rx_ntuple_drops]:-y} h1=$(rxb_s_qsum hw_packets)
+for i in $(seq 10); do
+	rxb_snap rxb1
+	d1=${RXB_S[rx_ntuple_drops]:-y} h1=$(rxb_s_qsum hw_packets)
+	[ $((d1 - d0)) -ge 20 ] && break
+	sleep 0.1
+done
 ktap_print_msg "drop rule: rx_ntuple_drops +$((d1 - d0)), frames delivered +$((h1 - h0))"
 ktap_test_result "action -1 drops the flow and counts it in rx_ntuple_drops" \
 	[ $((d1 - d0)) = 20 -a $((h1 - h0)) = 0 ]
@@ -92,11 +96,20 @@ ktap_test_result "ethtool -n lists tcp4/udp4/tcp6/udp6 rules; delete by location
 
 # NM+3: bad input refused with a message, nothing changes
 ok=1
-rules() { e1 -n rxb1 | grep '^Filter:' | xargs; }
+# rules: the rule locations, from one ethtool -n (bash parses)
+rules() {
+	local k v o=()
+	while read -r k v; do
+		[ "$k" = Filter: ] && o+=("$v")
+	done < <(e1 -n rxb1)
+	echo "${o[*]}"
+}
 refused() {
-	local b a out n
+	local b a out n l
+	local -a d
 	b=$(rules)
-	n=$(dmesg | wc -l)
+	mapfile -t d < <(dmesg)
+	n=${#d[@]}
 	# ethtool (6.1) exits 0 when the driver refuses an insertion: its
 	# "Cannot insert" on stderr tells.
 	if out=$("$@" 2>&1) && [[ $out != *Cannot* ]]; then
@@ -104,7 +117,11 @@ refused() {
 		ok=0
 	fi
 	a=$(rules)
-	msg=$(dmesg_since "$n" | grep -m1 "ethtool -N")
+	mapfile -t d < <(dmesg)
+	msg=
+	for l in "${d[@]:n}"; do
+		[[ $l == *"ethtool -N"* ]] && { msg=$l; break; }
+	done
 	[ -n "$msg" ] || { ktap_print_msg "$*: no message ($out)"; ok=0; }
 	[ "$a" = "$b" ] || { ktap_print_msg "$*: rules '$b' -> '$a'"; ok=0; }
 	ktap_print_msg "$*: ${msg#*: }"
@@ -126,8 +143,11 @@ steer_ok "after bad input: still steering to queue $Q"
 e1 -N rxb1 delete 5
 before=$(rxb_qvals rxb1 hw_packets)
 rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
-sleep 0.5
-got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
+for i in $(seq 10); do
+	got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
+	[ "$got" = "$(want_vec $RSSQ 20)" ] && break
+	sleep 0.1
+done
 ktap_print_msg "rule deleted: per-queue frames $got (RSS queue $RSSQ)"
 ktap_test_result "without the rule the flow goes where RSS sends it" \
 	[ "$got" = "$(want_vec $RSSQ 20)" ]

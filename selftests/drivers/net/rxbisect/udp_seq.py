@@ -4,8 +4,8 @@
 
   udp_seq.py recv ADDR PORT OUT [TIMEOUT_S]
       Bind ADDR:PORT, write "ready" to OUT.ready, count datagrams until the
-      sender's end marker (then 1 s of stragglers) or TIMEOUT_S (default
-      60), and write one JSON object to OUT: sent, received, unique, dup,
+      sender's end marker (then 1 s of stragglers, 0.3 s for late
+      duplicates once every datagram arrived) or TIMEOUT_S (default 60), and write one JSON object to OUT: sent, received, unique, dup,
       lost, ooo (datagrams with a lower number than one already received,
       RFC 4737's reordered packets), ooo_pct, max_dist (largest such gap),
       flows (source addresses seen) and flow_ooo (reordered within a flow:
@@ -41,7 +41,7 @@ def recv(addr, port, out, timeout=60.0):
     flow_top = {}
     sent = None
     deadline = time.monotonic() + timeout
-    s.settimeout(0.2)
+    s.settimeout(0.1)
     while time.monotonic() < deadline:
         try:
             data, src = s.recvfrom(65536)
@@ -55,7 +55,8 @@ def recv(addr, port, out, timeout=60.0):
         if seq == END:
             if sent is None:
                 sent = count
-                deadline = min(deadline, time.monotonic() + 1.0)
+                deadline = min(deadline, time.monotonic() +
+                               (0.3 if received - dup >= sent else 1.0))
             continue
         received += 1
         if seq >= len(seen):
@@ -64,6 +65,9 @@ def recv(addr, port, out, timeout=60.0):
             dup += 1
             continue
         seen[seq] = 1
+        if sent is not None and received - dup >= sent:
+            # the last straggler: 0.3 s more for late duplicates
+            deadline = min(deadline, time.monotonic() + 0.3)
         if seq < flow_top.get(src, -1):
             flow_ooo += 1
         else:
