@@ -170,6 +170,7 @@ struct ceio_q {
 		u32 cq_head;
 		u32 slow_head;
 		u32 fetch_head;		/* async: next slow entry to fetch */
+		bool slow_nobuf;	/* a slow entry found no buffer */
 		u64 fetch_waits;	/* polls stopped at a fetch in flight */
 		u64 slow_alloc_fails;
 	} sw ____cacheline_aligned;
@@ -298,12 +299,28 @@ static void ceio_flow_stop(struct ceio *ce, struct ceio_flow *fl, u8 state)
 	atomic_add(atomic_xchg(&fl->credits, 0), &ce->pool);
 }
 
-static bool ceio_refill(struct rxb_model *m, unsigned int qi)
+static bool ceio_refill_fast(struct rxb_model *m, unsigned int qi)
 {
 	struct ceio_q *q = &to_ceio(m)->q[qi];
 
 	return rxb_ring_refill(m, qi, q->desc, q->cookie, q->cr.mask,
 			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
+}
+
+/* A slow entry that found no host buffer is a failed refill as well: the
+ * driver then backs off as for an empty fast ring, where rx_pending() (the
+ * entry still waits) would otherwise repoll at once, without end.
+ */
+static bool ceio_refill(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+	bool ok = ceio_refill_fast(m, qi);
+
+	if (q->sw.slow_nobuf) {
+		q->sw.slow_nobuf = false;
+		ok = false;
+	}
+	return ok;
 }
 
 /* The slow path: the frame into the tier, an entry into the slow ring. */
@@ -445,6 +462,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 	} else {
 		if (rxb_drv_alloc_buf(m, qi, &buf)) {
 			rxb_stat_inc(&q->sw.slow_alloc_fails);
+			q->sw.slow_nobuf = true;
 			return false;
 		}
 		s->slow_cookie = buf.cookie;
@@ -480,6 +498,7 @@ static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
 
 		if (rxb_drv_alloc_buf(m, qi, &buf)) {
 			rxb_stat_inc(&q->sw.slow_alloc_fails);
+			q->sw.slow_nobuf = true;
 			return;
 		}
 		s->slow_cookie = buf.cookie;
@@ -544,7 +563,7 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 	}
 	if (q->sw.slow_head != slow0)
 		rxb_db_ring(m, qi, &q->cregs.slow_head, q->sw.slow_head);
-	ceio_refill(m, qi);
+	ceio_refill_fast(m, qi);
 	return n;
 }
 

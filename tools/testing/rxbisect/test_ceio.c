@@ -265,6 +265,36 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* A slow entry that finds no host buffer fails the refill, so that the
+ * driver backs off (rx.c) instead of repolling at once while rx_pending()
+ * still sees the entry; once buffers come back every packet is delivered.
+ */
+static void test_slow_nobuf(const void *arg)
+{
+	bool async = arg;
+	u64 next[NFT] = { 0 }, seq;
+	struct rxb_th t;
+	int polls = 0;
+
+	if (!setup(&t, 1, 0, 1 << 20, 0, async))
+		goto out;
+	for (seq = 0; seq < 8; seq++)
+		EXPECT_EQ(send(&t, 0, 0, seq, 100), 0);
+	rxb_env_fail_allocs(t.env, 0, 0, 4);
+	EXPECT_EQ(poll_check(&t, 0, next, 32), 0);
+	EXPECT(t.ops->rx_pending(t.m, 0));
+	EXPECT(!t.ops->refill(t.m, 0));
+	EXPECT(rxb_th_xstat(&t, "rx0_ceio_slow_alloc_fails") > 0);
+	while (t.ops->rx_pending(t.m, 0) && polls++ < 1000) {
+		poll_check(&t, 0, next, 32);
+		t.ops->refill(t.m, 0);
+	}
+	EXPECT_EQ(next[0], 8);
+	EXPECT(t.ops->refill(t.m, 0));
+out:
+	rxb_th_destroy(&t);
+}
+
 /* A full tier drops there, counted; nothing else drops. */
 static void test_tier_full(const void *arg __always_unused)
 {
@@ -628,6 +658,8 @@ int main(void)
 		{ "merge", test_merge, NULL },
 		{ "all_slow_sync", test_all_slow, NULL },
 		{ "all_slow_async", test_all_slow, "async" },
+		{ "slow_nobuf_sync", test_slow_nobuf, NULL },
+		{ "slow_nobuf_async", test_slow_nobuf, "async" },
 		{ "tier_full", test_tier_full, NULL },
 		{ "alg1", test_alg1, NULL },
 		{ "inactive", test_inactive, NULL },
