@@ -27,6 +27,8 @@
 #                   none for the shell; 0 = none; env RXB_VM_TIMEOUT)
 #   --accel A       tcg (default) or kvm (env RXB_VM_ACCEL; KVM may be
 #                   unusable under nested virtualization)
+#                   env RXB_VM_TCG_THREAD: multi (default: a host thread
+#                   per vCPU) or single (all vCPUs on one host thread)
 #   --append ARGS   extra kernel command line
 #   --verbose       show the kernel console messages
 #   --qemu ARGS     extra QEMU arguments (word-split)
@@ -259,7 +261,11 @@ fi
 SLOW=1
 # shellcheck disable=SC2054  # QEMU's comma options
 case $ACCEL in
-tcg)  ACCEL_ARGS=(-accel tcg,thread=multi) ;;
+tcg)  case ${RXB_VM_TCG_THREAD:-multi} in
+      multi|single) ;;
+      *) die "RXB_VM_TCG_THREAD must be multi or single" 2 ;;
+      esac
+      ACCEL_ARGS=(-accel "tcg,thread=${RXB_VM_TCG_THREAD:-multi}") ;;
 kvm)  ACCEL_ARGS=(-accel kvm); SLOW= ;;
 *)    die "unknown --accel $ACCEL" 2 ;;
 esac
