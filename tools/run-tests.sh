@@ -22,9 +22,9 @@
 # other than the first takes build/test/ko-K/ as an earlier run left it.
 # RXB_VM_LOCK=FILE: the VM stages wait for
 # an flock on FILE (a machine shared by several users of the VM).
-# RXB_VM_PARALLEL=1: the kernels' VM stages at the same time, each one's
-# output printed whole, in order (default 0: one after the other; see
-# tools/vm/README for why).
+# RXB_VM_PARALLEL=1 (default): the kernels' VM stages at the same time,
+# each one's output printed whole, in order, each VM on one host thread
+# (RXB_VM_TCG_THREAD=single); 0: one after the other (tools/vm/README).
 # RXB_JOBS: make -j of the unit and sim stages' builds and checkpatch
 # processes of the static stage, whose checks run side by side (default nproc).
 
@@ -342,12 +342,14 @@ for s in "${@:-static unit sim vm}"; do
 		esac
 	done
 done
-# The VM stages of all kernels at once (RXB_VM_PARALLEL=1; the default,
-# 0, runs them one after the other).
-# QEMU/TCG keeps about 1.1 of the 2 cores busy per VM, so two VMs side by
-# side take about the time of the slower one (README, "Tests").  Each
-# stage's output goes to its log; the stages are printed in order, each
-# whole (the one waited for as it grows): never interleaved.
+# The VM stages of all kernels at once (RXB_VM_PARALLEL=1, the default;
+# 0 runs them one after the other).  Side by side, each VM runs its vCPUs
+# on one host thread (RXB_VM_TCG_THREAD=single unless set): a VM keeps
+# about one core busy either way, so two fit the 2 cores, and no vCPU runs
+# guest code while another patches it (the int3 oops of two multi-threaded
+# VMs side by side; tools/vm/README).  Each stage's output goes to its
+# log; the stages are printed in order, each whole (the one waited for as
+# it grows): never interleaved.
 declare -A vm_bg=()
 start_vms_together() {
 	local s n=0
@@ -358,7 +360,8 @@ start_vms_together() {
 	[ "$n" -ge 2 ] || return 0
 	# once, here, not in each stage at the same time
 	tools/ynl.sh --fetch >/dev/null 2>&1
-	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=1) ----"
+	export RXB_VM_TCG_THREAD=${RXB_VM_TCG_THREAD:-single}
+	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=1, TCG thread=$RXB_VM_TCG_THREAD) ----"
 	for s in "${stages[@]}"; do
 		case $s in vm-*) ;; *) continue ;; esac
 		echo $SECONDS > "$logdir/$s.log.t0"
@@ -378,7 +381,7 @@ for s in "${stages[@]}"; do
 			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
 			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
 		fi
-		[ "${RXB_VM_PARALLEL:-0}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
+		[ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
 	esac
 	run_stage "$s"
 done
