@@ -224,13 +224,7 @@ LANES=${RXB_KDRV_LANES:-2}
 LNS=()
 RNS=()
 kdrv_cleanup() {
-	local ns p
-	for ns in "${LNS[@]}" "${RNS[@]}"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do
-			kill -9 "$p" 2>/dev/null
-		done
-		ip netns del "$ns" 2>/dev/null
-	done
+	rxb_ns_del "${LNS[@]}" "${RNS[@]}"
 	rxb_cleanup
 }
 trap kdrv_cleanup EXIT

@@ -181,13 +181,7 @@ rxb_load pairs=$((PAIRS * JOBS)) ||
 [ "$MODELS" = all ] && MODELS=$(rxb_models)
 SLOT_NS=()
 kfwd_cleanup() {
-	local ns p
-	for ns in "${SLOT_NS[@]}"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do
-			kill -9 "$p" 2>/dev/null
-		done
-		ip netns del "$ns" 2>/dev/null
-	done
+	rxb_ns_del "${SLOT_NS[@]}"
 	rxb_cleanup
 }
 trap kfwd_cleanup EXIT

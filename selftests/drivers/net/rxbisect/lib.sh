@@ -144,6 +144,18 @@ rxb_kill_bg() {
 	RXB_PIDS=()
 }
 
+# rxb_ns_del NS...: SIGKILL every process of these namespaces, delete
+# them (the extra namespaces a test made of its own).
+rxb_ns_del() {
+	local ns p
+	for ns in "$@"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+		ip netns del "$ns" 2>/dev/null
+	done
+}
+
 rxb_cleanup() {
 	local ns p
 	rxb_kill_bg
