@@ -883,40 +883,11 @@ rxb_dl_params() {
 	done < <(devlink dev param show 2>/dev/null)
 }
 
-# rxb_dl_refused NAME VALUE...: setting NAME to each VALUE must be refused
-# with a message (as rxb_dl_check_bad) and leave every parameter of $DL as
-# it was (compared once, after the last VALUE: one devlink call for the
-# whole batch instead of two per value); otherwise say why and set bad=1.
-rxb_dl_refused() {
-	local name=$1 v out before after
-	shift
-	before=$(rxb_dl_params)
-	for v in "$@"; do
-		if out=$(rxb_dl_set "$name" "$v" 2>&1); then
-			ktap_print_msg "$name '$v' was accepted"
-			bad=1
-		elif [ -z "$out" ]; then
-			ktap_print_msg "$name '$v': refused without a message"
-			bad=1
-		else
-			ktap_print_msg "$name '$v': $out"
-		fi
-	done
-	after=$(rxb_dl_params)
-	if [ -z "$before" ] || [ "$before" != "$after" ]; then
-		ktap_print_msg "after refusing $name $*: parameters changed:" \
-			"$(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | xargs)"
-		bad=1
-	fi
-}
-
-# rxb_dl_check_bad NAME VALUE: setting devlink parameter NAME to VALUE
-# must be refused with a message (the kernel's extack, or devlink's own
-# for values it cannot even send) and leave NAME as it was; otherwise say
-# why and set bad=1.
-rxb_dl_check_bad() {
-	local before out
-	before=$(rxb_dl_get "$1")
+# rxb_dl_refuse_one NAME VALUE: setting NAME to VALUE must be refused with
+# a message (the kernel's extack, or devlink's own for values it cannot
+# even send); otherwise say why and set bad=1.
+rxb_dl_refuse_one() {
+	local out
 	if out=$(rxb_dl_set "$1" "$2" 2>&1); then
 		ktap_print_msg "$1 '$2' was accepted"
 		bad=1
@@ -926,5 +897,31 @@ rxb_dl_check_bad() {
 	else
 		ktap_print_msg "$1 '$2': $out"
 	fi
+}
+
+# rxb_dl_refused NAME VALUE...: setting NAME to each VALUE must be refused
+# with a message (rxb_dl_refuse_one) and leave every parameter of $DL as
+# it was (compared once, after the last VALUE: one devlink call for the
+# whole batch instead of two per value); otherwise say why and set bad=1.
+rxb_dl_refused() {
+	local name=$1 v before after
+	shift
+	before=$(rxb_dl_params)
+	for v in "$@"; do
+		rxb_dl_refuse_one "$name" "$v"
+	done
+	after=$(rxb_dl_params)
+	if [ -z "$before" ] || [ "$before" != "$after" ]; then
+		ktap_print_msg "after refusing $name $*: parameters changed:" \
+			"$(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | xargs)"
+		bad=1
+	fi
+}
+
+# rxb_dl_check_bad NAME VALUE: rxb_dl_refuse_one, and NAME left as it was.
+rxb_dl_check_bad() {
+	local before
+	before=$(rxb_dl_get "$1")
+	rxb_dl_refuse_one "$1" "$2"
 	[ "$(rxb_dl_get "$1")" = "$before" ] || { ktap_print_msg "$1 changed"; bad=1; }
 }
