@@ -154,23 +154,32 @@ static void test_fetch_async(const void __always_unused *arg)
 
 #define NTHREADS	4
 #define CAP		(64 * 1024)
+/*
+ * Slots per thread: a thread holds about half of them, 128 buffers of
+ * 814 B on average, more than CAP, so each thread meets the limit even
+ * when the scheduler runs the threads one after the other (32 slots left
+ * the refusals to how the threads overlapped: none in one CI run).
+ */
+#define SLOTS		256
 
 struct mt {
 	struct rxb_nicmem nm;
+	pthread_barrier_t go;
 	int over;
 };
 
 static void *mt_fn(void *arg)
 {
 	struct mt *mt = arg;
-	u64 held[32] = { 0 }, x = (uintptr_t)&held;
+	u64 held[SLOTS] = { 0 }, x = (uintptr_t)&held;
 	int i, k;
 
+	pthread_barrier_wait(&mt->go);
 	for (i = 0; i < 200000; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		k = x % 32;
+		k = x % SLOTS;
 		if (held[k]) {
 			rxb_nicmem_free(&mt->nm, held[k]);
 			held[k] = 0;
@@ -179,7 +188,7 @@ static void *mt_fn(void *arg)
 				__atomic_store_n(&mt->over, 1, __ATOMIC_RELAXED);
 		}
 	}
-	for (k = 0; k < 32; k++)
+	for (k = 0; k < SLOTS; k++)
 		if (held[k])
 			rxb_nicmem_free(&mt->nm, held[k]);
 	return NULL;
@@ -193,6 +202,7 @@ static void test_threads(const void __always_unused *arg)
 	int i;
 
 	rxb_nicmem_init(&mt.nm, CAP, 0, fake_clock);
+	pthread_barrier_init(&mt.go, NULL, NTHREADS);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_create(&t[i], NULL, mt_fn, &mt);
 	for (i = 0; i < NTHREADS; i++)
@@ -205,6 +215,7 @@ static void test_threads(const void __always_unused *arg)
 	ktap_diag("allocs %llu, refused %llu, peak %llu of %u",
 		  (unsigned long long)c.allocs, (unsigned long long)c.alloc_fails,
 		  (unsigned long long)c.peak, CAP);
+	pthread_barrier_destroy(&mt.go);
 	rxb_nicmem_fini(&mt.nm);
 }
 
