@@ -39,6 +39,7 @@ static const char *const arrival_names[] = { "const", "poisson", "burst",
 					     "trace", NULL };
 static const char *const pool_names[] = { "page_pool", "mempool", NULL };
 static const char *const policy_names[] = { "rr", "most", NULL };
+static const char *const fetch_names[] = { "sync", "async", NULL };
 
 #define O(n, t, f, d, h) { n, t, offsetof(struct sim_cfg, f), d, h, NULL }
 #define E(n, f, d, h, v) { n, T_ENUM, offsetof(struct sim_cfg, f), d, h, v }
@@ -63,6 +64,17 @@ static const struct opt opts[] = {
 	  "dshring: high-throughput threshold (0: default)"),
 	O("dsh-overload-ratio", T_UINT, dsh_overload_ratio, "0",
 	  "dshring: overload ratio (0: default)"),
+	O("ceio-budget", T_SIZE, ceio_budget, "0",
+	  "ceio: host cache budget, split over the ports; credits = budget / buffer"
+	  " (0: the DDIO ways, --llc * --ddio-ways / --llc-ways)"),
+	E("ceio-fetch", ceio_fetch, "sync",
+	  "ceio: slow-path fetch in poll (recv) or issued ahead (async_recv)", fetch_names),
+	O("ceio-force-slow", T_BOOL, ceio_force_slow, "0",
+	  "ceio: no credits, every packet takes the slow path"),
+	O("nicmem", T_SIZE, nicmem, "64M",
+	  "on-NIC memory tier (CEIO's elastic buffer), all ports (0: none)"),
+	O("nicmem-fetch-ns", T_DBL, nicmem_fetch_ns, "1000",
+	  "latency of a host fetch from the on-NIC memory tier"),
 	/* NIC and traffic */
 	O("cores", T_UINT, cores, "16", "receiving cores = queues, split evenly over the ports"),
 	O("ports", T_UINT, ports, "2", "NIC ports, one model instance each"),
@@ -179,6 +191,8 @@ static const struct range ranges[] = {
 	R("notif-timeout-us", 0, SIM_MAX_US), R("dsh-period-us", 0, SIM_MAX_US),
 	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
 	R("dsh-overload-ratio", 0, 1000),
+	R("ceio-budget", 0, SIM_MAX_LLC), R("nicmem", 0, SIM_MAX_LLC),
+	R("nicmem-fetch-ns", 0, SIM_MAX_NS),
 	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
 	R("link-gbps", 0.001, 1e5), R("load", 0.000001, 1),
 	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
@@ -841,6 +855,10 @@ M(mem_wr_gbs, r->mem_wr_gbs)
 M(wss_mib, r->wss_mib)
 M(wss_peak_mib, r->wss_peak_mib)
 M(wss_bufs, r->wss_bufs)
+M(res_bufs, r->res_mean)
+M(res_peak, r->res_peak)
+M(tier_pct, r->tier_pct)
+M(tier_peak_mib, r->tier_peak_mib)
 M(util, 100 * r->util)
 M(cyc_pkt, r->cyc_pkt)
 M(model_cyc, r->model_cyc_pkt)
@@ -885,6 +903,10 @@ const struct sim_metric sim_metrics[] = {
 	MD(wss_mib, "%.2f", "I/O working set, mean (MiB of packet bytes, wss.c)"),
 	MD(wss_peak_mib, "%.2f", "I/O working set, peak (MiB)"),
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
+	MD(res_bufs, "%.0f", "host-resident packets: written to host memory, not processed, mean"),
+	MD(res_peak, "%.0f", "host-resident packets, peak"),
+	MD(tier_pct, "%.2f", "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
+	MD(tier_peak_mib, "%.2f", "on-NIC memory tier, peak bytes held (MiB, whole run)"),
 	MD(util, "%.1f", "core busy time (%)"),
 	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),
 	MD(model_cyc, "%.1f", "cycles per packet in the ring-model code (--sync-cost)"),
