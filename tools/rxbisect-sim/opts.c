@@ -698,6 +698,20 @@ static int cfg_check(const struct sim_cfg *c)
 		return fail("--llc: want at least 64 bytes per way");
 	if (c->wss_window & (c->wss_window - 1))
 		return fail("--wss-window %u: want a power of two", c->wss_window);
+	if (!strcmp(c->model, "ceio")) {
+		u64 ddio = c->llc_bytes / c->llc_ways * c->ddio_ways;
+		u64 budget = c->ceio_budget ? c->ceio_budget : ddio;
+		u64 buf = c->buf_stride - c->headroom;
+
+		if (!c->ceio_force_slow && budget / c->ports < buf)
+			return fail("--ceio-budget %llu: want at least a buffer (%llu B) per port, %llu B in all (0: the DDIO ways, %llu B)",
+				    (unsigned long long)c->ceio_budget,
+				    (unsigned long long)buf,
+				    (unsigned long long)buf * c->ports,
+				    (unsigned long long)ddio);
+		if (c->ceio_force_slow && !c->nicmem)
+			return fail("--ceio-force-slow: want --nicmem above 0 (the tier holds every packet)");
+	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
 		if (c->extra_cycles[i] || c->extra_accesses[i])
 			return fail("--extra %u:...: want a core below --cores %u",
