@@ -182,6 +182,7 @@ struct range {
 #define SIM_MAX_ACCESSES	1024
 #define SIM_MAX_US		1e6	/* one second of simulated time */
 #define SIM_MAX_NS		1e5
+#define SIM_MAX_CEIO_ENTRIES	(1U << 18)
 
 #define R(n, lo, hi)		{ n, lo, hi, 0 }
 #define RO(n, lo, hi, open)	{ n, lo, hi, open }
@@ -711,6 +712,10 @@ static int cfg_check(const struct sim_cfg *c)
 				    (unsigned long long)ddio);
 		if (c->ceio_force_slow && !c->nicmem)
 			return fail("--ceio-force-slow: want --nicmem above 0 (the tier holds every packet)");
+		/* Its slow rings (in NIC memory) hold 8 entries per Rx entry. */
+		if ((u64)c->ring * c->cores > SIM_MAX_CEIO_ENTRIES)
+			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all (its slow rings hold 8 times as many)",
+				    c->ring, c->cores, SIM_MAX_CEIO_ENTRIES);
 	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
 		if (c->extra_cycles[i] || c->extra_accesses[i])

@@ -132,6 +132,7 @@ bad '--ceio-force-slow "2": want 1, 0, yes, no' --ceio-force-slow=2
 bad '--ceio-budget 1024: want at least a buffer (2048 B) per port' --model ceio --ceio-budget 1K
 bad '--ceio-budget 0: want at least a buffer (2048 B) per port' --model ceio --ddio-ways 0
 bad '--ceio-force-slow: want --nicmem above 0' --model ceio --ceio-force-slow --nicmem 0
+bad '--ring 65536 x --cores 16: ceio takes at most 262144 entries' --model ceio --ring 65536
 bad '--nicmem cannot change during a run' --change 0.5:nicmem=1M
 bad '--ceio-fetch cannot change during a run' --change 0.5:ceio-fetch=async
 # Rules between options.
