@@ -208,7 +208,7 @@ struct sim {
 	struct rxb_nicmem nm;
 	u64 nic_skew_ps, nic_skew_at;	/* the tier's clock read by the NIC */
 	u8 **land;
-	u32 nland, *land_free, nland_free;
+	u32 nland, land_cap, *land_free, nland_free;
 	u64 tier_pkts;
 	/* buffers in BUF_FILLED: host-resident packets */
 	u64 resident;
@@ -844,15 +844,20 @@ static u8 *land_get(struct sim *s, u32 b)
 	if (s->nland_free) {
 		i = s->land_free[--s->nland_free];
 	} else {
-		u8 **nl = realloc(s->land, sizeof(*nl) * (s->nland + 1));
-		u32 *nf = realloc(s->land_free, sizeof(*nf) * (s->nland + 1));
+		if (s->nland == s->land_cap) {
+			u32 ncap = s->land_cap ? 2 * s->land_cap : 256;
+			u8 **nl = realloc(s->land, sizeof(*nl) * ncap);
+			u32 *nf;
 
-		if (nl)
+			if (!nl)
+				abort();
 			s->land = nl;
-		if (nf)
+			nf = realloc(s->land_free, sizeof(*nf) * ncap);
+			if (!nf)
+				abort();
 			s->land_free = nf;
-		if (!nl || !nf)
-			abort();
+			s->land_cap = ncap;
+		}
 		i = s->nland;
 		s->land[i] = calloc(1, s->c.buf_stride);
 		if (!s->land[i])
