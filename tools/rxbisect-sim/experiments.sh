@@ -106,4 +106,5 @@ run --packets 1000000 --sweep arrival=poisson,burst \
 	--case 'rxBisect 128/1Ki:model=rxbisect,ring=1024' \
 	--case 'CEIO 1Ki async:model=ceio,ring=1024,ceio-fetch=async' \
 	--case 'CEIO 128 async:model=ceio,ring=128,ceio-fetch=async' \
-	--case 'CEIO 128 sync:model=ceio,ring=128'
+	--case 'CEIO 128 sync:model=ceio,ring=128' \
+	--case 'CEIO no credit:model=ceio,ring=128,ceio-fetch=async,ceio-force-slow=1'
