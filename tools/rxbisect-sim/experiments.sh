@@ -96,3 +96,15 @@ run --model rxbisect --ring 1024 --ax 128 --pool-x 2 --packets 800000 \
 	--warmup 0.5 --target 0 --target-accesses 60 \
 	--columns gbps,drop_pct,alloc_fails,wss_mib --per-queue --xstats |
 	grep -v '^  rx[0-9]*_\(notif\|ax_\)'
+
+# (9) CEIO beside privRing and rxBisect: credits = the DDIO ways' 4 MiB,
+# Poisson and bursty arrivals (a table, no plot).
+run --packets 1000000 --sweep arrival=poisson,burst \
+	--columns gbps,drop_pct,ddio_hit,cpu_hit,mem_gbs,mem_wr_gbs,wss_mib,res_peak,tier_pct,lat_p99_us \
+	--case 'privRing 1Ki:model=privring,ring=1024' \
+	--case 'privRing 128:model=privring,ring=128' \
+	--case 'rxBisect 128/1Ki:model=rxbisect,ring=1024' \
+	--case 'CEIO 1Ki async:model=ceio,ring=1024,ceio-fetch=async' \
+	--case 'CEIO 128 async:model=ceio,ring=128,ceio-fetch=async' \
+	--case 'CEIO 128 sync:model=ceio,ring=128' \
+	--case 'CEIO no credit:model=ceio,ring=128,ceio-fetch=async,ceio-force-slow=1'

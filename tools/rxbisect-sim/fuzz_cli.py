@@ -38,7 +38,7 @@ JUNK = [
     "", " ", "-", "--", "=", ":", ",", "'", "\"", "`", "$(touch pwned_a)",
     "`touch pwned_b`", "'; system('touch pwned_c'); '", "@x", "%s%s%s%n", "%99999d",
     "\n", "a\nb", "\t", "\x1b[31m", "\u00b5s", "x" * 300, "privring", "rxbisect",
-    "shring", "nosuch", "/dev/zero", "/", "/nonexistent",
+    "shring", "ceio", "sync", "async", "nosuch", "/dev/zero", "/", "/nonexistent",
 ]
 SPECIAL = ["--sweep", "--series", "--case", "--change", "--extra", "--columns",
            "--plot-y", "--plot", "--plot-title", "--csv", "--per-queue", "--xstats",

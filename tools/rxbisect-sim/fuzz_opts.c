@@ -72,6 +72,20 @@ static void invariants(const struct sim_cfg *c)
 	     c->buf_stride <= 65536, "packet/buffer sizes", c);
 	must(c->target < (int)(c->cores / c->ports) && c->target >= -1 &&
 	     c->target_share >= 0 && c->target_share <= 1, "target", c);
+	/* The tier and ceio (sim.c sizes the tier, ceio its slow rings). */
+	must(c->nicmem <= BIT_ULL(30) && c->ceio_budget <= BIT_ULL(30) &&
+	     isfinite(c->nicmem_fetch_ns) && c->nicmem_fetch_ns >= 0 &&
+	     c->nicmem_fetch_ns <= 1e5 && c->ceio_fetch <= CEIO_FETCH_ASYNC,
+	     "tier/ceio values", c);
+	if (!strcmp(c->model, "ceio")) {
+		u64 budget = c->ceio_budget ? c->ceio_budget :
+			     c->llc_bytes / c->llc_ways * c->ddio_ways;
+
+		must(c->ceio_force_slow ? c->nicmem > 0 :
+		     budget / c->ports >= c->buf_stride - c->headroom,
+		     "ceio: a credit per port, or a tier for the slow path", c);
+		must((u64)c->ring * c->cores <= BIT(18), "ceio: slow ring entries", c);
+	}
 	must(c->nchange <= SIM_MAX_CHANGES, "nchange", c);
 	for (i = 0; i < c->nchange; i++)
 		must(c->change[i].at >= 0 && c->change[i].at <= 1 &&

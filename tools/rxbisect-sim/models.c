@@ -10,9 +10,8 @@
  * file has not landed yet: rxb_model_find() then does not find it.  The
  * model's own file, once there, overrides the stand-in.
  *
- * CEIO is left out for now: its slow path needs an on-NIC memory tier
- * and host buffers the NIC can copy into (rxb_hw_ops.nicmem, .dma_ptr),
- * which the simulator's environment does not have yet.
+ * CEIO's slow path uses the environment's on-NIC memory tier (nic_mem.c,
+ * sim.c: env_nicmem(), env_dma_ptr()).
  */
 #include <string.h>
 
@@ -29,7 +28,6 @@ unsigned int sim_model_names(const char **names, unsigned int max)
 
 		/* Not those with multi-packet buffers (see sim_setup()). */
 		if (name && *name && !sim_models[i]->multi_pkt_bufs &&
-		    strcmp(name, "ceio") &&
 		    rxb_model_find(name) == sim_models[i])
 			names[n++] = name;
 	}

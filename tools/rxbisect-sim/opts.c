@@ -39,6 +39,7 @@ static const char *const arrival_names[] = { "const", "poisson", "burst",
 					     "trace", NULL };
 static const char *const pool_names[] = { "page_pool", "mempool", NULL };
 static const char *const policy_names[] = { "rr", "most", NULL };
+static const char *const fetch_names[] = { "sync", "async", NULL };
 
 #define O(n, t, f, d, h) { n, t, offsetof(struct sim_cfg, f), d, h, NULL }
 #define E(n, f, d, h, v) { n, T_ENUM, offsetof(struct sim_cfg, f), d, h, v }
@@ -63,6 +64,17 @@ static const struct opt opts[] = {
 	  "dshring: high-throughput threshold (0: default)"),
 	O("dsh-overload-ratio", T_UINT, dsh_overload_ratio, "0",
 	  "dshring: overload ratio (0: default)"),
+	O("ceio-budget", T_SIZE, ceio_budget, "0",
+	  "ceio: host cache budget, split over the ports; credits = budget / buffer"
+	  " (0: the DDIO ways, --llc * --ddio-ways / --llc-ways)"),
+	E("ceio-fetch", ceio_fetch, "sync",
+	  "ceio: slow-path fetch in poll (recv) or issued ahead (async_recv)", fetch_names),
+	O("ceio-force-slow", T_BOOL, ceio_force_slow, "0",
+	  "ceio: no credits, every packet takes the slow path"),
+	O("nicmem", T_SIZE, nicmem, "64M",
+	  "on-NIC memory tier (CEIO's elastic buffer), all ports (0: none)"),
+	O("nicmem-fetch-ns", T_DBL, nicmem_fetch_ns, "1000",
+	  "latency of a host fetch from the on-NIC memory tier"),
 	/* NIC and traffic */
 	O("cores", T_UINT, cores, "16", "receiving cores = queues, split evenly over the ports"),
 	O("ports", T_UINT, ports, "2", "NIC ports, one model instance each"),
@@ -170,6 +182,7 @@ struct range {
 #define SIM_MAX_ACCESSES	1024
 #define SIM_MAX_US		1e6	/* one second of simulated time */
 #define SIM_MAX_NS		1e5
+#define SIM_MAX_CEIO_ENTRIES	(1U << 18)
 
 #define R(n, lo, hi)		{ n, lo, hi, 0 }
 #define RO(n, lo, hi, open)	{ n, lo, hi, open }
@@ -179,6 +192,8 @@ static const struct range ranges[] = {
 	R("notif-timeout-us", 0, SIM_MAX_US), R("dsh-period-us", 0, SIM_MAX_US),
 	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
 	R("dsh-overload-ratio", 0, 1000),
+	R("ceio-budget", 0, SIM_MAX_LLC), R("nicmem", 0, SIM_MAX_LLC),
+	R("nicmem-fetch-ns", 0, SIM_MAX_NS),
 	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
 	R("link-gbps", 0.001, 1e5), R("load", 0.000001, 1),
 	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
@@ -684,6 +699,24 @@ static int cfg_check(const struct sim_cfg *c)
 		return fail("--llc: want at least 64 bytes per way");
 	if (c->wss_window & (c->wss_window - 1))
 		return fail("--wss-window %u: want a power of two", c->wss_window);
+	if (!strcmp(c->model, "ceio")) {
+		u64 ddio = c->llc_bytes / c->llc_ways * c->ddio_ways;
+		u64 budget = c->ceio_budget ? c->ceio_budget : ddio;
+		u64 buf = c->buf_stride - c->headroom;
+
+		if (!c->ceio_force_slow && budget / c->ports < buf)
+			return fail("--ceio-budget %llu: want at least a buffer (%llu B) per port, %llu B in all (0: the DDIO ways, %llu B)",
+				    (unsigned long long)c->ceio_budget,
+				    (unsigned long long)buf,
+				    (unsigned long long)buf * c->ports,
+				    (unsigned long long)ddio);
+		if (c->ceio_force_slow && !c->nicmem)
+			return fail("--ceio-force-slow: want --nicmem above 0 (the tier holds every packet)");
+		/* Its slow rings (in NIC memory) hold 8 entries per Rx entry. */
+		if ((u64)c->ring * c->cores > SIM_MAX_CEIO_ENTRIES)
+			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all (its slow rings hold 8 times as many)",
+				    c->ring, c->cores, SIM_MAX_CEIO_ENTRIES);
+	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
 		if (c->extra_cycles[i] || c->extra_accesses[i])
 			return fail("--extra %u:...: want a core below --cores %u",
@@ -841,6 +874,10 @@ M(mem_wr_gbs, r->mem_wr_gbs)
 M(wss_mib, r->wss_mib)
 M(wss_peak_mib, r->wss_peak_mib)
 M(wss_bufs, r->wss_bufs)
+M(res_bufs, r->res_mean)
+M(res_peak, r->res_peak)
+M(tier_pct, r->tier_pct)
+M(tier_peak_mib, r->tier_peak_mib)
 M(util, 100 * r->util)
 M(cyc_pkt, r->cyc_pkt)
 M(model_cyc, r->model_cyc_pkt)
@@ -885,6 +922,10 @@ const struct sim_metric sim_metrics[] = {
 	MD(wss_mib, "%.2f", "I/O working set, mean (MiB of packet bytes, wss.c)"),
 	MD(wss_peak_mib, "%.2f", "I/O working set, peak (MiB)"),
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
+	MD(res_bufs, "%.0f", "host-resident packets: written to host memory, not processed, mean"),
+	MD(res_peak, "%.0f", "host-resident packets, peak"),
+	MD(tier_pct, "%.2f", "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
+	MD(tier_peak_mib, "%.2f", "on-NIC memory tier, peak bytes held (MiB, whole run)"),
 	MD(util, "%.1f", "core busy time (%)"),
 	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),
 	MD(model_cyc, "%.1f", "cycles per packet in the ring-model code (--sync-cost)"),

@@ -20,10 +20,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/err.h>
+#include <linux/minmax.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_nicmem.h>
 #include <rxbisect/rxb_wss.h>
 #include <shim.h>
 
@@ -61,16 +64,34 @@
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
 /* Events of the model code a core pays for (sync_note()). */
 enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_NR };
-enum { BUF_FREE, BUF_POSTED, BUF_HELD };
+/* BUF_FILLED: the NIC wrote a packet into it, no core has processed it. */
+enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
+/*
+ * The on-NIC memory tier: each read of its clock by a core (a fetch's busy
+ * wait, an asynchronous fetch's issue or check) costs the core
+ * TIER_CLOCK_PS; it bounds a busy wait's overshoot.  A frame in the tier
+ * holds a struct tier_rec, and the host fetch copies it into a landing
+ * pad (the bytes of the host buffer, env_dma_ptr()), read at delivery.
+ */
+#define TIER_CLOCK_PS	(10 * PS_PER_NS)
+#define TIER_MAGIC	0x7ce10f7cU
 
 struct sbuf {
 	u64 t_arr;		/* arrival time of the packet in it (ps) */
 	u64 ring_addr;		/* streaming models: the packet is read from
 				 * here (a pipe), the buffer is its copy (skb)
 				 */
+	u32 land;		/* landing pad of a tier fetch + 1, 0: none */
 	u16 pool;
 	u16 len;
 	u8 state;
+};
+
+/* What the NIC keeps of a frame it writes into its memory tier. */
+struct tier_rec {
+	u64 t_arr;
+	u32 len;
+	u32 magic;
 };
 
 struct sim;
@@ -114,6 +135,7 @@ struct score {
 	bool started;			/* batch[i] is being processed */
 	u64 busy_ps;
 	u64 sync_ps;			/* model-code cost not yet charged */
+	u64 stall_ps;			/* waited on the tier, not yet charged */
 	u64 cost_ps;			/* model-code cost charged so far */
 	u64 sc[SC_NR];
 	struct u32_stack cache;		/* LIFO level of its pool */
@@ -182,6 +204,15 @@ struct sim {
 	u64 pool_fails0, cross0;
 	u64 nic_drop, up0, down0;
 	u64 events;
+	/* the on-NIC memory tier, shared by the ports, and the landing pads */
+	struct rxb_nicmem nm;
+	u64 nic_skew_ps, nic_skew_at;	/* the tier's clock read by the NIC */
+	u8 **land;
+	u32 nland, land_cap, *land_free, nland_free;
+	u64 tier_pkts;
+	/* buffers in BUF_FILLED: host-resident packets */
+	u64 resident;
+	double res_sum, res_peak;
 	/* the model code's cost: the shim's sink, the core running it */
 	struct rxb_shim_sink sink;
 	int agent;			/* core in model code, -1: NIC, setup */
@@ -616,14 +647,17 @@ static void sync_charge(struct sim *s, unsigned int what, u64 n)
 /* The model-code cost core @c ran up, now charged to its busy time. */
 static u64 sync_take(struct score *c)
 {
-	u64 ps = c->sync_ps;
+	u64 ps = c->sync_ps, stall = c->stall_ps;
 
 	c->sync_ps = 0;
+	c->stall_ps = 0;
 	c->cost_ps += ps;
-	return ps;
+	return ps + stall;
 }
 
 /* ---- environment (struct rxb_drv_ops, struct rxb_hw_ops) ------------------------------ */
+
+static void land_put(struct sim *s, u32 b);
 
 static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 {
@@ -653,6 +687,10 @@ static void env_free_buf(void *env, unsigned int q, void *cookie)
 	if (b >= s->nbuf)
 		return;
 	sync_charge(s, SC_ALLOC, 1);
+	if (s->buf[b].land)
+		land_put(s, b);
+	if (s->buf[b].state == BUF_FILLED)
+		s->resident--;
 	s->buf[b].state = BUF_FREE;
 	fifo_push(&s->pool[s->buf[b].pool].ring, b);
 }
@@ -696,6 +734,30 @@ static u64 env_now_ns(void *env)
 	return p->s->now / PS_PER_NS;
 }
 
+/*
+ * The NIC wrote a packet into buffer @b (its t_arr and len set): its lines
+ * through DDIO, the I/O working set, the host-resident packets.
+ */
+static void buf_filled(struct sim *s, struct sport *p, u32 b)
+{
+	u64 addr = buf_addr(s, b), a;
+
+	/* The packet's lines, not its bytes: what DDIO sees. */
+	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + s->buf[b].len; a += LLC_LINE)
+		llc_dma_write(&s->llc, a);
+	/* DRAM behind by more than the write buffers hold: the NIC waits. */
+	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
+	    p->up_free < s->mem_free - MEM_BURST_PS)
+		p->up_free = s->mem_free - MEM_BURST_PS;
+	rxb_wss_record(&s->wss, b + 1);
+	if (s->buf[b].state != BUF_FILLED) {
+		s->buf[b].state = BUF_FILLED;
+		s->resident++;
+		if (s->measuring && s->resident > s->res_peak)
+			s->res_peak = s->resident;
+	}
+}
+
 static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 			u32 *csum)
 {
@@ -703,20 +765,171 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	struct sim *s = p->s;
 	u32 b = (addr - BUF_BASE) / s->c.buf_stride;
 	const struct tr_pkt *pkt = f->data;
-	u64 a;
 
 	(void)csum;
 	s->buf[b].t_arr = pkt->t;
 	s->buf[b].len = f->len;
-	/* The packet's lines, not its bytes: what DDIO sees. */
-	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + f->len; a += LLC_LINE)
-		llc_dma_write(&s->llc, a);
-	/* DRAM behind by more than the write buffers hold: the NIC waits. */
-	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
-	    p->up_free < s->mem_free - MEM_BURST_PS)
-		p->up_free = s->mem_free - MEM_BURST_PS;
-	rxb_wss_record(&s->wss, b + 1);
+	buf_filled(s, p, b);
 	return 0;	/* no checksum unit: nothing reads the bytes */
+}
+
+/* ---- the on-NIC memory tier (nic_mem.c) ------------------------------ */
+
+/* The simulation the tier's clock belongs to (one run per thread). */
+static __thread struct sim *sim_cur;
+
+/*
+ * The tier's clock (struct rxb_nicmem.now_ns): simulated time, plus what
+ * the reader has spent reading it in this instant, TIER_CLOCK_PS a read.
+ * A core pays for it (stall_ps, charged with the model code's cost); the
+ * NIC's own engines do not, but their clock moves too, so no busy wait
+ * on it can spin for ever.
+ */
+static u64 tier_now_ns(void)
+{
+	struct sim *s = sim_cur;
+	struct score *c;
+
+	if (s->agent >= 0) {
+		c = &s->core[s->agent];
+		c->stall_ps += TIER_CLOCK_PS;
+		return (s->now + c->stall_ps) / PS_PER_NS;
+	}
+	if (s->nic_skew_at != s->now) {
+		s->nic_skew_at = s->now;
+		s->nic_skew_ps = 0;
+	}
+	s->nic_skew_ps += TIER_CLOCK_PS;
+	return (s->now + s->nic_skew_ps) / PS_PER_NS;
+}
+
+static struct rxb_nicmem *env_nicmem(void *env)
+{
+	struct sport *p = env;
+
+	return &p->s->nm;
+}
+
+/*
+ * The NIC keeps the frame in its memory instead of writing it to the
+ * host: no LLC line, no I/O working set, no bytes on the host's link yet
+ * (env_pcie() counts them when the host fetches the frame).  The frame
+ * still took its transfer time on the link in dma_start(), which does
+ * not know where the model puts it: each frame occupies the link once,
+ * a slow-path frame at its arrival instead of at its fetch.
+ */
+static void env_nicmem_write(void *env, const struct rxb_frame *f, u64 addr,
+			     u32 off)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	const struct tr_pkt *pkt = f->data;
+	struct tier_rec r = { pkt->t, f->len, TIER_MAGIC };
+	u64 bytes = tlp_bytes(f->len, PCIE_MPS);
+
+	memcpy((u8 *)rxb_nicmem_ptr(&s->nm, addr) + off, &r,
+	       min_t(u32, sizeof(r), f->len));
+	if (s->pcie)
+		p->up_bytes -= bytes < p->up_bytes ? bytes : p->up_bytes;
+	s->tier_pkts += s->measuring;
+}
+
+/* A pad to land a fetch in, for buffer @b. */
+static u8 *land_get(struct sim *s, u32 b)
+{
+	u32 i;
+
+	if (s->buf[b].land)
+		return s->land[s->buf[b].land - 1];
+	if (s->nland_free) {
+		i = s->land_free[--s->nland_free];
+	} else {
+		if (s->nland == s->land_cap) {
+			u32 ncap = s->land_cap ? 2 * s->land_cap : 256;
+			u8 **nl = realloc(s->land, sizeof(*nl) * ncap);
+			u32 *nf;
+
+			if (!nl)
+				abort();
+			s->land = nl;
+			nf = realloc(s->land_free, sizeof(*nf) * ncap);
+			if (!nf)
+				abort();
+			s->land_free = nf;
+			s->land_cap = ncap;
+		}
+		i = s->nland;
+		s->land[i] = calloc(1, s->c.buf_stride);
+		if (!s->land[i])
+			abort();
+		s->nland++;
+	}
+	s->buf[b].land = i + 1;
+	return s->land[i];
+}
+
+static void land_put(struct sim *s, u32 b)
+{
+	u32 i = s->buf[b].land - 1;
+
+	memset(s->land[i], 0, sizeof(struct tier_rec));
+	s->land_free[s->nland_free++] = i;
+	s->buf[b].land = 0;
+}
+
+/*
+ * The DMA engine's view of host buffer @addr, for a fetch out of the tier:
+ * the buffer's landing pad.
+ */
+static void *env_dma_ptr(void *env, u64 addr)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	u64 b = (addr - BUF_BASE) / s->c.buf_stride;
+
+	if (addr < BUF_BASE || b >= s->nbuf) {
+		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
+			(unsigned long long)addr);
+		abort();
+	}
+	return land_get(s, b) + (addr - buf_addr(s, b));
+}
+
+/*
+ * Interconnect bytes a model reports: only the tier's fetches are not
+ * seen elsewhere (dma_start(), pcie_desc_fetch(), pcie_notif() count the
+ * rest): a DMA write up the link, as a packet's.  Its link time was
+ * taken at the frame's arrival (env_nicmem_write()).
+ */
+static void env_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	(void)q;
+	if (kind != RXB_PCIE_DATA_WR || !s->pcie)
+		return;
+	p->up_bytes += tlp_bytes(bytes, PCIE_MPS);
+}
+
+/*
+ * A packet fetched from the tier reaches the core: its bytes land in the
+ * host buffer now (the DMA write the driver's fetch asked for), through
+ * DDIO as any packet's.
+ */
+static void tier_land(struct sim *s, struct sport *p, u32 b)
+{
+	struct tier_rec r;
+
+	memcpy(&r, s->land[s->buf[b].land - 1], sizeof(r));
+	if (r.magic != TIER_MAGIC) {
+		fprintf(stderr, "rxbisect-sim: a packet delivered before its fetch landed\n");
+		abort();
+	}
+	land_put(s, b);
+	s->buf[b].t_arr = r.t_arr;
+	s->buf[b].len = r.len;
+	buf_filled(s, p, b);
 }
 
 /*
@@ -814,6 +1027,10 @@ static const struct rxb_hw_ops sim_hw_ops = {
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
 	.dma_write	= env_dma_write,
+	.pcie		= env_pcie,
+	.nicmem		= env_nicmem,
+	.nicmem_write	= env_nicmem_write,
+	.dma_ptr	= env_dma_ptr,
 	.ring		= &sim_hw_ring_ops,
 };
 
@@ -1022,6 +1239,8 @@ static void core_finish(struct sim *s, struct score *c)
 		s->del_bytes += s->buf[b].len;
 	}
 	s->buf[b].ring_addr = 0;	/* a streaming model's copy: the skb's */
+	if (s->buf[b].state == BUF_FILLED)
+		s->resident--;
 	if (s->c.hold_us > 0) {
 		s->buf[b].state = BUF_HELD;
 		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
@@ -1099,6 +1318,7 @@ static void core_doorbells(struct sim *s, struct score *c, struct sport *p)
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
+	int i;
 	u64 ps;
 
 	if (c->started) {
@@ -1115,6 +1335,13 @@ static void core_event(struct sim *s, struct score *c)
 	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
 	if (p->ops->stream)
 		c->n = stream_copy(s, c, c->n);
+	else
+		for (i = 0; i < c->n; i++) {
+			u32 b = cookie_buf(c->batch[i].cookie);
+
+			if (b < s->nbuf && s->buf[b].land)
+				tier_land(s, p, b);
+		}
 	core_doorbells(s, c, p);
 	c->i = 0;
 	c->first = true;
@@ -1156,6 +1383,7 @@ static void measure_start(struct sim *s)
 
 	s->measuring = true;
 	s->t0 = s->now;
+	s->res_peak = s->resident;
 	s->llc0 = s->llc.st;
 	for (p = 0; p < s->c.ports; p++)
 		memcpy(s->port[p].snap, s->port[p].m->qstats,
@@ -1179,12 +1407,15 @@ static void measure_start(struct sim *s)
 /* The NIC hands packet @pkt to the model: buffer, DMA write, completion. */
 static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 {
-	struct rxb_frame f;
+	struct rxb_frame f = {
+		.data = pkt,
+		.len = pkt->len,
+		.hash = pkt->hash,
+		/* no flow table: CEIO keeps one credit entry per queue */
+		.flow = RXB_FLOW_NONE,
+		.hash_flags = RXB_CQE_F_L4_HASH,
+	};
 
-	f.data = pkt;
-	f.len = pkt->len;
-	f.hash = pkt->hash;
-	f.hash_flags = RXB_CQE_F_L4_HASH;
 	p->ops->hw_rx(p->m, pkt->queue, &f);
 }
 
@@ -1281,6 +1512,7 @@ static void arrival_event(struct sim *s, struct sport *p)
 		}
 		s->occ_n[p->idx]++;
 		s->wss_sum += s->wss.distinct;
+		s->res_sum += s->resident;
 		s->wss_n++;
 		if (s->wss.distinct > s->wss_peak)
 			s->wss_peak = s->wss.distinct;
@@ -1471,6 +1703,21 @@ static void results(struct sim *s, struct sim_res *r)
 		r->mem_wr_gbs = wr * (double)LLC_LINE / T / 1e9;
 		r->mem_gbs = r->mem_rd_gbs + r->mem_wr_gbs;
 	}
+	r->res_mean = s->wss_n ? s->res_sum / s->wss_n : 0;
+	r->res_peak = s->res_peak;
+	r->tier_pkts = s->tier_pkts;
+	r->tier_pct = r->arrived ? 100.0 * s->tier_pkts / r->arrived : 0;
+	r->tier_peak_mib = (double)atomic64_read(&s->nm.peak) / (1 << 20);
+	for (p = 0; p < s->c.ports; p++)
+		for (q = 0; q < s->qpp; q++) {
+			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
+
+			if (n->hw_packets > n->packets)
+				r->in_model += n->hw_packets - n->packets;
+		}
+	for (i = 0; i < s->c.cores; i++)
+		if (s->core[i].n > s->core[i].i)
+			r->in_core += s->core[i].n - s->core[i].i;
 	r->wss_bufs = s->wss_n ? s->wss_sum / s->wss_n : 0;
 	r->wss_peak_bufs = s->wss_peak;
 	r->wss_mib = r->wss_bufs * s->c.pkt_size / (1 << 20);
@@ -1489,6 +1736,16 @@ static void sim_free(struct sim *s)
 	for (i = 0; i < s->c.ports; i++) {
 		if (s->port[i].m && !IS_ERR(s->port[i].m))
 			s->port[i].ops->destroy(s->port[i].m);
+		s->port[i].m = NULL;
+	}
+	/* Every model freed its pieces of the tier. */
+	if (s->nm.now_ns)
+		rxb_nicmem_fini(&s->nm);
+	for (i = 0; i < s->nland; i++)
+		free(s->land[i]);
+	free(s->land);
+	free(s->land_free);
+	for (i = 0; i < s->c.ports; i++) {
 		free(s->port[i].snap);
 		free(s->port[i].nb);
 		free(s->port[i].xs_val);
@@ -1530,6 +1787,14 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->dsh_window = s->c.dsh_window;
 	mc->dsh_tput_mbps = s->c.dsh_tput_mbps;
 	mc->dsh_overload_ratio = s->c.dsh_overload_ratio;
+	/* CEIO: the host's cache budget, split evenly over the ports. */
+	mc->ceio_llc_budget = (s->c.ceio_budget ? s->c.ceio_budget :
+			       s->c.llc_bytes / s->c.llc_ways * s->c.ddio_ways) /
+			      s->c.ports;
+	mc->ceio_fetch_async = s->c.ceio_fetch == CEIO_FETCH_ASYNC;
+	mc->ceio_force_slow = s->c.ceio_force_slow;
+	mc->ceio_release = RXB_CEIO_REL_BATCH;
+	mc->nicmem_bytes = s->c.nicmem;
 	/* Ensō: one pipe per queue, as much memory as a ring of buffers. */
 	mc->enso_pipes = 1;
 	mc->enso_pipe_size = RXB_ENSO_PIPE_MIN;
@@ -1582,6 +1847,7 @@ static int sim_setup(struct sim *s)
 	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
+	rxb_nicmem_init(&s->nm, s->c.nicmem, (u64)s->c.nicmem_fetch_ns, tier_now_ns);
 	s->nent = 4 * s->c.ports + s->c.cores;
 	s->key = malloc(sizeof(*s->key) * s->nent);
 	s->heap = malloc(sizeof(*s->heap) * s->nent);
@@ -1696,9 +1962,11 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	s->c = *c;
+	sim_cur = s;
 	err = sim_setup(s);
 	if (err) {
 		sim_free(s);
+		sim_cur = NULL;
 		return err;
 	}
 	/* Setup is free; from here the model code costs (sync_note()). */
@@ -1737,5 +2005,6 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	r->wall_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->cpu_s = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
 	sim_free(s);
+	sim_cur = NULL;
 	return 0;
 }

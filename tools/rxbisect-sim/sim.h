@@ -25,6 +25,7 @@
 
 enum sim_arrival { ARR_CONST, ARR_POISSON, ARR_BURST, ARR_TRACE };
 enum sim_pool_mode { POOL_PAGE_POOL, POOL_MEMPOOL };
+enum sim_ceio_fetch { CEIO_FETCH_SYNC, CEIO_FETCH_ASYNC };
 
 /* An option changed during a run, once @at of the packets have arrived. */
 struct sim_change {
@@ -48,6 +49,12 @@ struct sim_cfg {
 	unsigned int dsh_window;
 	unsigned int dsh_tput_mbps;
 	unsigned int dsh_overload_ratio;
+	u64 ceio_budget;		/* host cache budget, all ports; 0: DDIO ways */
+	unsigned int ceio_fetch;	/* enum sim_ceio_fetch */
+	bool ceio_force_slow;
+	/* the NIC's on-NIC memory tier (nic_mem.c), shared by the ports */
+	u64 nicmem;			/* capacity (bytes), 0: none */
+	double nicmem_fetch_ns;		/* latency of a host fetch */
 	/* NIC and traffic */
 	unsigned int cores;
 	unsigned int ports;
@@ -131,6 +138,13 @@ struct sim_res {
 	u64 pool_fails, cross_frees;
 	u64 nic_drop;			/* on-NIC buffer full (PCIe stalled) */
 	u64 in_flight;			/* in the NIC's buffer at the end */
+	u64 in_model;			/* written by the NIC, not polled, at the end */
+	u64 in_core;			/* polled, not processed, at the end */
+	/* host-resident packets: written to host memory, not yet processed */
+	double res_mean, res_peak;
+	/* the on-NIC memory tier: frames written to it, its peak */
+	u64 tier_pkts;
+	double tier_pct, tier_peak_mib;
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
 	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
 	double offered_gbps, gbps, mpps, drop_pct;

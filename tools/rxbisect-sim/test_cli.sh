@@ -115,6 +115,26 @@ bad '--doorbell-ns "": want a number' --doorbell-ns ''
 bad '--sync-cost "2": want 1, 0, yes, no' --sync-cost=2
 bad '--change 0.5:xfer-ns=-5: --xfer-ns "-5": want a number in [0, 100000]' \
 	--change 0.5:xfer-ns=-5
+# CEIO and the on-NIC memory tier.
+bad '--ceio-budget "2G": want a size (bytes, suffix K, M, G or T) in [0, 1G]' --ceio-budget 2G
+bad '--ceio-budget "-1": want a size' --ceio-budget -1
+bad '--ceio-budget "nan": want a size' --ceio-budget nan
+bad '--ceio-budget "1.5": want a size' --ceio-budget 1.5
+bad '--nicmem "1.5G": want a size (bytes, suffix K, M, G or T) in [0, 1G]' --nicmem 1.5G
+bad '--nicmem "-64M": want a size' --nicmem -64M
+bad '--nicmem "18446744073709551616": want a size' --nicmem 18446744073709551616
+bad '--nicmem-fetch-ns "nan": want a number in [0, 100000]' --nicmem-fetch-ns nan
+bad '--nicmem-fetch-ns "-1": want a number in [0, 100000]' --nicmem-fetch-ns -1
+bad '--nicmem-fetch-ns "1e6": want a number in [0, 100000]' --nicmem-fetch-ns 1e6
+bad '--nicmem-fetch-ns "inf": want a number' --nicmem-fetch-ns inf
+bad '--ceio-fetch "maybe": want one of sync, async' --ceio-fetch maybe
+bad '--ceio-force-slow "2": want 1, 0, yes, no' --ceio-force-slow=2
+bad '--ceio-budget 1024: want at least a buffer (2048 B) per port' --model ceio --ceio-budget 1K
+bad '--ceio-budget 0: want at least a buffer (2048 B) per port' --model ceio --ddio-ways 0
+bad '--ceio-force-slow: want --nicmem above 0' --model ceio --ceio-force-slow --nicmem 0
+bad '--ring 65536 x --cores 16: ceio takes at most 262144 entries' --model ceio --ring 65536
+bad '--nicmem cannot change during a run' --change 0.5:nicmem=1M
+bad '--ceio-fetch cannot change during a run' --change 0.5:ceio-fetch=async
 # Rules between options.
 bad '--cores 12: want a multiple of --ports 8' --cores 12 --ports 8
 bad '--ddio-ways 12: at most --llc-ways 11' --ddio-ways 12
@@ -192,6 +212,10 @@ check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}
 	--change 0.6:sync-cost=1 --columns model_cyc,xfers,locks
 check 0 '' "good: --llc 1G --llc-ways 16 --ddio-ways 16" -- "${small[@]}" \
 	--llc 1G --llc-ways 16 --ddio-ways 16
+check 0 '' "good: ceio, async fetch, a 1 MiB budget and a 16 MiB tier" -- "${small[@]}" \
+	--model ceio --ceio-fetch async --ceio-budget 1M --nicmem 16M --nicmem-fetch-ns 0
+check 0 '' "good: ceio, slow path only, sync fetch of 2 us" -- "${small[@]}" \
+	--model ceio --ceio-force-slow --ddio-ways 0 --nicmem-fetch-ns 2000
 check 0 '' "good: --sweep with a --case label full of gnuplot syntax" -- \
 	"${small[@]}" --sweep ring=64,128 --case "it's \`touch $tmp/pwned1\` @x \$1:cycles=1000"
 check 0 '' "good: --csv quotes labels with commas and quotes" -- "${small[@]}" --csv \

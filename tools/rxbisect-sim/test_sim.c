@@ -427,6 +427,202 @@ static void enso_stream(void)
 	       per_pkt[1], per_pkt[0]);
 }
 
+/* ---- CEIO: credits and the on-NIC memory tier ---------------------- */
+
+/*
+ * Every packet that arrived (the run measured from its start) was
+ * delivered, dropped, or is still somewhere at the end: in the NIC's
+ * buffer, in the model (rings, the tier), in a core's batch.
+ */
+static void expect_conserved(const char *what, const struct sim_res *r)
+{
+	u64 acct = r->delivered + r->nobuf + r->ring_full + r->oversize +
+		   r->nic_drop + r->in_flight + r->in_model + r->in_core;
+
+	EXPECT(acct == r->arrived,
+	       "%s: %llu arrived, %llu delivered + dropped + still in the NIC, model or a core",
+	       what, (unsigned long long)r->arrived, (unsigned long long)acct);
+}
+
+/*
+ * Host-resident packets (written to host memory, not yet processed) never
+ * exceed the credits plus one poll batch per core: a fast-path frame holds
+ * its credit until the batch that handed it up ends, a fetched slow-path
+ * frame reaches host memory in the batch that hands it up.
+ */
+static void expect_ceio_bound(const char *what, const struct sim_cfg *c,
+			      const struct sim_res *r, u64 *c_total)
+{
+	if (!EXPECT(sim_res_xstat(r, "ceio_credits_total", c_total),
+		    "%s: no ceio_credits_total", what))
+		return;
+	EXPECT(r->res_peak <= *c_total + (u64)c->cores * c->budget,
+	       "%s: %.0f host-resident packets at the peak, credits %llu + %u batches of %u",
+	       what, r->res_peak, (unsigned long long)*c_total, c->cores, c->budget);
+}
+
+/*
+ * CEIO beside privRing and rxBisect on the seeds' testbed (16 cores,
+ * 2 x 100 Gbps, 22 MiB LLC with 2 DDIO ways): credits = the DDIO ways'
+ * 4 MiB / 2 KiB buffers.  Checked: the bound above and conservation; with
+ * the fast ring as large as privRing's (1 Ki), the credits keep unconsumed
+ * data in the LLC (the cores' reads hit where privRing's miss) but the NIC
+ * still writes its buffers in ring order (DDIO write misses as
+ * privRing's); with the fast ring at the credits' share (128, the same
+ * host buffer budget as the credits), DDIO hits, and DRAM write-backs
+ * stay below privRing 1 Ki's, whose working set exceeds the LLC.
+ */
+static void ceio_llc(void)
+{
+	struct sim_res pr, rb, ce, cs;
+	struct sim_cfg c;
+	u64 ct;
+
+	if (!has_model("ceio")) {
+		skip("ceio model not registered");
+		return;
+	}
+	c = base();
+	c.packets = 300000;
+	c.warmup = 0;
+	c.ring = 1024;
+	if (!run("privring R=1024", &c, &pr))
+		return;
+	snprintf(c.model, sizeof(c.model), "rxbisect");
+	c.ax = 128;
+	if (!run("rxbisect Bx 1024 Ax 128", &c, &rb))
+		return;
+	snprintf(c.model, sizeof(c.model), "ceio");
+	c.ceio_fetch = CEIO_FETCH_ASYNC;
+	if (!run("ceio R=1024 async", &c, &ce))
+		return;
+	diag("ceio R=1024: host-resident peak %.0f (privring %.0f), %.1f%% via the tier",
+	     ce.res_peak, pr.res_peak, ce.tier_pct);
+	expect_conserved("ceio R=1024", &ce);
+	expect_ceio_bound("ceio R=1024", &c, &ce, &ct);
+	EXPECT(pr.res_peak > ct + (u64)c.cores * c.budget,
+	       "privring R=1024 holds more than ceio's bound: %.0f", pr.res_peak);
+	EXPECT(ce.cpu_pkt_hit > pr.cpu_pkt_hit + 0.2,
+	       "credits keep unconsumed data cached: cores hit %.0f%%, privring %.0f%%",
+	       100 * ce.cpu_pkt_hit, 100 * pr.cpu_pkt_hit);
+
+	c.ring = 128;
+	if (!run("ceio R=128 async", &c, &cs))
+		return;
+	expect_conserved("ceio R=128", &cs);
+	expect_ceio_bound("ceio R=128", &c, &cs, &ct);
+	EXPECT(pr.wss_mib > c.llc_bytes / (1 << 20),
+	       "privring R=1024's working set exceeds the LLC: %.1f MiB", pr.wss_mib);
+	EXPECT(cs.wss_mib < c.llc_bytes / (1 << 20),
+	       "ceio's working set within the LLC: %.1f MiB", cs.wss_mib);
+	EXPECT(cs.mem_wr_gbs < pr.mem_wr_gbs && cs.ddio_hit > pr.ddio_hit,
+	       "ceio R=128: DRAM writes %.1f GB/s, DDIO %.0f%%; privring R=1024: %.1f GB/s, %.0f%%",
+	       cs.mem_wr_gbs, 100 * cs.ddio_hit, pr.mem_wr_gbs, 100 * pr.ddio_hit);
+	EXPECT(cs.gbps >= pr.gbps, "ceio R=128 %.1f Gbps, privring R=1024 %.1f",
+	       cs.gbps, pr.gbps);
+}
+
+/*
+ * Bursts (32 packets of one flow at line rate): at the same host buffer
+ * budget (128 buffers a queue), privRing drops what its ring cannot hold;
+ * CEIO keeps it in the tier and drops only if its slow ring or the tier
+ * is full.
+ */
+static void ceio_burst(void)
+{
+	struct sim_res pr, ce;
+	struct sim_cfg c;
+	u64 ct;
+
+	if (!has_model("ceio")) {
+		skip("ceio model not registered");
+		return;
+	}
+	c = base();
+	c.packets = 300000;
+	c.warmup = 0;
+	c.ring = 128;
+	c.arrival = ARR_BURST;
+	if (!run("privring R=128 burst", &c, &pr))
+		return;
+	snprintf(c.model, sizeof(c.model), "ceio");
+	c.ceio_fetch = CEIO_FETCH_ASYNC;
+	if (!run("ceio R=128 async burst", &c, &ce))
+		return;
+	diag("ceio: %.1f%% via the tier (peak %.1f MiB), %llu dropped; privring %llu",
+	     ce.tier_pct, ce.tier_peak_mib,
+	     (unsigned long long)(ce.nobuf + ce.ring_full + ce.nic_drop),
+	     (unsigned long long)(pr.nobuf + pr.ring_full + pr.nic_drop));
+	expect_conserved("ceio burst", &ce);
+	expect_ceio_bound("ceio burst", &c, &ce, &ct);
+	EXPECT(ce.tier_pkts > 0, "bursts beyond the credits take the slow path");
+	EXPECT(pr.nobuf + pr.ring_full > 0, "privring R=128 drops under bursts");
+	EXPECT((ce.nobuf + ce.ring_full + ce.nic_drop) * 2 <
+	       pr.nobuf + pr.ring_full + pr.nic_drop,
+	       "the tier absorbs the bursts: ceio drops %llu, privring %llu",
+	       (unsigned long long)(ce.nobuf + ce.ring_full + ce.nic_drop),
+	       (unsigned long long)(pr.nobuf + pr.ring_full + pr.nic_drop));
+}
+
+/*
+ * No credits (--ceio-force-slow): every packet is kept in the tier and
+ * fetched, lossless at a light load, never sooner than the fetch latency
+ * after it arrived, and the host holds no more than the batches.  A
+ * smaller tier drops, counted, and only there.
+ */
+static void ceio_slow(void)
+{
+	static const double fetch_ns[] = { 3000, 4000 };
+	struct sim_res r;
+	struct sim_cfg c;
+	unsigned int i;
+
+	if (!has_model("ceio")) {
+		skip("ceio model not registered");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		char what[48];
+
+		c = base();
+		snprintf(c.model, sizeof(c.model), "ceio");
+		c.cores = 4;
+		c.ports = 1;
+		c.packets = 40000;
+		c.warmup = 0;
+		c.load = 0.1;
+		c.ceio_force_slow = true;
+		c.nicmem_fetch_ns = fetch_ns[i];
+		c.ceio_fetch = i ? CEIO_FETCH_ASYNC : CEIO_FETCH_SYNC;
+		snprintf(what, sizeof(what), "ceio slow only, %s, fetch %.0f ns",
+			 i ? "async" : "sync", fetch_ns[i]);
+		if (!run(what, &c, &r))
+			return;
+		expect_conserved(what, &r);
+		/* all but those still in the NIC's buffer at the end */
+		EXPECT(r.tier_pkts + r.in_flight == r.arrived,
+		       "%s: %llu + %llu in the NIC's buffer of %llu via the tier", what,
+		       (unsigned long long)r.tier_pkts, (unsigned long long)r.in_flight,
+		       (unsigned long long)r.arrived);
+		EXPECT(!r.nobuf && !r.ring_full && !r.nic_drop, "%s: lossless", what);
+		EXPECT(r.lat_p50_us * 1e3 >= fetch_ns[i] && r.lat_mean_us * 1e3 >= fetch_ns[i],
+		       "%s: latency p50 %.2f us, mean %.2f us", what, r.lat_p50_us,
+		       r.lat_mean_us);
+		EXPECT(r.res_peak <= (double)c.cores * c.budget,
+		       "%s: %.0f host-resident packets at the peak", what, r.res_peak);
+	}
+	/* 64 KiB of tier: about 43 frames. */
+	c.nicmem = 64 << 10;
+	c.load = 1;
+	if (!run("ceio slow only, 64 KiB tier", &c, &r))
+		return;
+	expect_conserved("64 KiB tier", &r);
+	EXPECT(r.ring_full > 0 && !r.nobuf, "a full tier drops (ring_full): %llu",
+	       (unsigned long long)r.ring_full);
+	EXPECT(r.tier_peak_mib * (1 << 20) <= c.nicmem, "the tier held %.3f MiB",
+	       r.tier_peak_mib);
+}
+
 /* ---- experiments --------------------------------------------------- */
 
 /*
@@ -1112,6 +1308,9 @@ static const struct tcase cases[] = {
 	{ "unit_opts", test_opts },
 	{ "models", test_models },
 	{ "enso_stream", enso_stream },
+	{ "ceio_llc", ceio_llc },
+	{ "ceio_burst", ceio_burst },
+	{ "ceio_slow", ceio_slow },
 	{ "ddio_monotonic", ddio_monotonic },
 	{ "ddio_off", ddio_off },
 	{ "access_patterns", access_patterns },
