@@ -34,7 +34,8 @@
  * the drops by cause is summed over the runs of a cell.
  *
  * Scenarios (sched_build()), F = 8 flows at a steady rate of which the
- * busiest consumer gets -l percent of what it sustains, measured before
+ * busiest consumer gets -l percent (default 70: headroom for a shared
+ * host, whose other load comes and goes) of what it sustains, measured before
  * each scenario (sustain(): the rate of one thread, one privring queue,
  * the consumer's work per packet at that frame size, lowered until
  * privring delivers 99.5 % of a static run with every thread in place):
@@ -1044,7 +1045,7 @@ static void print_help(void)
 	       "  -n  frames per run (150000)           -R  runs per cell (3)\n"
 	       "  -m  privring,shring,rxbisect,ceio    -s  static,burst,bulk\n"
 	       "  -w  consumer work per packet, ns (1000)\n"
-	       "  -l  offered load, %% of the busiest consumer's capacity (90)\n"
+	       "  -l  offered load, %% of the busiest consumer's capacity (70)\n"
 	       "  -u  burst frames per joining flow (512)\n"
 	       "  -k  bulk flow: buffers held at most (256)  -d  polls held (16)\n"
 	       "  -f  ceio slow-path fetch latency, ns (1000)\n");
@@ -1067,7 +1068,7 @@ int main(int argc, char **argv)
 	o.frames = 150000;
 	o.reps = 3;
 	o.work_ns = 1000;
-	o.load = 90;
+	o.load = 70;
 	o.burst = 512;
 	o.hold_k = 256;
 	o.hold_d = 16;
