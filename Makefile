@@ -196,7 +196,7 @@ microbench:
 # shring, rxbisect and ceio at the same host buffer budget; static
 # 128-1024 B, +2 flows with a burst, a bulk flow that frees late.  Working
 # set, drops by cause, reorders, slow-path fraction, p99 latency, ratios to
-# privring; 3 interleaved runs per cell (about 3 minutes on 2 cores).
+# privring; 3 interleaved runs per cell (1-3 minutes on a shared 2-core host).
 # More: make ceio-bench CEIO_BENCH_ARGS="-R 5 -n 300000".
 ceio-bench:
 	$(MAKE) -C tools/testing/rxbisect ceio-bench

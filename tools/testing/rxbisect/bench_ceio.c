@@ -1042,7 +1042,7 @@ static void print_help(void)
 	       "                  [-l load%%] [-u burst] [-k hold] [-d polls] [-f ns]\n"
 	       "  -q  queues, a power of two (4)       -c  consumer threads (2)\n"
 	       "  -b  host buffers per port B, a power of two (1024)\n"
-	       "  -n  frames per run (150000)           -R  runs per cell (3)\n"
+	       "  -n  frames per run (100000)          -R  runs per cell (3)\n"
 	       "  -m  privring,shring,rxbisect,ceio    -s  static,burst,bulk\n"
 	       "  -w  consumer work per packet, ns (1000)\n"
 	       "  -l  offered load, %% of the busiest consumer's capacity (70)\n"
@@ -1065,7 +1065,7 @@ int main(int argc, char **argv)
 	o.nq = 4;
 	o.ncons = 2;
 	o.bufs = 1024;
-	o.frames = 150000;
+	o.frames = 100000;
 	o.reps = 3;
 	o.work_ns = 1000;
 	o.load = 70;
