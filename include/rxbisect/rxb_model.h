@@ -224,8 +224,8 @@ enum rxb_corec_irq {
  * @RXB_CEIO_REL_PAGE: when its buffer comes back to the driver's pool
  *	(the kernel: the page returns to the page_pool), i.e. once the
  *	stack freed the packet: closer to its cache residency.  Credits come
- *	back in completion ring order, so a buffer the stack still holds
- *	holds back the credits of those handed up after it.
+ *	back in completion ring order, so a buffer the stack keeps delays
+ *	the credits of those handed up after it.
  * @RXB_CEIO_REL_NMODES: number of modes.
  */
 enum rxb_ceio_release {

@@ -63,10 +63,23 @@
  *    slow_ring_full, beside the tier's own drops).  Async fetches hold a
  *    host buffer each from kick to delivery: at most ring_size of them
  *    are outstanding.
- *  - Lazy release (batch): at the end of each poll the driver writes the
- *    count of fast entries it handed up to a credit register; the NIC
+ *  - Lazy release: the driver writes the count of fast entries whose
+ *    credit it releases, in CR order, to the credit_ci register; the NIC
  *    reads it before its next credit decision and on each worker tick,
- *    and returns each entry's credit to the entry's flow.
+ *    and returns each entry's credit to the entry's flow.  Batch: at the
+ *    end of each poll, for the entries it handed up.  Page: the driver
+ *    keeps a reference on each fast buffer it hands up and, at its next
+ *    poll or refill, releases in CR order the credits of those whose
+ *    other references are gone (rxb_drv_ops.buf_idle: the page would be
+ *    back in its page_pool), dropping its own.
+ *  - Slow-path fetch (rxb_desc.h, struct rxb_ceio_fetch): the driver
+ *    posts a host buffer for a slow entry in the fetch ring and writes
+ *    fetch_tail; the NIC's fetch engine (ceio_nic_fetch(), reached from
+ *    that register write) copies the frame from its tier, counts it on
+ *    the bus, and writes the entry's done mark, which the driver polls.
+ *    Sync: completed within the write.  Async: completed in ring order
+ *    once due, at a later write (the driver writes fetch_tail again
+ *    while the oldest fetch is in flight).
  *  - Congestion trigger: per worker tick, a queue whose slow arrivals
  *    exceeded the slow entries the driver consumed, with a backlog left,
  *    counts one event (no CCA is run).
@@ -148,7 +161,7 @@ struct ceio_q {
 
 	/* The NIC's fetch engine of the queue (its DMA reads of the tier). */
 	struct {
-		spinlock_t lock;
+		spinlock_t lock;	/* the engine: register writes */
 		u32 head;		/* next fetch entry to start */
 		u32 done;		/* next fetch to complete */
 	} fe ____cacheline_aligned;
