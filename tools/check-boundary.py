@@ -16,6 +16,13 @@ Each rule below names a file and line when it is broken:
           must not include nic.h, nic_hw.h or rxbisect.h, nor use netdev,
           skb or page_pool APIs (nor include their headers).  wss.c, built
           in userspace too, must not use those APIs either.
+  halves  model*.c: code in a "/* ---- driver ... ---- */" section (the
+          driver half, up to the next "/* ---- ... ---- */" line) must
+          not call the NIC's services, rxb_hw_*() (struct rxb_hw_ops:
+          DMA engine, interconnect counters, timer, ...) nor the on-NIC
+          memory tier, rxb_nicmem_*(): it reaches the NIC through ring
+          memory and registers only.  Functions named *_hw_* or *_nic_*
+          are the hardware half's wherever they stand (hw_debug ops).
 
 Includes are followed through local headers ("x.h" beside the file,
 <rxbisect/x.h> in include/), so a header cannot smuggle a crossing in.
@@ -41,6 +48,10 @@ NET_API = re.compile(
     r"netif_\w+|page_pool\w*|xdp_\w+|eth_type_trans|dev_kfree_skb\w*)\b")
 NET_HEADERS = re.compile(
     r"^(linux/(netdevice|skbuff|etherdevice|if_ether)\.h|net/.*)$")
+SECTION = re.compile(r"^/\*\s*-{4}\s*(.*?)\s*-{4,}\s*\*/\s*$")
+FUNC_DEF = re.compile(r"^(?!return\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\(")
+NIC_FUNC = re.compile(r"_(hw|nic)_")
+NIC_CALL = re.compile(r"\b(rxb_hw_\w+|rxb_nicmem_\w+)\s*\(")
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -161,6 +172,33 @@ def classify(rel):
     return kinds
 
 
+def driver_half_calls(root, rel, code):
+    """Calls of rxb_hw_*() or rxb_nicmem_*() in @rel's driver sections.
+    The section markers are comments, so they are read from the file
+    itself; the calls from @code (comments and strings blanked)."""
+    with open(os.path.join(root, rel), encoding="utf-8",
+              errors="replace") as f:
+        raw = f.read().split("\n")
+    errs = []
+    driver = False
+    func = ""
+    for lno, (line, text) in enumerate(zip(raw, code.split("\n")), 1):
+        m = SECTION.match(line)
+        if m:
+            driver = m.group(1).lower().startswith("driver")
+            continue
+        f = FUNC_DEF.match(text)
+        if f:
+            func = f.group(1)
+        if not driver or NIC_FUNC.search(func):
+            continue
+        for c in NIC_CALL.finditer(text):
+            errs.append(f"{rel}:{lno}: driver half calls {c.group(1)}(): "
+                        "the NIC's side; use ring memory, registers "
+                        "and doorbells")
+    return errs
+
+
 def via(chain):
     return "" if len(chain) == 1 else " (via " + " -> ".join(chain) + ")"
 
@@ -196,6 +234,9 @@ def check(root):
                 errs.append(f"{rel}:{line}: model core includes "
                             f"{os.path.basename(chain[-1])}{via(chain)}: "
                             "use struct rxb_drv_ops / struct rxb_hw_ops")
+        if "core" in kinds and fnmatch.fnmatch(os.path.basename(rel),
+                                               "model*.c"):
+            errs += driver_half_calls(root, rel, t.code(rel))
         if "userspace" in kinds:
             for line, name, _ in t.includes(rel):
                 if NET_HEADERS.match(name):
@@ -228,7 +269,17 @@ GOOD = {
                        "struct sk_buff *skb;\n",
     f"{DRV}/model_a.c": '#include "rxb_ring.h"\n'
                         "/* the driver builds an skb from it */\n"
-                        "static int rx_skbless;\n",
+                        "static int rx_skbless;\n"
+                        "/* ---- NIC side ---- */\n"
+                        "void h(void *m) { rxb_hw_pcie(m, 0, 0, 4); }\n"
+                        "/* ---- driver side ---- */\n"
+                        "/* not rxb_nicmem_fetch() */\n"
+                        'static const char *s = "rxb_hw_pcie(";\n'
+                        "void d(void *m) { rxb_db_ring(m, 0, 0, 1); }\n"
+                        "static void a_hw_debug(void *m, void *dbg)\n{\n"
+                        "\trxb_hw_debug_fill(dbg, 0, 0, 0);\n}\n"
+                        "/* ---- setup ---- */\n"
+                        "void c(void *m) { rxb_hw_nicmem(m); }\n",
 }
 
 # name, file to (over)write, its text, expected "path:line" and message part
@@ -291,6 +342,19 @@ BAD = [
     ("wss.c calls a napi API",
      {f"{DRV}/wss.c": "int w;\nvoid f(void *n) { napi_schedule(n); }\n"},
      f"{DRV}/wss.c:2", "napi_schedule"),
+    ("model driver half calls the on-NIC memory tier",
+     {f"{DRV}/model_f.c": "/* ---- driver side (Listing 1) ---- */\n"
+                          "void d(void *nm)\n{\n"
+                          "\trxb_nicmem_fetch (nm, 0, 0, 0, 0);\n}\n"},
+     f"{DRV}/model_f.c:4", "driver half calls rxb_nicmem_fetch()"),
+    ("model driver half calls an rxb_hw_ops service",
+     {f"{DRV}/model_g.c": "/* ---- NIC side ---- */\n"
+                          "void h(void *m) { rxb_hw_pcie(m, 0, 0, 4); }\n"
+                          "/* ---- driver half ------------ */\n"
+                          "static void g_hw_debug(void *m)\n{\n}\n"
+                          "void d(void *m)\n{\n"
+                          "\tint x = rxb_hw_dma_ptr(m, 0);\n}\n"},
+     f"{DRV}/model_g.c:9", "driver half calls rxb_hw_dma_ptr()"),
     ("include/rxbisect header names sk_buff",
      {f"{INC}/rxb_model.h": "#include <linux/types.h>\nstruct sk_buff;\n"},
      f"{INC}/rxb_model.h:2", "sk_buff"),

@@ -397,6 +397,124 @@ struct rxb_enso_notif {
 
 static_assert(sizeof(struct rxb_enso_notif) == 64);
 
+/*
+ * CEIO (model_ceio.c; Liu et al., SIGCOMM '25, sections 3-4).  Per queue,
+ * privRing's Rx ring, completion ring and struct rxb_rxq_regs (the fast
+ * path), and for the slow path:
+ *
+ *  - the slow ring, in NIC memory: RXB_CEIO_SLOW_MULT * ring_size entries
+ *    of struct rxb_ceio_slow, one per frame the NIC kept in its memory
+ *    tier.  The NIC writes them; the driver reads them through the BAR
+ *    (the paper's "on-NIC ring registers");
+ *  - the fetch ring, in host memory, as many entries of struct
+ *    rxb_ceio_fetch: entry i goes with slow entry i.  To have a slow
+ *    frame copied into the host, the driver writes a host buffer's address
+ *    into the entry (@flags zero) and then the fetch_tail register; the
+ *    NIC reads the entry, copies the frame from its tier into the buffer
+ *    (a DMA write across the bus) and sets RXB_CEIO_FETCH_DONE;
+ *  - the registers of struct rxb_ceio_regs.
+ *
+ * The fetch engine completes fetches in ring order.  It has no clock of
+ * its own in the emulation: a fetch whose latency has passed is
+ * completed, its done mark written, when the driver next writes
+ * fetch_tail (changed or not: the driver writes it again while it waits
+ * for a fetch).  A synchronous fetch (ceio_fetch=sync) completes within
+ * that register write, as a read the CPU stalls on would.
+ */
+#define RXB_CEIO_SLOW_MULT	8	/* slow ring entries per Rx ring entry */
+
+/**
+ * struct rxb_ceio_slow - CEIO: slow ring entry, one frame in the NIC's
+ * memory tier.
+ *
+ * Written by the NIC before it releases the new slow_tail of struct
+ * rxb_ceio_regs; read by the driver below that tail (acquire).
+ */
+struct rxb_ceio_slow {
+	/**
+	 * @addr: [0] NIC address of the frame in the tier; opaque to the
+	 * driver, which never dereferences it.
+	 */
+	__le64 addr;
+	/** @len: [8] Frame length in bytes. */
+	__le32 len;
+	/** @rss_hash: [12] Toeplitz RSS hash, as rxb_cqe.rss_hash. */
+	__le32 rss_hash;
+	/**
+	 * @fence: [16] The NIC's completion ring tail when it wrote the
+	 * entry: the driver hands up the fast entries below it first.
+	 */
+	__le32 fence;
+	/** @flow: [20] Flow table entry of the frame (diagnostics). */
+	__le32 flow;
+	/**
+	 * @flags: [24] RXB_CQE_F_*_HASH bits; never RXB_CQE_F_CSUM: the
+	 * checksum unit sits on the DMA path from the wire to the host.
+	 */
+	u8 flags;
+	/** @reserved: [25] Zero. */
+	u8 reserved[7];
+} __packed;
+static_assert(sizeof(struct rxb_ceio_slow) == 32);
+
+/* Fetch entry flags (rxb_ceio_fetch.flags). */
+#define RXB_CEIO_FETCH_DONE	0x01	/* the frame is in the buffer */
+#define RXB_CEIO_FETCH_ERR	0x40	/* the frame did not fit: not copied */
+
+/**
+ * struct rxb_ceio_fetch - CEIO: fetch ring entry, a host buffer for the
+ * slow ring entry of the same index.
+ *
+ * The driver writes @buf_addr and @buf_len, and @flags as zero, before
+ * the fetch_tail write (release) that posts the entry; the NIC reads the
+ * entry after reading that register (acquire), copies the frame, and
+ * writes @flags last with release; the driver reads @flags with acquire
+ * and only then the buffer.
+ */
+struct rxb_ceio_fetch {
+	/** @buf_addr: [0] Bus address of the host buffer. */
+	__le64 buf_addr;
+	/** @buf_len: [8] Bytes the NIC may write there. */
+	__le32 buf_len;
+	/** @flags: [12] RXB_CEIO_FETCH_*: zero while in flight. */
+	u8 flags;
+	/** @reserved: [13] Zero. */
+	u8 reserved[3];
+} __packed;
+static_assert(sizeof(struct rxb_ceio_fetch) == 16);
+
+/**
+ * struct rxb_ceio_regs - CEIO: a queue's slow-path registers.
+ *
+ * Each is written by one side only, with release, and read by the other
+ * with acquire.  Indices are free-running.
+ */
+struct rxb_ceio_regs {
+	/** @slow_tail: [0] NIC: slow entries written up to here. */
+	u32 slow_tail;
+	/**
+	 * @slow_head: [4] Driver: slow entries consumed up to here; the NIC
+	 * frees their tier memory.
+	 */
+	u32 slow_head;
+	/**
+	 * @credit_ci: [8] Driver: fast entries whose credit the driver
+	 * released, counted in completion ring order; the NIC returns each
+	 * one's credit to its flow.  When the driver writes it is its
+	 * release policy (ceio_release): at the end of a poll batch, or
+	 * when the buffers come back to the driver's pool.
+	 */
+	u32 credit_ci;
+	/**
+	 * @fetch_tail: [12] Driver: fetch entries posted up to here.  Each
+	 * write also has the NIC write the done marks of the fetches that
+	 * have completed.
+	 */
+	u32 fetch_tail;
+};
+
+static_assert(sizeof(struct rxb_ceio_regs) == 16);
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

@@ -53,7 +53,15 @@ struct rxb_buf {
  *	the pool once no packet holds it either.
  * @ref_buf: take a reference on buffer @cookie of queue @q's pool for a
  *	packet handed up in it while the model keeps the buffer (struct
- *	rxb_pkt.frag).  May be NULL for models that never set @frag.
+ *	rxb_pkt.frag), or for the model itself before it hands the whole
+ *	buffer up (CEIO's ceio_release=page: the buffer then stays the
+ *	model's to free_buf once @buf_idle).  May be NULL for models that
+ *	do neither.
+ * @buf_idle: optional: true when the model's reference is the only one
+ *	left on buffer @cookie of queue @q's pool: every packet handed up
+ *	in it was freed, and free_buf would return it to the pool (the
+ *	kernel: the page_pool page's reference count is 1).  Called from
+ *	@q's poll context.
  * @buf_cookie: the handle of the buffer at bus address @addr (the driver's
  *	reverse mapping of addresses it posted).
  * @now_ns: a monotonic clock (the driver's, not the NIC's).
@@ -67,6 +75,7 @@ struct rxb_drv_ops {
 	int (*alloc_buf)(void *drv, unsigned int q, struct rxb_buf *buf);
 	void (*free_buf)(void *drv, unsigned int q, void *cookie);
 	void (*ref_buf)(void *drv, unsigned int q, void *cookie);
+	bool (*buf_idle)(void *drv, unsigned int q, void *cookie);
 	void *(*buf_cookie)(void *drv, u64 addr);
 	u64 (*now_ns)(void *drv);
 	void (*reg_write)(void *drv, unsigned int q, u32 bytes);
@@ -212,10 +221,16 @@ enum rxb_corec_irq {
  *	credit back to the NIC (lazy credit release).
  * @RXB_CEIO_REL_BATCH: at the end of the NAPI batch that handed it up
  *	(the paper's "after processing a batch").
+ * @RXB_CEIO_REL_PAGE: when its buffer comes back to the driver's pool
+ *	(the kernel: the page returns to the page_pool), i.e. once the
+ *	stack freed the packet: closer to its cache residency.  Credits come
+ *	back in completion ring order, so a buffer the stack keeps delays
+ *	the credits of those handed up after it.
  * @RXB_CEIO_REL_NMODES: number of modes.
  */
 enum rxb_ceio_release {
 	RXB_CEIO_REL_BATCH,
+	RXB_CEIO_REL_PAGE,
 	RXB_CEIO_REL_NMODES,
 };
 
@@ -365,7 +380,10 @@ struct rxb_frame {
  *	is a fragment of it at @offset, and holds its own reference on the
  *	buffer (rxb_drv_ops.ref_buf), which the caller drops when done with
  *	the packet; the buffer returns to its pool when the last reference
- *	goes.  Otherwise the whole buffer is the caller's.
+ *	goes.  Otherwise the whole buffer is the caller's, but for a
+ *	reference the model may have kept on it (rxb_drv_ops.ref_buf):
+ *	the buffer returns to its pool when the caller's and the model's
+ *	are both gone.
  * @data: streaming models (rxb_model_ops.stream), with @cookie NULL: the
  *	packet's bytes in ring memory, valid until the queue's next poll or
  *	refill call; the caller copies them out before that.
@@ -528,6 +546,10 @@ struct rxb_hw_debug {
  *	as the driver sees it (any context).
  * @hw_debug: optional: hardware half: queue @q's debug registers (any
  *	context); what the NIC reports of its internal indices.
+ * @buf_refs: optional: under configuration @cfg the model keeps a
+ *	reference (rxb_drv_ops.ref_buf) on buffers it hands up whole, so the
+ *	driver's pools must count references per buffer (page_pool
+ *	fragments), as they always do for @multi_pkt_bufs models.
  * @bufs_per_queue: optional: most buffers of one queue's pool the rings can
  *	hold at once (posted, or written and waiting in a completion ring);
  *	default @ring_size.  The driver sizes each pool to this plus one
@@ -569,6 +591,7 @@ struct rxb_model_ops {
 	u64 (*ctl_tick)(struct rxb_model *m, u64 now);
 	int (*validate)(const struct rxb_model_cfg *cfg, const char **msg);
 	const char *(*advise)(const struct rxb_model_cfg *cfg);
+	bool (*buf_refs)(const struct rxb_model_cfg *cfg);
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);
 	void (*ring_state)(struct rxb_model *m, unsigned int q,
 			   struct rxb_ring_state *st);
@@ -630,6 +653,12 @@ static inline void rxb_drv_ref_buf(const struct rxb_model *m, unsigned int q,
 				   void *cookie)
 {
 	m->cfg.drv_ops->ref_buf(m->cfg.drv, q, cookie);
+}
+
+static inline bool rxb_drv_buf_idle(const struct rxb_model *m, unsigned int q,
+				    void *cookie)
+{
+	return m->cfg.drv_ops->buf_idle(m->cfg.drv, q, cookie);
 }
 
 static inline void *rxb_drv_buf_cookie(const struct rxb_model *m, u64 addr)

@@ -65,8 +65,7 @@ static const struct opt opts[] = {
 	O("dsh-overload-ratio", T_UINT, dsh_overload_ratio, "0",
 	  "dshring: overload ratio (0: default)"),
 	O("ceio-budget", T_SIZE, ceio_budget, "0",
-	  "ceio: host cache budget, split over the ports; credits = budget / buffer"
-	  " (0: the DDIO ways, --llc * --ddio-ways / --llc-ways)"),
+	  "ceio: host cache budget over the ports, credits = budget / buffer (0: DDIO ways)"),
 	E("ceio-fetch", ceio_fetch, "sync",
 	  "ceio: slow-path fetch in poll (recv) or issued ahead (async_recv)", fetch_names),
 	O("ceio-force-slow", T_BOOL, ceio_force_slow, "0",
@@ -182,7 +181,7 @@ struct range {
 #define SIM_MAX_ACCESSES	1024
 #define SIM_MAX_US		1e6	/* one second of simulated time */
 #define SIM_MAX_NS		1e5
-#define SIM_MAX_CEIO_ENTRIES	(1U << 18)
+#define SIM_MAX_CEIO_ENTRIES	(256U * 1024)
 
 #define R(n, lo, hi)		{ n, lo, hi, 0 }
 #define RO(n, lo, hi, open)	{ n, lo, hi, open }
@@ -705,16 +704,14 @@ static int cfg_check(const struct sim_cfg *c)
 		u64 buf = c->buf_stride - c->headroom;
 
 		if (!c->ceio_force_slow && budget / c->ports < buf)
-			return fail("--ceio-budget %llu: want at least a buffer (%llu B) per port, %llu B in all (0: the DDIO ways, %llu B)",
+			return fail("--ceio-budget %llu: want at least a buffer (%llu B) per port",
 				    (unsigned long long)c->ceio_budget,
-				    (unsigned long long)buf,
-				    (unsigned long long)buf * c->ports,
-				    (unsigned long long)ddio);
+				    (unsigned long long)buf);
 		if (c->ceio_force_slow && !c->nicmem)
-			return fail("--ceio-force-slow: want --nicmem above 0 (the tier holds every packet)");
+			return fail("--ceio-force-slow: want --nicmem above 0");
 		/* Its slow rings (in NIC memory) hold 8 entries per Rx entry. */
 		if ((u64)c->ring * c->cores > SIM_MAX_CEIO_ENTRIES)
-			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all (its slow rings hold 8 times as many)",
+			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all",
 				    c->ring, c->cores, SIM_MAX_CEIO_ENTRIES);
 	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
@@ -924,7 +921,8 @@ const struct sim_metric sim_metrics[] = {
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
 	MD(res_bufs, "%.0f", "host-resident packets: written to host memory, not processed, mean"),
 	MD(res_peak, "%.0f", "host-resident packets, peak"),
-	MD(tier_pct, "%.2f", "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
+	MD(tier_pct, "%.2f",
+	   "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
 	MD(tier_peak_mib, "%.2f", "on-NIC memory tier, peak bytes held (MiB, whole run)"),
 	MD(util, "%.1f", "core busy time (%)"),
 	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),

@@ -70,6 +70,22 @@ static inline void page_pool_ref_page(struct page *page)
 }
 #endif
 
+/**
+ * rxb_page_pool_refs() - references on a page_pool page: 1 when only one
+ *	holder is left (a fragment pool's page, or any from 6.6).
+ * @page: the page.
+ *
+ * Return: the page's page_pool reference (fragment) count.
+ */
+static inline long rxb_page_pool_refs(struct page *page)
+{
+#ifdef HAVE_PAGE_PP_REF_COUNT
+	return atomic_long_read(&page->pp_ref_count);
+#else
+	return atomic_long_read(&page->pp_frag_count);
+#endif
+}
+
 /* 6.5: skb_gso_segment() moved to net/gso.h. */
 #ifdef HAVE_NET_GSO_H
 #include <net/gso.h>

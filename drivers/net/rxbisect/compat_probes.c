@@ -54,6 +54,17 @@ void rxb_probe(struct page *page)
 }
 #endif
 
+/* 6.8: a page_pool page counts its references in pp_ref_count (was
+ * pp_frag_count).
+ */
+#ifdef HAVE_PAGE_PP_REF_COUNT
+#include <linux/mm_types.h>
+long rxb_probe(struct page *page)
+{
+	return atomic_long_read(&page->pp_ref_count);
+}
+#endif
+
 /* 6.5: skb_gso_segment() moved to net/gso.h. */
 #ifdef HAVE_NET_GSO_H
 #include <net/gso.h>

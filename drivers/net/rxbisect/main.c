@@ -204,7 +204,7 @@ MODULE_PARM_DESC(enso_prefetch, "enso: low-latency mode, the driver prefetches t
 module_param_cb(llc_budget, &rxb_param_ops, &rxb_params[RXB_P_LLC_BUDGET], 0644);
 MODULE_PARM_DESC(llc_budget, "ceio: host cache budget in bytes, one buffer..1 GiB; credits = budget / buffer size (default 6291456, the paper's 6 MiB); writable");
 module_param_cb(ceio_release, &rxb_param_ops, &rxb_params[RXB_P_CEIO_RELEASE], 0644);
-MODULE_PARM_DESC(ceio_release, "ceio: lazy credit release: batch (default: at the end of the NAPI batch); writable");
+MODULE_PARM_DESC(ceio_release, "ceio: lazy credit release: batch (default: at the end of the NAPI batch), page (when the page returns to the page_pool); writable");
 module_param_cb(ceio_fetch, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FETCH], 0644);
 MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: sync (default: copy in poll) or async (kick, deliver at a later poll); writable");
 module_param_cb(ceio_force_slow, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FORCE_SLOW], 0644);

@@ -63,10 +63,23 @@
  *    slow_ring_full, beside the tier's own drops).  Async fetches hold a
  *    host buffer each from kick to delivery: at most ring_size of them
  *    are outstanding.
- *  - Lazy release (batch): at the end of each poll the driver writes the
- *    count of fast entries it handed up to a credit register; the NIC
+ *  - Lazy release: the driver writes the count of fast entries whose
+ *    credit it releases, in CR order, to the credit_ci register; the NIC
  *    reads it before its next credit decision and on each worker tick,
- *    and returns each entry's credit to the entry's flow.
+ *    and returns each entry's credit to the entry's flow.  Batch: at the
+ *    end of each poll, for the entries it handed up.  Page: the driver
+ *    keeps a reference on each fast buffer it hands up and, at its next
+ *    poll or refill, releases in CR order the credits of those whose
+ *    other references are gone (rxb_drv_ops.buf_idle: the page would be
+ *    back in its page_pool), dropping its own.
+ *  - Slow-path fetch (rxb_desc.h, struct rxb_ceio_fetch): the driver
+ *    posts a host buffer for a slow entry in the fetch ring and writes
+ *    fetch_tail; the NIC's fetch engine (ceio_nic_fetch(), reached from
+ *    that register write) copies the frame from its tier, counts it on
+ *    the bus, and writes the entry's done mark, which the driver polls.
+ *    Sync: completed within the write.  Async: completed in ring order
+ *    once due, at a later write (the driver writes fetch_tail again
+ *    while the oldest fetch is in flight).
  *  - Congestion trigger: per worker tick, a queue whose slow arrivals
  *    exceeded the slow entries the driver consumed, with a backlog left,
  *    counts one event (no CCA is run).
@@ -88,8 +101,8 @@
 #define CEIO_TICK_NS		(1000 * 1000ULL)
 #define CEIO_REACT_PER_TICK	8
 #define CEIO_INACTIVE_NS	(1000 * 1000 * 1000ULL)
-/* Slow ring entries per Rx ring entry. */
-#define CEIO_SLOW_MULT		8
+/* Slow ring entries per Rx ring entry (rxb_desc.h). */
+#define CEIO_SLOW_MULT		RXB_CEIO_SLOW_MULT
 
 enum ceio_state { CEIO_FREE, CEIO_ACTIVE, CEIO_INACTIVE };
 
@@ -97,18 +110,6 @@ enum ceio_state { CEIO_FREE, CEIO_ACTIVE, CEIO_INACTIVE };
  * or waiting for its debtors' repayments through the pool.
  */
 enum ceio_want { CEIO_WANT_NONE, CEIO_WANT_NEW, CEIO_WANT_OWED };
-
-/* A slow ring entry, in NIC memory; the driver reads it through the
- * on-NIC ring registers.
- */
-struct ceio_slow {
-	u64 addr;		/* NIC address of the frame in the tier */
-	u32 len;
-	u32 hash;
-	u32 fence;		/* fast CR tail when the NIC wrote the entry */
-	u32 flow;
-	u8 flags;		/* RXB_CQE_F_*_HASH; no checksum (below) */
-};
 
 /* The CEIO part of a flow table entry (NIC state). */
 struct ceio_flow {
@@ -122,29 +123,23 @@ struct ceio_flow {
 	u8 arrived;		/* inactive, and a frame arrived since */
 };
 
-/* Driver state of one slow ring entry. */
-struct ceio_slot {
-	void *slow_cookie;	/* host buffer of an issued slow fetch */
-	u64 slow_addr;		/* its bus address */
-	struct rxb_nicmem_fetch req;
-};
-
 struct ceio_q {
 	struct rxb_rx_desc *desc;
 	struct rxb_cring cr;
-	struct ceio_slow *slow;		/* slow ring, NIC memory */
-	u32 slow_mask;			/* its entries - 1 */
+	struct rxb_ceio_slow *slow;	/* slow ring, NIC memory */
+	struct rxb_ceio_fetch *fetch;	/* fetch ring, host memory */
+	u32 slow_mask;			/* their entries - 1 */
 	u32 *slot_flow;			/* NIC: flow of each CR slot */
 	void **cookie;			/* driver: buffer per descriptor */
-	struct ceio_slot *slot;		/* driver: per slow entry */
+	void **lent;			/* driver, release=page: buffers handed
+					 * up whose credit is not released, in
+					 * CR order
+					 */
+	void **fetch_cookie;		/* driver: buffer per fetch entry */
+	struct rxb_nicmem_fetch *req;	/* NIC: fetch engine, per entry */
 
 	struct rxb_rxq_regs regs ____cacheline_aligned;
-	/* On-NIC ring registers. */
-	struct {
-		u32 slow_tail;		/* NIC writes, driver reads */
-		u32 slow_head;		/* driver writes: slow entries consumed */
-		u32 credit_ci;		/* driver writes: fast credits released */
-	} cregs;
+	struct rxb_ceio_regs cregs;	/* slow-path registers (rxb_desc.h) */
 
 	struct {
 		spinlock_t lock;	/* the NIC's per-queue pipeline stage */
@@ -164,12 +159,20 @@ struct ceio_q {
 		u64 congestion;
 	} hw ____cacheline_aligned;
 
+	/* The NIC's fetch engine of the queue (its DMA reads of the tier). */
+	struct {
+		spinlock_t lock;	/* the engine: register writes */
+		u32 head;		/* next fetch entry to start */
+		u32 done;		/* next fetch to complete */
+	} fe ____cacheline_aligned;
+
 	struct {
 		u32 rx_tail;
 		u32 rx_ci;
 		u32 cq_head;
 		u32 slow_head;
-		u32 fetch_head;		/* async: next slow entry to fetch */
+		u32 fetch_head;		/* next fetch entry to post */
+		u32 credit_rel;		/* release=page: credits released */
 		bool slow_nobuf;	/* a slow entry found no buffer */
 		u64 fetch_waits;	/* polls stopped at a fetch in flight */
 		u64 slow_alloc_fails;
@@ -181,8 +184,10 @@ struct ceio {
 	struct ceio_q *q;
 	struct ceio_flow *flow;		/* flow table entries + one per queue */
 	struct rxb_nicmem *nm;
-	struct ceio_slot *slots;	/* every queue's slow entries' */
-	struct ceio_slow *slow;		/* every queue's slow ring */
+	struct rxb_ceio_slow *slow;	/* every queue's slow ring */
+	struct rxb_ceio_fetch *fetch;	/* every queue's fetch ring */
+	void **fetch_cookies;		/* every queue's fetch buffers */
+	struct rxb_nicmem_fetch *reqs;	/* every queue's fetch engine */
 	u32 nflows;
 	u32 c_total;
 	u64 inactive_ns;
@@ -203,6 +208,8 @@ static struct ceio *to_ceio(struct rxb_model *m)
 {
 	return container_of(m, struct ceio, m);
 }
+
+/* ---- NIC side: the pipeline and the credits ------------------------- */
 
 /* Take up to @want credits from @a, without letting it go negative. */
 static u32 ceio_take(atomic_t *a, u32 want)
@@ -263,8 +270,8 @@ static void ceio_reap(struct ceio *ce, struct ceio_q *q)
 		WRITE_ONCE(q->hw.credit_seen, q->hw.credit_seen + 1);
 	}
 	for (; q->hw.slow_freed != head; q->hw.slow_freed++)
-		rxb_nicmem_free(ce->nm,
-				q->slow[q->hw.slow_freed & q->slow_mask].addr);
+		rxb_nicmem_free(ce->nm, le64_to_cpu(q->slow[q->hw.slow_freed &
+							   q->slow_mask].addr));
 }
 
 /* A flow's share among @n: C_total / n, but at least one credit (with
@@ -299,36 +306,12 @@ static void ceio_flow_stop(struct ceio *ce, struct ceio_flow *fl, u8 state)
 	atomic_add(atomic_xchg(&fl->credits, 0), &ce->pool);
 }
 
-static bool ceio_refill_fast(struct rxb_model *m, unsigned int qi)
-{
-	struct ceio_q *q = &to_ceio(m)->q[qi];
-
-	return rxb_ring_refill(m, qi, q->desc, q->cookie, q->cr.mask,
-			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
-}
-
-/* A slow entry that found no host buffer is a failed refill as well: the
- * driver then backs off as for an empty fast ring, where rx_pending() (the
- * entry still waits) would otherwise repoll at once, without end.
- */
-static bool ceio_refill(struct rxb_model *m, unsigned int qi)
-{
-	struct ceio_q *q = &to_ceio(m)->q[qi];
-	bool ok = ceio_refill_fast(m, qi);
-
-	if (q->sw.slow_nobuf) {
-		q->sw.slow_nobuf = false;
-		ok = false;
-	}
-	return ok;
-}
-
 /* The slow path: the frame into the tier, an entry into the slow ring. */
 static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 			struct ceio_flow *fl, const struct rxb_frame *f)
 {
 	struct rxb_model *m = &ce->m;
-	struct ceio_slow *e;
+	struct rxb_ceio_slow *e;
 	u64 addr;
 
 	if (f->len > m->cfg.buf_len)
@@ -347,16 +330,17 @@ static int ceio_slow_rx(struct ceio *ce, struct ceio_q *q, unsigned int qi,
 	}
 	m->cfg.hw_ops->nicmem_write(m->cfg.hw, f, addr, 0);
 	e = &q->slow[q->hw.slow_tail & q->slow_mask];
-	e->addr = addr;
-	e->len = f->len;
-	e->hash = f->hash;
-	e->fence = q->hw.cq_tail;
-	e->flow = f->flow;
+	e->addr = cpu_to_le64(addr);
+	e->len = cpu_to_le32(f->len);
+	e->rss_hash = cpu_to_le32(f->hash);
+	e->fence = cpu_to_le32(q->hw.cq_tail);
+	e->flow = cpu_to_le32(f->flow);
 	/* The checksum unit sits on the DMA engine's path into host
 	 * memory (rxb_hw_ops.dma_write); a frame kept in NIC memory is not
 	 * summed, so the stack checks it in software.
 	 */
 	e->flags = f->hash_flags;
+	memset(e->reserved, 0, sizeof(e->reserved));
 	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*e));
 	q->hw.slow_tail++;
 	/* Release: the entry and the tier's bytes before the tail. */
@@ -441,73 +425,222 @@ static int ceio_hw_rx(struct rxb_model *m, unsigned int qi,
 	return rxb_nic_finish(m, qi, &q->hw.lock, err);
 }
 
-/* Driver side: hand up slow entry @e into a host buffer; false if the
- * entry's fetch is still in flight (async) or no buffer is free.
+/* NIC, the fetch engine: the driver wrote queue @qi's fetch_tail.  Start
+ * the fetches of the entries posted since, then complete in ring order
+ * those whose data has arrived: the frame is in the host buffer, the done
+ * mark written.  Synchronous (ceio_fetch=sync): each fetch completes here,
+ * the register write stalling for the tier's latency.
+ */
+static void ceio_nic_fetch(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio *ce = to_ceio(m);
+	struct ceio_q *q = &ce->q[qi];
+	bool sync = !m->cfg.ceio_fetch_async;
+	u32 tail;
+
+	spin_lock(&q->fe.lock);
+	/* Acquire: pairs with the release in ceio_fetch_db() (rxb_db_ring()):
+	 * the entries below the tail are the driver's latest writes.
+	 */
+	tail = rxb_db_read(&q->cregs.fetch_tail);
+	for (; q->fe.head != tail; q->fe.head++) {
+		u32 i = q->fe.head & q->slow_mask;
+		const struct rxb_ceio_fetch *fd = &q->fetch[i];
+		const struct rxb_ceio_slow *e = &q->slow[i];
+		u32 len = le32_to_cpu(e->len);
+
+		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*fd));
+		/* A frame longer than the buffer is not copied (ERR). */
+		if (len > le32_to_cpu(fd->buf_len))
+			len = 0;
+		rxb_nicmem_fetch_start(ce->nm, &q->req[i], le64_to_cpu(e->addr),
+				       0, rxb_hw_dma_ptr(m,
+						le64_to_cpu(fd->buf_addr)),
+				       len);
+		if (sync && len)
+			rxb_nicmem_fetch(ce->nm, q->req[i].addr, 0, q->req[i].dst,
+					 len);
+	}
+	for (; q->fe.done != q->fe.head; q->fe.done++) {
+		u32 i = q->fe.done & q->slow_mask;
+		struct rxb_nicmem_fetch *req = &q->req[i];
+		u8 flags = RXB_CEIO_FETCH_DONE;
+
+		if (!sync && req->len && !rxb_nicmem_fetch_poll(ce->nm, req))
+			break;
+		if (req->len != le32_to_cpu(q->slow[i].len))
+			flags |= RXB_CEIO_FETCH_ERR;
+		/* The tier's bytes cross the bus now, not on arrival. */
+		rxb_hw_pcie(m, qi, RXB_PCIE_DATA_WR, req->len);
+		rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(u32));
+		/* Release: the frame in the buffer before the done mark.
+		 * Pairs with the acquire in ceio_fetch_done().
+		 */
+		smp_store_release(&q->fetch[i].flags, flags);
+	}
+	spin_unlock(&q->fe.lock);
+}
+
+/* ---- driver side ---------------------------------------------------- */
+
+/* Release=page: the credits of the fast buffers handed up whose packets
+ * are all freed (the buffer would be back in its pool but for the
+ * model's reference), in CR order: drop that reference and tell the NIC.
+ */
+static void ceio_release_pages(struct rxb_model *m, unsigned int qi,
+			       struct ceio_q *q)
+{
+	u32 rel = q->sw.credit_rel;
+
+	if (m->cfg.ceio_release != RXB_CEIO_REL_PAGE)
+		return;
+	while (rel != q->sw.rx_ci) {
+		void **c = &q->lent[rel & q->cr.mask];
+
+		if (!rxb_drv_buf_idle(m, qi, *c))
+			break;
+		rxb_drv_free_buf(m, qi, *c);
+		*c = NULL;
+		rel++;
+	}
+	if (rel != q->sw.credit_rel) {
+		q->sw.credit_rel = rel;
+		rxb_db_ring(m, qi, &q->cregs.credit_ci, rel);
+	}
+}
+
+static bool ceio_refill_fast(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+
+	return rxb_ring_refill(m, qi, q->desc, q->cookie, q->cr.mask,
+			       &q->sw.rx_tail, q->sw.rx_ci, &q->regs.rx_tail);
+}
+
+/* A slow entry that found no host buffer is a failed refill as well: the
+ * driver then backs off as for an empty fast ring, where rx_pending() (the
+ * entry still waits) would otherwise repoll at once, without end.
+ */
+static bool ceio_refill(struct rxb_model *m, unsigned int qi)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+	bool ok;
+
+	ceio_release_pages(m, qi, q);
+	ok = ceio_refill_fast(m, qi);
+
+	if (q->sw.slow_nobuf) {
+		q->sw.slow_nobuf = false;
+		ok = false;
+	}
+	return ok;
+}
+
+/* Write the fetch_tail register: posts the fetch entries written since,
+ * and has the NIC write the done marks of the fetches that completed.
+ */
+static void ceio_fetch_db(struct rxb_model *m, unsigned int qi,
+			  struct ceio_q *q)
+{
+	/* Release: the entries before the tail.  Pairs with the acquire in
+	 * ceio_nic_fetch().
+	 */
+	rxb_db_ring(m, qi, &q->cregs.fetch_tail, q->sw.fetch_head);
+	ceio_nic_fetch(m, qi);
+}
+
+/* Post a host buffer for the slow entry at fetch_head; false if none. */
+static bool ceio_fetch_post(struct rxb_model *m, unsigned int qi,
+			    struct ceio_q *q)
+{
+	u32 i = q->sw.fetch_head & q->slow_mask;
+	struct rxb_ceio_fetch *fd = &q->fetch[i];
+	struct rxb_buf buf;
+
+	if (rxb_drv_alloc_buf(m, qi, &buf)) {
+		rxb_stat_inc(&q->sw.slow_alloc_fails);
+		q->sw.slow_nobuf = true;
+		return false;
+	}
+	q->fetch_cookie[i] = buf.cookie;
+	fd->buf_addr = cpu_to_le64(buf.addr);
+	fd->buf_len = cpu_to_le32(m->cfg.buf_len);
+	memset(fd->reserved, 0, sizeof(fd->reserved));
+	/* The NIC writes the flags after it read the tail (acquire) that
+	 * the release in ceio_fetch_db() publishes this after.
+	 */
+	WRITE_ONCE(fd->flags, 0);
+	q->sw.fetch_head++;
+	return true;
+}
+
+/* The done mark of fetch entry @i, 0 while the fetch is in flight. */
+static u8 ceio_fetch_done(struct ceio_q *q, u32 i)
+{
+	/* Acquire: pairs with the release in ceio_nic_fetch(): then the
+	 * frame is in the buffer.
+	 */
+	return smp_load_acquire(&q->fetch[i].flags);
+}
+
+/* Hand up the slow entry at slow_head into its host buffer; false if its
+ * fetch is still in flight (async), or no buffer is free.
  */
 static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 			      struct ceio_q *q, struct rxb_pkt *pkt)
 {
-	struct ceio *ce = to_ceio(m);
 	u32 i = q->sw.slow_head & q->slow_mask;
-	const struct ceio_slow *e = &q->slow[i];
-	struct ceio_slot *s = &q->slot[i];
-	struct rxb_buf buf;
+	const struct rxb_ceio_slow *e = &q->slow[i];
+	u8 flags;
 
-	if (m->cfg.ceio_fetch_async) {
-		if (q->sw.fetch_head == q->sw.slow_head ||
-		    !rxb_nicmem_fetch_poll(ce->nm, &s->req)) {
+	if (q->sw.fetch_head == q->sw.slow_head) {
+		/* Sync: fetch it now; async: not posted yet (no buffer). */
+		if (m->cfg.ceio_fetch_async) {
 			rxb_stat_inc(&q->sw.fetch_waits);
 			return false;
 		}
-	} else {
-		if (rxb_drv_alloc_buf(m, qi, &buf)) {
-			rxb_stat_inc(&q->sw.slow_alloc_fails);
-			q->sw.slow_nobuf = true;
+		if (!ceio_fetch_post(m, qi, q))
 			return false;
-		}
-		s->slow_cookie = buf.cookie;
-		rxb_nicmem_fetch(ce->nm, e->addr, 0,
-				 rxb_hw_dma_ptr(m, buf.addr), e->len);
-		/* the tier's bytes cross the bus now, not on arrival */
-		rxb_hw_pcie(m, qi, RXB_PCIE_DATA_WR, e->len);
-		q->sw.fetch_head++;
+		ceio_fetch_db(m, qi, q);
+	}
+	flags = ceio_fetch_done(q, i);
+	if (!(flags & RXB_CEIO_FETCH_DONE)) {
+		rxb_stat_inc(&q->sw.fetch_waits);
+		return false;
 	}
 	memset(pkt, 0, sizeof(*pkt));
-	pkt->cookie = s->slow_cookie;
-	pkt->len = e->len;
-	pkt->hash = e->hash;
-	pkt->flags = e->flags;
+	pkt->cookie = q->fetch_cookie[i];
+	pkt->len = le32_to_cpu(e->len);
+	pkt->hash = le32_to_cpu(e->rss_hash);
+	pkt->flags = e->flags & (RXB_CQE_F_L4_HASH | RXB_CQE_F_L3_HASH);
+	if (flags & RXB_CEIO_FETCH_ERR) {
+		pkt->flags |= RXB_CQE_F_DMA_ERR;
+		pkt->len = 0;
+	}
 	pkt->pool_q = qi;
-	s->slow_cookie = NULL;
+	q->fetch_cookie[i] = NULL;
 	q->sw.slow_head++;
 	return true;
 }
 
-/* Async: issue the fetches of every slow entry written (up to @n). */
+/* Async: post buffers for the slow entries written (up to @n, and at most
+ * a ring of buffers in flight), and write fetch_tail if anything was
+ * posted or the oldest fetch is still in flight: that write also has the
+ * NIC report the fetches completed since.
+ */
 static void ceio_fetch_kick(struct rxb_model *m, unsigned int qi,
 			    struct ceio_q *q, u32 tail, int n)
 {
-	struct ceio *ce = to_ceio(m);
+	u32 head0 = q->sw.fetch_head;
 
 	while (q->sw.fetch_head != tail && n-- > 0 &&
-	       q->sw.fetch_head - q->sw.slow_head <= q->cr.mask) {
-		u32 i = q->sw.fetch_head & q->slow_mask;
-		const struct ceio_slow *e = &q->slow[i];
-		struct ceio_slot *s = &q->slot[i];
-		struct rxb_buf buf;
-
-		if (rxb_drv_alloc_buf(m, qi, &buf)) {
-			rxb_stat_inc(&q->sw.slow_alloc_fails);
-			q->sw.slow_nobuf = true;
-			return;
-		}
-		s->slow_cookie = buf.cookie;
-		s->slow_addr = buf.addr;
-		rxb_nicmem_fetch_start(ce->nm, &s->req, e->addr, 0,
-				       rxb_hw_dma_ptr(m, buf.addr), e->len);
-		rxb_hw_pcie(m, qi, RXB_PCIE_DATA_WR, e->len);
-		q->sw.fetch_head++;
-	}
+	       q->sw.fetch_head - q->sw.slow_head <= q->cr.mask)
+		if (!ceio_fetch_post(m, qi, q))
+			break;
+	if (q->sw.fetch_head != head0 ||
+	    (q->sw.fetch_head != q->sw.slow_head &&
+	     !ceio_fetch_done(q, q->sw.slow_head & q->slow_mask)))
+		ceio_fetch_db(m, qi, q);
 }
 
 static int ceio_poll(struct rxb_model *m, unsigned int qi,
@@ -515,12 +648,14 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 {
 	struct ceio_q *q = &to_ceio(m)->q[qi];
 	u32 head = q->sw.cq_head, slow0 = q->sw.slow_head;
+	bool page = m->cfg.ceio_release == RXB_CEIO_REL_PAGE;
 	/* Acquire: pairs with the release in ceio_slow_rx(). */
 	u32 stail = smp_load_acquire(&q->cregs.slow_tail);
 	int n = 0, nfast = 0;
 	u64 bytes = 0;
 
 	rxb_stat_inc(&m->qstats[qi].polls);
+	ceio_release_pages(m, qi, q);
 	if (m->cfg.ceio_fetch_async)
 		ceio_fetch_kick(m, qi, q, stail, budget);
 	while (n < budget) {
@@ -533,16 +668,25 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 		/* Acquire: pairs with the release in ceio_slow_rx(). */
 		stail = smp_load_acquire(&q->cregs.slow_tail);
 		if (q->sw.slow_head != stail &&
-		    q->slow[q->sw.slow_head & q->slow_mask].fence == head) {
+		    le32_to_cpu(q->slow[q->sw.slow_head & q->slow_mask].fence) ==
+		    head) {
 			if (!ceio_slow_deliver(m, qi, q, &pkts[n]))
 				break;
 		} else if (ready) {
 			/* No slow entry before it. */
 			u32 slot = rxb_cring_read(&q->cr, head, &pkts[n]);
+			void *c = q->cookie[slot];
 
-			pkts[n].cookie = q->cookie[slot];
+			pkts[n].cookie = c;
 			pkts[n].pool_q = qi;
 			q->cookie[slot] = NULL;
+			if (page) {
+				/* Keep a reference: the credit goes back
+				 * when the stack's is gone.
+				 */
+				rxb_drv_ref_buf(m, qi, c);
+				q->lent[(q->sw.rx_ci + nfast) & q->cr.mask] = c;
+			}
 			head++;
 			nfast++;
 		} else {
@@ -556,7 +700,8 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 		rxb_cring_consume(m, qi, &q->cr, &q->sw.cq_head, nfast, n,
 				  bytes);
 		/* Lazy release, batch mode: the batch is handed up. */
-		rxb_db_ring(m, qi, &q->cregs.credit_ci, q->sw.rx_ci);
+		if (!page)
+			rxb_db_ring(m, qi, &q->cregs.credit_ci, q->sw.rx_ci);
 	} else if (n) {
 		rxb_stat_add(&m->qstats[qi].packets, n);
 		rxb_stat_add(&m->qstats[qi].bytes, bytes);
@@ -576,6 +721,16 @@ static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
 	return rxb_cring_pending(&q->cr, q->sw.cq_head) ||
 	       READ_ONCE(q->sw.slow_head) != stail;
 }
+
+static void ceio_ring_state(struct rxb_model *m, unsigned int qi,
+			    struct rxb_ring_state *st)
+{
+	struct ceio_q *q = &to_ceio(m)->q[qi];
+
+	rxb_cring_state(&q->cr, &q->sw.cq_head, st);
+}
+
+/* ---- NIC side: the worker ------------------------------------------- */
 
 /* Algorithm 1, on the worker: m new flows below their share take
  * (m/n) C_flow from each of the n others (all it has and a debt for the
@@ -717,14 +872,6 @@ static void ceio_hw_flow_free(struct rxb_model *m, u32 flow)
 	spin_unlock_bh(&ce->ctl.lock);
 }
 
-static void ceio_ring_state(struct rxb_model *m, unsigned int qi,
-			    struct rxb_ring_state *st)
-{
-	struct ceio_q *q = &to_ceio(m)->q[qi];
-
-	rxb_cring_state(&q->cr, &q->sw.cq_head, st);
-}
-
 static void ceio_hw_debug(struct rxb_model *m, unsigned int qi,
 			  struct rxb_hw_debug *dbg)
 {
@@ -812,6 +959,8 @@ static void ceio_xstats_values(struct rxb_model *m, u64 *vals)
 				      ARRAY_SIZE(ceio_qstat_off));
 }
 
+/* ---- setup and counters --------------------------------------------- */
+
 static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
 {
 	if (!cfg->hw_ops->dma_ptr || !cfg->hw_ops->nicmem ||
@@ -835,6 +984,11 @@ static int ceio_validate(const struct rxb_model_cfg *cfg, const char **msg)
 		*msg = "ceio: unknown credit release mode";
 		return -EINVAL;
 	}
+	if (cfg->ceio_release == RXB_CEIO_REL_PAGE &&
+	    (!cfg->drv_ops->ref_buf || !cfg->drv_ops->buf_idle)) {
+		*msg = "ceio: release=page needs buffer references from the driver";
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -854,7 +1008,17 @@ static const struct rxb_layout ceio_layout =
 				   RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, slot_flow, u32, RXB_ARR_RING),
 			 RXB_ARRAY(struct ceio_q, cookie, void *,
-				   RXB_ARR_RING));
+				   RXB_ARR_RING),
+			 RXB_ARRAY(struct ceio_q, lent, void *, RXB_ARR_RING));
+
+static void ceio_free_arrays(struct ceio *ce)
+{
+	kvfree(ce->flow);
+	kvfree(ce->slow);
+	kvfree(ce->fetch);
+	kvfree(ce->fetch_cookies);
+	kvfree(ce->reqs);
+}
 
 /* Teardown: neither half runs. */
 static void ceio_destroy(struct rxb_model *m)
@@ -869,15 +1033,18 @@ static void ceio_destroy(struct rxb_model *m)
 			if (q->cookie[i])
 				rxb_drv_free_buf(m, qi, q->cookie[i]);
 		for (i = 0; i <= q->slow_mask; i++)
-			if (q->slot[i].slow_cookie)
-				rxb_drv_free_buf(m, qi, q->slot[i].slow_cookie);
+			if (q->fetch_cookie[i])
+				rxb_drv_free_buf(m, qi, q->fetch_cookie[i]);
+		/* Release=page: the references on buffers the stack holds. */
+		for (i = 0; i < m->cfg.ring_size; i++)
+			if (q->lent[i])
+				rxb_drv_free_buf(m, qi, q->lent[i]);
 		for (; q->hw.slow_freed != q->hw.slow_tail; q->hw.slow_freed++)
 			rxb_nicmem_free(ce->nm,
-					q->slow[q->hw.slow_freed & q->slow_mask].addr);
+					le64_to_cpu(q->slow[q->hw.slow_freed &
+							    q->slow_mask].addr));
 	}
-	kvfree(ce->flow);
-	kvfree(ce->slots);
-	kvfree(ce->slow);
+	ceio_free_arrays(ce);
 	rxb_model_free(m, &ceio_layout);
 }
 
@@ -893,14 +1060,17 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	ce = to_ceio(m);
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
 	ce->flow = kvcalloc(ce->nflows, sizeof(*ce->flow), GFP_KERNEL);
-	ce->slots = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slots),
-			     GFP_KERNEL);
 	ce->slow = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->slow),
 			    GFP_KERNEL);
-	if (!ce->flow || !ce->slots || !ce->slow) {
-		kvfree(ce->flow);
-		kvfree(ce->slots);
-		kvfree(ce->slow);
+	ce->fetch = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->fetch),
+			     GFP_KERNEL);
+	ce->fetch_cookies = kvcalloc(cfg->nqueues * nslow,
+				     sizeof(*ce->fetch_cookies), GFP_KERNEL);
+	ce->reqs = kvcalloc(cfg->nqueues * nslow, sizeof(*ce->reqs),
+			    GFP_KERNEL);
+	if (!ce->flow || !ce->slow || !ce->fetch || !ce->fetch_cookies ||
+	    !ce->reqs) {
+		ceio_free_arrays(ce);
 		rxb_model_free(m, &ceio_layout);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -913,18 +1083,28 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg)
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		struct ceio_q *q = &ce->q[qi];
 
-		q->slot = ce->slots + qi * nslow;
 		q->slow = ce->slow + qi * nslow;
+		q->fetch = ce->fetch + qi * nslow;
+		q->fetch_cookie = ce->fetch_cookies + qi * nslow;
+		q->req = ce->reqs + qi * nslow;
 		q->slow_mask = nslow - 1;
 		spin_lock_init(&q->hw.lock);
+		spin_lock_init(&q->fe.lock);
 		rxb_cring_init(&q->cr, cfg->ring_size, &q->regs.cq_head);
 		ceio_refill(m, qi);
 	}
 	return m;
 }
 
+/* Release=page keeps a reference on each fast buffer it hands up. */
+static bool ceio_buf_refs(const struct rxb_model_cfg *cfg)
+{
+	return cfg->ceio_release == RXB_CEIO_REL_PAGE;
+}
+
 const struct rxb_model_ops rxb_ceio_ops = {
 	RXB_MODEL_XOPS("ceio", ceio),
+	.buf_refs = ceio_buf_refs,
 	.hw_timer = ceio_hw_timer,
 	.validate = ceio_validate,
 	.bufs_per_queue = ceio_bufs_per_queue,

@@ -24,6 +24,7 @@ static const char * const rxb_enso_prefetch_names[] = {
 
 static const char * const rxb_ceio_release_names[RXB_CEIO_REL_NMODES] = {
 	[RXB_CEIO_REL_BATCH]	= "batch",
+	[RXB_CEIO_REL_PAGE]	= "page",
 };
 
 static const char * const rxb_ceio_fetch_names[] = {
@@ -187,7 +188,7 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 				break;
 		if (i > p->max) {
 			*msg = p == &rxb_params[RXB_P_CEIO_RELEASE] ?
-			       "ceio: unknown credit release mode (batch)" :
+			       "ceio: unknown credit release mode (batch, page)" :
 			       "unknown value";
 			return -EINVAL;
 		}

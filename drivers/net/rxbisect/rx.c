@@ -75,6 +75,16 @@ static void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
 	page_pool_ref_page(page);
 }
 
+/* The model's reference (rxb_rx_ref_buf()) is the page's last: the stack
+ * freed every packet in it, and the model's page_pool_put_full_page()
+ * would return it to the pool.  The pool counts references (a fragment
+ * pool up to 6.5, rxb_pool_frags()).
+ */
+static bool rxb_rx_buf_idle(void *env, unsigned int q, void *cookie)
+{
+	return rxb_page_pool_refs(cookie) == 1;
+}
+
 /* The page a bus address the driver posted points into. */
 static void *rxb_rx_buf_cookie(void *env, u64 addr)
 {
@@ -445,12 +455,23 @@ static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
 	return min_t(unsigned int, rings + mcfg->ring_size, RXB_PP_MAX_SIZE);
 }
 
+/* Must the pools count references per page: does the model hand up
+ * packets as fragments, or keep references on pages it hands up whole?
+ */
+static bool rxb_pool_frags(const struct rxb_model_ops *ops,
+			   const struct rxb_model_cfg *mcfg)
+{
+	return ops->multi_pkt_bufs || (ops->buf_refs && ops->buf_refs(mcfg));
+}
+
 /* A page_pool for queue @rxq's buffers (its NAPI instance added). */
 static struct page_pool *rxb_pool_new(struct rxb_rxq *rxq, unsigned int size,
 				      bool frags)
 {
 	struct page_pool_params pp = {
-		/* Pages shared by several packets' skbs (rxb_rx_frag()). */
+		/* Pages shared by several packets' skbs (rxb_rx_frag()), or
+		 * by a packet and the model (rxb_rx_buf_idle()).
+		 */
 		.flags		= frags ? PP_FLAG_PAGE_FRAG : 0,
 		.order		= 0,
 		.pool_size	= size,
@@ -666,7 +687,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		/* NAPI first: the pool names it (and outlives it not). */
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
 		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg),
-					  cfg->model->multi_pkt_bufs);
+					  rxb_pool_frags(cfg->model, &mcfg));
 		if (err)
 			goto err;
 		err = rxb_xdp_rxq_reg(rxq);
@@ -818,7 +839,8 @@ static int rxb_queue_mem_alloc(struct net_device *dev, void *qmem, int idx)
 	if (IS_ERR(rxq))
 		return PTR_ERR(rxq);
 	mem->pp = rxb_pool_new(rxq, rxq->pp_size,
-			       rxq->rx->model->ops->multi_pkt_bufs);
+			       rxb_pool_frags(rxq->rx->model->ops,
+					      &rxq->rx->model->cfg));
 	if (IS_ERR(mem->pp)) {
 		int err = PTR_ERR(mem->pp);
 
@@ -953,6 +975,7 @@ const struct rxb_drv_ops rxb_rx_drv_ops = {
 	.alloc_buf	= rxb_rx_alloc_buf,
 	.free_buf	= rxb_rx_free_buf,
 	.ref_buf	= rxb_rx_ref_buf,
+	.buf_idle	= rxb_rx_buf_idle,
 	.buf_cookie	= rxb_rx_buf_cookie,
 	.now_ns		= rxb_rx_now_ns,
 	.reg_write	= rxb_rx_reg_write,

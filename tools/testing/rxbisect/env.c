@@ -91,6 +91,8 @@ struct rxb_env {
 	struct env_ring { u64 addr; unsigned int q; size_t size; } ring[ENV_MAX_RINGS];
 	unsigned int nring;		/* under grow_lock */
 	struct rxb_nicmem nicmem;	/* the on-NIC memory tier */
+	u64 pcie[RXB_ENV_PCIE_KINDS];	/* rxb_hw_ops.pcie bytes by kind */
+	u64 mmio;			/* rxb_drv_ops.reg_write bytes */
 };
 
 static u64 env_mono_ns(void)
@@ -626,6 +628,51 @@ static void env_free_buf(void *envp, unsigned int q, void *cookie)
 	buf_unref(env, b, "free_buf");
 }
 
+/* The model's reference is the buffer's last: it is POSTED (the model
+ * holds it) and no packet handed up in it is still held.
+ */
+static bool env_buf_idle(void *envp, unsigned int q, void *cookie)
+{
+	struct rxb_env *env = envp;
+	struct env_buf *b = pool_buf(env, "buf_idle", q, cookie);
+
+	if (!b)
+		return false;
+	if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED) {
+		env_err(env, "buf_idle(q %u): buffer %p is not the model's", q,
+			cookie);
+		return false;
+	}
+	return __atomic_load_n(&b->refs, __ATOMIC_ACQUIRE) == 1;
+}
+
+static void env_reg_write(void *envp, unsigned int q __always_unused,
+			  u32 bytes)
+{
+	struct rxb_env *env = envp;
+
+	__atomic_add_fetch(&env->mmio, bytes, __ATOMIC_RELAXED);
+}
+
+static void env_pcie(void *envp, unsigned int q __always_unused,
+		     unsigned int kind, u32 bytes)
+{
+	struct rxb_env *env = envp;
+
+	if (kind >= RXB_ENV_PCIE_KINDS) {
+		env_err(env, "pcie: kind %u", kind);
+		return;
+	}
+	__atomic_add_fetch(&env->pcie[kind], bytes, __ATOMIC_RELAXED);
+}
+
+u64 rxb_env_pcie(struct rxb_env *env, unsigned int kind)
+{
+	return kind == RXB_ENV_PCIE_KINDS ?
+	       __atomic_load_n(&env->mmio, __ATOMIC_RELAXED) :
+	       __atomic_load_n(&env->pcie[kind], __ATOMIC_RELAXED);
+}
+
 static void env_ref_buf(void *envp, unsigned int q, void *cookie)
 {
 	struct rxb_env *env = envp;
@@ -847,8 +894,10 @@ const struct rxb_drv_ops rxb_env_test_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
 	.ref_buf	= env_ref_buf,
+	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.reg_write	= env_reg_write,
 	.ring		= &env_drv_ring_ops,
 };
 
@@ -857,6 +906,7 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.arm_timer	= env_arm_timer,
 	.now_ns		= env_now_ns,
 	.dma_write	= env_dma_write,
+	.pcie		= env_pcie,
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
 	.dma_ptr	= env_dma_ptr,
@@ -909,8 +959,18 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
 	if (pkt->offset)
 		env_err(env, "poll(q %u): offset %u in a buffer handed over",
 			q, pkt->offset);
-	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "poll"))
+	if (__atomic_load_n(&b->refs, __ATOMIC_ACQUIRE) > 1) {
+		/* The model kept a reference (ref_buf) of its own: the
+		 * buffer stays POSTED, the model's to free_buf.
+		 */
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED) {
+			env_err(env, "poll(q %u): buffer %p handed over twice",
+				q, pkt->cookie);
+			return NULL;
+		}
+	} else if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "poll")) {
 		return NULL;
+	}
 	stat_inc(env, b->q, takes);
 	if (pkt->pool_q != b->q)
 		env_err(env, "poll(q %u): pool_q %u but buffer is from pool %u",

@@ -20,6 +20,11 @@
  * injection (rxb_env_dma_fail_rate) it writes garbage instead and reports
  * RXB_CQE_F_DMA_ERR.
  *
+ * A model may keep a reference of its own on a whole buffer it hands up
+ * (ref_buf before the handover, CEIO's release=page): the buffer then
+ * stays POSTED until the model's free_buf; buf_idle tells it when the
+ * packet's reference is gone.
+ *
  * buf_cookie maps the bus address of a POSTED buffer back to its cookie.
  *
  * Timer: arm_timer records a deadline (unless one is pending).  It fires
@@ -157,6 +162,14 @@ void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
  * in mapping order (no ring unmapped since), or -1.
  */
 int rxb_env_ring_index(struct rxb_env *env, const void *p);
+
+/*
+ * Interconnect bytes the models accounted: rxb_hw_ops.pcie by kind
+ * (enum rxb_pcie_kind), or with RXB_ENV_PCIE_KINDS the register bytes the
+ * driver half wrote (rxb_drv_ops.reg_write).  Summed over queues.
+ */
+#define RXB_ENV_PCIE_KINDS	3
+u64 rxb_env_pcie(struct rxb_env *env, unsigned int kind);
 
 /* raise_irq count of @q, with acquire (pairs with the model's release). */
 u64 rxb_env_irqs(struct rxb_env *env, unsigned int q);

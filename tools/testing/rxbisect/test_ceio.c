@@ -14,12 +14,15 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_nicmem.h>
 
 #include "env.h"
 #include "ktap.h"
@@ -30,12 +33,15 @@
 
 static u8 frame[BUF];
 
-/* Set up a CEIO instance with @credits credits (0: forced slow path). */
-static bool setup(struct rxb_th *t, unsigned int nq, unsigned int credits,
-		  u64 tier, u64 fetch_ns, bool async)
+/* Set up a CEIO instance with @credits credits (0: forced slow path),
+ * credits released as @release says.
+ */
+static bool setup_rel(struct rxb_th *t, unsigned int nq, unsigned int credits,
+		      u64 tier, u64 fetch_ns, bool async, unsigned int release)
 {
 	if (!rxb_th_init(t, "ceio", nq, 64, BUF))
 		return false;
+	t->cfg.ceio_release = release;
 	rxb_env_nicmem(t->env, tier, fetch_ns);
 	t->cfg.nicmem_bytes = tier;
 	t->cfg.flow_table_size = NFT;
@@ -47,6 +53,13 @@ static bool setup(struct rxb_th *t, unsigned int nq, unsigned int credits,
 		return false;
 	rxb_env_attach(t->env, t->m);
 	return true;
+}
+
+static bool setup(struct rxb_th *t, unsigned int nq, unsigned int credits,
+		  u64 tier, u64 fetch_ns, bool async)
+{
+	return setup_rel(t, nq, credits, tier, fetch_ns, async,
+			 RXB_CEIO_REL_BATCH);
 }
 
 static int send(struct rxb_th *t, unsigned int q, u32 flow, u64 seq,
@@ -441,6 +454,117 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* The fetch ring and its register: the NIC copies a slow frame into the
+ * host only once the driver posted a buffer for it and wrote fetch_tail,
+ * and counts the bytes on the bus itself (the data when the fetch
+ * completes, the fetch entry it reads, the done mark it writes).  Sync:
+ * each completes within the register write.  Async, with a 100 ms
+ * fetch: the first poll posts them all and hands up nothing, with no
+ * data on the bus yet; once due, a poll writes the register again, the
+ * NIC completes them and they arrive in order.
+ */
+static void test_fetch_ring(const void *arg)
+{
+	bool async = arg;
+	u64 next[NFT] = { 0 }, data = 0, rd0, wr0, mmio0;
+	struct rxb_th t;
+	int i;
+
+	if (!setup(&t, 1, 0, 1 << 20, async ? 100000000 : 0, async))
+		goto out;
+	for (i = 0; i < 6; i++) {
+		EXPECT_EQ(send(&t, 0, 0, i, 100 + i), 0);
+		data += 100 + i;
+	}
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DATA_WR), 0);
+	rd0 = rxb_env_pcie(t.env, RXB_PCIE_DESC_RD);
+	wr0 = rxb_env_pcie(t.env, RXB_PCIE_META_WR);
+	mmio0 = rxb_env_pcie(t.env, RXB_ENV_PCIE_KINDS);
+	if (async) {
+		EXPECT_EQ(poll_check(&t, 0, next, 32), 0);
+		EXPECT(rxb_th_xstat(&t, "rx0_ceio_fetch_waits") > 0);
+		/* Posted and read by the NIC, in flight: no data yet. */
+		EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DESC_RD) - rd0,
+			  6 * sizeof(struct rxb_ceio_fetch));
+		EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DATA_WR), 0);
+		EXPECT_EQ(atomic64_read(&rxb_env_nicmem_get(t.env)->fetches), 0);
+		usleep(120000);
+	}
+	EXPECT_EQ(poll_check(&t, 0, next, 32), 6);
+	EXPECT_EQ(next[0], 6);
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DATA_WR), data);
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DESC_RD) - rd0,
+		  6 * sizeof(struct rxb_ceio_fetch));
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_META_WR) - wr0, 6 * sizeof(u32));
+	EXPECT_EQ(atomic64_read(&rxb_env_nicmem_get(t.env)->fetched), data);
+	/* fetch_tail writes (sync: one per packet), slow_head once. */
+	i = rxb_env_pcie(t.env, RXB_ENV_PCIE_KINDS) - mmio0;
+	ktap_diag("%s: %d register bytes", async ? "async" : "sync", i);
+	EXPECT(async ? i >= 3 * 4 : i >= 7 * 4);
+	EXPECT(!t.ops->rx_pending(t.m, 0));
+out:
+	rxb_th_destroy(&t);
+}
+
+/* Release=page: a fast packet's credit comes back only once its buffer
+ * returned (the caller put it), in CR order; meanwhile the frames find
+ * no credit and go slow.  Batch, for comparison: the credits come back
+ * at the end of the poll, with the buffers still held.
+ */
+static void test_release_page(const void *arg)
+{
+	bool page = arg;
+	struct rxb_pkt pkts[8];
+	struct rxb_th t;
+	u64 fast0;
+	int i, n;
+
+	if (!setup_rel(&t, 1, 4, 1 << 20, 0, false,
+		       page ? RXB_CEIO_REL_PAGE : RXB_CEIO_REL_BATCH))
+		goto out;
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(send(&t, 0, 0, i, 64), 0);
+	n = t.ops->poll(t.m, 0, pkts, 8);
+	EXPECT_EQ(n, 4);
+	for (i = 0; i < n; i++)
+		EXPECT(rxb_env_pkt_take(t.env, 0, &pkts[i]));
+	rxb_env_run_timer(t.env);	/* the NIC reads credit_ci */
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), page ? 4 : 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_host_unconsumed"), page ? 4 : 0);
+	conserved(&t);
+	/* Buffers 1 and 2 back, 0 still held: nothing released yet. */
+	rxb_env_pkt_put(t.env, pkts[1].cookie);
+	rxb_env_pkt_put(t.env, pkts[2].cookie);
+	fast0 = rxb_th_xstat(&t, "rx0_ceio_fast");
+	EXPECT_EQ(send(&t, 0, 0, 4, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast") - fast0, page ? 0 : 1);
+	n = t.ops->poll(t.m, 0, pkts + 4, 4);
+	EXPECT_EQ(n, 1);
+	EXPECT(rxb_env_pkt_take(t.env, 0, &pkts[4]));
+	rxb_env_pkt_put(t.env, pkts[4].cookie);
+	rxb_env_run_timer(t.env);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), page ? 4 : 0);
+	conserved(&t);
+	/* Buffer 0 back: 0, 1, 2 released at the next poll; 3 held. */
+	rxb_env_pkt_put(t.env, pkts[0].cookie);
+	EXPECT_EQ(t.ops->poll(t.m, 0, pkts + 4, 4), 0);
+	rxb_env_run_timer(t.env);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), page ? 1 : 0);
+	conserved(&t);
+	rxb_env_pkt_put(t.env, pkts[3].cookie);
+	t.ops->refill(t.m, 0);		/* the refill releases too */
+	rxb_env_run_timer(t.env);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_free"), 4);
+	/* Batch: the worker never saw a credit out, page: all four. */
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_host_unconsumed_max"), page ? 4 : 0);
+	/* Every buffer is back in the pool or posted: none leaked. */
+	EXPECT_EQ(rxb_env_held(t.env, 0), 0);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
 /* Multi-threaded: per queue a producer of 4 flows and a consumer that
  * polls, checks order per flow and sometimes stalls (credits run out);
  * the NIC's worker runs on its timer thread.
@@ -450,8 +574,11 @@ out:
 #define MT_CREDITS	16
 #define MT_BUDGET	16
 
+#define MT_HOLD		8		/* page: packets a consumer holds */
+
 struct mt {
 	struct rxb_th t;
+	bool page;			/* release=page, packets held a while */
 	u64 frames;
 	int stop;
 	int done[MT_Q];			/* producer finished */
@@ -507,8 +634,10 @@ static void *mt_consumer(void *arg)
 	struct mt_arg *a = arg;
 	struct mt *mt = a->mt;
 	struct rxb_th *t = &mt->t;
-	u64 next[MT_Q * MT_FLOWS] = { 0 }, rounds = 0;
+	u64 next[MT_Q * MT_FLOWS] = { 0 }, rounds = 0, r = a->q;
 	struct rxb_pkt pkts[MT_BUDGET];
+	void *held[MT_HOLD];
+	int nheld = 0;
 
 	for (;;) {
 		bool fin = __atomic_load_n(&mt->done[a->q], __ATOMIC_ACQUIRE);
@@ -528,7 +657,18 @@ static void *mt_consumer(void *arg)
 				    (unsigned long long)next[id.producer]))
 				break;
 			next[id.producer] = id.seq + 1;
-			rxb_env_pkt_put(t->env, pkts[i].cookie);
+			if (!mt->page) {
+				rxb_env_pkt_put(t->env, pkts[i].cookie);
+				continue;
+			}
+			/* Page: hold it; return a random held one. */
+			if (nheld == MT_HOLD) {
+				unsigned int k = (r = rxb_mix64(r)) % MT_HOLD;
+
+				rxb_env_pkt_put(t->env, held[k]);
+				held[k] = held[--nheld];
+			}
+			held[nheld++] = pkts[i].cookie;
 		}
 		if (i < n)
 			rxb_env_pkt_put(t->env, pkts[i++].cookie);
@@ -543,6 +683,9 @@ static void *mt_consumer(void *arg)
 		if (ktap_failures())
 			break;
 		if (!n) {
+			/* Page: nothing new, so give the held ones back. */
+			while (nheld)
+				rxb_env_pkt_put(t->env, held[--nheld]);
 			if (fin && !t->ops->rx_pending(t->m, a->q))
 				break;
 			/* As the driver after napi_complete_done(): an
@@ -558,7 +701,8 @@ static void *mt_consumer(void *arg)
 
 static void test_mt(const void *arg)
 {
-	bool async = arg;
+	bool async = arg && !strcmp(arg, "async");
+	const char *mode = arg ? arg : "sync";
 	struct mt *mt = calloc(1, sizeof(*mt));
 	pthread_t pt[MT_Q], ct[MT_Q];
 	struct mt_arg a[MT_Q];
@@ -573,6 +717,9 @@ static void test_mt(const void *arg)
 	mt->t.cfg.flow_table_size = MT_Q * MT_FLOWS;
 	mt->t.cfg.ceio_llc_budget = MT_CREDITS * BUF;
 	mt->t.cfg.ceio_fetch_async = async;
+	mt->page = arg && !strcmp(arg, "page");
+	if (mt->page)
+		mt->t.cfg.ceio_release = RXB_CEIO_REL_PAGE;
 	mt->t.cfg.ceio_inactive_ns = 2000000;	/* 2 ms: recycling too */
 	if (!rxb_th_start(&mt->t))
 		goto out;
@@ -598,12 +745,12 @@ static void test_mt(const void *arg)
 	EXPECT_EQ(sent + drops, mt->frames * MT_Q);
 	EXPECT(rxb_th_xstat(&mt->t, "ceio_host_unconsumed_max") <= MT_CREDITS);
 	ktap_diag("%s: %llu frames, %llu fast, %llu slow, %llu drops",
-		  async ? "async" : "sync", (unsigned long long)sent,
+		  mode, (unsigned long long)sent,
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_fast"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_slow"),
 		  (unsigned long long)drops);
 	ktap_diag("%s: %llu to_slow, %llu to_fast, %llu realloc, %llu inactive, %llu congestion",
-		  async ? "async" : "sync",
+		  mode,
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_slow"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "rx0_ceio_to_fast"),
 		  (unsigned long long)rxb_th_xstat(&mt->t, "ceio_realloc"),
@@ -614,6 +761,12 @@ static void test_mt(const void *arg)
 		EXPECT_EQ(mt->t.m->qstats[q].nobuf_drops, 0);
 		EXPECT_EQ(mt->t.m->qstats[q].oversize_drops, 0);
 	}
+	conserved(&mt->t);
+	/* Every buffer returned: the next poll releases the last credits. */
+	for (q = 0; q < MT_Q; q++)
+		mt->t.ops->poll(mt->t.m, q, NULL, 0);
+	rxb_env_run_timer(mt->t.env);
+	EXPECT_EQ(rxb_th_xstat(&mt->t, "ceio_credits_inuse"), 0);
 	conserved(&mt->t);
 out:
 	rxb_th_destroy(&mt->t);
@@ -629,7 +782,10 @@ static void test_bad_cfg(const void *arg __always_unused)
 	const char *msg;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	struct rxb_drv_ops noref = rxb_env_test_drv_ops;
+
+	noref.buf_idle = NULL;
+	for (i = 0; i < 5; i++) {
 		rxb_env_model_cfg(env, &cfg, 1, 64, BUF);
 		if (i == 0)
 			cfg.ceio_llc_budget = BUF - 1;
@@ -641,6 +797,10 @@ static void test_bad_cfg(const void *arg __always_unused)
 		}
 		if (i == 3)
 			cfg.ceio_release = RXB_CEIO_REL_NMODES;
+		if (i == 4) {	/* page, but the driver cannot tell */
+			cfg.ceio_release = RXB_CEIO_REL_PAGE;
+			cfg.drv_ops = &noref;
+		}
 		msg = NULL;
 		EXPECT(rxb_model_validate(ops, &cfg, &msg) == -EINVAL && msg,
 		       "case %d accepted", i);
@@ -661,11 +821,16 @@ int main(void)
 		{ "slow_nobuf_sync", test_slow_nobuf, NULL },
 		{ "slow_nobuf_async", test_slow_nobuf, "async" },
 		{ "tier_full", test_tier_full, NULL },
+		{ "fetch_ring_sync", test_fetch_ring, NULL },
+		{ "fetch_ring_async", test_fetch_ring, "async" },
+		{ "release_batch", test_release_page, NULL },
+		{ "release_page", test_release_page, "page" },
 		{ "alg1", test_alg1, NULL },
 		{ "inactive", test_inactive, NULL },
 		{ "churn", test_churn, NULL },
 		{ "stress_sync", test_mt, NULL },
 		{ "stress_async", test_mt, "async" },
+		{ "stress_page", test_mt, "page" },
 		{ "bad_cfg", test_bad_cfg, NULL },
 	};
 

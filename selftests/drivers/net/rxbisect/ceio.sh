@@ -7,7 +7,8 @@
 # switch between them: each arrives exactly once and in order per flow
 # (the merge of the two rings keeps the NIC's arrival order), and the
 # counters show slow packets and transitions both ways.  The same with
-# asynchronous fetches, with every packet forced slow, after switches to
+# asynchronous fetches, with every packet forced slow, with credits
+# released when the pages return to the page_pool, after switches to
 # privring and back under traffic; bad input (a budget below one buffer
 # or above 1 GiB, an unknown release mode, a forced slow path without a
 # tier) is refused with a message and the device keeps forwarding.
@@ -15,7 +16,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init ping python3 devlink
-ktap_set_plan 8
+ktap_set_plan 9
 
 rxb_load queues=2 ring_model=ceio rx_ring_size=256 llc_budget=16384 ||
 	rxb_bail "cannot load the module"
@@ -69,7 +70,27 @@ rxb_dl_set ceio_fetch sync
 ktap_test_result "forced slow path: every packet through the tier, exactly once, in order" \
 	[ $ok = 1 ]
 
-# 5, 6: switch models under traffic
+# 5: credits back when the pages return to the page_pool: exactly once,
+# in order, both paths, twice (a credit that did not come back with its
+# page would leave the second run without fast packets: 4 credits in
+# all), and the credits conserved after the traffic
+ok=0
+if rxb_dl_set ceio_release page && [ "$(rxb_dl_get ceio_release)" = page ] &&
+   ceio_seq page 3000 8 4000 && [ $FAST -gt 0 -a $SLOW -gt 0 ] &&
+   ceio_seq page2 1500 8 3000 && [ $FAST -gt 0 ]; then
+	rxb_ping_ok "$NS0" "$RXB_IP1" 3 >/dev/null
+	rxb_wait_consumed rxb1
+	rxb_snap rxb1
+	inuse=${RXB_S[ceio_credits_inuse]:-x} free=${RXB_S[ceio_credits_free]:-x}
+	total=${RXB_S[ceio_credits_total]:-x}
+	ktap_print_msg "page: credits in use $inuse, free $free of $total, host-resident max ${RXB_S[ceio_host_unconsumed_max]:-?}"
+	[ $((inuse + free)) = "$total" ] && ok=1
+fi
+rxb_dl_set ceio_release batch
+ktap_test_result "release=page: exactly once, in order per flow, fast packets again in a second run; credits conserved" \
+	[ $ok = 1 ]
+
+# 6, 7: switch models under traffic
 rxb_bg ip netns exec "$NS0" ping -q -i 0.01 -c 300 "$RXB_IP1" >/dev/null 2>&1
 ok=1
 for m in privring ceio privring ceio; do
@@ -81,7 +102,7 @@ ktap_test_result "ring_model switched ceio <-> privring four times under traffic
 ktap_test_result "after the switches: exactly once, in order per flow" \
 	ceio_seq after 2000 8 3000
 
-# 7: bad input refused with a message, nothing changed
+# 8: bad input refused with a message, nothing changed
 bad=0
 for v in 0 100 2147483648; do rxb_dl_check_bad llc_budget "$v"; done
 rxb_dl_check_bad ceio_release foo
@@ -95,7 +116,7 @@ else
 fi
 ktap_test_result "bad CEIO parameters refused with a message, values kept" [ $bad = 0 ]
 
-# 8
+# 9
 ktap_test_result "the device still forwards, every frame consumed once" \
 	eval 'rxb_ping_ok "$NS0" "$RXB_IP1" 5 && rxb_wait_consumed rxb1'
 

@@ -105,18 +105,25 @@ for m in $MODELS; do
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
 	rxb_snap rxb1
 	r0=${RXB_S[rx_pp_released]:-x} f0=${RXB_S[rx_pp_fresh]:-0}
+	n0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 	rcv base >/dev/null
 	sent=$(snd $N 3000)
 	# until rx_packets has grown by what was sent (up to 10 s), then the
 	# socket frees them all at once
-	read -r got p b d <<<"$(rcv hold rx_packets "${sent:-0}")"
+	# (or by what was sent less the NIC's drops: with rxBisect's 128
+	# posted buffers a burst the host let pile up behind a descheduled
+	# vCPU finds none left, a counted drop, not a page lost)
+	rxb_snap rxb1
+	nd=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - n0))
+	read -r got p b d <<<"$(rcv hold rx_packets "$((${sent:-0} - nd))")"
 	sleep 0.3
 	rxb_snap rxb1
 	r1=${RXB_S[rx_pp_released]:-y}
-	ktap_print_msg "$m: pool ${RXB_S[rx0_pp_size]} pages; $sent sent, $got held then freed;" \
+	nd=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - n0))
+	ktap_print_msg "$m: pool ${RXB_S[rx0_pp_size]} pages; $sent sent, $got held then freed, $nd NIC drops;" \
 		"pages from the page allocator +$((${RXB_S[rx_pp_fresh]:-0} - f0)), back to it +$((r1 - r0))"
 	ktap_test_result "$m: a ring's worth of held pages all return to the pool" \
-		[ "$r0" = "$r1" -a "$got" = "$sent" ]
+		[ "$r0" = "$r1" -a $((got + nd)) = "${sent:-x}" -a "$got" -gt 0 ]
 	if [ "$m" = privring ]; then
 		P_OK=0
 		# 64-byte payload: 14 + 20 + 8 + 64 bytes a frame
