@@ -51,6 +51,9 @@
  * privring's median, range min / privring's max .. max / privring's min)
  * is marked ~ when its range includes 1.
  *
+ * -m ceio-page adds ceio with ceio_release=page: a fast packet's credit
+ * comes back when its buffer does, not at the end of the poll.
+ *
  * Usage: bench_ceio [-q queues] [-c consumers] [-b buffers] [-n frames]
  *                   [-R reps] [-m model,...] [-s scenario,...] [-w ns]
  *                   [-l load%] [-u burst] [-k hold] [-d polls] [-f ns]
@@ -84,11 +87,19 @@
 #define NFLOWS		8		/* steady flows of every scenario */
 #define FLOW_TABLE	64
 #define TIER_BYTES	(64ULL << 20)
-#define NMODELS		4
+#define NMODELS		5
+#define NDEFAULT	4	/* ceio-page only with -m */
 
+/* ceio-page: ceio with ceio_release=page (credits back when the buffer is) */
 static const char *const model_names[NMODELS] = {
-	"privring", "shring", "rxbisect", "ceio",
+	"privring", "shring", "rxbisect", "ceio", "ceio-page",
 };
+
+/* The registered model behind a name of model_names. */
+static const char *core_of(const char *model)
+{
+	return strncmp(model, "ceio", 4) ? model : "ceio";
+}
 
 enum { SC_STATIC, SC_BURST, SC_BULK };
 
@@ -265,7 +276,7 @@ static bool sizing(const char *model, struct rxb_model_cfg *cfg)
 	cfg->share_factor = o.group;
 	cfg->ax_ring_size = b / o.nq;
 	cfg->ax_policy = RXB_AX_RR;
-	if (!strcmp(model, "privring") || !strcmp(model, "ceio")) {
+	if (!strcmp(model, "privring") || !strncmp(model, "ceio", 4)) {
 		cfg->ring_size = b / o.nq;
 	} else if (!strcmp(model, "rxbisect")) {
 		/* bench_models' fill_cfg(): k * |Ax| = |Bx| (k = nq) */
@@ -277,6 +288,8 @@ static bool sizing(const char *model, struct rxb_model_cfg *cfg)
 	}
 	cfg->ceio_llc_budget = b * BUF;
 	cfg->ceio_fetch_async = false;
+	cfg->ceio_release = strcmp(model, "ceio-page") ? RXB_CEIO_REL_BATCH :
+			    RXB_CEIO_REL_PAGE;
 	cfg->nicmem_bytes = TIER_BYTES;
 	return true;
 }
@@ -298,6 +311,7 @@ static void print_sizing(void)
 	       (unsigned long long)(o.bufs * BUF), (unsigned long long)o.bufs);
 	printf("#             tier %llu MiB, fetch %llu ns (sync), release=batch, flow table %u\n",
 	       TIER_BYTES >> 20, (unsigned long long)o.fetch_ns, FLOW_TABLE);
+	printf("#   ceio-page (-m): ceio with ceio_release=page\n");
 }
 
 /* ---- schedule ---- */
@@ -631,7 +645,7 @@ static bool run_once(const char *model, const struct sched *s, struct res *out)
 		if (!c->lat || !c->ws || !c->hold)
 			abort();
 	}
-	if (!rxb_th_init(&r->t, model, o.nq, o.bufs / o.nq, BUF))
+	if (!rxb_th_init(&r->t, core_of(model), o.nq, o.bufs / o.nq, BUF))
 		goto out;
 	rxb_env_nicmem(r->t.env, TIER_BYTES, o.fetch_ns);
 	sizing(model, &r->t.cfg);
@@ -665,7 +679,7 @@ static bool run_once(const char *model, const struct sched *s, struct res *out)
 		out->ring += st->ring_full_drops;
 		out->oversize += st->oversize_drops;
 	}
-	if (!strcmp(model, "ceio")) {
+	if (!strncmp(model, "ceio", 4)) {
 		double fast = ceio_sum(&r->t, "fast"), slow = ceio_sum(&r->t, "slow");
 
 		out->tier = ceio_sum(&r->t, "tier_drops");
@@ -949,11 +963,11 @@ static void print_scen(const struct scen *sc, const struct sched *s,
 		column(v, rs[mi], n, offsetof(struct res, slow_frac));
 		for (int i = 0; i < n; i++)
 			v[i] *= 100;
-		if (strcmp(model_names[mi], "ceio"))
+		if (strncmp(model_names[mi], "ceio", 4))
 			snprintf(c[6], sizeof(c[6]), "-");
 		else
 			cell(c[6], sizeof(c[6]), v, n, 1);
-		if (!strcmp(model_names[mi], "ceio") && sc->kind == SC_BULK) {
+		if (!strncmp(model_names[mi], "ceio", 4) && sc->kind == SC_BULK) {
 			size_t l = strlen(c[6]);
 
 			column(p, rs[mi], n, offsetof(struct res, slow_bulk));
@@ -1050,7 +1064,8 @@ static void print_help(void)
 	       "  -q  queues, a power of two (4)       -c  consumer threads (2)\n"
 	       "  -b  host buffers per port B, a power of two (1024)\n"
 	       "  -n  frames per run (100000)          -R  runs per cell (3)\n"
-	       "  -m  privring,shring,rxbisect,ceio    -s  static,burst,bulk\n"
+	       "  -m  privring,shring,rxbisect,ceio (default), ceio-page\n"
+	       "  -s  static,burst,bulk\n"
 	       "  -w  consumer work per packet, ns (1000)\n"
 	       "  -l  offered load, %% of the busiest consumer's capacity (70)\n"
 	       "  -u  burst frames per joining flow (512)\n"
@@ -1080,7 +1095,7 @@ int main(int argc, char **argv)
 	o.hold_k = 256;
 	o.hold_d = 16;
 	o.fetch_ns = 1000;
-	for (mi = 0; mi < NMODELS; mi++)
+	for (mi = 0; mi < NDEFAULT; mi++)
 		o.model_on[mi] = true;
 	for (si = 0; si < 3; si++)
 		o.scen_on[si] = true;
