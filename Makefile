@@ -17,6 +17,8 @@
 #                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
 #                   full sweeps, hours under TCG)
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
+#   make ceio-bench the CEIO paper's scenarios in userspace at one host
+#                   buffer budget (bench_ceio; CEIO_BENCH_ARGS)
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
 #   make debug-kernel [KVER=6.12]
@@ -111,7 +113,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
 	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench soak install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench ceio-bench soak install \
 	clean checkpatch debug-kernel kernel-6.12 ksrc
 
 all: module tools sim
@@ -189,6 +191,15 @@ bench: module
 # 1-to-2-thread scaling; -A: the allocator's cycles.
 microbench:
 	$(MAKE) -C tools/testing/rxbisect bench
+
+# The CEIO paper's scenarios (tools/testing/rxbisect/bench_ceio.c): privring,
+# shring, rxbisect and ceio at the same host buffer budget; static
+# 128-1024 B, +2 flows with a burst, a bulk flow that frees late.  Working
+# set, drops by cause, reorders, slow-path fraction, p99 latency, ratios to
+# privring; 3 interleaved runs per cell (1-3 minutes on a shared 2-core host).
+# More: make ceio-bench CEIO_BENCH_ARGS="-R 5 -n 300000".
+ceio-bench:
+	$(MAKE) -C tools/testing/rxbisect ceio-bench
 
 # Load/unload, ring-model switches, ethtool -L/-G, each RXB_SOAK_ITERS
 # times under iperf3 (selftests/drivers/net/rxbisect/soak.sh).
