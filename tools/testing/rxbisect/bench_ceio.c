@@ -78,11 +78,13 @@
 #include "ktap.h"
 #include "shim.h"
 
+#define BENCH_PROG "bench_ceio"
+#include "bench_util.h"
+
 #define BUF		RXB_ENV_BUF_SIZE
 #define BUDGET		64		/* NAPI poll budget */
 #define MAX_Q		16
 #define MAX_CONS	8
-#define MAX_REPS	16
 #define MAX_FLOWS	16
 #define NFLOWS		8		/* steady flows of every scenario */
 #define FLOW_TABLE	64
@@ -818,25 +820,6 @@ static double sustain(const struct scen *sc, unsigned int *tries)
 
 /* ---- output ---- */
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void stats(const double *v, int n, double *med, double *min,
-		  double *max)
-{
-	double w[MAX_REPS];
-
-	memcpy(w, v, n * sizeof(*w));
-	qsort(w, n, sizeof(*w), cmp_dbl);
-	*med = w[n / 2];
-	*min = w[0];
-	*max = w[n - 1];
-}
-
 static const char *cell(char *buf, size_t len, const double *v, int n,
 			int prec)
 {
@@ -869,23 +852,6 @@ static double medof(const double *v, int n)
 	return med;
 }
 
-/* Ratio of @v to privring's @p: "med [lo-hi]", ~ when the range has 1. */
-static const char *ratio(char *buf, size_t len, const double *v,
-			 const double *p, int n)
-{
-	double med, min, max, pmed, pmin, pmax;
-
-	stats(v, n, &med, &min, &max);
-	stats(p, n, &pmed, &pmin, &pmax);
-	if (pmed <= 0 || pmin <= 0) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	snprintf(buf, len, "%.2f [%.2f-%.2f]%s", med / pmed, min / pmax,
-		 max / pmin, min <= pmax && max >= pmin ? " ~" : "");
-	return buf;
-}
-
 static void column(double *v, struct res *rs, int n, size_t off)
 {
 	int i;
@@ -896,11 +862,11 @@ static void column(double *v, struct res *rs, int n, size_t off)
 
 static void print_scen(const struct scen *sc, const struct sched *s,
 		       double cap, unsigned int tries,
-		       struct res rs[NMODELS][MAX_REPS],
+		       struct res rs[NMODELS][BENCH_MAX_REPS],
 		       const bool *ok)
 {
 	int n = o.reps, mi, pr = o.model_on[0] && ok[0] ? 0 : -1;
-	double v[MAX_REPS], p[MAX_REPS], w[MAX_REPS];
+	double v[BENCH_MAX_REPS], p[BENCH_MAX_REPS], w[BENCH_MAX_REPS];
 	char c[8][96];
 
 	printf("\n### %s %u B: %u flows", sc->name, sc->len, s->nflows);
@@ -949,7 +915,8 @@ static void print_scen(const struct scen *sc, const struct sched *s,
 		column(v, rs[mi], n, offsetof(struct res, drops));
 		cell(c[3], sizeof(c[3]), v, n, 0);
 		{
-			double a[MAX_REPS], b[MAX_REPS], d[MAX_REPS], e[MAX_REPS];
+			double a[BENCH_MAX_REPS], b[BENCH_MAX_REPS];
+			double d[BENCH_MAX_REPS], e[BENCH_MAX_REPS];
 
 			column(a, rs[mi], n, offsetof(struct res, nobuf));
 			column(b, rs[mi], n, offsetof(struct res, ring));
@@ -997,32 +964,6 @@ static void print_scen(const struct scen *sc, const struct sched *s,
 }
 
 /* ---- command line ---- */
-
-static u64 num_arg(int opt, const char *arg, u64 min, u64 max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || v < min || v > max) {
-		fprintf(stderr, "bench_ceio: -%c '%s': expected an integer in %llu..%llu\n",
-			opt, arg, (unsigned long long)min, (unsigned long long)max);
-		exit(2);
-	}
-	return v;
-}
-
-static void bad(const char *msg)
-{
-	fprintf(stderr, "bench_ceio: %s\n", msg);
-	exit(2);
-}
-
-static bool pow2(u64 v)
-{
-	return v && !(v & (v - 1));
-}
 
 /* A comma-separated list of names of @names into @on; exit 2 if bad. */
 static void name_list(int opt, const char *arg, const char *const *names,
@@ -1077,7 +1018,7 @@ static const char *const scen_names[] = { "static", "burst", "bulk" };
 
 int main(int argc, char **argv)
 {
-	static struct res rs[NMODELS][MAX_REPS];
+	static struct res rs[NMODELS][BENCH_MAX_REPS];
 	struct sched s;
 	bool ok[NMODELS];
 	double cap;
@@ -1116,7 +1057,7 @@ int main(int argc, char **argv)
 			o.frames = num_arg(opt, optarg, 1000, 100000000);
 			break;
 		case 'R':
-			o.reps = num_arg(opt, optarg, 1, MAX_REPS);
+			o.reps = num_arg(opt, optarg, 1, BENCH_MAX_REPS);
 			break;
 		case 'm':
 			name_list(opt, optarg, model_names, NMODELS, o.model_on);

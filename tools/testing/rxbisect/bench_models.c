@@ -89,6 +89,9 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include "shim.h"
+
+#define BENCH_PROG "bench_models"
+#include "bench_util.h"
 #include <rxbisect/rxb_nicmem.h>
 #if __has_include("x86intrin.h")
 #include <x86intrin.h>
@@ -103,7 +106,6 @@
 #define MAX_Q		RXB_MAX_MODEL_QUEUES
 #define MAX_CONS	16
 #define MAX_NIC		2		/* NIC threads */
-#define MAX_REPS	16
 
 struct bbuf {
 	u8 *data;
@@ -1096,13 +1098,6 @@ done:
 	return true;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_dbl);
@@ -1217,7 +1212,7 @@ static void memcpy_bound(unsigned long ws, const char *what, int reps)
 {
 	const unsigned int len = 1500, stride = 2048;
 	u64 nfr = ws / stride, passes, i, p, t0, c0;
-	double ns[MAX_REPS], cyc[MAX_REPS];
+	double ns[BENCH_MAX_REPS], cyc[BENCH_MAX_REPS];
 	u8 *src, *dst;
 	int r;
 
@@ -1411,7 +1406,7 @@ struct enso_row {
 static void print_enso_row(struct bench *b, const struct enso_row *r,
 			   double *ref, int reps)
 {
-	double mpps[MAX_REPS], drv[MAX_REPS], nt[MAX_REPS], bat[MAX_REPS];
+	double mpps[BENCH_MAX_REPS], drv[BENCH_MAX_REPS], nt[BENCH_MAX_REPS], bat[BENCH_MAX_REPS];
 	char what[64], vs[32] = "1", nic[32] = "max";
 	u64 frames = b->frames;
 	struct res o;
@@ -1507,7 +1502,7 @@ static void run_enso(struct bench *b, u64 slow_ns, int reps)
 
 static void run_scaling(struct bench *b, const char *only, int reps)
 {
-	static double mpps[MAX_MODELS][MAX_NIC][MAX_REPS];
+	static double mpps[MAX_MODELS][MAX_NIC][BENCH_MAX_REPS];
 	const struct rxb_model_ops *ops[MAX_MODELS];
 	const unsigned int lens[] = { 64, 1500 };
 	bool ok[MAX_MODELS];
@@ -1535,7 +1530,8 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 						mpps[mi][t][r] = 1000.0 / o.ns;
 				}
 		for (mi = 0; mi < nm; mi++) {
-			double v1[MAX_REPS], v2[MAX_REPS], sc[MAX_REPS], rel[MAX_REPS];
+			double v1[BENCH_MAX_REPS], v2[BENCH_MAX_REPS];
+			double sc[BENCH_MAX_REPS], rel[BENCH_MAX_REPS];
 			char c1[48], c2[48], c3[48], c4[64] = "-";
 
 			if (!ok[mi]) {
@@ -1566,18 +1562,6 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 }
 
 /* median, min and max of @v[0..n) (left unsorted) */
-static void stats(const double *v, int n, double *med, double *min,
-		  double *max)
-{
-	double w[MAX_REPS];
-
-	memcpy(w, v, n * sizeof(*w));
-	qsort(w, n, sizeof(*w), cmp_dbl);
-	*med = w[n / 2];
-	*min = w[0];
-	*max = w[n - 1];
-}
-
 /* "median [min-max]" of @v[0..n), @prec decimals, into @buf. */
 static const char *cell(char *buf, size_t len, const double *v, int n,
 			int prec)
@@ -1603,7 +1587,7 @@ static const char *cell(char *buf, size_t len, const double *v, int n,
 static void run_grid(struct bench *b, const char *only, int reps,
 		     const u64 *posted, unsigned long llc)
 {
-	static struct res o[MAX_MODELS][MAX_REPS];
+	static struct res o[MAX_MODELS][BENCH_MAX_REPS];
 	const struct rxb_model_ops *ops[MAX_MODELS];
 	const unsigned int lens[] = { 64, 1500 };
 	bool ok[MAX_MODELS];
@@ -1628,7 +1612,8 @@ static void run_grid(struct bench *b, const char *only, int reps,
 				 (double)bytes / llc);
 		b->posted = posted[si];
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
-			double pmed = 0, pmin = 0, pmax = 0;
+			double pdrv[BENCH_MAX_REPS];
+			bool have_p;
 
 			b->len = lens[li];
 			for (mi = 0; mi < nm; mi++)
@@ -1639,16 +1624,13 @@ static void run_grid(struct bench *b, const char *only, int reps,
 					if (ok[mi])
 						ok[mi] = run_once(b, &o[mi][r]);
 				}
-			if (pr >= 0 && ok[pr]) {
-				double v[MAX_REPS];
-
-				for (r = 0; r < reps; r++)
-					v[r] = o[pr][r].drv;
-				stats(v, reps, &pmed, &pmin, &pmax);
-			}
+			have_p = pr >= 0 && ok[pr];
+			for (r = 0; have_p && r < reps; r++)
+				pdrv[r] = o[pr][r].drv;
 			for (mi = 0; mi < nm; mi++) {
-				double drv[MAX_REPS], nic[MAX_REPS], mpps[MAX_REPS];
-				double bat[MAX_REPS], excl = 0, med, min, max;
+				double drv[BENCH_MAX_REPS], nic[BENCH_MAX_REPS];
+				double mpps[BENCH_MAX_REPS], bat[BENCH_MAX_REPS];
+				double excl = 0;
 				char c1[48], c2[48] = "-", c3[48], c4[48], c5[48];
 
 				if (!ok[mi]) {
@@ -1665,13 +1647,10 @@ static void run_grid(struct bench *b, const char *only, int reps,
 					if (o[mi][r].excl > excl)
 						excl = o[mi][r].excl;
 				}
-				stats(drv, reps, &med, &min, &max);
-				if (pmed > 0 && pmin > 0 && (int)mi != pr)
-					snprintf(c2, sizeof(c2), "%.2f [%.2f-%.2f]%s",
-						 med / pmed, min / pmax, max / pmin,
-						 min <= pmax && max >= pmin ? " ~" : "");
-				else if ((int)mi == pr)
+				if ((int)mi == pr)
 					snprintf(c2, sizeof(c2), "1");
+				else if (have_p)
+					ratio(c2, sizeof(c2), drv, pdrv, reps);
 				printf("| %s | %s | %u B | %s | %s | %s | %s | %s | %.2f %% |\n",
 				       ops[mi]->name, where, b->len,
 				       cell(c1, sizeof(c1), drv, reps, 0), c2,
@@ -1696,33 +1675,6 @@ static const char grid_legend[] =
 "#   thread, over the packets it delivered; NIC: around each delivering\n"
 "#   hw_rx() and hw_timer(); ratio ~: its range (min/privring's max ..\n"
 "#   max/privring's min) includes 1\n";
-
-/* The option's argument as an integer in [@min, @max], or exit 2. */
-static u64 num_arg(int opt, const char *arg, u64 min, u64 max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || v < min || v > max) {
-		fprintf(stderr, "bench_models: -%c '%s': expected an integer in %llu..%llu\n",
-			opt, arg, (unsigned long long)min, (unsigned long long)max);
-		exit(2);
-	}
-	return v;
-}
-
-static void bad(const char *msg)
-{
-	fprintf(stderr, "bench_models: %s\n", msg);
-	exit(2);
-}
-
-static bool pow2(u64 v)
-{
-	return v && !(v & (v - 1));
-}
 
 /* Posted buffers @v of the default mode: NULL if the rings can hold them. */
 static const char *check_posted(const struct bench *b, u64 v)
@@ -1791,7 +1743,7 @@ int main(int argc, char **argv)
 			b.frames = num_arg(opt, optarg, 1000, 10000000000ULL);
 			break;
 		case 'R':
-			reps = num_arg(opt, optarg, 1, MAX_REPS);
+			reps = num_arg(opt, optarg, 1, BENCH_MAX_REPS);
 			break;
 		case 'm':
 			check_models(optarg);
