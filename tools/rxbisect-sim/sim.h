@@ -152,7 +152,13 @@ struct sim_res {
 	double occ_mean, occ_pct;
 	double ddio_hit, tx_hit, cpu_pkt_hit, app_hit;
 	double mem_gbs, mem_rd_gbs, mem_wr_gbs;
+	/*
+	 * I/O working set: distinct buffers written in the window, their
+	 * packet bytes; with several packets per buffer (multi_pkt_bufs)
+	 * the bytes count each packet's slot, the buffers each buffer once.
+	 */
 	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
+	u64 buf_errs;			/* buffer reference errors: 0 */
 	double util;
 	/* the model code's cost per delivered packet (core cycles, events) */
 	double cyc_pkt;			/* core busy cycles per packet, all in */
