@@ -2114,7 +2114,8 @@ static void sim_derive(struct sim *s)
 
 static int sim_setup(struct sim *s)
 {
-	const struct rxb_model_ops *ops = rxb_model_find(s->c.model);
+	const struct rxb_model_ops *ops = s->c.ops ? s->c.ops :
+					  rxb_model_find(s->c.model);
 	struct rxb_model_cfg mc;
 	unsigned int i, limit;
 	const char *msg;
