@@ -42,6 +42,7 @@
 #define MEM_TICK_PS	(1000 * PS_PER_NS)
 #define MEM_TAU_PS	(10000 * PS_PER_NS)
 #define MAX_BUFS	BIT(24)
+#define MAX_SLOTS	BIT(26)		/* multi_pkt_bufs: packet slots, 512 MiB */
 /*
  * PCIe (Documentation/simulator.rst, "Memory and PCIe"): TLP framing,
  * sequence number, LCRC and a 4-DW header per TLP; 256 B maximum payload,
@@ -364,7 +365,8 @@ static inline u32 cookie_buf(const void *cookie)
 
 static int buf_new(struct sim *s, unsigned int pool, u32 *b)
 {
-	if (s->nbuf == MAX_BUFS)
+	if (s->nbuf == MAX_BUFS ||
+	    (s->multi && (u64)(s->nbuf + 1) * s->spb > MAX_SLOTS))
 		return -ENOMEM;
 	if (s->nbuf == s->capbuf) {
 		u32 ncap = s->capbuf ? 2 * s->capbuf : 4096;
@@ -374,7 +376,8 @@ static int buf_new(struct sim *s, unsigned int pool, u32 *b)
 			return -ENOMEM;
 		s->buf = nb;
 		if (s->multi) {
-			u64 *nt = realloc(s->slot_t, sizeof(*nt) * ncap * s->spb);
+			u64 *nt = realloc(s->slot_t, sizeof(*nt) * min_t(u64,
+					  (u64)ncap * s->spb, MAX_SLOTS));
 
 			if (!nt)
 				return -ENOMEM;
