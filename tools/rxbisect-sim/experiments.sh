@@ -108,3 +108,25 @@ run --packets 1000000 --sweep arrival=poisson,burst \
 	--case 'CEIO 128 async:model=ceio,ring=128,ceio-fetch=async' \
 	--case 'CEIO 128 sync:model=ceio,ring=128' \
 	--case 'CEIO no credit:model=ceio,ring=128,ceio-fetch=async,ceio-force-slow=1'
+
+# (10) Batched RxList (shring-batched, thesis 5.1.4): 64 B packets at a
+# load the cores keep up with, then exp. (4)'s slow and flooded core in
+# 4 KiB buffers (tables, no plot).
+run --packets 1000000 --pkt-size 64 --load 0.05 \
+	--columns gbps,drop_pct,ddio_hit,mem_gbs,wss_mib,wss_bufs,lat_p99_us,locks,allocs,model_cyc,pcie_down_gbs,buf_errs \
+	--case 'privRing 1Ki:model=privring' --case 'shRing 1Ki/8:model=shring' \
+	--case 'RxList 1Ki/8:model=shring-list' \
+	--case 'batched 1Ki/8:model=shring-batched' \
+	--case 'batched 64/8:model=shring-batched,ring=64'
+for v in "--target-share 0.01 --extra 0:0:300 --extra 8:0:300" \
+	 "--target-share 0.3 --target-pkt-size 64"; do
+	# shellcheck disable=SC2086 # $v: several options
+	run --packets 500000 --warmup 0.4 --ddio-ways 11 --buf-stride 4096 \
+		--target 0 $v \
+		--columns gbps,drop_pct,nobuf,ring_full,wss_mib,lat_p99_us,locks,buf_errs \
+		--case 'privRing 128:model=privring,ring=128' \
+		--case 'shRing 1Ki/8:model=shring' \
+		--case 'RxList 1Ki/8:model=shring-list' \
+		--case 'batched 1Ki/8:model=shring-batched' \
+		--case 'rxBisect:model=rxbisect'
+done

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ring models rxbisect-sim can run: every rxb_*_ops that rxb_model.h
- * declares, as registered in model.c (rxb_model_find), except those that
- * put several packets in one buffer.
+ * declares, as registered in model.c (rxb_model_find).  Those that put
+ * several packets in one buffer (multi_pkt_bufs, batched RxList) keep an
+ * arrival time per packet slot (sim.c, slot_filled()).
  *
  * build/models_gen.c is generated from rxb_model.h: it lists the declared
  * models and gives each a weak, nameless stand-in, so that the simulator
@@ -26,9 +27,7 @@ unsigned int sim_model_names(const char **names, unsigned int max)
 	for (i = 0; i < sim_nmodels && n < max; i++) {
 		const char *name = sim_models[i]->name;
 
-		/* Not those with multi-packet buffers (see sim_setup()). */
-		if (name && *name && !sim_models[i]->multi_pkt_bufs &&
-		    rxb_model_find(name) == sim_models[i])
+		if (name && *name && rxb_model_find(name) == sim_models[i])
 			names[n++] = name;
 	}
 	return n;

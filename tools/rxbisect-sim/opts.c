@@ -885,6 +885,7 @@ M(fences, r->fence_pkt)
 M(allocs, r->alloc_pkt)
 M(doorbells, r->db_pkt)
 M(cross_frees, r->cross_frees)
+M(buf_errs, r->buf_errs)
 M(sim_ms, r->sim_s * 1e3)
 M(wall_s, r->wall_s)
 #undef M
@@ -916,7 +917,8 @@ const struct sim_metric sim_metrics[] = {
 	MD(mem_gbs, "%.1f", "DRAM traffic, read + write-back (GB/s)"),
 	MD(mem_rd_gbs, "%.1f", "DRAM reads (GB/s)"),
 	MD(mem_wr_gbs, "%.1f", "DRAM write-backs (GB/s)"),
-	MD(wss_mib, "%.2f", "I/O working set, mean (MiB of packet bytes, wss.c)"),
+	MD(wss_mib, "%.2f",
+	   "I/O working set, mean (MiB of packet bytes, wss.c; several a buffer: per packet)"),
 	MD(wss_peak_mib, "%.2f", "I/O working set, peak (MiB)"),
 	MD(wss_bufs, "%.0f", "I/O working set, mean (buffers)"),
 	MD(res_bufs, "%.0f", "host-resident packets: written to host memory, not processed, mean"),
@@ -934,6 +936,8 @@ const struct sim_metric sim_metrics[] = {
 	MD(allocs, "%.2f", "model code: buffer allocator calls per packet"),
 	MD(doorbells, "%.3f", "model code: doorbell writes per packet"),
 	MD(cross_frees, "%.0f", "buffers freed by a core other than their pool's"),
+	MD(buf_errs, "%.0f",
+	   "buffer reference errors (a buffer freed with a packet in it outstanding): 0"),
 	MD(sim_ms, "%.2f", "simulated time measured (ms)"),
 	MD(wall_s, "%.2f", "wall-clock time of the run (s)"),
 };

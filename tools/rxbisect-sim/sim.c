@@ -42,6 +42,7 @@
 #define MEM_TICK_PS	(1000 * PS_PER_NS)
 #define MEM_TAU_PS	(10000 * PS_PER_NS)
 #define MAX_BUFS	BIT(24)
+#define MAX_SLOTS	BIT(26)		/* multi_pkt_bufs: packet slots, 512 MiB */
 /*
  * PCIe (Documentation/simulator.rst, "Memory and PCIe"): TLP framing,
  * sequence number, LCRC and a 4-DW header per TLP; 256 B maximum payload,
@@ -76,6 +77,15 @@ enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
 #define TIER_CLOCK_PS	(10 * PS_PER_NS)
 #define TIER_MAGIC	0x7ce10f7cU
 
+/*
+ * A receive buffer.  References as the driver's page_pool pages count
+ * them (drivers/net/rxbisect/rx.c): the model's, from alloc_buf until
+ * free_buf or until it hands the buffer up whole (the packet takes it
+ * over), and one per packet handed up in it as a fragment (ref_buf);
+ * the buffer returns to its pool when the last one goes (buf_put()).
+ * Models with multi_pkt_bufs keep each packet's arrival time in
+ * sim.slot_t, by offset; the others in @t_arr and @len.
+ */
 struct sbuf {
 	u64 t_arr;		/* arrival time of the packet in it (ps) */
 	u64 ring_addr;		/* streaming models: the packet is read from
@@ -84,7 +94,11 @@ struct sbuf {
 	u32 land;		/* landing pad of a tier fetch + 1, 0: none */
 	u16 pool;
 	u16 len;
+	u16 refs;		/* references: the model's, the packets' */
+	u16 pend;		/* multi_pkt_bufs: packets written, not processed */
+	u16 up;			/* packets handed up, not processed */
 	u8 state;
+	bool model;		/* the model holds a reference */
 };
 
 /* What the NIC keeps of a frame it writes into its memory tier. */
@@ -210,8 +224,22 @@ struct sim {
 	u8 **land;
 	u32 nland, land_cap, *land_free, nland_free;
 	u64 tier_pkts;
-	/* buffers in BUF_FILLED: host-resident packets */
+	/* buffers in BUF_FILLED (multi_pkt_bufs: packets): host-resident */
 	u64 resident;
+	/*
+	 * Models with several packets per buffer (ops->multi_pkt_bufs): the
+	 * arrival time of the packet at each RXB_MCQE_ALIGN slot of each
+	 * buffer (spb slots a buffer), and the working set in buffers
+	 * beside the one in slots (wss).
+	 */
+	bool multi;
+	u32 spb;
+	u64 *slot_t;
+	struct rxb_wss wss_buf;
+	double wss_buf_sum, wss_buf_peak;
+	/* buffer reference errors (buf_err()): must stay 0 */
+	u64 buf_errs;
+	bool teardown;			/* the models free what they hold */
 	double res_sum, res_peak;
 	/* the model code's cost: the shim's sink, the core running it */
 	struct rxb_shim_sink sink;
@@ -337,7 +365,8 @@ static inline u32 cookie_buf(const void *cookie)
 
 static int buf_new(struct sim *s, unsigned int pool, u32 *b)
 {
-	if (s->nbuf == MAX_BUFS)
+	if (s->nbuf == MAX_BUFS ||
+	    (s->multi && (u64)(s->nbuf + 1) * s->spb > MAX_SLOTS))
 		return -ENOMEM;
 	if (s->nbuf == s->capbuf) {
 		u32 ncap = s->capbuf ? 2 * s->capbuf : 4096;
@@ -346,6 +375,14 @@ static int buf_new(struct sim *s, unsigned int pool, u32 *b)
 		if (!nb)
 			return -ENOMEM;
 		s->buf = nb;
+		if (s->multi) {
+			u64 *nt = realloc(s->slot_t, sizeof(*nt) * min_t(u64,
+					  (u64)ncap * s->spb, MAX_SLOTS));
+
+			if (!nt)
+				return -ENOMEM;
+			s->slot_t = nt;
+		}
 		s->capbuf = ncap;
 	}
 	memset(&s->buf[s->nbuf], 0, sizeof(s->buf[0]));
@@ -419,6 +456,58 @@ static void pool_free(struct sim *s, unsigned int core, u32 b)
 		while (c->n > cap)
 			fifo_push(&pl->ring, c->v[--c->n]);
 	}
+}
+
+/*
+ * A buffer reference error: the NIC wrote into a buffer the model holds
+ * no reference on, the model freed one it did not hold, or a buffer
+ * went back to its pool with a packet in it not processed.  Counted
+ * (sim_res.buf_errs, test multi_pkt_bufs), the first one reported.
+ */
+static void buf_err(struct sim *s, u32 b, const char *what)
+{
+	if (s->teardown)
+		return;
+	if (!s->buf_errs++)
+		fprintf(stderr, "rxbisect-sim: buffer %u: %s\n", b, what);
+}
+
+/*
+ * The last reference on buffer @b is gone: the checks, then as the
+ * driver's pool takes a page back.  @core: the core that dropped it,
+ * -1 for the model's free_buf (page_pool_put_full_page() without direct
+ * recycling: the pool's ring).
+ */
+static void buf_release(struct sim *s, int core, u32 b)
+{
+	struct sbuf *sb = &s->buf[b];
+
+	if (sb->up)
+		buf_err(s, b, "freed while a packet handed up in it is outstanding");
+	if (s->multi && sb->pend) {
+		buf_err(s, b, "freed with a packet written in it not processed");
+		s->resident -= sb->pend;
+		sb->pend = 0;
+	}
+	if (core >= 0) {
+		pool_free(s, core, b);
+		return;
+	}
+	sb->state = BUF_FREE;
+	fifo_push(&s->pool[sb->pool].ring, b);
+}
+
+/* Drop one reference on buffer @b (see struct sbuf). */
+static void buf_put(struct sim *s, int core, u32 b)
+{
+	struct sbuf *sb = &s->buf[b];
+
+	if (!sb->refs) {
+		buf_err(s, b, "reference dropped on a free buffer");
+		return;
+	}
+	if (!--sb->refs)
+		buf_release(s, core, b);
 }
 
 /* ---- DRAM queue and PCIe ----------------------------------------- */
@@ -672,11 +761,20 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 	if (s->pcie)
 		pcie_desc_fetch(s, p, 1);
 	s->buf[b].state = BUF_POSTED;
+	s->buf[b].refs = 1;
+	s->buf[b].model = true;
+	s->buf[b].pend = 0;
+	s->buf[b].up = 0;
 	rb->addr = buf_addr(s, b);
 	rb->cookie = buf_cookie(b);
 	return 0;
 }
 
+/*
+ * The model drops its reference (rx.c: page_pool_put_full_page(), no
+ * direct recycling): the buffer goes back to its pool's ring now, or,
+ * when packets handed up in it still hold it, once the last is done.
+ */
 static void env_free_buf(void *env, unsigned int q, void *cookie)
 {
 	struct sport *p = env;
@@ -687,12 +785,49 @@ static void env_free_buf(void *env, unsigned int q, void *cookie)
 	if (b >= s->nbuf)
 		return;
 	sync_charge(s, SC_ALLOC, 1);
+	if (!s->buf[b].model) {
+		buf_err(s, b, "the model freed a buffer it holds no reference on");
+		return;
+	}
+	s->buf[b].model = false;
+	if (s->buf[b].refs > 1) {
+		s->buf[b].refs--;
+		return;
+	}
 	if (s->buf[b].land)
 		land_put(s, b);
-	if (s->buf[b].state == BUF_FILLED)
+	if (s->buf[b].state == BUF_FILLED && !s->multi)
 		s->resident--;
-	s->buf[b].state = BUF_FREE;
-	fifo_push(&s->pool[s->buf[b].pool].ring, b);
+	s->buf[b].refs = 0;
+	buf_release(s, -1, b);
+}
+
+/* A packet handed up in buffer @cookie takes a reference (rx.c). */
+static void env_ref_buf(void *env, unsigned int q, void *cookie)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	u32 b = cookie_buf(cookie);
+
+	(void)q;
+	if (b >= s->nbuf)
+		return;
+	if (!s->buf[b].refs || s->buf[b].refs == UINT16_MAX) {
+		buf_err(s, b, "reference taken on a free buffer");
+		return;
+	}
+	s->buf[b].refs++;
+}
+
+/* The model's reference is the buffer's last (rx.c: page refcount 1). */
+static bool env_buf_idle(void *env, unsigned int q, void *cookie)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+	u32 b = cookie_buf(cookie);
+
+	(void)q;
+	return b < s->nbuf && s->buf[b].model && s->buf[b].refs == 1;
 }
 
 static void *env_buf_cookie(void *env, u64 addr)
@@ -735,20 +870,58 @@ static u64 env_now_ns(void *env)
 }
 
 /*
+ * The NIC wrote a packet of @len bytes at bus address @addr: its lines
+ * through DDIO; DRAM behind by more than the write buffers hold stalls
+ * the NIC.
+ */
+static void pkt_dma_lines(struct sim *s, struct sport *p, u64 addr, u32 len)
+{
+	u64 a;
+
+	/* The packet's lines, not its bytes: what DDIO sees. */
+	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + len; a += LLC_LINE)
+		llc_dma_write(&s->llc, a);
+	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
+	    p->up_free < s->mem_free - MEM_BURST_PS)
+		p->up_free = s->mem_free - MEM_BURST_PS;
+}
+
+/* Slot of the packet at offset @off of buffer @b (multi_pkt_bufs). */
+static inline u64 *slot_of(const struct sim *s, u32 b, u32 off)
+{
+	return &s->slot_t[(u64)b * s->spb + off / RXB_MCQE_ALIGN];
+}
+
+/*
+ * A model with several packets per buffer: the NIC wrote one at offset
+ * @off of buffer @b.  Its lines from its own address; the I/O working
+ * set counts the slot (packet bytes) and, beside it, the buffer; each
+ * packet is host-resident until processed.
+ */
+static void slot_filled(struct sim *s, struct sport *p, u32 b, u32 off,
+			u32 len, u64 t)
+{
+	struct sbuf *sb = &s->buf[b];
+
+	*slot_of(s, b, off) = t;
+	sb->len = len;
+	pkt_dma_lines(s, p, buf_addr(s, b) + off, len);
+	rxb_wss_record(&s->wss, (u64)b * s->spb + off / RXB_MCQE_ALIGN + 1);
+	rxb_wss_record(&s->wss_buf, b + 1);
+	sb->state = BUF_FILLED;
+	sb->pend++;
+	s->resident++;
+	if (s->measuring && s->resident > s->res_peak)
+		s->res_peak = s->resident;
+}
+
+/*
  * The NIC wrote a packet into buffer @b (its t_arr and len set): its lines
  * through DDIO, the I/O working set, the host-resident packets.
  */
 static void buf_filled(struct sim *s, struct sport *p, u32 b)
 {
-	u64 addr = buf_addr(s, b), a;
-
-	/* The packet's lines, not its bytes: what DDIO sees. */
-	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + s->buf[b].len; a += LLC_LINE)
-		llc_dma_write(&s->llc, a);
-	/* DRAM behind by more than the write buffers hold: the NIC waits. */
-	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
-	    p->up_free < s->mem_free - MEM_BURST_PS)
-		p->up_free = s->mem_free - MEM_BURST_PS;
+	pkt_dma_lines(s, p, buf_addr(s, b), s->buf[b].len);
 	rxb_wss_record(&s->wss, b + 1);
 	if (s->buf[b].state != BUF_FILLED) {
 		s->buf[b].state = BUF_FILLED;
@@ -765,8 +938,29 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	struct sim *s = p->s;
 	u32 b = (addr - BUF_BASE) / s->c.buf_stride;
 	const struct tr_pkt *pkt = f->data;
+	u64 off;
 
 	(void)csum;
+	if (addr < BUF_BASE + s->c.headroom || b >= s->nbuf) {
+		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
+			(unsigned long long)addr);
+		abort();
+	}
+	/* The buffer must be the model's: posted, not freed. */
+	if (!s->buf[b].model)
+		buf_err(s, b, "DMA write into a buffer the model does not hold");
+	off = addr - buf_addr(s, b);
+	if (s->multi) {
+		if (off % RXB_MCQE_ALIGN || off + f->len > s->c.buf_stride - s->c.headroom) {
+			fprintf(stderr, "rxbisect-sim: packet at offset %llu of buffer %u\n",
+				(unsigned long long)off, b);
+			abort();
+		}
+		slot_filled(s, p, b, off, f->len, pkt->t);
+		return 0;
+	}
+	if (off)
+		buf_err(s, b, "a packet at an offset, from a model with one packet per buffer");
 	s->buf[b].t_arr = pkt->t;
 	s->buf[b].len = f->len;
 	buf_filled(s, p, b);
@@ -1017,6 +1211,8 @@ static const struct rxb_hw_ring_ops sim_hw_ring_ops = {
 static const struct rxb_drv_ops sim_drv_ops = {
 	.alloc_buf	= env_alloc_buf,
 	.free_buf	= env_free_buf,
+	.ref_buf	= env_ref_buf,
+	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
 	.ring		= &sim_drv_ring_ops,
@@ -1103,29 +1299,59 @@ static double hist_pct(const struct sim *s, double pct)
 	}
 }
 
-/* Cache lines of packet @b, and how many of them the core reads. */
-static unsigned int pkt_lines(const struct sim *s, u32 b, unsigned int *touched)
+/*
+ * Where packet @pk of a core's batch is: its buffer, bus address, length
+ * and arrival time.  One packet per buffer: the buffer's; several: at
+ * the packet's offset, its length from the completion, its arrival time
+ * from its slot.
+ */
+struct spkt {
+	u32 b;
+	u32 len;
+	u64 addr;
+	u64 t_arr;
+};
+
+static struct spkt pkt_of(const struct sim *s, const struct rxb_pkt *pk)
 {
-	u64 addr = buf_addr(s, b);
+	struct spkt r = { .b = cookie_buf(pk->cookie) };
+
+	r.addr = buf_addr(s, r.b);
+	if (s->multi) {
+		r.addr += pk->offset;
+		r.len = pk->len;
+		r.t_arr = *slot_of(s, r.b, pk->offset);
+	} else {
+		r.len = s->buf[r.b].len;
+		r.t_arr = s->buf[r.b].t_arr;
+	}
+	return r;
+}
+
+/* Cache lines of packet @pk, and how many of them the core reads. */
+static unsigned int pkt_lines(const struct sim *s, const struct spkt *pk,
+			      unsigned int *touched)
+{
+	u64 addr = pk->addr;
 	unsigned int lines;
 
-	lines = (s->buf[b].len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	lines = (pk->len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
 	*touched = lines;
 	if (s->c.touch_lines && lines > s->c.touch_lines)
 		*touched = s->c.touch_lines;
 	return lines;
 }
 
-/* Cost of core @c's memory accesses for packet @b, made now (ps). */
-static u64 pkt_mem_ps(struct sim *s, struct score *c, u32 b)
+/* Cost of core @c's memory accesses for packet @pk, made now (ps). */
+static u64 pkt_mem_ps(struct sim *s, struct score *c, const struct spkt *pk)
 {
-	u64 addr = buf_addr(s, b), a;
 	unsigned int i, lines, acc;
 	double ps = 0, lat;
 	bool hit;
+	u64 a;
 
-	pkt_lines(s, b, &lines);
-	a = addr & ~(u64)(LLC_LINE - 1);
+	pkt_lines(s, pk, &lines);
+	a = pk->addr & ~(u64)(LLC_LINE - 1);
 	for (i = 0; i < lines; i++, a += LLC_LINE) {
 		hit = llc_cpu_io(&s->llc, a, s->c.rewrite && !i);
 		lat = hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
@@ -1176,7 +1402,7 @@ static void held_release(struct sim *s)
 
 		if (h->when > s->now)
 			return;
-		pool_free(s, h->core, h->buf);
+		buf_put(s, h->core, h->buf);
 		s->held_head++;
 	}
 }
@@ -1208,15 +1434,16 @@ static void pcie_tx_read(struct sim *s, struct sport *p, u32 len, double miss_ps
 
 static void core_finish(struct sim *s, struct score *c)
 {
-	u32 b = cookie_buf(c->batch[c->i].cookie);
-	u64 a = buf_addr(s, b) & ~(u64)(LLC_LINE - 1);
+	struct spkt pk = pkt_of(s, &c->batch[c->i]);
+	u32 b = pk.b;
+	u64 a = pk.addr & ~(u64)(LLC_LINE - 1);
 	unsigned int i, lines, touched;
 
 	if (s->c.tx) {
 		double rd_ps = 0;
 		int missed = -1;	/* last read request that went to DRAM */
 
-		lines = pkt_lines(s, b, &touched);
+		lines = pkt_lines(s, &pk, &touched);
 		/* The lines the core just read are in its L2: snooped. */
 		for (i = 0; i < lines; i++, a += LLC_LINE) {
 			if (i < touched && !llc_present(&s->llc, a)) {
@@ -1231,27 +1458,43 @@ static void core_finish(struct sim *s, struct score *c)
 			}
 		}
 		if (s->pcie)
-			pcie_tx_read(s, &s->port[c->port], s->buf[b].len, rd_ps);
+			pcie_tx_read(s, &s->port[c->port], pk.len, rd_ps);
 	}
 	if (s->measuring) {
-		hist_add(s, s->now - s->buf[b].t_arr);
+		hist_add(s, s->now - pk.t_arr);
 		s->qdel[c->idx]++;
-		s->del_bytes += s->buf[b].len;
+		s->del_bytes += pk.len;
 	}
 	s->buf[b].ring_addr = 0;	/* a streaming model's copy: the skb's */
+	if (s->buf[b].up)
+		s->buf[b].up--;
+	else
+		buf_err(s, b, "a packet processed that was not handed up");
+	if (s->multi) {
+		/* The buffer stays the model's or other packets' meanwhile. */
+		if (s->buf[b].pend) {
+			s->buf[b].pend--;
+			s->resident--;
+		}
+		if (s->c.hold_us > 0)
+			held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
+		else
+			buf_put(s, c->idx, b);
+		return;
+	}
 	if (s->buf[b].state == BUF_FILLED)
 		s->resident--;
 	if (s->c.hold_us > 0) {
 		s->buf[b].state = BUF_HELD;
 		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
 	} else {
-		pool_free(s, c->idx, b);
+		buf_put(s, c->idx, b);
 	}
 }
 
 static void core_start(struct sim *s, struct score *c)
 {
-	u32 b = cookie_buf(c->batch[c->i].cookie);
+	struct spkt pk = pkt_of(s, &c->batch[c->i]);
 	double cyc = s->c.cycles + s->c.extra_cycles[c->idx];
 	u64 ps;
 
@@ -1260,7 +1503,7 @@ static void core_start(struct sim *s, struct score *c)
 	if (c->first)
 		cyc += s->c.poll_cycles;
 	c->first = false;
-	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, b) + sync_take(c);
+	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, &pk) + sync_take(c);
 	c->busy_ps += ps;
 	c->started = true;
 	ev_set(s, ent_core(s, c->idx), s->now + ps);
@@ -1287,6 +1530,10 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		/* the skb the copy goes into: an allocator call */
 		sync_charge(s, SC_ALLOC, 1);
 		s->buf[b].state = BUF_POSTED;
+		s->buf[b].refs = 1;	/* the skb's */
+		s->buf[b].model = false;
+		s->buf[b].pend = 0;
+		s->buf[b].up = 1;
 		s->buf[b].t_arr = r.t_arr;
 		s->buf[b].len = c->batch[i].len;
 		s->buf[b].ring_addr = r.addr;
@@ -1294,6 +1541,42 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		c->batch[k++].cookie = buf_cookie(b);
 	}
 	return k;
+}
+
+/*
+ * The model handed packet @pk up: a fragment holds the reference it took
+ * (ref_buf); a whole buffer takes the model's over.  A packet fetched
+ * from the tier lands now.
+ */
+static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
+{
+	u32 b = cookie_buf(pk->cookie);
+	struct sbuf *sb;
+
+	if (b >= s->nbuf) {
+		fprintf(stderr, "rxbisect-sim: a packet in no buffer\n");
+		abort();
+	}
+	sb = &s->buf[b];
+	if (s->multi && (pk->offset % RXB_MCQE_ALIGN ||
+			 pk->offset + pk->len > s->c.buf_stride - s->c.headroom)) {
+		fprintf(stderr, "rxbisect-sim: packet at offset %u of buffer %u\n",
+			pk->offset, b);
+		abort();
+	}
+	if (!pk->frag) {
+		if (!sb->model)
+			buf_err(s, b, "handed up whole, not the model's");
+		sb->model = false;
+	} else if (!s->multi) {
+		buf_err(s, b, "a fragment, from a model with one packet per buffer");
+	}
+	if (sb->up == UINT16_MAX)
+		buf_err(s, b, "too many packets handed up");
+	else
+		sb->up++;
+	if (sb->land)
+		tier_land(s, p, b);
 }
 
 /*
@@ -1336,12 +1619,8 @@ static void core_event(struct sim *s, struct score *c)
 	if (p->ops->stream)
 		c->n = stream_copy(s, c, c->n);
 	else
-		for (i = 0; i < c->n; i++) {
-			u32 b = cookie_buf(c->batch[i].cookie);
-
-			if (b < s->nbuf && s->buf[b].land)
-				tier_land(s, p, b);
-		}
+		for (i = 0; i < c->n; i++)
+			pkt_up(s, p, &c->batch[i]);
 	core_doorbells(s, c, p);
 	c->i = 0;
 	c->first = true;
@@ -1516,6 +1795,11 @@ static void arrival_event(struct sim *s, struct sport *p)
 		s->wss_n++;
 		if (s->wss.distinct > s->wss_peak)
 			s->wss_peak = s->wss.distinct;
+		if (s->multi) {
+			s->wss_buf_sum += s->wss_buf.distinct;
+			if (s->wss_buf.distinct > s->wss_buf_peak)
+				s->wss_buf_peak = s->wss_buf.distinct;
+		}
 	}
 	ev_set(s, ent_arrival(s, p->idx), next);
 }
@@ -1722,6 +2006,12 @@ static void results(struct sim *s, struct sim_res *r)
 	r->wss_peak_bufs = s->wss_peak;
 	r->wss_mib = r->wss_bufs * s->c.pkt_size / (1 << 20);
 	r->wss_peak_mib = r->wss_peak_bufs * s->c.pkt_size / (1 << 20);
+	if (s->multi) {
+		/* wss counted packet slots: the bytes; wss_buf the buffers. */
+		r->wss_bufs = s->wss_n ? s->wss_buf_sum / s->wss_n : 0;
+		r->wss_peak_bufs = s->wss_buf_peak;
+	}
+	r->buf_errs = s->buf_errs;
 	r->events = s->events;
 	sync_results(s, r);
 	xstats(s, r);
@@ -1733,6 +2023,8 @@ static void sim_free(struct sim *s)
 {
 	unsigned int i;
 
+	/* Buffers with packets still in them go back: not an error now. */
+	s->teardown = true;
 	for (i = 0; i < s->c.ports; i++) {
 		if (s->port[i].m && !IS_ERR(s->port[i].m))
 			s->port[i].ops->destroy(s->port[i].m);
@@ -1764,9 +2056,12 @@ static void sim_free(struct sim *s)
 	free(s->heap);
 	free(s->pos);
 	free(s->lines);
+	free(s->slot_t);
 	llc_fini(&s->llc);
 	if (s->wss.ring)
 		rxb_wss_fini(&s->wss);
+	if (s->wss_buf.ring)
+		rxb_wss_fini(&s->wss_buf);
 	free(s);
 }
 
@@ -1822,7 +2117,8 @@ static void sim_derive(struct sim *s)
 
 static int sim_setup(struct sim *s)
 {
-	const struct rxb_model_ops *ops = rxb_model_find(s->c.model);
+	const struct rxb_model_ops *ops = s->c.ops ? s->c.ops :
+					  rxb_model_find(s->c.model);
 	struct rxb_model_cfg mc;
 	unsigned int i, limit;
 	const char *msg;
@@ -1832,12 +2128,9 @@ static int sim_setup(struct sim *s)
 		fprintf(stderr, "rxbisect-sim: no ring model \"%s\"\n", s->c.model);
 		return -ENOENT;
 	}
-	/* Its buffers model one packet each (arrival time, length). */
-	if (ops->multi_pkt_bufs) {
-		fprintf(stderr, "rxbisect-sim: %s: %s\n", s->c.model,
-			"several packets per buffer are not modelled");
-		return -EOPNOTSUPP;
-	}
+	/* Several packets per buffer: one arrival time per slot. */
+	s->multi = ops->multi_pkt_bufs;
+	s->spb = s->c.buf_stride / RXB_MCQE_ALIGN;
 	s->agent = -1;
 	s->sink.note = sync_note;
 	s->qpp = s->c.cores / s->c.ports;
@@ -1865,6 +2158,11 @@ static int sim_setup(struct sim *s)
 	err = rxb_wss_init(&s->wss, s->c.wss_window);
 	if (err)
 		return err;
+	if (s->multi) {
+		err = rxb_wss_init(&s->wss_buf, s->c.wss_window);
+		if (err)
+			return err;
+	}
 	s->npools = s->c.pool_mode == POOL_MEMPOOL ? s->c.ports : s->c.cores;
 	s->pool = calloc(s->npools, sizeof(*s->pool));
 	if (!s->pool)

@@ -23,6 +23,8 @@
 #define SIM_MAX_CHANGES	8
 #define SIM_MAX_XSTATS	512
 
+struct rxb_model_ops;
+
 enum sim_arrival { ARR_CONST, ARR_POISSON, ARR_BURST, ARR_TRACE };
 enum sim_pool_mode { POOL_PAGE_POOL, POOL_MEMPOOL };
 enum sim_ceio_fetch { CEIO_FETCH_SYNC, CEIO_FETCH_ASYNC };
@@ -123,6 +125,8 @@ struct sim_cfg {
 	unsigned int nchange;
 	/* output */
 	bool quiet;
+	/* tests only: run this table, not --model's (which it wraps) */
+	const struct rxb_model_ops *ops;
 };
 
 /* Per-queue results (global queue index = port * queues per port + q). */
@@ -152,7 +156,13 @@ struct sim_res {
 	double occ_mean, occ_pct;
 	double ddio_hit, tx_hit, cpu_pkt_hit, app_hit;
 	double mem_gbs, mem_rd_gbs, mem_wr_gbs;
+	/*
+	 * I/O working set: distinct buffers written in the window, their
+	 * packet bytes; with several packets per buffer (multi_pkt_bufs)
+	 * the bytes count each packet's slot, the buffers each buffer once.
+	 */
 	double wss_bufs, wss_peak_bufs, wss_mib, wss_peak_mib;
+	u64 buf_errs;			/* buffer reference errors: 0 */
 	double util;
 	/* the model code's cost per delivered packet (core cycles, events) */
 	double cyc_pkt;			/* core busy cycles per packet, all in */
@@ -185,7 +195,6 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r);
 /* Registered ring models, by name (from the registry of model.c). */
 unsigned int sim_model_names(const char **names, unsigned int max);
 /* The models rxb_model.h declares (generated models_gen.c). */
-struct rxb_model_ops;
 extern const struct rxb_model_ops *const sim_models[];
 extern const unsigned int sim_nmodels;
 
