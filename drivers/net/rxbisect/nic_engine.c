@@ -316,6 +316,14 @@ bool rxb_nic_engine_running(struct rxb_nic *nic)
  */
 void rxb_nic_engine_fini(struct rxb_nic *nic)
 {
-	rxb_nic_engine_stop(nic, NULL);
+	/* The net device's destructor runs after rtnl_unlock(): no RTNL
+	 * here, but nothing else sees the NIC any more either.
+	 */
+	struct rxb_engine *eng = rcu_dereference_protected(nic->engine, true);
+
+	if (eng) {
+		RCU_INIT_POINTER(nic->engine, NULL);
+		rxb_engine_free(eng);
+	}
 	skb_queue_purge(&nic->held);
 }
