@@ -90,30 +90,12 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES KVER KERNEL KBUILD_OUTPUT
 kmake() { nice -n 10 make -C "$KDIR" "$@"; }
 
 START=$(date +%s)
-# A tree built from the same tarball under another HASH (an older
-# debug.config) is copied and built on: kbuild then recompiles only what
-# the configuration change touches, minutes instead of half an hour.
-SRC_ID=$(stat -L -c '%n %s %Y' "$SRC_TAR")
 if [ ! -e "$KDIR/.rxb-extracted" ]; then
-	seed=
-	for d in "$CACHE/kernel-debug-$VER-"*; do
-		if [ "$d" != "$DIR" ] && [ -r "$d/env" ] &&
-		   [ "$(cat "$d/linux/.rxb-src" 2>/dev/null)" = "$SRC_ID" ]; then
-			seed=$d
-			break
-		fi
-	done
+	msg "extracting $SRC_TAR into $KDIR"
 	rm -rf "$KDIR" "$KDIR.tmp"
-	if [ -n "$seed" ]; then
-		msg "copying the tree of $seed (same source) to build on"
-		cp -a "$seed/linux" "$KDIR.tmp"
-	else
-		msg "extracting $SRC_TAR into $KDIR"
-		mkdir -p "$KDIR.tmp"
-		tar -C "$KDIR.tmp" --strip-components=1 -xf "$SRC_TAR"
-		echo "$SRC_ID" > "$KDIR.tmp/.rxb-src"
-		touch "$KDIR.tmp/.rxb-extracted"
-	fi
+	mkdir -p "$KDIR.tmp"
+	tar -C "$KDIR.tmp" --strip-components=1 -xf "$SRC_TAR"
+	touch "$KDIR.tmp/.rxb-extracted"
 	mv "$KDIR.tmp" "$KDIR"
 fi
 
