@@ -340,6 +340,9 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			break;
 	}
 	rcu_read_unlock();
+	/* A zero-copy AF_XDP socket's Tx ring (xsk.c): more left, poll on. */
+	if (rxq->xsk && rxb_xsk_tx(rxq))
+		done = budget;
 	refilled = m->ops->refill(m, q);
 	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
 	if (unlikely(!refilled)) {

@@ -664,6 +664,7 @@ struct xsk_buff_pool *rxb_xsk_pool(struct rxb_port *port,
 				   const struct rxb_model_ops *ops,
 				   unsigned int q);
 void rxb_xsk_start(struct rxb_rxq *rxq);
+bool rxb_xsk_tx(struct rxb_rxq *rxq);
 int rxb_xsk_cfg_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 		      struct netlink_ext_ack *extack);
 int rxb_xsk_mtu_check(struct net_device *dev, int mtu);

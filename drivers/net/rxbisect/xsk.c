@@ -26,6 +26,8 @@
  * rx<q>_xdp_copies), XDP_TX copies it into a page (the core's
  * xdp_convert_zc_to_xdp_frame()).
  *
+ * The socket's Tx ring is read by the queue's poll (rxb_xsk_tx()).
+ *
  * A pool comes and goes with the queue stopped: the queue management
  * API's single-queue restart where the model has it (privRing), else a
  * rebuild of the port's rings (rxb_reconfigure() with the same
@@ -188,6 +190,68 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 	}
 	xsk_buff_free(xdp);
 	return NULL;
+}
+
+/* Most Tx descriptors one poll sends before it polls again. */
+#define RXB_XSK_TX_BUDGET	RXB_NAPI_BUDGET
+
+/**
+ * rxb_xsk_tx() - the socket's Tx ring on the wire of the queue's channel.
+ * @rxq: a queue with a pool, in its NAPI poll (ndo_xsk_wakeup fires its
+ *	vector).
+ *
+ * The Tx engine copies each frame out of the umem into an skb for the
+ * wire (the peer port's NIC, or the lower device), as the Tx path of
+ * netdev.c sends; it is synchronous, so each descriptor is completed at
+ * once.  Counted on Tx queue @rxq->qid (tx<q>_packets, drops).
+ *
+ * Return: true when descriptors are left (the poll goes on).
+ */
+bool rxb_xsk_tx(struct rxb_rxq *rxq)
+{
+	struct xsk_buff_pool *pool = rxq->xsk;
+	struct rxb_port *port = rxq->rx->port;
+	struct net_device *dev = port->dev;
+	unsigned int qi = rxq->qid, n = 0;
+	struct net_device *peer, *lower;
+	struct rxb_txq_stats *ts;
+	struct netdev_queue *txq;
+	struct xdp_desc desc;
+	struct sk_buff *skb;
+
+	if (qi >= READ_ONCE(dev->real_num_tx_queues))
+		return false;
+	txq = netdev_get_tx_queue(dev, qi);
+	ts = &port->txs[qi];
+	rcu_read_lock();
+	lower = rcu_dereference(port->lower);
+	peer = rcu_dereference(port->peer);
+	__netif_tx_lock(txq, smp_processor_id());
+	while (n < RXB_XSK_TX_BUDGET && xsk_tx_peek_desc(pool, &desc)) {
+		n++;
+		skb = desc.len >= ETH_HLEN && (lower || peer) ?
+		      alloc_skb(desc.len, GFP_ATOMIC) : NULL;
+		if (unlikely(!skb)) {
+			rxb_txq_drop(ts);
+			continue;
+		}
+		skb_put_data(skb, xsk_buff_raw_get_data(pool, desc.addr),
+			     desc.len);
+		skb_set_queue_mapping(skb, qi);
+		if (lower)
+			rxb_lower_xmit(port, lower, skb);
+		else
+			rxb_wire(netdev_priv(peer), ts, skb);
+	}
+	__netif_tx_unlock(txq);
+	rcu_read_unlock();
+	if (n) {
+		xsk_tx_release(pool);
+		xsk_tx_completed(pool, n);
+	}
+	if (xsk_uses_need_wakeup(pool))
+		xsk_set_tx_need_wakeup(pool);
+	return n == RXB_XSK_TX_BUDGET;
 }
 
 /**
