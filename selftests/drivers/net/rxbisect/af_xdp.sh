@@ -20,7 +20,9 @@
 #               refused with a message; on every other model the bind is
 #               refused with a message;
 # then a model switch to a model without zero-copy while a zero-copy socket
-# is bound (refused, the socket keeps receiving), xdp-bench (when it has an
+# is bound (refused, the socket keeps receiving), zero-copy transmit on
+# privring (N datagrams from rxb1's queue 1 Tx ring reach rxb0, intact),
+# xdp-bench (when it has an
 # AF_XDP mode), bad input (a bind to a queue id out of range refused with a
 # message while the port keeps forwarding) and every page_pool getting all
 # its pages back.
@@ -46,7 +48,7 @@ rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
 ZC_MODELS="privring rxbisect"	# zero-copy AF_XDP (rxb_model_ops.umem_bufs)
-ktap_set_plan $((NM * 2 + 5))
+ktap_set_plan $((NM * 2 + 6))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -222,6 +224,54 @@ rxb_static_neigh rxb0 rxb1
 SPORT=$(rxb_ports_for $Q 1) || rxb_bail "no UDP source port for queue $Q"
 ktap_test_result "a switch to a model without zero-copy is refused while a zero-copy socket is bound" \
 	switch_refused
+
+# +1: zero-copy transmit: rxb_xsk xmit on rxb1's queue $Q, a UDP socket in
+# rxb0's namespace checks every datagram
+UDP_RECV='
+import socket, struct, sys, time
+n = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 1 << 22)	# SO_RCVBUFFORCE
+s.bind(("0.0.0.0", 9))
+s.settimeout(0.2)
+open(sys.argv[2], "w").close()
+seen, bad, end = set(), 0, time.time() + 30
+while len(seen) < n and time.time() < end:
+    try:
+        d = s.recv(65536)
+    except socket.timeout:
+        continue
+    seq, cnt = struct.unpack(">II", d[4:12]) if len(d) >= 12 else (n, 0)
+    if d[:4] != b"RXSK" or cnt != n or seq >= n or \
+       any(d[i] != (seq + i) & 0xff for i in range(12, len(d))):
+        bad += 1
+        continue
+    seen.add(seq)
+print("rxb0 received %d of %d datagrams intact, %d bad" % (len(seen), n, bad))
+sys.exit(0 if len(seen) == n and not bad else 1)
+'
+tx_case() {
+	local pid i rc out ready=$RXB_TMP/uready mac held
+	mac=$(rxb_in rxb0 cat /sys/class/net/rxb0/address)
+	rm -f "$ready"
+	ip netns exec "$NS0" timeout 60 python3 -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		sleep 0.1
+	done
+	out=$(ip netns exec "$NS1" timeout 60 "$XSK" xmit -i rxb1 -q $Q -z -a "$RXB_IP1" \
+		-d "$RXB_IP0" -D "$mac" -p 9 -s 4242 -n $N -l $LEN -g 2000 -t 20 2>&1)
+	rc=$?
+	ktap_print_msg "$out"
+	wait $pid || rc=1
+	ktap_print_msg "$(cat "$RXB_TMP/udp.out")"
+	held=$(xsk_held)
+	[ "$held" = 0 ] || { ktap_print_msg "queue $Q holds $held umem buffers after the socket closed"; rc=1; }
+	return $rc
+}
+ktap_test_result "privring: AF_XDP zero-copy transmit on queue $Q: $N datagrams reach rxb0 intact" \
+	tx_case
 
 # +1: xdp-bench
 if command -v xdp-bench >/dev/null && xdp-bench help 2>&1 | grep -qiE 'xsk|af_xdp'; then
