@@ -563,6 +563,20 @@ struct rxb_hw_debug {
  *	disabled); the other queues go on.  Only models whose queues share
  *	no ring and lend no buffer have it (the queue management API's
  *	single-queue restart).
+ * @umem_bufs: zero-copy AF_XDP: a queue's buffers may come from a umem
+ *	(an xsk buffer pool, bound to that one queue): every buffer the
+ *	model takes from queue q's pool (rxb_drv_ops.alloc_buf) is handed up
+ *	by queue q's poll alone, as one packet (not @multi_pkt_bufs), never
+ *	by another queue's poll, and never given back with buf_cookie() by
+ *	another queue (the driver returns a umem buffer only from its own
+ *	queue's context).  Not the shRing models, COREC or dshRing (a shared
+ *	ring hands one queue's buffers to every queue of its group), Ensō
+ *	(no buffers: streaming pipes) nor CEIO (buffers it keeps references
+ *	on, fragments, and its slow path's fetches).
+ * @umem_check: optional, with @umem_bufs: may queue @q of configuration
+ *	@cfg take its buffers from a umem?  Returns 0, or an error with
+ *	*@msg set to a static explanation (rxBisect: unless no other queue
+ *	borrows from the Ax ring linked to @q).
  * @xstats_count: optional: number of model-specific counters of @m.
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
  *	bytes (NUL included).
@@ -598,6 +612,9 @@ struct rxb_model_ops {
 	void (*hw_debug)(struct rxb_model *m, unsigned int q,
 			 struct rxb_hw_debug *dbg);
 	void (*queue_reset)(struct rxb_model *m, unsigned int q);
+	bool umem_bufs;
+	int (*umem_check)(const struct rxb_model_cfg *cfg, unsigned int q,
+			  const char **msg);
 	unsigned int (*xstats_count)(struct rxb_model *m);
 	void (*xstats_names)(struct rxb_model *m, char *names);
 	void (*xstats_values)(struct rxb_model *m, u64 *vals);

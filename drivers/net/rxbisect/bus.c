@@ -17,6 +17,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/dma-mapping.h>
 #include "rxbisect.h"
 
 static LIST_HEAD(rxb_bus_devs);
@@ -81,6 +82,12 @@ static int rxb_bus_dev_new(unsigned int id)
 	bdev->dev.bus = &rxb_bus;
 	bdev->dev.type = &rxb_bus_dev_type;
 	dev_set_name(&bdev->dev, "rxbisect%u", id);
+	/* The NIC masters 64-bit bus addresses through an identity IOMMU
+	 * mapping (nic_dma.c): dma-direct maps for it, at the physical
+	 * address (an AF_XDP umem, xsk.c).
+	 */
+	bdev->dev.dma_mask = &bdev->dev.coherent_dma_mask;
+	bdev->dev.coherent_dma_mask = DMA_BIT_MASK(64);
 	bdev->probe_err = -ENODEV;
 	/* Binds rxb_driver, whose probe runs before this returns. */
 	err = device_register(&bdev->dev);

@@ -423,13 +423,28 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
 #ifdef HAVE_XDP_FEATURES
 static inline void rxb_xdp_set_features(struct net_device *dev)
 {
+	/* Zero-copy AF_XDP on the ring models that can (xsk.c). */
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-			    NETDEV_XDP_ACT_NDO_XMIT;
+			    NETDEV_XDP_ACT_NDO_XMIT |
+			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
 }
 #else
 static inline void rxb_xdp_set_features(struct net_device *dev)
 {
 }
 #endif
+
+/* 6.10: xsk_buff_dma_sync_for_cpu() finds the pool itself. */
+#include <net/xdp_sock_drv.h>
+
+static inline void rxb_xsk_buff_dma_sync_for_cpu(struct xdp_buff *xdp,
+						 struct xsk_buff_pool *pool)
+{
+#ifdef HAVE_XSK_BUFF_DMA_SYNC_NO_POOL
+	xsk_buff_dma_sync_for_cpu(xdp);
+#else
+	xsk_buff_dma_sync_for_cpu(xdp, pool);
+#endif
+}
 
 #endif /* _RXB_COMPAT_H */

@@ -216,4 +216,13 @@ void rxb_probe(struct net_device *dev)
 }
 #endif
 
+/* 6.10: xsk_buff_dma_sync_for_cpu() takes the buffer only. */
+#ifdef HAVE_XSK_BUFF_DMA_SYNC_NO_POOL
+#include <net/xdp_sock_drv.h>
+void rxb_probe(struct xdp_buff *xdp)
+{
+	xsk_buff_dma_sync_for_cpu(xdp);
+}
+#endif
+
 MODULE_LICENSE("GPL");

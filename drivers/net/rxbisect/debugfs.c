@@ -286,6 +286,7 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 					   &rxb_irq_cpu_fops);
 		debugfs_create_file_unsafe("restart", 0200, k->dir, k,
 					   &rxb_restart_fops);
+		debugfs_create_u64("xsk_held", 0400, k->dir, &k->xsk_held);
 	}
 }
 

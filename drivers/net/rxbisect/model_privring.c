@@ -197,4 +197,5 @@ const struct rxb_model_ops rxb_privring_ops = {
 	RXB_MODEL_OPS("privring", privring),
 	RXB_QUEUE_OPS(privring),
 	.queue_reset = privring_queue_reset,
+	.umem_bufs = true,
 };

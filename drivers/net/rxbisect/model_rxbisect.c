@@ -333,6 +333,36 @@ int rxb_rxbisect_topo_check(const struct rxb_model_cfg *cfg, const char **msg)
 	return rxbisect_topo(cfg, &t, msg);
 }
 
+/* Zero-copy AF_XDP (rxb_model_ops.umem_check): queue @q's buffers go to
+ * the Ax ring linked to it and come back to it only if no other Bx ring
+ * may borrow from that Ax ring: a borrowed buffer is handed up by the
+ * borrower's poll, known by its address only, and a umem buffer must go
+ * back to its socket's queue.  Borrowing the other way (@q's packets in
+ * other queues' buffers) is fine: those are copied into the umem.
+ */
+static int rxbisect_umem_check(const struct rxb_model_cfg *cfg, unsigned int q,
+			       const char **msg)
+{
+	struct rxbisect_topo t;
+	unsigned int b;
+	int err;
+
+	err = rxbisect_topo(cfg, &t, msg);
+	if (err)
+		return err;
+	if (q >= cfg->nqueues || t.own[q] < 0) {
+		*msg = "no Ax ring is linked to the queue (ax_link)";
+		return -EOPNOTSUPP;
+	}
+	for (b = 0; b < cfg->nqueues; b++) {
+		if (b != q && (t.assoc[b] & BIT_ULL(t.own[q]))) {
+			*msg = "other queues borrow from its Ax ring (ax_assoc_map)";
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 /* ---- NIC side ------------------------------------------------------- */
 
 /* Buffers posted to Ax ring @a and not taken.  Acquire (rxb_db_read):
@@ -933,4 +963,6 @@ const struct rxb_model_ops rxb_rxbisect_ops = {
 	.validate	= rxbisect_validate,
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
+	.umem_bufs	= true,
+	.umem_check	= rxbisect_umem_check,
 };

@@ -357,6 +357,9 @@ static int rxb_reconf_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 	err = rxb_model_validate(cfg->model, &mcfg, &msg);
 	if (err)
 		return rxb_reconf_refuse(port->dev, err, msg, extack);
+	err = rxb_xsk_cfg_check(port, cfg, extack);
+	if (err)
+		return err;
 	if (cfg->model->advise) {
 		msg = cfg->model->advise(&mcfg);
 		if (msg) {
@@ -565,7 +568,7 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 		return -EINVAL;
 	}
 	err = rxb_xdp_mtu_check(dev, mtu, rtnl_dereference(port->xdp_prog),
-				NULL);
+				NULL) ?: rxb_xsk_mtu_check(dev, mtu);
 	if (err)
 		return err;
 	dev->mtu = mtu;
@@ -642,6 +645,7 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_get_iflink		= rxb_get_iflink,
 	.ndo_bpf		= rxb_xdp_bpf,
 	.ndo_xdp_xmit		= rxb_xdp_xmit,
+	.ndo_xsk_wakeup		= rxb_xsk_wakeup,
 	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 

@@ -43,6 +43,8 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	/* fault/alloc_fail: as page_pool under memory pressure. */
 	if (rxb_fault_hit(&rx->port->fault.alloc_fail))
 		return -ENOMEM;
+	if (rx->rxq[q].xsk)	/* a zero-copy AF_XDP socket's umem (xsk.c) */
+		return rxb_xsk_alloc_buf(&rx->rxq[q], buf);
 	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
 	if (!page)
 		return -ENOMEM;
@@ -59,7 +61,10 @@ static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 {
 	struct rxb_rx *rx = env;
 
-	page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
+	if (rxb_xsk_cookie(cookie))
+		rxb_xsk_free_buf(&rx->rxq[q], cookie);
+	else
+		page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
 }
 
 /* A packet handed up as a fragment of a page the model keeps (batched
@@ -207,6 +212,16 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 	unsigned int head = RXB_RX_HEADROOM, meta = 0;
 	struct sk_buff *skb;
 
+	if (rxb_xsk_cookie(p->cookie)) {
+		/* A umem buffer (xsk.c): XDP in place, a copy to the stack. */
+		skb = rxb_xsk_rx(rxq, prog, p);
+		if (!skb)
+			return;
+		skb->protocol = eth_type_trans(skb, dev);
+		rxb_rx_meta(rxq, skb, p);
+		napi_gro_receive(&rxq->napi, skb);
+		return;
+	}
 	if (prog && !rxb_xdp_run(rxq, prog, p, &head, &meta))
 		return;
 	if (p->frag) {
@@ -231,7 +246,9 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
 	struct rxb_rx *rx = rxq->rx;
 
-	if (p->cookie)		/* else a packet in a streaming model's ring */
+	if (rxb_xsk_cookie(p->cookie))
+		rxb_xsk_free_buf(rxq, p->cookie);
+	else if (p->cookie)	/* else a packet in a streaming model's ring */
 		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
 					p->pool_q == rxq->qid);
 	u64_stats_update_begin(&rxq->stats.syncp);
@@ -323,6 +340,9 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			break;
 	}
 	rcu_read_unlock();
+	/* A zero-copy AF_XDP socket's Tx ring (xsk.c): more left, poll on. */
+	if (rxq->xsk && rxb_xsk_tx(rxq))
+		done = budget;
 	refilled = m->ops->refill(m, q);
 	trace_rxb_poll(port->dev, m->ops->name, q, done, budget, refilled);
 	if (unlikely(!refilled)) {
@@ -690,6 +710,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 					  rxb_pool_frags(cfg->model, &mcfg));
 		if (err)
 			goto err;
+		/* Posted from at rxb_rx_start(), not by the create below. */
+		rxq->xsk = rxb_xsk_pool(port, cfg->model, q);
 		err = rxb_xdp_rxq_reg(rxq);
 		if (err)
 			goto err;
@@ -725,6 +747,7 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 		rxb_channel_set_napi(port->dev, q, &rxq->napi);
 		rxq->irq_cpu = rxb_queue_cpu(port, q);
 		rxb_nic_vec_program(port->nic, q, rxq->irq_cpu, rxb_rx_isr, rxq);
+		rxb_xsk_start(rxq);
 	}
 	spin_lock_bh(&port->stats_lock);
 	port->live = rx;
@@ -910,9 +933,13 @@ static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 		/* Now the queue's: rxb_queue_mem_free() leaves it. */
 		mem->pp = NULL;
 	}
+	/* A zero-copy AF_XDP socket bound or gone (xsk.c). */
+	rxq->xsk = rxb_xsk_pool(port, rxq->rx->model->ops, idx);
+	rxq->xsk_live = false;
 	err = rxb_xdp_rxq_reg(rxq);
 	if (err)
 		return err;
+	rxb_xsk_start(rxq);
 	/* The poll's context: its NAPI instance is disabled. */
 	local_bh_disable();
 	rxq->rx->model->ops->refill(rxq->rx->model, idx);

@@ -187,7 +187,9 @@ struct rxb_cfg {
  *	tracepoint; dropped).
  * @RXB_XDP_COPIES: packets copied out of a buffer shared with other
  *	packets (shRing-batched) into a page of their own, so that the
- *	program gets headroom and tailroom.
+ *	program gets headroom and tailroom; and packets of a zero-copy
+ *	AF_XDP queue copied out of their umem buffer into an skb (XDP_PASS,
+ *	or no program).
  * @RXB_XDP_NSTATS: number of counters.
  */
 enum rxb_xdp_stat {
@@ -283,6 +285,11 @@ struct rxb_rx;
  * @xdp_rxq_alt: the same for a packet of another queue's pool (shared
  *	rings): @xdp_rxq with that pool's memory model.
  * @xdp_tx: XDP_TX frames of the current batch, sent at its end.
+ * @xsk: the xsk buffer pool of a zero-copy AF_XDP socket bound to the
+ *	queue, or NULL: the queue's buffers then come from the socket's umem
+ *	instead of @pp (xsk.c).  Set while the queue is stopped.
+ * @xsk_live: the queue has started with @xsk: umem buffers may be posted
+ *	(rxb_xsk_start()).
  * @pkts: scratch array for the model's poll.
  */
 struct rxb_rxq {
@@ -305,6 +312,8 @@ struct rxb_rxq {
 	struct xdp_rxq_info xdp_rxq;
 	struct xdp_rxq_info xdp_rxq_alt;
 	struct xdp_frame *xdp_tx[RXB_NAPI_BUDGET];
+	struct xsk_buff_pool *xsk;
+	bool xsk_live;
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
 
@@ -333,6 +342,11 @@ struct rxb_rx {
  * @work: extra random cache-line touches per received packet.
  * @irq_cpu: vector affinity; -1: queue i -> i-th online CPU.
  * @last_poll: jiffies when the queue's consumer last consumed (or 0).
+ * @xsk_held: buffers of a zero-copy AF_XDP socket's umem the queue holds
+ *	(posted, or written and not handed on): taken from the fill ring and
+ *	neither given to the socket nor back to its pool (xsk.c; debugfs
+ *	q<N>/xsk_held).  Written by the queue's poll, or with the queue
+ *	stopped.
  * @port: owner.
  * @q: queue index.
  * @dir: debugfs directory q<N>.
@@ -342,6 +356,7 @@ struct rxb_qknobs {
 	u32 work;
 	int irq_cpu;
 	unsigned long last_poll;
+	u64 xsk_held;
 	struct rxb_port *port;
 	unsigned int q;
 	struct dentry *dir;
@@ -412,6 +427,9 @@ static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
  *	to change); kept across reconfigurations.
  * @lower: the device this port sits on ("ip link add link DEV"), whose
  *	wire it uses instead of a peer port (RCU; RTNL to change).
+ * @xsk_pools: per receive queue, the xsk buffer pool of a zero-copy AF_XDP
+ *	socket bound to it, DMA-mapped, or NULL (RTNL); kept across
+ *	reconfigurations, which refuse a ring model that cannot use it.
  * @cfg: configuration applied at the next (re)start, under RTNL.
  * @stats_lock: protects @live and @qbase against folding.
  * @live: the configuration whose counters are still counting.
@@ -439,6 +457,7 @@ struct rxb_port {
 	struct rxb_rx __rcu *rx;
 	struct bpf_prog __rcu *xdp_prog;
 	struct net_device __rcu *lower;
+	struct xsk_buff_pool *xsk_pools[RXB_MAX_QUEUES];
 	struct rxb_cfg cfg;
 
 	spinlock_t stats_lock;	/* @live and @qbase */
@@ -624,6 +643,34 @@ int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
 		      const struct bpf_prog *prog,
 		      struct netlink_ext_ack *extack);
+
+/* xsk.c: zero-copy AF_XDP, the buffers of a queue from a umem */
+
+/* A buffer handle (struct rxb_buf.cookie) that is an xsk buffer, not a
+ * page_pool page: its xdp_buff with this bit set.
+ */
+#define RXB_XSK_COOKIE	1UL
+
+static inline bool rxb_xsk_cookie(const void *cookie)
+{
+	return (unsigned long)cookie & RXB_XSK_COOKIE;
+}
+
+int rxb_xsk_alloc_buf(struct rxb_rxq *rxq, struct rxb_buf *buf);
+void rxb_xsk_free_buf(struct rxb_rxq *rxq, void *cookie);
+struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
+			   struct rxb_pkt *p);
+struct xsk_buff_pool *rxb_xsk_pool(struct rxb_port *port,
+				   const struct rxb_model_ops *ops,
+				   unsigned int q);
+void rxb_xsk_start(struct rxb_rxq *rxq);
+bool rxb_xsk_tx(struct rxb_rxq *rxq);
+int rxb_xsk_cfg_check(struct rxb_port *port, const struct rxb_cfg *cfg,
+		      struct netlink_ext_ack *extack);
+int rxb_xsk_mtu_check(struct net_device *dev, int mtu);
+int rxb_xsk_pool_setup(struct net_device *dev, struct xsk_buff_pool *pool,
+		       u16 qid);
+int rxb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags);
 
 /* lower.c */
 int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,

@@ -46,7 +46,11 @@ int rxb_xdp_rxq_reg(struct rxb_rxq *rxq)
 			       rxq->napi.napi_id);
 	if (err)
 		return err;
-	err = xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq, MEM_TYPE_PAGE_POOL,
+	/* A zero-copy AF_XDP queue's buffers are the socket's (xsk.c). */
+	err = rxq->xsk ?
+	      xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq,
+					 MEM_TYPE_XSK_BUFF_POOL, NULL) :
+	      xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq, MEM_TYPE_PAGE_POOL,
 					 rxq->pp);
 	if (err) {
 		xdp_rxq_info_unreg(&rxq->xdp_rxq);
@@ -347,6 +351,8 @@ int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 	switch (bpf->command) {
 	case XDP_SETUP_PROG:
 		return rxb_xdp_setup(dev, bpf->prog, bpf->extack);
+	case XDP_SETUP_XSK_POOL:
+		return rxb_xsk_pool_setup(dev, bpf->xsk.pool, bpf->xsk.queue_id);
 	default:
 		return -EINVAL;
 	}

@@ -9,11 +9,23 @@
 #               numbered UDP datagrams sent from rxb0's namespace on a flow
 #               RSS steers to queue 1: all N, once each, content intact;
 #               rxb1 counts N XDP redirects;
-#   zero-copy   on a model without zero-copy receive, a bind with
-#               XDP_ZEROCOPY is refused with a message;
-# then xdp-bench (when it has an AF_XDP mode), bad input (a bind to a queue
-# id out of range refused with a message while the port keeps forwarding)
-# and every page_pool getting all its pages back.
+#   zero-copy   on privring and rxbisect (ZC_MODELS) a bind with
+#               XDP_ZEROCOPY succeeds and receives the N datagrams in umem
+#               buffers the NIC wrote (all N, intact, N redirects), the
+#               queue holds umem buffers while bound (debugfs q1/xsk_held)
+#               and none once the socket is closed; rxbisect with an
+#               ax_assoc_map under which no other queue borrows from queue
+#               1's Ax ring (queue 1 still borrows from queue 0's), its
+#               default topology (every queue borrows from every Ax ring)
+#               refused with a message; on every other model the bind is
+#               refused with a message;
+# then a model switch to a model without zero-copy while a zero-copy socket
+# is bound (refused, the socket keeps receiving), zero-copy transmit on
+# privring (N datagrams from rxb1's queue 1 Tx ring reach rxb0, intact),
+# xdp-bench (when it has an
+# AF_XDP mode), bad input (a bind to a queue id out of range refused with a
+# message while the port keeps forwarding) and every page_pool getting all
+# its pages back.
 #
 # rxb_xsk and the BPF program are built on the host by "make module" (or
 # here when they are missing; libxdp-dev).  RXB_XSK_FRAMES: datagrams
@@ -35,7 +47,8 @@ fi
 rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
-ktap_set_plan $((NM * 2 + 3))
+ZC_MODELS="privring rxbisect"	# zero-copy AF_XDP (rxb_model_ops.umem_bufs)
+ktap_set_plan $((NM * 2 + 6))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -61,10 +74,15 @@ N=${RXB_XSK_FRAMES:-200}	# datagrams per model
 Q=1				# the socket's queue
 LEN=200				# bytes of UDP payload
 
+# xsk_held: umem buffers rxb1's queue $Q holds (debugfs).
+xsk_held() { rxb_knob rxb1 $Q xsk_held; }
+
 # xsk_recv ARGS...: rxb_xsk recv on rxb1 (queue $Q, $N datagrams to port 9)
 # in the background while rxb0's namespace sends them from $SPORT; its
-# stdout and stderr in OUT; 0 when it got them all, intact.
+# stdout and stderr in OUT, the umem buffers queue $Q held once the socket
+# was ready in HELD; 0 when it got them all, intact.
 OUT=
+HELD=
 xsk_recv() {
 	local pid i rc ready=$RXB_TMP/ready
 	rm -f "$ready"
@@ -76,6 +94,7 @@ xsk_recv() {
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
+	HELD=$(xsk_held)
 	[ -e "$ready" ] && ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" \
 		-p 9 -s "$SPORT" -n $N -l $LEN -g 100 >/dev/null
 	wait $pid
@@ -96,6 +115,22 @@ copy_case() {
 	[ "$r1" = $N ] || { ktap_print_msg "$1: rxb1 counted $r1 XDP redirects"; return 1; }
 }
 
+# zc_case MODEL: zero-copy, every datagram once and intact, the queue's
+# ring posted from the umem; none held once the socket is gone.
+zc_case() {
+	local r0 r1 rc held
+	r0=$(rxb_qsum rxb1 xdp_redirect)
+	xsk_recv -q $Q -z
+	rc=$?
+	ktap_print_msg "$1: $OUT; queue $Q held $HELD umem buffers before the first datagram"
+	[ $rc = 0 ] || return 1
+	[ "$HELD" -gt 0 ] 2>/dev/null || return 1
+	r1=$(($(rxb_qsum rxb1 xdp_redirect) - r0))
+	[ "$r1" = $N ] || { ktap_print_msg "$1: rxb1 counted $r1 XDP redirects"; return 1; }
+	held=$(xsk_held)
+	[ "$held" = 0 ] || { ktap_print_msg "$1: queue $Q holds $held umem buffers after the socket closed"; return 1; }
+}
+
 # refused DESC ARGS...: rxb_xsk recv ARGS must fail to make its socket
 # (exit 2) with a message.
 refused() {
@@ -105,6 +140,16 @@ refused() {
 	rc=$?
 	ktap_print_msg "$1: exit $rc: $out"
 	[ $rc = 2 ] && [[ $out == *refused:* ]]
+}
+
+# zc_refused MODEL DMESG_PATTERN: a zero-copy bind on queue $Q is refused,
+# and the driver says why in the log.
+zc_refused() {
+	local msg
+	refused "$1 zero-copy" -q $Q -z || return 1
+	msg=$(dmesg | grep -o "AF_XDP zero-copy on queue $Q refused: .*" | tail -n1)
+	ktap_print_msg "$1: log: $msg"
+	[[ $msg == *"ring model $1: "*"$2"* ]]
 }
 
 # 1..2*NM
@@ -123,11 +168,110 @@ for m in $MODELS; do
 	SPORT=$(rxb_ports_for $Q 1) || rxb_bail "no UDP source port for queue $Q"
 	ktap_test_result "$m: AF_XDP copy mode on queue $Q: $N datagrams, once each, intact" \
 		copy_case "$m"
-	ktap_test_result "$m: XDP_ZEROCOPY bind refused (no zero-copy on this model)" \
-		refused "$m zero-copy" -q $Q -z
+	if [[ " $ZC_MODELS " != *" $m "* ]]; then
+		ktap_test_result "$m: XDP_ZEROCOPY bind refused (no zero-copy on this model)" \
+			zc_refused "$m" "cannot take a queue's buffers from a umem"
+		continue
+	fi
+	if [ "$m" = rxbisect ]; then
+		# +1: every queue may borrow from queue 1's Ax ring
+		ktap_test_result "rxbisect: XDP_ZEROCOPY bind refused while other queues borrow from queue $Q's Ax ring" \
+			zc_refused rxbisect "other queues borrow from its Ax ring"
+		# queue 0 borrows from no Ax ring but its own, queue 1 from both
+		echo '0;0-1' > /sys/module/rxbisect/parameters/ax_assoc_map ||
+			ktap_print_msg "cannot set ax_assoc_map"
+		rxb_static_neigh rxb0 rxb1
+	fi
+	ktap_test_result "$m: AF_XDP zero-copy on queue $Q: $N datagrams, once each, intact, no umem buffer held after" \
+		zc_case "$m"
+	[ "$m" = rxbisect ] && echo default > /sys/module/rxbisect/parameters/ax_assoc_map
 done
 
 echo 0 > /sys/module/rxbisect/parameters/corec_consumers
+
+# +1: a model switch under a bound zero-copy socket is refused, and the
+# socket keeps receiving
+switch_refused() {
+	local pid i rc held ready=$RXB_TMP/ready
+	rm -f "$ready"
+	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n $N -p 9 -q $Q -z \
+		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	held=$(xsk_held)
+	ktap_print_msg "queue $Q holds $held umem buffers with the socket bound"
+	if echo shring > /sys/module/rxbisect/parameters/ring_model 2>/dev/null; then
+		ktap_print_msg "the switch to shring was accepted"
+		rc=1
+	else
+		ktap_print_msg "refused: $(dmesg | grep -o 'reconfiguration refused: an AF_XDP.*' | tail -n1)"
+		rc=0
+	fi
+	[ "$(cat /sys/module/rxbisect/parameters/ring_model)" = privring ] || rc=1
+	[ "$held" -gt 0 ] 2>/dev/null || rc=1
+	[ -e "$ready" ] && ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" \
+		-p 9 -s "$SPORT" -n $N -l $LEN -g 100 >/dev/null
+	wait $pid || rc=1
+	ktap_print_msg "$(cat "$RXB_TMP/xsk.out")"
+	return $rc
+}
+echo privring > /sys/module/rxbisect/parameters/ring_model
+rxb_static_neigh rxb0 rxb1
+SPORT=$(rxb_ports_for $Q 1) || rxb_bail "no UDP source port for queue $Q"
+ktap_test_result "a switch to a model without zero-copy is refused while a zero-copy socket is bound" \
+	switch_refused
+
+# +1: zero-copy transmit: rxb_xsk xmit on rxb1's queue $Q, a UDP socket in
+# rxb0's namespace checks every datagram
+UDP_RECV='
+import socket, struct, sys, time
+n = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 1 << 22)	# SO_RCVBUFFORCE
+s.bind(("0.0.0.0", 9))
+s.settimeout(0.2)
+open(sys.argv[2], "w").close()
+seen, bad, end = set(), 0, time.time() + 30
+while len(seen) < n and time.time() < end:
+    try:
+        d = s.recv(65536)
+    except socket.timeout:
+        continue
+    seq, cnt = struct.unpack(">II", d[4:12]) if len(d) >= 12 else (n, 0)
+    if d[:4] != b"RXSK" or cnt != n or seq >= n or \
+       any(d[i] != (seq + i) & 0xff for i in range(12, len(d))):
+        bad += 1
+        continue
+    seen.add(seq)
+print("rxb0 received %d of %d datagrams intact, %d bad" % (len(seen), n, bad))
+sys.exit(0 if len(seen) == n and not bad else 1)
+'
+tx_case() {
+	local pid i rc out ready=$RXB_TMP/uready mac held
+	mac=$(rxb_in rxb0 cat /sys/class/net/rxb0/address)
+	rm -f "$ready"
+	ip netns exec "$NS0" timeout 60 python3 -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		sleep 0.1
+	done
+	out=$(ip netns exec "$NS1" timeout 60 "$XSK" xmit -i rxb1 -q $Q -z -a "$RXB_IP1" \
+		-d "$RXB_IP0" -D "$mac" -p 9 -s 4242 -n $N -l $LEN -g 2000 -t 20 2>&1)
+	rc=$?
+	ktap_print_msg "$out"
+	wait $pid || rc=1
+	ktap_print_msg "$(cat "$RXB_TMP/udp.out")"
+	held=$(xsk_held)
+	[ "$held" = 0 ] || { ktap_print_msg "queue $Q holds $held umem buffers after the socket closed"; rc=1; }
+	return $rc
+}
+ktap_test_result "privring: AF_XDP zero-copy transmit on queue $Q: $N datagrams reach rxb0 intact" \
+	tx_case
 
 # +1: xdp-bench
 if command -v xdp-bench >/dev/null && xdp-bench help 2>&1 | grep -qiE 'xsk|af_xdp'; then

@@ -14,6 +14,13 @@
  *   rxb_xsk send -d DST -p PORT -s SPORT -n COUNT [-l LEN] [-g GAP_US]
  *	Send COUNT numbered datagrams of LEN bytes (default 64) from UDP
  *	port SPORT to DST:PORT, GAP_US microseconds apart (default 0).
+ *   rxb_xsk xmit -i IF -q QUEUE -a SRC -d DST -D DST_MAC -p PORT -s SPORT
+ *		  -n COUNT [-l LEN] [-g GAP_US] [-z] [-t TIMEOUT_S]
+ *	The same datagrams, from SRC, as Ethernet frames to DST_MAC written
+ *	into the Tx ring of an AF_XDP socket bound to QUEUE of IF (copy mode,
+ *	or zero-copy with -z), in batches of 16, GAP_US apart; wait until
+ *	every frame is completed.  Exit 0 when all COUNT were, 1 otherwise, 2 when the socket
+ *	cannot be made.
  *
  * A datagram: "RXSK", its number (be32), COUNT (be32), then byte i of the
  * payload is (number + i) & 0xff.
@@ -25,6 +32,7 @@
 #include <linux/ip.h>
 #include <linux/udp.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +50,7 @@
 #define FRAME_SIZE	XSK_UMEM__DEFAULT_FRAME_SIZE
 
 struct opts {
-	const char *ifname, *obj, *map, *ready, *dst;
+	const char *ifname, *obj, *map, *ready, *dst, *src, *dmac;
 	unsigned int queue, count, port, sport, len, gap_us, timeout;
 	int zc;
 };
@@ -325,6 +333,148 @@ out:
 	return ret;
 }
 
+static __u16 ip_csum(const void *p, unsigned int len)
+{
+	const __u16 *w = p;
+	__u32 sum = 0;
+
+	while (len > 1) {
+		sum += *w++;
+		len -= 2;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/* Ethernet + IPv4 + UDP + payload of datagram @seq at @f; its length. */
+static unsigned int build_frame(const struct opts *o, unsigned char *f,
+				const unsigned char *smac,
+				const unsigned char *dmac, __u32 saddr,
+				__u32 daddr, __u32 seq)
+{
+	struct ethhdr *eth = (void *)f;
+	struct iphdr *ip = (void *)(f + ETH_HLEN);
+	struct udphdr *udp = (void *)(ip + 1);
+
+	memcpy(eth->h_dest, dmac, ETH_ALEN);
+	memcpy(eth->h_source, smac, ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IP);
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->tot_len = htons(sizeof(*ip) + sizeof(*udp) + o->len);
+	ip->saddr = saddr;
+	ip->daddr = daddr;
+	ip->check = ip_csum(ip, sizeof(*ip));
+	udp->source = htons(o->sport);
+	udp->dest = htons(o->port);
+	udp->len = htons(sizeof(*udp) + o->len);
+	udp->check = 0;		/* none (IPv4) */
+	fill_payload((unsigned char *)(udp + 1), o->len, seq, o->count);
+	return ETH_HLEN + sizeof(*ip) + sizeof(*udp) + o->len;
+}
+
+static int do_xmit(const struct opts *o)
+{
+	struct xsk_socket_config cfg = {
+		.rx_size = XSK_RING_CONS__DEFAULT_NUM_DESCS,
+		.tx_size = XSK_RING_PROD__DEFAULT_NUM_DESCS,
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+		.bind_flags = o->zc ? XDP_ZEROCOPY : XDP_COPY,
+	};
+	unsigned char smac[ETH_ALEN], dmac[ETH_ALEN];
+	/* libxdp leaves the cached indices of a ring it does not set up
+	 * (the completion ring here) as the caller had them.
+	 */
+	struct xsk_ring_prod fq = { 0 }, txr = { 0 };
+	struct xsk_ring_cons cq = { 0 };
+	struct xsk_umem *umem = NULL;
+	struct xsk_socket *xsk = NULL;
+	unsigned int i, n, idx, sent = 0, done = 0, nf = 16;
+	struct in_addr sa, da;
+	struct ifreq ifr = { 0 };
+	void *area = NULL;
+	int err, fd, ret = 2;
+	double t0;
+
+	if (!o->ifname || !o->src || !o->dst || !o->dmac || !o->count ||
+	    o->len < HDR_LEN || o->len > FRAME_SIZE - 64 ||
+	    inet_pton(AF_INET, o->src, &sa) != 1 ||
+	    inet_pton(AF_INET, o->dst, &da) != 1 ||
+	    sscanf(o->dmac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
+		   &dmac[2], &dmac[3], &dmac[4], &dmac[5]) != 6)
+		return fprintf(stderr, "xmit: -i IF -a SRC -d DST -D MAC -n N, -l %d..%d needed\n",
+			       HDR_LEN, FRAME_SIZE - 64), 2;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", o->ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr))
+		return perror(o->ifname), 2;
+	close(fd);
+	memcpy(smac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	if (posix_memalign(&area, getpagesize(), NUM_FRAMES * FRAME_SIZE))
+		return 2;
+	err = xsk_umem__create(&umem, area, NUM_FRAMES * FRAME_SIZE, &fq, &cq,
+			       NULL);
+	if (err) {
+		fprintf(stderr, "umem: %s\n", strerror(-err));
+		goto out;
+	}
+	err = xsk_socket__create(&xsk, o->ifname, o->queue, umem, NULL, &txr,
+				 &cfg);
+	if (err) {
+		fprintf(stderr, "%s queue %u: AF_XDP bind (%s) refused: %s\n",
+			o->ifname, o->queue, o->zc ? "zero-copy" : "copy",
+			strerror(-err));
+		xsk = NULL;
+		goto out;
+	}
+	ret = 1;
+	t0 = now();
+	while (done < o->count && now() - t0 < o->timeout) {
+		/* Frames 0..nf-1 of the umem, reused once completed. */
+		n = o->count - sent < nf ? o->count - sent : nf;
+		if (sent == done && n &&
+		    xsk_ring_prod__reserve(&txr, n, &idx) == n) {
+			for (i = 0; i < n; i++) {
+				struct xdp_desc *d = xsk_ring_prod__tx_desc(&txr, idx + i);
+
+				d->addr = (__u64)i * FRAME_SIZE;
+				d->len = build_frame(o, xsk_umem__get_data(area, d->addr),
+						     smac, dmac, sa.s_addr,
+						     da.s_addr, sent + i);
+				d->options = 0;
+			}
+			xsk_ring_prod__submit(&txr, n);
+			sent += n;
+			if (o->gap_us && sent > n)
+				usleep(o->gap_us);
+		}
+		sendto(xsk_socket__fd(xsk), NULL, 0, MSG_DONTWAIT, NULL, 0);
+		n = xsk_ring_cons__peek(&cq, nf, &idx);
+		if (n) {
+			xsk_ring_cons__release(&cq, n);
+			done += n;
+		} else {
+			usleep(1000);
+		}
+	}
+	printf("%s queue %u %s: %u of %u frames sent and completed in %.3f s\n",
+	       o->ifname, o->queue, o->zc ? "zero-copy" : "copy", done,
+	       o->count, now() - t0);
+	if (done == o->count)
+		ret = 0;
+out:
+	if (xsk)
+		xsk_socket__delete(xsk);
+	if (umem)
+		xsk_umem__delete(umem);
+	free(area);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .len = 64, .timeout = 10 };
@@ -333,7 +483,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		goto usage;
 	optind = 2;
-	while ((ch = getopt(argc, argv, "i:q:n:p:o:m:zt:r:d:s:l:g:")) != -1) {
+	while ((ch = getopt(argc, argv, "i:q:n:p:o:m:zt:r:d:s:l:g:a:D:")) != -1) {
 		switch (ch) {
 		case 'i':
 			o.ifname = optarg;
@@ -374,6 +524,12 @@ int main(int argc, char **argv)
 		case 'g':
 			o.gap_us = strtoul(optarg, NULL, 0);
 			break;
+		case 'a':
+			o.src = optarg;
+			break;
+		case 'D':
+			o.dmac = optarg;
+			break;
 		default:
 			goto usage;
 		}
@@ -383,9 +539,13 @@ int main(int argc, char **argv)
 		return do_recv(&o);
 	if (!strcmp(argv[1], "send"))
 		return do_send(&o);
+	if (!strcmp(argv[1], "xmit"))
+		return do_xmit(&o);
 usage:
 	fprintf(stderr, "usage: rxb_xsk recv -i IF -q Q -n N -p PORT (-o PROG.bpf.o | -m MAP)\n"
 		"                    [-z] [-t S] [-r FILE]\n"
-		"       rxb_xsk send -d DST -p PORT -s SPORT -n N [-l LEN] [-g US]\n");
+		"       rxb_xsk send -d DST -p PORT -s SPORT -n N [-l LEN] [-g US]\n"
+		"       rxb_xsk xmit -i IF -q Q -a SRC -d DST -D MAC -p PORT -s SPORT -n N\n"
+		"                    [-l LEN] [-g US] [-z] [-t S]\n");
 	return 2;
 }
