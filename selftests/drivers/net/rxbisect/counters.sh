@@ -14,7 +14,8 @@
 #  nm+3   a full engine FIFO (engine_stall and 4200 frames) counts its 104
 #         drops in rx_fifo_errors (and rx_errors);
 #  nm+4   tearing down N queues costs as many synchronize_net() calls as
-#         one queue (kprobe count over "ip link set down" with 1 and 8).
+#         one queue (kprobe count over "ip link set down" with 1 and 8,
+#         the least of 3 tries each).
 
 source "$(dirname "$0")/lib.sh"
 
@@ -172,7 +173,14 @@ t=/sys/kernel/tracing
 SYNC_T=$t/instances/rxb-sync-$$
 if echo 'p:rxb_sync_net synchronize_net' >> $t/kprobe_events 2>/dev/null &&
    mkdir "$SYNC_T" && echo 1 > "$SYNC_T/events/kprobes/rxb_sync_net/enable"; then
-	s1=$(syncs 1) s8=$(syncs 8)
+	# the least of 3 tries each: other tasks (a netns cleanup worker,
+	# say) call it too, now and then inside the window, never less
+	s1= s8=
+	for i in 1 2 3; do
+		a=$(syncs 1) b=$(syncs 8)
+		[ -z "$s1" ] || [ "${a:-0}" -lt "$s1" ] && s1=$a
+		[ -z "$s8" ] || [ "${b:-0}" -lt "$s8" ] && s8=$b
+	done
 	ktap_print_msg "synchronize_net() at link down: $s1 with 1 queue, $s8 with 8"
 	ktap_test_result "teardown of 8 queues: no more synchronize_net() than of 1" \
 		[ -n "$s1" -a "$s1" = "$s8" ]
