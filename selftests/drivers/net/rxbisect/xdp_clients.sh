@@ -13,9 +13,11 @@
 #                       and rxb0's NIC received each one;
 #   xdp-bench pass      3 pings answered through XDP_PASS;
 #   testpmd macswap     every frame was redirected to testpmd's AF_XDP
-#                       sockets (copy mode, both queues; xdp_redirect),
-#                       testpmd counted each one and sent it back, and
-#                       rxb0's NIC received them.
+#                       sockets (both queues; xdp_redirect), testpmd
+#                       counted each one and sent it back, and rxb0's NIC
+#                       received them: in copy mode on every model, in
+#                       zero-copy mode (the queues hold umem buffers) on
+#                       privRing and rxBisect.
 # A frame the NIC could not write is counted in its drop counters; frames
 # sent = frames written + NIC drops, always.  xdp-trafficgen, the third
 # client the issue names, cannot run here: Debian 12's xdp-tools (1.3.1)
@@ -35,7 +37,7 @@ rxb_load queues=$NQ || ktap_skip_all "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
-ktap_set_plan $((4 * NM + 2))
+ktap_set_plan $((4 * NM + 4))
 
 P=/sys/module/rxbisect/parameters
 CPID=
@@ -201,8 +203,11 @@ bench drop "every frame written dropped by XDP, none to the stack"
 bench tx "every frame written sent back, rxb0's NIC got them all" -p swap-macs
 bench pass "3 pings answered through XDP_PASS"
 
-# 3NM+1..4NM: testpmd, net_af_xdp on both queues of rxb1 (copy mode: the
-# sockets stay bound across model switches), macswap forwarding.
+# 3NM+1..4NM+2: testpmd, net_af_xdp on both queues of rxb1, macswap
+# forwarding: in copy mode over every model (the sockets stay bound across
+# model switches), then zero-copy on privRing and on rxBisect with each Bx
+# ring borrowing from its own Ax ring only (ax_assoc_map 0;1: no queue
+# lends a umem buffer to another), where both queues hold umem buffers.
 # testpmd_rx: the RX-packets of testpmd's last statistics print.
 testpmd_rx() {
 	grep -a 'RX-packets:' "$RXB_TMP/tp.out" | tail -n1 | awk '{ print $2 }'
@@ -216,17 +221,25 @@ tp_wait() {	# COUNT: until testpmd's RX-packets reaches COUNT (10 s)
 	done
 	return 1
 }
-if command -v dpdk-testpmd >/dev/null; then
+held() { echo $(($(rxb_knob rxb1 0 xsk_held) + $(rxb_knob rxb1 1 xsk_held))); }
+
+# testpmd_round copy|zc MODEL...: testpmd started once, then per MODEL N
+# datagrams, each accounted for.
+testpmd_round() {
+	local mode=$1 m r r0 h ok dev="net_af_xdp0,iface=rxb1,start_queue=0,queue_count=$NQ"
+	shift
+	[ "$mode" = copy ] && dev=$dev,force_copy=1
+	switch "$1"
 	rxb_bg ip netns exec "$NS1" dpdk-testpmd -l 0,1 --no-huge -m 256 --no-pci \
-		--no-shconf --file-prefix "rxbtp$$" \
-		--vdev "net_af_xdp0,iface=rxb1,start_queue=0,queue_count=$NQ,force_copy=1" -- \
+		--no-shconf --file-prefix "rxbtp$$" --vdev "$dev" -- \
 		--rxq=$NQ --txq=$NQ --nb-cores=1 --total-num-mbufs=8192 \
 		--forward-mode=macswap --stats-period=1 >"$RXB_TMP/tp.out" 2>&1
 	CPID=${RXB_PIDS[-1]}
 	wait_xdp rxb1 && tp_wait 0 ||
 		ktap_print_msg "testpmd did not start: $(grep -a -m3 -iE 'error|cause|fail' "$RXB_TMP/tp.out")"
-	for m in $MODELS; do
+	for m in "$@"; do
 		switch "$m"
+		h=$(held)
 		before
 		r0=$(testpmd_rx)
 		blast
@@ -234,21 +247,39 @@ if command -v dpdk-testpmd >/dev/null; then
 		tp_wait $((${r0:-0} + D1[xdp_redirect]))
 		after
 		r=$(( $(testpmd_rx) - ${r0:-0} ))
-		msg_counts "testpmd, $m" "testpmd received $r"
-		ktap_test_result "testpmd af_xdp macswap, $m: every frame written reached testpmd and came back to rxb0" \
-			eval 'kill -0 "$CPID" 2>/dev/null && conserved && [ "${D1[hw_packets]}" -gt 0 ] &&
+		msg_counts "testpmd $mode, $m" "testpmd received $r; umem buffers held $h"
+		ok=0
+		# zero-copy: both queues hold umem buffers; copy: none
+		if [ "$mode" = zc ]; then
+			[ "$h" -gt 0 ] && [ "$(rxb_knob rxb1 0 xsk_held)" -gt 0 ] &&
+				[ "$(rxb_knob rxb1 1 xsk_held)" -gt 0 ] || ok=1
+		else
+			[ "$h" = 0 ] || ok=1
+		fi
+		ktap_test_result "testpmd af_xdp $mode macswap, $m: every frame written reached testpmd and came back to rxb0" \
+			eval '[ $ok = 0 ] && kill -0 "$CPID" 2>/dev/null && conserved &&
+			      [ "${D1[hw_packets]}" -gt 0 ] &&
 			      [ "${D1[xdp_redirect]}" = "${D1[hw_packets]}" ] && [ "$r" = "${D1[xdp_redirect]}" ] &&
 			      [ $((D0[hw_packets] + D0[nicdrop])) = "$r" ]'
 	done
 	client_stop
 	wait_noxdp rxb1 || ktap_print_msg "testpmd left its program on rxb1"
+}
+
+if command -v dpdk-testpmd >/dev/null; then
+	# shellcheck disable=SC2086
+	testpmd_round copy $MODELS
+	testpmd_round zc privring
+	echo '0;1' > $P/ax_assoc_map || ktap_print_msg "cannot set ax_assoc_map"
+	testpmd_round zc rxbisect
+	echo default > $P/ax_assoc_map
 else
-	for m in $MODELS; do
+	for m in $MODELS privring rxbisect; do
 		ktap_test_skip "testpmd af_xdp, $m: no dpdk-testpmd (make deps installs dpdk-dev)"
 	done
 fi
 
-# 4NM+1: xdp-trafficgen on a veth pair (the baseline) and on rxb0
+# 4NM+3: xdp-trafficgen on a veth pair (the baseline) and on rxb0
 trafficgen() {	# NS IF DSTMAC: "ok" or why it did not send
 	local out rc
 	out=$(in_bpf "$1" timeout 60 xdp-trafficgen udp "$2" -m "$3" -a "$RXB_IP1" -n 100 2>&1)
@@ -280,7 +311,7 @@ else
 	ktap_test_skip "xdp-trafficgen: not installed (xdp-tools)"
 fi
 
-# 4NM+2: the port still forwards, and no client left a program behind
+# 4NM+4: the port still forwards, and no client left a program behind
 ktap_test_result "afterwards: no program on rxb1, pings answered" \
 	eval '! has_xdp rxb1 && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
 
