@@ -127,8 +127,10 @@ module: $(VM_KERNEL_DEPS) xdp-progs
 xdp-progs:
 	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 
+# tools/nf: the network functions (nat, lb, l3fwd; clang, bpftool, libbpf)
 tools:
 	$(MAKE) -C tools/testing/rxbisect all
+	$(MAKE) -C tools/nf
 
 sim:
 	$(MAKE) -C tools/rxbisect-sim
@@ -159,6 +161,7 @@ ksrc:
 
 unit-test:
 	$(MAKE) -C tools/testing/rxbisect check
+	$(MAKE) -C tools/nf check
 
 vm-test: module ksrc
 	@tools/run-tests.sh vm
@@ -229,6 +232,7 @@ checkpatch:
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean || true
 	$(MAKE) -C tools/testing/rxbisect clean || true
+	$(MAKE) -C tools/nf clean || true
 	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build
 

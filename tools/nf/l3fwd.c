@@ -20,7 +20,7 @@ struct route {
 	struct l3_nexthop nh;
 };
 
-static void usage(void)
+static void print_help(void)
 {
 	printf("usage: %s -i IFNAME -r PREFIX,IF,MAC... [options]\n"
 	       "  -i, --ifname IF          the port to attach to (native XDP)\n"
@@ -62,17 +62,25 @@ int main(int argc, char **argv)
 	double secs = 0;
 
 	nf_prog = "nf-l3fwd";
+	opterr = 0;	/* getopt's messages lack the exit 2 hint */
 	while ((c = getopt_long(argc, argv, "i:r:t:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': ifname = optarg; break;
+		case 'i':
+			ifname = optarg;
+			break;
 		case 'r':
 			if (n == L3_ROUTES_MAX)
 				nf_usage_error("--route: more than %d routes", L3_ROUTES_MAX);
 			parse_route(optarg, &routes[n++]);
 			break;
-		case 't': secs = nf_parse_secs("--secs", optarg); break;
-		case 'h': usage(); return 0;
-		default: nf_usage_error("bad option");
+		case 't':
+			secs = nf_parse_secs("--secs", optarg);
+			break;
+		case 'h':
+			print_help();
+			return 0;
+		default:
+			nf_usage_error("bad option or missing argument: %s", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -16,7 +16,7 @@
 
 /* 10 M connections, as in the papers (about 1 GiB of LRU hash) */
 #define LB_CONN_DEFAULT 10000000ULL
-#define LB_CONN_MAX (1ULL << 28)
+#define LB_CONN_MAX 268435456ULL
 /* Maglev's small table size (§3.4: M >> N; 65537 in its evaluation) */
 #define LB_M_DEFAULT 65537
 #define LB_M_MAX 16777213
@@ -29,7 +29,7 @@ struct lb_state {
 	__u64 conn_max;
 };
 
-static void usage(void)
+static void print_help(void)
 {
 	printf("usage: %s -i IFNAME --vip ADDR[:PORT] --backend ADDR... [options]\n"
 	       "  -i, --ifname IF       the port to attach to (native XDP)\n"
@@ -163,10 +163,15 @@ int main(int argc, char **argv)
 	char *colon;
 
 	nf_prog = "nf-lb";
+	opterr = 0;	/* getopt's messages lack the exit 2 hint */
 	while ((c = getopt_long(argc, argv, "i:b:t:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': ifname = optarg; break;
-		case 'V': vip = optarg; break;
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'V':
+			vip = optarg;
+			break;
 		case 'b':
 			if (st.n == LB_MAX_BACKENDS)
 				nf_usage_error("--backend: more than %d backends", LB_MAX_BACKENDS);
@@ -182,12 +187,23 @@ int main(int argc, char **argv)
 				nf_usage_error("--table-size: %llu is not prime (Maglev's M)",
 					       (unsigned long long)m);
 			break;
-		case 'C': st.conn_max = nf_parse_u64("--conn-max", optarg, 1, LB_CONN_MAX); break;
-		case 'o': out = optarg; break;
-		case 'm': dmac = optarg; break;
-		case 't': secs = nf_parse_secs("--secs", optarg); break;
-		case 'h': usage(); return 0;
-		default: nf_usage_error("bad option");
+		case 'C':
+			st.conn_max = nf_parse_u64("--conn-max", optarg, 1, LB_CONN_MAX);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'm':
+			dmac = optarg;
+			break;
+		case 't':
+			secs = nf_parse_secs("--secs", optarg);
+			break;
+		case 'h':
+			print_help();
+			return 0;
+		default:
+			nf_usage_error("bad option or missing argument: %s", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -218,7 +234,8 @@ int main(int argc, char **argv)
 	if (err)
 		nf_fail("cannot load the program with a %llu-entry connection map: %s%s",
 			(unsigned long long)st.conn_max, strerror(-err),
-			err == -ENOMEM || err == -E2BIG ? " (map too large: lower --conn-max)" : "");
+			err == -ENOMEM || err == -E2BIG ?
+			" (map too large: lower --conn-max)" : "");
 	table = calloc(m, sizeof(*table));
 	keys = calloc(m, sizeof(*keys));
 	if (!table || !keys)

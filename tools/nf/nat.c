@@ -12,9 +12,9 @@
 #include "nat.skel.h"
 
 /* ~2 GiB of LRU entries: anything beyond is a typo, not a NAT */
-#define NAT_FLOWS_MAX (1ULL << 24)
+#define NAT_FLOWS_MAX 16777216ULL
 
-static void usage(void)
+static void print_help(void)
 {
 	printf("usage: %s -i IFNAME --inside PREFIX --external ADDR [options]\n"
 	       "  -i, --ifname IF       the port to attach to (native XDP)\n"
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	};
 	const char *ifname = NULL, *inside = NULL, *external = NULL;
 	const char *out = NULL, *dmac = NULL;
-	uint64_t flows = 1 << 20, lo = 1024, hi = 65535;
+	__u64 flows = 1048576, lo = 1024, hi = 65535;
 	struct nat_bpf *skel;
 	__be32 net, ext;
 	__u32 plen;
@@ -54,15 +54,30 @@ int main(int argc, char **argv)
 	char *dash;
 
 	nf_prog = "nf-nat";
+	opterr = 0;	/* getopt's messages lack the exit 2 hint */
 	while ((c = getopt_long(argc, argv, "i:t:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': ifname = optarg; break;
-		case 'I': inside = optarg; break;
-		case 'E': external = optarg; break;
-		case 'f': flows = nf_parse_u64("--flows", optarg, 1, NAT_FLOWS_MAX); break;
-		case 'o': out = optarg; break;
-		case 'm': dmac = optarg; break;
-		case 't': secs = nf_parse_secs("--secs", optarg); break;
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'I':
+			inside = optarg;
+			break;
+		case 'E':
+			external = optarg;
+			break;
+		case 'f':
+			flows = nf_parse_u64("--flows", optarg, 1, NAT_FLOWS_MAX);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'm':
+			dmac = optarg;
+			break;
+		case 't':
+			secs = nf_parse_secs("--secs", optarg);
+			break;
 		case 'p':
 			dash = strchr(optarg, '-');
 			if (!dash)
@@ -74,8 +89,11 @@ int main(int argc, char **argv)
 				nf_usage_error("--ports: %llu > %llu", (unsigned long long)lo,
 					       (unsigned long long)hi);
 			break;
-		case 'h': usage(); return 0;
-		default: nf_usage_error("bad option");
+		case 'h':
+			print_help();
+			return 0;
+		default:
+			nf_usage_error("bad option or missing argument: %s", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -45,7 +45,7 @@ void nf_fail(const char *fmt, ...)
 }
 
 /* Decimal digits only: no sign, no space, no 0x, no suffix. */
-uint64_t nf_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max)
+__u64 nf_parse_u64(const char *opt, const char *s, __u64 min, __u64 max)
 {
 	unsigned long long v;
 	const char *c;
@@ -92,7 +92,7 @@ void nf_parse_prefix(const char *opt, const char *s, __be32 *net, __u32 *len)
 {
 	const char *slash = strchr(s, '/');
 	char addr[INET_ADDRSTRLEN];
-	uint32_t mask;
+	__u32 mask;
 
 	if (!slash || slash - s >= (long)sizeof(addr))
 		nf_usage_error("%s: '%s' is not an IPv4 prefix ADDR/LEN", opt, s);
@@ -141,7 +141,7 @@ int nf_if_mac(const char *name, __u8 mac[6])
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	ok = fgets(buf, sizeof(buf), f) != NULL;
+	ok = !!fgets(buf, sizeof(buf), f);
 	fclose(f);
 	if (!ok)
 		return -1;
@@ -150,7 +150,7 @@ int nf_if_mac(const char *name, __u8 mac[6])
 	return 0;
 }
 
-void nf_set_flow_map(struct bpf_map *map, uint64_t entries)
+void nf_set_flow_map(struct bpf_map *map, __u64 entries)
 {
 	int err = bpf_map__set_max_entries(map, entries);
 
@@ -214,14 +214,12 @@ void nf_attach(struct bpf_program *prog, int ifindex, const char *ifname)
 	nf_link_fd = fd;
 }
 
-static volatile sig_atomic_t nf_stop, nf_dump;
+/* set by the signal handler: atomics, which the main loop re-reads */
+static int nf_stop, nf_dump;
 
 static void nf_on_signal(int sig)
 {
-	if (sig == SIGUSR1)
-		nf_dump = 1;
-	else
-		nf_stop = 1;
+	__atomic_store_n(sig == SIGUSR1 ? &nf_dump : &nf_stop, 1, __ATOMIC_RELAXED);
 }
 
 static void nf_print(FILE *f, const char *nf, const char *ifname, struct bpf_map *stats,
@@ -284,16 +282,14 @@ int nf_run(const char *nf, const char *ifname, struct bpf_map *stats, double sec
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	fprintf(stderr, "%s: attached to %s\n", nf_prog, ifname);
-	while (!nf_stop) {
+	while (!__atomic_load_n(&nf_stop, __ATOMIC_RELAXED)) {
 		double left = secs ? t0 + secs - nf_now() : 1;
 
 		if (left <= 0)
 			break;
 		usleep(left < 0.05 ? left * 1e6 : 50000);
-		if (nf_dump) {
-			nf_dump = 0;
+		if (__atomic_exchange_n(&nf_dump, 0, __ATOMIC_RELAXED))
 			nf_print(stdout, nf, ifname, stats, nf_now() - t0, extra, arg);
-		}
 	}
 	nf_print(stdout, nf, ifname, stats, nf_now() - t0, extra, arg);
 	return 0;

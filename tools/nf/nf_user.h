@@ -7,7 +7,6 @@
 #ifndef RXB_NF_USER_H
 #define RXB_NF_USER_H
 
-#include <stdint.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
 
@@ -17,16 +16,16 @@
 
 extern const char *nf_prog;
 
-void nf_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-void nf_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-uint64_t nf_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max);
+void nf_usage_error(const char *fmt, ...);
+void nf_fail(const char *fmt, ...);
+__u64 nf_parse_u64(const char *opt, const char *s, __u64 min, __u64 max);
 double nf_parse_secs(const char *opt, const char *s);
 __be32 nf_parse_ipv4(const char *opt, const char *s);
 void nf_parse_prefix(const char *opt, const char *s, __be32 *net, __u32 *len);
 void nf_parse_mac(const char *opt, const char *s, __u8 mac[6]);
 int nf_ifindex(const char *opt, const char *name);
 int nf_if_mac(const char *name, __u8 mac[6]);
-void nf_set_flow_map(struct bpf_map *map, uint64_t entries);
+void nf_set_flow_map(struct bpf_map *map, __u64 entries);
 void nf_egress(struct nf_egress *e, const char *out, const char *dmac, int ifindex);
 void nf_add_tx_port(struct bpf_map *tx_ports, int ifindex);
 void nf_attach(struct bpf_program *prog, int ifindex, const char *ifname);
