@@ -52,6 +52,8 @@ static __always_inline int nat_outbound(struct xdp_md *ctx, struct nf_pkt *p)
 	if (!cfg.port_span)
 		return nf_drop(NF_DROP_NO_PORT);
 	h = nf_hash3(in.addr, in.port, in.proto);
+	/* unrolled: no back-edge for older verifiers to refuse */
+#pragma clang loop unroll(full)
 	for (i = 0; i < NAT_PROBES; i++) {
 		ext.port = bpf_htons(cfg.port_lo + (h + i) % cfg.port_span);
 		owner = bpf_map_lookup_elem(&nat_in, &ext);
