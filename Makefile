@@ -16,6 +16,8 @@
 #   make bench      the full benchmark matrix in the VM (results/bench-*/;
 #                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
 #                   full sweeps, hours under TCG)
+#   make nf-bench   the network functions (tools/nf: nat, lb, l3fwd) on
+#                   every model and veth in the VM: Mpps, drops by cause
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make ceio-bench the CEIO paper's scenarios in userspace at one host
 #                   buffer budget (bench_ceio; CEIO_BENCH_ARGS)
@@ -113,7 +115,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
 	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench ceio-bench soak install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak install \
 	clean checkpatch debug-kernel kernel-6.12 ksrc
 
 all: module tools sim
@@ -181,11 +183,21 @@ demo: module
 BENCH ?= quick
 BENCH_REPS ?= 5
 BENCH_ENV ?=
-BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4000,600) )))
-bench: module
+BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4200,800) )))
+bench: module tools
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
+
+# The network functions of tools/nf (nat, lb, l3fwd) on every ring model
+# and veth in the VM (tools/bench/nf_bench.sh): pktgen 64 B, random
+# 5-tuples; forwarded Mpps, drops by cause, ratios to privring within each
+# repetition.  make bench runs it too (its "nf" cell).  NF_BENCH_ENV: more
+# of nf_bench.sh's variables, e.g. NF_BENCH_ENV='REPS=5 CONN_MAX=10000000'.
+NF_BENCH_ENV ?=
+nf-bench: module tools
+	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
 # driver-side and NIC-side cycles per packet at equal posted buffers, within
