@@ -83,10 +83,10 @@ nf_args() {	# NF IF0 IF1
 
 # dump PID FILE: the loader's counters (SIGUSR1), its new last line.
 dump() {
-	local n i
+	local n
 	n=$(wc -l <"$2")
 	kill -USR1 "$1" 2>/dev/null || return 1
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ "$(wc -l <"$2")" -gt "$n" ] && { tail -n 1 "$2"; return 0; }
 		sleep 0.05
 	done
@@ -125,14 +125,16 @@ run() {
 		return
 	fi
 	mac=$(rxb_mac "$if1")
-	bench_pg "$NS0" kpktgend_0 rem_device_all
-	bench_pg "$NS0" kpktgend_0 "add_device $if0"
+	# one shell for all of pktgen's set-up: a process costs under TCG
+	pg="echo rem_device_all > $BENCH_PG/kpktgend_0;"
+	pg+=" echo 'add_device $if0' > $BENCH_PG/kpktgend_0;"
 	for c in "count 0" "clone_skb 0" "pkt_size 60" "delay 0" "dst $dst" \
 		 "dst_mac $mac" "src_min 192.0.2.1" "src_max 192.0.2.254" \
 		 "udp_src_min 1" "udp_src_max 65535" "udp_dst_min 9" "udp_dst_max 9" \
 		 "flag IPSRC_RND" "flag UDPSRC_RND"; do
-		bench_pg "$NS0" "$if0" "$c"
+		pg+=" echo '$c' > $BENCH_PG/$if0;"
 	done
+	ip netns exec "$NS0" sh -c "$pg" 2>/dev/null
 	ip netns exec "$NS0" timeout $((SECS + 30)) \
 		sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
 	pg=$!
