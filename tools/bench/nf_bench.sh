@@ -108,16 +108,19 @@ run() {
 	local nf=$1 label=$2 if0=$3 if1=$4 dst=$DST pid out l0 l1 c pg n0 n1 mac row mpps
 	[ "$nf" = lb ] && dst=$VIP
 	out=$RXB_TMP/$nf.json
+	# the previous run's files: the loader truncates them only once it
+	# runs, after this shell has looked at them
+	rm -f "$out" "$RXB_TMP/$nf.err"
 	# shellcheck disable=SC2046 # the options, split
 	ip netns exec "$NS1" "$NF/nf-$nf" -i "$if1" $(nf_args "$nf" "$if0" "$if1") \
 		>"$out" 2>"$RXB_TMP/$nf.err" &
 	pid=$!
 	for c in $(seq 100); do
-		grep -q attached "$RXB_TMP/$nf.err" && break
+		grep -q "attached to" "$RXB_TMP/$nf.err" 2>/dev/null && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	if ! grep -q attached "$RXB_TMP/$nf.err"; then
+	if ! grep -q "attached to" "$RXB_TMP/$nf.err"; then
 		progress "$nf on $label: $(cat "$RXB_TMP/$nf.err")"
 		echo "$nf,$label,$rep,failed,,,,,,,,,," >>"$csv"
 		kill $pid 2>/dev/null
