@@ -6,9 +6,10 @@
 # to the NF on rxb1 (native XDP), which sends them back out of rxb1
 # (XDP_TX); rxb0 drops them in XDP, so that the way back costs little.
 # Random source addresses (192.0.2.1-254) and ports (1-65535), the
-# thesis's "random 5-tuples" (seed-thesis.md §3.2), so that the NAT makes
-# mappings and the LB connections all the time, in maps of FLOWS and
-# CONN_MAX entries.  Per NF, model and repetition: the NF's forwarded
+# thesis's "random 5-tuples" (seed-thesis.md §3.2), so that the LB adds
+# connections all the time to a map of CONN_MAX entries; for the NAT,
+# whose one external address has 64512 ports, 16 addresses x 2048 ports
+# (its mappings, in maps of FLOWS entries, fit).  Per NF, model and repetition: the NF's forwarded
 # Mpps (XDP_TX + redirect, over SECS after a one-second warm-up), its
 # drops by cause and the NIC's (rxb1 nobuf + ring-full + fifo drops).
 # The models are interleaved (in each repetition every model once, per
@@ -107,6 +108,11 @@ nicdrops() {	# IF: rxbisect's receive drops (veth: -)
 run() {
 	local nf=$1 label=$2 if0=$3 if1=$4 dst=$DST pid out l0 l1 c pg n0 n1 mac row mpps
 	[ "$nf" = lb ] && dst=$VIP
+	# nat: 16 x 2048 inside endpoints, half of its 64512 external ports
+	# (one external address): random 5-tuples over all of 192.0.2.0/24
+	# and every port would measure port exhaustion (no_port drops) only
+	local smax=192.0.2.254 pmax=65535
+	[ "$nf" = nat ] && smax=192.0.2.16 pmax=2048
 	out=$RXB_TMP/$nf.json
 	# the previous run's files: the loader truncates them only once it
 	# runs, after this shell has looked at them
@@ -132,8 +138,8 @@ run() {
 	pg="echo rem_device_all > $BENCH_PG/kpktgend_0;"
 	pg+=" echo 'add_device $if0' > $BENCH_PG/kpktgend_0;"
 	for c in "count 0" "clone_skb 0" "pkt_size 60" "delay 0" "dst $dst" \
-		 "dst_mac $mac" "src_min 192.0.2.1" "src_max 192.0.2.254" \
-		 "udp_src_min 1" "udp_src_max 65535" "udp_dst_min 9" "udp_dst_max 9" \
+		 "dst_mac $mac" "src_min 192.0.2.1" "src_max $smax" \
+		 "udp_src_min 1" "udp_src_max $pmax" "udp_dst_min 9" "udp_dst_max 9" \
 		 "flag IPSRC_RND" "flag UDPSRC_RND"; do
 		pg+=" echo '$c' > $BENCH_PG/$if0;"
 	done
