@@ -16,6 +16,8 @@ import os
 import statistics
 import sys
 
+# report.py beside it; no __pycache__ in the tree
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import Stat, num  # noqa: E402
 
