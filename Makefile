@@ -16,6 +16,8 @@
 #   make bench      the full benchmark matrix in the VM (results/bench-*/;
 #                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
 #                   full sweeps, hours under TCG)
+#   make nf-bench   the network functions (tools/nf: nat, lb, l3fwd) on
+#                   every model and veth in the VM: Mpps, drops by cause
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
 #   make ceio-bench the CEIO paper's scenarios in userspace at one host
 #                   buffer budget (bench_ceio; CEIO_BENCH_ARGS)
@@ -114,7 +116,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute \
 	dpdk-dev
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench microbench ceio-bench soak install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak install \
 	clean checkpatch debug-kernel kernel-6.12 ksrc
 
 all: module tools sim
@@ -128,8 +130,10 @@ module: $(VM_KERNEL_DEPS) xdp-progs
 xdp-progs:
 	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 
+# tools/nf: the network functions (nat, lb, l3fwd; clang, bpftool, libbpf)
 tools:
 	$(MAKE) -C tools/testing/rxbisect all
+	$(MAKE) -C tools/nf
 
 sim:
 	$(MAKE) -C tools/rxbisect-sim
@@ -160,6 +164,7 @@ ksrc:
 
 unit-test:
 	$(MAKE) -C tools/testing/rxbisect check
+	$(MAKE) -C tools/nf check
 
 vm-test: module ksrc
 	@tools/run-tests.sh vm
@@ -179,11 +184,21 @@ demo: module
 BENCH ?= quick
 BENCH_REPS ?= 5
 BENCH_ENV ?=
-BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4000,600) )))
-bench: module
+BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4200,800) )))
+bench: module tools
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
+
+# The network functions of tools/nf (nat, lb, l3fwd) on every ring model
+# and veth in the VM (tools/bench/nf_bench.sh): pktgen 64 B, random
+# 5-tuples; forwarded Mpps, drops by cause, ratios to privring within each
+# repetition.  make bench runs it too (its "nf" cell).  NF_BENCH_ENV: more
+# of nf_bench.sh's variables, e.g. NF_BENCH_ENV='REPS=5 CONN_MAX=10000000'.
+NF_BENCH_ENV ?=
+nf-bench: module tools
+	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
 # driver-side and NIC-side cycles per packet at equal posted buffers, within
@@ -230,6 +245,7 @@ checkpatch:
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean || true
 	$(MAKE) -C tools/testing/rxbisect clean || true
+	$(MAKE) -C tools/nf clean || true
 	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build
 

@@ -310,7 +310,10 @@ run_stage() {
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
 	# the builds of the flavours in parallel (RXB_JOBS, default the
 	# number of CPUs); the tests run one after the other as before
-	unit)	make -s -j"$jobs" -C tools/testing/rxbisect check 2>&1 | tee "$log"
+	# and the network functions' loaders' command lines (tools/nf)
+	unit)	{ make -s -j"$jobs" -C tools/testing/rxbisect check; rc=$?
+		  echo "# tools/nf: the loaders' command lines (test_cli.sh)"
+		  make -s -C tools/nf check || rc=1; exit $rc; } 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;
 	sim)	make -s -j"$jobs" -C tools/rxbisect-sim check 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]} ;;

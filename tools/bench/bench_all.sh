@@ -32,6 +32,8 @@
 #                  reported: the share of target and non-target datagrams
 #                  the NIC delivered (rxN_hw_packets over sent), and the
 #                  rate the sender achieved (pps_sent).
+#   nf             the network functions of tools/nf on every model and
+#                  veth (nf_bench.sh: nf.csv, nf.md; after the rest)
 #
 # Repetitions: the whole grid is run REPS times (default 5), the models
 # interleaved (ABAB: in each repetition veth and every model once, in
@@ -57,7 +59,7 @@
 # Environment: BENCH (quick: works x1 x8 x64, shares 1 7 31 %, SECS 1,
 # SWEEP_SECS 2; full: x1..x64, 1 3 7 15 31 %, SECS 5), REPS (5), CELLS
 # (the workloads to run, default all: tcp1 tcp8 udp64 udp1500 cpu lat
-# sweeps; e.g. CELLS=tcp1 MODELS="privring rxbisect" NO_VETH=1 for a
+# sweeps nf; e.g. CELLS=tcp1 MODELS="privring rxbisect" NO_VETH=1 for a
 # quick check of the machinery), OUT, SECS, SWEEP_SECS (SECS of each sweep
 # point), QUEUES (2), RING
 # (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
@@ -90,7 +92,7 @@ SWEEP_SHARE=${SWEEP_SHARE:-31}
 WORK_BASE=${WORK_BASE:-4096}
 SHARE_MULT=${SHARE_MULT:-64}
 REPS=${REPS:-5}
-CELLS=${CELLS:-tcp1 tcp8 udp64 udp1500 cpu lat sweeps}
+CELLS=${CELLS:-tcp1 tcp8 udp64 udp1500 cpu lat sweeps nf}
 if [ "$BENCH" = full ]; then
 	SECS=${SECS:-5}
 	WORK_MULTS=${WORK_MULTS:-1 2 4 8 16 32 64}
@@ -289,6 +291,11 @@ main() {
 	trap - EXIT
 
 	python3 "$here/report.py" "$OUT" | tee "$OUT/bench.md"
+	# the network functions: a run of their own (nf.csv, nf.md)
+	if cell nf; then
+		OUT=$OUT REPS=$REPS MODELS=$models \
+			bash "$here/nf_bench.sh" 2>>"$OUT/progress.log" | tee -a "$OUT/bench.md"
+	fi
 	echo "results: $OUT" >&2
 }
 

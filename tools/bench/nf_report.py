@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The table of a tools/bench/nf_bench.sh run.
+
+  nf_report.py NF.CSV
+
+Per NF and model: forwarded Mpps as "median (min–max)" over the
+repetitions (report.py's Stat), the ratio to privring taken within each
+repetition (model / privring of the same repetition: under TCG the host's
+slow phases hit both alike) as median (min–max), marked "~" when that
+range includes 1.0, and the drops by cause (medians per repetition, the
+causes that occurred).
+"""
+import csv
+import os
+import statistics
+import sys
+
+# report.py beside it; no __pycache__ in the tree
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import Stat, num  # noqa: E402
+
+CAUSES = ["malformed", "frag", "no_route", "ttl_expired", "conn_map_full",
+          "no_backend", "no_port", "nic_drops"]
+
+
+def main():
+    rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+    nfs, models = [], []
+    for r in rows:
+        if r["nf"] not in nfs:
+            nfs.append(r["nf"])
+        if r["model"] not in models:
+            models.append(r["model"])
+    print("| NF | model | Mpps | rx Mpps | vs privring (per run) | drops by cause "
+          "(median per run) |")
+    print("|---|---|---|---|---|---|")
+    for nf in nfs:
+        base = {r["rep"]: num(r["mpps"]) for r in rows
+                if r["nf"] == nf and r["model"] == "privring"}
+        for m in models:
+            mine = [r for r in rows if r["nf"] == nf and r["model"] == m]
+            if not mine:
+                continue
+            ratios = [num(r["mpps"]) / base[r["rep"]] for r in mine
+                      if base.get(r["rep"]) and num(r["mpps"]) is not None]
+            if ratios:
+                lo, hi, med = min(ratios), max(ratios), statistics.median(ratios)
+                rs = "%.2f" % med if "%.2f" % lo == "%.2f" % hi else \
+                    "%.2f (%.2f–%.2f)" % (med, lo, hi)
+                rs += "~" if lo <= 1.0 <= hi and m != "privring" else ""
+            else:
+                rs = "-"
+            drops = []
+            for c in CAUSES:
+                v = statistics.median([num(r[c]) or 0 for r in mine])
+                if v:
+                    drops.append("%s %d" % (c, v))
+            print("| %s | %s | %s | %s | %s | %s |" % (
+                nf, m, Stat([r["mpps"] for r in mine]), Stat([r["rx_mpps"] for r in mine]),
+                rs, ", ".join(drops) or "0"))
+    print()
+    print("%d repetitions; ratios: model / privring within a repetition; "
+          "~: the range includes 1.0 (within noise)" %
+          len({r["rep"] for r in rows}))
+
+
+if __name__ == "__main__":
+    main()
