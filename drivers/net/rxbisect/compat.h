@@ -432,4 +432,21 @@ static inline void rxb_xdp_set_features(struct net_device *dev)
 }
 #endif
 
+/* 6.5: skb_frag_fill_page_desc(); before, the fields one by one. */
+#ifdef HAVE_SKB_FRAG_FILL_PAGE_DESC
+static inline void rxb_skb_frag_fill(skb_frag_t *frag, struct page *page,
+				     u32 off, u32 size)
+{
+	skb_frag_fill_page_desc(frag, page, off, size);
+}
+#else
+static inline void rxb_skb_frag_fill(skb_frag_t *frag, struct page *page,
+				     u32 off, u32 size)
+{
+	__skb_frag_set_page(frag, page);
+	skb_frag_off_set(frag, off);
+	skb_frag_size_set(frag, size);
+}
+#endif
+
 #endif /* _RXB_COMPAT_H */

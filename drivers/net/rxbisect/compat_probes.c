@@ -216,4 +216,13 @@ void rxb_probe(struct net_device *dev)
 }
 #endif
 
+/* 6.5: skb_frag_fill_page_desc() (6.6 dropped __skb_frag_set_page()). */
+#ifdef HAVE_SKB_FRAG_FILL_PAGE_DESC
+#include <linux/skbuff.h>
+void rxb_probe(skb_frag_t *frag, struct page *page)
+{
+	skb_frag_fill_page_desc(frag, page, 0, 1);
+}
+#endif
+
 MODULE_LICENSE("GPL");

@@ -27,8 +27,8 @@
  * What survives a rebuild (ethtool -L/-G, a model switch, link down/up):
  * the device-wide sums and rx<q>_/tx<q>_ counters of struct rxb_qstats and
  * struct rxb_qxstats accumulate (but rx<q>_pp_size, the live pool's size).
- * Reset with the rings: io_ws_*, flow_*, nicmem_* (the flow table and the
- * memory tier belong to the receive context), the model's xstats and
+ * Reset with the rings: io_ws_*, flow_*, nicmem_* (the flow table, the
+ * memory tier and the header/data split belong to the receive context), the model's xstats and
  * rx_pp_*.  The NIC's own registers accumulate since it was created:
  * dma_bytes, rx_ntuple_drops and the interconnect bytes pcie_* (device-wide
  * and per queue: to_host_data = packet data the NIC wrote, to_host_meta =
@@ -53,6 +53,10 @@ enum {
 	RXB_DS_FLOW_LEARNED, RXB_DS_FLOW_EXPIRED, RXB_DS_FLOW_UNTRACKED,
 	RXB_DS_NM_CAP, RXB_DS_NM_HELD, RXB_DS_NM_PEAK, RXB_DS_NM_FETCHED,
 	RXB_DS_NM_FETCHES, RXB_DS_NM_ALLOCS, RXB_DS_NM_FAILS, RXB_DS_NM_NS,
+	RXB_DS_HDS_HOST, RXB_DS_HDS_NIC, RXB_DS_HDS_FRAMES, RXB_DS_HDS_FETCH,
+	RXB_DS_HDS_TX, RXB_DS_HDS_TX_NIC, RXB_DS_HDS_TX_HOST,
+	RXB_DS_HDS_FALLBACK, RXB_DS_HDS_WHOLE, RXB_DS_HDS_HELD,
+	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED,
 	RXB_DEV_STATS
 };
 
@@ -103,6 +107,18 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_NM_ALLOCS]	= "nicmem_allocs",
 	[RXB_DS_NM_FAILS]	= "nicmem_alloc_fails",
 	[RXB_DS_NM_NS]		= "nicmem_fetch_ns",
+	[RXB_DS_HDS_HOST]	= "nicmem_host_bytes",
+	[RXB_DS_HDS_NIC]	= "nicmem_nic_bytes",
+	[RXB_DS_HDS_FRAMES]	= "nicmem_split_frames",
+	[RXB_DS_HDS_FETCH]	= "nicmem_split_fetch_bytes",
+	[RXB_DS_HDS_TX]		= "nicmem_tx_frames",
+	[RXB_DS_HDS_TX_NIC]	= "nicmem_tx_nic_bytes",
+	[RXB_DS_HDS_TX_HOST]	= "nicmem_tx_host_bytes",
+	[RXB_DS_HDS_FALLBACK]	= "nicmem_split_fallback",
+	[RXB_DS_HDS_WHOLE]	= "nicmem_split_whole",
+	[RXB_DS_HDS_HELD]	= "nicmem_split_held",
+	[RXB_DS_HDS_CMD_ERR]	= "nicmem_cmd_errors",
+	[RXB_DS_HDS_RECLAIMED]	= "nicmem_split_reclaimed",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -657,6 +673,18 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_NM_ALLOCS] = nc.nicmem.allocs;
 	tot[RXB_DS_NM_FAILS] = nc.nicmem.alloc_fails;
 	tot[RXB_DS_NM_NS] = nc.nicmem.fetch_ns;
+	tot[RXB_DS_HDS_HOST] = nc.hds.host_bytes;
+	tot[RXB_DS_HDS_NIC] = nc.hds.nic_bytes;
+	tot[RXB_DS_HDS_FRAMES] = nc.hds.frames;
+	tot[RXB_DS_HDS_FETCH] = nc.hds.fetch_bytes;
+	tot[RXB_DS_HDS_TX] = nc.hds.tx_frames;
+	tot[RXB_DS_HDS_TX_NIC] = nc.hds.tx_nic_bytes;
+	tot[RXB_DS_HDS_TX_HOST] = nc.hds.tx_host_bytes;
+	tot[RXB_DS_HDS_FALLBACK] = nc.hds.fallback;
+	tot[RXB_DS_HDS_WHOLE] = nc.hds.whole;
+	tot[RXB_DS_HDS_HELD] = nc.hds.held;
+	tot[RXB_DS_HDS_CMD_ERR] = nc.hds.cmd_errors;
+	tot[RXB_DS_HDS_RECLAIMED] = nc.hds.reclaimed;
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_txq_counts(port, q, &tx);
 		tot[RXB_DS_TX_PACKETS] += tx.packets;

@@ -126,6 +126,7 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @ceio_release: CEIO: enum rxb_ceio_release.
  * @ceio_fetch: CEIO: slow-path fetch, 0 sync, 1 async.
  * @ceio_force_slow: CEIO: no credits, every packet on the slow path.
+ * @nicmem_split: the NIC's header/data split into its memory tier.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -154,6 +155,7 @@ struct rxb_mparams {
 	u32 ceio_release;
 	u32 ceio_fetch;
 	u32 ceio_force_slow;
+	u32 nicmem_split;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -259,6 +261,7 @@ struct rxb_qxstats {
 };
 
 struct rxb_rx;
+struct rxb_hds_rxq;
 
 /**
  * struct rxb_rxq - driver state of one receive queue.
@@ -283,6 +286,8 @@ struct rxb_rx;
  * @xdp_rxq_alt: the same for a packet of another queue's pool (shared
  *	rings): @xdp_rxq with that pool's memory model.
  * @xdp_tx: XDP_TX frames of the current batch, sent at its end.
+ * @hds: the header/data split's per-queue state (hds.c), or NULL when
+ *	the NIC does not split.
  * @pkts: scratch array for the model's poll.
  */
 struct rxb_rxq {
@@ -305,6 +310,7 @@ struct rxb_rxq {
 	struct xdp_rxq_info xdp_rxq;
 	struct xdp_rxq_info xdp_rxq_alt;
 	struct xdp_frame *xdp_tx[RXB_NAPI_BUDGET];
+	struct rxb_hds_rxq *hds;
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
 
@@ -486,7 +492,7 @@ enum rxb_param_id {
 	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
 	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
 	RXB_P_LLC_BUDGET, RXB_P_CEIO_RELEASE, RXB_P_CEIO_FETCH,
-	RXB_P_CEIO_FORCE_SLOW,
+	RXB_P_CEIO_FORCE_SLOW, RXB_P_NICMEM_SPLIT,
 	RXB_NPARAMS
 };
 
@@ -624,6 +630,19 @@ int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
 		      const struct bpf_prog *prog,
 		      struct netlink_ext_ack *extack);
+
+/* hds.c: the driver's side of the NIC's header/data split */
+enum rxb_hds_verdict {
+	RXB_HDS_CONSUMED,	/* sent, redirected or dropped */
+	RXB_HDS_DELIVER,	/* to the stack, the XDP program already run */
+	RXB_HDS_WHOLE,		/* whole in its buffer: the usual path */
+};
+
+int rxb_hds_rxq_init(struct rxb_rxq *rxq);
+void rxb_hds_rxq_fini(struct rxb_rxq *rxq);
+enum rxb_hds_verdict rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p,
+				struct bpf_prog *prog, unsigned int *head,
+				unsigned int *meta);
 
 /* lower.c */
 int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,
