@@ -105,11 +105,11 @@ int rxb_model_validate(const struct rxb_model_ops *ops,
 	 * back behind the headers: a buffer of its own per packet.
 	 */
 	if (cfg->nicmem_split && (ops->multi_pkt_bufs || ops->stream)) {
-		*msg = "nicmem_split: the header/data split needs a buffer per packet (not shring-batched, not enso)";
+		*msg = "nicmem_split: needs a buffer per packet (not shring-batched or enso)";
 		return -EINVAL;
 	}
 	if (cfg->nicmem_split && !cfg->nicmem_bytes) {
-		*msg = "nicmem_split: the header/data split needs an on-NIC memory tier (nicmem_kb > 0)";
+		*msg = "nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
 		return -EINVAL;
 	}
 	return ops->validate ? ops->validate(cfg, msg) : 0;

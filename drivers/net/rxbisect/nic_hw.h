@@ -369,7 +369,7 @@ u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 			  u32 off);
 u8 rxb_nic_dma_xfer(struct rxb_nic *nic, const struct rxb_frame *f, u8 *dst,
-		     u32 *csum);
+		    u32 *csum);
 u8 rxb_nic_dma_host(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 		    u64 addr, u32 *csum);
 extern const struct rxb_hw_ring_ops rxb_nic_ring_ops;

@@ -223,7 +223,7 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 	/* The header/data split keeps payloads in the tier. */
 	if ((p == &rxb_params[RXB_P_NICMEM_SPLIT] && n && !cfg->mp.nicmem_kb) ||
 	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n && cfg->mp.nicmem_split)) {
-		*msg = "nicmem_split: the header/data split needs an on-NIC memory tier (nicmem_kb > 0)";
+		*msg = "nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
 		return -EINVAL;
 	}
 	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {
