@@ -57,7 +57,7 @@ nm_cleanup() {
 }
 trap nm_cleanup EXIT
 
-N=200		# datagrams per model
+N=100		# datagrams per model
 LEN=1000	# UDP payload bytes
 HDR=42		# Ethernet + IPv4 + UDP headers
 REC=16		# the split record before each buffer
@@ -90,7 +90,7 @@ if mode == "send":	# send DST PORT COUNT LEN
 elif mode == "recv":	# recv ADDR PORT COUNT LEN OUT: good, bad datagrams
     addr, port, n, ln, out = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 8 << 20)
     s.bind((addr, port))
     open(out + ".ready", "w").close()
     s.settimeout(8)
@@ -110,7 +110,7 @@ elif mode == "sniff":	# sniff IF DADDR DPORT COUNT LEN OUT: frames as NATed
     ifn, daddr, dport, n, ln, out = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
     s.bind((ifn, 0))
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 8 << 20)
     open(out + ".ready", "w").close()
     s.settimeout(8)
     good = bad = 0
@@ -162,16 +162,25 @@ nm_wait_file() {
 	return 1
 }
 
+# nm_snmp: UDP InCsumErrors and RcvbufErrors in NS1.
+nm_snmp() {
+	ip netns exec "$NS1" awk '/^Udp:/ { n++ } n == 2 { print $8, $6; exit }' /proc/net/snmp
+}
+
 # nm_udp PORT COUNT: COUNT datagrams from rxb0 to rxb1:PORT; GOOD and BAD
-# as the receiver in NS1 counted them.
+# as the receiver in NS1 counted them, CSUMERR and RCVBUFERR the stack's.
 nm_udp() {
-	local out=$RXB_TMP/recv.$1
+	local out=$RXB_TMP/recv.$1 c0 r0 c1 r1
+	read -r c0 r0 < <(nm_snmp)
 	rm -f "$out" "$out.ready"
 	rxb_bg ip netns exec "$NS1" timeout 60 $NMPY recv "$RXB_IP1" "$1" "$2" $LEN "$out"
 	nm_wait_ready "$out" || { GOOD=0; BAD=0; return 1; }
 	ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" "$1" "$2" $LEN >/dev/null
 	nm_wait_file "$out"
 	read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
+	read -r c1 r1 < <(nm_snmp)
+	CSUMERR=$((c1 - c0))
+	RCVBUFERR=$((r1 - r0))
 }
 
 # S1 holds rxb1's counters: nm_s1 snapshots them.
@@ -225,7 +234,8 @@ for m in $SPLIT_MODELS; do
 	fetch=$(nm_d nicmem_split_fetch_bytes)
 	whole=$(nm_d nicmem_split_whole)
 	fb=$(nm_d nicmem_split_fallback)
-	ktap_print_msg "$m: received $GOOD intact, $BAD bad; split $fr, whole $whole, fallback $fb;" \
+	ktap_print_msg "$m: received $GOOD intact, $BAD bad ($CSUMERR checksum errors," \
+		"$RCVBUFERR socket drops); split $fr, whole $whole, fallback $fb;" \
 		"host bytes $host (fetched $fetch), NIC bytes $nic"
 	[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N intact, $BAD bad;"
 	[ "$fr" -ge $N ] || why+=" only $fr frames split;"
@@ -245,7 +255,7 @@ done
 # TCP, checksums verified by the stack.
 nm_model privring
 nm_s1
-rxb_iperf "$RXB_TMP/tcp.json" 3
+rxb_iperf "$RXB_TMP/tcp.json" 2
 rc=$?
 rxb_snap rxb1
 fr=$(nm_d nicmem_split_frames)
@@ -256,11 +266,11 @@ ktap_test_result "privring: TCP stream under the split" \
 # ---- nat: XDP_TX from NIC memory --------------------------------------------
 mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
 	rxb_bail "cannot mount a bpffs"
-mkdir "$BPFFS/maps"
-bpftool prog load "$PROGS/xdp_nat.bpf.o" "$BPFFS/nat" type xdp pinmaps "$BPFFS/maps" ||
+bpftool prog load "$PROGS/xdp_nat.bpf.o" "$BPFFS/nat" type xdp ||
 	rxb_bail "cannot load progs/xdp_nat.bpf.o"
+NAT_MAP=$(bpftool prog show pinned "$BPFFS/nat" | sed -n 's/.*map_ids \([0-9]*\).*/\1/p')
 # 192.0.2.2:7777 -> 192.0.2.1:7778 (network order)
-bpftool map update pinned "$BPFFS/maps/nat_cfg_map" key 0 0 0 0 \
+bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
 	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 ||
 	rxb_bail "cannot configure the NAT"
 why=
