@@ -7,6 +7,7 @@
  * ones quiesced and freed.
  */
 #include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/log2.h>
 #include <linux/rtnetlink.h>
 #include "rxbisect.h"
@@ -167,6 +168,10 @@ static void rxb_get_ringparam(struct net_device *dev,
 	ring->tx_max_pending = RXB_RING_MAX;
 	ring->rx_pending = port->cfg.rx_ring_size;
 	ring->tx_pending = port->cfg.tx_ring_size;
+	/* The NIC's header/data split (nic_hds.c): nicmem_split. */
+	kring->tcp_data_split = port->cfg.mp.nicmem_split ?
+				ETHTOOL_TCP_DATA_SPLIT_ENABLED :
+				ETHTOOL_TCP_DATA_SPLIT_DISABLED;
 }
 
 static bool rxb_ring_size_ok(u32 n)
@@ -181,7 +186,18 @@ static int rxb_set_ringparam(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_cfg cfg = port->cfg;
+	u32 split = cfg.mp.nicmem_split;
 
+	/* tcp-data-split: settable where the kernel passes it (compat.h). */
+	if (kring->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_ENABLED)
+		split = 1;
+	else if (kring->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_DISABLED)
+		split = 0;
+	if (split && !cfg.mp.nicmem_kb) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tcp-data-split needs an on-NIC memory tier (nicmem_kb > 0)");
+		return -EINVAL;
+	}
 	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
 		NL_SET_ERR_MSG_MOD(extack, "rx-mini and rx-jumbo rings are not supported");
 		return -EINVAL;
@@ -197,11 +213,13 @@ static int rxb_set_ringparam(struct net_device *dev,
 		return -EINVAL;
 	}
 	cfg.tx_ring_size = ring->tx_pending;
-	if (ring->rx_pending == cfg.rx_ring_size) {
+	if (ring->rx_pending == cfg.rx_ring_size &&
+	    split == cfg.mp.nicmem_split) {
 		port->cfg = cfg;
 		return 0;
 	}
 	cfg.rx_ring_size = ring->rx_pending;
+	cfg.mp.nicmem_split = split;
 	return rxb_reconfigure(port, &cfg, extack);
 }
 
@@ -751,6 +769,7 @@ static int rxb_set_coalesce(struct net_device *dev,
 }
 
 const struct ethtool_ops rxb_ethtool_ops = {
+	.supported_ring_params	= RXB_RING_PARAMS,
 	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
 				     ETHTOOL_COALESCE_RX_MAX_FRAMES,
 	.get_drvinfo		= rxb_get_drvinfo,

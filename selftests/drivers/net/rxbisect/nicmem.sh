@@ -18,6 +18,7 @@
 #   full      a 1 KiB tier with rxb1's queues stalled: the first payload
 #             fills it, the other frames fall back to host buffers
 #             (counted) and every datagram arrives;
+#   ethtool   ethtool -g shows tcp-data-split on (where ethtool prints it);
 #   refused   a split without a tier, a tier of 0 with the split on,
 #             nonsense values and the models without a buffer per packet
 #             are refused with a message, the port forwarding meanwhile;
@@ -45,7 +46,7 @@ for m in $(rxb_models); do
 	esac
 done
 NM=$(wc -w <<<"$SPLIT_MODELS")
-ktap_set_plan $((NM + 7))
+ktap_set_plan $((NM + 8))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -372,6 +373,15 @@ nm_udp 7201 50
 [ "$GOOD" = 50 ] || why+=" split on again: $GOOD/50;"
 ktap_test_result "split off and on again: delivered both ways" [ -z "$why" ]
 [ -n "$why" ] && ktap_print_msg "off/on:$why"
+
+# ---- ethtool: tcp-data-split reports the mode ---------------------------------
+l=$(rxb_in rxb1 ethtool -g rxb1 2>/dev/null | grep -i "tcp data split")
+if [ -z "$l" ]; then
+	ktap_test_skip "ethtool -g rxb1 reports tcp-data-split on" "this ethtool does not print it"
+else
+	ktap_print_msg "ethtool -g rxb1: $(xargs <<<"$l")"
+	ktap_test_result "ethtool -g rxb1 reports tcp-data-split on" grep -qiE ":[[:space:]]*on[[:space:]]*$" <<<"$l"
+fi
 
 # ---- pages ---------------------------------------------------------------------
 nm_settle
