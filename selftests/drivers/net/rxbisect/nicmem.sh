@@ -91,7 +91,7 @@ if mode == "send":	# send DST PORT COUNT LEN
 elif mode == "recv":	# recv ADDR PORT COUNT LEN OUT: good, bad datagrams
     addr, port, n, ln, out = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 8 << 20)
+    s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 8 << 20)
     s.bind((addr, port))
     open(out + ".ready", "w").close()
     s.settimeout(8)
@@ -111,7 +111,7 @@ elif mode == "sniff":	# sniff IF DADDR DPORT COUNT LEN OUT: frames as NATed
     ifn, daddr, dport, n, ln, out = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
     s.bind((ifn, 0))
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 8 << 20)
+    s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 8 << 20)
     open(out + ".ready", "w").close()
     s.settimeout(8)
     good = bad = 0
