@@ -388,7 +388,7 @@ nm_settle
 rxb_snap rxb1
 ktap_print_msg "end: nicmem held ${RXB_S[nicmem_held_bytes]} bytes, ${RXB_S[nicmem_split_held]} payloads"
 ktap_test_result "nothing held in NIC memory at the end" \
-	[ "${RXB_S[nicmem_held_bytes]}" = 0 ] -a "${RXB_S[nicmem_split_held]}" = 0
+	test "${RXB_S[nicmem_held_bytes]}" = 0 -a "${RXB_S[nicmem_split_held]}" = 0
 # a model switch destroys the pools the last model left
 echo shring > $P/ring_model
 echo privring > $P/ring_model
