@@ -515,6 +515,96 @@ struct rxb_ceio_regs {
 
 static_assert(sizeof(struct rxb_ceio_regs) == 16);
 
+/*
+ * Header/data split into NIC memory (nicmem, thesis chapter 2; nic_hds.c,
+ * Documentation/rxbisect-nicmem.rst).  A NIC mode, not a ring model: with
+ * it on, the DMA engine writes only the headers of a TCP or UDP frame
+ * (Ethernet, IP and L4 headers) into the host buffer the ring model chose
+ * and keeps the payload in its on-NIC memory tier.  The completion entry
+ * of any model carries RXB_CQE_F_SPLIT, its length the whole frame's; the
+ * NIC writes a struct rxb_hds_rec into the RXB_HDS_REC_ROOM bytes right
+ * before the buffer's first byte (split mode requires the driver to post
+ * buffers with that much headroom).  The payload reaches the host or the
+ * wire only through the queue's nicmem command ring below.
+ */
+#define RXB_CQE_F_SPLIT		0x80	/* headers only in the buffer, the
+					 * payload in NIC memory (struct
+					 * rxb_hds_rec before the buffer)
+					 */
+#define RXB_HDS_REC_ROOM	16	/* bytes before buf_addr the NIC
+					 * writes in split mode
+					 */
+
+/**
+ * struct rxb_hds_rec - split record: where a split frame's payload is.
+ *
+ * Written by the NIC at buf_addr - RXB_HDS_REC_ROOM with the headers,
+ * before the completion entry that carries RXB_CQE_F_SPLIT; read by the
+ * driver after that entry (the entry's acquire covers it).
+ */
+struct rxb_hds_rec {
+	/**
+	 * @handle: [0] NIC memory handle of the payload: opaque to the
+	 * driver, named in nicmem commands (struct rxb_nmc_desc).
+	 */
+	__le32 handle;
+	/** @hdr_len: [4] Bytes written at buf_addr: the frame's headers. */
+	__le16 hdr_len;
+	/** @pay_len: [6] Payload bytes kept in NIC memory. */
+	__le16 pay_len;
+	/** @reserved: [8] Zero. */
+	__le64 reserved;
+} __packed;
+static_assert(sizeof(struct rxb_hds_rec) == RXB_HDS_REC_ROOM);
+
+/* nicmem command opcodes (rxb_nmc_desc.op). */
+#define RXB_NMC_FETCH	1	/* copy payload bytes into host memory */
+#define RXB_NMC_TX	2	/* send headers from host + payload to the wire */
+#define RXB_NMC_FREE	3	/* release the payload */
+
+/* nicmem command flags (rxb_nmc_desc.flags). */
+#define RXB_NMC_F_RELEASE	0x01	/* FETCH, TX: release the payload
+					 * after the command (driver-set)
+					 */
+#define RXB_NMC_F_DONE		0x40	/* NIC: the command completed */
+#define RXB_NMC_F_ERR		0x80	/* NIC: unknown handle, or out of
+					 * range: nothing moved (the handle
+					 * is still released if asked)
+					 */
+
+/**
+ * struct rxb_nmc_desc - nicmem command ring entry (one per command).
+ *
+ * A per-queue ring in host memory, a power of two of entries, whose bus
+ * address the driver writes once (rxb_nic_nmc_setup()).  The driver
+ * writes an entry with @flags holding only driver bits, then the ring's
+ * tail register (rxb_nic_nmc_doorbell()); the NIC reads the entries up
+ * to the tail, executes them in order and writes @flags last with
+ * RXB_NMC_F_DONE (and _ERR).  The fetch engine of the emulation completes
+ * every command within the doorbell write, waiting the tier's fetch
+ * latency for a FETCH as CEIO's synchronous fetch does.
+ */
+struct rxb_nmc_desc {
+	/** @op: [0] RXB_NMC_*. */
+	u8 op;
+	/** @flags: [1] RXB_NMC_F_*: driver bits in, NIC bits out. */
+	u8 flags;
+	/** @len: [2] Payload bytes to move (FETCH, TX), from the first. */
+	__le16 len;
+	/** @handle: [4] NIC memory handle (struct rxb_hds_rec.handle). */
+	__le32 handle;
+	/**
+	 * @buf_addr: [8] FETCH: bus address the payload goes to.  TX: bus
+	 * address of the headers the NIC sends before the payload.
+	 */
+	__le64 buf_addr;
+	/** @hdr_len: [16] TX: header bytes at @buf_addr. */
+	__le16 hdr_len;
+	/** @reserved: [18] Zero. */
+	u8 reserved[14];
+} __packed;
+static_assert(sizeof(struct rxb_nmc_desc) == 32);
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

@@ -296,6 +296,11 @@ enum rxb_ceio_release {
  *	path (the paper's Fig. 11 setup).
  * @ceio_inactive_ns: CEIO: a flow without a frame for this long gives its
  *	credits back (the paper's 1 s timer); 0: 1 s.
+ * @nicmem_split: the NIC splits headers (host buffer) from payloads (its
+ *	memory tier) of the frames it writes with rxb_hw_ops.dma_write;
+ *	needs @nicmem_bytes and a model whose buffers hold one packet each
+ *	(not @multi_pkt_bufs, not @stream).  The model only reports the
+ *	completion flags the DMA engine returns (RXB_CQE_F_SPLIT).
  * @drv_ops: the driver's services to the driver half.
  * @drv: opaque argument of every @drv_ops callback.
  * @hw_ops: the NIC's services to the hardware half.
@@ -331,6 +336,7 @@ struct rxb_model_cfg {
 	bool ceio_fetch_async;
 	bool ceio_force_slow;
 	u64 ceio_inactive_ns;
+	bool nicmem_split;
 	const struct rxb_drv_ops *drv_ops;
 	void *drv;
 	const struct rxb_hw_ops *hw_ops;

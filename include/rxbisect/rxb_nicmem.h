@@ -17,6 +17,11 @@
  * are counted.  Allocation fails (-ENOSPC, counted) when the capacity
  * would be exceeded: the caller drops the frame and counts it there.
  *
+ * A NIC component that keeps its bytes in memory of its own (the header/
+ * data split's payload pages, nic_hds.c) reserves them in the tier
+ * instead (rxb_nicmem_reserve()): the same capacity, counters and fetch
+ * latency, shared with every other user of the tier.
+ *
  * Every allocation must be freed by its owner (a model frees its pieces
  * in its destroy op); rxb_nicmem_fini() warns about bytes still held.
  * The same source builds in userspace (tools/testing/rxbisect).
@@ -101,5 +106,8 @@ void rxb_nicmem_fetch_start(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req,
 			    u64 addr, u32 off, void *dst, u32 len);
 bool rxb_nicmem_fetch_poll(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req);
 void rxb_nicmem_read(struct rxb_nicmem *nm, struct rxb_nicmem_counters *c);
+int rxb_nicmem_reserve(struct rxb_nicmem *nm, u32 len);
+void rxb_nicmem_unreserve(struct rxb_nicmem *nm, u32 len);
+void rxb_nicmem_fetch_wait(struct rxb_nicmem *nm, u32 len);
 
 #endif /* _RXB_NICMEM_H */

@@ -447,4 +447,30 @@ static inline void rxb_xsk_buff_dma_sync_for_cpu(struct xdp_buff *xdp,
 #endif
 }
 
+/* After 6.1 (6.12 has it): ethtool -G tcp-data-split, the driver opting
+ * in with ETHTOOL_RING_USE_TCP_DATA_SPLIT; 6.1 only reports the setting.
+ */
+#ifdef HAVE_ETHTOOL_RING_USE_TCP_DATA_SPLIT
+#define RXB_RING_PARAMS		ETHTOOL_RING_USE_TCP_DATA_SPLIT
+#else
+#define RXB_RING_PARAMS		0
+#endif
+
+/* 6.5: skb_frag_fill_page_desc(); before, the fields one by one. */
+#ifdef HAVE_SKB_FRAG_FILL_PAGE_DESC
+static inline void rxb_skb_frag_fill(skb_frag_t *frag, struct page *page,
+				     u32 off, u32 size)
+{
+	skb_frag_fill_page_desc(frag, page, off, size);
+}
+#else
+static inline void rxb_skb_frag_fill(skb_frag_t *frag, struct page *page,
+				     u32 off, u32 size)
+{
+	__skb_frag_set_page(frag, page);
+	skb_frag_off_set(frag, off);
+	skb_frag_size_set(frag, size);
+}
+#endif
+
 #endif /* _RXB_COMPAT_H */

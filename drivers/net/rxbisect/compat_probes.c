@@ -225,4 +225,19 @@ void rxb_probe(struct xdp_buff *xdp)
 }
 #endif
 
+/* After 6.1 (6.12 has it): ETHTOOL_RING_USE_TCP_DATA_SPLIT. */
+#ifdef HAVE_ETHTOOL_RING_USE_TCP_DATA_SPLIT
+#include <linux/ethtool.h>
+u32 rxb_probe = ETHTOOL_RING_USE_TCP_DATA_SPLIT;
+#endif
+
+/* 6.5: skb_frag_fill_page_desc() (6.6 dropped __skb_frag_set_page()). */
+#ifdef HAVE_SKB_FRAG_FILL_PAGE_DESC
+#include <linux/skbuff.h>
+void rxb_probe(skb_frag_t *frag, struct page *page)
+{
+	skb_frag_fill_page_desc(frag, page, 0, 1);
+}
+#endif
+
 MODULE_LICENSE("GPL");

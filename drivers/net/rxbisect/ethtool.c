@@ -7,6 +7,7 @@
  * ones quiesced and freed.
  */
 #include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/log2.h>
 #include <linux/rtnetlink.h>
 #include "rxbisect.h"
@@ -27,8 +28,8 @@
  * What survives a rebuild (ethtool -L/-G, a model switch, link down/up):
  * the device-wide sums and rx<q>_/tx<q>_ counters of struct rxb_qstats and
  * struct rxb_qxstats accumulate (but rx<q>_pp_size, the live pool's size).
- * Reset with the rings: io_ws_*, flow_*, nicmem_* (the flow table and the
- * memory tier belong to the receive context), the model's xstats and
+ * Reset with the rings: io_ws_*, flow_*, nicmem_* (the flow table, the
+ * memory tier and the header/data split belong to the receive context), the model's xstats and
  * rx_pp_*.  The NIC's own registers accumulate since it was created:
  * dma_bytes, rx_ntuple_drops and the interconnect bytes pcie_* (device-wide
  * and per queue: to_host_data = packet data the NIC wrote, to_host_meta =
@@ -53,6 +54,10 @@ enum {
 	RXB_DS_FLOW_LEARNED, RXB_DS_FLOW_EXPIRED, RXB_DS_FLOW_UNTRACKED,
 	RXB_DS_NM_CAP, RXB_DS_NM_HELD, RXB_DS_NM_PEAK, RXB_DS_NM_FETCHED,
 	RXB_DS_NM_FETCHES, RXB_DS_NM_ALLOCS, RXB_DS_NM_FAILS, RXB_DS_NM_NS,
+	RXB_DS_HDS_HOST, RXB_DS_HDS_NIC, RXB_DS_HDS_FRAMES, RXB_DS_HDS_FETCH,
+	RXB_DS_HDS_TX, RXB_DS_HDS_TX_NIC, RXB_DS_HDS_TX_HOST,
+	RXB_DS_HDS_FALLBACK, RXB_DS_HDS_WHOLE, RXB_DS_HDS_HELD,
+	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED,
 	RXB_DEV_STATS
 };
 
@@ -103,6 +108,18 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_NM_ALLOCS]	= "nicmem_allocs",
 	[RXB_DS_NM_FAILS]	= "nicmem_alloc_fails",
 	[RXB_DS_NM_NS]		= "nicmem_fetch_ns",
+	[RXB_DS_HDS_HOST]	= "nicmem_host_bytes",
+	[RXB_DS_HDS_NIC]	= "nicmem_nic_bytes",
+	[RXB_DS_HDS_FRAMES]	= "nicmem_split_frames",
+	[RXB_DS_HDS_FETCH]	= "nicmem_split_fetch_bytes",
+	[RXB_DS_HDS_TX]		= "nicmem_tx_frames",
+	[RXB_DS_HDS_TX_NIC]	= "nicmem_tx_nic_bytes",
+	[RXB_DS_HDS_TX_HOST]	= "nicmem_tx_host_bytes",
+	[RXB_DS_HDS_FALLBACK]	= "nicmem_split_fallback",
+	[RXB_DS_HDS_WHOLE]	= "nicmem_split_whole",
+	[RXB_DS_HDS_HELD]	= "nicmem_split_held",
+	[RXB_DS_HDS_CMD_ERR]	= "nicmem_cmd_errors",
+	[RXB_DS_HDS_RECLAIMED]	= "nicmem_split_reclaimed",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -151,6 +168,10 @@ static void rxb_get_ringparam(struct net_device *dev,
 	ring->tx_max_pending = RXB_RING_MAX;
 	ring->rx_pending = port->cfg.rx_ring_size;
 	ring->tx_pending = port->cfg.tx_ring_size;
+	/* The NIC's header/data split (nic_hds.c): nicmem_split. */
+	kring->tcp_data_split = port->cfg.mp.nicmem_split ?
+				ETHTOOL_TCP_DATA_SPLIT_ENABLED :
+				ETHTOOL_TCP_DATA_SPLIT_DISABLED;
 }
 
 static bool rxb_ring_size_ok(u32 n)
@@ -165,7 +186,18 @@ static int rxb_set_ringparam(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_cfg cfg = port->cfg;
+	u32 split = cfg.mp.nicmem_split;
 
+	/* tcp-data-split: settable where the kernel passes it (compat.h). */
+	if (kring->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_ENABLED)
+		split = 1;
+	else if (kring->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_DISABLED)
+		split = 0;
+	if (split && !cfg.mp.nicmem_kb) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tcp-data-split needs an on-NIC memory tier (nicmem_kb > 0)");
+		return -EINVAL;
+	}
 	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
 		NL_SET_ERR_MSG_MOD(extack, "rx-mini and rx-jumbo rings are not supported");
 		return -EINVAL;
@@ -181,11 +213,13 @@ static int rxb_set_ringparam(struct net_device *dev,
 		return -EINVAL;
 	}
 	cfg.tx_ring_size = ring->tx_pending;
-	if (ring->rx_pending == cfg.rx_ring_size) {
+	if (ring->rx_pending == cfg.rx_ring_size &&
+	    split == cfg.mp.nicmem_split) {
 		port->cfg = cfg;
 		return 0;
 	}
 	cfg.rx_ring_size = ring->rx_pending;
+	cfg.mp.nicmem_split = split;
 	return rxb_reconfigure(port, &cfg, extack);
 }
 
@@ -657,6 +691,18 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_NM_ALLOCS] = nc.nicmem.allocs;
 	tot[RXB_DS_NM_FAILS] = nc.nicmem.alloc_fails;
 	tot[RXB_DS_NM_NS] = nc.nicmem.fetch_ns;
+	tot[RXB_DS_HDS_HOST] = nc.hds.host_bytes;
+	tot[RXB_DS_HDS_NIC] = nc.hds.nic_bytes;
+	tot[RXB_DS_HDS_FRAMES] = nc.hds.frames;
+	tot[RXB_DS_HDS_FETCH] = nc.hds.fetch_bytes;
+	tot[RXB_DS_HDS_TX] = nc.hds.tx_frames;
+	tot[RXB_DS_HDS_TX_NIC] = nc.hds.tx_nic_bytes;
+	tot[RXB_DS_HDS_TX_HOST] = nc.hds.tx_host_bytes;
+	tot[RXB_DS_HDS_FALLBACK] = nc.hds.fallback;
+	tot[RXB_DS_HDS_WHOLE] = nc.hds.whole;
+	tot[RXB_DS_HDS_HELD] = nc.hds.held;
+	tot[RXB_DS_HDS_CMD_ERR] = nc.hds.cmd_errors;
+	tot[RXB_DS_HDS_RECLAIMED] = nc.hds.reclaimed;
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_txq_counts(port, q, &tx);
 		tot[RXB_DS_TX_PACKETS] += tx.packets;
@@ -723,6 +769,7 @@ static int rxb_set_coalesce(struct net_device *dev,
 }
 
 const struct ethtool_ops rxb_ethtool_ops = {
+	.supported_ring_params	= RXB_RING_PARAMS,
 	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
 				     ETHTOOL_COALESCE_RX_MAX_FRAMES,
 	.get_drvinfo		= rxb_get_drvinfo,

@@ -209,6 +209,8 @@ module_param_cb(ceio_fetch, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FETCH], 0644)
 MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: sync (default: copy in poll) or async (kick, deliver at a later poll); writable");
 module_param_cb(ceio_force_slow, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FORCE_SLOW], 0644);
 MODULE_PARM_DESC(ceio_force_slow, "ceio: no credits, every packet takes the slow path: off (default) or on (needs nicmem_kb > 0); writable");
+module_param_cb(nicmem_split, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_SPLIT], 0644);
+MODULE_PARM_DESC(nicmem_split, "NIC header/data split: TCP/UDP headers to host buffers, payloads into the on-NIC memory tier: off (default) or on (needs nicmem_kb > 0; not with shring-batched or enso); writable");
 
 static int __init rxb_params_check(void)
 {

@@ -101,6 +101,17 @@ int rxb_model_validate(const struct rxb_model_ops *ops,
 		*msg = "ring size must be a power of two in 64..8192";
 		return -EINVAL;
 	}
+	/* The split record sits before the buffer and the payload comes
+	 * back behind the headers: a buffer of its own per packet.
+	 */
+	if (cfg->nicmem_split && (ops->multi_pkt_bufs || ops->stream)) {
+		*msg = "nicmem_split: needs a buffer per packet (not shring-batched or enso)";
+		return -EINVAL;
+	}
+	if (cfg->nicmem_split && !cfg->nicmem_bytes) {
+		*msg = "nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
+		return -EINVAL;
+	}
 	return ops->validate ? ops->validate(cfg, msg) : 0;
 }
 

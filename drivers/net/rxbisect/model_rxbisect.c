@@ -739,7 +739,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			p->csum = le32_to_cpu(e->csum);
 			p->flags = flags & (RXB_CQE_F_L4_HASH |
 					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |
-					    RXB_CQE_F_DMA_ERR);
+					    RXB_CQE_F_DMA_ERR | RXB_CQE_F_SPLIT);
 			p->offset = 0;
 			p->frag = false;
 			bytes += p->len;

@@ -199,6 +199,7 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->flow_expired = 0;
 	c->flow_untracked = 0;
 	memset(&c->nicmem, 0, sizeof(c->nicmem));
+	memset(&c->hds, 0, sizeof(c->hds));
 	c->max_bh_batch = atomic_read(&nic->max_bh_batch);
 	c->ws = 0;
 	c->ws_peak = 0;
@@ -212,6 +213,7 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 		c->ws_window = ctx->wss.window;
 		rxb_flow_counters(&ctx->flows, c);
 		rxb_nicmem_read(&ctx->mem, &c->nicmem);
+		rxb_nic_hds_counters(ctx, &c->hds);
 	}
 	eng = rcu_dereference(nic->engine);
 	if (eng)
@@ -319,6 +321,7 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 		goto err_wss;
 	rxb_nicmem_init(&ctx->mem, (u64)cfg->nicmem_kb * 1024,
 			cfg->nicmem_fetch_ns, rxb_nic_clock);
+	rxb_nic_hds_init(ctx, cfg->nicmem_split);
 	return ctx;
 
 err_wss:
@@ -371,6 +374,7 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	rxb_nic_hds_fini(ctx);
 	rxb_nicmem_fini(&ctx->mem);
 	rxb_flow_fini(&ctx->flows);
 	rxb_wss_fini(&ctx->wss);

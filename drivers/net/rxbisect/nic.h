@@ -23,7 +23,9 @@
 #include <rxbisect/rxb_nicmem.h>
 
 struct net_device;
+struct page;
 struct sk_buff;
+struct sk_buff_head;
 struct rxb_nic;
 struct rxb_nic_ctx;
 struct rxb_engine;
@@ -45,6 +47,43 @@ struct rxb_engine;
 #define RXB_NICMEM_MAX_KB	1048576	/* 1 GiB */
 #define RXB_NICMEM_DEF_NS	1000	/* its fetch latency: 1 us */
 #define RXB_NICMEM_MAX_NS	1000000
+
+/**
+ * struct rxb_nic_hds_counters - the header/data split's counters of the
+ * enabled receive context (ethtool -S nicmem_*; restart with the rings).
+ * @frames: frames split: headers to the host, payload to NIC memory.
+ * @host_bytes: bytes of frames received in split mode that the NIC wrote
+ *	to host memory: headers and split records, payloads fetched by the
+ *	driver, and whole frames (not splittable, or the fallback).
+ * @nic_bytes: payload bytes the NIC kept in its memory.
+ * @fetch_bytes: payload bytes fetched into host memory (part of
+ *	@host_bytes).
+ * @tx_frames: frames sent from NIC memory (TX commands).
+ * @tx_nic_bytes: their payload bytes, read from NIC memory.
+ * @tx_host_bytes: their header bytes, read from host memory.
+ * @fallback: frames written whole to the host because the tier was full
+ *	(or the emulation had no memory for them).
+ * @whole: frames written whole because they had nothing to split (not
+ *	TCP or UDP over IP, an IP fragment, no payload).
+ * @held: payloads in NIC memory now.
+ * @cmd_errors: commands naming an unknown handle or too many bytes.
+ * @reclaimed: payloads the context's teardown freed (the driver never
+ *	released them: their buffers were freed unconsumed).
+ */
+struct rxb_nic_hds_counters {
+	u64 frames;
+	u64 host_bytes;
+	u64 nic_bytes;
+	u64 fetch_bytes;
+	u64 tx_frames;
+	u64 tx_nic_bytes;
+	u64 tx_host_bytes;
+	u64 fallback;
+	u64 whole;
+	u64 held;
+	u64 cmd_errors;
+	u64 reclaimed;
+};
 
 /**
  * struct rxb_nic_counters - the NIC's statistics registers (ethtool -S,
@@ -80,6 +119,7 @@ struct rxb_engine;
  * @flow_expired: entries freed by the idle sweep.
  * @flow_untracked: frames of new flows that found the table full.
  * @nicmem: the enabled context's on-NIC memory tier (zero without one).
+ * @hds: the enabled context's header/data split (zero without one).
  */
 struct rxb_nic_counters {
 	u64 runt_drops;
@@ -107,6 +147,7 @@ struct rxb_nic_counters {
 	u64 flow_expired;
 	u64 flow_untracked;
 	struct rxb_nicmem_counters nicmem;
+	struct rxb_nic_hds_counters hds;
 };
 
 /**
@@ -149,6 +190,8 @@ struct rxb_nic_ntuple {
  * @flow_idle_ms: an entry idle this long is freed.
  * @nicmem_kb: capacity of the on-NIC memory tier, KiB (0: none).
  * @nicmem_fetch_ns: its fetch latency.
+ * @nicmem_split: header/data split mode (nic_hds.c): headers to the host,
+ *	payloads into the tier.
  */
 struct rxb_nic_ctx_cfg {
 	u32 ws_window;
@@ -156,6 +199,7 @@ struct rxb_nic_ctx_cfg {
 	u32 flow_idle_ms;
 	u32 nicmem_kb;
 	u32 nicmem_fetch_ns;
+	bool nicmem_split;
 };
 
 /**
@@ -210,6 +254,14 @@ void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
 void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on);
 extern const struct rxb_hw_ops rxb_nic_hw_ops;
+
+/* nic_hds.c: header/data split, the nicmem command rings */
+#define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */
+int rxb_nic_nmc_setup(struct rxb_nic_ctx *ctx, unsigned int q, u64 ring,
+		      u32 entries);
+void rxb_nic_nmc_doorbell(struct rxb_nic_ctx *ctx, unsigned int q, u32 tail,
+			  struct sk_buff_head *wire);
+struct page *rxb_nic_hds_bar(struct rxb_nic_ctx *ctx, u32 handle, u32 *off);
 
 /* nic_ntuple.c: the ntuple steering rules (RTNL held) */
 int rxb_nic_ntuple_write(struct rxb_nic *nic, const struct rxb_nic_ntuple *r);

@@ -39,26 +39,17 @@ static __wsum rxb_dma_copy(const struct sk_buff *skb, u32 from, u32 len,
 	return s;
 }
 
-/* The DMA engine's transfer of a frame: its first @n0 bytes to @dst0, the
- * rest to @dst1 (a ring's wrap; @n0 >= the frame's length otherwise).
+/* The DMA engine's copy of a frame, with the checksum unit: its first @n0
+ * bytes to @dst0, the rest to @dst1 (a ring's wrap; @n0 >= the frame's
+ * length otherwise).
  */
-static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
-		      u64 addr, u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
+static u8 rxb_nic_copy(struct rxb_nic *nic, const struct rxb_frame *f,
+		       u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
 {
-	const struct rxb_nic_frame *nf =
-		container_of(f, const struct rxb_nic_frame, f);
 	const struct sk_buff *skb = f->data;
-	struct rxb_nic *nic = ctx->nic;
 	unsigned int start;
 	__sum16 *field, old;
 	__wsum l4;
-
-	if (rxb_fault_hit(&nic->dma_fail)) {
-		atomic64_inc(&nic->dma_faults);
-		return RXB_CQE_F_DMA_ERR;
-	}
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
-	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
 
 	if (skb->ip_summed != CHECKSUM_PARTIAL) {
 		if (!READ_ONCE(nic->rx_csum)) {
@@ -89,6 +80,60 @@ static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 	return RXB_CQE_F_CSUM;
 }
 
+/* The DMA engine's transfer of a frame into host memory: fault knob,
+ * working set tracker and byte counters, then the copy (rxb_nic_copy()).
+ */
+static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+		      u64 addr, u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
+{
+	const struct rxb_nic_frame *nf =
+		container_of(f, const struct rxb_nic_frame, f);
+	struct rxb_nic *nic = ctx->nic;
+
+	if (rxb_fault_hit(&nic->dma_fail)) {
+		atomic64_inc(&nic->dma_faults);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
+	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
+	return rxb_nic_copy(nic, f, dst0, n0, dst1, csum);
+}
+
+/**
+ * rxb_nic_dma_xfer() - the DMA engine's copy of a whole frame into the
+ *	NIC's own memory (the header/data split), checksum unit included;
+ *	no host memory, nothing counted.
+ * @nic: the NIC.
+ * @f: the frame.
+ * @dst: where, f->len bytes.
+ * @csum: as for rxb_nic_dma_write().
+ *
+ * Return: the completion flags the transfer adds.
+ */
+u8 rxb_nic_dma_xfer(struct rxb_nic *nic, const struct rxb_frame *f, u8 *dst,
+		    u32 *csum)
+{
+	return rxb_nic_copy(nic, f, dst, f->len, dst, csum);
+}
+
+/**
+ * rxb_nic_dma_host() - the DMA engine writes a whole frame to host bus
+ *	address @addr (rxb_nic_dma_write() without the split).
+ * @ctx: the receive context.
+ * @f: the frame.
+ * @addr: bus address of the buffer.
+ * @csum: as for rxb_nic_dma_write().
+ *
+ * Return: the completion flags the transfer adds.
+ */
+u8 rxb_nic_dma_host(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+		    u64 addr, u32 *csum)
+{
+	u8 *dst = phys_to_virt(addr);
+
+	return rxb_nic_dma(ctx, f, addr, dst, f->len, dst, csum);
+}
+
 /**
  * rxb_nic_dma_write() - rxb_hw_ops.dma_write: write a frame to @addr.
  * @hw: the receive context (struct rxb_nic_ctx).
@@ -110,14 +155,19 @@ static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
  * The dma_fail knob fails a write as a bus or IOMMU error would: nothing
  * is written and the completion carries the error bit.
  *
+ * In header/data split mode (nic_hds.c) the write goes through the split:
+ * headers to @addr, payload to the on-NIC memory tier.
+ *
  * Return: the completion flags the transfer adds.
  */
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum)
 {
-	u8 *dst = phys_to_virt(addr);
+	struct rxb_nic_ctx *ctx = hw;
 
-	return rxb_nic_dma(hw, f, addr, dst, f->len, dst, csum);
+	if (ctx->hds.on)
+		return rxb_nic_hds_write(ctx, f, addr, csum);
+	return rxb_nic_dma_host(ctx, f, addr, csum);
 }
 
 /**

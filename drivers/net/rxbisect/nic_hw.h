@@ -19,6 +19,7 @@
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_wss.h>
@@ -199,6 +200,55 @@ struct rxb_nic_pcie {
 };
 
 /**
+ * struct rxb_hds_q - the NIC's side of a queue's nicmem command ring.
+ * @ring: the ring in host memory (its bus address, mapped), or NULL.
+ * @mask: entries - 1.
+ * @head: next entry the NIC executes (free-running).
+ */
+struct rxb_hds_q {
+	struct rxb_nmc_desc *ring;
+	u32 mask;
+	u32 head;
+};
+
+/**
+ * struct rxb_hds - the header/data split of a receive context (nic_hds.c).
+ * @on: split mode (fixed for the context's life).
+ * @xa: payloads in NIC memory: handle -> the NIC page holding the frame
+ *	(page_private: header length << 16 | payload length).
+ * @q: command rings, per queue.
+ * @frames: see struct rxb_nic_hds_counters, as are the counters below.
+ * @host_bytes: counter.
+ * @nic_bytes: counter.
+ * @fetch_bytes: counter.
+ * @tx_frames: counter.
+ * @tx_nic_bytes: counter.
+ * @tx_host_bytes: counter.
+ * @fallback: counter.
+ * @whole: counter.
+ * @held: counter.
+ * @cmd_errors: counter.
+ * @reclaimed: counter.
+ */
+struct rxb_hds {
+	bool on;
+	struct xarray xa;
+	struct rxb_hds_q q[RXB_MAX_QUEUES];
+	atomic64_t frames;
+	atomic64_t host_bytes;
+	atomic64_t nic_bytes;
+	atomic64_t fetch_bytes;
+	atomic64_t tx_frames;
+	atomic64_t tx_nic_bytes;
+	atomic64_t tx_host_bytes;
+	atomic64_t fallback;
+	atomic64_t whole;
+	atomic64_t held;
+	atomic64_t cmd_errors;
+	atomic64_t reclaimed;
+};
+
+/**
  * struct rxb_nic_ctx - a receive context: the NIC's state of one ring
  * configuration.
  * @nic: owner.
@@ -209,6 +259,7 @@ struct rxb_nic_pcie {
  * @wss: the I/O working set tracker of the DMA engine.
  * @flows: the flow table.
  * @mem: the on-NIC memory tier.
+ * @hds: the header/data split.
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
@@ -218,6 +269,7 @@ struct rxb_nic_ctx {
 	struct rxb_wss wss;
 	struct rxb_flow_table flows;
 	struct rxb_nicmem mem;
+	struct rxb_hds hds;
 };
 
 /**
@@ -316,7 +368,19 @@ u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
 void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 			  u32 off);
+u8 rxb_nic_dma_xfer(struct rxb_nic *nic, const struct rxb_frame *f, u8 *dst,
+		    u32 *csum);
+u8 rxb_nic_dma_host(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+		    u64 addr, u32 *csum);
 extern const struct rxb_hw_ring_ops rxb_nic_ring_ops;
+
+/* nic_hds.c */
+void rxb_nic_hds_init(struct rxb_nic_ctx *ctx, bool on);
+void rxb_nic_hds_fini(struct rxb_nic_ctx *ctx);
+u8 rxb_nic_hds_write(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+		     u64 addr, u32 *csum);
+void rxb_nic_hds_counters(struct rxb_nic_ctx *ctx,
+			  struct rxb_nic_hds_counters *c);
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);

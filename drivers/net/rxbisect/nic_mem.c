@@ -55,6 +55,33 @@ void rxb_nicmem_fini(struct rxb_nicmem *nm)
 	WARN_ON(atomic64_read(&nm->held));
 }
 
+/* Take @len bytes of the capacity; on success return the new held count
+ * (the peak is the caller's to update), else -ENOSPC, counted.
+ */
+static s64 rxb_nicmem_take(struct rxb_nicmem *nm, u32 len)
+{
+	s64 held;
+
+	/* Exact: no transient over-count refuses another allocation. */
+	held = atomic64_read(&nm->held);
+	do {
+		if (!len || held + len > (s64)nm->capacity) {
+			atomic64_inc(&nm->alloc_fails);
+			return -ENOSPC;
+		}
+	} while (!atomic64_try_cmpxchg(&nm->held, &held, held + len));
+	return held + len;
+}
+
+static void rxb_nicmem_took(struct rxb_nicmem *nm, s64 held)
+{
+	s64 peak = atomic64_read(&nm->peak);
+
+	while (held > peak && !atomic64_try_cmpxchg(&nm->peak, &peak, held))
+		;
+	atomic64_inc(&nm->allocs);
+}
+
 /**
  * rxb_nicmem_alloc() - allocate a piece of NIC memory.
  * @nm: the tier.
@@ -69,17 +96,11 @@ void rxb_nicmem_fini(struct rxb_nicmem *nm)
 int rxb_nicmem_alloc(struct rxb_nicmem *nm, u32 len, u64 *addr)
 {
 	struct rxb_nicmem_piece *p;
-	s64 held, peak;
+	s64 held;
 
-	/* Exact: no transient over-count refuses another allocation. */
-	held = atomic64_read(&nm->held);
-	do {
-		if (!len || held + len > (s64)nm->capacity) {
-			atomic64_inc(&nm->alloc_fails);
-			return -ENOSPC;
-		}
-	} while (!atomic64_try_cmpxchg(&nm->held, &held, held + len));
-	held += len;
+	held = rxb_nicmem_take(nm, len);
+	if (held < 0)
+		return held;
 	p = kmalloc(sizeof(*p) + len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!p) {
 		atomic64_sub(len, &nm->held);
@@ -87,12 +108,55 @@ int rxb_nicmem_alloc(struct rxb_nicmem *nm, u32 len, u64 *addr)
 		return -ENOMEM;
 	}
 	p->len = len;
-	peak = atomic64_read(&nm->peak);
-	while (held > peak && !atomic64_try_cmpxchg(&nm->peak, &peak, held))
-		;
-	atomic64_inc(&nm->allocs);
+	rxb_nicmem_took(nm, held);
 	*addr = (uintptr_t)p;
 	return 0;
+}
+
+/**
+ * rxb_nicmem_reserve() - take capacity for bytes a NIC component keeps in
+ *	memory of its own (counted as an allocation).
+ * @nm: the tier.
+ * @len: bytes, at least 1.
+ *
+ * Any context.
+ *
+ * Return: 0, or -ENOSPC when the tier lacks room (counted in alloc_fails).
+ */
+int rxb_nicmem_reserve(struct rxb_nicmem *nm, u32 len)
+{
+	s64 held = rxb_nicmem_take(nm, len);
+
+	if (held < 0)
+		return held;
+	rxb_nicmem_took(nm, held);
+	return 0;
+}
+
+/**
+ * rxb_nicmem_unreserve() - give back what rxb_nicmem_reserve() took.
+ * @nm: the tier.
+ * @len: the reservation's bytes.
+ */
+void rxb_nicmem_unreserve(struct rxb_nicmem *nm, u32 len)
+{
+	atomic64_sub(len, &nm->held);
+}
+
+/**
+ * rxb_nicmem_fetch_wait() - a synchronous host fetch of @len reserved
+ *	bytes: wait the latency and count the fetch; the caller copies.
+ * @nm: the tier.
+ * @len: bytes fetched.
+ */
+void rxb_nicmem_fetch_wait(struct rxb_nicmem *nm, u32 len)
+{
+	u64 due = nm->now_ns() + nm->fetch_ns;
+
+	while (nm->fetch_ns && nm->now_ns() < due)
+		;
+	atomic64_add(len, &nm->fetched);
+	atomic64_inc(&nm->fetches);
 }
 
 /**

@@ -105,6 +105,8 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 			       rxb_ceio_fetch_names },
 	[RXB_P_CEIO_FORCE_SLOW] = { "ceio_force_slow", RXB_MP(ceio_force_slow),
 				    0, 1, false, rxb_enso_prefetch_names },
+	[RXB_P_NICMEM_SPLIT] = { "nicmem_split", RXB_MP(nicmem_split), 0, 1,
+				 false, rxb_enso_prefetch_names },
 };
 
 /* Why @p refuses a value outside its range. */
@@ -216,6 +218,12 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n &&
 	     cfg->mp.ceio_force_slow)) {
 		*msg = "ceio: slow path forced but the on-NIC memory tier has no capacity";
+		return -EINVAL;
+	}
+	/* The header/data split keeps payloads in the tier. */
+	if ((p == &rxb_params[RXB_P_NICMEM_SPLIT] && n && !cfg->mp.nicmem_kb) ||
+	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n && cfg->mp.nicmem_split)) {
+		*msg = "nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
 		return -EINVAL;
 	}
 	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {

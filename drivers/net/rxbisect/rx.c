@@ -222,6 +222,18 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 		napi_gro_receive(&rxq->napi, skb);
 		return;
 	}
+	/* Headers here, payload in NIC memory (hds.c). */
+	if (unlikely(p->flags & RXB_CQE_F_SPLIT)) {
+		switch (rxb_hds_rx(rxq, p, prog, &head, &meta)) {
+		case RXB_HDS_CONSUMED:
+			return;
+		case RXB_HDS_DELIVER:
+			prog = NULL;
+			break;
+		case RXB_HDS_WHOLE:
+			break;
+		}
+	}
 	if (prog && !rxb_xdp_run(rxq, prog, p, &head, &meta))
 		return;
 	if (p->frag) {
@@ -592,6 +604,9 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 			page_pool_destroy(rx->rxq[q].pp);
 	}
 	rxb_nic_ctx_free(rx->ctx);
+	/* The NIC no longer reads the command rings. */
+	for (q = 0; q < rx->nqueues; q++)
+		rxb_hds_rxq_fini(&rx->rxq[q]);
 	kvfree(rx);
 }
 
@@ -653,6 +668,7 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.ceio_release	= cfg->mp.ceio_release,
 		.ceio_fetch_async = cfg->mp.ceio_fetch,
 		.ceio_force_slow = cfg->mp.ceio_force_slow,
+		.nicmem_split	= cfg->mp.nicmem_split,
 		.drv_ops	= &rxb_rx_drv_ops,
 		.hw_ops		= &rxb_nic_hw_ops,
 	};
@@ -690,6 +706,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		.flow_idle_ms	 = cfg->mp.flow_idle_ms,
 		.nicmem_kb	 = cfg->mp.nicmem_kb,
 		.nicmem_fetch_ns = cfg->mp.nicmem_fetch_ns,
+		.nicmem_split	 = cfg->mp.nicmem_split,
 	});
 	if (IS_ERR(rx->ctx)) {
 		err = PTR_ERR(rx->ctx);
@@ -715,6 +732,11 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		err = rxb_xdp_rxq_reg(rxq);
 		if (err)
 			goto err;
+		if (cfg->mp.nicmem_split) {
+			err = rxb_hds_rxq_init(rxq);
+			if (err)
+				goto err;
+		}
 	}
 	mcfg.drv = rx;
 	mcfg.hw = rx->ctx;

@@ -126,6 +126,7 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
  * @ceio_release: CEIO: enum rxb_ceio_release.
  * @ceio_fetch: CEIO: slow-path fetch, 0 sync, 1 async.
  * @ceio_force_slow: CEIO: no credits, every packet on the slow path.
+ * @nicmem_split: the NIC's header/data split into its memory tier.
  */
 struct rxb_mparams {
 	u32 share_factor;
@@ -154,6 +155,7 @@ struct rxb_mparams {
 	u32 ceio_release;
 	u32 ceio_fetch;
 	u32 ceio_force_slow;
+	u32 nicmem_split;
 	char ax_assoc_map[RXB_AX_TOPO_LEN];
 	char ax_link[RXB_AX_TOPO_LEN];
 };
@@ -261,6 +263,7 @@ struct rxb_qxstats {
 };
 
 struct rxb_rx;
+struct rxb_hds_rxq;
 
 /**
  * struct rxb_rxq - driver state of one receive queue.
@@ -290,6 +293,8 @@ struct rxb_rx;
  *	instead of @pp (xsk.c).  Set while the queue is stopped.
  * @xsk_live: the queue has started with @xsk: umem buffers may be posted
  *	(rxb_xsk_start()).
+ * @hds: the header/data split's per-queue state (hds.c), or NULL when
+ *	the NIC does not split.
  * @pkts: scratch array for the model's poll.
  */
 struct rxb_rxq {
@@ -314,6 +319,7 @@ struct rxb_rxq {
 	struct xdp_frame *xdp_tx[RXB_NAPI_BUDGET];
 	struct xsk_buff_pool *xsk;
 	bool xsk_live;
+	struct rxb_hds_rxq *hds;
 	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
 };
 
@@ -505,7 +511,7 @@ enum rxb_param_id {
 	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
 	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
 	RXB_P_LLC_BUDGET, RXB_P_CEIO_RELEASE, RXB_P_CEIO_FETCH,
-	RXB_P_CEIO_FORCE_SLOW,
+	RXB_P_CEIO_FORCE_SLOW, RXB_P_NICMEM_SPLIT,
 	RXB_NPARAMS
 };
 
@@ -671,6 +677,19 @@ int rxb_xsk_mtu_check(struct net_device *dev, int mtu);
 int rxb_xsk_pool_setup(struct net_device *dev, struct xsk_buff_pool *pool,
 		       u16 qid);
 int rxb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags);
+
+/* hds.c: the driver's side of the NIC's header/data split */
+enum rxb_hds_verdict {
+	RXB_HDS_CONSUMED,	/* sent, redirected or dropped */
+	RXB_HDS_DELIVER,	/* to the stack, the XDP program already run */
+	RXB_HDS_WHOLE,		/* whole in its buffer: the usual path */
+};
+
+int rxb_hds_rxq_init(struct rxb_rxq *rxq);
+void rxb_hds_rxq_fini(struct rxb_rxq *rxq);
+enum rxb_hds_verdict rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p,
+				struct bpf_prog *prog, unsigned int *head,
+				unsigned int *meta);
 
 /* lower.c */
 int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,

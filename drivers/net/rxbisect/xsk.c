@@ -300,6 +300,13 @@ static int rxb_xsk_model_ok(const struct rxb_cfg *cfg, unsigned int q,
 		*msg = "no such receive queue";
 		return -EINVAL;
 	}
+	/* A split packet's payload stays in NIC memory (hds.c), which a
+	 * umem buffer cannot stand for.
+	 */
+	if (cfg->mp.nicmem_split) {
+		*msg = "the NIC splits headers from payloads (nicmem_split)";
+		return -EOPNOTSUPP;
+	}
 	if (!ops->umem_check)
 		return 0;
 	rxb_rx_model_cfg(cfg, &mcfg);
