@@ -36,9 +36,9 @@ rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 #    waits (up to 10 s) until STAT grew by N since, then reads everything
 #    the socket holds at once and answers "COUNT +rx_packets +rx_bytes
 #    +rx_dropped"; "get STAT..." answers their values;
-#  - SND in $NS0: "COUNT RATE" sends COUNT UDP datagrams (64-byte payload)
-#    to rxb1's port 9 from one socket at about RATE a second, answers the
-#    number sent.
+#  - a sender in $NS0 (rxb_sender_start, rxb_send): COUNT UDP datagrams
+#    (64-byte payload) to rxb1's port 9 from one socket at about RATE a
+#    second.
 coproc RCV { ip netns exec "$NS1" timeout 900 python3 -u -c '
 import os, socket, sys, time
 st = "/sys/class/net/rxb1/statistics/"
@@ -73,29 +73,8 @@ for line in sys.stdin:
         print(*(get(k) for k in w[1:]))
 '; }
 RXB_PIDS+=("$RCV_PID")
-coproc SND { ip netns exec "$NS0" timeout 900 python3 -u -c '
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-payload = b"x" * 64
-for line in sys.stdin:
-    count, rate = int(line.split()[0]), float(line.split()[1])
-    sent = 0
-    t0 = time.monotonic()
-    for i in range(count):
-        try:
-            s.sendto(payload, (sys.argv[1], 9))
-            sent += 1
-        except OSError:
-            pass
-        if i % 16 == 15:
-            ahead = t0 + (i + 1) / rate - time.monotonic()
-            if ahead > 0:
-                time.sleep(ahead)
-    print(sent)
-' "$RXB_IP1"; }
-RXB_PIDS+=("$SND_PID")
+rxb_sender_start "$NS0" "$RXB_IP1"
 rcv() { echo "$*" >&"${RCV[1]}" && read -r -t 60 REPLY <&"${RCV[0]}" && echo "$REPLY"; }
-snd() { echo "$*" >&"${SND[1]}" && read -r -t 60 REPLY <&"${SND[0]}" && echo "$REPLY"; }
 read -r -t 60 r <&"${RCV[0]}"
 [ "$r" = ready ] || rxb_bail "the receiver does not start"
 
@@ -108,7 +87,7 @@ for m in $MODELS; do
 	r0=${RXB_S[rx_pp_released]:-x} f0=${RXB_S[rx_pp_fresh]:-0}
 	n0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 	rcv base >/dev/null
-	sent=$(snd $N 3000)
+	sent=$(rxb_send $N 3000)
 	# until rx_packets has grown by what was sent (up to 10 s), then the
 	# socket frees them all at once
 	# (or by what was sent less the NIC's drops: with rxBisect's 128
@@ -141,7 +120,7 @@ ktap_test_result "rx_packets/rx_bytes (ip -s link) = what the socket received" \
 # nm+2: dma_fail: every completion carries a DMA error
 rcv base >/dev/null
 rxb_fault rxb1 dma_fail 1000
-sent=$(snd 200 2000)
+sent=$(rxb_send 200 2000)
 read -r got p b d <<<"$(rcv hold rx_dropped "${sent:-0}")"
 rxb_fault rxb1 dma_fail 0
 ktap_print_msg "dma_fail=1000: $sent sent, rx_dropped +$d, rx_packets +$p, socket got $got"

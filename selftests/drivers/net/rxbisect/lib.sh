@@ -632,6 +632,43 @@ print(sent)
 EOF
 }
 
+# rxb_sender_start NS DST [NPORTS]: a UDP sender in NS, python3 started
+# once (each start costs ~0.7 s in the VM), driven by rxb_send; NPORTS
+# source ports (default 1), datagrams to DST port 9 in turn.
+# rxb_send COUNT RATE: COUNT datagrams (64-byte payload) at about RATE a
+# second; prints the number sent.
+rxb_sender_start() {
+	coproc RXB_SND { ip netns exec "$1" timeout 1800 $RXB_PY -u -c '
+import socket, sys, time
+dst, n = sys.argv[1], int(sys.argv[2])
+socks = []
+for i in range(n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("", 0))
+    socks.append(s)
+payload = b"x" * 64
+for line in sys.stdin:
+    count, rate = int(line.split()[0]), float(line.split()[1])
+    sent = 0
+    t0 = time.monotonic()
+    for i in range(count):
+        try:
+            socks[i % n].sendto(payload, (dst, 9))
+            sent += 1
+        except OSError:
+            pass
+        if i % 16 == 15:
+            ahead = t0 + (i + 1) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+    print(sent)
+' "$2" "${3:-1}"; }
+	RXB_PIDS+=("$RXB_SND_PID")
+}
+rxb_send() {
+	echo "$*" >&"${RXB_SND[1]}" && read -r -t 60 REPLY <&"${RXB_SND[0]}" && echo "$REPLY"
+}
+
 # rxb_udp_flows NS DST COUNT SPORT...: COUNT datagrams from each source port
 # SPORT to DST port 9.
 # rxb_udp_seq OUT COUNT FLOWS RATE: COUNT numbered datagrams (udp_seq.py)

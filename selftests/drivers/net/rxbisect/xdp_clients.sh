@@ -100,7 +100,7 @@ snap() {
 		C[nicdrop]=$((C[nicdrop] + ${RXB_S[$f]:-0}))
 	done
 	C[flushed]=${RXB_S[rx_flushed]:-0}
-	C[tx]=$(rxb_in "$1" cat "/sys/class/net/$1/statistics/tx_packets")
+	C[tx]=${RXB_S[tx_packets]}
 }
 
 # settle IF: wait (up to 10 s) until every frame IF's NIC wrote was
@@ -130,7 +130,8 @@ after() {
 
 # blast: N datagrams from rxb0's namespace to rxb1 over 8 flows (both
 # queues), paced so that a TCG vCPU keeps up.
-blast() { rxb_udp_blast "$NS0" "$RXB_IP1" "$N" 8 2000 >/dev/null; }
+rxb_sender_start "$NS0" "$RXB_IP1" 8
+blast() { rxb_send "$N" 2000 >/dev/null; }
 
 # conserved: frames rxb0 sent = frames rxb1's NIC wrote + its drops.
 conserved() {
