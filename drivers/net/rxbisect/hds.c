@@ -286,15 +286,8 @@ static enum rxb_hds_verdict rxb_hds_xdp(struct rxb_rxq *rxq,
 		rxq->poll_redirect = true;
 		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return RXB_HDS_CONSUMED;
-	default:
-		bpf_warn_invalid_xdp_action(dev, prog, act);
-		fallthrough;
-	case XDP_ABORTED:
-		trace_xdp_exception(dev, prog, act);
-		rxq->poll_xdp[RXB_XDP_ABORTED]++;
-		break;
-	case XDP_DROP:
-		rxq->poll_xdp[RXB_XDP_DROP]++;
+	default:	/* XDP_DROP, XDP_ABORTED or invalid */
+		rxb_xdp_count_drop(rxq, prog, act);
 		break;
 	}
 drop:

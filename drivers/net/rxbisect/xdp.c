@@ -179,6 +179,33 @@ done:
 }
 
 /**
+ * rxb_xdp_count_drop() - count a verdict that drops the packet.
+ * @rxq: the queue whose poll ran the program.
+ * @prog: the program.
+ * @act: XDP_DROP, XDP_ABORTED or a verdict the program may not return
+ *	(warned about, then counted as XDP_ABORTED with the xdp_exception
+ *	tracepoint).
+ *
+ * The caller gives the packet's buffer back.
+ */
+void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act)
+{
+	struct net_device *dev = rxq->rx->port->dev;
+
+	switch (act) {
+	case XDP_DROP:
+		rxq->poll_xdp[RXB_XDP_DROP]++;
+		return;
+	default:
+		bpf_warn_invalid_xdp_action(dev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		trace_xdp_exception(dev, prog, act);
+		rxq->poll_xdp[RXB_XDP_ABORTED]++;
+	}
+}
+
+/**
  * rxb_xdp_run() - run the port's XDP program on a received packet.
  * @rxq: the queue, in its NAPI poll.
  * @prog: the program.
@@ -251,15 +278,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxq->poll_redirect = true;
 		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return false;
-	default:
-		bpf_warn_invalid_xdp_action(dev, prog, act);
-		fallthrough;
-	case XDP_ABORTED:
-		trace_xdp_exception(dev, prog, act);
-		rxq->poll_xdp[RXB_XDP_ABORTED]++;
-		break;
-	case XDP_DROP:
-		rxq->poll_xdp[RXB_XDP_DROP]++;
+	default:	/* XDP_DROP, XDP_ABORTED or invalid */
+		rxb_xdp_count_drop(rxq, prog, act);
 		break;
 	}
 	page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,

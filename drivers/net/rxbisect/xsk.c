@@ -177,15 +177,8 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		}
 		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
 		return NULL;
-	default:
-		bpf_warn_invalid_xdp_action(dev, prog, act);
-		fallthrough;
-	case XDP_ABORTED:
-		trace_xdp_exception(dev, prog, act);
-		rxq->poll_xdp[RXB_XDP_ABORTED]++;
-		break;
-	case XDP_DROP:
-		rxq->poll_xdp[RXB_XDP_DROP]++;
+	default:	/* XDP_DROP, XDP_ABORTED or invalid */
+		rxb_xdp_count_drop(rxq, prog, act);
 		break;
 	}
 	xsk_buff_free(xdp);
