@@ -143,21 +143,12 @@ elif mode == "sniff":	# sniff IF DADDR DPORT COUNT LEN OUT: frames as NATed
 EOF
 NMPY="$RXB_PY $RXB_TMP/nm.py"
 
-# nm_wait_ready FILE: the receiver bound its socket.
-nm_wait_ready() {
+# nm_wait TEST FILE TRIES: until [ TEST FILE ] holds, every 50 ms: -e
+# FILE.ready, the receiver bound its socket; -s FILE, it wrote its result.
+nm_wait() {
 	local i
-	for i in $(seq 200); do
-		[ -e "$1.ready" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-# nm_wait_file FILE: the receiver wrote its result.
-nm_wait_file() {
-	local i
-	for i in $(seq 300); do
-		[ -s "$1" ] && return 0
+	for i in $(seq "$3"); do
+		[ "$1" "$2" ] && return 0
 		sleep 0.05
 	done
 	return 1
@@ -175,9 +166,9 @@ nm_udp() {
 	read -r c0 r0 < <(nm_snmp)
 	rm -f "$out" "$out.ready"
 	rxb_bg ip netns exec "$NS1" timeout 60 $NMPY recv "$RXB_IP1" "$1" "$2" $LEN "$out"
-	nm_wait_ready "$out" || { GOOD=0; BAD=0; return 1; }
+	nm_wait -e "$out.ready" 200 || { GOOD=0; BAD=0; return 1; }
 	ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" "$1" "$2" $LEN >/dev/null
-	nm_wait_file "$out"
+	nm_wait -s "$out" 300
 	read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
 	read -r c1 r1 < <(nm_snmp)
 	CSUMERR=$((c1 - c0))
@@ -286,9 +277,9 @@ rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/nat" || why+=" cannot
 out=$RXB_TMP/sniff
 rm -f "$out" "$out.ready"
 rxb_bg ip netns exec "$NS0" timeout 60 $NMPY sniff rxb0 "$RXB_IP0" 7778 $N $LEN "$out"
-nm_wait_ready "$out" || why+=" no sniffer;"
+nm_wait -e "$out.ready" 200 || why+=" no sniffer;"
 ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $N $LEN >/dev/null
-nm_wait_file "$out"
+nm_wait -s "$out" 300
 read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
 nm_settle || why+=" payloads still held;"
 tx=$(nm_d nicmem_tx_frames)
@@ -315,11 +306,11 @@ for q in 0 1; do rxb_knob_set rxb1 $q stall 1; done
 out=$RXB_TMP/recv.full
 rm -f "$out" "$out.ready"
 rxb_bg ip netns exec "$NS1" timeout 60 $NMPY recv "$RXB_IP1" 7100 $NF $LEN "$out"
-nm_wait_ready "$out" || why+=" no receiver;"
+nm_wait -e "$out.ready" 200 || why+=" no receiver;"
 ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7100 $NF $LEN >/dev/null
 sleep 0.5
 for q in 0 1; do rxb_knob_set rxb1 $q stall 0; done
-nm_wait_file "$out"
+nm_wait -s "$out" 300
 read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
 nm_settle || why+=" payloads still held;"
 fr=$(nm_d nicmem_split_frames)
