@@ -83,17 +83,12 @@ NIC_DROPS="rx_nobuf_drops rx_ring_full_drops rx_oversize_drops rx_runt_drops
 # drops, and the frames put on the wire.
 declare -A C=()
 snap() {
-	local f q
+	local f
 	C=()
 	rxb_snap "$1" || return 1
 	for f in hw_packets packets stack_packets xdp_drop xdp_tx xdp_tx_errors \
 		 xdp_redirect xdp_redirect_errors xdp_pass; do
-		C[$f]=0
-		q=0
-		while [ -n "${RXB_S[rx${q}_$f]:-}" ]; do
-			C[$f]=$((C[$f] + RXB_S[rx${q}_$f]))
-			q=$((q + 1))
-		done
+		C[$f]=$(rxb_s_qsum "$f")
 	done
 	C[nicdrop]=0
 	for f in $NIC_DROPS; do
