@@ -38,6 +38,47 @@ struct rxb_rx_desc {
 } __packed;
 static_assert(sizeof(struct rxb_rx_desc) == 16);
 
+/*
+ * Scatter buffers (multi-buffer receive, as a real NIC's non-linear
+ * receive queue: mlx5's legacy RQ with several data segments per WQE,
+ * virtio's indirect descriptors).  A receive context is created with a
+ * scatter count (rxb_nic_ctx_create(): RXB_RX_SGE_MAX at most); with a
+ * count above 1, every buffer address the ring model hands the DMA engine
+ * (the buf_addr of its descriptors) is the bus address of a scatter list,
+ * not of packet data.  The NIC reads the list's first count entries with
+ * each frame, before writing it, and fills the segments in order; the
+ * completion entry's length is the whole frame's.  A list too short for
+ * the frame, or an entry of length 0 before the frame ends, fails the
+ * write as a DMA error (RXB_CQE_F_DMA_ERR).  Ring models see none of
+ * this: to them a scatter buffer is a buffer of the posted length.
+ */
+#define RXB_RX_SGE_MAX	4	/* most segments of a scatter buffer */
+
+/**
+ * struct rxb_rx_sge - scatter list entry: one segment of a buffer.
+ *
+ * Written by the driver before it posts the buffer, read by the NIC.
+ */
+struct rxb_rx_sge {
+	/** @addr: [0] Bus address of the segment's first byte. */
+	__le64 addr;
+	/** @len: [8] Bytes the NIC may write there; 0 ends the list. */
+	__le32 len;
+	/** @reserved: [12] Must be zero. */
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct rxb_rx_sge) == 16);
+
+/**
+ * struct rxb_rx_sgl - scatter list of one buffer, at the bus address the
+ * buffer is posted with (8-byte aligned).
+ */
+struct rxb_rx_sgl {
+	/** @sge: [0] The segments, in the order the frame fills them. */
+	struct rxb_rx_sge sge[RXB_RX_SGE_MAX];
+} __packed;
+static_assert(sizeof(struct rxb_rx_sgl) == 16 * RXB_RX_SGE_MAX);
+
 /* Completion entry flags (rxb_cqe.flags). */
 #define RXB_CQE_F_DONE		0x01	/* done bit: equals the NIC's generation */
 #define RXB_CQE_F_L4_HASH	0x02	/* rss_hash covers the L4 4-tuple */

@@ -513,6 +513,13 @@ struct rxb_hw_debug {
  * @name: model name, as given to the ring_model parameter.
  * @multi_pkt_bufs: the model places several packets in one buffer and
  *	hands them up as fragments (struct rxb_pkt.frag).
+ * @contig_bufs: the hardware half writes into buffers other than with one
+ *	rxb_hw_ops.dma_write at the address it took (several packets at
+ *	offsets of one buffer, or a fetch engine through
+ *	rxb_hw_ops.dma_ptr): a buffer longer than a page must be one
+ *	contiguous range, which the driver then allocates (larger pages)
+ *	rather than scatter buffers (rxb_desc.h).  Implied by
+ *	@multi_pkt_bufs and @stream.
  * @stream: the model has no buffers: the NIC writes frames into rings the
  *	driver owns (Ensō pipes) and poll hands packets up in ring memory
  *	(struct rxb_pkt.data), which the ring reuses once the next poll or
@@ -598,6 +605,7 @@ struct rxb_hw_debug {
 struct rxb_model_ops {
 	const char *name;
 	bool multi_pkt_bufs;
+	bool contig_bufs;
 	bool stream;
 	struct rxb_model *(*create)(const struct rxb_model_cfg *cfg);
 	void (*destroy)(struct rxb_model *m);

@@ -163,7 +163,11 @@ static void rxb_get_ringparam(struct net_device *dev,
 			      struct netlink_ext_ack *extack)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	struct rxb_buf_layout bl;
 
+	rxb_rx_buf_layout(&port->cfg, &bl);
+	/* What the NIC may write into one buffer: a scatter buffer's all. */
+	kring->rx_buf_len = bl.len;
 	ring->rx_max_pending = RXB_RING_MAX;
 	ring->tx_max_pending = RXB_RING_MAX;
 	ring->rx_pending = port->cfg.rx_ring_size;

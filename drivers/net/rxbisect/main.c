@@ -14,6 +14,7 @@
 struct rxb_cfg rxb_default_cfg = {
 	.rx_ring_size	= RXB_DEF_RING_SIZE,
 	.tx_ring_size	= RXB_DEF_TX_RING_SIZE,
+	.mtu		= ETH_DATA_LEN,
 	.mp = {
 		.share_factor	= RXB_DEF_SHARE_FACTOR,
 		.ax_ring_size	= RXB_DEF_AX_RING_SIZE,

@@ -1105,6 +1105,8 @@ static bool ceio_buf_refs(const struct rxb_model_cfg *cfg)
 const struct rxb_model_ops rxb_ceio_ops = {
 	RXB_MODEL_XOPS("ceio", ceio),
 	.buf_refs = ceio_buf_refs,
+	/* The fetch engine copies a slow-path frame into one host range. */
+	.contig_bufs = true,
 	.hw_timer = ceio_hw_timer,
 	.validate = ceio_validate,
 	.bufs_per_queue = ceio_bufs_per_queue,

@@ -353,6 +353,13 @@ static int rxb_reconf_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 	if (cfg->mp.engine && !cpu_online(cfg->mp.engine - 1))
 		return rxb_reconf_refuse(port->dev, -EINVAL,
 					 "the engine CPU is not online", extack);
+	/* The split keeps a frame's headers in a linear host buffer and
+	 * copies its payload there for the stack (hds.c): one page.
+	 */
+	if (cfg->mp.nicmem_split && cfg->mtu > RXB_LINEAR_MTU)
+		return rxb_reconf_refuse(port->dev, -EINVAL,
+					 "nicmem_split takes frames that fit one buffer: lower the MTU first",
+					 extack);
 	rxb_rx_model_cfg(cfg, &mcfg);
 	err = rxb_model_validate(cfg->model, &mcfg, &msg);
 	if (err)
@@ -555,13 +562,20 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 	return rxb_reconfigure_many(&rc, 1, extack);
 }
 
+/* A new MTU that changes the receive buffers' layout (one page, scatter
+ * buffers of so many pages, larger pages: rxb_rx_buf_layout()) rebuilds
+ * the rings, as a real NIC's driver reopens its queues; the rest only
+ * moves the NIC's max-frame register.
+ */
 static int rxb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct net_device *lower = rtnl_dereference(port->lower);
+	struct rxb_buf_layout old, new;
+	struct rxb_cfg cfg = port->cfg;
 	int err;
 
-	/* The core has checked min_mtu..max_mtu: a frame fits one buffer. */
+	/* The core has checked min_mtu..max_mtu. */
 	if (lower && mtu > lower->mtu) {
 		netdev_err(dev, "MTU %d refused: above the MTU %u of the lower device %s\n",
 			   mtu, lower->mtu, netdev_name(lower));
@@ -571,6 +585,25 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 				NULL) ?: rxb_xsk_mtu_check(dev, mtu);
 	if (err)
 		return err;
+	cfg.mtu = mtu;
+	rxb_rx_buf_layout(&port->cfg, &old);
+	rxb_rx_buf_layout(&cfg, &new);
+	if (old.order == new.order && old.segs == new.segs) {
+		port->cfg.mtu = mtu;
+		goto out;
+	}
+	/* No frame longer than the new buffers once they are posted; a
+	 * longer MTU takes effect once they are.
+	 */
+	if (mtu < dev->mtu)
+		rxb_nic_set_max_frame(port->nic, mtu + ETH_HLEN + VLAN_HLEN);
+	err = rxb_reconfigure(port, &cfg, NULL);
+	if (err) {
+		rxb_nic_set_max_frame(port->nic,
+				      dev->mtu + ETH_HLEN + VLAN_HLEN);
+		return err;
+	}
+out:
 	dev->mtu = mtu;
 	rxb_nic_set_max_frame(port->nic, mtu + ETH_HLEN + VLAN_HLEN);
 	return 0;

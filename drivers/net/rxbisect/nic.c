@@ -322,6 +322,7 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	rxb_nicmem_init(&ctx->mem, (u64)cfg->nicmem_kb * 1024,
 			cfg->nicmem_fetch_ns, rxb_nic_clock);
 	rxb_nic_hds_init(ctx, cfg->nicmem_split);
+	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
 	return ctx;
 
 err_wss:

@@ -192,6 +192,9 @@ struct rxb_nic_ntuple {
  * @nicmem_fetch_ns: its fetch latency.
  * @nicmem_split: header/data split mode (nic_hds.c): headers to the host,
  *	payloads into the tier.
+ * @rx_sge: segments of each receive buffer: 1, linear (the buffer
+ *	address is the data's); 2..RXB_RX_SGE_MAX, scatter buffers (the
+ *	address is a struct rxb_rx_sgl's, rxb_desc.h).
  */
 struct rxb_nic_ctx_cfg {
 	u32 ws_window;
@@ -200,6 +203,7 @@ struct rxb_nic_ctx_cfg {
 	u32 nicmem_kb;
 	u32 nicmem_fetch_ns;
 	bool nicmem_split;
+	u32 rx_sge;
 };
 
 /**

@@ -11,40 +11,66 @@
 #include <net/checksum.h>
 #include "nic_hw.h"
 
-/* Where byte @o of a transfer goes: @n0 bytes at @dst0, the rest at @dst1. */
-static u8 *rxb_dma_at(u8 *dst0, u32 n0, u8 *dst1, u32 o)
+/**
+ * struct rxb_dma_dst - where a transfer goes: segments filled in order.
+ * @p: each segment's first byte.
+ * @len: each segment's bytes; the last one's is never checked (the
+ *	caller made sure the frame fits).
+ * @n: segments: 1 (a linear buffer, NIC memory), 2 (a ring's wrap) or up
+ *	to RXB_RX_SGE_MAX (a scatter buffer).
+ */
+struct rxb_dma_dst {
+	u8 *p[RXB_RX_SGE_MAX];
+	u32 len[RXB_RX_SGE_MAX];
+	unsigned int n;
+};
+
+/* Where byte @o of a transfer goes. */
+static u8 *rxb_dma_at(const struct rxb_dma_dst *d, u32 o)
 {
-	return o < n0 ? dst0 + o : dst1 + (o - n0);
+	unsigned int i;
+
+	for (i = 0; i + 1 < d->n && o >= d->len[i]; i++)
+		o -= d->len[i];
+	return d->p[i] + o;
 }
 
-/* Copy bytes [@from, @from + @len) of @skb to their place (rxb_dma_at());
- * with @sum, return their checksum.
+/* Copy bytes [@from, @from + @len) of @skb to their place in @d; with
+ * @sum, return their checksum.
  */
 static __wsum rxb_dma_copy(const struct sk_buff *skb, u32 from, u32 len,
-			   u8 *dst0, u32 n0, u8 *dst1, bool sum)
+			   const struct rxb_dma_dst *d, bool sum)
 {
-	u32 a = from < n0 ? min(len, n0 - from) : 0;
-	u8 *d = rxb_dma_at(dst0, n0, dst1, from + a);
+	u32 base = 0, done = 0;
+	unsigned int i;
 	__wsum s = 0;
 
-	if (a && sum)
-		s = skb_copy_and_csum_bits(skb, from, dst0 + from, a);
-	else if (a)
-		skb_copy_bits(skb, from, dst0 + from, a);
-	if (len > a && sum)
-		s = csum_block_add(s, skb_copy_and_csum_bits(skb, from + a, d,
-							     len - a), a);
-	else if (len > a)
-		skb_copy_bits(skb, from + a, d, len - a);
+	for (i = 0; i < d->n && done < len; i++) {
+		u32 end = i + 1 < d->n ? base + d->len[i] : U32_MAX;
+		u32 at = from + done, n;
+		u8 *p;
+
+		if (at < end) {
+			n = min(len - done, end - at);
+			p = d->p[i] + (at - base);
+			if (sum)
+				s = csum_block_add(s,
+						   skb_copy_and_csum_bits(skb,
+									  at, p,
+									  n),
+						   done);
+			else
+				skb_copy_bits(skb, at, p, n);
+			done += n;
+		}
+		base = end;
+	}
 	return s;
 }
 
-/* The DMA engine's copy of a frame, with the checksum unit: its first @n0
- * bytes to @dst0, the rest to @dst1 (a ring's wrap; @n0 >= the frame's
- * length otherwise).
- */
+/* The DMA engine's copy of a frame into @d, with the checksum unit. */
 static u8 rxb_nic_copy(struct rxb_nic *nic, const struct rxb_frame *f,
-		       u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
+		       const struct rxb_dma_dst *d, u32 *csum)
 {
 	const struct sk_buff *skb = f->data;
 	unsigned int start;
@@ -53,21 +79,20 @@ static u8 rxb_nic_copy(struct rxb_nic *nic, const struct rxb_frame *f,
 
 	if (skb->ip_summed != CHECKSUM_PARTIAL) {
 		if (!READ_ONCE(nic->rx_csum)) {
-			rxb_dma_copy(skb, 0, f->len, dst0, n0, dst1, false);
+			rxb_dma_copy(skb, 0, f->len, d, false);
 			return 0;
 		}
-		rxb_dma_copy(skb, 0, ETH_HLEN, dst0, n0, dst1, false);
+		rxb_dma_copy(skb, 0, ETH_HLEN, d, false);
 		*csum = (__force u32)rxb_dma_copy(skb, ETH_HLEN,
-						  f->len - ETH_HLEN, dst0, n0,
-						  dst1, true);
+						  f->len - ETH_HLEN, d, true);
 		return RXB_CQE_F_CSUM;
 	}
 	/* rxb_xmit() checked csum_start and csum_offset against the frame. */
 	start = skb_checksum_start_offset(skb);
-	rxb_dma_copy(skb, 0, start, dst0, n0, dst1, false);
-	l4 = rxb_dma_copy(skb, start, f->len - start, dst0, n0, dst1, true);
-	/* At an even offset: never split (a split is at an even offset). */
-	field = (__sum16 *)rxb_dma_at(dst0, n0, dst1, start + skb->csum_offset);
+	rxb_dma_copy(skb, 0, start, d, false);
+	l4 = rxb_dma_copy(skb, start, f->len - start, d, true);
+	/* At an even offset: never split (segments end at even offsets). */
+	field = (__sum16 *)rxb_dma_at(d, start + skb->csum_offset);
 	old = *field;
 	*field = csum_fold(l4) ?: CSUM_MANGLED_0;
 	if (!READ_ONCE(nic->rx_csum))
@@ -80,11 +105,12 @@ static u8 rxb_nic_copy(struct rxb_nic *nic, const struct rxb_frame *f,
 	return RXB_CQE_F_CSUM;
 }
 
-/* The DMA engine's transfer of a frame into host memory: fault knob,
- * working set tracker and byte counters, then the copy (rxb_nic_copy()).
+/* The DMA engine's transfer of a frame into host memory at @d, whose
+ * first byte is bus address @addr: fault knob, working set tracker and
+ * byte counters, then the copy (rxb_nic_copy()).
  */
 static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
-		      u64 addr, u8 *dst0, u32 n0, u8 *dst1, u32 *csum)
+		      u64 addr, const struct rxb_dma_dst *d, u32 *csum)
 {
 	const struct rxb_nic_frame *nf =
 		container_of(f, const struct rxb_nic_frame, f);
@@ -96,7 +122,53 @@ static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 	}
 	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
 	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
-	return rxb_nic_copy(nic, f, dst0, n0, dst1, csum);
+	return rxb_nic_copy(nic, f, d, csum);
+}
+
+/* A linear destination: @len bytes at @p. */
+static void rxb_dma_dst_one(struct rxb_dma_dst *d, u8 *p, u32 len)
+{
+	d->p[0] = p;
+	d->len[0] = len;
+	d->n = 1;
+}
+
+/* A frame into a scatter buffer (rxb_desc.h, struct rxb_rx_sgl at @addr):
+ * the NIC reads the list's first ctx->rx_sge entries (a descriptor read
+ * on the interconnect, the same for every ring model), then writes the
+ * frame across the segments it needs.  Each segment's page counts in the
+ * working set.  A list that cannot hold the frame is a DMA error.
+ */
+static u8 rxb_nic_dma_sgl(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
+			  u64 addr, u32 *csum)
+{
+	const struct rxb_nic_frame *nf =
+		container_of(f, const struct rxb_nic_frame, f);
+	const struct rxb_rx_sgl *sgl = phys_to_virt(addr);
+	struct rxb_nic *nic = ctx->nic;
+	struct rxb_dma_dst d = { .n = 0 };
+	u32 room = 0, i;
+	u64 seg;
+
+	atomic64_add(ctx->rx_sge * sizeof(sgl->sge[0]),
+		     &nic->pcie[nf->q].to_nic_desc);
+	for (i = 0; i < ctx->rx_sge && room < f->len; i++) {
+		u32 len = le32_to_cpu(READ_ONCE(sgl->sge[i].len));
+
+		if (!len)
+			break;
+		seg = le64_to_cpu(READ_ONCE(sgl->sge[i].addr));
+		d.p[d.n] = phys_to_virt(seg);
+		d.len[d.n++] = len;
+		room += len;
+		if (i)
+			rxb_wss_record(&ctx->wss, (seg >> PAGE_SHIFT) + 1);
+	}
+	if (room < f->len) {
+		atomic64_inc(&nic->dma_faults);
+		return RXB_CQE_F_DMA_ERR;
+	}
+	return rxb_nic_dma(ctx, f, le64_to_cpu(sgl->sge[0].addr), &d, csum);
 }
 
 /**
@@ -113,7 +185,10 @@ static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 u8 rxb_nic_dma_xfer(struct rxb_nic *nic, const struct rxb_frame *f, u8 *dst,
 		    u32 *csum)
 {
-	return rxb_nic_copy(nic, f, dst, f->len, dst, csum);
+	struct rxb_dma_dst d;
+
+	rxb_dma_dst_one(&d, dst, f->len);
+	return rxb_nic_copy(nic, f, &d, csum);
 }
 
 /**
@@ -129,16 +204,20 @@ u8 rxb_nic_dma_xfer(struct rxb_nic *nic, const struct rxb_frame *f, u8 *dst,
 u8 rxb_nic_dma_host(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 		    u64 addr, u32 *csum)
 {
-	u8 *dst = phys_to_virt(addr);
+	struct rxb_dma_dst d;
 
-	return rxb_nic_dma(ctx, f, addr, dst, f->len, dst, csum);
+	if (ctx->rx_sge > 1)
+		return rxb_nic_dma_sgl(ctx, f, addr, csum);
+	rxb_dma_dst_one(&d, phys_to_virt(addr), f->len);
+	return rxb_nic_dma(ctx, f, addr, &d, csum);
 }
 
 /**
  * rxb_nic_dma_write() - rxb_hw_ops.dma_write: write a frame to @addr.
  * @hw: the receive context (struct rxb_nic_ctx).
  * @f: the frame (in a struct rxb_nic_frame).
- * @addr: bus address of the buffer.
+ * @addr: bus address of the buffer (of its scatter list, in a context
+ *	with scatter buffers: rxb_desc.h).
  * @csum: set to the checksum the unit computed, with RXB_CQE_F_CSUM.
  *
  * The frame crosses the emulated wire in this one copy, so the checksum
@@ -215,8 +294,13 @@ void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
 static u8 rxb_nic_dma_write_ring(void *hw, const struct rxb_frame *f,
 				 u64 addr, u32 size, u32 off, u32 *csum)
 {
-	return rxb_nic_dma(hw, f, addr + off, phys_to_virt(addr + off),
-			   size - off, phys_to_virt(addr), csum);
+	struct rxb_dma_dst d = {
+		.p = { phys_to_virt(addr + off), phys_to_virt(addr) },
+		.len = { size - off, off },
+		.n = 2,
+	};
+
+	return rxb_nic_dma(hw, f, addr + off, &d, csum);
 }
 
 /**

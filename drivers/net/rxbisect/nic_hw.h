@@ -260,6 +260,7 @@ struct rxb_hds {
  * @flows: the flow table.
  * @mem: the on-NIC memory tier.
  * @hds: the header/data split.
+ * @rx_sge: segments per receive buffer (struct rxb_nic_ctx_cfg.rx_sge).
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
@@ -270,6 +271,7 @@ struct rxb_nic_ctx {
 	struct rxb_flow_table flows;
 	struct rxb_nicmem mem;
 	struct rxb_hds hds;
+	unsigned int rx_sge;
 };
 
 /**

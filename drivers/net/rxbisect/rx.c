@@ -35,6 +35,52 @@ int rxb_queue_cpu(const struct rxb_port *port, unsigned int q)
 	return cpumask_local_spread(q, NUMA_NO_NODE);
 }
 
+/* A scatter buffer (rxb_desc.h): bl.segs pages of queue @q's pool, the
+ * list of their data ranges in the first page's headroom, which the NIC
+ * does not write (the frame starts after it, at RXB_RX_HEADROOM); the
+ * other pages take data from their first byte.  Posted at the list's
+ * address.
+ */
+static int rxb_rx_alloc_sgl(struct rxb_rx *rx, unsigned int q,
+			    struct rxb_buf *buf)
+{
+	struct page_pool *pp = rx->rxq[q].pp;
+	struct page *page[RXB_RX_SGE_MAX];
+	struct rxb_rx_sgl *sgl;
+	unsigned int i;
+
+	for (i = 0; i < rx->bl.segs; i++) {
+		page[i] = page_pool_dev_alloc_pages(pp);
+		if (!page[i]) {
+			while (i--)
+				page_pool_put_full_page(pp, page[i], true);
+			return -ENOMEM;
+		}
+		rxb_page_pool_frag_init(pp, page[i]);
+	}
+	sgl = page_address(page[0]);
+	memset(sgl, 0, sizeof(*sgl));
+	sgl->sge[0].addr = cpu_to_le64(page_to_phys(page[0]) + RXB_RX_HEADROOM);
+	sgl->sge[0].len = cpu_to_le32(RXB_RX_BUF_LEN);
+	for (i = 1; i < rx->bl.segs; i++) {
+		sgl->sge[i].addr = cpu_to_le64(page_to_phys(page[i]));
+		sgl->sge[i].len = cpu_to_le32(PAGE_SIZE);
+	}
+	buf->addr = page_to_phys(page[0]);
+	buf->cookie = page[0];
+	return 0;
+}
+
+/* Page @i of the scatter buffer whose first page is @head: the driver's
+ * own list, which the NIC only reads.
+ */
+static struct page *rxb_sgl_page(struct page *head, unsigned int i)
+{
+	const struct rxb_rx_sgl *sgl = page_address(head);
+
+	return virt_to_page(phys_to_virt(le64_to_cpu(sgl->sge[i].addr)));
+}
+
 static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 {
 	struct rxb_rx *rx = env;
@@ -45,6 +91,8 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 		return -ENOMEM;
 	if (rx->rxq[q].xsk)	/* a zero-copy AF_XDP socket's umem (xsk.c) */
 		return rxb_xsk_alloc_buf(&rx->rxq[q], buf);
+	if (rx->bl.segs > 1)
+		return rxb_rx_alloc_sgl(rx, q, buf);
 	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
 	if (!page)
 		return -ENOMEM;
@@ -57,6 +105,20 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	return 0;
 }
 
+/* Give back a whole buffer of queue @q's pool, written or not: a scatter
+ * buffer's every page.  @direct: from @q's own poll.
+ */
+static void rxb_rx_put_buf(struct rxb_rx *rx, unsigned int q,
+			   struct page *page, bool direct)
+{
+	struct page_pool *pp = rx->rxq[q].pp;
+	unsigned int i;
+
+	for (i = 1; i < rx->bl.segs; i++)
+		page_pool_put_full_page(pp, rxb_sgl_page(page, i), direct);
+	page_pool_put_full_page(pp, page, direct);
+}
+
 static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 {
 	struct rxb_rx *rx = env;
@@ -64,7 +126,76 @@ static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 	if (rxb_xsk_cookie(cookie))
 		rxb_xsk_free_buf(&rx->rxq[q], cookie);
 	else
-		page_pool_put_full_page(rx->rxq[q].pp, cookie, false);
+		rxb_rx_put_buf(rx, q, cookie, false);
+}
+
+/**
+ * rxb_rx_shinfo() - the skb_shared_info at the end of a buffer's page,
+ *	where napi_build_skb() and XDP look for a packet's fragments.
+ * @rx: the configuration.
+ * @page: the buffer's (first) page.
+ *
+ * Return: the shared info.
+ */
+struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
+				      struct page *page)
+{
+	return page_address(page) + rxb_rx_page_size(rx) - RXB_RX_TAILROOM;
+}
+
+/**
+ * rxb_rx_put_pkt() - give back the pages of a packet dropped in poll.
+ * @rxq: the queue whose poll handles it.
+ * @p: the packet, in a page of queue p->pool_q's pool.
+ * @nfrags: fragments it has in its shared info (rxb_rx_sgl_frags()).
+ */
+void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
+		    unsigned int nfrags)
+{
+	struct rxb_rx *rx = rxq->rx;
+	struct page_pool *pp = rx->rxq[p->pool_q].pp;
+	bool direct = p->pool_q == rxq->qid;
+	struct skb_shared_info *sh;
+	unsigned int i;
+
+	if (nfrags) {
+		sh = rxb_rx_shinfo(rx, p->cookie);
+		for (i = 0; i < nfrags; i++)
+			page_pool_put_full_page(pp,
+						skb_frag_page(&sh->frags[i]),
+						direct);
+	}
+	page_pool_put_full_page(pp, p->cookie, direct);
+}
+
+/* A frame in a scatter buffer: the pages past the first that hold some of
+ * it become fragments in the first page's shared info (with their byte
+ * count in xdp_frags_size, as XDP keeps it); those it did not reach go
+ * back to the pool.  Returns the fragment count.
+ */
+static unsigned int rxb_rx_sgl_frags(struct rxb_rxq *rxq, struct rxb_pkt *p)
+{
+	struct rxb_rx *rx = rxq->rx;
+	struct page_pool *pp = rx->rxq[p->pool_q].pp;
+	bool direct = p->pool_q == rxq->qid;
+	struct skb_shared_info *sh = rxb_rx_shinfo(rx, p->cookie);
+	u32 left = p->len - min_t(u32, p->len, RXB_RX_BUF_LEN);
+	unsigned int i, n = 0;
+
+	sh->xdp_frags_size = left;
+	for (i = 1; i < rx->bl.segs; i++) {
+		struct page *page = rxb_sgl_page(p->cookie, i);
+		u32 len = min_t(u32, left, PAGE_SIZE);
+
+		if (!len) {
+			page_pool_put_full_page(pp, page, direct);
+			continue;
+		}
+		rxb_skb_frag_fill(&sh->frags[n++], page, 0, len);
+		left -= len;
+	}
+	sh->nr_frags = n;
+	return n;
 }
 
 /* A packet handed up as a fragment of a page the model keeps (batched
@@ -159,23 +290,31 @@ static void rxb_rx_frag(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 
 /* A packet alone in its buffer: the skb takes the page over, no copy.
  * @head: where the packet starts in the page; @meta: bytes of XDP
- * metadata before it.
+ * metadata before it; @nfrags: fragments in the page's shared info
+ * (rxb_rx_sgl_frags()), holding its last xdp_frags_size bytes.
  */
 static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 					const struct rxb_pkt *p,
-					unsigned int head, unsigned int meta)
+					unsigned int head, unsigned int meta,
+					unsigned int nfrags)
 {
+	struct rxb_rx *rx = rxq->rx;
 	struct page *page = p->cookie;
+	u32 frags_len = 0;
 	struct sk_buff *skb;
 
-	skb = napi_build_skb(page_address(page), PAGE_SIZE);
+	if (nfrags)	/* napi_build_skb() clears the count, not the rest */
+		frags_len = rxb_rx_shinfo(rx, page)->xdp_frags_size;
+	skb = napi_build_skb(page_address(page), rxb_rx_page_size(rx));
 	if (unlikely(!skb)) {
-		page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, page,
-					p->pool_q == rxq->qid);
+		rxb_rx_put_pkt(rxq, p, nfrags);
 		return NULL;
 	}
 	skb_reserve(skb, head);
-	__skb_put(skb, p->len);
+	__skb_put(skb, p->len - frags_len);
+	if (nfrags)
+		xdp_update_skb_shared_info(skb, nfrags, frags_len,
+					   nfrags * PAGE_SIZE, false);
 	if (meta)
 		skb_metadata_set(skb, meta);
 	skb_mark_for_recycle(skb);
@@ -209,7 +348,7 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 		       struct bpf_prog *prog)
 {
 	struct net_device *dev = rxq->rx->port->dev;
-	unsigned int head = RXB_RX_HEADROOM, meta = 0;
+	unsigned int head = RXB_RX_HEADROOM, meta = 0, nfrags = 0;
 	struct sk_buff *skb;
 
 	if (rxb_xsk_cookie(p->cookie)) {
@@ -234,13 +373,16 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 			break;
 		}
 	}
-	if (prog && !rxb_xdp_run(rxq, prog, p, &head, &meta))
+	/* A frame longer than a page, in a scatter buffer. */
+	if (rxq->rx->bl.segs > 1)
+		nfrags = rxb_rx_sgl_frags(rxq, p);
+	if (prog && !rxb_xdp_run(rxq, prog, p, &nfrags, &head, &meta))
 		return;
 	if (p->frag) {
 		rxb_rx_frag(rxq, p);
 		return;
 	}
-	skb = p->cookie ? rxb_rx_build_skb(rxq, p, head, meta) :
+	skb = p->cookie ? rxb_rx_build_skb(rxq, p, head, meta, nfrags) :
 			  rxb_rx_copy_skb(rxq, p);
 	if (unlikely(!skb)) {
 		rxq->poll_drops++;
@@ -261,8 +403,8 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	if (rxb_xsk_cookie(p->cookie))
 		rxb_xsk_free_buf(rxq, p->cookie);
 	else if (p->cookie)	/* else a packet in a streaming model's ring */
-		page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
-					p->pool_q == rxq->qid);
+		rxb_rx_put_buf(rx, p->pool_q, p->cookie,
+			       p->pool_q == rxq->qid);
 	u64_stats_update_begin(&rxq->stats.syncp);
 	u64_stats_inc(&rxq->stats.dma_errors);
 	u64_stats_update_end(&rxq->stats.syncp);
@@ -459,6 +601,7 @@ static void rxb_rx_isr(void *arg)
  * rxb_rx_pool_size() - pages in each queue's page_pool.
  * @cfg: port configuration.
  * @mcfg: its ring-model configuration.
+ * @bl: its buffer layout.
  *
  * One rule for every ring model: a queue's pool holds as many pages as the
  * model can have outstanding from it, so that no model's pages fall back
@@ -475,16 +618,20 @@ static void rxb_rx_isr(void *arg)
  * ring); COREC: 2 * |R| + its stash; rxBisect: |Ax| + |Bx| (a lender's
  * pages reported in other Bx rings count in the second term).
  *
+ * Times the pages of a buffer (@bl: a scatter buffer has several).
+ *
  * Return: the pool size, at most what page_pool accepts.
  */
 static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
-				     const struct rxb_model_cfg *mcfg)
+				     const struct rxb_model_cfg *mcfg,
+				     const struct rxb_buf_layout *bl)
 {
 	const struct rxb_model_ops *ops = cfg->model;
 	unsigned int rings = ops->bufs_per_queue ? ops->bufs_per_queue(mcfg) :
 			     mcfg->ring_size;
 
-	return min_t(unsigned int, rings + mcfg->ring_size, RXB_PP_MAX_SIZE);
+	return min_t(unsigned int, (rings + mcfg->ring_size) * bl->segs,
+		     RXB_PP_MAX_SIZE);
 }
 
 /* Must the pools count references per page: does the model hand up
@@ -505,7 +652,7 @@ static struct page_pool *rxb_pool_new(struct rxb_rxq *rxq, unsigned int size,
 		 * by a packet and the model (rxb_rx_buf_idle()).
 		 */
 		.flags		= frags ? PP_FLAG_PAGE_FRAG : 0,
-		.order		= 0,
+		.order		= rxq->rx->bl.order,
 		.pool_size	= size,
 		.nid		= NUMA_NO_NODE,
 	};
@@ -636,16 +783,58 @@ void rxb_queue_kick(struct rxb_port *port, unsigned int q)
 }
 
 /**
+ * rxb_rx_buf_layout() - the receive buffers configuration @cfg needs.
+ * @cfg: port configuration.
+ * @bl: filled in.
+ *
+ * One order-0 page per buffer while the MTU's frames fit one
+ * (RXB_LINEAR_MTU).  Above, as a NIC's non-linear receive queue, scatter
+ * buffers of as many order-0 pages as the largest frame needs (3 at MTU
+ * 9000), the frame spanning them (multi-buffer XDP and skb fragments);
+ * the costs are the same for every ring model that takes them.  A model
+ * that writes into buffers at offsets or fetches into them
+ * (rxb_model_ops.contig_bufs, multi_pkt_bufs, stream: shRing-batched,
+ * CEIO, and Ensō's copies for XDP) gets one page of the order the largest
+ * frame needs instead (16 KiB at MTU 9000), as a striding RQ's larger
+ * buffers: a frame is never split there.
+ */
+void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl)
+{
+	const struct rxb_model_ops *ops = cfg->model;
+	u32 frame = cfg->mtu + ETH_HLEN + VLAN_HLEN;
+
+	BUILD_BUG_ON(1 + DIV_ROUND_UP(RXB_MAX_FRAME - RXB_RX_BUF_LEN,
+				      PAGE_SIZE) > RXB_RX_SGE_MAX);
+	bl->order = 0;
+	bl->segs = 1;
+	bl->len = RXB_RX_BUF_LEN;
+	if (frame <= RXB_RX_BUF_LEN)
+		return;
+	if (ops->contig_bufs || ops->multi_pkt_bufs || ops->stream) {
+		bl->order = get_order(frame + RXB_RX_HEADROOM +
+				      RXB_RX_TAILROOM);
+		bl->len = (PAGE_SIZE << bl->order) - RXB_RX_HEADROOM -
+			  RXB_RX_TAILROOM;
+		return;
+	}
+	bl->segs = 1 + DIV_ROUND_UP(frame - RXB_RX_BUF_LEN, PAGE_SIZE);
+	bl->len = RXB_RX_BUF_LEN + (bl->segs - 1) * PAGE_SIZE;
+}
+
+/**
  * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
  * @cfg: port configuration.
  * @mcfg: filled in; its @drv and @hw are left NULL.
  */
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 {
+	struct rxb_buf_layout bl;
+
+	rxb_rx_buf_layout(cfg, &bl);
 	*mcfg = (struct rxb_model_cfg) {
 		.nqueues	= cfg->nqueues,
 		.ring_size	= cfg->rx_ring_size,
-		.buf_len	= RXB_RX_BUF_LEN,
+		.buf_len	= bl.len,
 		.share_factor	= min(cfg->mp.share_factor, cfg->nqueues),
 		.ax_ring_size	= cfg->mp.ax_ring_size,
 		.ax_policy	= cfg->mp.ax_policy,
@@ -700,6 +889,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		return ERR_PTR(-ENOMEM);
 	rx->port = port;
 	rx->nqueues = cfg->nqueues;
+	rxb_rx_buf_layout(cfg, &rx->bl);
 	rx->ctx = rxb_nic_ctx_create(port->nic, &(struct rxb_nic_ctx_cfg) {
 		.ws_window	 = cfg->mp.ws_window,
 		.flow_table_size = cfg->mp.flow_table_size,
@@ -707,6 +897,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		.nicmem_kb	 = cfg->mp.nicmem_kb,
 		.nicmem_fetch_ns = cfg->mp.nicmem_fetch_ns,
 		.nicmem_split	 = cfg->mp.nicmem_split,
+		.rx_sge		 = rx->bl.segs,
 	});
 	if (IS_ERR(rx->ctx)) {
 		err = PTR_ERR(rx->ctx);
@@ -723,7 +914,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
 		/* NAPI first: the pool names it (and outlives it not). */
 		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
-		err = rxb_rxq_pool_create(rxq, rxb_rx_pool_size(cfg, &mcfg),
+		err = rxb_rxq_pool_create(rxq,
+					  rxb_rx_pool_size(cfg, &mcfg, &rx->bl),
 					  rxb_pool_frags(cfg->model, &mcfg));
 		if (err)
 			goto err;

@@ -43,11 +43,31 @@
 #define RXB_DEF_WS_WINDOW	16384
 #define RXB_DEF_CACHE_KB	4096	/* 2 DDIO ways of a 22 MiB, 11-way LLC */
 
-/* Rx buffer layout: one order-0 page_pool page per buffer. */
+/* Rx buffer layout: a page_pool page per buffer, packet data after the
+ * XDP headroom and before the skb_shared_info a build_skb() puts at its
+ * end.  Frames longer than RXB_RX_BUF_LEN (MTU above RXB_LINEAR_MTU) take
+ * scatter buffers of several order-0 pages, or larger pages for the models
+ * that need contiguous buffers (struct rxb_buf_layout, rx.c).
+ */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define RXB_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define RXB_RX_BUF_LEN		(PAGE_SIZE - RXB_RX_HEADROOM - RXB_RX_TAILROOM)
-#define RXB_MAX_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+#define RXB_LINEAR_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+#define RXB_MAX_MTU		9000	/* jumbo frames */
+#define RXB_MAX_FRAME		(RXB_MAX_MTU + ETH_HLEN + VLAN_HLEN)
+
+/**
+ * struct rxb_buf_layout - the receive buffers of a configuration.
+ * @order: page order of the queues' page_pools.
+ * @segs: pages per buffer: 1, or a scatter buffer of that many order-0
+ *	pages (struct rxb_rx_sgl in the first page's headroom; rxb_desc.h).
+ * @len: bytes the NIC may write into a buffer (rxb_model_cfg.buf_len).
+ */
+struct rxb_buf_layout {
+	unsigned int order;
+	unsigned int segs;
+	unsigned int len;
+};
 
 /**
  * struct rxb_fault - the driver's fault injection knobs of a port (debugfs
@@ -166,6 +186,7 @@ struct rxb_mparams {
  * @nqueues: receive (and transmit) queues in use.
  * @rx_ring_size: entries per Rx ring / completion ring / Bx ring.
  * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
+ * @mtu: the port's MTU, which sizes the receive buffers.
  * @mp: model parameters.
  */
 struct rxb_cfg {
@@ -173,6 +194,7 @@ struct rxb_cfg {
 	u32 nqueues;
 	u32 rx_ring_size;
 	u32 tx_ring_size;
+	u32 mtu;
 	struct rxb_mparams mp;
 };
 
@@ -329,6 +351,7 @@ struct rxb_rxq {
  * @model: ring-model instance (rings and their NIC-side state).
  * @ctx: the NIC's receive context of these rings.
  * @nqueues: queues.
+ * @bl: the layout of its receive buffers.
  * @ctl_work: the driver's periodic control task, for models with one
  *	(rxb_model_ops.ctl_tick; ctl.c).
  * @rxq: per-queue driver state.
@@ -338,9 +361,16 @@ struct rxb_rx {
 	struct rxb_model *model;
 	struct rxb_nic_ctx *ctx;
 	unsigned int nqueues;
+	struct rxb_buf_layout bl;
 	struct delayed_work ctl_work;
 	struct rxb_rxq rxq[];
 };
+
+/* Bytes of each page of @rx's pools. */
+static inline unsigned int rxb_rx_page_size(const struct rxb_rx *rx)
+{
+	return PAGE_SIZE << rx->bl.order;
+}
 
 /**
  * struct rxb_qknobs - per-queue debug knobs (debugfs), kept across rebuilds.
@@ -584,6 +614,11 @@ extern struct rtnl_link_ops rxb_bus_link_ops;
 
 /* rx.c: driver receive path */
 extern const struct rxb_drv_ops rxb_rx_drv_ops;
+void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl);
+struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
+				      struct page *page);
+void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
+		    unsigned int nfrags);
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
 void rxb_queue_kick(struct rxb_port *port, unsigned int q);
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
@@ -641,7 +676,8 @@ void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 int rxb_xdp_rxq_reg(struct rxb_rxq *rxq);
 void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq);
 bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
-		 struct rxb_pkt *p, unsigned int *head, unsigned int *meta);
+		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
+		 unsigned int *meta);
 void rxb_xdp_flush(struct rxb_rxq *rxq);
 int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,

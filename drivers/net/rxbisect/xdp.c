@@ -29,8 +29,10 @@
 #include <net/xdp.h>
 #include "rxbisect.h"
 
-/* The largest MTU whose frames single-buffer XDP sees whole. */
-#define RXB_XDP_MAX_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+/* The largest MTU whose frames single-buffer XDP sees whole, on every
+ * ring model (rxb_rx_buf_layout()).
+ */
+#define RXB_XDP_MAX_MTU		RXB_LINEAR_MTU
 
 /**
  * rxb_xdp_rxq_reg() - register queue @rxq's XDP receive info.
@@ -42,8 +44,10 @@ int rxb_xdp_rxq_reg(struct rxb_rxq *rxq)
 {
 	int err;
 
-	err = xdp_rxq_info_reg(&rxq->xdp_rxq, rxq->rx->port->dev, rxq->qid,
-			       rxq->napi.napi_id);
+	/* Scatter buffers: a fragment may grow to the end of its page. */
+	err = __xdp_rxq_info_reg(&rxq->xdp_rxq, rxq->rx->port->dev, rxq->qid,
+				 rxq->napi.napi_id,
+				 rxq->rx->bl.segs > 1 ? PAGE_SIZE : 0);
 	if (err)
 		return err;
 	/* A zero-copy AF_XDP queue's buffers are the socket's (xsk.c). */
@@ -164,6 +168,7 @@ static bool rxb_xdp_linearize(struct rxb_rxq *rxq, struct rxb_pkt *p)
 		memcpy(page_address(page) + RXB_RX_HEADROOM, p->data, p->len);
 		goto done;
 	}
+	/* Both pages are of the configuration's order: the packet fits. */
 	memcpy(page_address(page) + RXB_RX_HEADROOM,
 	       page_address(p->cookie) + RXB_RX_HEADROOM + p->offset, p->len);
 	/* The packet's own reference on the shared buffer. */
@@ -211,6 +216,9 @@ void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act)
  * @prog: the program.
  * @p: the packet, from the ring model's poll; on XDP_PASS, updated to what
  *	the program left (length, buffer after a copy, no checksum).
+ * @nfrags: fragments of a multi-buffer frame in the shared info of its
+ *	first page (rx.c, scatter buffers), which hold its last
+ *	xdp_frags_size bytes; on XDP_PASS, what the program left.
  * @head: on XDP_PASS, where the packet now starts in its page.
  * @meta: on XDP_PASS, bytes of metadata the program put before it.
  *
@@ -218,15 +226,17 @@ void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act)
  * packet was consumed: sent, redirected or dropped.
  */
 bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
-		 struct rxb_pkt *p, unsigned int *head, unsigned int *meta)
+		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
+		 unsigned int *meta)
 {
 	struct rxb_rx *rx = rxq->rx;
 	struct net_device *dev = rx->port->dev;
 	struct xdp_rxq_info *xrxq = &rxq->xdp_rxq;
+	struct skb_shared_info *sh = NULL;
 	struct xdp_frame *xdpf;
 	struct xdp_buff xdp;
+	u32 act, frags_len = 0;
 	void *hard;
-	u32 act;
 
 	if ((p->frag || !p->cookie) && !rxb_xdp_linearize(rxq, p)) {
 		if (p->cookie)
@@ -241,14 +251,24 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		xrxq->mem = rx->rxq[p->pool_q].xdp_rxq.mem;
 	}
 	hard = page_address(p->cookie);
-	xdp_init_buff(&xdp, PAGE_SIZE, xrxq);
-	xdp_prepare_buff(&xdp, hard, RXB_RX_HEADROOM, p->len, true);
+	if (*nfrags) {
+		sh = rxb_rx_shinfo(rx, p->cookie);
+		frags_len = sh->xdp_frags_size;
+	}
+	xdp_init_buff(&xdp, rxb_rx_page_size(rx), xrxq);
+	xdp_prepare_buff(&xdp, hard, RXB_RX_HEADROOM, p->len - frags_len,
+			 true);
+	if (*nfrags)
+		xdp_buff_set_frags_flag(&xdp);
 	act = bpf_prog_run_xdp(prog, &xdp);
+	/* bpf_xdp_adjust_tail() may have dropped fragments, or all of them. */
+	*nfrags = xdp_buff_has_frags(&xdp) ? sh->nr_frags : 0;
 	switch (act) {
 	case XDP_PASS:
 		*head = xdp.data - hard;
 		*meta = xdp.data - xdp.data_meta;
-		p->len = xdp.data_end - xdp.data;
+		p->len = xdp.data_end - xdp.data +
+			 (*nfrags ? sh->xdp_frags_size : 0);
 		/* The program may have changed what the NIC summed. */
 		p->flags &= ~RXB_CQE_F_CSUM;
 		rxq->poll_xdp[RXB_XDP_PASS]++;
@@ -282,8 +302,7 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxb_xdp_count_drop(rxq, prog, act);
 		break;
 	}
-	page_pool_put_full_page(rx->rxq[p->pool_q].pp, p->cookie,
-				p->pool_q == rxq->qid);
+	rxb_rx_put_pkt(rxq, p, *nfrags);
 	return false;
 }
 

@@ -300,6 +300,11 @@ static int rxb_xsk_model_ok(const struct rxb_cfg *cfg, unsigned int q,
 		*msg = "the NIC splits headers from payloads (nicmem_split)";
 		return -EOPNOTSUPP;
 	}
+	/* A umem frame is one linear buffer, never a scatter buffer. */
+	if (cfg->mtu > RXB_LINEAR_MTU) {
+		*msg = "the MTU's frames do not fit one buffer (multi-buffer receive)";
+		return -EOPNOTSUPP;
+	}
 	if (!ops->umem_check)
 		return 0;
 	rxb_rx_model_cfg(cfg, &mcfg);
