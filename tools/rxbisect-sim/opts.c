@@ -724,12 +724,13 @@ static int cfg_check(const struct sim_cfg *c)
 
 		/* The module's rules (rxb_model_validate()), named here. */
 		if (ops->multi_pkt_bufs || ops->stream)
-			return fail("--nicmem-split: --model %s has no buffer per packet (not shring-batched, not enso)",
+			return fail("--nicmem-split: --model %s has no buffer per packet",
 				    c->model);
 		if (!c->nicmem)
-			return fail("--nicmem-split: want --nicmem above 0 (the tier the payloads go to)");
+			return fail("--nicmem-split: want --nicmem above 0 (the payloads' tier)");
+		/* The split record's room before the buffer. */
 		if (c->headroom < RXB_HDS_REC_ROOM)
-			return fail("--nicmem-split: want --headroom %d or more (the split record before the buffer), not %u",
+			return fail("--nicmem-split: want --headroom %d or more, not %u",
 				    RXB_HDS_REC_ROOM, c->headroom);
 	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
@@ -952,7 +953,7 @@ const struct sim_metric sim_metrics[] = {
 	   "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
 	MD(tier_peak_mib, "%.2f", "on-NIC memory tier, peak bytes held (MiB, whole run)"),
 	MD(nicmem_host_bytes, "%.0f",
-	   "--nicmem-split: bytes the NIC wrote to host memory (headers, records, whole frames, fetches)"),
+	   "--nicmem-split: bytes written to host memory (headers, records, frames, fetches)"),
 	MD(nicmem_nic_bytes, "%.0f", "--nicmem-split: payload bytes kept in NIC memory"),
 	MD(nicmem_split_frames, "%.0f", "--nicmem-split: frames split"),
 	MD(nicmem_split_whole, "%.0f", "--nicmem-split: frames written whole, nothing to split"),

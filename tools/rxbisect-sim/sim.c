@@ -1671,11 +1671,13 @@ static void core_finish(struct sim *s, struct score *c)
 		int missed = -1;	/* last read request that went to DRAM */
 
 		/* TX of a split packet: its headers, all read by the core. */
-		if (pk.split)
-			lines = touched = (txlen + (pk.addr & (LLC_LINE - 1)) +
-					   LLC_LINE - 1) / LLC_LINE;
-		else
+		if (pk.split) {
+			lines = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) /
+				LLC_LINE;
+			touched = lines;
+		} else {
 			lines = pkt_lines(s, &pk, &touched);
+		}
 		/* The lines the core just read are in its L2: snooped. */
 		for (i = 0; i < lines; i++, a += LLC_LINE) {
 			if (i < touched && !llc_present(&s->llc, a)) {

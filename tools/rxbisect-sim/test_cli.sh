@@ -148,7 +148,7 @@ bad '--nicmem-split: --model shring-batched has no buffer per packet' \
 bad '--nicmem-split: --model enso has no buffer per packet' \
 	--nicmem-split --headroom 64 --model enso
 bad '--nicmem-split cannot change during a run' --headroom 64 --change 0.5:nicmem-split=1
-bad '--nicmem-split: want --headroom 16 or more (the split record before the buffer), not 0 (run nicmem-split=1)' \
+bad '--nicmem-split: want --headroom 16 or more, not 0 (run nicmem-split=1)' \
 	--sweep nicmem-split=0,1
 # Rules between options.
 bad '--cores 12: want a multiple of --ports 8' --cores 12 --ports 8
