@@ -71,6 +71,14 @@ static const char *const default_columns[] = {
 	"cpu_hit", "mem_gbs", "wss_mib", "util", NULL,
 };
 
+/* The default when a run splits headers from payloads (--nicmem-split). */
+static const char *const split_columns[] = {
+	"gbps", "mpps", "drop_pct", "nobuf", "ring_full", "alloc_fails",
+	"lat_p50_us", "lat_p99_us", "lat_p999_us", "occ", "ddio_hit",
+	"cpu_hit", "mem_gbs", "wss_mib", "util", "nicmem_host_bytes",
+	"nicmem_nic_bytes", "nicmem_split_fallback", NULL,
+};
+
 static const char help_head[] =
 	"usage: rxbisect-sim [OPTION]...\n"
 	"Simulate a multi-queue NIC with the rxbisect ring models, an LLC with DDIO\n"
@@ -628,7 +636,7 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 	const char *cols_buf[MAX_COLUMNS + 1], *ys[MAX_PLOT_Y + 1] = { "gbps", NULL };
 	const char *const *cols = default_columns;
 	const char *ser_col = NULL, *png = NULL, *title = NULL;
-	bool csv = false, bench = false, perq = false, xst = false;
+	bool csv = false, bench = false, perq = false, xst = false, split = false;
 	int o, has, rc = 0, err;
 	struct sim_cfg base, c;
 	char *dat, *gp;
@@ -747,9 +755,13 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 			     MAX_RUNS);
 	/* Every run's options checked before the first one starts. */
 	for (s = 0; s < nser; s++)
-		for (k = 0; k < (cl->sweep.n ? cl->sweep.n : 1); k++)
+		for (k = 0; k < (cl->sweep.n ? cl->sweep.n : 1); k++) {
 			if (point_cfg(cl, &base, s, k, &c))
 				return 2;
+			split |= c.nicmem_split;
+		}
+	if (split && cols == default_columns)
+		cols = split_columns;
 	cl->res = calloc(1, sizeof(*cl->res));
 	cl->pts = calloc((size_t)nres * MAX_PLOT_Y, sizeof(*cl->pts));
 	cl->ok = calloc(nres, sizeof(*cl->ok));

@@ -18,6 +18,7 @@
 
 #include <linux/bitops.h>
 #include <linux/kernel.h>
+#include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 
 #include "opts.h"
@@ -74,6 +75,10 @@ static const struct opt opts[] = {
 	  "on-NIC memory tier (CEIO's elastic buffer), all ports (0: none)"),
 	O("nicmem-fetch-ns", T_DBL, nicmem_fetch_ns, "1000",
 	  "latency of a host fetch from the on-NIC memory tier"),
+	O("nicmem-split", T_BOOL, nicmem_split, "0",
+	  "header/data split: headers to the host buffer, payloads to the tier (nicmem)"),
+	O("nicmem-split-hdr", T_UINT, split_hdr, "54",
+	  "--nicmem-split: header bytes the NIC writes to the host (TCP/IPv4: 54)"),
 	/* NIC and traffic */
 	O("cores", T_UINT, cores, "16", "receiving cores = queues, split evenly over the ports"),
 	O("ports", T_UINT, ports, "2", "NIC ports, one model instance each"),
@@ -192,7 +197,7 @@ static const struct range ranges[] = {
 	R("dsh-window", 0, 65536), R("dsh-tput-mbps", 0, 1e7),
 	R("dsh-overload-ratio", 0, 1000),
 	R("ceio-budget", 0, SIM_MAX_LLC), R("nicmem", 0, SIM_MAX_LLC),
-	R("nicmem-fetch-ns", 0, SIM_MAX_NS),
+	R("nicmem-fetch-ns", 0, SIM_MAX_NS), R("nicmem-split-hdr", 42, 256),
 	R("cores", 1, SIM_MAX_CORES), R("ports", 1, SIM_MAX_PORTS),
 	R("link-gbps", 0.001, 1e5), R("load", 0.000001, 1),
 	R("pkt-size", 64, 65536), R("wire-overhead", 0, 1024),
@@ -714,6 +719,20 @@ static int cfg_check(const struct sim_cfg *c)
 			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all",
 				    c->ring, c->cores, SIM_MAX_CEIO_ENTRIES);
 	}
+	if (c->nicmem_split) {
+		const struct rxb_model_ops *ops = rxb_model_find(c->model);
+
+		/* The module's rules (rxb_model_validate()), named here. */
+		if (ops->multi_pkt_bufs || ops->stream)
+			return fail("--nicmem-split: --model %s has no buffer per packet",
+				    c->model);
+		if (!c->nicmem)
+			return fail("--nicmem-split: want --nicmem above 0 (the payloads' tier)");
+		/* The split record's room before the buffer. */
+		if (c->headroom < RXB_HDS_REC_ROOM)
+			return fail("--nicmem-split: want --headroom %d or more, not %u",
+				    RXB_HDS_REC_ROOM, c->headroom);
+	}
 	for (i = c->cores; i < SIM_MAX_CORES; i++)
 		if (c->extra_cycles[i] || c->extra_accesses[i])
 			return fail("--extra %u:...: want a core below --cores %u",
@@ -875,6 +894,13 @@ M(res_bufs, r->res_mean)
 M(res_peak, r->res_peak)
 M(tier_pct, r->tier_pct)
 M(tier_peak_mib, r->tier_peak_mib)
+M(nicmem_host_bytes, r->nm_host_bytes)
+M(nicmem_nic_bytes, r->nm_nic_bytes)
+M(nicmem_split_frames, r->nm_split)
+M(nicmem_split_whole, r->nm_whole)
+M(nicmem_split_fallback, r->nm_fallback)
+M(nicmem_split_fetch_bytes, r->nm_fetch_bytes)
+M(nicmem_fetch_us, r->nm_fetch_us)
 M(util, 100 * r->util)
 M(cyc_pkt, r->cyc_pkt)
 M(model_cyc, r->model_cyc_pkt)
@@ -926,6 +952,16 @@ const struct sim_metric sim_metrics[] = {
 	MD(tier_pct, "%.2f",
 	   "packets the NIC kept in its memory tier (ceio slow path, % of arrivals)"),
 	MD(tier_peak_mib, "%.2f", "on-NIC memory tier, peak bytes held (MiB, whole run)"),
+	MD(nicmem_host_bytes, "%.0f",
+	   "--nicmem-split: bytes written to host memory (headers, records, frames, fetches)"),
+	MD(nicmem_nic_bytes, "%.0f", "--nicmem-split: payload bytes kept in NIC memory"),
+	MD(nicmem_split_frames, "%.0f", "--nicmem-split: frames split"),
+	MD(nicmem_split_whole, "%.0f", "--nicmem-split: frames written whole, nothing to split"),
+	MD(nicmem_split_fallback, "%.0f",
+	   "--nicmem-split: frames written whole, no room in the tier"),
+	MD(nicmem_split_fetch_bytes, "%.0f",
+	   "--nicmem-split: payload bytes fetched to the host (part of nicmem_host_bytes)"),
+	MD(nicmem_fetch_us, "%.2f", "--nicmem-split: mean wait of a core for a payload fetch (us)"),
 	MD(util, "%.1f", "core busy time (%)"),
 	MD(cyc_pkt, "%.1f", "core busy cycles per delivered packet, model code included"),
 	MD(model_cyc, "%.1f", "cycles per packet in the ring-model code (--sync-cost)"),

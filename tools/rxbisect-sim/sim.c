@@ -76,6 +76,15 @@ enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
  */
 #define TIER_CLOCK_PS	(10 * PS_PER_NS)
 #define TIER_MAGIC	0x7ce10f7cU
+/*
+ * The header/data split (--nicmem-split, nic_hds.c): the DMA engine's
+ * decision for a frame; frames above SPLIT_MAX_LEN (a page of NIC memory)
+ * are written whole.  A nicmem command (FETCH, TX, FREE) is a 32 B entry
+ * of the queue's command ring the NIC reads after a doorbell.
+ */
+enum { HD_NONE, HD_SPLIT, HD_FALLBACK, HD_WHOLE };
+#define SPLIT_MAX_LEN	4096
+#define NMC_DESC_BYTES	32
 
 /*
  * A receive buffer.  References as the driver's page_pool pages count
@@ -92,6 +101,12 @@ struct sbuf {
 				 * here (a pipe), the buffer is its copy (skb)
 				 */
 	u32 land;		/* landing pad of a tier fetch + 1, 0: none */
+	/* --nicmem-split: its latest write's index + 1 in the byte tracker
+	 * (wss_bytes_record()), 0: not in the window; the bytes written
+	 */
+	u64 wseq;
+	u32 wbytes;
+	u16 split_pay;		/* payload bytes in NIC memory, 0: none */
 	u16 pool;
 	u16 len;
 	u16 refs;		/* references: the model's, the packets' */
@@ -128,6 +143,10 @@ struct sport {
 	u32 nb_cap, nb_head, nb_tail;
 	u64 nb_bytes;
 	u64 nic_drop;
+	/* --nicmem-split: the DMA engine's decision for the head frame */
+	unsigned int hd_kind;		/* HD_*, HD_NONE: none pending */
+	u32 hd_pay;
+	u64 hd_tlp;			/* its data bytes charged on the link */
 	/* notification-only completions: the model's notif_* xstats */
 	u64 *xs_val;
 	u16 *xs_ent, *xs_comp;	/* indices of notif_entries, _compressed */
@@ -226,6 +245,17 @@ struct sim {
 	u64 tier_pkts;
 	/* buffers in BUF_FILLED (multi_pkt_bufs: packets): host-resident */
 	u64 resident;
+	/*
+	 * --nicmem-split: the module's counters (measured), and the working
+	 * set in bytes: the bytes DMA-written into the distinct buffers of
+	 * the last --wss-window writes (wss_bytes_record()).
+	 */
+	u64 nm_host, nm_nic, nm_fetch, nm_split, nm_whole, nm_fallback;
+	u64 nm_fetches;
+	double nm_fetch_ps;
+	u32 *wb_ring;
+	u64 wb_seq, wb_bytes;
+	double wb_sum, wb_peak;
 	/*
 	 * Models with several packets per buffer (ops->multi_pkt_bufs): the
 	 * arrival time of the packet at each RXB_MCQE_ALIGN slot of each
@@ -458,6 +488,17 @@ static void pool_free(struct sim *s, unsigned int core, u32 b)
 	}
 }
 
+/* The payload of buffer @b leaves NIC memory (a nicmem command's release). */
+static void split_release(struct sim *s, u32 b)
+{
+	struct sbuf *sb = &s->buf[b];
+
+	if (!sb->split_pay)
+		return;
+	rxb_nicmem_unreserve(&s->nm, sb->split_pay);
+	sb->split_pay = 0;
+}
+
 /*
  * A buffer reference error: the NIC wrote into a buffer the model holds
  * no reference on, the model freed one it did not hold, or a buffer
@@ -489,6 +530,8 @@ static void buf_release(struct sim *s, int core, u32 b)
 		s->resident -= sb->pend;
 		sb->pend = 0;
 	}
+	/* Freed unprocessed: the driver's FREE (the module's reclaim). */
+	split_release(s, b);
 	if (core >= 0) {
 		pool_free(s, core, b);
 		return;
@@ -886,6 +929,75 @@ static void pkt_dma_lines(struct sim *s, struct sport *p, u64 addr, u32 len)
 		p->up_free = s->mem_free - MEM_BURST_PS;
 }
 
+/* ---- the header/data split (--nicmem-split, nic_hds.c) ------------ */
+
+/*
+ * The working set in bytes, with --nicmem-split: the NIC wrote @bytes into
+ * buffer @b.  Over the last --wss-window writes (one a frame, as wss.c's
+ * window), the sum of the bytes of each distinct buffer's latest write,
+ * plus the payload fetched into it since (split_fetch()).  Exact, O(1).
+ */
+static void wss_bytes_record(struct sim *s, u32 b, u32 bytes)
+{
+	u32 w = s->c.wss_window, slot = s->wb_seq & (w - 1);
+	struct sbuf *sb = &s->buf[b];
+
+	if (s->wb_seq >= w) {
+		struct sbuf *old = &s->buf[s->wb_ring[slot]];
+
+		/* The oldest write leaves: its buffer too, unless rewritten. */
+		if (old->wseq == s->wb_seq - w + 1) {
+			s->wb_bytes -= old->wbytes;
+			old->wseq = 0;
+		}
+	}
+	if (sb->wseq)
+		s->wb_bytes -= sb->wbytes;
+	s->wb_ring[slot] = b;
+	sb->wseq = ++s->wb_seq;
+	sb->wbytes = bytes;
+	s->wb_bytes += bytes;
+}
+
+/*
+ * The DMA engine in split mode decides for a frame of @len bytes, as
+ * rxb_nic_hds_write() does: split, the payload's room reserved in the
+ * tier (*@pay bytes); fallback, the tier has no room: written whole;
+ * whole, nothing to split (no payload, or more than a page).
+ */
+static unsigned int split_decide(struct sim *s, u32 len, u32 *pay)
+{
+	*pay = 0;
+	if (len <= s->c.split_hdr || len > SPLIT_MAX_LEN)
+		return HD_WHOLE;
+	if (rxb_nicmem_reserve(&s->nm, len - s->c.split_hdr))
+		return HD_FALLBACK;
+	*pay = len - s->c.split_hdr;
+	return HD_SPLIT;
+}
+
+/* Bytes of a frame of @len the NIC writes into host memory on arrival. */
+static u32 split_host_len(const struct sim *s, unsigned int kind, u32 len)
+{
+	return kind == HD_SPLIT ? s->c.split_hdr + RXB_HDS_REC_ROOM : len;
+}
+
+/* The module's counters (measured): nicmem_host_bytes, ... */
+static void split_count(struct sim *s, unsigned int kind, u32 len, u32 pay)
+{
+	if (!s->measuring)
+		return;
+	s->nm_host += split_host_len(s, kind, len);
+	if (kind == HD_SPLIT) {
+		s->nm_nic += pay;
+		s->nm_split++;
+	} else if (kind == HD_FALLBACK) {
+		s->nm_fallback++;
+	} else {
+		s->nm_whole++;
+	}
+}
+
 /* Slot of the packet at offset @off of buffer @b (multi_pkt_bufs). */
 static inline u64 *slot_of(const struct sim *s, u32 b, u32 off)
 {
@@ -921,8 +1033,18 @@ static void slot_filled(struct sim *s, struct sport *p, u32 b, u32 off,
  */
 static void buf_filled(struct sim *s, struct sport *p, u32 b)
 {
-	pkt_dma_lines(s, p, buf_addr(s, b), s->buf[b].len);
+	struct sbuf *sb = &s->buf[b];
+
+	/* Split: the record before the buffer, then the headers. */
+	if (sb->split_pay)
+		pkt_dma_lines(s, p, buf_addr(s, b) - RXB_HDS_REC_ROOM,
+			      s->c.split_hdr + RXB_HDS_REC_ROOM);
+	else
+		pkt_dma_lines(s, p, buf_addr(s, b), sb->len);
 	rxb_wss_record(&s->wss, b + 1);
+	if (s->c.nicmem_split)
+		wss_bytes_record(s, b, sb->split_pay ?
+				 s->c.split_hdr + RXB_HDS_REC_ROOM : sb->len);
 	if (s->buf[b].state != BUF_FILLED) {
 		s->buf[b].state = BUF_FILLED;
 		s->resident++;
@@ -938,6 +1060,8 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	struct sim *s = p->s;
 	u32 b = (addr - BUF_BASE) / s->c.buf_stride;
 	const struct tr_pkt *pkt = f->data;
+	unsigned int kind = HD_NONE;
+	u32 pay = 0;
 	u64 off;
 
 	(void)csum;
@@ -961,10 +1085,24 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	}
 	if (off)
 		buf_err(s, b, "a packet at an offset, from a model with one packet per buffer");
+	split_release(s, b);
+	if (s->c.nicmem_split) {
+		/* Decided as the frame went up the link (dma_start()). */
+		if (p->hd_kind != HD_NONE) {
+			kind = p->hd_kind;
+			pay = p->hd_pay;
+			p->hd_kind = HD_NONE;
+		} else {
+			kind = split_decide(s, f->len, &pay);
+		}
+		split_count(s, kind, f->len, pay);
+	}
 	s->buf[b].t_arr = pkt->t;
 	s->buf[b].len = f->len;
+	s->buf[b].split_pay = kind == HD_SPLIT ? pay : 0;
 	buf_filled(s, p, b);
-	return 0;	/* no checksum unit: nothing reads the bytes */
+	/* no checksum unit: nothing reads the bytes */
+	return kind == HD_SPLIT ? RXB_CQE_F_SPLIT : 0;
 }
 
 /* ---- the on-NIC memory tier (nic_mem.c) ------------------------------ */
@@ -1019,7 +1157,8 @@ static void env_nicmem_write(void *env, const struct rxb_frame *f, u64 addr,
 	struct sim *s = p->s;
 	const struct tr_pkt *pkt = f->data;
 	struct tier_rec r = { pkt->t, f->len, TIER_MAGIC };
-	u64 bytes = tlp_bytes(f->len, PCIE_MPS);
+	/* What dma_start() charged for the frame's data. */
+	u64 bytes = p->hd_kind != HD_NONE ? p->hd_tlp : tlp_bytes(f->len, PCIE_MPS);
 
 	memcpy((u8 *)rxb_nicmem_ptr(&s->nm, addr) + off, &r,
 	       min_t(u32, sizeof(r), f->len));
@@ -1123,6 +1262,7 @@ static void tier_land(struct sim *s, struct sport *p, u32 b)
 	land_put(s, b);
 	s->buf[b].t_arr = r.t_arr;
 	s->buf[b].len = r.len;
+	s->buf[b].split_pay = 0;
 	buf_filled(s, p, b);
 }
 
@@ -1310,6 +1450,10 @@ struct spkt {
 	u32 len;
 	u64 addr;
 	u64 t_arr;
+	/* host-resident bytes: the packet's, or a split record and headers */
+	u64 haddr;
+	u32 hbytes;
+	bool split;
 };
 
 static struct spkt pkt_of(const struct sim *s, const struct rxb_pkt *pk)
@@ -1324,20 +1468,31 @@ static struct spkt pkt_of(const struct sim *s, const struct rxb_pkt *pk)
 	} else {
 		r.len = s->buf[r.b].len;
 		r.t_arr = s->buf[r.b].t_arr;
+		r.split = s->buf[r.b].split_pay;
+	}
+	r.haddr = r.addr;
+	r.hbytes = r.len;
+	if (r.split) {
+		r.haddr -= RXB_HDS_REC_ROOM;
+		r.hbytes = s->c.split_hdr + RXB_HDS_REC_ROOM;
 	}
 	return r;
 }
 
-/* Cache lines of packet @pk, and how many of them the core reads. */
+/*
+ * Cache lines of packet @pk in host memory, and how many of them the core
+ * reads: of a split packet, all (the driver reads the record, the
+ * application the headers).
+ */
 static unsigned int pkt_lines(const struct sim *s, const struct spkt *pk,
 			      unsigned int *touched)
 {
-	u64 addr = pk->addr;
+	u64 addr = pk->haddr;
 	unsigned int lines;
 
-	lines = (pk->len + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	lines = (pk->hbytes + (addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
 	*touched = lines;
-	if (s->c.touch_lines && lines > s->c.touch_lines)
+	if (!pk->split && s->c.touch_lines && lines > s->c.touch_lines)
 		*touched = s->c.touch_lines;
 	return lines;
 }
@@ -1351,9 +1506,11 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, const struct spkt *pk)
 	u64 a;
 
 	pkt_lines(s, pk, &lines);
-	a = pk->addr & ~(u64)(LLC_LINE - 1);
+	a = pk->haddr & ~(u64)(LLC_LINE - 1);
 	for (i = 0; i < lines; i++, a += LLC_LINE) {
-		hit = llc_cpu_io(&s->llc, a, s->c.rewrite && !i);
+		/* --rewrite: the line the headers start in */
+		hit = llc_cpu_io(&s->llc, a, s->c.rewrite &&
+				 a == (pk->addr & ~(u64)(LLC_LINE - 1)));
 		lat = hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
 		/* The hardware prefetcher overlaps a packet's later lines. */
 		ps += i ? lat / s->c.mlp : lat;
@@ -1432,18 +1589,95 @@ static void pcie_tx_read(struct sim *s, struct sport *p, u32 len, double miss_ps
 		 (req * s->c.pcie_rd_ns * PS_PER_NS + miss_ps) / s->c.pcie_reads);
 }
 
+/*
+ * The driver writes a nicmem command (hds.c: FETCH, TX or FREE) and rings
+ * the queue's command doorbell: core @c's MMIO write (--doorbell-ns, with
+ * --sync-cost), 4 B down the link, and the NIC's read of the 32 B entry
+ * (a read request up, its completion down, a read slot).
+ */
+static void split_cmd(struct sim *s, struct score *c, struct sport *p)
+{
+	if (s->c.sync_cost)
+		c->stall_ps += (u64)s->db_ps;
+	if (!s->pcie)
+		return;
+	pcie_use(s, &p->down_free, (double)(PCIE_DB_BYTES + NMC_DESC_BYTES +
+					    2 * PCIE_TLP_OH) * s->up_ps_per_byte);
+	p->down_bytes += PCIE_DB_BYTES + NMC_DESC_BYTES + 2 * PCIE_TLP_OH;
+	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += PCIE_TLP_OH;
+	pcie_use(s, &p->rd_free, s->rd_slot_ps);
+}
+
+/*
+ * A split packet goes to a socket (hds.c: FETCH with release, into the
+ * buffer behind the headers): the NIC DMA-writes the payload up the link
+ * and through DDIO, and core @c waits for it.  With the PCIe model the
+ * wait is the command's read (a free read slot, then --pcie-rd-ns) and
+ * the payload's transfer, behind what the link already carries; without
+ * it the tier's --nicmem-fetch-ns, as the module waits.  Returns the wait.
+ */
+static u64 split_fetch(struct sim *s, struct score *c, const struct spkt *pk)
+{
+	struct sport *p = &s->port[c->port];
+	struct sbuf *sb = &s->buf[pk->b];
+	u32 pay = sb->split_pay;
+	u64 wait, bytes;
+	double rd;
+
+	if (s->pcie) {
+		rd = (p->rd_free > s->now ? p->rd_free - s->now : 0) +
+		     s->c.pcie_rd_ns * PS_PER_NS;
+		split_cmd(s, c, p);
+		bytes = tlp_bytes(pay, PCIE_MPS);
+		pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
+		p->up_bytes += bytes;
+		wait = max_t(u64, (u64)(rd + bytes * s->up_ps_per_byte),
+			     p->up_free - s->now);
+	} else {
+		split_cmd(s, c, p);
+		wait = (u64)(s->c.nicmem_fetch_ns * PS_PER_NS);
+	}
+	pkt_dma_lines(s, p, pk->addr + s->c.split_hdr, pay);
+	if (sb->wseq) {
+		sb->wbytes += pay;
+		s->wb_bytes += pay;
+	}
+	atomic64_add(pay, &s->nm.fetched);
+	atomic64_inc(&s->nm.fetches);
+	if (s->measuring) {
+		s->nm_fetch += pay;
+		s->nm_host += pay;
+		s->nm_fetches++;
+		s->nm_fetch_ps += wait;
+	}
+	split_release(s, pk->b);
+	return wait;
+}
+
 static void core_finish(struct sim *s, struct score *c)
 {
 	struct spkt pk = pkt_of(s, &c->batch[c->i]);
 	u32 b = pk.b;
 	u64 a = pk.addr & ~(u64)(LLC_LINE - 1);
 	unsigned int i, lines, touched;
+	/* Split, header-only: TX (--tx) or FREE, with release. */
+	u32 txlen = pk.split ? s->c.split_hdr : pk.len;
 
+	if (pk.split)
+		split_cmd(s, c, &s->port[c->port]);
 	if (s->c.tx) {
 		double rd_ps = 0;
 		int missed = -1;	/* last read request that went to DRAM */
 
-		lines = pkt_lines(s, &pk, &touched);
+		/* TX of a split packet: its headers, all read by the core. */
+		if (pk.split) {
+			lines = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) /
+				LLC_LINE;
+			touched = lines;
+		} else {
+			lines = pkt_lines(s, &pk, &touched);
+		}
 		/* The lines the core just read are in its L2: snooped. */
 		for (i = 0; i < lines; i++, a += LLC_LINE) {
 			if (i < touched && !llc_present(&s->llc, a)) {
@@ -1458,8 +1692,9 @@ static void core_finish(struct sim *s, struct score *c)
 			}
 		}
 		if (s->pcie)
-			pcie_tx_read(s, &s->port[c->port], pk.len, rd_ps);
+			pcie_tx_read(s, &s->port[c->port], txlen, rd_ps);
 	}
+	split_release(s, b);
 	if (s->measuring) {
 		hist_add(s, s->now - pk.t_arr);
 		s->qdel[c->idx]++;
@@ -1503,7 +1738,13 @@ static void core_start(struct sim *s, struct score *c)
 	if (c->first)
 		cyc += s->c.poll_cycles;
 	c->first = false;
-	ps = (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, &pk) + sync_take(c);
+	ps = 0;
+	/* Split: --touch-lines 0 is socket delivery, the payload fetched. */
+	if (pk.split && !s->c.touch_lines) {
+		ps = split_fetch(s, c, &pk);
+		pk = pkt_of(s, &c->batch[c->i]);
+	}
+	ps += (u64)(cyc * s->ps_per_cycle) + pkt_mem_ps(s, c, &pk) + sync_take(c);
 	c->busy_ps += ps;
 	c->started = true;
 	ev_set(s, ent_core(s, c->idx), s->now + ps);
@@ -1571,6 +1812,9 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 	} else if (!s->multi) {
 		buf_err(s, b, "a fragment, from a model with one packet per buffer");
 	}
+	/* The model passes the DMA engine's flag on (rx.c acts on it). */
+	if (!s->multi && !(pk->flags & RXB_CQE_F_SPLIT) != !sb->split_pay)
+		buf_err(s, b, "RXB_CQE_F_SPLIT does not match the NIC's split of the frame");
 	if (sb->up == UINT16_MAX)
 		buf_err(s, b, "too many packets handed up");
 	else
@@ -1708,10 +1952,22 @@ static void dma_start(struct sim *s, struct sport *p)
 {
 	const struct tr_pkt *pkt = &p->nb[p->nb_head & (p->nb_cap - 1)].pkt;
 	u64 rd_lat = (u64)(s->c.pcie_rd_ns * PS_PER_NS), bytes;
+	u32 data = pkt->len;
 
 	if (p->rd_free > rd_lat && p->up_free < p->rd_free - rd_lat)
 		p->up_free = p->rd_free - rd_lat;
-	bytes = tlp_bytes(pkt->len, PCIE_MPS) + sizeof(struct rxb_cqe) + PCIE_TLP_OH;
+	/*
+	 * Split: the engine decides where the payload goes before it moves
+	 * it (room reserved in the tier now): only the headers and the
+	 * record cross the link.  dma_event() gives the room back if the
+	 * model drops the frame or keeps it whole (CEIO's slow path).
+	 */
+	if (s->c.nicmem_split) {
+		p->hd_kind = split_decide(s, pkt->len, &p->hd_pay);
+		data = split_host_len(s, p->hd_kind, pkt->len);
+		p->hd_tlp = tlp_bytes(data, PCIE_MPS);
+	}
+	bytes = tlp_bytes(data, PCIE_MPS) + sizeof(struct rxb_cqe) + PCIE_TLP_OH;
 	pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
 	p->up_bytes += bytes;
 	ev_set(s, ent_dma(s, p->idx), p->up_free);
@@ -1723,6 +1979,10 @@ static void dma_event(struct sim *s, struct sport *p)
 
 	p->nb_bytes -= pkt.len;
 	nic_rx(p, &pkt);
+	/* Split decided, no DMA write took it: dropped or kept whole. */
+	if (p->hd_kind == HD_SPLIT)
+		rxb_nicmem_unreserve(&s->nm, p->hd_pay);
+	p->hd_kind = HD_NONE;
 	if (p->xs_n && !(++p->xs_tick % PCIE_NOTIF_EVERY))
 		pcie_notif(s, p);
 	if (p->nb_head != p->nb_tail)
@@ -1793,6 +2053,11 @@ static void arrival_event(struct sim *s, struct sport *p)
 		s->wss_sum += s->wss.distinct;
 		s->res_sum += s->resident;
 		s->wss_n++;
+		if (s->c.nicmem_split) {
+			s->wb_sum += s->wb_bytes;
+			if (s->wb_bytes > s->wb_peak)
+				s->wb_peak = s->wb_bytes;
+		}
 		if (s->wss.distinct > s->wss_peak)
 			s->wss_peak = s->wss.distinct;
 		if (s->multi) {
@@ -2011,6 +2276,19 @@ static void results(struct sim *s, struct sim_res *r)
 		r->wss_bufs = s->wss_n ? s->wss_buf_sum / s->wss_n : 0;
 		r->wss_peak_bufs = s->wss_buf_peak;
 	}
+	if (s->c.nicmem_split) {
+		/* The bytes the NIC wrote into the buffers, not whole frames. */
+		r->wss_mib = s->wss_n ? s->wb_sum / s->wss_n / (1 << 20) : 0;
+		r->wss_peak_mib = s->wb_peak / (1 << 20);
+	}
+	r->nm_host_bytes = s->nm_host;
+	r->nm_nic_bytes = s->nm_nic;
+	r->nm_fetch_bytes = s->nm_fetch;
+	r->nm_split = s->nm_split;
+	r->nm_whole = s->nm_whole;
+	r->nm_fallback = s->nm_fallback;
+	r->nm_fetches = s->nm_fetches;
+	r->nm_fetch_us = s->nm_fetches ? s->nm_fetch_ps / s->nm_fetches / 1e6 : 0;
 	r->buf_errs = s->buf_errs;
 	r->events = s->events;
 	sync_results(s, r);
@@ -2030,6 +2308,12 @@ static void sim_free(struct sim *s)
 			s->port[i].ops->destroy(s->port[i].m);
 		s->port[i].m = NULL;
 	}
+	/* Split payloads still held: the module's reclaim at teardown. */
+	for (i = 0; i < s->c.ports; i++)
+		if (s->port[i].hd_kind == HD_SPLIT)
+			rxb_nicmem_unreserve(&s->nm, s->port[i].hd_pay);
+	for (i = 0; i < s->nbuf; i++)
+		split_release(s, i);
 	/* Every model freed its pieces of the tier. */
 	if (s->nm.now_ns)
 		rxb_nicmem_fini(&s->nm);
@@ -2057,6 +2341,7 @@ static void sim_free(struct sim *s)
 	free(s->pos);
 	free(s->lines);
 	free(s->slot_t);
+	free(s->wb_ring);
 	llc_fini(&s->llc);
 	if (s->wss.ring)
 		rxb_wss_fini(&s->wss);
@@ -2090,6 +2375,7 @@ static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg
 	mc->ceio_force_slow = s->c.ceio_force_slow;
 	mc->ceio_release = RXB_CEIO_REL_BATCH;
 	mc->nicmem_bytes = s->c.nicmem;
+	mc->nicmem_split = s->c.nicmem_split;
 	/* Ensō: one pipe per queue, as much memory as a ring of buffers. */
 	mc->enso_pipes = 1;
 	mc->enso_pipe_size = RXB_ENSO_PIPE_MIN;
@@ -2162,6 +2448,11 @@ static int sim_setup(struct sim *s)
 		err = rxb_wss_init(&s->wss_buf, s->c.wss_window);
 		if (err)
 			return err;
+	}
+	if (s->c.nicmem_split) {
+		s->wb_ring = calloc(s->c.wss_window, sizeof(*s->wb_ring));
+		if (!s->wb_ring)
+			return -ENOMEM;
 	}
 	s->npools = s->c.pool_mode == POOL_MEMPOOL ? s->c.ports : s->c.cores;
 	s->pool = calloc(s->npools, sizeof(*s->pool));

@@ -57,6 +57,9 @@ struct sim_cfg {
 	/* the NIC's on-NIC memory tier (nic_mem.c), shared by the ports */
 	u64 nicmem;			/* capacity (bytes), 0: none */
 	double nicmem_fetch_ns;		/* latency of a host fetch */
+	/* the DMA engine's header/data split into that tier (nic_hds.c) */
+	bool nicmem_split;
+	unsigned int split_hdr;		/* header bytes written to the host */
 	/* NIC and traffic */
 	unsigned int cores;
 	unsigned int ports;
@@ -149,6 +152,15 @@ struct sim_res {
 	/* the on-NIC memory tier: frames written to it, its peak */
 	u64 tier_pkts;
 	double tier_pct, tier_peak_mib;
+	/*
+	 * The header/data split (--nicmem-split), measured: the module's
+	 * nicmem_* ethtool counters (Documentation/rxbisect-nicmem.rst).
+	 * Host bytes: headers and split records, whole frames, fetched
+	 * payloads; NIC bytes: payloads kept in the tier.
+	 */
+	u64 nm_host_bytes, nm_nic_bytes, nm_fetch_bytes;
+	u64 nm_split, nm_whole, nm_fallback, nm_fetches;
+	double nm_fetch_us;		/* mean wait of a payload fetch */
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
 	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
 	double offered_gbps, gbps, mpps, drop_pct;

@@ -135,6 +135,21 @@ bad '--ceio-force-slow: want --nicmem above 0' --model ceio --ceio-force-slow --
 bad '--ring 65536 x --cores 16: ceio takes at most 262144 entries' --model ceio --ring 65536
 bad '--nicmem cannot change during a run' --change 0.5:nicmem=1M
 bad '--ceio-fetch cannot change during a run' --change 0.5:ceio-fetch=async
+# The header/data split: values, and the module's rules (rxb_model_validate()).
+bad '--nicmem-split "2": want 1, 0, yes, no' --nicmem-split=2
+bad '--nicmem-split-hdr "41": want an integer in [42, 256]' --nicmem-split-hdr 41
+bad '--nicmem-split-hdr "257": want an integer in [42, 256]' --nicmem-split-hdr 257
+bad '--nicmem-split-hdr "": want an integer' --nicmem-split-hdr ''
+bad '--nicmem-split: want --nicmem above 0' --nicmem-split --headroom 64 --nicmem 0
+bad '--nicmem-split: want --headroom 16 or more' --nicmem-split
+bad '--nicmem-split: want --headroom 16 or more' --nicmem-split --headroom 15
+bad '--nicmem-split: --model shring-batched has no buffer per packet' \
+	--nicmem-split --headroom 64 --model shring-batched
+bad '--nicmem-split: --model enso has no buffer per packet' \
+	--nicmem-split --headroom 64 --model enso
+bad '--nicmem-split cannot change during a run' --headroom 64 --change 0.5:nicmem-split=1
+bad '--nicmem-split: want --headroom 16 or more, not 0 (run nicmem-split=1)' \
+	--sweep nicmem-split=0,1
 # Rules between options.
 bad '--cores 12: want a multiple of --ports 8' --cores 12 --ports 8
 bad '--ddio-ways 12: at most --llc-ways 11' --ddio-ways 12
@@ -216,6 +231,11 @@ check 0 '' "good: ceio, async fetch, a 1 MiB budget and a 16 MiB tier" -- "${sma
 	--model ceio --ceio-fetch async --ceio-budget 1M --nicmem 16M --nicmem-fetch-ns 0
 check 0 '' "good: ceio, slow path only, sync fetch of 2 us" -- "${small[@]}" \
 	--model ceio --ceio-force-slow --ddio-ways 0 --nicmem-fetch-ns 2000
+check 0 '' "good: header/data split, headers only and to a socket, a 64 KiB tier" -- \
+	"${small[@]}" --headroom 64 --nicmem-split --nicmem 64K --sweep touch-lines=0,1 \
+	--columns wss_mib,nicmem_host_bytes,nicmem_nic_bytes,nicmem_split_fallback,buf_errs
+check 0 '' "good: header/data split without the PCIe model, under ceio" -- "${small[@]}" \
+	--headroom 16 --nicmem-split --nicmem-split-hdr 42 --pcie-gbps 0 --model ceio
 check 0 '' "good: --sweep with a --case label full of gnuplot syntax" -- \
 	"${small[@]}" --sweep ring=64,128 --case "it's \`touch $tmp/pwned1\` @x \$1:cycles=1000"
 check 0 '' "good: --csv quotes labels with commas and quotes" -- "${small[@]}" --csv \

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
+#include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 
 #include "../testing/rxbisect/shim/shim.h"
@@ -313,6 +314,8 @@ static void test_opts(void)
 		{ "packets", "0x" }, { "ring", "" }, { "change", "0.5:budget=100000" },
 		{ "change", "0.5:ports=8" }, { "change", "0.5:nosuch=1" },
 		{ "extra", "3:-1" }, { "nosuch", "1" },
+		{ "nicmem-split", "2" }, { "nicmem-split-hdr", "41" },
+		{ "nicmem-split-hdr", "257" }, { "change", "0.5:nicmem-split=1" },
 	};
 	struct sim_cfg c = base();
 	unsigned int i;
@@ -334,6 +337,13 @@ static void test_opts(void)
 	c = base();
 	c.flows = UINT32_MAX;
 	EXPECT(sim_run(&c, r) == -EINVAL, "2^32 - 1 flows ran");
+	/* The split: no room for its record, no tier. */
+	c = base();
+	c.nicmem_split = true;
+	EXPECT(sim_run(&c, r) == -EINVAL, "split without headroom ran");
+	c.headroom = RXB_HDS_REC_ROOM;
+	c.nicmem = 0;
+	EXPECT(sim_run(&c, r) == -EINVAL, "split without a tier ran");
 	c = base();
 	c.nchange = 1;
 	c.change[0] = (struct sim_change){ .at = 0.5, .opt = "budget", .val = "100000" };
@@ -623,6 +633,270 @@ static void ceio_slow(void)
 	       (unsigned long long)r.ring_full);
 	EXPECT(r.tier_peak_mib * (1 << 20) <= c.nicmem, "the tier held %.3f MiB",
 	       r.tier_peak_mib);
+}
+
+/* ---- the header/data split into NIC memory (thesis ch. 2, nicmem) -- */
+
+/* A run's DRAM bytes (reads and write-backs) and PCIe bytes (both ways). */
+static double dram_bytes(const struct sim_res *r)
+{
+	return r->mem_gbs * 1e9 * r->sim_s;
+}
+
+static double pcie_bytes(const struct sim_res *r)
+{
+	return (r->pcie_up_gbs + r->pcie_down_gbs) * 1e9 * r->sim_s;
+}
+
+/* One line of the split's numbers (the string alone: checkpatch lets it run long). */
+#define SPLIT_FMT \
+	"%s: wss %.2f MiB (%.0f buffers), DRAM %.1f MB, PCIe %.1f MB, DDIO %.1f%%, host %llu B, NIC memory %llu B, split %llu, whole %llu, fallback %llu, fetched %llu B (%.2f us)"
+
+static void split_diag(const char *what, const struct sim_res *r)
+{
+	const char *fmt = SPLIT_FMT;
+
+	diag(fmt, what, r->wss_mib, r->wss_bufs, dram_bytes(r) / 1e6, pcie_bytes(r) / 1e6,
+	     100 * r->ddio_hit, (unsigned long long)r->nm_host_bytes,
+	     (unsigned long long)r->nm_nic_bytes, (unsigned long long)r->nm_split,
+	     (unsigned long long)r->nm_whole, (unsigned long long)r->nm_fallback,
+	     (unsigned long long)r->nm_fetch_bytes, r->nm_fetch_us);
+}
+
+/*
+ * privRing 1 Ki on the seeds' testbed, room for the split record;
+ * measured from the start (packets conserved).
+ */
+static struct sim_cfg split_base(void)
+{
+	struct sim_cfg c = base();
+
+	c.ring = 1024;
+	c.packets = 300000;
+	c.warmup = 0;
+	c.headroom = 64;
+	return c;
+}
+
+/*
+ * A data mover that reads headers only (thesis §2.1, §2.4.2-2.4.3), the
+ * same run (seed) without and with the split.  Whole frames: privRing
+ * 1 Ki's working set is past the LLC, DDIO misses.  Split: the host holds
+ * headers and records only, the payloads stay in NIC memory and leave
+ * through TX commands: working set, DRAM and PCIe bytes shrink by far,
+ * over the same buffers; throughput does not fall.
+ */
+static void nicmem_split_headers(void)
+{
+	struct sim_cfg c = split_base();
+	struct sim_res off, on;
+	u64 hdr;
+
+	c.touch_lines = 1;
+	if (!run("privring 1Ki headers, whole", &c, &off))
+		return;
+	c.nicmem_split = true;
+	if (!run("privring 1Ki headers, split", &c, &on))
+		return;
+	split_diag("whole", &off);
+	split_diag("split", &on);
+	expect_conserved("whole", &off);
+	expect_conserved("split", &on);
+	hdr = c.split_hdr + RXB_HDS_REC_ROOM;
+	EXPECT(!off.nm_host_bytes && !off.nm_nic_bytes && !off.nm_split,
+	       "split counters without the split");
+	EXPECT(on.nm_split > 0 && !on.nm_whole && !on.nm_fallback,
+	       "every frame split: %llu, whole %llu, fallback %llu",
+	       (unsigned long long)on.nm_split, (unsigned long long)on.nm_whole,
+	       (unsigned long long)on.nm_fallback);
+	EXPECT(on.nm_host_bytes == on.nm_split * hdr &&
+	       on.nm_nic_bytes == on.nm_split * (c.pkt_size - c.split_hdr) &&
+	       !on.nm_fetch_bytes,
+	       "host bytes %llu, NIC bytes %llu for %llu frames split",
+	       (unsigned long long)on.nm_host_bytes,
+	       (unsigned long long)on.nm_nic_bytes, (unsigned long long)on.nm_split);
+	EXPECT(on.wss_mib < off.wss_mib / 8, "working set %.2f MiB split, %.2f whole",
+	       on.wss_mib, off.wss_mib);
+	EXPECT(on.wss_bufs > 0.9 * off.wss_bufs && on.wss_bufs < 1.1 * off.wss_bufs,
+	       "buffers in the working set: %.0f split, %.0f whole", on.wss_bufs,
+	       off.wss_bufs);
+	EXPECT(dram_bytes(&on) < dram_bytes(&off) / 4, "DRAM %.1f MB split, %.1f whole",
+	       dram_bytes(&on) / 1e6, dram_bytes(&off) / 1e6);
+	EXPECT(pcie_bytes(&on) < pcie_bytes(&off) / 4, "PCIe %.1f MB split, %.1f whole",
+	       pcie_bytes(&on) / 1e6, pcie_bytes(&off) / 1e6);
+	EXPECT(on.ddio_hit > off.ddio_hit + 0.5, "DDIO hits %.1f%% split, %.1f%% whole",
+	       100 * on.ddio_hit, 100 * off.ddio_hit);
+	EXPECT(on.gbps >= off.gbps, "%.1f Gbps split, %.1f whole", on.gbps, off.gbps);
+	EXPECT(!on.buf_errs && !off.buf_errs, "buffer errors");
+}
+
+/*
+ * Socket delivery (--touch-lines 0): each payload is fetched behind its
+ * headers before the core reads it.  It crosses PCIe as it would have
+ * (no saving on the link) and costs the core the fetch's wait: at least
+ * a DMA read's latency with the PCIe model, the tier's fetch latency
+ * without it; each packet is delivered later.
+ */
+static void nicmem_split_socket(void)
+{
+	struct sim_cfg c = split_base();
+	struct sim_res off, on, np;
+	u64 hdr, pay, left;
+
+	c.touch_lines = 0;
+	c.load = 0.3;
+	if (!run("privring 1Ki socket, whole", &c, &off))
+		return;
+	c.nicmem_split = true;
+	if (!run("privring 1Ki socket, split", &c, &on))
+		return;
+	split_diag("whole", &off);
+	split_diag("split", &on);
+	expect_conserved("split", &on);
+	hdr = c.split_hdr + RXB_HDS_REC_ROOM;
+	pay = c.pkt_size - c.split_hdr;
+	EXPECT(on.nm_fetch_bytes > 0 && on.nm_fetch_bytes <= on.nm_nic_bytes &&
+	       on.nm_host_bytes == on.nm_split * hdr + on.nm_fetch_bytes,
+	       "host %llu B = %llu x %llu + fetched %llu", (unsigned long long)on.nm_host_bytes,
+	       (unsigned long long)on.nm_split, (unsigned long long)hdr,
+	       (unsigned long long)on.nm_fetch_bytes);
+	/* Not fetched: only frames not processed when the run ended. */
+	left = (on.nm_nic_bytes - on.nm_fetch_bytes) / pay;
+	EXPECT(left <= on.in_model + on.in_core + (u64)c.cores * c.budget,
+	       "%llu payloads never fetched", (unsigned long long)left);
+	EXPECT(on.nm_fetch_us * 1e3 >= c.pcie_rd_ns, "fetch wait %.3f us, DMA read %.0f ns",
+	       on.nm_fetch_us, c.pcie_rd_ns);
+	EXPECT(on.pcie_up_gbs > 0.9 * off.pcie_up_gbs,
+	       "the payloads still cross the link: %.2f GB/s up split, %.2f whole",
+	       on.pcie_up_gbs, off.pcie_up_gbs);
+	EXPECT(on.lat_p50_us > off.lat_p50_us,
+	       "the fetch delays each packet: p50 %.2f us split, %.2f whole",
+	       on.lat_p50_us, off.lat_p50_us);
+	EXPECT(!on.buf_errs, "buffer errors");
+	/* Without the PCIe model: the tier's latency, as the module waits. */
+	c.pcie_gbps = 0;
+	c.nicmem_fetch_ns = 1500;
+	c.packets = 100000;
+	if (!run("privring 1Ki socket, split, no PCIe model", &c, &np))
+		return;
+	EXPECT(fabs(np.nm_fetch_us * 1e3 - c.nicmem_fetch_ns) < 1,
+	       "fetch wait %.3f us, --nicmem-fetch-ns %.0f", np.nm_fetch_us,
+	       c.nicmem_fetch_ns);
+}
+
+/*
+ * A tier too small for the payloads in flight: frames that find no room
+ * are written whole (nic_hds.c's fallback), none lost for it, counted;
+ * the tier never holds more than its capacity, and the working set is
+ * larger than with room for all.  Frames with nothing to split are
+ * written whole too (counted apart).
+ */
+static void nicmem_split_tiny(void)
+{
+	struct sim_cfg c = split_base();
+	struct sim_res big, tiny;
+
+	c.touch_lines = 1;
+	c.nicmem_split = true;
+	if (!run("privring 1Ki headers, split, 64 MiB", &c, &big))
+		return;
+	c.nicmem = 64 << 10;
+	if (!run("privring 1Ki headers, split, 64 KiB", &c, &tiny))
+		return;
+	split_diag("64 MiB tier", &big);
+	split_diag("64 KiB tier", &tiny);
+	expect_conserved("64 KiB tier", &tiny);
+	EXPECT(!big.nm_fallback && tiny.nm_fallback > 0 && tiny.nm_split > 0,
+	       "fallback %llu (64 MiB), %llu (64 KiB)", (unsigned long long)big.nm_fallback,
+	       (unsigned long long)tiny.nm_fallback);
+	EXPECT(tiny.nm_host_bytes == tiny.nm_split * (c.split_hdr + RXB_HDS_REC_ROOM) +
+				     tiny.nm_fallback * c.pkt_size,
+	       "host bytes %llu: headers of %llu split, %llu whole",
+	       (unsigned long long)tiny.nm_host_bytes, (unsigned long long)tiny.nm_split,
+	       (unsigned long long)tiny.nm_fallback);
+	EXPECT(tiny.tier_peak_mib * (1 << 20) <= c.nicmem, "the tier held %.3f MiB",
+	       tiny.tier_peak_mib);
+	EXPECT(tiny.wss_mib > 2 * big.wss_mib, "working set %.2f MiB (64 KiB), %.2f (64 MiB)",
+	       tiny.wss_mib, big.wss_mib);
+	EXPECT(!tiny.buf_errs, "buffer errors");
+	/* Nothing to split: a frame no longer than its headers goes whole. */
+	c.nicmem = 64 << 20;
+	c.packets = 20000;
+	c.pkt_size = 64;
+	c.split_hdr = 64;
+	if (!run("privring 1Ki, split, 64 B frames of 64 B headers", &c, &big))
+		return;
+	EXPECT(!big.nm_split && big.nm_whole > 0 && big.nm_host_bytes == big.nm_whole * 64,
+	       "%llu split, %llu whole, %llu host bytes", (unsigned long long)big.nm_split,
+	       (unsigned long long)big.nm_whole, (unsigned long long)big.nm_host_bytes);
+}
+
+/*
+ * Every model with a buffer per packet runs split and passes the DMA
+ * engine's RXB_CQE_F_SPLIT on (the simulator checks each packet: a
+ * mismatch is a buffer error); the others are refused.  A model that
+ * loses the flag is caught.
+ */
+static int flagless_poll(struct rxb_model *m, unsigned int q, struct rxb_pkt *pkts,
+			 int budget)
+{
+	int n = rxb_privring_ops.poll(m, q, pkts, budget), i;
+
+	for (i = 0; i < n; i++)
+		pkts[i].flags &= ~RXB_CQE_F_SPLIT;
+	return n;
+}
+
+static void nicmem_split_models(void)
+{
+	const char *names[64];
+	unsigned int n = sim_model_names(names, 64), i;
+	struct rxb_model_ops flagless;
+	struct sim_cfg c;
+	struct sim_res r;
+
+	for (i = 0; i < n; i++) {
+		const struct rxb_model_ops *ops = rxb_model_find(names[i]);
+		char what[64];
+
+		c = base();
+		snprintf(c.model, sizeof(c.model), "%s", names[i]);
+		c.cores = 8;
+		c.ring = 256;
+		c.packets = 60000;
+		c.load = 0.3;
+		c.warmup = 0;
+		c.share = 4;
+		c.headroom = 16;
+		c.touch_lines = i % 2 ? 0 : 2;
+		c.nicmem_split = true;
+		if (ops->multi_pkt_bufs || ops->stream) {
+			EXPECT(!sim_cfg_check(&c, NULL), "%s: split accepted", names[i]);
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s split, %s", names[i],
+			 c.touch_lines ? "headers" : "socket");
+		if (!run(what, &c, &r))
+			continue;
+		EXPECT(r.nm_split > 0 && r.delivered > 0.97 * r.arrived,
+		       "%s: %llu split, %llu of %llu delivered", names[i],
+		       (unsigned long long)r.nm_split, (unsigned long long)r.delivered,
+		       (unsigned long long)r.arrived);
+		EXPECT(r.buf_errs == 0, "%s: %llu buffer errors (RXB_CQE_F_SPLIT lost?)",
+		       names[i], (unsigned long long)r.buf_errs);
+	}
+	flagless = rxb_privring_ops;
+	flagless.poll = flagless_poll;
+	c = base();
+	c.ops = &flagless;
+	c.cores = 4;
+	c.packets = 20000;
+	c.warmup = 0;
+	c.headroom = 16;
+	c.nicmem_split = true;
+	if (!run("privring losing RXB_CQE_F_SPLIT", &c, &r))
+		return;
+	EXPECT(r.buf_errs > 0, "a split packet handed up as whole went unnoticed");
 }
 
 /* ---- experiments --------------------------------------------------- */
@@ -1562,6 +1836,10 @@ static const struct tcase cases[] = {
 	{ "ceio_llc", ceio_llc },
 	{ "ceio_burst", ceio_burst },
 	{ "ceio_slow", ceio_slow },
+	{ "nicmem_split_headers", nicmem_split_headers },
+	{ "nicmem_split_socket", nicmem_split_socket },
+	{ "nicmem_split_tiny", nicmem_split_tiny },
+	{ "nicmem_split_models", nicmem_split_models },
 	{ "ddio_monotonic", ddio_monotonic },
 	{ "ddio_off", ddio_off },
 	{ "access_patterns", access_patterns },
