@@ -14,7 +14,8 @@
 #          backend M/N entries within one;
 #   l3fwd  TTL 64 - 1, to the routed destination;
 # and every IP header and UDP checksum is right (rxb0 computes its UDP
-# checksums: tx offload off).  Bad input: a loader on a nonexistent
+# checksums: tx offload off), every frame from IF_NF's MAC to IF_TX's.
+# Bad input: a loader on a nonexistent
 # device, and the LB with a connection map the kernel cannot allocate and
 # with one beyond the loader's limit, is refused with a clear message,
 # nothing stays attached and the port keeps forwarding.
@@ -219,21 +220,26 @@ nf_stop() {
 	NF_LINE=$(tail -n 1 "$NF_OUT.json")
 }
 
-# nf_verify NF IF: what the sniffer saw against NF_SENT and NF_LINE.
+# nf_verify NF IF DMAC SMAC: what the sniffer saw against NF_SENT and
+# NF_LINE; every frame from SMAC to DMAC.
 nf_verify() {
 	local out
 	out=$($RXB_PY - "$1" "$NF_OUT.sniff" "$NF_SENT" "$NF_LINE" "$EXT" "$DST" \
-		"$BACKENDS" "$M" <<'EOF'
+		"$BACKENDS" "$M" "$3" "$4" <<'EOF'
 import json, sys
 nf, rows, sent = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3])
 line, ext, dst = json.loads(sys.argv[4]), sys.argv[5], sys.argv[6]
 backends, m = sys.argv[7].split(), int(sys.argv[8])
+dmac, smac = sys.argv[9], sys.argv[10]
 bad = []
-total = sum(r[5] for r in rows)
+total = sum(r[7] for r in rows)
 if total != sent:
     bad.append("received %d of %d" % (total, sent))
 if any(r[4] != 3 for r in rows):
     bad.append("bad checksums: %s" % [r for r in rows if r[4] != 3][:3])
+if any(r[5] != dmac or r[6] != smac for r in rows):
+    bad.append("not from %s to %s: %s" % (smac, dmac,
+               [r for r in rows if r[5] != dmac or r[6] != smac][:3]))
 if nf == "nat":
     if any(r[0] != ext or not 2000 <= r[1] <= 2999 or r[2] != dst or r[3] != 64 for r in rows):
         bad.append("not translated: %s" % rows[:3])
@@ -274,9 +280,11 @@ EOF
 # nf_side NF NS_TX IF_TX NS_NF IF_NF LABEL [MODELS]: the NF on IF_NF,
 # a round per model (none: one round), then the sniffer's check.
 nf_side() {
-	local nf=$1 m ok=0
+	local nf=$1 m ok=0 dmac smac
 	NF_SENT=0
-	if ! nf_start "$@"; then
+	dmac=$(ip netns exec "$2" cat "/sys/class/net/$3/address")
+	smac=$(ip netns exec "$4" cat "/sys/class/net/$5/address")
+	if ! nf_start "$1" "$2" "$3" "$4" "$5"; then
 		for m in ${7:-}; do ktap_test_fail "$6: $nf on $m"; done
 		ktap_test_fail "$6: $nf, what came back"
 		return
@@ -296,11 +304,12 @@ nf_side() {
 	done
 	nf_stop
 	if [ -z "${7:-}" ]; then
-		[ $ok = 0 ] && { nf_verify "$nf" "$5" || ok=1; }
+		[ $ok = 0 ] && { nf_verify "$nf" "$5" "$dmac" "$smac" || ok=1; }
 		ktap_test_result "$6: $nf, every datagram translated or forwarded, and what came back" \
 			test $ok = 0
 	else
-		ktap_test_result "$6: $nf, what came back over every model" nf_verify "$nf" "$5"
+		ktap_test_result "$6: $nf, what came back over every model" \
+			nf_verify "$nf" "$5" "$dmac" "$smac"
 	fi
 }
 
