@@ -15,7 +15,13 @@
 #   l3fwd  TTL 64 - 1, to the routed destination;
 # and every IP header and UDP checksum is right (rxb0 computes its UDP
 # checksums: tx offload off), every frame from IF_NF's MAC to IF_TX's.
-# Bad input: a loader on a nonexistent
+# l3fwd's XDP_REDIRECT: a route out of rxr0, the first port of a second
+# rxbisect pair (its peer rxr1 in a namespace of its own), per model
+# FLOWS x COUNT datagrams routed there and COUNT to an address with no
+# route; exactly: l3fwd redirected the routed ones and dropped the others
+# as no_route, rxb1 counted the redirects (xdp_redirect, no errors), rxr0
+# sent them (txN_xdp_xmit) and rxr1 received them, TTL 63, from rxr0's MAC
+# to rxr1's.  Bad input: a loader on a nonexistent
 # device, and the LB with a connection map the kernel cannot allocate and
 # with one beyond the loader's limit, is refused with a clear message,
 # nothing stays attached and the port keeps forwarding.
@@ -38,8 +44,9 @@ rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
 NFS="nat lb l3fwd"
-# per NF: each model, the sniffer's check on rxb, veth; then bad input
-ktap_set_plan $((3 * (NM + 2) + 3))
+# per NF: each model, the sniffer's check on rxb, veth; l3fwd's redirect:
+# each model, the sniffer's check; bad input: 3
+ktap_set_plan $((3 * (NM + 2) + NM + 1 + 3))
 
 COUNT=8		# datagrams per flow
 FLOWS=8		# flows (source ports) per model
@@ -48,12 +55,14 @@ VIP=198.51.100.1
 EXT=203.0.113.1
 BACKENDS="10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4"
 M=251		# Maglev table size (prime)
+L3_ROUTES=	# nf-l3fwd's routes; empty: back out of the port (nf_args)
 
 NSV0=rxb-va-$$-$RANDOM
 NSV1=rxb-vb-$$-$RANDOM
+NSR=rxb-vr-$$-$RANDOM
 nf_cleanup() {
 	rxb_kill_bg
-	rxb_ns_del "$NSV0" "$NSV1"
+	rxb_ns_del "$NSV0" "$NSV1" "$NSR"
 	rxb_cleanup
 }
 trap nf_cleanup EXIT
@@ -110,7 +119,8 @@ nf_args() {
 	nat)	echo "--inside 192.0.2.0/24 --external $EXT --ports 2000-2999 --flows 4096" ;;
 	lb)	for b in $BACKENDS; do echo -n "-b $b "; done
 		echo "--vip $VIP:9 --table-size $M --conn-max 4096" ;;
-	l3fwd)	mac=$(ip netns exec "$2" cat "/sys/class/net/$3/address")
+	l3fwd)	[ -n "$L3_ROUTES" ] && { echo "$L3_ROUTES"; return; }
+		mac=$(ip netns exec "$2" cat "/sys/class/net/$3/address")
 		echo "-r 198.51.100.0/24,$4,$mac -r 10.0.0.0/8,$4,02:00:00:00:00:01" ;;
 	esac
 }
@@ -120,18 +130,18 @@ nf_get() {
 	[[ $NF_LINE =~ \"$1\":\ ([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
 }
 
-# nf_start NF NS_TX IF_TX NS_NF IF_NF: the loader on IF_NF and the
-# sniffer on IF_TX; NF_PID, SNIFF_PID, NF_OUT.
+# nf_start NF NS_TX IF_TX NS_NF IF_NF [NS_SNIFF IF_SNIFF]: the loader on
+# IF_NF and the sniffer on IF_TX (or IF_SNIFF); NF_PID, SNIFF_PID, NF_OUT.
 nf_start() {
-	local i args
-	NF_OUT=$RXB_TMP/$1-$5
+	local i args sns=${6:-$2} sif=${7:-$3}
+	NF_OUT=$RXB_TMP/$1-$5${7:+-$7}
 	args=$(nf_args "$1" "$2" "$3" "$5")
 	rm -f "$NF_OUT".*
 	# shellcheck disable=SC2086 # the options, split
 	ip netns exec "$4" "$NF/nf-$1" -i "$5" $args >"$NF_OUT.json" 2>"$NF_OUT.err" &
 	NF_PID=$!
 	RXB_PIDS+=("$NF_PID")
-	ip netns exec "$2" $RXB_PY "$NF/nf_sniff.py" "$3" 9 "$NF_OUT.sniff" \
+	ip netns exec "$sns" $RXB_PY "$NF/nf_sniff.py" "$sif" 9 "$NF_OUT.sniff" \
 		>"$NF_OUT.sniff.log" 2>&1 &
 	SNIFF_PID=$!
 	RXB_PIDS+=("$SNIFF_PID")
@@ -323,6 +333,125 @@ for nf in $NFS; do
 		ktap_test_fail "veth: $nf (no veth pair)"
 	fi
 done
+
+# ---- l3fwd's XDP_REDIRECT: rxb1 -> devmap -> rxr0, out to rxr1 ----
+NOROUTE=198.51.100.200	# in the sender's route to rxb1, not in l3fwd's
+
+# redir_setup: a second pair, rxr0 in $NS1 beside rxb1 (l3fwd's devmap
+# takes ifindexes of its namespace) and its peer rxr1 in $NSR, neither
+# with an address: rxr1's stack drops what it gets, after the sniffer
+# saw it.
+redir_setup() {
+	local l
+	ip netns add "$NSR" || return 1
+	ip netns exec "$NSR" sh -c 'echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6;
+		echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6' 2>/dev/null
+	ip -n "$NS1" link add rxr0 type rxbisect || return 1
+	l=$(ip -n "$NS1" -o link show rxr0) || return 1
+	[[ $l =~ rxr0@([a-z0-9]+): ]] || return 1
+	# its peer gets the first free rxb%d name of the namespace
+	ip -n "$NS1" link set dev "${BASH_REMATCH[1]}" name rxr1 || return 1
+	ip -n "$NS1" link set dev rxr1 netns "$NSR" || return 1
+	RXB_NS["rxr0"]=$NS1
+	RXB_NS["rxr1"]=$NSR
+	ip -n "$NSR" link set lo up && ip -n "$NSR" link set rxr1 up &&
+		ip -n "$NS1" link set rxr0 up && rxb_wait_carrier rxr0
+}
+
+# nf_s_txsum FIELD: sum of tx<N>_FIELD over the queues (of RXB_S).
+nf_s_txsum() {
+	local q=0 s=0
+	while [ -n "${RXB_S[tx${q}_$1]:-}" ]; do
+		s=$((s + ${RXB_S[tx${q}_$1]}))
+		q=$((q + 1))
+	done
+	echo "$s"
+}
+
+# redir_counts: into RC, l3fwd's rx, redirect, drop and no_route, rxb1's
+# xdp_redirect and xdp_redirect_errors, rxr0's xdp_xmit and
+# xdp_xmit_errors, rxr1's rx_packets.
+RC=()
+redir_counts() {
+	nf_dump || return 1
+	RC=("$(nf_get rx)" "$(nf_get redirect)" "$(nf_get drop)" "$(nf_get no_route)")
+	rxb_snap rxb1 || return 1
+	RC+=("$(rxb_s_qsum xdp_redirect)" "$(rxb_s_qsum xdp_redirect_errors)")
+	rxb_snap rxr0 || return 1
+	RC+=("$(nf_s_txsum xdp_xmit)" "$(nf_s_txsum xdp_xmit_errors)")
+	RC+=("$(nf_rx "$NSR" rxr1)")
+}
+
+# redir_round MODEL: FLOWS x COUNT datagrams to DST, routed out of rxr0,
+# and COUNT to NOROUTE; 0 when every one is accounted for, exactly.
+redir_round() {
+	local -a c0 d
+	local sent lost i k why=
+	redir_counts || { ktap_print_msg "$1: no counters"; return 1; }
+	c0=("${RC[@]}")
+	sent=$(nf_send "$NS0" "$DST")
+	lost=$(FLOWS=1 nf_send "$NS0" "$NOROUTE")
+	NF_SENT=$((NF_SENT + sent))
+	for i in $(seq 25); do
+		redir_counts || break
+		[ $((RC[0] - c0[0])) -ge $((sent + lost)) ] &&
+			[ $((RC[8] - c0[8])) -ge "$sent" ] && break
+		sleep 0.2
+	done
+	for k in "${!c0[@]}"; do d[k]=$((${RC[k]:-0} - c0[k])); done
+	[ "$sent" = $((COUNT * FLOWS)) ] && [ "$lost" = "$COUNT" ] ||
+		why+=" sent $sent + $lost, not $((COUNT * FLOWS)) + $COUNT;"
+	[ "${d[0]}" = $((sent + lost)) ] && [ "${d[1]}" = "$sent" ] &&
+		[ "${d[2]}" = "$lost" ] && [ "${d[3]}" = "$lost" ] ||
+		why+=" l3fwd rx ${d[0]} redirect ${d[1]} drop ${d[2]} (no_route ${d[3]});"
+	[ "${d[4]}" = "$sent" ] && [ "${d[5]}" = 0 ] ||
+		why+=" rxb1 xdp_redirect ${d[4]} errors ${d[5]};"
+	[ "${d[6]}" = "$sent" ] && [ "${d[7]}" = 0 ] ||
+		why+=" rxr0 xdp_xmit ${d[6]} errors ${d[7]};"
+	[ "${d[8]}" = "$sent" ] || why+=" rxr1 received ${d[8]};"
+	ktap_print_msg "$1: $sent routed + $lost unroutable sent; l3fwd redirected ${d[1]}," \
+		"dropped ${d[3]} (no route); rxr0 sent ${d[6]}, rxr1 received ${d[8]}; ${SECONDS}s"
+	[ -z "$why" ] && return 0
+	ktap_print_msg "$1:$why ($NF_LINE)"
+	return 1
+}
+
+# redir_side: l3fwd on rxb1 routing DST's /25 out of rxr0 to rxr1's MAC,
+# a round per model, then what rxr1 received.
+redir_side() {
+	local m dmac smac t="rxbisect: l3fwd rxb1 -> rxr0 (devmap redirect)"
+	NF_SENT=0
+	if ! redir_setup; then
+		ktap_print_msg "cannot set up the second pair rxr0/rxr1"
+		for m in $MODELS; do ktap_test_fail "$t on $m"; done
+		ktap_test_fail "$t, what rxr1 received over every model"
+		return
+	fi
+	dmac=$(ip netns exec "$NSR" cat /sys/class/net/rxr1/address)
+	smac=$(ip netns exec "$NS1" cat /sys/class/net/rxr0/address)
+	if ! L3_ROUTES="-r 198.51.100.0/25,rxr0,$dmac" \
+	     nf_start l3fwd "$NS0" rxb0 "$NS1" rxb1 "$NSR" rxr1; then
+		for m in $MODELS; do ktap_test_fail "$t on $m"; done
+		ktap_test_fail "$t, what rxr1 received over every model"
+		return
+	fi
+	for m in $MODELS; do
+		if ! echo "$m" > /sys/module/rxbisect/parameters/ring_model; then
+			ktap_test_fail "$t on $m (cannot switch to the model)"
+			continue
+		fi
+		rxb_static_neigh rxb0 rxb1
+		rxb_wait_carrier rxr0 && rxb_wait_carrier rxr1 ||
+			ktap_print_msg "$m: no carrier on rxr0/rxr1"
+		ktap_test_result "$t on $m" redir_round "$m"
+	done
+	nf_stop
+	ktap_test_result "$t, what rxr1 received over every model: TTL 63, from rxr0's MAC to rxr1's" \
+		nf_verify l3fwd rxr1 "$dmac" "$smac"
+	echo privring > /sys/module/rxbisect/parameters/ring_model
+	rxb_static_neigh rxb0 rxb1
+}
+redir_side
 
 # ---- bad input ----
 # refused: "CMD" EXIT PATTERN -- the loader exits EXIT with PATTERN in its
