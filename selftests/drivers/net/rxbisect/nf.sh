@@ -21,7 +21,11 @@
 # route; exactly: l3fwd redirected the routed ones and dropped the others
 # as no_route, rxb1 counted the redirects (xdp_redirect, no errors), rxr0
 # sent them (txN_xdp_xmit) and rxr1 received them, TTL 63, from rxr0's MAC
-# to rxr1's.  Bad input: a loader on a nonexistent
+# to rxr1's.  The LB with its default connection map, 10 M entries as in
+# the papers (about 1 GiB: the VM has 2 GiB): the kernel's map has
+# max_entries 10000000 (bpftool), traffic goes through it with each
+# connection an entry of the map, and it unloads: program detached, map
+# freed, its memory back.  Bad input: a loader on a nonexistent
 # device, and the LB with a connection map the kernel cannot allocate and
 # with one beyond the loader's limit, is refused with a clear message,
 # nothing stays attached and the port keeps forwarding.
@@ -45,8 +49,8 @@ MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
 NFS="nat lb l3fwd"
 # per NF: each model, the sniffer's check on rxb, veth; l3fwd's redirect:
-# each model, the sniffer's check; bad input: 3
-ktap_set_plan $((3 * (NM + 2) + NM + 1 + 3))
+# each model, the sniffer's check; the 10 M-entry LB: 3; bad input: 3
+ktap_set_plan $((3 * (NM + 2) + NM + 1 + 3 + 3))
 
 COUNT=8		# datagrams per flow
 FLOWS=8		# flows (source ports) per model
@@ -55,7 +59,9 @@ VIP=198.51.100.1
 EXT=203.0.113.1
 BACKENDS="10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4"
 M=251		# Maglev table size (prime)
+LB_CONN=4096	# nf-lb --conn-max; empty: the loader's default (10 M)
 L3_ROUTES=	# nf-l3fwd's routes; empty: back out of the port (nf_args)
+NF_WAIT=100	# tenths of a second a loader may take to attach
 
 NSV0=rxb-va-$$-$RANDOM
 NSV1=rxb-vb-$$-$RANDOM
@@ -118,7 +124,7 @@ nf_args() {
 	case $1 in
 	nat)	echo "--inside 192.0.2.0/24 --external $EXT --ports 2000-2999 --flows 4096" ;;
 	lb)	for b in $BACKENDS; do echo -n "-b $b "; done
-		echo "--vip $VIP:9 --table-size $M --conn-max 4096" ;;
+		echo "--vip $VIP:9 --table-size $M${LB_CONN:+ --conn-max $LB_CONN}" ;;
 	l3fwd)	[ -n "$L3_ROUTES" ] && { echo "$L3_ROUTES"; return; }
 		mac=$(ip netns exec "$2" cat "/sys/class/net/$3/address")
 		echo "-r 198.51.100.0/24,$4,$mac -r 10.0.0.0/8,$4,02:00:00:00:00:01" ;;
@@ -145,7 +151,7 @@ nf_start() {
 		>"$NF_OUT.sniff.log" 2>&1 &
 	SNIFF_PID=$!
 	RXB_PIDS+=("$SNIFF_PID")
-	for i in $(seq 100); do
+	for i in $(seq "$NF_WAIT"); do
 		grep -q attached "$NF_OUT.err" 2>/dev/null && [ -e "$NF_OUT.sniff.ready" ] &&
 			return 0
 		kill -0 $NF_PID 2>/dev/null || break
@@ -276,8 +282,9 @@ elif nf == "lb":
         bad.append("backend packets %s" % line["backend_pkts"])
     print("flows per backend %s, table entries %s" % (per, share))
 else:
-    if any(r[2] != dst or r[3] != 63 or r[0] != "192.0.2.1" for r in rows):
-        bad.append("not forwarded with TTL 63: %s" % rows[:3])
+    wrong = [r for r in rows if r[2] != dst or r[3] != 63 or r[0] != "192.0.2.1"]
+    if wrong:
+        bad.append("not forwarded to %s with TTL 63: %s" % (dst, wrong[:3]))
 print("; ".join(bad) if bad else "ok")
 sys.exit(1 if bad else 0)
 EOF
@@ -452,6 +459,126 @@ redir_side() {
 	rxb_static_neigh rxb0 rxb1
 }
 redir_side
+
+# ---- the LB's connection map at its default size: 10 M entries ----
+# An LRU hash of 10^7 16-byte keys and 4-byte values: 72-byte elements
+# (htab_elem 48 + 16 + 8) and 2^24 16-byte buckets, about 1 GiB of the
+# VM's 2 GiB.
+BIG_FLOWS=32	# connections
+BIG_MAP=
+meminfo() {	# NAME: its kB in /proc/meminfo
+	local k v
+	while read -r k v _; do
+		[ "$k" = "$1:" ] && { echo "$v"; return 0; }
+	done </proc/meminfo
+	return 1
+}
+
+# big_map_id: BIG_MAP, the id of the connection map ("conns") of the
+# program on rxb1, and BIG_SHOW, bpftool's line of it.
+big_map_id() {
+	local l id
+	l=$(rxb_ip rxb1 -d link show rxb1)
+	[[ $l =~ prog/xdp\ id\ ([0-9]+) ]] || return 1
+	l=$(bpftool prog show id "${BASH_REMATCH[1]}") || return 1
+	[[ $l =~ map_ids\ ([0-9,]+) ]] || return 1
+	for id in ${BASH_REMATCH[1]//,/ }; do
+		l=$(bpftool map show id "$id") || continue
+		[[ $l == *" name conns "* ]] || continue
+		BIG_MAP=$id
+		BIG_SHOW=$(echo $l)
+		return 0
+	done
+	return 1
+}
+
+# big_load: nf-lb without --conn-max on rxb1; 0 when the loader reports
+# 10000000 and the kernel's map has max_entries 10000000.
+big_load() {
+	local m0 m1 t0=$SECONDS why=
+	m0=$(meminfo MemAvailable)
+	ktap_print_msg "MemTotal $(($(meminfo MemTotal) / 1024)) MiB, MemAvailable $((m0 / 1024)) MiB"
+	LB_CONN='' NF_WAIT=$((600 * ${RXB_TIMEOUT_SCALE:-1})) \
+		nf_start lb "$NS0" rxb0 "$NS1" rxb1 || return 1
+	BIG_M0=$m0
+	m1=$(meminfo MemAvailable)
+	ktap_print_msg "attached in $((SECONDS - t0))s; MemAvailable $((m1 / 1024)) MiB," \
+		"$(((m0 - m1) / 1024)) MiB less"
+	nf_dump || return 1
+	[ "$(nf_get conn_max)" = 10000000 ] || why+=" the loader reports conn_max $(nf_get conn_max);"
+	if big_map_id; then
+		ktap_print_msg "bpftool: $BIG_SHOW"
+		[[ " $BIG_SHOW " == *" max_entries 10000000 "* ]] ||
+			why+=" the kernel's map is not of 10000000 entries;"
+	else
+		why+=" no connection map on rxb1's program;"
+	fi
+	[ -z "$why" ] && return 0
+	ktap_print_msg "nf-lb with its default map:$why"
+	return 1
+}
+
+# big_traffic: BIG_FLOWS x COUNT datagrams through it, exactly, and
+# BIG_FLOWS entries in the map, as many as the loader's new connections.
+big_traffic() {
+	local n new
+	NF_SENT=0
+	FLOWS=$BIG_FLOWS nf_round lb "$NS0" rxb0 || return 1
+	new=$(nf_get new_flows)
+	# the entries: bpftool's JSON, a list of them
+	n=$(bpftool -j map dump id "$BIG_MAP" 2>&1 |
+		$RXB_PY -c 'import json, sys; print(len(json.load(sys.stdin)))' 2>&1)
+	ktap_print_msg "new connections $new, flow hits $(nf_get flow_hits); entries in the map: $n"
+	[ "$n" = "$BIG_FLOWS" ] && [ "$new" = "$BIG_FLOWS" ] &&
+		[ "$(nf_get flow_hits)" = $((NF_SENT - BIG_FLOWS)) ]
+}
+
+# big_unload: SIGTERM; 0 when the loader exits 0, nothing stays on rxb1,
+# the map is freed (gone, MemAvailable back within 128 MiB) and rxb1
+# forwards.
+big_unload() {
+	local rc m p t0=$SECONDS why=
+	kill $NF_PID
+	wait $NF_PID
+	rc=$?
+	kill $SNIFF_PID 2>/dev/null
+	wait $SNIFF_PID 2>/dev/null
+	[ "$rc" = 0 ] || why+=" the loader exited $rc;"
+	[[ $(rxb_ip rxb1 -d link show rxb1) != *prog/xdp* ]] || why+=" a program stayed on rxb1;"
+	# the map's id goes before its memory (freed from a workqueue): wait
+	# for the memory all back, or within 128 MiB and no longer growing
+	p=0
+	for _ in $(seq 100); do
+		m=$(meminfo MemAvailable)
+		if ! bpftool map show id "$BIG_MAP" >/dev/null 2>&1; then
+			[ "$m" -ge $((BIG_M0 - 32768)) ] && break
+			[ "$m" -ge $((BIG_M0 - 131072)) ] && [ $((m - p)) -lt 4096 ] && break
+		fi
+		p=$m
+		sleep 0.2
+	done
+	ktap_print_msg "unloaded and freed in $((SECONDS - t0))s: MemAvailable $((m / 1024)) MiB (before loading $((BIG_M0 / 1024)) MiB)"
+	! bpftool map show id "$BIG_MAP" >/dev/null 2>&1 || why+=" map $BIG_MAP still exists;"
+	[ "$m" -ge $((BIG_M0 - 131072)) ] || why+=" its memory is not back;"
+	rxb_ping_ok "$NS0" "$RXB_IP1" 5 || why+=" rxb1 does not answer;"
+	[ -z "$why" ] && return 0
+	ktap_print_msg "unload:$why"
+	return 1
+}
+
+D="rxbisect: nf-lb with its default connection map"
+if ! command -v bpftool >/dev/null 2>&1; then
+	ktap_test_skip "$D: max_entries 10000000" "bpftool not installed"
+	ktap_test_skip "$D: traffic, each connection in the map" "bpftool not installed"
+	ktap_test_skip "$D: unloaded, the map freed" "bpftool not installed"
+elif ktap_test_result "$D: max_entries 10000000" big_load; then
+	ktap_test_result "$D: traffic, each connection in the map" big_traffic
+	ktap_test_result "$D: unloaded, the map freed" big_unload
+else
+	[ -n "${NF_PID:-}" ] && kill "$NF_PID" "$SNIFF_PID" 2>/dev/null
+	ktap_test_fail "$D: traffic, each connection in the map (not loaded)"
+	ktap_test_fail "$D: unloaded, the map freed (not loaded)"
+fi
 
 # ---- bad input ----
 # refused: "CMD" EXIT PATTERN -- the loader exits EXIT with PATTERN in its
