@@ -1,0 +1,229 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Jumbo frames and multi-buffer receive on every ring model (rx.c,
+# rxb_rx_buf_layout(); nic_dma.c; Documentation/rxbisect-jumbo.rst).
+# For each model, with MTU 9000 on both ports:
+#   ping      9000-byte echo requests (-M do: never fragmented) with a
+#             data pattern, every one answered intact; the receiving
+#             NIC's buffers are what the layout says (ethtool -g RX Buf
+#             Len), no DMA error, no oversize drop;
+#   tcp       one second of iperf3 TCP at MTU 9000: the checksum the NIC
+#             computes across a frame's buffers is right (a wrong one
+#             stalls TCP), GRO takes multi-buffer skbs;
+#   xdp pass  a multi-buffer program (SEC "xdp.frags") sees each 9014-byte
+#             frame whole through bpf_xdp_get_buff_len(), in several
+#             buffers on the models with scatter buffers and in one on
+#             those with contiguous ones, and passes it: answered;
+#   xdp tx    the same frames sent back out (XDP_TX of a multi-buffer
+#             frame): rxb0's stack gets them all.
+# Then: a program without frags support is refused on a jumbo MTU, and
+# the MTU refused above a loaded one, each with a message, the port still
+# forwarding; MTUs above the maximum refused; back to MTU 1500; every
+# page_pool gets all its pages back.
+
+source "$(dirname "$0")/lib.sh"
+
+PROGS=$RXB_DIR/progs
+rxb_init ping bpftool iperf3 ethtool
+
+if ! ls "$PROGS"/xdp_mb_pass.bpf.o >/dev/null 2>&1; then
+	make -s -C "$PROGS" >/dev/null 2>&1 ||
+		ktap_skip_all "the BPF programs in $PROGS are not built (make module)"
+fi
+ip link help 2>&1 | grep -q xdpdrv || ktap_skip_all "ip has no XDP support"
+
+rxb_load queues=2 || ktap_skip_all "cannot load the module"
+MODELS=$(rxb_models | xargs)
+# The models whose buffers must be contiguous (rxb_model_ops.contig_bufs,
+# multi_pkt_bufs, stream): one larger page per buffer, a frame never
+# split; the others take scatter buffers.
+CONTIG=" shring-batched ceio enso "
+CASES="ping tcp xdp_pass xdp_tx"
+NM=$(wc -w <<<"$MODELS")
+NC=$(wc -w <<<"$CASES")
+ktap_set_plan $((NM * NC + 5))
+
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
+
+N=10		# pings per case
+MTU=9000
+S=$((MTU - 28))	# ICMP data bytes of a full-MTU echo request
+FRAME=$((MTU + 14))
+
+BPFFS=
+jumbo_cleanup() {
+	[ -n "$BPFFS" ] && umount "$BPFFS" && rmdir "$BPFFS"
+	rxb_cleanup
+}
+trap jumbo_cleanup EXIT
+# A path without dots: libbpf turns them into '_' in map pin paths.
+mkdir "/run/rxbjumbo$$" && mount -t bpf bpf "/run/rxbjumbo$$" &&
+	BPFFS=/run/rxbjumbo$$ || rxb_bail "cannot mount a bpffs"
+for p in mb_pass mb_tx; do
+	# (bpffs names take no dot)
+	mkdir "$BPFFS/${p}_maps" &&
+	bpftool prog load "$PROGS/xdp_$p.bpf.o" "$BPFFS/$p" type xdp \
+		pinmaps "$BPFFS/${p}_maps" ||
+		rxb_bail "cannot load progs/xdp_$p.bpf.o"
+done
+bpftool prog load "$PROGS/xdp_pass.bpf.o" "$BPFFS/pass" type xdp ||
+	rxb_bail "cannot load progs/xdp_pass.bpf.o"
+
+setmtu() { rxb_ip "$1" link set "$1" mtu "$2"; }
+
+# mb_stats PROG: "frames multibuf bytes max" from the program's counters.
+mb_stats() {
+	bpftool -j map dump pinned "$BPFFS/${1}_maps/mb_stats" |
+		$RXB_PY -c '
+import json, sys
+
+def num(x):	# with BTF a number, without a list of hex bytes (LE)
+    return x if isinstance(x, int) else int.from_bytes(
+        bytes(int(b, 16) for b in x), "little")
+
+v = {num(e["key"]): num(e["value"]) for e in json.load(sys.stdin)}
+print(" ".join(str(v.get(k, 0)) for k in range(4)))'
+}
+mb_reset() {
+	local k
+	for k in 0 1 2 3; do
+		bpftool map update pinned "$BPFFS/${1}_maps/mb_stats" \
+			key $k 0 0 0 value 0 0 0 0 0 0 0 0 || return 1
+	done
+}
+
+# jping: N full-MTU echo requests with a pattern; the replies, or 0.  A
+# reply whose data differs is reported by ping as "wrong data byte".
+jping() {
+	local out
+	out=$(ip netns exec "$NS0" timeout $((N + 20)) ping -n -c $N -i 0.05 -W 2 \
+		-M do -s $S -p a55aa55a "$RXB_IP1" 2>&1)
+	if grep -q 'wrong data' <<<"$out"; then
+		ktap_print_msg "corrupted replies: $(grep -m1 'wrong data' <<<"$out")"
+		echo 0
+		return
+	fi
+	[[ $out =~ ([0-9]+)\ received ]] && echo "${BASH_REMATCH[1]}" || echo 0
+}
+
+# rxsum IF FIELD: sum of the per-queue counter over rxb IF's queues.
+rxsum() { rxb_qsum "$1" "$2"; }
+
+jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
+	local m=$1 c=$2 why= got hw0 hw1 st0 b0 d0 t0 w k
+	local frames mb bytes max want_mb=$N
+	[[ $CONTIG == *" $m "* ]] && want_mb=0
+	case $c in
+	ping)
+		k=$(rxb_in rxb1 ethtool -g rxb1 | sed -n 's/^RX Buf Len:[[:space:]]*//p' | head -n1)
+		d0=$(rxsum rxb1 dma_errors)
+		hw0=$(rxsum rxb1 hw_packets)
+		got=$(jping)
+		hw1=$(rxsum rxb1 hw_packets)
+		ktap_print_msg "$m: rx buffers of $k bytes; $got/$N replies, rxb1's NIC wrote $((hw1 - hw0))"
+		[ "$got" = $N ] || why+=" $got replies;"
+		[ "${k:-0}" -ge $FRAME ] || why+=" RX Buf Len ${k:-none} < $FRAME;"
+		[ "$(rxsum rxb1 dma_errors)" = "$d0" ] || why+=" DMA errors;"
+		;;
+	tcp)
+		rxb_iperf "$RXB_TMP/iperf.json" 1 -M $((MTU - 52))
+		rxb_iperf_check "$RXB_TMP/iperf.json" $? "$m: TCP at MTU $MTU" ||
+			why+=" iperf3 failed;"
+		;;
+	xdp_pass|xdp_tx)
+		k=mb_pass
+		[ $c = xdp_tx ] && k=mb_tx
+		mb_reset $k || why+=" cannot reset the counters;"
+		rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/$k" ||
+			{ ktap_print_msg "$m $c: attach refused"; return 1; }
+		st0=$(rxsum rxb0 stack_packets)
+		t0=$(rxsum rxb1 xdp_tx)
+		w=$(rxsum rxb1 xdp_pass)
+		got=$(jping)
+		for b0 in $(seq 25); do
+			read -r frames mb bytes max < <(mb_stats $k)
+			[ "$frames" -ge $N ] && break
+			sleep 0.2
+		done
+		ktap_print_msg "$m $c: program saw $frames frames, $mb in several buffers, longest $max bytes; $got replies"
+		[ "$frames" = $N ] && [ "$mb" = $want_mb ] && [ "$max" = $FRAME ] &&
+			[ "$bytes" = $((N * FRAME)) ] ||
+			why+=" program saw $frames/$mb/$bytes/$max, want $N/$want_mb/$((N * FRAME))/$FRAME;"
+		if [ $c = xdp_pass ]; then
+			[ "$got" = $N ] || why+=" $got replies;"
+			[ $(($(rxsum rxb1 xdp_pass) - w)) = $N ] || why+=" xdp_pass;"
+		else
+			for b0 in $(seq 25); do
+				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
+				sleep 0.2
+			done
+			b0=$(($(rxsum rxb0 stack_packets) - st0))
+			[ $(($(rxsum rxb1 xdp_tx) - t0)) = $N ] && [ $b0 -ge $N ] ||
+				why+=" xdp_tx $(($(rxsum rxb1 xdp_tx) - t0)), rxb0's stack got $b0;"
+		fi
+		rxb_ip rxb1 link set dev rxb1 xdpdrv off || why+=" detach failed;"
+		;;
+	esac
+	[ -z "$why" ] && return 0
+	ktap_print_msg "$m $c:$why"
+	return 1
+}
+
+# 1..NM*NC
+for m in $MODELS; do
+	if ! echo "$m" > /sys/module/rxbisect/parameters/ring_model ||
+	   ! setmtu rxb0 $MTU || ! setmtu rxb1 $MTU; then
+		for c in $CASES; do ktap_test_fail "$m: jumbo $c (cannot switch to the model at MTU $MTU)"; done
+		continue
+	fi
+	rxb_static_neigh rxb0 rxb1
+	for c in $CASES; do
+		ktap_test_result "$m: MTU $MTU, $c" jumbo_case "$m" "$c"
+	done
+done
+
+# +1, +2: a single-buffer program and a jumbo MTU exclude each other
+echo privring > /sys/module/rxbisect/parameters/ring_model
+rxb_static_neigh rxb0 rxb1
+out=$(rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/pass" 2>&1)
+rc=$?
+ktap_print_msg "single-buffer program at MTU $MTU: exit $rc: $(head -n1 <<<"$out")"
+ktap_test_result "a program without frags support is refused at MTU $MTU, with a message, the port forwarding" \
+	eval '[ $rc != 0 ] && grep -q "frags" <<<"$out" &&
+	      ! ip -n "$NS1" link show rxb1 | grep -q prog/xdp &&
+	      [ "$(jping)" = $N ]'
+setmtu rxb1 1500
+rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/pass" ||
+	ktap_print_msg "cannot attach the single-buffer program at MTU 1500"
+out=$(setmtu rxb1 $MTU 2>&1)
+rc=$?
+ktap_print_msg "MTU $MTU with a single-buffer program: exit $rc: $(head -n1 <<<"$out")"
+ktap_test_result "MTU $MTU refused while a program without frags support is attached; MTU 1500 kept" \
+	eval '[ $rc != 0 ] && [ -n "$out" ] && [ "$(rxb_mtu rxb1)" = 1500 ] &&
+	      rxb_ping_ok "$NS0" "$RXB_IP1" 5 -M do -s 1472'
+rxb_ip rxb1 link set dev rxb1 xdpdrv off
+
+# +3: above the maximum
+out=$(setmtu rxb1 $((MTU + 1)) 2>&1)
+rc=$?
+ktap_print_msg "MTU $((MTU + 1)): exit $rc: $(head -n1 <<<"$out")"
+ktap_test_result "MTU $((MTU + 1)) (above maxmtu $MTU) refused" \
+	eval '[ $rc != 0 ] && [ "$(rxb_mtu rxb1)" = 1500 ] &&
+	      [ "$(rxb_ip rxb1 -d link show rxb1 | sed -n "s/.* maxmtu \([0-9]*\).*/\1/p")" = $MTU ]'
+
+# +4: back to MTU 1500 on both: one page per buffer again, small and
+# full-size frames pass
+setmtu rxb0 1500
+k=$(rxb_in rxb1 ethtool -g rxb1 | sed -n 's/^RX Buf Len:[[:space:]]*//p' | head -n1)
+ktap_print_msg "MTU 1500: rx buffers of $k bytes"
+ktap_test_result "MTU 1500 again: one page per buffer ($k bytes), ping -M do -s 1472 answered" \
+	eval '[ "${k:-0}" -lt 4096 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 5 -M do -s 1472'
+
+# +5: a model switch destroys the pools the last model left
+echo shring > /sys/module/rxbisect/parameters/ring_model
+echo privring > /sys/module/rxbisect/parameters/ring_model
+rxb_pp_released_result 15
+
+ktap_finished
