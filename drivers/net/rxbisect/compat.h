@@ -423,10 +423,14 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
 #ifdef HAVE_XDP_FEATURES
 static inline void rxb_xdp_set_features(struct net_device *dev)
 {
-	/* Zero-copy AF_XDP on the ring models that can (xsk.c). */
+	/* Zero-copy AF_XDP on the ring models that can (xsk.c); multi-buffer
+	 * frames in (scatter buffers, rx.c) and out (ndo_xdp_xmit builds an
+	 * skb with the frame's fragments).
+	 */
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_NDO_XMIT |
-			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
+			    NETDEV_XDP_ACT_XSK_ZEROCOPY |
+			    NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT_SG;
 }
 #else
 static inline void rxb_xdp_set_features(struct net_device *dev)

@@ -16,7 +16,10 @@
 #             buffers on the models with scatter buffers and in one on
 #             those with contiguous ones, and passes it: answered;
 #   xdp tx    the same frames sent back out (XDP_TX of a multi-buffer
-#             frame): rxb0's stack gets them all.
+#             frame): rxb0's stack gets them all;
+#   xdp redirect  to the first port of a second rxbisect pair
+#             (ndo_xdp_xmit of a multi-buffer frame): its peer's NIC
+#             writes every one, 9014 bytes each.
 # Then: a program without frags support is refused on a jumbo MTU, and
 # the MTU refused above a loaded one, each with a message, the port still
 # forwarding; MTUs above the maximum refused; back to MTU 1500; every
@@ -39,7 +42,7 @@ MODELS=$(rxb_models | xargs)
 # multi_pkt_bufs, stream): one larger page per buffer, a frame never
 # split; the others take scatter buffers.
 CONTIG=" shring-batched ceio enso "
-CASES="ping tcp xdp_pass xdp_tx"
+CASES="ping tcp xdp_pass xdp_tx xdp_redirect"
 NM=$(wc -w <<<"$MODELS")
 NC=$(wc -w <<<"$CASES")
 ktap_set_plan $((NM * NC + 5))
@@ -61,7 +64,7 @@ trap jumbo_cleanup EXIT
 # A path without dots: libbpf turns them into '_' in map pin paths.
 mkdir "/run/rxbjumbo$$" && mount -t bpf bpf "/run/rxbjumbo$$" &&
 	BPFFS=/run/rxbjumbo$$ || rxb_bail "cannot mount a bpffs"
-for p in mb_pass mb_tx; do
+for p in mb_pass mb_tx mb_redirect; do
 	# (bpffs names take no dot)
 	mkdir "$BPFFS/${p}_maps" &&
 	bpftool prog load "$PROGS/xdp_$p.bpf.o" "$BPFFS/$p" type xdp \
@@ -72,6 +75,21 @@ bpftool prog load "$PROGS/xdp_pass.bpf.o" "$BPFFS/pass" type xdp ||
 	rxb_bail "cannot load progs/xdp_pass.bpf.o"
 
 setmtu() { rxb_ip "$1" link set "$1" mtu "$2"; }
+
+# The redirect target: a second pair in rxb1's namespace, rxr0 with the
+# ifindex progs/xdp_mb_redirect.c names, both ends at MTU $MTU.
+TGT=1000
+target_up() {
+	local l
+	ip -n "$NS1" link add rxr0 index $TGT type rxbisect || return 1
+	l=$(ip -n "$NS1" -o link show rxr0) || return 1
+	[[ $l =~ rxr0@([a-z0-9]+): ]] || return 1
+	ip -n "$NS1" link set dev "${BASH_REMATCH[1]}" name rxr1 || return 1
+	RXB_NS[rxr0]=$NS1
+	RXB_NS[rxr1]=$NS1
+	setmtu rxr0 $MTU && setmtu rxr1 $MTU &&
+		ip -n "$NS1" link set rxr0 up && ip -n "$NS1" link set rxr1 up
+}
 
 # mb_stats PROG: "frames multibuf bytes max" from the program's counters.
 mb_stats() {
@@ -132,14 +150,15 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		rxb_iperf_check "$RXB_TMP/iperf.json" $? "$m: TCP at MTU $MTU" ||
 			why+=" iperf3 failed;"
 		;;
-	xdp_pass|xdp_tx)
-		k=mb_pass
-		[ $c = xdp_tx ] && k=mb_tx
+	xdp_pass|xdp_tx|xdp_redirect)
+		k=mb_${c#xdp_}
 		mb_reset $k || why+=" cannot reset the counters;"
 		rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/$k" ||
 			{ ktap_print_msg "$m $c: attach refused"; return 1; }
 		st0=$(rxsum rxb0 stack_packets)
 		t0=$(rxsum rxb1 xdp_tx)
+		[ $c = xdp_redirect ] && st0=$(rxsum rxr1 hw_bytes) &&
+			t0=$(rxsum rxb1 xdp_redirect)
 		w=$(rxsum rxb1 xdp_pass)
 		got=$(jping)
 		for b0 in $(seq 25); do
@@ -154,6 +173,15 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		if [ $c = xdp_pass ]; then
 			[ "$got" = $N ] || why+=" $got replies;"
 			[ $(($(rxsum rxb1 xdp_pass) - w)) = $N ] || why+=" xdp_pass;"
+		elif [ $c = xdp_redirect ]; then
+			for b0 in $(seq 25); do
+				[ $(($(rxsum rxr1 hw_bytes) - st0)) -ge $((N * FRAME)) ] && break
+				sleep 0.2
+			done
+			b0=$(($(rxsum rxr1 hw_bytes) - st0))
+			ktap_print_msg "$m $c: rxr1's NIC wrote $b0 bytes"
+			[ $(($(rxsum rxb1 xdp_redirect) - t0)) = $N ] && [ $b0 = $((N * FRAME)) ] ||
+				why+=" xdp_redirect $(($(rxsum rxb1 xdp_redirect) - t0)), rxr1's NIC wrote $b0 bytes;"
 		else
 			for b0 in $(seq 25); do
 				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
@@ -170,6 +198,8 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 	ktap_print_msg "$m $c:$why"
 	return 1
 }
+
+target_up || rxb_bail "cannot make the redirect target"
 
 # 1..NM*NC
 for m in $MODELS; do
@@ -222,6 +252,7 @@ ktap_test_result "MTU 1500 again: one page per buffer ($k bytes), ping -M do -s 
 	eval '[ "${k:-0}" -lt 4096 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 5 -M do -s 1472'
 
 # +5: a model switch destroys the pools the last model left
+ip -n "$NS1" link del rxr0
 echo shring > /sys/module/rxbisect/parameters/ring_model
 echo privring > /sys/module/rxbisect/parameters/ring_model
 rxb_pp_released_result 15
