@@ -592,7 +592,12 @@ struct rxb_hw_debug {
  *	borrows from the Ax ring linked to @q).
  * @xstats_count: optional: number of model-specific counters of @m.
  * @xstats_names: fill @names with their names, one every RXB_STAT_NAME_LEN
- *	bytes (NUL included).
+ *	bytes (NUL included).  A model whose NIC takes a shared ring's
+ *	descriptors in list order (RxList) names its count of the takes that
+ *	are not the array successor of the ring's previous take
+ *	ringG_out_of_order (ring G): each is a miss of the NIC's contiguous
+ *	descriptor prefetch, which tools/rxbisect-sim charges as a read;
+ *	array rings have no such counter.
  * @xstats_values: fill @vals with their current values.
  * @hw_flow_free: optional: hardware half: the NIC freed flow table entry
  *	@flow (struct rxb_frame.flow), idle for flow_idle_ms; release any

@@ -112,17 +112,21 @@ run --packets 1000000 --sweep arrival=poisson,burst \
 # (10) Batched RxList (shring-batched, thesis 5.1.4): 64 B packets at a
 # load the cores keep up with, then exp. (4)'s slow and flooded core in
 # 4 KiB buffers (tables, no plot).
-run --packets 1000000 --pkt-size 64 --load 0.05 \
-	--columns gbps,drop_pct,ddio_hit,mem_gbs,wss_mib,wss_bufs,lat_p99_us,locks,allocs,model_cyc,pcie_down_gbs,buf_errs \
+cols=gbps,drop_pct,ddio_hit,mem_gbs,wss_mib,wss_bufs,lat_p99_us,locks,allocs
+cols=$cols,model_cyc,pcie_down_gbs,buf_errs,desc_wait_pct
+run --packets 1000000 --pkt-size 64 --load 0.05 --columns "$cols" \
 	--case 'privRing 1Ki:model=privring' --case 'shRing 1Ki/8:model=shring' \
 	--case 'RxList 1Ki/8:model=shring-list' \
 	--case 'batched 1Ki/8:model=shring-batched' \
 	--case 'batched 64/8:model=shring-batched,ring=64'
+# Head-of-line blocking alone (--desc-prefetch=0, the table), then with
+# the NIC's descriptor cache.
+for pf in 0 1; do
 for v in "--target-share 0.01 --extra 0:0:300 --extra 8:0:300" \
 	 "--target-share 0.3 --target-pkt-size 64"; do
 	# shellcheck disable=SC2086 # $v: several options
 	run --packets 500000 --warmup 0.4 --ddio-ways 11 --buf-stride 4096 \
-		--target 0 $v \
+		--desc-prefetch=$pf --target 0 $v \
 		--columns gbps,drop_pct,nobuf,ring_full,wss_mib,lat_p99_us,locks,buf_errs \
 		--case 'privRing 128:model=privring,ring=128' \
 		--case 'shRing 1Ki/8:model=shring' \
@@ -130,3 +134,13 @@ for v in "--target-share 0.01 --extra 0:0:300 --extra 8:0:300" \
 		--case 'batched 1Ki/8:model=shring-batched' \
 		--case 'rxBisect:model=rxbisect'
 done
+done
+
+# Thesis Fig. 5.3: RxList / RxArr as the share factor grows, with the
+# NIC's descriptor cache (Documentation/simulator.rst, "Descriptor
+# prefetch"; the prediction table's --cycles).
+run --packets 300000 --cycles 652 --sweep share=1,2,4,8 \
+	--series model=shring,shring-list \
+	--columns gbps,drop_pct,desc_wait_pct,desc_wait_us,desc_miss_pct,desc_rd_pkt \
+	--plot "$out/sim-fig5.3-rxlist-rxarr.png" --plot-y gbps,desc_wait_pct \
+	--plot-title 'RxList vs RxArr throughput by share factor (thesis Fig. 5.3)'

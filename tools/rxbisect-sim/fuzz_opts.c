@@ -61,6 +61,11 @@ static void invariants(const struct sim_cfg *c)
 	must(c->pcie_gbps >= 0 && isfinite(c->pcie_gbps) && c->pcie_rd_ns >= 0 &&
 	     isfinite(c->pcie_rd_ns) && c->pcie_reads >= 1 &&
 	     c->nic_buf >= 2048, "PCIe/NIC buffer", c);
+	/* desc_read() reads at least one descriptor, into room it has. */
+	must(c->desc_batch >= 1 && c->desc_batch <= SIM_DESC_BATCH_MAX &&
+	     c->desc_batch <= c->desc_cache &&
+	     c->desc_thresh + c->desc_batch - 1 <= c->desc_cache,
+	     "descriptor cache", c);
 	must(c->ghz > 0 && isfinite(c->ghz) && c->mlp >= 1 && isfinite(c->mlp) &&
 	     c->llc_ns >= 0 && isfinite(c->llc_ns) && c->dram_ns >= 0 &&
 	     isfinite(c->dram_ns) && c->irq_us >= 0 && isfinite(c->irq_us) &&

@@ -147,6 +147,13 @@ static const struct opt opts[] = {
 	O("pcie-rd-ns", T_DBL, pcie_rd_ns, "500", "DMA read latency when the LLC hits"),
 	O("pcie-reads", T_UINT, pcie_reads, "64", "outstanding DMA reads per port"),
 	O("nic-buf", T_SIZE, nic_buf, "256K", "on-NIC receive buffer per port"),
+	O("desc-prefetch", T_BOOL, desc_prefetch, "1",
+	  "NIC descriptor cache per queue, refilled by prefetch reads (0: fetched when posted)"),
+	O("desc-cache", T_UINT, desc_cache, "64", "descriptors the NIC caches per queue"),
+	O("desc-batch", T_UINT, desc_batch, "8",
+	  "descriptors per prefetch read (one read request)"),
+	O("desc-thresh", T_UINT, desc_thresh, "8",
+	  "prefetch when fewer descriptors than this are cached (0: on demand only)"),
 	/* cost of the ring-model code: sources in Documentation/simulator.rst */
 	O("sync-cost", T_BOOL, sync_cost, "1",
 	  "cores pay for the model code: atomics, locks, line transfers, allocs, doorbells"),
@@ -223,6 +230,9 @@ static const struct range ranges[] = {
 	R("wss-window", 2, SIM_MAX_WSS_WINDOW),
 	R("pcie-gbps", 0, 1e5), R("pcie-rd-ns", 0, 1e6),
 	R("pcie-reads", 1, 4096), R("nic-buf", 2048, 1ULL << 32),
+	/* one read request: 512 B, 32 descriptors of 16 B */
+	R("desc-cache", 1, 4096), R("desc-batch", 1, SIM_DESC_BATCH_MAX),
+	R("desc-thresh", 0, 4096),
 	R("atomic-ns", 0, SIM_MAX_NS), R("xfer-ns", 0, SIM_MAX_NS),
 	R("fence-ns", 0, SIM_MAX_NS), R("alloc-ns", 0, SIM_MAX_NS),
 	R("doorbell-ns", 0, SIM_MAX_NS),
@@ -719,6 +729,13 @@ static int cfg_check(const struct sim_cfg *c)
 			return fail("--ring %u x --cores %u: ceio takes at most %u entries in all",
 				    c->ring, c->cores, SIM_MAX_CEIO_ENTRIES);
 	}
+	/* The cache holds what is left below the threshold plus a read. */
+	if (c->desc_batch > c->desc_cache)
+		return fail("--desc-batch %u: at most --desc-cache %u",
+			    c->desc_batch, c->desc_cache);
+	if (c->desc_thresh + c->desc_batch - 1 > c->desc_cache)
+		return fail("--desc-thresh %u: at most --desc-cache - --desc-batch + 1 = %u",
+			    c->desc_thresh, c->desc_cache - c->desc_batch + 1);
 	if (c->nicmem_split) {
 		const struct rxb_model_ops *ops = rxb_model_find(c->model);
 
@@ -874,6 +891,10 @@ M(nic_drop, r->nic_drop)
 M(pcie_up_gbs, r->pcie_up_gbs)
 M(pcie_down_gbs, r->pcie_down_gbs)
 M(pcie_rd_us, r->pcie_rd_us)
+M(desc_wait_pct, r->delivered ? 100.0 * r->desc_waits / r->delivered : 0)
+M(desc_wait_us, r->desc_wait_us)
+M(desc_miss_pct, r->delivered ? 100.0 * r->desc_misses / r->delivered : 0)
+M(desc_rd_pkt, r->delivered ? (double)r->desc_reads / r->delivered : 0)
 M(lat_p50_us, r->lat_p50_us)
 M(lat_p99_us, r->lat_p99_us)
 M(lat_p999_us, r->lat_p999_us)
@@ -930,6 +951,12 @@ const struct sim_metric sim_metrics[] = {
 	MD(pcie_up_gbs, "%.1f", "PCIe NIC-to-host bytes, TLP overhead included (GB/s)"),
 	MD(pcie_down_gbs, "%.1f", "PCIe host-to-NIC bytes, TLP overhead included (GB/s)"),
 	MD(pcie_rd_us, "%.2f", "Tx DMA read request latency, mean (us; thesis Fig. 5.7e)"),
+	MD(desc_wait_pct, "%.2f",
+	   "frames the DMA engine held for a descriptor not cached (% of delivered)"),
+	MD(desc_wait_us, "%.3f", "mean wait of those frames for their descriptor (us)"),
+	MD(desc_miss_pct, "%.2f",
+	   "list ring: descriptors taken out of array order, cache misses (% of delivered)"),
+	MD(desc_rd_pkt, "%.3f", "descriptor read requests per delivered packet"),
 	MD(lat_p50_us, "%.1f", "latency, NIC arrival to processed, median (us)"),
 	MD(lat_p99_us, "%.1f", "latency, 99th percentile (us)"),
 	MD(lat_p999_us, "%.1f", "latency, 99.9th percentile (us)"),

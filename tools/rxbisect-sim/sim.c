@@ -47,7 +47,8 @@
  * PCIe (Documentation/simulator.rst, "Memory and PCIe"): TLP framing,
  * sequence number, LCRC and a 4-DW header per TLP; 256 B maximum payload,
  * 512 B maximum read request.  Descriptors are fetched PCIE_DESC_BATCH per
- * read.
+ * read when posted (--desc-prefetch 0), or by the NIC's descriptor cache
+ * (desc_take()).
  *
  * DRAM is a token bucket: MEM_BURST_PS of traffic at --mem-gbs pass at
  * once (the controllers' queues); beyond that, cores wait for their reads
@@ -125,6 +126,15 @@ struct tier_rec {
 
 struct sim;
 
+/*
+ * The NIC's descriptor cache of one queue (--desc-prefetch): descriptors
+ * read and not yet taken, and the one read in flight, landing at @land.
+ */
+struct dcache {
+	u64 land;
+	u32 cached, fetching;
+};
+
 /* A packet in the NIC's receive buffer, waiting for its DMA. */
 struct npkt {
 	struct tr_pkt pkt;
@@ -152,6 +162,19 @@ struct sport {
 	u16 *xs_ent, *xs_comp;	/* indices of notif_entries, _compressed */
 	unsigned int xs_n, n_ent, n_comp, xs_tick;
 	u64 ent_seen, comp_seen;
+	/*
+	 * --desc-prefetch: the cache per queue the model reads descriptors
+	 * for (RXB_PCIE_DESC_RD in hw_rx), a list ring's ringG_out_of_order
+	 * xstats, and when the DMA engine may start the next frame.
+	 */
+	struct dcache dc[RXB_MAX_MODEL_QUEUES];
+	u16 *xs_ooo;
+	unsigned int n_ooo;
+	u64 ooo_seen;
+	u64 dma_hold;
+	bool in_rx;			/* in hw_rx: a descriptor read is a take */
+	u64 desc_reads, desc_misses, desc_waits;	/* measured */
+	double desc_wait_ps;
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
 	struct traffic tr;
@@ -614,6 +637,86 @@ static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
 }
 
 /*
+ * The NIC's descriptor cache of queue @d issues a read at @t: one read
+ * request up of --desc-batch descriptors (no more than the cache has room
+ * for), their completion down, a read slot; it lands after the wait for
+ * a slot and --pcie-rd-ns.
+ */
+static void desc_read(struct sim *s, struct sport *p, struct dcache *d, u64 t)
+{
+	u32 n = min_t(u32, s->c.desc_batch, s->c.desc_cache - d->cached);
+	u64 bytes = tlp_bytes((u64)n * sizeof(struct rxb_rx_desc), PCIE_MPS);
+	u64 slot = p->rd_free > t ? p->rd_free - t : 0;
+
+	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += PCIE_TLP_OH;
+	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
+	p->down_bytes += bytes;
+	pcie_use(s, &p->rd_free, s->rd_slot_ps);
+	d->fetching = n;
+	d->land = t + slot + (u64)(s->c.pcie_rd_ns * PS_PER_NS);
+	p->desc_reads += s->measuring;
+}
+
+/* Did the take just made move a list ring's out_of_order counter? */
+static bool desc_ooo(struct sport *p)
+{
+	u64 n = 0, prev = p->ooo_seen;
+	unsigned int i;
+
+	p->ops->xstats_values(p->m, p->xs_val);
+	for (i = 0; i < p->n_ooo; i++)
+		n += p->xs_val[p->xs_ooo[i]];
+	p->ooo_seen = n;
+	return n != prev;
+}
+
+/*
+ * The model took a descriptor for queue @qi (its RXB_PCIE_DESC_RD in
+ * hw_rx).  The NIC's cache of the queue holds descriptors read ahead in
+ * array order; below --desc-thresh it reads --desc-batch more, one read in
+ * flight.  A take that finds the cache empty waits for that read, or for
+ * one of its own.  A list ring's take out of array order (the model's
+ * ringG_out_of_order moved) misses whatever is cached: the NIC reads at
+ * the new place and waits.  The simulator runs hw_rx once the frame has
+ * crossed the link, so the wait holds the DMA engine before the next
+ * frame (Documentation/simulator.rst, "Descriptor prefetch").
+ */
+static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
+{
+	struct dcache *d = &p->dc[qi % RXB_MAX_MODEL_QUEUES];
+	u64 t = s->now;
+
+	if (d->fetching && d->land <= t) {
+		d->cached += d->fetching;
+		d->fetching = 0;
+	}
+	if (p->n_ooo && desc_ooo(p)) {
+		d->cached = 0;
+		desc_read(s, p, d, t);
+		p->desc_misses += s->measuring;
+	}
+	if (!d->cached) {
+		if (!d->fetching)
+			desc_read(s, p, d, t);
+		t = d->land;
+		d->cached = d->fetching;
+		d->fetching = 0;
+	}
+	d->cached--;
+	if (d->cached < s->c.desc_thresh && !d->fetching)
+		desc_read(s, p, d, t);
+	if (t == s->now)
+		return;
+	if (p->dma_hold < t)
+		p->dma_hold = t;
+	if (s->measuring) {
+		p->desc_waits++;
+		p->desc_wait_ps += t - s->now;
+	}
+}
+
+/*
  * Notification-only completion entries (a model that writes them counts
  * them in xstats named notif_entries, of which notif_compressed were held
  * and written together with a packet's entry): one rxb_bxe each, in a TLP
@@ -642,7 +745,10 @@ static void pcie_notif(struct sim *s, struct sport *p)
 	}
 }
 
-/* Find the model's notif_* xstats, if it has any. */
+/*
+ * Find the model's notif_* xstats, and a list ring's out_of_order ones
+ * (desc_take()), if it has any.
+ */
 static int notif_setup(struct sport *p)
 {
 	unsigned int n, i, q;
@@ -658,7 +764,8 @@ static int notif_setup(struct sport *p)
 	p->xs_val = calloc(n, sizeof(*p->xs_val));
 	p->xs_ent = calloc(n, sizeof(*p->xs_ent));
 	p->xs_comp = calloc(n, sizeof(*p->xs_comp));
-	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp) {
+	p->xs_ooo = calloc(n, sizeof(*p->xs_ooo));
+	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp || !p->xs_ooo) {
 		free(names);
 		return -ENOMEM;
 	}
@@ -669,6 +776,10 @@ static int notif_setup(struct sport *p)
 		off = 0;
 		if (sscanf(nm, "rx%u_%n", &q, &off) == 1 && off)
 			nm += off;
+		off = 0;
+		if (sscanf(nm, "ring%u_%n", &q, &off) == 1 && off &&
+		    !strcmp(nm + off, "out_of_order"))
+			p->xs_ooo[p->n_ooo++] = i;
 		if (!strcmp(nm, "notif_entries"))
 			p->xs_ent[p->n_ent++] = i;
 		else if (!strcmp(nm, "notif_compressed"))
@@ -801,7 +912,7 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 	if (err)
 		return err;
 	sync_charge(s, SC_ALLOC, 1);
-	if (s->pcie)
+	if (s->pcie && !s->c.desc_prefetch)
 		pcie_desc_fetch(s, p, 1);
 	s->buf[b].state = BUF_POSTED;
 	s->buf[b].refs = 1;
@@ -1229,18 +1340,31 @@ static void *env_dma_ptr(void *env, u64 addr)
 }
 
 /*
- * Interconnect bytes a model reports: only the tier's fetches are not
- * seen elsewhere (dma_start(), pcie_desc_fetch(), pcie_notif() count the
- * rest): a DMA write up the link, as a packet's.  Its link time was
- * taken at the frame's arrival (env_nicmem_write()).
+ * Interconnect bytes a model reports: the tier's fetches, a DMA write up
+ * the link as a packet's (its link time was taken at the frame's arrival,
+ * env_nicmem_write()), and with --desc-prefetch the descriptors the NIC
+ * reads; dma_start(), pcie_desc_fetch() and pcie_notif() count the rest.
  */
 static void env_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
 
-	(void)q;
-	if (kind != RXB_PCIE_DATA_WR || !s->pcie)
+	if (!s->pcie)
+		return;
+	/*
+	 * With the descriptor cache, a descriptor is paid for when the NIC
+	 * reads it: taken in hw_rx, or read outside reception (CEIO's fetch
+	 * entries) one at a time, as when posted without the cache.
+	 */
+	if (kind == RXB_PCIE_DESC_RD && s->c.desc_prefetch) {
+		if (p->in_rx)
+			desc_take(s, p, q);
+		else
+			pcie_desc_fetch(s, p, 1);
+		return;
+	}
+	if (kind != RXB_PCIE_DATA_WR)
 		return;
 	p->up_bytes += tlp_bytes(bytes, PCIE_MPS);
 }
@@ -1939,14 +2063,17 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 		.hash_flags = RXB_CQE_F_L4_HASH,
 	};
 
+	p->in_rx = true;
 	p->ops->hw_rx(p->m, pkt->queue, &f);
+	p->in_rx = false;
 }
 
 /*
  * The DMA engine starts the packet at the head of the NIC's buffer: once
- * the upstream link is free and the descriptor reads are no more than one
- * read latency behind; it ends when the packet and its completion crossed
- * the link.
+ * the upstream link is free, the descriptor reads are no more than one
+ * read latency behind and a descriptor the last take missed has arrived
+ * (desc_take()); it ends when the packet and its completion crossed the
+ * link.
  */
 static void dma_start(struct sim *s, struct sport *p)
 {
@@ -1956,6 +2083,8 @@ static void dma_start(struct sim *s, struct sport *p)
 
 	if (p->rd_free > rd_lat && p->up_free < p->rd_free - rd_lat)
 		p->up_free = p->rd_free - rd_lat;
+	if (p->up_free < p->dma_hold)
+		p->up_free = p->dma_hold;
 	/*
 	 * Split: the engine decides where the payload goes before it moves
 	 * it (room reserved in the tier now): only the headers and the
@@ -2217,6 +2346,10 @@ static void results(struct sim *s, struct sim_res *r)
 	for (p = 0; p < s->c.ports; p++) {
 		r->pcie_rd_us += s->port[p].rd_lat_sum / 1e6;
 		rd_n += s->port[p].rd_n;
+		r->desc_reads += s->port[p].desc_reads;
+		r->desc_misses += s->port[p].desc_misses;
+		r->desc_waits += s->port[p].desc_waits;
+		r->desc_wait_us += s->port[p].desc_wait_ps / 1e6;
 		r->in_flight += s->port[p].nb_tail - s->port[p].nb_head;
 		if (T > 0) {
 			r->pcie_up_gbs += s->port[p].up_bytes / T / 1e9;
@@ -2224,6 +2357,7 @@ static void results(struct sim *s, struct sim_res *r)
 		}
 	}
 	r->pcie_rd_us = rd_n ? r->pcie_rd_us / rd_n : 0;
+	r->desc_wait_us = r->desc_waits ? r->desc_wait_us / r->desc_waits : 0;
 	if (T > 0) {
 		r->pcie_up_gbs -= s->up0 / T / 1e9;
 		r->pcie_down_gbs -= s->down0 / T / 1e9;
@@ -2327,6 +2461,7 @@ static void sim_free(struct sim *s)
 		free(s->port[i].xs_val);
 		free(s->port[i].xs_ent);
 		free(s->port[i].xs_comp);
+		free(s->port[i].xs_ooo);
 		traffic_fini(&s->port[i].tr);
 	}
 	for (i = 0; i < s->c.cores; i++)

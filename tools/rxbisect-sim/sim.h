@@ -17,6 +17,8 @@
 
 #define SIM_MAX_CORES	64
 #define SIM_MAX_PORTS	8
+/* Descriptors in one read request: 512 B of 16 B descriptors. */
+#define SIM_DESC_BATCH_MAX	32
 #define SIM_MAX_BUDGET	256
 #define SIM_NAME_LEN	32
 
@@ -116,6 +118,11 @@ struct sim_cfg {
 	double pcie_rd_ns;		/* DMA read latency, LLC hit */
 	unsigned int pcie_reads;	/* outstanding DMA reads */
 	u64 nic_buf;			/* on-NIC receive buffer (bytes) */
+	/* the NIC's descriptor cache per queue (Documentation/simulator.rst) */
+	bool desc_prefetch;		/* 0: descriptors charged when posted */
+	unsigned int desc_cache;	/* descriptors it holds */
+	unsigned int desc_batch;	/* descriptors per read */
+	unsigned int desc_thresh;	/* prefetch below this many cached */
 	/* cost of the ring-model code (Documentation/simulator.rst) */
 	bool sync_cost;			/* charge it at all */
 	double atomic_ns;		/* locked RMW, line already owned */
@@ -163,6 +170,13 @@ struct sim_res {
 	double nm_fetch_us;		/* mean wait of a payload fetch */
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
 	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
+	/*
+	 * Descriptor cache (--desc-prefetch): its reads, the takes a list
+	 * ring made out of array order (misses), the frames whose descriptor
+	 * was not cached and the DMA engine's mean wait for those.
+	 */
+	u64 desc_reads, desc_misses, desc_waits;
+	double desc_wait_us;
 	double offered_gbps, gbps, mpps, drop_pct;
 	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 	double occ_mean, occ_pct;

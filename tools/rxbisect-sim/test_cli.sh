@@ -204,6 +204,16 @@ bad '--plot needs --sweep' --plot "$tmp/x.png"
 bad '--plot: want a file name without control characters' --sweep ring=64 --plot "$tmp/a
 b.png"
 bad 'unexpected argument "stray"' stray
+# The NIC's descriptor cache: ranges, and a prefetch read must fit it.
+bad '--desc-batch "0": want an integer in [1, 32]' --desc-batch 0
+bad '--desc-batch "33": want an integer in [1, 32]' --desc-batch 33
+bad '--desc-cache "0": want an integer in [1, 4096]' --desc-cache 0
+bad '--desc-thresh "-1": want an integer in [0, 4096]' --desc-thresh -1
+bad '--desc-batch 16: at most --desc-cache 8' --desc-batch 16 --desc-cache 8
+bad '--desc-thresh 58: at most --desc-cache - --desc-batch + 1 = 57' --desc-thresh 58
+bad '--desc-thresh 10: at most --desc-cache - --desc-batch + 1 = 9' \
+	--desc-cache 16 --desc-thresh 10
+bad '--desc-prefetch' --desc-prefetch=2
 bad 'see --help' --nosuch-option
 bad 'see --help' --ring
 bad 'see --help' --help=1
@@ -225,6 +235,9 @@ check 0 '' "good: --change live options in any order" -- "${small[@]}" \
 check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}" \
 	--model shring --xfer-ns 0 --doorbell-ns 1e5 --change 0.3:sync-cost=0 \
 	--change 0.6:sync-cost=1 --columns model_cyc,xfers,locks
+check 0 '' "good: descriptor cache off, on demand, and at its limits" -- "${small[@]}" \
+	--model shring-list --sweep desc-prefetch=0,1 --desc-thresh 0 --desc-batch 32 \
+	--desc-cache 32 --columns gbps,desc_wait_pct,desc_wait_us,desc_miss_pct,desc_rd_pkt
 check 0 '' "good: --llc 1G --llc-ways 16 --ddio-ways 16" -- "${small[@]}" \
 	--llc 1G --llc-ways 16 --ddio-ways 16
 check 0 '' "good: ceio, async fetch, a 1 MiB budget and a 16 MiB tier" -- "${small[@]}" \
