@@ -620,15 +620,15 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	memset(tot, 0, RXB_DEV_STATS * sizeof(*tot));
 	rxb_nic_read_counters(port->nic, &nc);
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
-		tot[RXB_DS_PCIE_DATA] += nc.to_host_data[q];
-		tot[RXB_DS_PCIE_META] += nc.to_host_meta[q];
-		tot[RXB_DS_PCIE_DESC] += nc.to_nic_desc[q];
-		tot[RXB_DS_PCIE_MMIO] += nc.to_nic_mmio[q];
-	}
-	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		struct rxb_nic_qcounters qc;
 		struct rxb_qstats st;
 		struct rxb_qxstats xst;
 
+		rxb_nic_read_qcounters(port->nic, q, &qc);
+		tot[RXB_DS_PCIE_DATA] += qc.to_host_data;
+		tot[RXB_DS_PCIE_META] += qc.to_host_meta;
+		tot[RXB_DS_PCIE_DESC] += qc.to_nic_desc;
+		tot[RXB_DS_PCIE_MMIO] += qc.to_nic_mmio;
 		rxb_get_qstats(port, q, &st, &xst);
 		tot[RXB_DS_RX_PACKETS] += xst.packets;
 		tot[RXB_DS_RX_BYTES] += xst.bytes;
@@ -660,11 +660,11 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = xst.pp_size;
 		for (i = 0; i < RXB_XDP_NSTATS; i++)
 			*p++ = xst.xdp[i];
-		*p++ = nc.steered[q];
-		*p++ = nc.to_host_data[q];
-		*p++ = nc.to_host_meta[q];
-		*p++ = nc.to_nic_desc[q];
-		*p++ = nc.to_nic_mmio[q];
+		*p++ = qc.steered;
+		*p++ = qc.to_host_data;
+		*p++ = qc.to_host_meta;
+		*p++ = qc.to_nic_desc;
+		*p++ = qc.to_nic_mmio;
 	}
 	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
 	tot[RXB_DS_RUNT] = nc.runt_drops;

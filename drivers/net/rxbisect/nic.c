@@ -184,14 +184,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->stall_frames = atomic64_read(&nic->stall_frames);
 	c->dma_faults = atomic64_read(&nic->dma_faults);
 	c->dma_bytes = 0;
-	for (q = 0; q < RXB_MAX_QUEUES; q++) {
-		c->to_host_data[q] = atomic64_read(&nic->dma_bytes[q].v);
-		c->dma_bytes += c->to_host_data[q];
-		c->steered[q] = atomic64_read(&nic->steered[q].v);
-		c->to_host_meta[q] = atomic64_read(&nic->pcie[q].to_host_meta);
-		c->to_nic_desc[q] = atomic64_read(&nic->pcie[q].to_nic_desc);
-		c->to_nic_mmio[q] = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
-	}
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		c->dma_bytes += atomic64_read(&nic->dma_bytes[q].v);
 	c->ntuple_drops = atomic64_read(&nic->ntuple_drops);
 	c->flow_table_size = 0;
 	c->flow_active = 0;
@@ -219,6 +213,23 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	if (eng)
 		c->engine_cpu = eng->cpu;
 	rcu_read_unlock();
+}
+
+/**
+ * rxb_nic_read_qcounters() - read the NIC's statistics registers of a
+ *	queue.
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES.
+ * @c: filled.  Any context.
+ */
+void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
+			    struct rxb_nic_qcounters *c)
+{
+	c->steered = atomic64_read(&nic->steered[q].v);
+	c->to_host_data = atomic64_read(&nic->dma_bytes[q].v);
+	c->to_host_meta = atomic64_read(&nic->pcie[q].to_host_meta);
+	c->to_nic_desc = atomic64_read(&nic->pcie[q].to_nic_desc);
+	c->to_nic_mmio = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
 }
 
 /**

@@ -105,13 +105,6 @@ struct rxb_nic_hds_counters {
  * @max_bh_batch: most frames processed in one section with bottom halves
  *	disabled.
  * @ntuple_drops: frames an ntuple drop rule (action -1) discarded.
- * @steered: frames an ntuple rule sent to each queue.
- * @to_host_data: packet data bytes the NIC wrote to host memory (per
- *	queue; their sum is @dma_bytes).
- * @to_host_meta: descriptor, completion and notification bytes the NIC
- *	wrote to host memory, per queue.
- * @to_nic_desc: descriptor bytes the NIC read from host memory, per queue.
- * @to_nic_mmio: doorbell and register bytes the driver wrote, per queue.
  * @flow_table_size: entries of the enabled context's flow table; the
  *	flow_* counters restart with each context, 0 without one.
  * @flow_active: entries holding a flow.
@@ -136,11 +129,6 @@ struct rxb_nic_counters {
 	int engine_cpu;
 	u32 max_bh_batch;
 	u64 ntuple_drops;
-	u64 steered[RXB_MAX_QUEUES];
-	u64 to_host_data[RXB_MAX_QUEUES];
-	u64 to_host_meta[RXB_MAX_QUEUES];
-	u64 to_nic_desc[RXB_MAX_QUEUES];
-	u64 to_nic_mmio[RXB_MAX_QUEUES];
 	u64 flow_table_size;
 	u64 flow_active;
 	u64 flow_learned;
@@ -148,6 +136,26 @@ struct rxb_nic_counters {
 	u64 flow_untracked;
 	struct rxb_nicmem_counters nicmem;
 	struct rxb_nic_hds_counters hds;
+};
+
+/**
+ * struct rxb_nic_qcounters - the NIC's statistics registers of one queue
+ *	(rxb_nic_read_qcounters()): a few words, where the device's whole
+ *	set would be too much for a stack frame.
+ * @steered: frames an ntuple rule sent to the queue.
+ * @to_host_data: packet data bytes the NIC wrote to host memory for it
+ *	(the queues' sum is struct rxb_nic_counters.dma_bytes).
+ * @to_host_meta: descriptor, completion and notification bytes the NIC
+ *	wrote to host memory.
+ * @to_nic_desc: descriptor bytes the NIC read from host memory.
+ * @to_nic_mmio: doorbell and register bytes the driver wrote.
+ */
+struct rxb_nic_qcounters {
+	u64 steered;
+	u64 to_host_data;
+	u64 to_host_meta;
+	u64 to_nic_desc;
+	u64 to_nic_mmio;
 };
 
 /**
@@ -244,6 +252,8 @@ void rxb_nic_rss_write(struct rxb_nic *nic, const u32 *indir, const u8 *key);
 void rxb_nic_rss_read(struct rxb_nic *nic, u32 *indir, u8 *key);
 void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues);
 void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c);
+void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
+			    struct rxb_nic_qcounters *c);
 void rxb_nic_reset_max_bh_batch(struct rxb_nic *nic);
 int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
 		       struct rxb_nic_qdebug *d);
