@@ -45,18 +45,20 @@ snap() {
 	T=${EPOCHREALTIME//[!0-9]/}000
 }
 
-# flows: wait (up to 5 s) for rx_packets to grow by 50 (traffic recovered);
-# the first look right away, then every 0.1 s.
+# flows: wait (up to 5 s, times RXB_TIMEOUT_SCALE: the debug kernel's
+# sender may take that long to start) for rx_packets to grow by 50
+# (traffic recovered); the first look right away, then every 0.1 s.
+FLOWS_WAIT=$((5 * ${RXB_TIMEOUT_SCALE:-1}))
 flows() {
 	local p0 t0=$SECONDS
 	snap
 	p0=$P
-	while [ $((SECONDS - t0)) -le 5 ]; do
+	while [ $((SECONDS - t0)) -le $FLOWS_WAIT ]; do
 		sleep 0.1
 		snap
 		[ $((P - p0)) -ge 50 ] && return 0
 	done
-	ktap_print_msg "rx_packets +$((P - p0)) in 5 s"
+	ktap_print_msg "rx_packets +$((P - p0)) in $FLOWS_WAIT s"
 	return 1
 }
 
