@@ -63,8 +63,8 @@ refused "ethtool -X hkey of 4 bytes refused" "" "rxb_hkey rxb1" e1 -X rxb1 hkey 
 # 11..13: MTU
 refused "ip link set mtu 10 refused" "" "rxb_mtu rxb1" rxb_ip rxb1 link set rxb1 mtu 10
 refused "ip link set mtu 70000 refused" "" "rxb_mtu rxb1" rxb_ip rxb1 link set rxb1 mtu 70000
-refused "ip link set mtu 4000 refused (a frame must fit a 4 KiB buffer)" "" "rxb_mtu rxb1" \
-	rxb_ip rxb1 link set rxb1 mtu 4000
+refused "ip link set mtu 9001 refused (jumbo frames stop at 9000)" "" "rxb_mtu rxb1" \
+	rxb_ip rxb1 link set rxb1 mtu 9001
 
 # 14..16: debugfs knobs
 kset() { echo "$4" > "$RXB_DBG/$1/q$2/$3"; }

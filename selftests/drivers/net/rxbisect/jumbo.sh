@@ -19,7 +19,9 @@
 #             frame): rxb0's stack gets them all;
 #   xdp redirect  to the first port of a second rxbisect pair
 #             (ndo_xdp_xmit of a multi-buffer frame): its peer's NIC
-#             writes every one, 9014 bytes each.
+#             writes every one, 9014 bytes each (6.1 redirects no
+#             multi-buffer frame: there, on the scatter-buffer models,
+#             every one is a redirect error and none arrives).
 # Then: a program without frags support is refused on a jumbo MTU, and
 # the MTU refused above a loaded one, each with a message, the port still
 # forwarding; MTUs above the maximum refused; back to MTU 1500; every
@@ -75,6 +77,16 @@ bpftool prog load "$PROGS/xdp_pass.bpf.o" "$BPFFS/pass" type xdp ||
 	rxb_bail "cannot load progs/xdp_pass.bpf.o"
 
 setmtu() { rxb_ip "$1" link set "$1" mtu "$2"; }
+
+# Redirecting a multi-buffer frame to a device came with 6.3's
+# xdp_features (NETDEV_XDP_ACT_NDO_XMIT_SG, checked in the devmap code):
+# 6.1's xdp_do_redirect() refuses frames with fragments (-EOPNOTSUPP,
+# counted as redirect errors), whatever the target.  Only the kernel's
+# version tells which it is.
+KSG=1
+kv=$(uname -r)
+kv=${kv%%-*}
+[ "$(printf '%s\n' 6.3 "$kv" | sort -V | head -n1)" = 6.3 ] || KSG=0
 
 # The redirect target: a second pair in rxb1's namespace, rxr0 with the
 # ifindex progs/xdp_mb_redirect.c names, both ends at MTU $MTU.
@@ -160,6 +172,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		[ $c = xdp_redirect ] && st0=$(rxsum rxr1 hw_bytes) &&
 			t0=$(rxsum rxb1 xdp_redirect)
 		w=$(rxsum rxb1 xdp_pass)
+		[ $c = xdp_redirect ] && w=$(rxsum rxb1 xdp_redirect_errors)
 		got=$(jping)
 		for b0 in $(seq 25); do
 			read -r frames mb bytes max < <(mb_stats $k)
@@ -180,8 +193,14 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 			done
 			b0=$(($(rxsum rxr1 hw_bytes) - st0))
 			ktap_print_msg "$m $c: rxr1's NIC wrote $b0 bytes"
-			[ $(($(rxsum rxb1 xdp_redirect) - t0)) = $N ] && [ $b0 = $((N * FRAME)) ] ||
-				why+=" xdp_redirect $(($(rxsum rxb1 xdp_redirect) - t0)), rxr1's NIC wrote $b0 bytes;"
+			if [ $KSG = 0 ] && [ $want_mb = $N ]; then
+				ktap_print_msg "$m $c: kernel $kv redirects no multi-buffer frame"
+				[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) = $N ] && [ $b0 = 0 ] ||
+					why+=" redirect errors $(($(rxsum rxb1 xdp_redirect_errors) - w)), rxr1's NIC wrote $b0 bytes;"
+			else
+				[ $(($(rxsum rxb1 xdp_redirect) - t0)) = $N ] && [ $b0 = $((N * FRAME)) ] ||
+					why+=" xdp_redirect $(($(rxsum rxb1 xdp_redirect) - t0)), rxr1's NIC wrote $b0 bytes;"
+			fi
 		else
 			for b0 in $(seq 25); do
 				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
