@@ -136,8 +136,10 @@ static void rxb_dma_dst_one(struct rxb_dma_dst *d, u8 *p, u32 len)
 /* A frame into a scatter buffer (rxb_desc.h, struct rxb_rx_sgl at @addr):
  * the NIC reads the list's first ctx->rx_sge entries (a descriptor read
  * on the interconnect, the same for every ring model), then writes the
- * frame across the segments it needs.  Each segment's page counts in the
- * working set.  A list that cannot hold the frame is a DMA error.
+ * frame across the segments it needs.  The working set tracker counts the
+ * buffer once, by its first segment, as it counts any buffer: a unit of
+ * RX Buf Len bytes (ethtool -g) in every layout.  A list that cannot hold
+ * the frame is a DMA error.
  */
 static u8 rxb_nic_dma_sgl(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 			  u64 addr, u32 *csum)
@@ -161,8 +163,6 @@ static u8 rxb_nic_dma_sgl(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 		d.p[d.n] = phys_to_virt(seg);
 		d.len[d.n++] = len;
 		room += len;
-		if (i)
-			rxb_wss_record(&ctx->wss, (seg >> PAGE_SHIFT) + 1);
 	}
 	if (room < f->len) {
 		atomic64_inc(&nic->dma_faults);
