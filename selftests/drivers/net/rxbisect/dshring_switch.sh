@@ -53,9 +53,13 @@ ktap_test_result "the driver's controller task ticks on its own, idle or not (ds
 
 # 3, 4
 rxb_iperf_start "$RXB_TMP/tcp.json" 6 -P 4 || rxb_bail "iperf3 did not start"
-wait_shared 1 5
+wait_shared 1 $((5 * ${RXB_TIMEOUT_SCALE:-1}))
 rc=$?
 dsh
+# From the privRing set, a first switch is to the shRing set: on a slow
+# (debug) kernel TCP hovers near the threshold and the set may flap back
+# before a snapshot sees it.
+[ $rc = 0 ] || [ $((sw - sw0)) -ge 1 ] && rc=0
 ktap_print_msg "under TCP: dsh_shared $shared, switches $((sw - sw0)), samples ${RXB_S[dsh_samples]}, high tput ${RXB_S[dsh_tput_high]}, high pressure ${RXB_S[dsh_pressure_high]}"
 ktap_test_result "under TCP above 5 Mbit/s the NIC switches to the shRing set" [ $rc = 0 ]
 wait "$RXB_IPERF_PID"
