@@ -135,8 +135,7 @@ static void rxb_hds_free(struct rxb_rxq *rxq, u32 handle)
 /* The packet's buffer back to its pool. */
 static void rxb_hds_put_buf(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
-	page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, p->cookie,
-				p->pool_q == rxq->qid);
+	rxb_rx_put_pkt(rxq, p, 0);
 }
 
 /* Send the frames of TX commands on the port's wire, from @rxq's Tx

@@ -275,8 +275,7 @@ static void rxb_rx_frag(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	struct sk_buff *skb = napi_get_frags(&rxq->napi);
 
 	if (unlikely(!skb)) {
-		page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, p->cookie,
-					p->pool_q == rxq->qid);
+		rxb_rx_put_pkt(rxq, p, 0);
 		rxq->poll_drops++;
 		return;
 	}

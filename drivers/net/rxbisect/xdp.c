@@ -172,8 +172,7 @@ static bool rxb_xdp_linearize(struct rxb_rxq *rxq, struct rxb_pkt *p)
 	memcpy(page_address(page) + RXB_RX_HEADROOM,
 	       page_address(p->cookie) + RXB_RX_HEADROOM + p->offset, p->len);
 	/* The packet's own reference on the shared buffer. */
-	page_pool_put_full_page(rxq->rx->rxq[p->pool_q].pp, p->cookie,
-				p->pool_q == rxq->qid);
+	rxb_rx_put_pkt(rxq, p, 0);
 done:
 	p->cookie = page;
 	p->pool_q = rxq->qid;
@@ -240,9 +239,7 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 
 	if ((p->frag || !p->cookie) && !rxb_xdp_linearize(rxq, p)) {
 		if (p->cookie)
-			page_pool_put_full_page(rx->rxq[p->pool_q].pp,
-						p->cookie,
-						p->pool_q == rxq->qid);
+			rxb_rx_put_pkt(rxq, p, 0);
 		rxq->poll_drops++;
 		return false;
 	}
