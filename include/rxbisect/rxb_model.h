@@ -139,9 +139,10 @@ struct rxb_drv_ring_ops {
  * @nicmem_write: optional: the NIC writes @frame (from the wire, no host
  *	memory crossed) at offset @off of its memory allocation @addr
  *	(rxb_nicmem_alloc()); the allocation holds @off + frame length.
- * @dma_ptr: optional: the DMA engine's view of host bus address @addr,
- *	for transfers it runs out of its own memory (a host fetch from the
- *	on-NIC memory tier: the NIC moves the bytes, the driver asked).
+ * @dma_ptr: optional: the DMA engine's view of the @len bytes at host bus
+ *	address @addr, for transfers it runs out of its own memory (a host
+ *	fetch from the on-NIC memory tier: the NIC moves the bytes, the
+ *	driver asked); they count in the I/O working set as any DMA write.
  * @ring: optional: DMA into the data rings of streaming models.
  */
 struct rxb_hw_ops {
@@ -154,7 +155,7 @@ struct rxb_hw_ops {
 	struct rxb_nicmem *(*nicmem)(void *hw);
 	void (*nicmem_write)(void *hw, const struct rxb_frame *frame, u64 addr,
 			     u32 off);
-	void *(*dma_ptr)(void *hw, u64 addr);
+	void *(*dma_ptr)(void *hw, u64 addr, u32 len);
 	const struct rxb_hw_ring_ops *ring;
 };
 
@@ -785,9 +786,10 @@ static inline struct rxb_nicmem *rxb_hw_nicmem(const struct rxb_model *m)
 	return m->cfg.hw_ops->nicmem ? m->cfg.hw_ops->nicmem(m->cfg.hw) : NULL;
 }
 
-static inline void *rxb_hw_dma_ptr(const struct rxb_model *m, u64 addr)
+static inline void *rxb_hw_dma_ptr(const struct rxb_model *m, u64 addr,
+				   u32 len)
 {
-	return m->cfg.hw_ops->dma_ptr(m->cfg.hw, addr);
+	return m->cfg.hw_ops->dma_ptr(m->cfg.hw, addr, len);
 }
 
 static inline u8 rxb_hw_dma_write_ring(const struct rxb_model *m,

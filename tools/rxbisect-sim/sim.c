@@ -1129,8 +1129,9 @@ static void slot_filled(struct sim *s, struct sport *p, u32 b, u32 off,
 	*slot_of(s, b, off) = t;
 	sb->len = len;
 	pkt_dma_lines(s, p, buf_addr(s, b) + off, len);
-	rxb_wss_record(&s->wss, (u64)b * s->spb + off / RXB_MCQE_ALIGN + 1);
-	rxb_wss_record(&s->wss_buf, b + 1);
+	rxb_wss_record(&s->wss, (u64)b * s->spb + off / RXB_MCQE_ALIGN + 1, 0,
+		       len);
+	rxb_wss_record(&s->wss_buf, b + 1, off, len);
 	sb->state = BUF_FILLED;
 	sb->pend++;
 	s->resident++;
@@ -1152,7 +1153,11 @@ static void buf_filled(struct sim *s, struct sport *p, u32 b)
 			      s->c.split_hdr + RXB_HDS_REC_ROOM);
 	else
 		pkt_dma_lines(s, p, buf_addr(s, b), sb->len);
-	rxb_wss_record(&s->wss, b + 1);
+	if (sb->split_pay)
+		rxb_wss_record(&s->wss, b + 1, 0,
+			       s->c.split_hdr + RXB_HDS_REC_ROOM);
+	else
+		rxb_wss_record(&s->wss, b + 1, RXB_HDS_REC_ROOM, sb->len);
 	if (s->c.nicmem_split)
 		wss_bytes_record(s, b, sb->split_pay ?
 				 s->c.split_hdr + RXB_HDS_REC_ROOM : sb->len);
@@ -1325,12 +1330,13 @@ static void land_put(struct sim *s, u32 b)
  * The DMA engine's view of host buffer @addr, for a fetch out of the tier:
  * the buffer's landing pad.
  */
-static void *env_dma_ptr(void *env, u64 addr)
+static void *env_dma_ptr(void *env, u64 addr, u32 len)
 {
 	struct sport *p = env;
 	struct sim *s = p->s;
 	u64 b = (addr - BUF_BASE) / s->c.buf_stride;
 
+	(void)len;	/* the tier's fetch counts its own lines */
 	if (addr < BUF_BASE || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
@@ -1452,7 +1458,8 @@ static u8 env_dma_write_ring(void *env, const struct rxb_frame *f, u64 addr,
 	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
 	    p->up_free < s->mem_free - MEM_BURST_PS)
 		p->up_free = s->mem_free - MEM_BURST_PS;
-	rxb_wss_record(&s->wss, ((addr + off) >> 12) + 1);
+	rxb_wss_record(&s->wss, ((addr + off) >> 12) + 1, (addr + off) & 4095,
+		       f->len);
 	return 0;
 }
 

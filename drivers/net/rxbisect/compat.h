@@ -438,6 +438,16 @@ static inline void rxb_xdp_set_features(struct net_device *dev)
 }
 #endif
 
+/* 6.3, with the XDP features: devmap and bpf_redirect() take multi-buffer
+ * frames (to a device advertising NETDEV_XDP_ACT_NDO_XMIT_SG); up to 6.2
+ * only a cpumap does (xdp_do_redirect()).
+ */
+#ifdef HAVE_XDP_FEATURES
+#define RXB_XDP_REDIRECT_FRAGS	true
+#else
+#define RXB_XDP_REDIRECT_FRAGS	false
+#endif
+
 /* 6.10: xsk_buff_dma_sync_for_cpu() finds the pool itself. */
 #include <net/xdp_sock_drv.h>
 

@@ -46,7 +46,8 @@ enum {
 	RXB_DS_OVERSIZE, RXB_DS_RUNT, RXB_DS_STOPPED, RXB_DS_POLLS,
 	RXB_DS_REFILLS, RXB_DS_IRQS, RXB_DS_OFF_CPU, RXB_DS_TX_PACKETS,
 	RXB_DS_TX_BYTES, RXB_DS_TX_DROPS, RXB_DS_WS, RXB_DS_WS_PEAK,
-	RXB_DS_WS_WINDOW, RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
+	RXB_DS_WS_WINDOW, RXB_DS_WS_BYTES, RXB_DS_WS_BYTES_PEAK,
+	RXB_DS_DMA_BYTES, RXB_DS_FIFO, RXB_DS_ENGINE,
 	RXB_DS_FLUSHED, RXB_DS_DMA_ERRORS, RXB_DS_DMA_FAULTS, RXB_DS_STALL,
 	RXB_DS_SKB_DROPS, RXB_DS_BACKOFFS, RXB_DS_PP_FRESH, RXB_DS_PP_RELEASED,
 	RXB_DS_NTUPLE_DROPS, RXB_DS_PCIE_DATA, RXB_DS_PCIE_META,
@@ -79,6 +80,8 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_WS]		= "io_ws_buffers",
 	[RXB_DS_WS_PEAK]	= "io_ws_buffers_peak",
 	[RXB_DS_WS_WINDOW]	= "io_ws_window",
+	[RXB_DS_WS_BYTES]	= "io_ws_bytes",
+	[RXB_DS_WS_BYTES_PEAK]	= "io_ws_bytes_peak",
 	[RXB_DS_DMA_BYTES]	= "dma_bytes",
 	[RXB_DS_FIFO]		= "rx_fifo_drops",
 	[RXB_DS_ENGINE]		= "engine_frames",
@@ -130,6 +133,7 @@ static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
 	/* enum rxb_xdp_stat */
 	"xdp_pass", "xdp_drop", "xdp_tx", "xdp_tx_errors", "xdp_redirect",
 	"xdp_redirect_errors", "xdp_aborted", "xdp_copies",
+	"xdp_redirect_nicmem", "xdp_redirect_nicmem_bytes",
 };
 
 /* Per receive queue, after those: the NIC's registers of the queue. */
@@ -681,6 +685,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_WS] = nc.ws;
 	tot[RXB_DS_WS_PEAK] = nc.ws_peak;
 	tot[RXB_DS_WS_WINDOW] = nc.ws_window;
+	tot[RXB_DS_WS_BYTES] = nc.ws_bytes;
+	tot[RXB_DS_WS_BYTES_PEAK] = nc.ws_bytes_peak;
 	tot[RXB_DS_NTUPLE_DROPS] = nc.ntuple_drops;
 	tot[RXB_DS_FLOW_SIZE] = nc.flow_table_size;
 	tot[RXB_DS_FLOW_ACTIVE] = nc.flow_active;

@@ -16,9 +16,10 @@
  *    the buffer and the payload as one fragment mapped from NIC memory
  *    (rxb_nic_hds_bar(), the BAR), so that XDP_TX sends the possibly
  *    rewritten headers from the host and the payload from NIC memory (a
- *    TX command, no host copy of the payload); XDP_PASS and XDP_REDIRECT
- *    fetch the payload first (the stack and other devices need it in host
- *    memory), XDP_DROP releases it;
+ *    TX command, no host copy of the payload); XDP_REDIRECT leaves the
+ *    payload in NIC memory too, lent to the redirected frame (below);
+ *    XDP_PASS fetches it first (the stack needs it in host memory),
+ *    XDP_DROP releases it;
  *  - a program without multi-buffer support gets the packet whole,
  *    fetched first, as it would without the split.
  *
@@ -26,6 +27,21 @@
  * MEM_TYPE_PAGE_ORDER0, with a page reference of the driver's own: a
  * program that shrinks the payload away (bpf_xdp_adjust_tail()) drops
  * that reference only, never the NIC's page nor a page_pool page.
+ *
+ * A redirected frame has one memory model for all its buffers: its
+ * headers move into a small buffer of their own (MEM_TYPE_PAGE_SHARED, the
+ * packet's page back to its pool at once) and its fragment stays the BAR
+ * mapping, with a page reference of the frame's.  Whoever reads the frame
+ * reads the payload in NIC memory: a port's Tx engine (peer-to-peer DMA on
+ * hardware) or the CPU through the BAR; the emulation cannot count those
+ * reads.  The payload is lent until the frame is freed: nicmem's prototype
+ * learnt that from its device pages' free callback (dev_pagemap_ops), the
+ * emulation from the page's reference count, which falls back to the
+ * NIC's own one (rxb_hds_reclaim()); then the driver FREEs it.  Payloads
+ * are reclaimed in the order they were lent, from the queue's NAPI poll,
+ * which a timer reschedules while any is out.  Up to 6.2 devmap refuses
+ * multi-buffer frames: there XDP_REDIRECT fetches the payload first, as it
+ * does when RXB_HDS_LENT payloads are already out.
  */
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
@@ -34,18 +50,38 @@
 #include "rxbisect.h"
 
 #define RXB_HDS_NMC_ENTRIES	64	/* command ring entries per queue */
+#define RXB_HDS_LENT		256	/* payloads lent to frames, per queue */
+
+/**
+ * struct rxb_hds_lent - a payload lent to a redirected frame.
+ * @page: its BAR mapping, whose reference the frame holds.
+ * @handle: the payload.
+ */
+struct rxb_hds_lent {
+	struct page *page;
+	u32 handle;
+};
 
 /**
  * struct rxb_hds_rxq - a queue's side of the split.
  * @ring: its nicmem command ring (host memory the NIC reads).
  * @tail: commands written (free-running).
+ * @lent_head: the oldest payload still lent (free-running).
+ * @lent_tail: payloads lent (free-running).
  * @xrxq_bar: @rxq's XDP receive info with the memory model of a payload
  *	mapped from NIC memory (MEM_TYPE_PAGE_ORDER0).
+ * @xrxq_lend: its XDP receive info for a redirected frame whose payload
+ *	stays in NIC memory (MEM_TYPE_PAGE_SHARED).
+ * @lent: the payloads lent, in order.
  */
 struct rxb_hds_rxq {
 	struct rxb_nmc_desc *ring;
 	u32 tail;
+	u32 lent_head;
+	u32 lent_tail;
 	struct xdp_rxq_info xrxq_bar;
+	struct xdp_rxq_info xrxq_lend;
+	struct rxb_hds_lent lent[RXB_HDS_LENT];
 };
 
 /**
@@ -77,13 +113,16 @@ int rxb_hds_rxq_init(struct rxb_rxq *rxq)
 	h->xrxq_bar = rxq->xdp_rxq;
 	h->xrxq_bar.mem.type = MEM_TYPE_PAGE_ORDER0;
 	h->xrxq_bar.mem.id = 0;
+	h->xrxq_lend = h->xrxq_bar;
+	h->xrxq_lend.mem.type = MEM_TYPE_PAGE_SHARED;
 	rxq->hds = h;
 	return 0;
 }
 
 /**
  * rxb_hds_rxq_fini() - free what rxb_hds_rxq_init() allocated, if it did.
- * @rxq: the queue; its NIC context is freed (no command runs).
+ * @rxq: the queue; its NIC context is freed (no command runs), which
+ *	reclaimed the payloads still lent (their frames keep their pages).
  */
 void rxb_hds_rxq_fini(struct rxb_rxq *rxq)
 {
@@ -130,6 +169,87 @@ static bool rxb_hds_fetch(struct rxb_rxq *rxq, u32 handle, u32 len, u64 addr)
 static void rxb_hds_free(struct rxb_rxq *rxq, u32 handle)
 {
 	rxb_hds_cmd(rxq, RXB_NMC_FREE, 0, handle, 0, 0, 0, NULL);
+}
+
+/**
+ * rxb_hds_reclaim() - FREE the payloads lent to redirected frames that
+ *	have been freed, oldest first.
+ * @rxq: a queue of the split, in its NAPI poll.
+ *
+ * Return: true while payloads are still lent (poll again later).
+ */
+bool rxb_hds_reclaim(struct rxb_rxq *rxq)
+{
+	struct rxb_hds_rxq *h = rxq->hds;
+
+	for (; h->lent_head != h->lent_tail; h->lent_head++) {
+		struct rxb_hds_lent *l = &h->lent[h->lent_head % RXB_HDS_LENT];
+
+		/* Only the NIC's reference left: the frame's went when it
+		 * was freed.
+		 */
+		if (page_ref_count(l->page) > 1)
+			break;
+		/* Pairs with the fully ordered put_page() of the frame's
+		 * last user: its reads of the payload come before the FREE.
+		 */
+		smp_acquire__after_ctrl_dep();
+		rxb_hds_free(rxq, l->handle);
+	}
+	return h->lent_head != h->lent_tail;
+}
+
+/* XDP_REDIRECT with the payload left in NIC memory: the headers (and the
+ * program's metadata) of @xdp into a buffer of their own, the payload
+ * @handle, mapped at @bar, lent to the frame (see the top of this file).
+ * Return 1 when redirected, -1 when the redirect failed (the frame is
+ * freed, the payload still held), 0 when not tried: the caller fetches.
+ */
+static int rxb_hds_lend(struct rxb_rxq *rxq, struct xdp_buff *xdp,
+			struct bpf_prog *prog, u32 handle, struct page *bar)
+{
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
+	u32 meta = xdp->data_meta < xdp->data ? xdp->data - xdp->data_meta : 0;
+	u32 len = xdp->data_end - xdp->data + meta, sz;
+	struct rxb_hds_rxq *h = rxq->hds;
+	struct skb_shared_info *fsinfo;
+	struct xdp_buff frame;
+	void *buf;
+
+	sz = SKB_DATA_ALIGN(XDP_PACKET_HEADROOM + len) +
+	     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	if (!RXB_XDP_REDIRECT_FRAGS || sz > PAGE_SIZE)
+		return 0;
+	if (h->lent_tail - h->lent_head == RXB_HDS_LENT) {
+		rxb_hds_reclaim(rxq);
+		if (h->lent_tail - h->lent_head == RXB_HDS_LENT)
+			return 0;
+	}
+	buf = napi_alloc_frag(sz);
+	if (unlikely(!buf))
+		return 0;
+	memcpy(buf + XDP_PACKET_HEADROOM, xdp->data - meta, len);
+	xdp_init_buff(&frame, sz, &h->xrxq_lend);
+	xdp_prepare_buff(&frame, buf, XDP_PACKET_HEADROOM + meta, len - meta,
+			 true);
+	frame.data_meta = frame.data - meta;
+	fsinfo = xdp_get_shared_info_from_buff(&frame);
+	fsinfo->nr_frags = 1;
+	fsinfo->xdp_frags_size = skb_frag_size(&sinfo->frags[0]);
+	fsinfo->frags[0] = sinfo->frags[0];
+	xdp_buff_set_frags_flag(&frame);
+	/* The frame's reference, put when it is freed. */
+	get_page(bar);
+	if (unlikely(xdp_do_redirect(rxq->rx->port->dev, &frame, prog))) {
+		put_page(bar);
+		skb_free_frag(buf);
+		return -1;
+	}
+	h->lent[h->lent_tail++ % RXB_HDS_LENT] = (struct rxb_hds_lent){
+		.page = bar,
+		.handle = handle,
+	};
+	return 1;
 }
 
 /* The packet's buffer back to its pool. */
@@ -257,7 +377,20 @@ static enum rxb_hds_verdict rxb_hds_xdp(struct rxb_rxq *rxq,
 		rxb_hds_put_buf(rxq, p);
 		return RXB_HDS_CONSUMED;
 	case XDP_REDIRECT:
-		/* Another device reads host memory only: fetch first. */
+		switch (flen ? rxb_hds_lend(rxq, &xdp, prog, handle, bar) : 0) {
+		case 1:
+			rxq->poll_xdp[RXB_XDP_NM_REDIRECT]++;
+			rxq->poll_xdp[RXB_XDP_NM_REDIRECT_BYTES] += flen;
+			rxq->poll_xdp[RXB_XDP_REDIRECT]++;
+			rxq->poll_redirect = true;
+			rxb_hds_put_buf(rxq, p);
+			return RXB_HDS_CONSUMED;
+		case -1:
+			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
+			trace_xdp_exception(dev, prog, act);
+			goto drop;
+		}
+		/* Not lent: into host memory, behind the headers. */
 		if (flen && !rxb_hds_fetch_behind(rxq, p, handle, flen,
 						  xdp.data_end)) {
 			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;

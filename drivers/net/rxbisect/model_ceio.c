@@ -455,7 +455,8 @@ static void ceio_nic_fetch(struct rxb_model *m, unsigned int qi)
 			len = 0;
 		rxb_nicmem_fetch_start(ce->nm, &q->req[i], le64_to_cpu(e->addr),
 				       0, rxb_hw_dma_ptr(m,
-						le64_to_cpu(fd->buf_addr)),
+						le64_to_cpu(fd->buf_addr),
+						len),
 				       len);
 		if (sync && len)
 			rxb_nicmem_fetch(ce->nm, q->req[i].addr, 0, q->req[i].dst,

@@ -198,6 +198,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->ws = 0;
 	c->ws_peak = 0;
 	c->ws_window = 0;
+	c->ws_bytes = 0;
+	c->ws_bytes_peak = 0;
 	c->engine_cpu = -1;
 	rcu_read_lock();
 	ctx = rcu_dereference(nic->ctx);
@@ -205,6 +207,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 		c->ws = READ_ONCE(ctx->wss.distinct);
 		c->ws_peak = READ_ONCE(ctx->wss.peak);
 		c->ws_window = ctx->wss.window;
+		c->ws_bytes = READ_ONCE(ctx->wss.bytes);
+		c->ws_bytes_peak = READ_ONCE(ctx->wss.bytes_peak);
 		rxb_flow_counters(&ctx->flows, c);
 		rxb_nicmem_read(&ctx->mem, &c->nicmem);
 		rxb_nic_hds_counters(ctx, &c->hds);
@@ -460,10 +464,15 @@ static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
 }
 
 /* The DMA engine's view of a host bus address (nic_dma.c: physical
- * addresses behind an identity IOMMU mapping).
+ * addresses behind an identity IOMMU mapping), where it writes @len bytes.
  */
-static void *rxb_nic_dma_ptr(void *hw, u64 addr)
+static void *rxb_nic_dma_ptr(void *hw, u64 addr, u32 len)
 {
+	struct rxb_nic_ctx *ctx = hw;
+
+	if (len)
+		rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1,
+			       addr & ~PAGE_MASK, len);
 	return phys_to_virt(addr);
 }
 

@@ -101,6 +101,8 @@ struct rxb_nic_hds_counters {
  * @ws: distinct buffers written in the tracker's window (enabled context).
  * @ws_peak: the largest @ws seen by the enabled context.
  * @ws_window: writes the tracker's window spans; 0 with no context.
+ * @ws_bytes: bytes the NIC wrote of the buffers in @ws (struct rxb_wss).
+ * @ws_bytes_peak: the largest @ws_bytes seen by the enabled context.
  * @engine_cpu: CPU of the engine thread, -1 when inline.
  * @max_bh_batch: most frames processed in one section with bottom halves
  *	disabled.
@@ -126,6 +128,8 @@ struct rxb_nic_counters {
 	u64 ws;
 	u64 ws_peak;
 	u64 ws_window;
+	u64 ws_bytes;
+	u64 ws_bytes_peak;
 	int engine_cpu;
 	u32 max_bh_batch;
 	u64 ntuple_drops;

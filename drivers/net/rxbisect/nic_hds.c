@@ -195,7 +195,10 @@ u8 rxb_nic_hds_write(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 	va = page_address(page);
 	flags = rxb_nic_dma_xfer(nic, f, va, csum);
 
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1);
+	/* The split record and the headers: the host's part of the frame. */
+	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1,
+		       (addr & ~PAGE_MASK) - RXB_HDS_REC_ROOM,
+		       RXB_HDS_REC_ROOM + hlen);
 	memcpy(phys_to_virt(addr), va, hlen);
 	rec = phys_to_virt(addr - RXB_HDS_REC_ROOM);
 	rec->handle = cpu_to_le32(id);
@@ -304,8 +307,13 @@ void rxb_nic_nmc_doorbell(struct rxb_nic_ctx *ctx, unsigned int q, u32 tail,
 		if (!page || len > pay) {
 			fl |= RXB_NMC_F_ERR;
 		} else if (d->op == RXB_NMC_FETCH) {
+			u64 to = le64_to_cpu(d->buf_addr);
+
 			rxb_nicmem_fetch_wait(&ctx->mem, len);
-			memcpy(phys_to_virt(le64_to_cpu(d->buf_addr)),
+			/* A DMA write like any other: in the working set. */
+			rxb_wss_record(&ctx->wss, (to >> PAGE_SHIFT) + 1,
+				       to & ~PAGE_MASK, len);
+			memcpy(phys_to_virt(to),
 			       (u8 *)page_address(page) + hlen, len);
 			atomic64_add(len, &nic->dma_bytes[q].v);
 			atomic64_add(len, &ctx->hds.fetch_bytes);

@@ -458,7 +458,7 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	bool off_cpu = smp_processor_id() != READ_ONCE(rxq->irq_cpu);
 	struct bpf_prog *prog;
 	int done = 0, n, i;
-	bool refilled;
+	bool refilled, lent;
 
 	if (READ_ONCE(port->knobs[q].stall)) {
 		rxb_poll_stats(rxq, off_cpu, false);
@@ -493,6 +493,8 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			break;
 	}
 	rcu_read_unlock();
+	/* Payloads in NIC memory lent to redirected frames (hds.c). */
+	lent = rxq->hds && rxb_hds_reclaim(rxq);
 	/* A zero-copy AF_XDP socket's Tx ring (xsk.c): more left, poll on. */
 	if (rxq->xsk && rxb_xsk_tx(rxq))
 		done = budget;
@@ -521,6 +523,9 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		/* Completions written while the vector was masked. */
 		if (m->ops->rx_pending(m, q))
 			napi_schedule(napi);
+		else if (lent)
+			mod_timer(&rxq->refill_timer,
+				  jiffies + RXB_REFILL_RETRY_JIFFIES);
 	}
 	return done;
 }

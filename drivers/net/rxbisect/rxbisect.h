@@ -214,6 +214,9 @@ struct rxb_cfg {
  *	program gets headroom and tailroom; and packets of a zero-copy
  *	AF_XDP queue copied out of their umem buffer into an skb (XDP_PASS,
  *	or no program).
+ * @RXB_XDP_NM_REDIRECT: redirected packets of the NIC's header/data split
+ *	whose payload stayed in NIC memory (hds.c), of @RXB_XDP_REDIRECT.
+ * @RXB_XDP_NM_REDIRECT_BYTES: their payload bytes.
  * @RXB_XDP_NSTATS: number of counters.
  */
 enum rxb_xdp_stat {
@@ -225,6 +228,8 @@ enum rxb_xdp_stat {
 	RXB_XDP_REDIRECT_ERRORS,
 	RXB_XDP_ABORTED,
 	RXB_XDP_COPIES,
+	RXB_XDP_NM_REDIRECT,
+	RXB_XDP_NM_REDIRECT_BYTES,
 	RXB_XDP_NSTATS
 };
 
@@ -299,7 +304,8 @@ struct rxb_hds_rxq;
  * @poll_pkts: packets handed to the stack during the current poll.
  * @poll_bytes: their bytes.
  * @poll_drops: packets the current poll dropped for want of an skb.
- * @refill_timer: retries a refill that failed (rxb_napi_poll()).
+ * @refill_timer: retries a refill that failed (rxb_napi_poll()), and
+ *	polls again while payloads are lent to redirected frames (hds.c).
  * @work_seed: state of the work knob's random cache-line walk.
  * @poll_xdp: XDP verdicts of the current poll (enum rxb_xdp_stat).
  * @poll_redirect: the current poll redirected a packet: xdp_do_flush().
@@ -724,6 +730,7 @@ enum rxb_hds_verdict {
 
 int rxb_hds_rxq_init(struct rxb_rxq *rxq);
 void rxb_hds_rxq_fini(struct rxb_rxq *rxq);
+bool rxb_hds_reclaim(struct rxb_rxq *rxq);
 enum rxb_hds_verdict rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p,
 				struct bpf_prog *prog, unsigned int *head,
 				unsigned int *meta);

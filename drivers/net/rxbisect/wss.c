@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * I/O working set tracker: distinct buffers among the NIC's last N writes.
+ * I/O working set tracker: distinct buffers among the NIC's last N writes,
+ * and the bytes of them it wrote.
  *
  * A ring remembers which buffer each of the last @window writes went to and
  * a hash table (linear probing, backward-shift deletion) the sequence number
@@ -24,7 +25,15 @@
  * since are still staged (at most U).  A write changes a distinct count
  * by at most one, so distinct and peak are within 2 * nr_cpu_ids * (B - 1)
  * of the exact ones (with 2 CPUs and B = 32: 124 buffers, in a window of
- * 16384 writes by default).  A CPU that stops writing keeps up to B - 1
+ * 16384 writes by default); bytes within that many times the largest span
+ * written into one buffer.  A buffer's span is from the lowest to the
+ * highest byte written since it entered the window, not only by the writes
+ * still in it: for a buffer that holds one packet at a time, as most ring
+ * models' do, the largest packet written there meanwhile; for one that
+ * packets fill back to back (shRing-batched, a pipe's page), the bytes
+ * filled.  A write is counted in the buffer it starts in, so one that runs
+ * on into the next page of a pipe counts there too when a later write
+ * starts in it.  A CPU that stops writing keeps up to B - 1
  * writes staged until it writes again; rxb_wss_flush() adds them now.
  *
  * Context: the NIC's, bottom halves disabled (the transmit path, the
@@ -33,6 +42,7 @@
  */
 #include <linux/errno.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -54,6 +64,8 @@ int rxb_wss_init(struct rxb_wss *w, u32 window)
 	w->seq = 0;
 	w->distinct = 0;
 	w->peak = 0;
+	w->bytes = 0;
+	w->bytes_peak = 0;
 	w->stage = alloc_percpu(struct rxb_wss_stage);
 	w->ring = kvcalloc(window, sizeof(*w->ring), GFP_KERNEL);
 	w->slots = kvcalloc(2 * (size_t)window, sizeof(*w->slots), GFP_KERNEL);
@@ -112,10 +124,13 @@ static void rxb_wss_delete(struct rxb_wss *w, struct rxb_wss_slot *s)
 	w->slots[i].key = 0;
 }
 
-/* Add one write of @buf to the window.  Under @w->lock. */
-static void rxb_wss_add(struct rxb_wss *w, u64 buf)
+/* Add one write of @len bytes at @off of @buf to the window.  Under
+ * @w->lock.
+ */
+static void rxb_wss_add(struct rxb_wss *w, u64 buf, u32 off, u32 len)
 {
 	struct rxb_wss_slot *s;
+	u64 bytes = w->bytes;
 	u32 pos;
 
 	pos = w->seq & (w->window - 1);
@@ -123,6 +138,7 @@ static void rxb_wss_add(struct rxb_wss *w, u64 buf)
 		/* The write leaving the window: its buffer leaves unless rewritten. */
 		s = rxb_wss_find(w, w->ring[pos]);
 		if (s->key && s->last == w->seq - w->window) {
+			bytes -= s->hi - s->lo;
 			rxb_wss_delete(w, s);
 			WRITE_ONCE(w->distinct, w->distinct - 1);
 		}
@@ -130,10 +146,21 @@ static void rxb_wss_add(struct rxb_wss *w, u64 buf)
 	s = rxb_wss_find(w, buf);
 	if (!s->key) {
 		s->key = buf;
+		s->lo = off;
+		s->hi = off + len;
+		bytes += len;
 		WRITE_ONCE(w->distinct, w->distinct + 1);
 		if (w->distinct > w->peak)
 			WRITE_ONCE(w->peak, w->distinct);
+	} else {
+		bytes -= s->hi - s->lo;
+		s->lo = min(s->lo, off);
+		s->hi = max(s->hi, off + len);
+		bytes += s->hi - s->lo;
 	}
+	WRITE_ONCE(w->bytes, bytes);
+	if (bytes > w->bytes_peak)
+		WRITE_ONCE(w->bytes_peak, bytes);
 	s->last = w->seq;
 	w->ring[pos] = buf;
 	w->seq++;
@@ -146,26 +173,30 @@ static void rxb_wss_add_staged(struct rxb_wss *w, struct rxb_wss_stage *st)
 
 	spin_lock(&w->lock);
 	for (i = 0; i < st->n; i++)
-		rxb_wss_add(w, st->buf[i]);
+		rxb_wss_add(w, st->buf[i], st->off[i], st->len[i]);
 	spin_unlock(&w->lock);
 	st->n = 0;
 }
 
 /**
- * rxb_wss_record() - the NIC wrote buffer @buf.
+ * rxb_wss_record() - the NIC wrote @len bytes at offset @off of buffer @buf.
  * @w: tracker.
  * @buf: the buffer's identity (e.g. its bus address >> PAGE_SHIFT); not 0.
+ * @off: where the write began in the buffer.
+ * @len: bytes written; @off + @len below 4 GiB.
  *
  * Context: bottom halves disabled.  Takes @w->lock once per RXB_WSS_BATCH
  * writes of this CPU.
  */
-void rxb_wss_record(struct rxb_wss *w, u64 buf)
+void rxb_wss_record(struct rxb_wss *w, u64 buf, u32 off, u32 len)
 {
 	struct rxb_wss_stage *st;
 
 	lockdep_assert_in_softirq();
 	st = get_cpu_ptr(w->stage);
-	st->buf[st->n++] = buf;
+	st->buf[st->n] = buf;
+	st->off[st->n] = off;
+	st->len[st->n++] = len;
 	if (st->n == RXB_WSS_BATCH)
 		rxb_wss_add_staged(w, st);
 	put_cpu_ptr(w->stage);

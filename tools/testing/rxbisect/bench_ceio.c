@@ -231,10 +231,10 @@ static u8 bench_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 /* ceio's slow path: the NIC copies a frame from its memory into a host
  * buffer (the fetch), through this view of the buffer.
  */
-static void *bench_dma_ptr(void *hw, u64 addr)
+static void *bench_dma_ptr(void *hw, u64 addr, u32 len)
 {
 	ws_add();
-	return rxb_env_test_hw_ops.dma_ptr(hw, addr);
+	return rxb_env_test_hw_ops.dma_ptr(hw, addr, len);
 }
 
 static void work(u64 ns)

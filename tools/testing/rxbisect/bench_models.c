@@ -470,7 +470,7 @@ static void env_nicmem_write(void *envp, const struct rxb_frame *f, u64 addr,
 	memcpy((u8 *)rxb_nicmem_ptr(&bench_nm, addr) + off, f->data, f->len);
 }
 
-static void *env_dma_ptr(void *envp, u64 addr)
+static void *env_dma_ptr(void *envp, u64 addr, u32 len)
 {
 	return (void *)(unsigned long)addr;
 }

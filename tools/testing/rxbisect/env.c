@@ -868,7 +868,7 @@ static void env_nicmem_write(void *envp, const struct rxb_frame *frame,
 }
 
 /* A fetch's destination: a posted buffer (bus address = its address). */
-static void *env_dma_ptr(void *envp, u64 addr)
+static void *env_dma_ptr(void *envp, u64 addr, u32 len)
 {
 	struct rxb_env *env = envp;
 	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
@@ -877,6 +877,9 @@ static void *env_dma_ptr(void *envp, u64 addr)
 	if (!b || __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED)
 		env_err(env, "dma_ptr: 0x%llx is not a posted buffer",
 			(unsigned long long)addr);
+	else if (off + len > RXB_ENV_BUF_SIZE)
+		env_err(env, "dma_ptr: %u bytes at 0x%llx overrun the buffer",
+			len, (unsigned long long)addr);
 	return (void *)(uintptr_t)addr;
 }
 

@@ -2,7 +2,8 @@
 /*
  * Tests of the I/O working-set tracker (drivers/net/rxbisect/wss.c) against
  * a reference computed single-threaded: a count per buffer over the same
- * writes, sliding the same window.
+ * writes, sliding the same window, and the span of bytes written into each
+ * buffer since it entered the window.
  *
  * One thread: the tracker is exact for the writes it has added, which are
  * the writes made less the ones staged (fewer than RXB_WSS_BATCH, none
@@ -26,35 +27,82 @@
 
 #define NTHREADS	4
 
+/* Where write @k, into buffer @buf, begins in it and how long it is. */
+static u32 wr_off(u64 k, u64 buf)
+{
+	return (buf * 37 + k * 11) % 2048;
+}
+
+static u32 wr_len(u64 k, u64 buf)
+{
+	return 1 + (k * 131 + buf) % 1500;
+}
+
 /* The reference: distinct buffers among the last @window of @seq[0..n). */
 struct ref {
 	const u64 *seq;
 	u32 *cnt;		/* writes of each buffer in the window */
+	u32 *lo, *hi;		/* span written since it entered */
 	u64 n;			/* writes slid in so far */
 	u32 window, distinct, peak;
+	u64 bytes, bytes_peak;
 };
 
 static void ref_init(struct ref *r, const u64 *seq, u64 nbufs, u32 window)
 {
+	memset(r, 0, sizeof(*r));
 	r->seq = seq;
 	r->cnt = calloc(nbufs + 1, sizeof(*r->cnt));
-	if (!r->cnt)
+	r->lo = calloc(nbufs + 1, sizeof(*r->lo));
+	r->hi = calloc(nbufs + 1, sizeof(*r->hi));
+	if (!r->cnt || !r->lo || !r->hi)
 		abort();
-	r->n = 0;
 	r->window = window;
-	r->distinct = 0;
-	r->peak = 0;
+}
+
+static void ref_fini(struct ref *r)
+{
+	free(r->cnt);
+	free(r->lo);
+	free(r->hi);
 }
 
 /* Slide the reference on to the first @n writes. */
 static void ref_advance(struct ref *r, u64 n)
 {
 	for (; r->n < n; r->n++) {
-		if (r->n >= r->window && !--r->cnt[r->seq[r->n - r->window]])
-			r->distinct--;
-		if (!r->cnt[r->seq[r->n]]++ && ++r->distinct > r->peak)
-			r->peak = r->distinct;
+		u64 b = r->seq[r->n];
+		u32 off = wr_off(r->n, b), end = off + wr_len(r->n, b);
+
+		if (r->n >= r->window) {
+			u64 o = r->seq[r->n - r->window];
+
+			if (!--r->cnt[o]) {
+				r->distinct--;
+				r->bytes -= r->hi[o] - r->lo[o];
+			}
+		}
+		if (!r->cnt[b]++) {
+			if (++r->distinct > r->peak)
+				r->peak = r->distinct;
+			r->lo[b] = off;
+			r->hi[b] = end;
+			r->bytes += end - off;
+		} else {
+			r->bytes -= r->hi[b] - r->lo[b];
+			r->lo[b] = min(r->lo[b], off);
+			r->hi[b] = max(r->hi[b], end);
+			r->bytes += r->hi[b] - r->lo[b];
+		}
+		if (r->bytes > r->bytes_peak)
+			r->bytes_peak = r->bytes;
 	}
+}
+
+/* Write @k of the sequence, into @buf. */
+static void wr(struct rxb_wss *w, u64 k, u64 buf)
+{
+	rxb_wss_record(w, buf, wr_off(k, buf), wr_len(k, buf));
 }
 
 static u64 xorshift(u64 *x)
@@ -130,7 +178,7 @@ static void test_exact_single(const void *arg)
 				continue;
 			ref_init(&r, seq, universes[ui], win);
 			for (k = 0; k < n; k++) {
-				rxb_wss_record(&w, seq[k]);
+				wr(&w, k, seq[k]);
 				if (++staged == RXB_WSS_BATCH) {
 					added = k + 1;
 					staged = 0;
@@ -143,18 +191,24 @@ static void test_exact_single(const void *arg)
 				}
 				ref_advance(&r, added);
 				if (READ_ONCE(w.distinct) == r.distinct &&
-				    READ_ONCE(w.peak) == r.peak)
+				    READ_ONCE(w.peak) == r.peak &&
+				    READ_ONCE(w.bytes) == r.bytes &&
+				    READ_ONCE(w.bytes_peak) == r.bytes_peak)
 					continue;
 				if (!bad++)
-					EXPECT(0, "win %u bufs %llu write %llu: %u %u, ref %u %u",
+					EXPECT(0, "win %u bufs %llu write %llu: %u %u %llu %llu, ref %u %u %llu %llu",
 					       win, (unsigned long long)universes[ui],
 					       (unsigned long long)k, w.distinct,
-					       w.peak, r.distinct, r.peak);
+					       w.peak, (unsigned long long)w.bytes,
+					       (unsigned long long)w.bytes_peak,
+					       r.distinct, r.peak,
+					       (unsigned long long)r.bytes,
+					       (unsigned long long)r.bytes_peak);
 			}
 			EXPECT_EQ(w.seq, n);
 			EXPECT_EQ(bad, 0);
 			rxb_wss_fini(&w);
-			free(r.cnt);
+			ref_fini(&r);
 		}
 	}
 	free(seq);
@@ -172,7 +226,7 @@ static void *nolock_writer(void *p)
 
 	rxb_shim_set_cpu(1);
 	for (i = 1; i < RXB_WSS_BATCH; i++)
-		rxb_wss_record(&nl->w, i);
+		wr(&nl->w, i, i);
 	__atomic_store_n(&nl->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -206,7 +260,7 @@ static void test_no_lock_per_write(const void *arg)
 	pthread_join(th, NULL);
 	rxb_shim_set_cpu(0);
 	/* Another CPU's stage: CPU 1's writes stay staged. */
-	rxb_wss_record(&nl.w, RXB_WSS_BATCH);
+	wr(&nl.w, RXB_WSS_BATCH, RXB_WSS_BATCH);
 	EXPECT_EQ(nl.w.seq, 0);
 	rxb_wss_flush(&nl.w);
 	EXPECT_EQ(nl.w.seq, 1);
@@ -250,7 +304,7 @@ static void *mt_writer(void *p)
 			buf = 1 + (buf & 1 ? (buf >> 1) % 256 : (buf >> 1) % mt->nbufs);
 		}
 		mt->seq[k] = buf;
-		rxb_wss_record(&mt->w, buf);
+		wr(&mt->w, k, buf);
 	}
 	if (mt->exact)
 		rxb_wss_flush(&mt->w);
@@ -314,8 +368,10 @@ static void test_threads_exact(const void *arg)
 	EXPECT_EQ(mt.w.seq, NTHREADS * mt.per_thread);
 	EXPECT_EQ(mt.w.distinct, r.distinct);
 	EXPECT_EQ(mt.w.peak, r.peak);
+	EXPECT_EQ(mt.w.bytes, r.bytes);
+	EXPECT_EQ(mt.w.bytes_peak, r.bytes_peak);
 	rxb_wss_fini(&mt.w);
-	free(r.cnt);
+	ref_fini(&r);
 	free(mt.seq);
 }
 
@@ -345,10 +401,19 @@ static void test_threads_bounded(const void *arg)
 	       r.distinct, bound);
 	EXPECT(labs((long)mt.w.peak - (long)r.peak) <= bound,
 	       "peak %u, reference %u, bound %ld", mt.w.peak, r.peak, bound);
-	ktap_diag("distinct %u (reference %u), peak %u (reference %u), bound %ld",
-		  mt.w.distinct, r.distinct, mt.w.peak, r.peak, bound);
+	/* A write moves the bytes by at most the widest span, 2048 + 1500;
+	 * no buffer spans more.
+	 */
+	EXPECT(llabs((long long)mt.w.bytes - (long long)r.bytes) <=
+	       bound * 3548LL && mt.w.bytes <= mt.w.distinct * 3548ULL,
+	       "bytes %llu, reference %llu, %u buffers",
+	       (unsigned long long)mt.w.bytes, (unsigned long long)r.bytes,
+	       mt.w.distinct);
+	ktap_diag("distinct %u (reference %u), peak %u (reference %u), bound %ld; bytes %llu (reference %llu)",
+		  mt.w.distinct, r.distinct, mt.w.peak, r.peak, bound,
+		  (unsigned long long)mt.w.bytes, (unsigned long long)r.bytes);
 	rxb_wss_fini(&mt.w);
-	free(r.cnt);
+	ref_fini(&r);
 	free(mt.seq);
 }
 

@@ -84,9 +84,7 @@ setmtu() { rxb_ip "$1" link set "$1" mtu "$2"; }
 # counted as redirect errors), whatever the target.  Only the kernel's
 # version tells which it is.
 KSG=1
-kv=$(uname -r)
-kv=${kv%%-*}
-[ "$(printf '%s\n' 6.3 "$kv" | sort -V | head -n1)" = 6.3 ] || KSG=0
+rxb_kver_ge 6.3 || KSG=0
 
 # The redirect target: a second pair in rxb1's namespace, rxr0 with the
 # ifindex progs/xdp_mb_redirect.c names, both ends at MTU $MTU.

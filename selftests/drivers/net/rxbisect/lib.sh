@@ -370,6 +370,14 @@ rxb_s_qvals() {
 	echo "${out[*]}"
 }
 
+# rxb_kver_ge X.Y: the running kernel is version X.Y or later.
+rxb_kver_ge() {
+	local kv
+	kv=$(uname -r)
+	kv=${kv%%-*}
+	[ "$(printf '%s\n' "$1" "$kv" | sort -V | head -n1)" = "$1" ]
+}
+
 # rxb_s_qsum FIELD: sum of rx<N>_FIELD over the queues.
 rxb_s_qsum() {
 	local q=0 s=0

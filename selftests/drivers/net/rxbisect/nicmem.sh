@@ -9,12 +9,20 @@
 #             against the bytes delivered), the NIC split each one, and
 #             nicmem_host_bytes = headers and split records + the payloads
 #             fetched for the sockets, nicmem_nic_bytes = the payloads;
+#             the I/O working set's bytes are whole frames (the payload
+#             fetched behind the headers: io_ws_bytes ~ 1058 a buffer);
 #             a TCP stream (iperf3) under privring;
 #   nat       a NAT program (progs/xdp_nat.c, xdp.frags) on rxb1 rewrites
 #             destination address and port and sends the packets back
 #             (XDP_TX): rxb0 receives them rewritten, checksums valid, the
 #             payload intact; rxb1 fetched no payload byte to the host
 #             (nicmem_split_fetch_bytes 0, nicmem_tx_nic_bytes = payloads);
+#   redirect  the same program redirecting to rxb1 (bpf_redirect()): on
+#             6.3 and later the payloads stay in NIC memory, lent to the
+#             frames (rx<q>_xdp_redirect_nicmem), none fetched, every one
+#             freed once its frame is, and the I/O working set's bytes
+#             are records and headers only (io_ws_bytes ~ 58 a buffer);
+#             before 6.3 (no multi-buffer redirect) each is fetched first;
 #   full      a 1 KiB tier with rxb1's queues stalled: the first payload
 #             fills it, the other frames fall back to host buffers
 #             (counted) and every datagram arrives;
@@ -46,7 +54,7 @@ for m in $(rxb_models); do
 	esac
 done
 NM=$(wc -w <<<"$SPLIT_MODELS")
-ktap_set_plan $((NM + 8))
+ktap_set_plan $((NM + 9))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -231,9 +239,13 @@ for m in $SPLIT_MODELS; do
 	# before any split: how many depends on how fast the host returns
 	# credits, so those are counted, not expected to be 0
 	slow=$(($(rxb_s_qsum ceio_slow) - slow0))
+	# The model switch emptied the working set: these frames fill it.
+	wsn=${RXB_S[io_ws_buffers]:-0}
+	wsb=${RXB_S[io_ws_bytes]:-0}
 	ktap_print_msg "$m: received $GOOD intact, $BAD bad ($CSUMERR checksum errors," \
 		"$RCVBUFERR socket drops); split $fr, whole $whole, fallback $fb," \
-		"CEIO slow path $slow; host bytes $host (fetched $fetch), NIC bytes $nic"
+		"CEIO slow path $slow; host bytes $host (fetched $fetch), NIC bytes $nic;" \
+		"I/O working set $wsn buffers, $wsb bytes"
 	[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N intact, $BAD bad;"
 	[ "$fr" -ge $((N - slow)) ] || why+=" only $fr frames split ($slow slow);"
 	[ "$fb" = 0 ] || why+=" $fb fallbacks;"
@@ -246,6 +258,13 @@ for m in $SPLIT_MODELS; do
 	exp=$((fr * (HDR + REC) + fetch))
 	[ "$host" -ge "$exp" ] && [ "$host" -le $((exp + whole * 100)) ] ||
 		why+=" host bytes $host, expected $exp (+ $whole whole frames);"
+	# 16 + 42 + 1000 bytes a buffer.  Each CPU adds its writes to the
+	# window 32 at a time (wss.c): a frame's header write and its fetch
+	# may be counted apart, up to 31 a CPU still staged; and a stray
+	# IPv6 frame is smaller.  Far above the split alone's 58 (redirect).
+	[ "$wsn" -gt 0 ] && [ "$wsb" -ge $((wsn * 500)) ] &&
+		[ "$wsb" -le $((wsn * (REC + HDR + LEN))) ] ||
+		why+=" working set $wsb bytes in $wsn buffers;"
 	ktap_test_result "$m: split, $N datagrams intact, counters add up" [ -z "$why" ]
 	[ -n "$why" ] && ktap_print_msg "$m:$why"
 done
@@ -262,6 +281,9 @@ ktap_test_result "privring: TCP stream under the split" \
 	eval 'rxb_iperf_check "$RXB_TMP/tcp.json" $rc tcp && [ "$fr" -gt 0 ]'
 
 # ---- nat: XDP_TX from NIC memory --------------------------------------------
+# A model switch: a new receive context, whose working set holds only what
+# follows.
+nm_model rxbisect || rxb_bail "cannot switch to rxbisect"
 mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
 	rxb_bail "cannot mount a bpffs"
 bpftool prog load "$PROGS/xdp_nat.bpf.o" "$BPFFS/nat" type xdp ||
@@ -269,7 +291,7 @@ bpftool prog load "$PROGS/xdp_nat.bpf.o" "$BPFFS/nat" type xdp ||
 NAT_MAP=$(bpftool prog show pinned "$BPFFS/nat" | sed -n 's/.*map_ids \([0-9]*\).*/\1/p')
 # 192.0.2.2:7777 -> 192.0.2.1:7778 (network order)
 bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
-	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 ||
+	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 0 0 0 0 ||
 	rxb_bail "cannot configure the NAT"
 why=
 nm_s1
@@ -293,6 +315,57 @@ ktap_print_msg "nat: rxb0 got $GOOD rewritten and intact, $BAD bad; rxb1 sent $t
 [ "$fetch" = 0 ] || why+=" $fetch payload bytes fetched to the host;"
 ktap_test_result "nat: XDP_TX sends the payload from NIC memory, rewritten at the peer" [ -z "$why" ]
 [ -n "$why" ] && ktap_print_msg "nat:$why"
+
+# ---- redirect: XDP_REDIRECT, the payload left in NIC memory -----------------
+why=
+ifi=$(rxb_in rxb1 cat /sys/class/net/rxb1/ifindex)
+# nat_cfg.redirect_ifindex, host (little-endian) order
+bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
+	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 \
+	$((ifi & 255)) $((ifi >> 8 & 255)) $((ifi >> 16 & 255)) $((ifi >> 24)) ||
+	why+=" cannot set the redirect;"
+nm_s1
+rd0=$(rxb_s_qsum xdp_redirect)
+nmr0=$(rxb_s_qsum xdp_redirect_nicmem)
+nmb0=$(rxb_s_qsum xdp_redirect_nicmem_bytes)
+out=$RXB_TMP/sniff.rd
+rm -f "$out" "$out.ready"
+rxb_bg ip netns exec "$NS0" timeout 60 $NMPY sniff rxb0 "$RXB_IP0" 7778 $N $LEN "$out"
+nm_wait -e "$out.ready" 200 || why+=" no sniffer;"
+ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $N $LEN >/dev/null
+nm_wait -s "$out" 300
+read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
+nm_settle || why+=" payloads still held: ${RXB_S[nicmem_split_held]};"
+rd=$(($(rxb_s_qsum xdp_redirect) - rd0))
+nmr=$(($(rxb_s_qsum xdp_redirect_nicmem) - nmr0))
+nmb=$(($(rxb_s_qsum xdp_redirect_nicmem_bytes) - nmb0))
+fetch=$(nm_d nicmem_split_fetch_bytes)
+tx=$(nm_d nicmem_tx_frames)
+recl=$(nm_d nicmem_split_reclaimed)
+ktap_print_msg "redirect: rxb0 got $GOOD rewritten and intact, $BAD bad; rxb1 redirected $rd," \
+	"$nmr of them ($nmb payload bytes) from NIC memory, fetched $fetch, TX commands $tx"
+[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N rewritten at the peer, $BAD bad;"
+[ "$rd" = $N ] || why+=" $rd redirected;"
+[ "$tx" = 0 ] && [ "$recl" = 0 ] || why+=" $tx TX commands, $recl reclaimed by the NIC;"
+if rxb_kver_ge 6.3; then
+	[ "$nmr" = $N ] && [ "$nmb" = $((N * LEN)) ] ||
+		why+=" $nmr payloads ($nmb bytes) left in NIC memory;"
+	[ "$fetch" = 0 ] || why+=" $fetch payload bytes fetched to the host;"
+	# NAT and redirect frames: 16 + 42 bytes a buffer written (a stray
+	# IPv6 frame whole, ~100)
+	wsn=${RXB_S[io_ws_buffers]:-0}
+	wsb=${RXB_S[io_ws_bytes]:-0}
+	ktap_print_msg "redirect: I/O working set $wsn buffers, $wsb bytes"
+	[ "$wsn" -gt 0 ] && [ "$wsb" -ge $((wsn * (REC + HDR))) ] &&
+		[ "$wsb" -le $((wsn * 200)) ] ||
+		why+=" working set $wsb bytes in $wsn buffers;"
+	ktap_test_result "redirect: the payload stays in NIC memory, freed with its frame" [ -z "$why" ]
+else
+	[ "$nmr" = 0 ] && [ "$fetch" = $((N * LEN)) ] ||
+		why+=" $nmr left in NIC memory, $fetch bytes fetched;"
+	ktap_test_result "redirect: each payload fetched first (no multi-buffer redirect before 6.3)" [ -z "$why" ]
+fi
+[ -n "$why" ] && ktap_print_msg "redirect:$why"
 rxb_ip rxb1 link set dev rxb1 xdpdrv off
 
 # ---- full: the tier full, fallback to host buffers ---------------------------

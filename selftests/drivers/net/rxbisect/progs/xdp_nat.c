@@ -3,7 +3,8 @@
  * nat_cfg.match_port gets destination address nat_cfg.new_daddr and port
  * nat_cfg.new_port, its IPv4 and L4 checksums updated incrementally (RFC
  * 1624), its Ethernet addresses swapped, and goes back out of the port it
- * came in on (XDP_TX).  Everything else passes.
+ * came in on: XDP_TX, or with nat_cfg.redirect_ifindex set, XDP_REDIRECT
+ * to that device (bpf_redirect()).  Everything else passes.
  *
  * Only the headers are read or written: under the NIC's header/data split
  * the payload stays in NIC memory (a fragment: "xdp.frags").
@@ -22,6 +23,7 @@ struct nat_cfg {
 	__u32 new_daddr;
 	__u16 match_port;
 	__u16 new_port;
+	__u32 redirect_ifindex;		/* host order; 0: XDP_TX */
 };
 
 struct {
@@ -105,6 +107,8 @@ int xdp_nat(struct xdp_md *ctx)
 	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
 	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
 	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+	if (cfg->redirect_ifindex)
+		return bpf_redirect(cfg->redirect_ifindex, 0);
 	return XDP_TX;
 }
 
