@@ -1653,13 +1653,18 @@ static void access_patterns(void)
 	       "whole-payload reads do not: %.1f vs %.1f Gbps", r[2].gbps, r[1].gbps);
 }
 
-/* Every packet offered is delivered, dropped, or still in the host. */
+/*
+ * Every packet offered is delivered, dropped, or still in the host.  The
+ * window counts the arrivals after the warm-up and the deliveries in it:
+ * packets still in the NIC's buffer, a ring or a core when it opens (at
+ * most what they hold then, as at its end) are delivered in it too.
+ */
 static bool conserved(const struct sim_cfg *c, const struct sim_res *r)
 {
 	u64 out = r->delivered + r->nobuf + r->ring_full + r->oversize + r->nic_drop;
+	u64 held = r->in_flight + c->cores * (c->ring + c->budget);
 
-	return out <= r->arrived &&
-	       r->arrived - out <= r->in_flight + c->cores * (c->ring + c->budget);
+	return out <= r->arrived + held && r->arrived <= out + held;
 }
 
 /* Sweep option @opt; throughput must not rise, NIC drops must not fall. */
@@ -1890,11 +1895,14 @@ static void desc_list_rd_ns(void)
 /*
  * A batch of one and no prefetch (--desc-batch 1 --desc-thresh 0): every
  * frame of an array ring waits for its descriptor's read, as RxList's do.
+ * With the port's one engine it runs as RxList; with an engine a queue
+ * the eight queues' reads overlap (2 Mpps a queue, 16 a port, twice the
+ * line rate) and it runs as RxArr.
  */
 static void desc_array_as_list(void)
 {
 	struct sim_cfg c = base();
-	struct sim_res arr, one, lst;
+	struct sim_res arr, one, lst, par;
 
 	if (!has_model("shring") || !has_model("shring-list")) {
 		skip("shring or shring-list model not registered");
@@ -1906,19 +1914,29 @@ static void desc_array_as_list(void)
 		return;
 	c.desc_batch = 1;
 	c.desc_thresh = 0;
-	if (!run("shring, batch 1, on demand", &c, &one))
+	if (!run("shring, batch 1, on demand", &c, &par))
+		return;
+	c.dma_engines = 1;
+	if (!run("shring, batch 1, on demand, one engine", &c, &one))
 		return;
 	c.desc_batch = 8;
 	c.desc_thresh = 8;
 	snprintf(c.model, sizeof(c.model), "shring-list");
-	if (!run("shring-list", &c, &lst))
+	if (!run("shring-list, one engine", &c, &lst))
 		return;
-	EXPECT(one.desc_waits >= 0.99 * one.delivered && one.desc_misses == 0,
-	       "every frame waits: %llu of %llu", (unsigned long long)one.desc_waits,
-	       (unsigned long long)one.delivered);
+	EXPECT(one.desc_waits >= 0.99 * one.delivered && one.desc_misses == 0 &&
+	       par.desc_waits >= 0.99 * par.delivered,
+	       "every frame waits: %llu of %llu, %llu of %llu",
+	       (unsigned long long)one.desc_waits,
+	       (unsigned long long)one.delivered,
+	       (unsigned long long)par.desc_waits,
+	       (unsigned long long)par.delivered);
 	EXPECT(one.gbps < 0.5 * arr.gbps && fabs(one.gbps - lst.gbps) < 0.15 * lst.gbps,
-	       "RxArr without prefetch %.1f Gbps, RxList %.1f, RxArr %.1f",
+	       "one engine: RxArr without prefetch %.1f Gbps, RxList %.1f, RxArr %.1f",
 	       one.gbps, lst.gbps, arr.gbps);
+	EXPECT(par.gbps >= 0.95 * arr.gbps,
+	       "an engine a queue: RxArr without prefetch %.1f Gbps, RxArr %.1f",
+	       par.gbps, arr.gbps);
 }
 
 /* Every completion owed is written or held behind a frame of its queue. */
@@ -1968,6 +1986,7 @@ static void wb_batch(void)
 	       "8 a write: %.3f -> %.3f write-backs a frame", w1, w8);
 	EXPECT(eight.pcie_up_gbs / eight.mpps < one.pcie_up_gbs / one.mpps,
 	       "fewer TLP headers a frame");
+	c.wb_batch = 1;
 	wb_accounted("wb 1", &c, &one);
 	c.wb_batch = 8;
 	wb_accounted("wb 8", &c, &eight);
