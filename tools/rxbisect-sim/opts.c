@@ -238,7 +238,7 @@ static const struct range ranges[] = {
 	R("desc-cache", 1, 4096), R("desc-batch", 1, SIM_DESC_BATCH_MAX),
 	R("desc-thresh", 0, 4096),
 	R("dma-engines", 0, RXB_MAX_MODEL_QUEUES),
-	/* one TLP: 256 B, 16 completions of 16 B */
+	/* one TLP: 256 B, 16 completions of 16 B; 82598 WTHRESH: 0..16 */
 	R("wb-batch", 1, SIM_WB_BATCH_MAX),
 	R("atomic-ns", 0, SIM_MAX_NS), R("xfer-ns", 0, SIM_MAX_NS),
 	R("fence-ns", 0, SIM_MAX_NS), R("alloc-ns", 0, SIM_MAX_NS),

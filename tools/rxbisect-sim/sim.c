@@ -2127,7 +2127,9 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
  * queue in its buffer: nothing would fill the batch, so nothing is held
  * for it (the end of the burst; a held completion always has a frame of
  * its queue behind it).  The bytes of the write, sent after the frame's
- * data, 0: held.  With --wb-batch 1, a TLP per frame as before.
+ * data, 0: held.  With --wb-batch 1, a TLP per frame as before.  Intel's
+ * 82598 flushes on its receive timer instead (datasheet §3.5.2.7); an
+ * end-of-burst flush needs no timer and never holds a completion idle.
  */
 static u64 wb_complete(struct sim *s, struct sport *p, unsigned int q)
 {
