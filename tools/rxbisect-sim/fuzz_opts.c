@@ -66,6 +66,9 @@ static void invariants(const struct sim_cfg *c)
 	     c->desc_batch <= c->desc_cache &&
 	     c->desc_thresh + c->desc_batch - 1 <= c->desc_cache,
 	     "descriptor cache", c);
+	/* wb_complete() holds at most a TLP; eng_free[] has a slot a queue. */
+	must(c->wb_batch >= 1 && c->wb_batch <= SIM_WB_BATCH_MAX &&
+	     c->dma_engines <= RXB_MAX_MODEL_QUEUES, "write-back/DMA engines", c);
 	must(c->ghz > 0 && isfinite(c->ghz) && c->mlp >= 1 && isfinite(c->mlp) &&
 	     c->llc_ns >= 0 && isfinite(c->llc_ns) && c->dram_ns >= 0 &&
 	     isfinite(c->dram_ns) && c->irq_us >= 0 && isfinite(c->irq_us) &&

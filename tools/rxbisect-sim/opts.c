@@ -154,6 +154,10 @@ static const struct opt opts[] = {
 	  "descriptors per prefetch read (one read request)"),
 	O("desc-thresh", T_UINT, desc_thresh, "8",
 	  "prefetch when fewer descriptors than this are cached (0: on demand only)"),
+	O("dma-engines", T_UINT, dma_engines, "0",
+	  "descriptor waits a port overlaps (0: one per queue; 1: one engine a port)"),
+	O("wb-batch", T_UINT, wb_batch, "1",
+	  "completions a queue writes back in one PCIe write (1: a write a frame)"),
 	/* cost of the ring-model code: sources in Documentation/simulator.rst */
 	O("sync-cost", T_BOOL, sync_cost, "1",
 	  "cores pay for the model code: atomics, locks, line transfers, allocs, doorbells"),
@@ -233,6 +237,9 @@ static const struct range ranges[] = {
 	/* one read request: 512 B, 32 descriptors of 16 B */
 	R("desc-cache", 1, 4096), R("desc-batch", 1, SIM_DESC_BATCH_MAX),
 	R("desc-thresh", 0, 4096),
+	R("dma-engines", 0, RXB_MAX_MODEL_QUEUES),
+	/* one TLP: 256 B, 16 completions of 16 B; 82598 WTHRESH: 0..16 */
+	R("wb-batch", 1, SIM_WB_BATCH_MAX),
 	R("atomic-ns", 0, SIM_MAX_NS), R("xfer-ns", 0, SIM_MAX_NS),
 	R("fence-ns", 0, SIM_MAX_NS), R("alloc-ns", 0, SIM_MAX_NS),
 	R("doorbell-ns", 0, SIM_MAX_NS),
@@ -895,6 +902,7 @@ M(desc_wait_pct, r->delivered ? 100.0 * r->desc_waits / r->delivered : 0)
 M(desc_wait_us, r->desc_wait_us)
 M(desc_miss_pct, r->delivered ? 100.0 * r->desc_misses / r->delivered : 0)
 M(desc_rd_pkt, r->delivered ? (double)r->desc_reads / r->delivered : 0)
+M(cqe_wr_pkt, r->delivered ? (double)r->cqe_writes / r->delivered : 0)
 M(lat_p50_us, r->lat_p50_us)
 M(lat_p99_us, r->lat_p99_us)
 M(lat_p999_us, r->lat_p999_us)
@@ -957,6 +965,8 @@ const struct sim_metric sim_metrics[] = {
 	MD(desc_miss_pct, "%.2f",
 	   "list ring: descriptors taken out of array order, cache misses (% of delivered)"),
 	MD(desc_rd_pkt, "%.3f", "descriptor read requests per delivered packet"),
+	MD(cqe_wr_pkt, "%.3f",
+	   "completion write-backs (PCIe writes) per delivered packet (--wb-batch)"),
 	MD(lat_p50_us, "%.1f", "latency, NIC arrival to processed, median (us)"),
 	MD(lat_p99_us, "%.1f", "latency, 99th percentile (us)"),
 	MD(lat_p999_us, "%.1f", "latency, 99.9th percentile (us)"),

@@ -132,6 +132,7 @@ struct sim;
  */
 struct dcache {
 	u64 land;
+	u64 ready;		/* its last wait ends: cached ones usable */
 	u32 cached, fetching;
 };
 
@@ -165,13 +166,27 @@ struct sport {
 	/*
 	 * --desc-prefetch: the cache per queue the model reads descriptors
 	 * for (RXB_PCIE_DESC_RD in hw_rx), a list ring's ringG_out_of_order
-	 * xstats, and when the DMA engine may start the next frame.
+	 * xstats (the last value of each), when each list ring's last read
+	 * at a new place lands, when each of the --dma-engines engines is
+	 * free of a frame waiting for its descriptor, and when the next
+	 * frame may start (the earliest of those).
 	 */
 	struct dcache dc[RXB_MAX_MODEL_QUEUES];
 	u16 *xs_ooo;
+	u64 *ooo_seen;
 	unsigned int n_ooo;
-	u64 ooo_seen;
+	u64 ring_land[RXB_MAX_MODEL_QUEUES];
+	u64 eng_free[RXB_MAX_MODEL_QUEUES];
+	unsigned int neng;
 	u64 dma_hold;
+	/*
+	 * --wb-batch: completions held per queue, frames per queue in the
+	 * NIC's buffer, and the write-backs (measured) and completions
+	 * owed and written (whole run).
+	 */
+	u8 wb_pend[RXB_MAX_MODEL_QUEUES];
+	u32 nb_q[RXB_MAX_MODEL_QUEUES];
+	u64 cqe_writes, cqe_owed, cqe_done;
 	bool in_rx;			/* in hw_rx: a descriptor read is a take */
 	u64 desc_reads, desc_misses, desc_waits;	/* measured */
 	double desc_wait_ps;
@@ -658,17 +673,45 @@ static void desc_read(struct sim *s, struct sport *p, struct dcache *d, u64 t)
 	p->desc_reads += s->measuring;
 }
 
-/* Did the take just made move a list ring's out_of_order counter? */
-static bool desc_ooo(struct sport *p)
+/*
+ * Did the take just made move a list ring's out_of_order counter?  The
+ * ring's index among those counters, -1: no.
+ */
+static int desc_ooo(struct sport *p)
 {
-	u64 n = 0, prev = p->ooo_seen;
 	unsigned int i;
+	int ring = -1;
 
 	p->ops->xstats_values(p->m, p->xs_val);
-	for (i = 0; i < p->n_ooo; i++)
-		n += p->xs_val[p->xs_ooo[i]];
-	p->ooo_seen = n;
-	return n != prev;
+	for (i = 0; i < p->n_ooo; i++) {
+		u64 v = p->xs_val[p->xs_ooo[i]];
+
+		if (v != p->ooo_seen[i] && ring < 0)
+			ring = i;
+		p->ooo_seen[i] = v;
+	}
+	return ring;
+}
+
+/*
+ * A frame waits until @t for its descriptor: it holds the engine that
+ * took it, the one free earliest; the next frame starts once an engine
+ * is free.  With one engine (--dma-engines 1) every wait holds the port.
+ */
+static void dma_engine_hold(struct sport *p, u64 t)
+{
+	unsigned int i, e = 0;
+	u64 min;
+
+	for (i = 1; i < p->neng; i++)
+		if (p->eng_free[i] < p->eng_free[e])
+			e = i;
+	if (p->eng_free[e] < t)
+		p->eng_free[e] = t;
+	min = p->eng_free[0];
+	for (i = 1; i < p->neng; i++)
+		min = min_t(u64, min, p->eng_free[i]);
+	p->dma_hold = min;
 }
 
 /*
@@ -678,22 +721,29 @@ static bool desc_ooo(struct sport *p)
  * flight.  A take that finds the cache empty waits for that read, or for
  * one of its own.  A list ring's take out of array order (the model's
  * ringG_out_of_order moved) misses whatever is cached: the NIC reads at
- * the new place and waits.  The simulator runs hw_rx once the frame has
- * crossed the link, so the wait holds the DMA engine before the next
- * frame (Documentation/simulator.rst, "Descriptor prefetch").
+ * the new place and waits.  A list ring's reads at a new place follow
+ * each other (the next link is in the descriptor read last), whichever
+ * queue takes.  The simulator runs hw_rx once the frame has crossed the
+ * link, so the wait holds a DMA engine before the next frame
+ * (dma_engine_hold(); Documentation/simulator.rst, "Descriptor prefetch").
  */
 static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
 {
 	struct dcache *d = &p->dc[qi % RXB_MAX_MODEL_QUEUES];
-	u64 t = s->now;
+	u64 t = max_t(u64, s->now, d->ready);
+	int ring;
 
 	if (d->fetching && d->land <= t) {
 		d->cached += d->fetching;
 		d->fetching = 0;
 	}
-	if (p->n_ooo && desc_ooo(p)) {
+	ring = p->n_ooo ? desc_ooo(p) : -1;
+	if (ring >= 0) {
+		u64 *rl = &p->ring_land[ring % RXB_MAX_MODEL_QUEUES];
+
 		d->cached = 0;
-		desc_read(s, p, d, t);
+		desc_read(s, p, d, max_t(u64, t, *rl));
+		*rl = d->land;
 		p->desc_misses += s->measuring;
 	}
 	if (!d->cached) {
@@ -708,8 +758,8 @@ static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
 		desc_read(s, p, d, t);
 	if (t == s->now)
 		return;
-	if (p->dma_hold < t)
-		p->dma_hold = t;
+	d->ready = t;
+	dma_engine_hold(p, t);
 	if (s->measuring) {
 		p->desc_waits++;
 		p->desc_wait_ps += t - s->now;
@@ -765,7 +815,9 @@ static int notif_setup(struct sport *p)
 	p->xs_ent = calloc(n, sizeof(*p->xs_ent));
 	p->xs_comp = calloc(n, sizeof(*p->xs_comp));
 	p->xs_ooo = calloc(n, sizeof(*p->xs_ooo));
-	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp || !p->xs_ooo) {
+	p->ooo_seen = calloc(n, sizeof(*p->ooo_seen));
+	if (!names || !p->xs_val || !p->xs_ent || !p->xs_comp || !p->xs_ooo ||
+	    !p->ooo_seen) {
 		free(names);
 		return -ENOMEM;
 	}
@@ -2076,6 +2128,30 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 }
 
 /*
+ * The completion of the frame of queue @q the DMA engine starts
+ * (--wb-batch): the NIC holds a queue's completions and writes them back
+ * in one TLP once it holds --wb-batch, or with the last frame of that
+ * queue in its buffer: nothing would fill the batch, so nothing is held
+ * for it (the end of the burst; a held completion always has a frame of
+ * its queue behind it).  The bytes of the write, sent after the frame's
+ * data, 0: held.  With --wb-batch 1, a TLP per frame as before.  Intel's
+ * 82598 flushes on its receive timer instead (datasheet §3.5.2.7); an
+ * end-of-burst flush needs no timer and never holds a completion idle.
+ */
+static u64 wb_complete(struct sim *s, struct sport *p, unsigned int q)
+{
+	unsigned int n = ++p->wb_pend[q];
+
+	p->cqe_owed++;
+	if (n < s->c.wb_batch && p->nb_q[q] > 1)
+		return 0;
+	p->wb_pend[q] = 0;
+	p->cqe_done += n;
+	p->cqe_writes += s->measuring;
+	return tlp_bytes(n * sizeof(struct rxb_cqe), PCIE_MPS);
+}
+
+/*
  * The DMA engine starts the packet at the head of the NIC's buffer: once
  * the upstream link is free, the descriptor reads are no more than one
  * read latency behind and a descriptor the last take missed has arrived
@@ -2103,7 +2179,8 @@ static void dma_start(struct sim *s, struct sport *p)
 		data = split_host_len(s, p->hd_kind, pkt->len);
 		p->hd_tlp = tlp_bytes(data, PCIE_MPS);
 	}
-	bytes = tlp_bytes(data, PCIE_MPS) + sizeof(struct rxb_cqe) + PCIE_TLP_OH;
+	bytes = tlp_bytes(data, PCIE_MPS) +
+		wb_complete(s, p, pkt->queue % RXB_MAX_MODEL_QUEUES);
 	pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
 	p->up_bytes += bytes;
 	ev_set(s, ent_dma(s, p->idx), p->up_free);
@@ -2114,6 +2191,7 @@ static void dma_event(struct sim *s, struct sport *p)
 	struct tr_pkt pkt = p->nb[p->nb_head++ & (p->nb_cap - 1)].pkt;
 
 	p->nb_bytes -= pkt.len;
+	p->nb_q[pkt.queue % RXB_MAX_MODEL_QUEUES]--;
 	nic_rx(p, &pkt);
 	/* Split decided, no DMA write took it: dropped or kept whole. */
 	if (p->hd_kind == HD_SPLIT)
@@ -2153,6 +2231,7 @@ static void nic_buffer(struct sim *s, struct sport *p, const struct tr_pkt *pkt)
 	}
 	p->nb[p->nb_tail++ & (p->nb_cap - 1)].pkt = *pkt;
 	p->nb_bytes += pkt->len;
+	p->nb_q[pkt->queue % RXB_MAX_MODEL_QUEUES]++;
 	if (!n)
 		dma_start(s, p);
 }
@@ -2357,6 +2436,11 @@ static void results(struct sim *s, struct sim_res *r)
 		r->desc_misses += s->port[p].desc_misses;
 		r->desc_waits += s->port[p].desc_waits;
 		r->desc_wait_us += s->port[p].desc_wait_ps / 1e6;
+		r->cqe_writes += s->port[p].cqe_writes;
+		r->cqe_owed += s->port[p].cqe_owed;
+		r->cqe_done += s->port[p].cqe_done;
+		for (i = 0; i < RXB_MAX_MODEL_QUEUES; i++)
+			r->cqe_held += s->port[p].wb_pend[i];
 		r->in_flight += s->port[p].nb_tail - s->port[p].nb_head;
 		if (T > 0) {
 			r->pcie_up_gbs += s->port[p].up_bytes / T / 1e9;
@@ -2469,6 +2553,7 @@ static void sim_free(struct sim *s)
 		free(s->port[i].xs_ent);
 		free(s->port[i].xs_comp);
 		free(s->port[i].xs_ooo);
+		free(s->port[i].ooo_seen);
 		traffic_fini(&s->port[i].tr);
 	}
 	for (i = 0; i < s->c.cores; i++)
@@ -2612,6 +2697,14 @@ static int sim_setup(struct sim *s)
 		p->s = s;
 		p->idx = i;
 		p->ops = ops;
+		/*
+		 * --dma-engines 0: one per queue (QDMA, PG344: a descriptor
+		 * fetch pending per queue); a waiting engine holds a read, so
+		 * no more than --pcie-reads.
+		 */
+		p->neng = s->c.dma_engines ? s->c.dma_engines : s->qpp;
+		p->neng = min3(p->neng, s->c.pcie_reads,
+			       (unsigned int)RXB_MAX_MODEL_QUEUES);
 		model_cfg(s, p, &mc);
 		if (rxb_model_validate(ops, &mc, &msg)) {
 			fprintf(stderr, "rxbisect-sim: %s: %s\n", ops->name, msg);

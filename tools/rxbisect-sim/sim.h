@@ -19,6 +19,8 @@
 #define SIM_MAX_PORTS	8
 /* Descriptors in one read request: 512 B of 16 B descriptors. */
 #define SIM_DESC_BATCH_MAX	32
+/* Completions in one write-back: a 256 B TLP payload of 16 B entries. */
+#define SIM_WB_BATCH_MAX	16
 #define SIM_MAX_BUDGET	256
 #define SIM_NAME_LEN	32
 
@@ -123,6 +125,8 @@ struct sim_cfg {
 	unsigned int desc_cache;	/* descriptors it holds */
 	unsigned int desc_batch;	/* descriptors per read */
 	unsigned int desc_thresh;	/* prefetch below this many cached */
+	unsigned int dma_engines;	/* descriptor waits overlapped, 0: a queue */
+	unsigned int wb_batch;		/* completions per write-back */
 	/* cost of the ring-model code (Documentation/simulator.rst) */
 	bool sync_cost;			/* charge it at all */
 	double atomic_ns;		/* locked RMW, line already owned */
@@ -177,6 +181,12 @@ struct sim_res {
 	 */
 	u64 desc_reads, desc_misses, desc_waits;
 	double desc_wait_us;
+	/*
+	 * Completion write-back (--wb-batch): the writes (TLPs) measured,
+	 * and over the whole run the completions the NIC owed (one a frame
+	 * it moved), wrote, and still held when the run ended.
+	 */
+	u64 cqe_writes, cqe_owed, cqe_done, cqe_held;
 	double offered_gbps, gbps, mpps, drop_pct;
 	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
 	double occ_mean, occ_pct;

@@ -214,6 +214,24 @@ bad '--desc-thresh 58: at most --desc-cache - --desc-batch + 1 = 57' --desc-thre
 bad '--desc-thresh 10: at most --desc-cache - --desc-batch + 1 = 9' \
 	--desc-cache 16 --desc-thresh 10
 bad '--desc-prefetch' --desc-prefetch=2
+# Completion write-back (at most one 256 B TLP of 16 B entries) and the
+# DMA engines overlapping descriptor waits (at most one per queue slot).
+bad '--wb-batch "0": want an integer in [1, 16]' --wb-batch 0
+bad '--wb-batch "17": want an integer in [1, 16]' --wb-batch 17
+bad '--wb-batch "-1": want an integer in [1, 16]' --wb-batch -1
+bad '--wb-batch "nan": want an integer in [1, 16]' --wb-batch nan
+bad '--wb-batch "1e99": want an integer in [1, 16]' --wb-batch 1e99
+bad '--wb-batch "8x": want an integer in [1, 16]' --wb-batch 8x
+bad '--wb-batch "": want an integer in [1, 16]' --wb-batch ''
+bad '--wb-batch "2.5": want an integer in [1, 16]' --wb-batch 2.5
+bad '--dma-engines "65": want an integer in [0, 64]' --dma-engines 65
+bad '--dma-engines "-1": want an integer in [0, 64]' --dma-engines -1
+bad '--dma-engines "NaN": want an integer in [0, 64]' --dma-engines NaN
+bad '--dma-engines "99999999999999999999": want an integer in [0, 64]' \
+	--dma-engines 99999999999999999999
+bad '--dma-engines "port": want an integer in [0, 64]' --dma-engines port
+bad '--wb-batch cannot change during a run' \
+	--change 0.5:wb-batch=2
 bad 'see --help' --nosuch-option
 bad 'see --help' --ring
 bad 'see --help' --help=1
@@ -238,6 +256,9 @@ check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}
 check 0 '' "good: descriptor cache off, on demand, and at its limits" -- "${small[@]}" \
 	--model shring-list --sweep desc-prefetch=0,1 --desc-thresh 0 --desc-batch 32 \
 	--desc-cache 32 --columns gbps,desc_wait_pct,desc_wait_us,desc_miss_pct,desc_rd_pkt
+check 0 '' "good: write-back batches and DMA engines at their limits" -- \
+	"${small[@]}" --model shring-list --share 2 --wb-batch 16 \
+	--sweep dma-engines=0,1,64 --columns gbps,cqe_wr_pkt,desc_wait_pct
 check 0 '' "good: --llc 1G --llc-ways 16 --ddio-ways 16" -- "${small[@]}" \
 	--llc 1G --llc-ways 16 --ddio-ways 16
 check 0 '' "good: ceio, async fetch, a 1 MiB budget and a 16 MiB tier" -- "${small[@]}" \
