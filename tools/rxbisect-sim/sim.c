@@ -102,11 +102,6 @@ struct sbuf {
 				 * here (a pipe), the buffer is its copy (skb)
 				 */
 	u32 land;		/* landing pad of a tier fetch + 1, 0: none */
-	/* --nicmem-split: its latest write's index + 1 in the byte tracker
-	 * (wss_bytes_record()), 0: not in the window; the bytes written
-	 */
-	u64 wseq;
-	u32 wbytes;
 	u16 split_pay;		/* payload bytes in NIC memory, 0: none */
 	u16 pool;
 	u16 len;
@@ -286,13 +281,11 @@ struct sim {
 	/*
 	 * --nicmem-split: the module's counters (measured), and the working
 	 * set in bytes: the bytes DMA-written into the distinct buffers of
-	 * the last --wss-window writes (wss_bytes_record()).
+	 * the last --wss-window writes (wss.c's bytes, sampled).
 	 */
 	u64 nm_host, nm_nic, nm_fetch, nm_split, nm_whole, nm_fallback;
 	u64 nm_fetches;
 	double nm_fetch_ps;
-	u32 *wb_ring;
-	u64 wb_seq, wb_bytes;
 	double wb_sum, wb_peak;
 	/*
 	 * Models with several packets per buffer (ops->multi_pkt_bufs): the
@@ -1095,34 +1088,6 @@ static void pkt_dma_lines(struct sim *s, struct sport *p, u64 addr, u32 len)
 /* ---- the header/data split (--nicmem-split, nic_hds.c) ------------ */
 
 /*
- * The working set in bytes, with --nicmem-split: the NIC wrote @bytes into
- * buffer @b.  Over the last --wss-window writes (one a frame, as wss.c's
- * window), the sum of the bytes of each distinct buffer's latest write,
- * plus the payload fetched into it since (split_fetch()).  Exact, O(1).
- */
-static void wss_bytes_record(struct sim *s, u32 b, u32 bytes)
-{
-	u32 w = s->c.wss_window, slot = s->wb_seq & (w - 1);
-	struct sbuf *sb = &s->buf[b];
-
-	if (s->wb_seq >= w) {
-		struct sbuf *old = &s->buf[s->wb_ring[slot]];
-
-		/* The oldest write leaves: its buffer too, unless rewritten. */
-		if (old->wseq == s->wb_seq - w + 1) {
-			s->wb_bytes -= old->wbytes;
-			old->wseq = 0;
-		}
-	}
-	if (sb->wseq)
-		s->wb_bytes -= sb->wbytes;
-	s->wb_ring[slot] = b;
-	sb->wseq = ++s->wb_seq;
-	sb->wbytes = bytes;
-	s->wb_bytes += bytes;
-}
-
-/*
  * The DMA engine in split mode decides for a frame of @len bytes, as
  * rxb_nic_hds_write() does: split, the payload's room reserved in the
  * tier (*@pay bytes); fallback, the tier has no room: written whole;
@@ -1210,9 +1175,6 @@ static void buf_filled(struct sim *s, struct sport *p, u32 b)
 			       s->c.split_hdr + RXB_HDS_REC_ROOM);
 	else
 		rxb_wss_record(&s->wss, b + 1, RXB_HDS_REC_ROOM, sb->len);
-	if (s->c.nicmem_split)
-		wss_bytes_record(s, b, sb->split_pay ?
-				 s->c.split_hdr + RXB_HDS_REC_ROOM : sb->len);
 	if (s->buf[b].state != BUF_FILLED) {
 		s->buf[b].state = BUF_FILLED;
 		s->resident++;
@@ -1822,10 +1784,9 @@ static u64 split_fetch(struct sim *s, struct score *c, const struct spkt *pk)
 		wait = (u64)(s->c.nicmem_fetch_ns * PS_PER_NS);
 	}
 	pkt_dma_lines(s, p, pk->addr + s->c.split_hdr, pay);
-	if (sb->wseq) {
-		sb->wbytes += pay;
-		s->wb_bytes += pay;
-	}
+	/* A DMA write behind the headers, as the module's FETCH records. */
+	rxb_wss_record(&s->wss, pk->b + 1, RXB_HDS_REC_ROOM + s->c.split_hdr,
+		       pay);
 	atomic64_add(pay, &s->nm.fetched);
 	atomic64_inc(&s->nm.fetches);
 	if (s->measuring) {
@@ -2269,9 +2230,9 @@ static void arrival_event(struct sim *s, struct sport *p)
 		s->res_sum += s->resident;
 		s->wss_n++;
 		if (s->c.nicmem_split) {
-			s->wb_sum += s->wb_bytes;
-			if (s->wb_bytes > s->wb_peak)
-				s->wb_peak = s->wb_bytes;
+			s->wb_sum += s->wss.bytes;
+			if (s->wss.bytes > s->wb_peak)
+				s->wb_peak = s->wss.bytes;
 		}
 		if (s->wss.distinct > s->wss_peak)
 			s->wss_peak = s->wss.distinct;
@@ -2568,7 +2529,6 @@ static void sim_free(struct sim *s)
 	free(s->pos);
 	free(s->lines);
 	free(s->slot_t);
-	free(s->wb_ring);
 	llc_fini(&s->llc);
 	if (s->wss.ring)
 		rxb_wss_fini(&s->wss);
@@ -2675,11 +2635,6 @@ static int sim_setup(struct sim *s)
 		err = rxb_wss_init(&s->wss_buf, s->c.wss_window);
 		if (err)
 			return err;
-	}
-	if (s->c.nicmem_split) {
-		s->wb_ring = calloc(s->c.wss_window, sizeof(*s->wb_ring));
-		if (!s->wb_ring)
-			return -ENOMEM;
 	}
 	s->npools = s->c.pool_mode == POOL_MEMPOOL ? s->c.ports : s->c.cores;
 	s->pool = calloc(s->npools, sizeof(*s->pool));

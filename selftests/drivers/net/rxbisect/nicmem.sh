@@ -23,6 +23,9 @@
 #             freed once its frame is, and the I/O working set's bytes
 #             are records and headers only (io_ws_bytes ~ 58 a buffer);
 #             before 6.3 (no multi-buffer redirect) each is fetched first;
+#   held      redirected to a veth whose far end queues every frame in a
+#             packet socket: 256 payloads lent on the queue, the rest
+#             fetched; once the socket lets go, every payload is freed;
 #   full      a 1 KiB tier with rxb1's queues stalled: the first payload
 #             fills it, the other frames fall back to host buffers
 #             (counted) and every datagram arrives;
@@ -54,7 +57,7 @@ for m in $(rxb_models); do
 	esac
 done
 NM=$(wc -w <<<"$SPLIT_MODELS")
-ktap_set_plan $((NM + 9))
+ktap_set_plan $((NM + 10))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -73,7 +76,7 @@ REC=16		# the split record before each buffer
 
 # The datagrams: "RXNM", a sequence number, then bytes that depend on it.
 cat >"$RXB_TMP/nm.py" <<'EOF'
-import socket, struct, sys, time
+import os, socket, struct, sys, time
 
 def body(i, ln):
     b = struct.pack("<4sI", b"RXNM", i)
@@ -115,6 +118,24 @@ elif mode == "recv":	# recv ADDR PORT COUNT LEN OUT: good, bad datagrams
     except socket.timeout:
         pass
     open(out, "w").write("%d %d\n" % (good, bad))
+elif mode == "hold":	# hold IF OUT: keep IF's frames queued until OUT.release
+    ifn, out = sys.argv[2], sys.argv[3]
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+    s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 32 << 20)
+    s.bind((ifn, 0))
+    open(out + ".ready", "w").close()
+    while not os.path.exists(out + ".release"):
+        time.sleep(0.05)
+    s.setblocking(False)
+    n = 0
+    try:
+        while True:
+            s.recv(65536)
+            n += 1
+    except BlockingIOError:
+        pass
+    s.close()
+    open(out, "w").write("%d\n" % n)
 elif mode == "sniff":	# sniff IF DADDR DPORT COUNT LEN OUT: frames as NATed
     ifn, daddr, dport, n, ln, out = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
@@ -280,6 +301,22 @@ ktap_print_msg "tcp: $fr frames split, NIC bytes $(nm_d nicmem_nic_bytes), fetch
 ktap_test_result "privring: TCP stream under the split" \
 	eval 'rxb_iperf_check "$RXB_TMP/tcp.json" $rc tcp && [ "$fr" -gt 0 ]'
 
+# nm_nat_round NAME: $N datagrams to rxb1:7777, which the NAT sends back to
+# rxb0:7778, where they are checked (GOOD, BAD); then until rxb1 holds no
+# payload (RXB_S its counters).  Adds to why.
+nm_nat_round() {
+	local out=$RXB_TMP/sniff.$1
+
+	rm -f "$out" "$out.ready"
+	rxb_bg ip netns exec "$NS0" timeout 60 $NMPY sniff rxb0 "$RXB_IP0" 7778 $N $LEN "$out"
+	nm_wait -e "$out.ready" 200 || why+=" no sniffer;"
+	ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $N $LEN >/dev/null
+	nm_wait -s "$out" 300
+	read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
+	[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N rewritten at the peer, $BAD bad;"
+	nm_settle || why+=" payloads still held: ${RXB_S[nicmem_split_held]};"
+}
+
 # ---- nat: XDP_TX from NIC memory --------------------------------------------
 # A model switch: a new receive context, whose working set holds only what
 # follows.
@@ -296,20 +333,12 @@ bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
 why=
 nm_s1
 rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/nat" || why+=" cannot attach;"
-out=$RXB_TMP/sniff
-rm -f "$out" "$out.ready"
-rxb_bg ip netns exec "$NS0" timeout 60 $NMPY sniff rxb0 "$RXB_IP0" 7778 $N $LEN "$out"
-nm_wait -e "$out.ready" 200 || why+=" no sniffer;"
-ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $N $LEN >/dev/null
-nm_wait -s "$out" 300
-read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
-nm_settle || why+=" payloads still held;"
+nm_nat_round nat
 tx=$(nm_d nicmem_tx_frames)
 txnic=$(nm_d nicmem_tx_nic_bytes)
 fetch=$(nm_d nicmem_split_fetch_bytes)
 ktap_print_msg "nat: rxb0 got $GOOD rewritten and intact, $BAD bad; rxb1 sent $tx from NIC memory" \
 	"($txnic payload bytes, headers $(nm_d nicmem_tx_host_bytes) bytes from host), fetched $fetch"
-[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N rewritten at the peer, $BAD bad;"
 [ "$tx" = $N ] || why+=" $tx frames sent from NIC memory;"
 [ "$txnic" = $((N * LEN)) ] || why+=" $txnic payload bytes from NIC memory;"
 [ "$fetch" = 0 ] || why+=" $fetch payload bytes fetched to the host;"
@@ -328,14 +357,7 @@ nm_s1
 rd0=$(rxb_s_qsum xdp_redirect)
 nmr0=$(rxb_s_qsum xdp_redirect_nicmem)
 nmb0=$(rxb_s_qsum xdp_redirect_nicmem_bytes)
-out=$RXB_TMP/sniff.rd
-rm -f "$out" "$out.ready"
-rxb_bg ip netns exec "$NS0" timeout 60 $NMPY sniff rxb0 "$RXB_IP0" 7778 $N $LEN "$out"
-nm_wait -e "$out.ready" 200 || why+=" no sniffer;"
-ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $N $LEN >/dev/null
-nm_wait -s "$out" 300
-read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")
-nm_settle || why+=" payloads still held: ${RXB_S[nicmem_split_held]};"
+nm_nat_round redirect
 rd=$(($(rxb_s_qsum xdp_redirect) - rd0))
 nmr=$(($(rxb_s_qsum xdp_redirect_nicmem) - nmr0))
 nmb=$(($(rxb_s_qsum xdp_redirect_nicmem_bytes) - nmb0))
@@ -344,7 +366,6 @@ tx=$(nm_d nicmem_tx_frames)
 recl=$(nm_d nicmem_split_reclaimed)
 ktap_print_msg "redirect: rxb0 got $GOOD rewritten and intact, $BAD bad; rxb1 redirected $rd," \
 	"$nmr of them ($nmb payload bytes) from NIC memory, fetched $fetch, TX commands $tx"
-[ "$GOOD" = $N ] && [ "$BAD" = 0 ] || why+=" $GOOD/$N rewritten at the peer, $BAD bad;"
 [ "$rd" = $N ] || why+=" $rd redirected;"
 [ "$tx" = 0 ] && [ "$recl" = 0 ] || why+=" $tx TX commands, $recl reclaimed by the NIC;"
 if rxb_kver_ge 6.3; then
@@ -366,6 +387,54 @@ else
 	ktap_test_result "redirect: each payload fetched first (no multi-buffer redirect before 6.3)" [ -z "$why" ]
 fi
 [ -n "$why" ] && ktap_print_msg "redirect:$why"
+
+# ---- held: payloads lent while a consumer keeps the frames -------------------
+NH=300		# datagrams, one flow: one queue, RXB_HDS_LENT (256) a queue
+if ! rxb_kver_ge 6.3; then
+	ktap_test_skip "held: 256 payloads lent a queue, the rest fetched, all freed" \
+		"no multi-buffer redirect before 6.3"
+else
+	why=
+	# GRO on the far end: veth's NAPI, without which it takes no
+	# redirected frame
+	ip -n "$NS1" link add nmv0 type veth peer name nmv1 &&
+		ip -n "$NS1" link set nmv0 up && ip -n "$NS1" link set nmv1 up &&
+		ip netns exec "$NS1" ethtool -K nmv1 gro on >/dev/null ||
+		why+=" cannot set up a veth pair;"
+	ifi=$(ip netns exec "$NS1" cat /sys/class/net/nmv0/ifindex)
+	bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
+		value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 \
+		$((ifi & 255)) $((ifi >> 8 & 255)) $((ifi >> 16 & 255)) $((ifi >> 24)) ||
+		why+=" cannot set the redirect;"
+	out=$RXB_TMP/hold
+	rm -f "$out" "$out.ready" "$out.release"
+	rxb_bg ip netns exec "$NS1" timeout 120 $NMPY hold nmv1 "$out"
+	nm_wait -e "$out.ready" 200 || why+=" no holder;"
+	nm_s1
+	nmr0=$(rxb_s_qsum xdp_redirect_nicmem)
+	ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $NH $LEN >/dev/null
+	for i in $(seq 50); do
+		rxb_snap rxb1
+		nmr=$(($(rxb_s_qsum xdp_redirect_nicmem) - nmr0))
+		fetch=$(nm_d nicmem_split_fetch_bytes)
+		[ $((nmr + fetch / LEN)) -ge $NH ] && break
+		sleep 0.2
+	done
+	held=${RXB_S[nicmem_split_held]:-}
+	touch "$out.release"
+	nm_wait -s "$out" 300
+	got=$(cat "$out" 2>/dev/null || echo 0)
+	nm_settle || why+=" payloads still held after the socket closed: ${RXB_S[nicmem_split_held]};"
+	ktap_print_msg "held: $nmr payloads lent ($held held while the socket kept its" \
+		"$got frames), $fetch bytes fetched; after: ${RXB_S[nicmem_split_held]} held"
+	[ "$nmr" = 256 ] && [ "$held" = 256 ] ||
+		why+=" $nmr lent, $held held, expected 256;"
+	[ "$fetch" = $(((NH - 256) * LEN)) ] || why+=" $fetch bytes fetched;"
+	[ "$got" = $NH ] || why+=" the socket kept $got of $NH frames;"
+	ktap_test_result "held: 256 payloads lent a queue, the rest fetched, all freed" [ -z "$why" ]
+	[ -n "$why" ] && ktap_print_msg "held:$why"
+	ip -n "$NS1" link del nmv0
+fi
 rxb_ip rxb1 link set dev rxb1 xdpdrv off
 
 # ---- full: the tier full, fallback to host buffers ---------------------------
