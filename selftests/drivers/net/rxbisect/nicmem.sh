@@ -326,10 +326,16 @@ mkdir "$RXB_TMP/bpf" && mount -t bpf bpf "$RXB_TMP/bpf" && BPFFS=$RXB_TMP/bpf ||
 bpftool prog load "$PROGS/xdp_nat.bpf.o" "$BPFFS/nat" type xdp ||
 	rxb_bail "cannot load progs/xdp_nat.bpf.o"
 NAT_MAP=$(bpftool prog show pinned "$BPFFS/nat" | sed -n 's/.*map_ids \([0-9]*\).*/\1/p')
-# 192.0.2.2:7777 -> 192.0.2.1:7778 (network order)
-bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
-	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 0 0 0 0 ||
-	rxb_bail "cannot configure the NAT"
+# nm_nat_cfg [IFINDEX]: 192.0.2.2:7777 -> 192.0.2.1:7778 (network order),
+# then XDP_TX, or with IFINDEX a redirect there (host order).
+nm_nat_cfg() {
+	local i=${1:-0}
+
+	bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
+		value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 \
+		$((i & 255)) $((i >> 8 & 255)) $((i >> 16 & 255)) $((i >> 24))
+}
+nm_nat_cfg || rxb_bail "cannot configure the NAT"
 why=
 nm_s1
 rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$BPFFS/nat" || why+=" cannot attach;"
@@ -347,11 +353,7 @@ ktap_test_result "nat: XDP_TX sends the payload from NIC memory, rewritten at th
 
 # ---- redirect: XDP_REDIRECT, the payload left in NIC memory -----------------
 why=
-ifi=$(rxb_in rxb1 cat /sys/class/net/rxb1/ifindex)
-# nat_cfg.redirect_ifindex, host (little-endian) order
-bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
-	value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 \
-	$((ifi & 255)) $((ifi >> 8 & 255)) $((ifi >> 16 & 255)) $((ifi >> 24)) ||
+nm_nat_cfg "$(rxb_in rxb1 cat /sys/class/net/rxb1/ifindex)" ||
 	why+=" cannot set the redirect;"
 nm_s1
 rd0=$(rxb_s_qsum xdp_redirect)
@@ -401,10 +403,7 @@ else
 		ip -n "$NS1" link set nmv0 up && ip -n "$NS1" link set nmv1 up &&
 		ip netns exec "$NS1" ethtool -K nmv1 gro on >/dev/null ||
 		why+=" cannot set up a veth pair;"
-	ifi=$(ip netns exec "$NS1" cat /sys/class/net/nmv0/ifindex)
-	bpftool map update id "${NAT_MAP:-0}" key 0 0 0 0 \
-		value 0xc0 0x00 0x02 0x01 0x1e 0x61 0x1e 0x62 \
-		$((ifi & 255)) $((ifi >> 8 & 255)) $((ifi >> 16 & 255)) $((ifi >> 24)) ||
+	nm_nat_cfg "$(ip netns exec "$NS1" cat /sys/class/net/nmv0/ifindex)" ||
 		why+=" cannot set the redirect;"
 	out=$RXB_TMP/hold
 	rm -f "$out" "$out.ready" "$out.release"
