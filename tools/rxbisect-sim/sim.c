@@ -1350,7 +1350,7 @@ static void *env_dma_ptr(void *env, u64 addr, u32 len)
 	struct sim *s = p->s;
 	u64 b = (addr - BUF_BASE) / s->c.buf_stride;
 
-	(void)len;	/* the tier's fetch counts its own lines */
+	(void)len;	/* tier_land() records the write, when it lands */
 	if (addr < BUF_BASE || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
