@@ -146,6 +146,15 @@ static void test_enomem(const void *arg)
 		rxb_wss_fini(&w);
 }
 
+/* The tracker equals the reference. */
+static bool same_as_ref(const struct rxb_wss *w, const struct ref *r)
+{
+	return READ_ONCE(w->distinct) == r->distinct &&
+	       READ_ONCE(w->peak) == r->peak &&
+	       READ_ONCE(w->bytes) == r->bytes &&
+	       READ_ONCE(w->bytes_peak) == r->bytes_peak;
+}
+
 /*
  * One thread, windows from 2 to 1024, buffers from a few to three times
  * the window: after every write the tracker equals the reference over the
@@ -190,20 +199,16 @@ static void test_exact_single(const void *arg)
 					staged = 0;
 				}
 				ref_advance(&r, added);
-				if (READ_ONCE(w.distinct) == r.distinct &&
-				    READ_ONCE(w.peak) == r.peak &&
-				    READ_ONCE(w.bytes) == r.bytes &&
-				    READ_ONCE(w.bytes_peak) == r.bytes_peak)
+				if (same_as_ref(&w, &r) || bad++)
 					continue;
-				if (!bad++)
-					EXPECT(0, "win %u bufs %llu write %llu: %u %u %llu %llu, ref %u %u %llu %llu",
-					       win, (unsigned long long)universes[ui],
-					       (unsigned long long)k, w.distinct,
-					       w.peak, (unsigned long long)w.bytes,
-					       (unsigned long long)w.bytes_peak,
-					       r.distinct, r.peak,
-					       (unsigned long long)r.bytes,
-					       (unsigned long long)r.bytes_peak);
+				EXPECT(0,
+				       "window %u, %llu buffers, write %llu: %u %u %llu %llu, reference %u %u %llu %llu",
+				       win, (unsigned long long)universes[ui],
+				       (unsigned long long)k, w.distinct, w.peak,
+				       (unsigned long long)w.bytes,
+				       (unsigned long long)w.bytes_peak, r.distinct,
+				       r.peak, (unsigned long long)r.bytes,
+				       (unsigned long long)r.bytes_peak);
 			}
 			EXPECT_EQ(w.seq, n);
 			EXPECT_EQ(bad, 0);
@@ -409,9 +414,9 @@ static void test_threads_bounded(const void *arg)
 	       "bytes %llu, reference %llu, %u buffers",
 	       (unsigned long long)mt.w.bytes, (unsigned long long)r.bytes,
 	       mt.w.distinct);
-	ktap_diag("distinct %u (reference %u), peak %u (reference %u), bound %ld; bytes %llu (reference %llu)",
-		  mt.w.distinct, r.distinct, mt.w.peak, r.peak, bound,
-		  (unsigned long long)mt.w.bytes, (unsigned long long)r.bytes);
+	ktap_diag("distinct %u/%u, peak %u/%u, bytes %llu/%llu (tracker/ref), bound %ld",
+		  mt.w.distinct, r.distinct, mt.w.peak, r.peak,
+		  (unsigned long long)mt.w.bytes, (unsigned long long)r.bytes, bound);
 	rxb_wss_fini(&mt.w);
 	ref_fini(&r);
 	free(mt.seq);
