@@ -40,15 +40,25 @@ threaded 1
 n=$(napi_threads)
 ktap_test_result "threaded on under traffic: $n NAPI kthreads of rxb1 (>= $NQ)" \
 	[ "$n" -ge $NQ ]
+# nic_drops: frames both NICs dropped (no buffer, ring full).
+nic_drops() {
+	echo $(($(rxb_stat rxb0 rx_nobuf_drops) + $(rxb_stat rxb0 rx_ring_full_drops) +
+		$(rxb_stat rxb1 rx_nobuf_drops) + $(rxb_stat rxb1 rx_ring_full_drops)))
+}
 for m in $models; do
 	echo "$m" > $P/ring_model
 	a=$(rxb_stat rxb1 rx_packets)
-	# ICMP: TCP may sit in a retransmission backoff after a switch
-	rxb_ping_ok "$NS0" "$RXB_IP1" 10
-	ok=$?
+	d=$(nic_drops)
+	# ICMP: TCP may sit in a retransmission backoff after a switch.  The
+	# iperf3 stream may fill a ring meanwhile: a ping may be lost to a
+	# drop the NICs count, never otherwise.
+	got=$(rxb_ping "$NS0" "$RXB_IP1" 10 -W 5)
+	d=$(($(nic_drops) - d))
 	b=$(rxb_stat rxb1 rx_packets)
-	ktap_print_msg "$m: $((b - a)) packets during 10 pings, $(napi_threads) NAPI kthreads"
-	ktap_test_result "threaded, $m: 10 pings through the threaded NAPI instances" [ $ok = 0 ]
+	ktap_print_msg "$m: $((b - a)) packets during 10 pings, $got replies, $d NIC drops," \
+		"$(napi_threads) NAPI kthreads"
+	ktap_test_result "threaded, $m: 10 pings through the threaded NAPI instances" \
+		eval '[ "$got" -gt 0 ] && { [ "$got" = 10 ] || [ "$d" -gt 0 ]; }'
 done
 echo privring > $P/ring_model
 threaded 0
