@@ -471,8 +471,7 @@ static void *rxb_nic_dma_ptr(void *hw, u64 addr, u32 len)
 	struct rxb_nic_ctx *ctx = hw;
 
 	if (len)
-		rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1,
-			       addr & ~PAGE_MASK, len);
+		rxb_nic_ws_write(ctx, addr, len);
 	return phys_to_virt(addr);
 }
 

@@ -120,8 +120,7 @@ static u8 rxb_nic_dma(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 		atomic64_inc(&nic->dma_faults);
 		return RXB_CQE_F_DMA_ERR;
 	}
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1,
-		       addr & ~PAGE_MASK, f->len);
+	rxb_nic_ws_write(ctx, addr, f->len);
 	atomic64_add(f->len, &nic->dma_bytes[nf->q].v);
 	return rxb_nic_copy(nic, f, d, csum);
 }

@@ -196,9 +196,7 @@ u8 rxb_nic_hds_write(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 	flags = rxb_nic_dma_xfer(nic, f, va, csum);
 
 	/* The split record and the headers: the host's part of the frame. */
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1,
-		       (addr & ~PAGE_MASK) - RXB_HDS_REC_ROOM,
-		       RXB_HDS_REC_ROOM + hlen);
+	rxb_nic_ws_write(ctx, addr - RXB_HDS_REC_ROOM, RXB_HDS_REC_ROOM + hlen);
 	memcpy(phys_to_virt(addr), va, hlen);
 	rec = phys_to_virt(addr - RXB_HDS_REC_ROOM);
 	rec->handle = cpu_to_le32(id);
@@ -311,8 +309,7 @@ void rxb_nic_nmc_doorbell(struct rxb_nic_ctx *ctx, unsigned int q, u32 tail,
 
 			rxb_nicmem_fetch_wait(&ctx->mem, len);
 			/* A DMA write like any other: in the working set. */
-			rxb_wss_record(&ctx->wss, (to >> PAGE_SHIFT) + 1,
-				       to & ~PAGE_MASK, len);
+			rxb_nic_ws_write(ctx, to, len);
 			memcpy(phys_to_virt(to),
 			       (u8 *)page_address(page) + hlen, len);
 			atomic64_add(len, &nic->dma_bytes[q].v);

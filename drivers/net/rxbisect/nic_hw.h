@@ -366,6 +366,15 @@ void rxb_vec_init(struct rxb_nic *nic, struct rxb_vector *vec);
 void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
 
 /* nic_dma.c */
+/* The DMA engine wrote @len bytes at host bus address @addr: into the
+ * context's I/O working set, a buffer a page (wss.c).
+ */
+static inline void rxb_nic_ws_write(struct rxb_nic_ctx *ctx, u64 addr, u32 len)
+{
+	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1, addr & ~PAGE_MASK,
+		       len);
+}
+
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
 void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,
