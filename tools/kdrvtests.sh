@@ -4,7 +4,8 @@
 # kdrvtests.sh [run-vm.sh OPTIONS]
 #
 # The kernel's own python driver tests (linux-source-6.12's
-# tools/testing/selftests/drivers/net: ping.py, queues.py, stats.py) on a
+# tools/testing/selftests/drivers/net: ping.py, queues.py, stats.py,
+# hw/pp_alloc_fail.py where the kernel can inject faults) on a
 # veth pair and on rxbisect ports under every ring model, in the 6.12 VM:
 # extracts the kernel's tests on the host (tools/ksrc.sh, cached in
 # build/ksrc-6.12), builds rxbisect.ko for 6.12 (make module KERNEL=6.12),

@@ -25,10 +25,15 @@
 #         fails (the port lacks something veth has); one that veth skipped
 #         too is a skip with the reason; a failure fails unless the case
 #         failed on veth too.
-# ping.py (the data path: ARP and ND, ICMP, TCP both ways) and queues.py
-# (netdev queue-get, ethtool -L down and up again: a ring rebuild) run under
-# every model; stats.py (pause/FEC stats, qstats, link down: no path
-# through the ring model) on privring only (RXB_KDRV_ONCE_MODELS).  Each
+# ping.py (the data path: ARP and ND, ICMP, TCP both ways), queues.py
+# (netdev queue-get, ethtool -L down and up again: a ring rebuild) and
+# stats.py (pause/FEC stats, per-queue qstats summed against the link's,
+# link down) run under every model; hw/pp_alloc_fail.py (page_pool
+# allocation failures injected through fail_function while iperf3 runs, seen
+# in the rx-alloc-fail qstat, and an ethtool -G under them) on privring only
+# (RXB_KDRV_ONCE_MODELS), on a kernel with function error injection (without
+# it the test cannot inject anything: skipped with that reason; qstats.sh
+# injects allocation failures through rxbisect's own fault knob).  Each
 # kernel test costs 5-20 s of TCG time (python and its imports over 9p),
 # which two lanes halve.  The kernel's other driver tests
 # are listed as skipped with the reason they cannot apply.
@@ -40,10 +45,10 @@
 #
 # Environment:
 #   RXB_KDRV_TESTS        tests run under every model
-#                         (default "ping.py queues.py")
+#                         (default "ping.py queues.py stats.py")
 #   RXB_KDRV_ONCE         tests run on the RXB_KDRV_ONCE_MODELS only
-#                         (default stats.py; add hw/pp_alloc_fail.py once
-#                         the port has qstats)
+#                         (default hw/pp_alloc_fail.py where the kernel has
+#                         /sys/kernel/debug/fail_function, else none)
 #   RXB_KDRV_ONCE_MODELS  default privring
 #   RXB_KDRV_MODELS       the models (default: every model the module lists)
 #   RXB_KDRV_NO_VETH=1    no veth baseline (every case is judged alone)
@@ -53,8 +58,13 @@
 source "$(dirname "$0")/lib.sh"
 
 TOP=$(cd "$RXB_DIR/../../../.." && pwd)
-EVERY=${RXB_KDRV_TESTS-ping.py queues.py}
-ONCE=${RXB_KDRV_ONCE-stats.py}
+EVERY=${RXB_KDRV_TESTS-ping.py queues.py stats.py}
+FAILFN=/sys/kernel/debug/fail_function
+if [ -d "$FAILFN" ]; then
+	ONCE=${RXB_KDRV_ONCE-hw/pp_alloc_fail.py}
+else
+	ONCE=${RXB_KDRV_ONCE-}
+fi
 ONCE_MODELS=${RXB_KDRV_ONCE_MODELS-privring}
 LV4=192.0.2.1
 RV4=192.0.2.2
@@ -93,14 +103,17 @@ run_kernel_test() {
 	echo "$out"
 }
 
-# parse LABEL TEST: the output of a run ($RXB_TMP/out.CFG.TEST); sets
+# out CFG TEST: the file a run's output goes to (TEST may be hw/x.py)
+out() { echo "$RXB_TMP/out.$1.${2//\//_}"; }
+
+# parse LABEL TEST: the output of a run (out CFG TEST); sets
 # RESULTS to "STATUS CASE REASON" lines (STATUS pass, skip, xfail or fail)
 # and prints the test's own diagnostics as "# " lines.
 parse() {
 	local label=$1 t=$2 out rc l re n=0 secs
 	re='^(not )?ok [0-9]+ ([^ ]+)( # (SKIP|XFAIL) ?(.*))?$'
 
-	{ read -r l; out=$(cat); } < "$RXB_TMP/out.${label#rxbisect/}.$t"
+	{ read -r l; out=$(cat); } < "$(out "${label#rxbisect/}" "$t")"
 	read -r _ rc secs <<<"$l"
 	echo "# [$label $t] exit $rc, ${secs}s"
 	RESULTS=
@@ -216,6 +229,8 @@ ktap_test_skip "hw/csum.py" "6.12's csum.py reads cfg.remote_ifname, which 6.12'
 ktap_test_skip "hw/rss_ctx.py" "needs an ethtool with 'ethtool --json -x IF context N' (Debian 12 has ethtool 6.1, which rejects it): fails on veth too"
 ktap_test_skip "netcons_basic.sh" "creates its own netdevsim pair; 6.12's version has no NETIF mode"
 ktap_test_skip "hw/devlink_port_split.py" "needs splittable devlink ports (a physical switch ASIC)"
+[ -d "$FAILFN" ] ||
+	ktap_test_skip "hw/pp_alloc_fail.py" "this kernel has no function error injection ($FAILFN: CONFIG_FUNCTION_ERROR_INJECTION and CONFIG_FAIL_FUNCTION, which Debian's kernels lack), so the test cannot inject page_pool allocation failures (qstats.sh injects them through rxbisect's fault/alloc_fail)"
 ktap_test_skip "hw/*.sh (ethtool, ethtool_mm, ethtool_rmon, ethtool_extended_state, hw_stats_l3, hw_stats_l3_gre, loopback)" "forwarding-lib tests of physical NICs (link modes, MAC merge, RMON, L3 hardware stats, PHY loopback) over NETIFS cabled pairs: no such hardware to emulate"
 
 # ---- rxbisect, every model, LANES lanes at once -------------------------------
@@ -257,8 +272,8 @@ lane() {
 			continue
 		fi
 		for t in $(tests_of "$m"); do
-			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$RXB_TMP/out.$m.$t"
-			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$RXB_TMP/restore.$m.$t"
+			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$(out "$m" "$t")"
+			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$(out "$m" "$t").restore"
 		done
 	done
 }
@@ -312,7 +327,7 @@ for t in $EVERY $ONCE; do
 		fi
 	fi
 	[ "$VETH_UP" = 1 ] || continue
-	run_kernel_test "${LNS[l]}" kdv0 "${RNS[l]}" "$t" > "$RXB_TMP/out.veth.$t"
+	run_kernel_test "${LNS[l]}" kdv0 "${RNS[l]}" "$t" > "$(out veth "$t")"
 	parse veth "$t"
 	report_veth
 	restore "${LNS[l]}" kdv0 "${RNS[l]}" kdv1
@@ -327,7 +342,7 @@ for m in $models; do
 	for t in $(tests_of "$m"); do
 		parse "rxbisect/$m" "$t"
 		report_rxb "$m"
-		cat "$RXB_TMP/restore.$m.$t"
+		cat "$(out "$m" "$t").restore"
 	done
 done
 
