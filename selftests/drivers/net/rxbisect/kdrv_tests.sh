@@ -273,6 +273,8 @@ lane() {
 		fi
 		for t in $(tests_of "$m"); do
 			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$(out "$m" "$t")"
+			# progress, so that a run cut short by its timeout shows how far it got
+			echo "# lane $l: $m $t: $(head -n 1 "$(out "$m" "$t")")s"
 			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$(out "$m" "$t").restore"
 		done
 	done
