@@ -296,7 +296,12 @@ run_jobs() {
 			busy[s]=
 		done
 		read -r c t <<<"$j"
-		job "$s" "$c" "$t" > "$RXB_TMP/out.$c.$t" &
+		# a line as each job ends: a run cut short by its timeout shows
+		# how far it got
+		{
+			job "$s" "$c" "$t" > "$RXB_TMP/out.$c.$t"
+			echo "# $c $t: $(head -n 1 "$RXB_TMP/out.$c.$t")"
+		} &
 		busy[s]=$!
 		pidslot[$!]=$s
 	done
