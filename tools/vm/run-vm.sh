@@ -14,7 +14,7 @@
 #   --kernel PATH   kernel image (default: /boot/vmlinuz-$KVER; env
 #                   RXB_VM_KERNEL); "debug" boots the debug kernel built by
 #                   tools/vm/debug-kernel/build.sh (make debug-kernel), with
-#                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=3 by default;
+#                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=4 by default;
 #                   "6.12" boots Debian 12's 6.12 with its modules, installed
 #                   or unpacked into the cache (tools/vm/debian-kernel.sh)
 #   --kver KVER     kernel version (default: $KVER, or the newest installed
@@ -93,7 +93,7 @@ if [ "$KERNEL" = debug ]; then
 	MODROOT=$(sed -n 's/^MODROOT=//p' <<<"$DBG_ENV")
 	# several times slower under TCG, and KASAN's shadow needs memory
 	MEM=${MEM:-4G}
-	export RXB_TIMEOUT_SCALE=${RXB_TIMEOUT_SCALE:-3}
+	export RXB_TIMEOUT_SCALE=${RXB_TIMEOUT_SCALE:-4}
 	# 4-level paging, as servers run: -cpu max offers TCG guests 5-level
 	# paging, under which two debug boots reported a KASAN
 	# wild-memory-access in early interrupt handling (0.006 s, before
