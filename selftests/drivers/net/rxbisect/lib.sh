@@ -335,23 +335,32 @@ rxb_ping() {
 	fi
 }
 
-# rxb_ping_ok NS DST COUNT [args]: 0 when every one of COUNT pings got a
-# reply.  One probe per ping process, each waiting up to 2 s for its reply:
-# once ping -c N has sent its last probe it waits only max(2 RTT, -i) for
-# the replies still due (iputils' schedule_exit()), so under TCG a reply
-# that a descheduled vCPU held back some 50 ms counted as lost.
-rxb_ping_ok() {
-	local ns=$1 dst=$2 count=$3 got
+# rxb_ping_each NS DST COUNT [args]: prints the number of replies to COUNT
+# pings, one probe per ping process, each waiting up to 2 s (-W) for its
+# reply.  rxb_ping's ping -c N waits only max(2 RTT, -i) for the replies
+# still due once its last probe is out (iputils' schedule_exit()), so under
+# TCG a reply that a descheduled vCPU held back some 50 ms counts as lost
+# there; here only a reply that never comes does.
+rxb_ping_each() {
+	local ns=$1 dst=$2 count=$3
 	shift 3
 	# shellcheck disable=SC2016
-	got=$(ip netns exec "$ns" timeout $((3 * count + 20)) bash -c '
+	ip netns exec "$ns" timeout $((6 * count + 20)) bash -c '
 		n=0
 		for ((i = 0; i < $1; i++)); do
 			ping -n -q -c 1 -W 2 "${@:3}" "$2" >/dev/null 2>&1 && n=$((n + 1))
 		done
-		echo $n' rxb_ping_ok "$count" "$dst" "$@")
-	[ "$got" = "$count" ] ||
-		{ ktap_print_msg "ping $dst from $ns: ${got:-0}/$count replies"; return 1; }
+		echo $n' rxb_ping_each "$count" "$dst" "$@"
+}
+
+# rxb_ping_ok NS DST COUNT [args]: 0 when every one of COUNT pings got a
+# reply (rxb_ping_each).
+rxb_ping_ok() {
+	local got
+	got=$(rxb_ping_each "$@")
+	[ "$got" = "$3" ] ||
+		{ ktap_print_msg "ping $2 from $1: ${got:-0}/$3 replies"; return 1; }
+}
 }
 
 # ---- counters ---------------------------------------------------------------

@@ -51,8 +51,9 @@ for m in $models; do
 	d=$(nic_drops)
 	# ICMP: TCP may sit in a retransmission backoff after a switch.  The
 	# iperf3 stream may fill a ring meanwhile: a ping may be lost to a
-	# drop the NICs count, never otherwise.
-	got=$(rxb_ping "$NS0" "$RXB_IP1" 10 -W 5)
+	# drop the NICs count, never otherwise.  Each probe waits for its
+	# own reply (rxb_ping_each), however late.
+	got=$(rxb_ping_each "$NS0" "$RXB_IP1" 10 -W 5)
 	d=$(($(nic_drops) - d))
 	b=$(rxb_stat rxb1 rx_packets)
 	ktap_print_msg "$m: $((b - a)) packets during 10 pings, $got replies, $d NIC drops," \
