@@ -361,7 +361,6 @@ rxb_ping_ok() {
 	[ "$got" = "$3" ] ||
 		{ ktap_print_msg "ping $2 from $1: ${got:-0}/$3 replies"; return 1; }
 }
-}
 
 # ---- counters ---------------------------------------------------------------
 #
