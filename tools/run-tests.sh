@@ -180,7 +180,19 @@ static_jobs() {
 	job boundary python3 tools/check-boundary.py
 	job boundary-self python3 tools/check-boundary.py --self-test
 	job checkpatch run_checkpatch
+	job shsyntax sh_syntax
 	wait
+}
+
+# Every shell script of the tree parses (bash -n): a test that does not
+# would fail only once the VM boots, or its library every test sourcing it.
+sh_syntax() {
+	local f bad=0
+
+	while IFS= read -r -d '' f; do
+		bash -n "$f" || bad=1
+	done < <(git ls-files -z '*.sh' .ci/run)
+	return $bad
 }
 
 # checkpatch --strict over the tree, two processes per CPU's worth of files.
@@ -226,7 +238,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..9"
+	echo "1..10"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -267,6 +279,9 @@ stage_static() {
 		sed 's/^/# /' "$d/checkpatch.out"
 		result "$([ "$(rc checkpatch)" = 0 ] && [ ! -s "$d/checkpatch.out" ] && echo ok)" "checkpatch --strict clean"
 	fi
+
+	sed 's/^/# /' "$d/shsyntax.out"
+	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
 
 	t=$(rc dkms)
 	sed 's/^/# /' "$d/dkms.out"
