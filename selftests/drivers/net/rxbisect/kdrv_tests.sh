@@ -84,6 +84,19 @@ KDIR=$KSRC/tools/testing/selftests/drivers/net
 [ -r "$KDIR/lib/py/env.py" ] && "$TOP/tools/ksrc.sh" --check 6.12 ||
 	ktap_skip_all "the kernel's driver tests are not extracted in $KSRC: run tools/ksrc.sh on the host (make test does)"
 
+# The kernel's python library is compiled once, into this run's temporary
+# directory (the source tree is read-only in the VM), and the tests' output
+# is unbuffered, so that a test stopped by KTIMEOUT shows how far it got.
+# On a slow kernel (KASAN under TCG) the first start of a program over 9p
+# can take seconds: ping.py's test_tcp gives socat 5 s to listen
+# (wait_port_listen) and, when that raises, waits for the listener for
+# ever (bkg(exit_wait=True)).  So the library and socat are loaded once
+# before the lanes start.
+export PYTHONPYCACHEPREFIX=$RXB_TMP/pycache PYTHONUNBUFFERED=1
+unset PYTHONDONTWRITEBYTECODE
+(cd "$KDIR" && python3 -c 'import lib.py') >/dev/null 2>&1
+socat -V >/dev/null 2>&1
+
 declare -A VETH=()	# case -> pass | skip:REASON | fail
 RESULTS=
 VETH_UP=
