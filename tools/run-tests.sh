@@ -18,7 +18,7 @@
 # 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
 # KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
 # RXB_TIMEOUT_SCALE (default 4 there, else 1) and the VM's by 3 more (the
-# suite takes about 3.3 h on the 6.12 debug kernel under TCG).  RXB_SELFTESTS="a.sh b.sh":
+# suite takes about 2.7 h on the 6.12 debug kernel under TCG).  RXB_SELFTESTS="a.sh b.sh":
 # only those selftests in the VM; RXB_REUSE_KO=1: the vm stage of a kernel
 # other than the first takes build/test/ko-K/ as an earlier run left it.
 # RXB_VM_LOCK=FILE: the VM stages wait for
@@ -314,7 +314,7 @@ stage_vm() {
 	fi
 	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
 	tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
-	# the whole suite: about 35 min on Debian's kernels; 3.3 h on the 6.12
+	# the whole suite: about 30 min on Debian's kernels; 2.7 h on the 6.12
 	# debug kernel (2026-11-28), whose tests each run 3 to 10 times slower
 	local vmt=$((2400 * scale))
 	[ "$1" = debug ] && vmt=$((vmt * 3))

@@ -276,7 +276,7 @@ models=${RXB_KDRV_MODELS:-$(rxb_models)}
 # lane L MODEL...: the lane's models one after the other, every test under
 # each; "setup" in $RXB_TMP/out.MODEL.setup when a switch failed
 lane() {
-	local l=$1 m t a=rxb$((2 * $1)) b=rxb$((2 * $1 + 1))
+	local l=$1 m t o a=rxb$((2 * $1)) b=rxb$((2 * $1 + 1))
 	shift
 	for m in "$@"; do
 		if ! DL=rxbisect/rxbisect$l rxb_dl_set ring_model "$m" ||
@@ -285,10 +285,11 @@ lane() {
 			continue
 		fi
 		for t in $(tests_of "$m"); do
-			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$(out "$m" "$t")"
+			o=$(out "$m" "$t")
+			run_kernel_test "${LNS[l]}" $a "${RNS[l]}" "$t" > "$o"
 			# progress, so that a run cut short by its timeout shows how far it got
-			echo "# lane $l: $m $t: $(head -n 1 "$(out "$m" "$t")")s"
-			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$(out "$m" "$t").restore"
+			echo "# lane $l: $m $t: $(head -n 1 "$o")s"
+			restore "${LNS[l]}" $a "${RNS[l]}" $b > "$o.restore"
 		done
 	done
 }
