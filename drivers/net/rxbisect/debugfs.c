@@ -5,6 +5,11 @@
  *   stall    1: the queue's consumer stops consuming; 0: it resumes.
  *   work     extra random cache-line touches per received packet, in a
  *            4 MiB buffer per port (the seeds' slowed-down core).
+ *   complete_delay
+ *            microseconds (0..5000) the queue's poll busy-waits after
+ *            completing NAPI, before it unmasks the vector and rechecks
+ *            the rings: makes a stop that overlaps a poll's tail likely
+ *            (busypoll_switch.sh).  Costs every ring model the same.
  *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
  *            spread (queue i -> i-th online CPU).
  *   restart  write-only: writing 1 restarts the receive queue alone with a
@@ -98,6 +103,16 @@ static int rxb_work_set(void *data, u64 val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(rxb_work_fops, rxb_knob_get, rxb_work_set, "%llu\n");
+
+static int rxb_complete_delay_set(void *data, u64 val)
+{
+	if (val > 5000)
+		return -EINVAL;
+	WRITE_ONCE(*(u32 *)data, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxb_complete_delay_fops, rxb_knob_get,
+			 rxb_complete_delay_set, "%llu\n");
 
 static int rxb_irq_cpu_get(void *data, u64 *val)
 {
@@ -282,6 +297,9 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 					   &rxb_stall_fops);
 		debugfs_create_file_unsafe("work", 0600, k->dir, &k->work,
 					   &rxb_work_fops);
+		debugfs_create_file_unsafe("complete_delay", 0600, k->dir,
+					   &k->complete_delay,
+					   &rxb_complete_delay_fops);
 		debugfs_create_file_unsafe("irq_cpu", 0600, k->dir, k,
 					   &rxb_irq_cpu_fops);
 		debugfs_create_file_unsafe("restart", 0200, k->dir, k,

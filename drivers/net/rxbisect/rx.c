@@ -10,6 +10,7 @@
  * is copied out of its pipe into a fresh skb (rxb_rx_copy_skb()), the
  * paper's copy case, before the model returns the pipe's bytes to the NIC.
  */
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/vmalloc.h>
 #include <linux/etherdevice.h>
@@ -518,7 +519,14 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		return done;
 	}
 	rxb_poll_stats(rxq, off_cpu, false);
+	/* From here napi_disable() may return: rxb_rx_stop() and
+	 * rxb_queue_stop() wait a grace period for this tail.
+	 */
 	if (done < budget && napi_complete_done(napi, done)) {
+		u32 delay = READ_ONCE(port->knobs[q].complete_delay);
+
+		if (unlikely(delay))
+			udelay(delay);
 		rxb_nic_vec_unmask(port->nic, q);
 		/* Completions written while the vector was masked. */
 		if (m->ops->rx_pending(m, q))
@@ -1000,13 +1008,18 @@ void rxb_rx_stop(struct rxb_port *port)
 	 */
 	rxb_nic_ctx_disable(rx->ctx);
 	rxb_ctl_stop(rx);
-	/* No poll runs after this, so none arms a refill timer; a timer
+	/* No poll starts after this.  napi_disable() returns as soon as
+	 * a poll has called napi_complete_done(), whose tail may still
+	 * read the model, unmask the vector and arm the refill timer:
+	 * polls run with bottom halves disabled (softirq, threaded NAPI,
+	 * busy poll), so one grace period waits for those tails.  A timer
 	 * still pending fires a vector whose handler finds NAPI disabled.
 	 */
 	for (q = 0; q < rx->nqueues; q++) {
 		rxb_channel_set_napi(port->dev, q, NULL);
 		napi_disable(&rx->rxq[q].napi);
 	}
+	synchronize_net();
 	for (q = 0; q < rx->nqueues; q++)
 		del_timer_sync(&rx->rxq[q].refill_timer);
 	for (q = 0; q < rx->nqueues; q++)
@@ -1115,6 +1128,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	rxb_nic_queue_enable(nic, idx, false);
 	rxb_channel_set_napi(dev, idx, NULL);
 	napi_disable(&rxq->napi);
+	/* The tail of a poll that completed NAPI (see rxb_rx_stop()). */
+	synchronize_net();
 	del_timer_sync(&rxq->refill_timer);
 	rxb_nic_vec_sync(nic, idx);
 	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);

@@ -382,6 +382,9 @@ static inline unsigned int rxb_rx_page_size(const struct rxb_rx *rx)
  * struct rxb_qknobs - per-queue debug knobs (debugfs), kept across rebuilds.
  * @stall: when set, the queue's consumer does not consume.
  * @work: extra random cache-line touches per received packet.
+ * @complete_delay: microseconds the queue's poll waits after completing
+ *	NAPI, before its tail (vector unmask, ring recheck): widens the
+ *	window in which a stop overlaps that tail (rxb_rx_stop()).
  * @irq_cpu: vector affinity; -1: queue i -> i-th online CPU.
  * @last_poll: jiffies when the queue's consumer last consumed (or 0).
  * @xsk_held: buffers of a zero-copy AF_XDP socket's umem the queue holds
@@ -396,6 +399,7 @@ static inline unsigned int rxb_rx_page_size(const struct rxb_rx *rx)
 struct rxb_qknobs {
 	u32 stall;
 	u32 work;
+	u32 complete_delay;
 	int irq_cpu;
 	unsigned long last_poll;
 	u64 xsk_held;
