@@ -16,6 +16,11 @@
   busypoll.py client IP PORT N DIR ROUNDS
       Round i: waits for DIR/ready.i, then N ping-pongs to IP:PORT+i (one
       outstanding, resent after 1 s), then b"end".  Prints the replies.
+  busypoll.py spin IP PORT DIR
+      A UDP socket on IP:PORT with SO_BUSY_POLL spins on non-blocking
+      recv() (each call one busy-poll round) until DIR/stop exists;
+      touches DIR/ready when it listens, then prints "calls datagrams
+      busy_rx napi_id" (BusyPollRxPackets gained, SO_INCOMING_NAPI_ID).
 """
 import json
 import os
@@ -97,7 +102,31 @@ def client(ip, port, n, d, rounds):
     return 0
 
 
+def spin(ip, port, d):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, SO_BUSY_POLL, 50)
+    s.bind((ip, port))
+    stop = os.path.join(d, "stop")
+    open(os.path.join(d, "ready"), "w").close()
+    before = busy_rx()
+    calls = got = 0
+    while True:
+        calls += 1
+        try:
+            s.recv(2048, socket.MSG_DONTWAIT)
+            got += 1
+        except BlockingIOError:
+            pass
+        if calls % 256 == 0 and os.path.exists(stop):
+            break
+    napi = s.getsockopt(socket.SOL_SOCKET, SO_INCOMING_NAPI_ID)
+    print(calls, got, busy_rx() - before, napi, flush=True)
+    return 0
+
+
 def main():
+    if sys.argv[1] == "spin":
+        return spin(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     cmd, ip, port, n, d = sys.argv[1:6]
     if cmd == "server":
         return server(ip, int(port), int(n), d, sys.argv[6], sys.argv[7:])

@@ -45,42 +45,9 @@ R0=$RXB_DBG/rxb1/q0/restart
 dmesg_mark="rxbisect busypoll_switch.sh $$ start"
 echo "$dmesg_mark" > /dev/kmsg
 
-# The busy poller: spins until $RXB_TMP/stop exists, then prints
-# "calls got busy_rx napi_id".
-# (A file: a background command's stdin is /dev/null.)
-cat >"$RXB_TMP/spin.py" <<'EOF'
-import os, socket, sys
-SO_BUSY_POLL = 46
-SO_INCOMING_NAPI_ID = 56
-def busy_rx():
-    with open("/proc/net/netstat") as f:
-        lines = f.read().splitlines()
-    for keys, vals in zip(lines[::2], lines[1::2]):
-        if keys.startswith("TcpExt:"):
-            return dict(zip(keys.split()[1:], map(int, vals.split()[1:]))) \
-                .get("BusyPollRxPackets", 0)
-    return 0
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, SO_BUSY_POLL, 50)
-s.bind((sys.argv[1], 9))
-stop = os.path.join(sys.argv[2], "stop")
-open(os.path.join(sys.argv[2], "ready"), "w").close()
-before = busy_rx()
-calls = got = 0
-while True:
-    calls += 1
-    try:
-        s.recv(2048, socket.MSG_DONTWAIT)
-        got += 1
-    except BlockingIOError:
-        pass
-    if calls % 256 == 0 and os.path.exists(stop):
-        break
-napi = s.getsockopt(socket.SOL_SOCKET, SO_INCOMING_NAPI_ID)
-print(calls, got, busy_rx() - before, napi, flush=True)
-EOF
-rxb_bg ip netns exec "$NS1" timeout 900 $RXB_PY "$RXB_TMP/spin.py" "$RXB_IP1" \
-	"$RXB_TMP" >"$RXB_TMP/spin" 2>&1
+# The busy poller (busypoll.py spin): until $RXB_TMP/stop exists
+rxb_bg ip netns exec "$NS1" timeout 900 python3 "$RXB_DIR/busypoll.py" spin \
+	"$RXB_IP1" 9 "$RXB_TMP" >"$RXB_TMP/spin" 2>&1
 SPIN=${RXB_PIDS[-1]}
 for ((i = 0; i < 100; i++)); do
 	[ -e "$RXB_TMP/ready" ] && break
