@@ -181,7 +181,32 @@ static_jobs() {
 	job boundary-self python3 tools/check-boundary.py --self-test
 	job checkpatch run_checkpatch
 	job shsyntax sh_syntax
+	job ktaplib ktap_lib_test
 	wait
+}
+
+# The selftests' KTAP helpers (lib.sh) give the exit status their results
+# call for: a failure fails, all skipped skips, and a test that gives up
+# (rxb_bail) fails before its plan, within it and after it is used up.
+ktap_lib_test() {
+	local lib=selftests/drivers/net/rxbisect/lib.sh c want got bad=0
+
+	while IFS='|' read -r want c; do
+		got=$(bash -c "source $lib; ktap_print_header; $c" 2>&1 >/dev/null; echo $?)
+		got=${got##*$'\n'}
+		[ "$got" = "$want" ] && continue
+		echo "exit $got, not $want: $c"
+		bad=1
+	done <<'EOF'
+0|ktap_set_plan 2; ktap_test_pass a; ktap_test_skip b why; ktap_finished
+1|ktap_set_plan 2; ktap_test_pass a; ktap_test_fail b; ktap_finished
+4|ktap_set_plan 1; ktap_test_skip a why; ktap_finished
+1|rxb_bail before the plan
+1|ktap_set_plan 3; ktap_test_pass a; rxb_bail within the plan
+1|ktap_set_plan 1; ktap_test_pass a; rxb_bail after the plan
+1|ktap_set_plan 2; ktap_test_pass a; ktap_finished
+EOF
+	return $bad
 }
 
 # Every shell script of the tree parses (bash -n): a test that does not
@@ -238,7 +263,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..10"
+	echo "1..11"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -282,6 +307,8 @@ stage_static() {
 
 	sed 's/^/# /' "$d/shsyntax.out"
 	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
+	sed 's/^/# /' "$d/ktaplib.out"
+	result "$([ "$(rc ktaplib)" = 0 ] && echo ok)" "selftests' KTAP helpers: exit status per outcome, rxb_bail fails"
 
 	t=$(rc dkms)
 	sed 's/^/# /' "$d/dkms.out"

@@ -96,9 +96,13 @@ ktap_skip_all() {
 	echo "1..0 # SKIP $1"
 	exit $KSFT_SKIP
 }
-# Give up: the rest of the plan fails.
+# Give up: the rest of the plan fails.  Before the plan (tests that count
+# their cases once set up) the plan is one case, which fails; after it is
+# used up, one more case fails: a test that gives up never passes.
 rxb_bail() {
 	ktap_print_msg "fatal: $*"
+	[ "$KTAP_PLAN" = 0 ] && ktap_set_plan 1
+	[ "$KTAP_CNT" -lt "$KTAP_PLAN" ] || ktap_test_fail "fatal: $*"
 	ktap_finished
 }
 
