@@ -252,13 +252,17 @@ lock() {
 # a ring model) in SLOT; its first output line is "exit RC SECONDS", or
 # "setup: WHY" when the configuration could not be made.
 job() {
-	local s=$1 cfg=$2 t=$3 ns=${SLOT_NS[$1]} t0=$SECONDS i rc
+	local s=$1 cfg=$2 t=$3 ns=${SLOT_NS[$1]} t0=$SECONDS i rc err
 	if [ "$cfg" = veth ]; then
 		for ((i = 0; i < 2 * PAIRS; i += 2)); do
-			ip -n "$ns" link add kfv$i type veth peer name kfv$((i + 1)) || {
-				echo "setup: cannot create $PAIRS veth pairs"
-				return
-			}
+			err=$(ip -n "$ns" link add kfv$i type veth \
+				peer name kfv$((i + 1)) 2>&1) && continue
+			# the pairs made so far go: the slot's next job makes its own
+			for ((i -= 2; i >= 0; i -= 2)); do
+				ip -n "$ns" link del kfv$i 2>/dev/null
+			done
+			echo "setup: cannot create $PAIRS veth pairs: $err"
+			return
 		done
 		config "$s" kfv 0
 	else
