@@ -12,9 +12,9 @@
 #
 # Exit codes of a test: 0 pass, 4 skip, anything else fail; a test that
 # times out fails.  After each test, dmesg is checked for new kernel
-# warnings (WARNING:, BUG:, Call Trace, refcount_t, "leaked", "stalled pool
-# shutdown", and the debug kernel's KASAN, lockdep, ODEBUG, UBSAN reports),
-# which fail the test.
+# warnings (lib_kmsg.sh's RXB_SPLAT_RE: WARNING:, BUG:, oopses, refcount_t,
+# "leaked", "stalled pool shutdown", and the debug kernel's KASAN, lockdep,
+# ODEBUG, UBSAN reports), which fail the test.
 #
 # On a kernel with kmemleak (/sys/kernel/debug/kmemleak) and/or lockdep
 # (/proc/lockdep_stats), i.e. the debug kernel of tools/vm/debug-kernel, two
@@ -102,10 +102,8 @@ fi
 
 # dmesg check: a marker is written to /dev/kmsg before each test and the log
 # after it is searched.  Needs root (or kernel.dmesg_restrict=0).
-# (most debug reports start with WARNING: or BUG: anyway; named for clarity)
-DMESG_RE='WARNING:|BUG:|stalled pool shutdown|Call Trace|refcount_t|leaked'
-DMESG_RE="$DMESG_RE|KASAN:|UBSAN:|ODEBUG:|possible circular locking|suspicious RCU usage"
-DMESG_RE="$DMESG_RE|inconsistent lock state|possible recursive locking|kmemleak: .*disabled"
+# The pattern and the helpers are lib_kmsg.sh's, shared with the tests.
+source "$HERE/drivers/net/rxbisect/lib_kmsg.sh" || exit 2
 DMESG_OK=
 if [ "${RXB_DMESG_CHECK:-1}" != 0 ] && [ -w /dev/kmsg ] && dmesg >/dev/null 2>&1; then
 	DMESG_OK=1
@@ -187,18 +185,15 @@ for t in "${TESTS[@]}"; do
 	dmesg_bad=
 	if [ -n "$DMESG_OK" ]; then
 		# one read: an unreadable log must not pass as a clean one
-		all=$(dmesg 2>&1)
+		new=$(rxb_kmsg_since "$marker")
 		drc=$?
-		new=$(awk -v m="$marker" 'f { print } index($0, m) { f = 1 }' <<<"$all")
-		if [ $drc -ne 0 ] || [ -z "$all" ]; then
-			echo "# dmesg: cannot read the kernel log (exit $drc): $(head -c 200 <<<"$all")"
+		if [ $drc = 3 ]; then
+			echo "# dmesg: cannot read the kernel log: $(head -c 200 <<<"$new")"
 			dmesg_bad=1
-		elif ! grep -qF "$marker" <<<"$all"; then
-			echo "# dmesg: test marker lost ($(wc -l <<<"$all") lines from $(head -n1 <<<"$all" | cut -c1-16)), checking the whole log"
-			new=$all
+		elif [ $drc = 2 ]; then
+			echo "# dmesg: test marker lost ($(wc -l <<<"$new") lines from $(head -n1 <<<"$new" | cut -c1-16)), checking the whole log"
 		fi
-		bad=$(grep -E "$DMESG_RE" <<<"$new" | grep -vF 'rxb-kselftest: [')
-		if [ -n "$bad" ]; then
+		if [ $drc != 3 ] && ! bad=$(rxb_kmsg_splats "$new"); then
 			dmesg_bad=1
 			echo "# dmesg: new kernel warnings during $name:"
 			sed 's/^/# dmesg: /' <<<"$bad"

@@ -187,7 +187,9 @@ static_jobs() {
 
 # The selftests' KTAP helpers (lib.sh) give the exit status their results
 # call for: a failure fails, all skipped skips, and a test that gives up
-# (rxb_bail) fails before its plan, within it and after it is used up.
+# (rxb_bail) fails before its plan, within it and after it is used up; the
+# kernel log check (lib_kmsg.sh) finds splats after a marker, in the whole
+# log when the marker is lost, and fails when the log cannot be read.
 ktap_lib_test() {
 	local lib=selftests/drivers/net/rxbisect/lib.sh c want got bad=0
 
@@ -205,6 +207,12 @@ ktap_lib_test() {
 1|ktap_set_plan 3; ktap_test_pass a; rxb_bail within the plan
 1|ktap_set_plan 1; ktap_test_pass a; rxb_bail after the plan
 1|ktap_set_plan 2; ktap_test_pass a; ktap_finished
+0|dmesg() { printf 'WARNING: old\nrxb-mark: t [1]\nfine\n'; }; rxb_kmsg_clean 'rxb-mark: t [1]'
+0|dmesg() { printf 'old\nrxb-mark: t [1]\nfine\n'; }; [ "$(rxb_kmsg_since 'rxb-mark: t [1]')" = fine ]
+1|dmesg() { printf 'rxb-mark: t [1]\nBUG: KASAN: use-after-free\n'; }; rxb_kmsg_clean 'rxb-mark: t [1]'
+1|dmesg() { printf 'general protection fault\nfine\n'; }; rxb_kmsg_clean 'rxb-mark: lost'
+0|dmesg() { printf 'rxb-mark: WARNING: [2]\nfine\n'; }; rxb_kmsg_clean 'rxb-mark: lost'
+1|dmesg() { return 1; }; rxb_kmsg_clean 'rxb-mark: t [1]'
 EOF
 	return $bad
 }

@@ -145,9 +145,10 @@ refused() {
 # zc_refused MODEL DMESG_PATTERN: a zero-copy bind on queue $Q is refused,
 # and the driver says why in the log.
 zc_refused() {
-	local msg
+	local msg mark
+	mark=$(rxb_kmsg_mark "af_xdp.sh: $1 zero-copy")
 	refused "$1 zero-copy" -q $Q -z || return 1
-	msg=$(dmesg | grep -o "AF_XDP zero-copy on queue $Q refused: .*" | tail -n1)
+	msg=$(rxb_kmsg_since "$mark" | grep -o "AF_XDP zero-copy on queue $Q refused: .*" | tail -n1)
 	ktap_print_msg "$1: log: $msg"
 	[[ $msg == *"ring model $1: "*"$2"* ]]
 }
@@ -204,11 +205,12 @@ switch_refused() {
 	done
 	held=$(xsk_held)
 	ktap_print_msg "queue $Q holds $held umem buffers with the socket bound"
+	mark=$(rxb_kmsg_mark "af_xdp.sh: $m to shring")
 	if echo shring > /sys/module/rxbisect/parameters/ring_model 2>/dev/null; then
 		ktap_print_msg "the switch to shring was accepted"
 		rc=1
 	else
-		ktap_print_msg "refused: $(dmesg | grep -o 'reconfiguration refused: an AF_XDP.*' | tail -n1)"
+		ktap_print_msg "refused: $(rxb_kmsg_since "$mark" | grep -o 'reconfiguration refused: an AF_XDP.*' | tail -n1)"
 		rc=0
 	fi
 	[ "$(cat /sys/module/rxbisect/parameters/ring_model)" = privring ] || rc=1

@@ -16,9 +16,6 @@ source "$(dirname "$0")/lib.sh"
 rxb_init ping
 ktap_set_plan 14
 
-# dmesg_since N: kernel messages after the first N lines.
-dmesg_since() { dmesg | tail -n +$(($1 + 1)); }
-
 # nsx IF CMD...: CMD in the network namespace of IF, through nsenter (about
 # a third of the cost of rxb_in's "ip netns exec" in the VM; only for
 # commands that do not read /sys/class/net).
@@ -44,22 +41,15 @@ else
 	modload() { insmod "$RXB_KO" "$@" && RXB_LOADED=1; }
 fi
 rxb_unload
-# (the kernel log read once per load: its new lines, filtered in bash)
-mapfile -t LOG < <(dmesg)
 for spec in pairs=65 pairs=-1 queues= rx_ring_size=0 rx_ring_size=100 \
 	    rx_ring_size=16384 ring_model= engine=cpu999 dsh_window=12; do
 	rxb_is_loaded && rxb_unload	# (only after a spec was accepted)
-	n=${#LOG[@]}
+	mark=$(rxb_kmsg_mark "badinput.sh: load $spec")
 	if out=$(modload "$spec" 2>&1); then
 		ktap_print_msg "load $spec: accepted"
 		ok=0
 	fi
-	mapfile -t LOG < <(dmesg)
-	msg=
-	for l in "${LOG[@]:n}"; do
-		[[ $l == *rxbisect* && $l != *taint* && $l != *verification* ]] &&
-			{ msg=$l; break; }
-	done
+	msg=$(rxb_kmsg_since "$mark" | grep -v 'taint\|verification' | grep -m1 rxbisect)
 	[ -n "$msg$out" ] || { ktap_print_msg "load $spec: no message"; ok=0; }
 	rxb_is_loaded && { ktap_print_msg "load $spec: module loaded"; ok=0; }
 	ktap_print_msg "load $spec: ${msg:-$out}"
@@ -67,9 +57,9 @@ done
 ktap_test_result "bad module parameters at load time refused with a message" [ $ok = 1 ]
 
 # 2: an unknown parameter is ignored (the kernel's rule) and said so
-n=$(dmesg | wc -l)
+mark=$(rxb_kmsg_mark "badinput.sh: unknown parameter")
 rxb_load queues=2 no_such_param=1 >/dev/null 2>&1
-msg=$(dmesg_since "$n" | grep -m1 no_such_param)
+msg=$(rxb_kmsg_since "$mark" | grep -m1 no_such_param)
 ktap_print_msg "${msg:-no message}"
 ktap_test_result "unknown module parameter: loads, with a message" \
 	eval 'rxb_is_loaded && [ -n "$msg" ]'

@@ -42,8 +42,8 @@ models=$(rxb_models | tr '\n' ' ')
 R0=$RXB_DBG/rxb1/q0/restart
 [ -w "$R0" ] || R0=
 # the kernel log from here on is checked at the end
-dmesg_mark="rxbisect busypoll_switch.sh $$ start"
-echo "$dmesg_mark" > /dev/kmsg
+dmesg_mark=$(rxb_kmsg_mark "busypoll_switch.sh: start") ||
+	rxb_bail "cannot write to the kernel log"
 
 # The busy poller (busypoll.py spin): until $RXB_TMP/stop exists
 rxb_bg ip netns exec "$NS1" timeout 900 python3 "$RXB_DIR/busypoll.py" spin \
@@ -99,10 +99,10 @@ ktap_test_result "every ring-model switch and queue restart under busy polling s
 # all of them.
 ktap_test_result "the busy-polling socket received datagrams and has a NAPI id" \
 	eval '[ "${got:-0}" -gt 0 ] && [[ ${napi:-} =~ ^[0-9]+$ ]] && [ "$napi" -gt 0 ]'
-log=$(dmesg | sed -n "/$dmesg_mark/,\$p" |
-	grep -E 'BUG:|KASAN|general protection|Oops|WARNING:|RIP:' | head -n 5)
+log=$(rxb_kmsg_clean "$dmesg_mark")
+rc=$?
 [ -z "$log" ] || ktap_print_msg "kernel log: $log"
-ktap_test_result "no oops, KASAN report or warning in the kernel log" [ -z "$log" ]
+ktap_test_result "no oops, KASAN report or warning in the kernel log" [ $rc = 0 ]
 echo privring > "$P/ring_model"
 rxb_wait_carrier rxb0 && rxb_wait_carrier rxb1
 ktap_test_result "pings pass after the switches" rxb_ping_ok "$NS0" "$RXB_IP1" 3

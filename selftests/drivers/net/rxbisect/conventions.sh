@@ -60,11 +60,11 @@ ktap_test_result "rxhash off: no hash reported" \
 rxb_in rxb1 ethtool -K rxb1 rxhash on
 
 # 5: ethtool -X hfunc xor: refused, the reason in the log (no extack)
-n=$(dmesg | wc -l)
+mark=$(rxb_kmsg_mark "conventions.sh: hfunc xor")
 before=$(rxb_indir rxb1)
 out=$(rxb_in rxb1 ethtool -X rxb1 hfunc xor 2>&1)
 rc=$?
-msg=$(dmesg | tail -n +$((n + 1)) | grep -m1 "rxb1: ethtool -X")
+msg=$(rxb_kmsg_since "$mark" | grep -m1 "rxb1: ethtool -X")
 ktap_print_msg "exit $rc: $out; log: $msg"
 ktap_test_result "ethtool -X hfunc xor refused, the reason logged" \
 	eval '[ $rc != 0 ] && [ -n "$msg" ] && [ "$(rxb_indir rxb1)" = "$before" ]'

@@ -138,7 +138,7 @@ ktap_test_result "under traffic: corec_irq_policy all (default), rr, all; the TC
 	eval '[ $ok = 1 ] && rxb_iperf_check "$RXB_TMP/live.json" $rc "TCP under changes"'
 
 # 10, 11: invalid values refused, configuration kept
-dmesg_lines=$(dmesg | wc -l)
+mark=$(rxb_kmsg_mark "corec.sh: invalid corec_consumers")
 bad=0
 for v in 3 33 -1 abc ""; do
 	if echo "$v" > $P/corec_consumers 2>/dev/null; then
@@ -149,7 +149,7 @@ done
 ktap_test_result "invalid corec_consumers (3 > 2 queues, 33, -1, abc, empty) refused, value kept" \
 	[ $bad = 0 -a "$(cat $P/corec_consumers)" = 0 -a "$(rxb_stat rxb1 ring0_consumers)" = 2 ]
 ktap_test_result "the refusal says why in dmesg" \
-	eval 'dmesg | tail -n +$((dmesg_lines + 1)) | grep -q "corec_consumers exceeds the number of queues"'
+	eval 'rxb_kmsg_since "$mark" | grep -q "corec_consumers exceeds the number of queues"'
 
 # 12
 bad=0

@@ -36,6 +36,8 @@ KSFT_XPASS=3
 KSFT_SKIP=4
 
 RXB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# rxb_kmsg_*: kernel log markers and the splat check
+source "$RXB_DIR/lib_kmsg.sh"
 RXB_DBG=/sys/kernel/debug/rxbisect
 RXB_IP0=192.0.2.1
 RXB_IP1=192.0.2.2

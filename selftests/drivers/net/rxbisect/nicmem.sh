@@ -471,15 +471,16 @@ rxb_static_neigh rxb0 rxb1
 # ---- refused -----------------------------------------------------------------
 # nm_refused FILE VALUE MSG_PART: the write fails, dmesg says why.
 nm_refused() {
-	local before after
+	local before after mark
 	before=$(<"$1")
+	mark=$(rxb_kmsg_mark "nicmem.sh: $1 $2")
 	if echo "$2" > "$1" 2>/dev/null; then
 		ktap_print_msg "$1 took '$2'"
 		return 1
 	fi
 	after=$(<"$1")
 	[ "$before" = "$after" ] || { ktap_print_msg "$1: $before -> $after"; return 1; }
-	dmesg | tail -n 20 | grep -q -- "$3" ||
+	rxb_kmsg_since "$mark" | grep -q -- "$3" ||
 		{ ktap_print_msg "no message with '$3' in dmesg"; return 1; }
 }
 why=

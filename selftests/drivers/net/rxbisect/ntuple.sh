@@ -19,7 +19,6 @@ ktap_set_plan $((NM + 6))
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
 e1() { rxb_in rxb1 ethtool "$@"; }
-dmesg_since() { dmesg | tail -n +$(($1 + 1)); }
 
 # The queue RSS picks for 40001 -> 9, and another one for the rule.
 key=$(rxb_hkey rxb1)
@@ -105,11 +104,9 @@ rules() {
 	echo "${o[*]}"
 }
 refused() {
-	local b a out n l
-	local -a d
+	local b a out mark
 	b=$(rules)
-	mapfile -t d < <(dmesg)
-	n=${#d[@]}
+	mark=$(rxb_kmsg_mark "ntuple.sh: $*")
 	# ethtool (6.1) exits 0 when the driver refuses an insertion: its
 	# "Cannot insert" on stderr tells.
 	if out=$("$@" 2>&1) && [[ $out != *Cannot* ]]; then
@@ -117,11 +114,7 @@ refused() {
 		ok=0
 	fi
 	a=$(rules)
-	mapfile -t d < <(dmesg)
-	msg=
-	for l in "${d[@]:n}"; do
-		[[ $l == *"ethtool -N"* ]] && { msg=$l; break; }
-	done
+	msg=$(rxb_kmsg_since "$mark" | grep -m1 -F "ethtool -N")
 	[ -n "$msg" ] || { ktap_print_msg "$*: no message ($out)"; ok=0; }
 	[ "$a" = "$b" ] || { ktap_print_msg "$*: rules '$b' -> '$a'"; ok=0; }
 	ktap_print_msg "$*: ${msg#*: }"
@@ -154,14 +147,14 @@ ktap_test_result "without the rule the flow goes where RSS sends it" \
 
 # NM+6: full table (one rule left, at 7); ethtool (6.1) exits 0 when the
 # driver refuses an insertion, its "Cannot insert" on stderr tells.
-n=$(dmesg | wc -l)
+mark=$(rxb_kmsg_mark "ntuple.sh: full table")
 added=$(rxb_in rxb1 bash -c 'for i in $(seq 130); do
 	out=$(ethtool -N rxb1 flow-type udp4 src-port $((50000 + i)) action 0 2>&1) &&
 		[[ $out != *Cannot* ]] || break
 	echo
 done | wc -l')
 total=$(e1 -n rxb1 | grep -c '^Filter:')
-msg=$(dmesg_since "$n" | grep -m1 "full")
+msg=$(rxb_kmsg_since "$mark" | grep -m1 "full")
 ktap_print_msg "added $added rules before a refusal; $total in the table; ${msg#*: }"
 rxb_ping_ok "$NS0" "$RXB_IP1" 2 || msg=
 ktap_test_result "a full table (128 rules) refuses the next rule with a message" \

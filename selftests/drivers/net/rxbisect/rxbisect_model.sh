@@ -110,13 +110,11 @@ ktap_test_result "ethtool -G rx below |Ax| refused, ring unchanged" \
 
 # 15: guideline advice (k * |Ax| < |Bx|) is printed but not refused
 # (a marker, not dmesg -C: the runner checks the whole test's log for splats)
-mark="rxbisect_model.sh: $$ $RANDOM before ax_ring_size 64"
-echo "$mark" > /dev/kmsg
+mark=$(rxb_kmsg_mark "rxbisect_model.sh: ax_ring_size 64")
 echo 64 > $P/ax_ring_size
 rc=$?
 ktap_test_result "k*|Ax| < |Bx| accepted with a warning in dmesg" \
-	eval '[ $rc = 0 ] && dmesg | awk -v m="$mark" "f; index(\$0, m) { f = 1 }" |
-	      grep -q "k\*|Ax| < |Bx|"'
+	eval '[ $rc = 0 ] && rxb_kmsg_since "$mark" | grep -q "k\*|Ax| < |Bx|"'
 
 # 16: still forwarding
 ktap_test_result "ping after all changes" rxb_ping_ok "$NS0" "$RXB_IP1" 5
