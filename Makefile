@@ -113,7 +113,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox \
 	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
-	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute \
+	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev
 
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak install \

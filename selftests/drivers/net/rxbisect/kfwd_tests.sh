@@ -76,11 +76,16 @@ declare -A CASES=(
 # longest first
 declare -A COST=(
 	[bridge_vlan_aware.sh]=60 [router.sh]=20 [min_max_mtu.sh]=28
-	[tc_vlan_modify.sh]=35
+	[tc_vlan_modify.sh]=35 [vxlan_bridge_1q.sh]=700
 )
 [ "$TESTS" = all ] && TESTS="$DEFAULT_TESTS $MORE_TESTS"
 MODELS=${RXB_KFWD_MODELS:-privring rxbisect}
-KTIMEOUT=$((300 * ${RXB_TIMEOUT_SCALE:-1}))
+# limit TEST: a job's time limit: 300 s, or three times the test's measured
+# cost when that is more (jobs run side by side), times RXB_TIMEOUT_SCALE
+limit() {
+	local c=$((3 * ${COST[$1]:-0}))
+	echo $(((c > 300 ? c : 300) * ${RXB_TIMEOUT_SCALE:-1}))
+}
 T0=$SECONDS
 
 rxb_init jq tc mausezahn ping6
@@ -236,12 +241,17 @@ model() {
 	return $ok
 }
 
-# lock TEST SLOT: the lock file of a job: one per test for the tests that
-# act on the whole machine (pkill, killall: router.sh kills every
-# smcrouted, whose control socket has a fixed name), so that the same
-# test never runs twice at once; one per slot for the others.
+# lock TEST SLOT: the lock file of a job.  Some tests act on the whole
+# machine, so that two of them must not run at once: the vxlan and q_in_vni
+# tests make network namespaces with fixed names ("ip netns add ns1"), the
+# same in each of them, so one lock for all of those; and a test that kills
+# by name (pkill, killall: router.sh kills every smcrouted, whose control
+# socket has a fixed name) must not run twice at once, so a lock per such
+# test.  The others take their slot's lock.
 lock() {
-	if grep -qE '\<(pkill|killall)\>' "$FDIR/$1"; then
+	if grep -qE '\<ip netns (add|del)\>' "$FDIR/$1"; then
+		echo "$RXB_TMP/lock.netns"
+	elif grep -qE '\<(pkill|killall)\>' "$FDIR/$1"; then
 		echo "$RXB_TMP/lock.$1"
 	else
 		echo "$RXB_TMP/lock.slot$2"
@@ -270,7 +280,7 @@ job() {
 		config "$s" rxb $((2 * PAIRS * s))
 	fi
 	out=$(cd "$RXB_TMP/s$s/net/forwarding" && TESTS=${CASES[$t]:-} \
-		flock "$(lock "$t" "$s")" timeout -k 5 "$KTIMEOUT" \
+		flock "$(lock "$t" "$s")" timeout -k 5 "$(limit "$t")" \
 		ip netns exec "$ns" bash "./$t" 2>&1)
 	rc=$?
 	echo "exit $rc $((SECONDS - t0))"
@@ -345,7 +355,7 @@ parse() {
 		fi
 	done <<<"$out"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		RESULTS+="fail|$t|timed out after ${KTIMEOUT}s"$'\n'
+		RESULTS+="fail|$t|timed out after $(limit "$t")s"$'\n'
 	elif [ "$n" = 0 ]; then
 		# no case ran: the test as a whole skipped or failed to start
 		l=$(grep -m1 -E '^(SKIP|FAIL)' <<<"$out")
