@@ -24,7 +24,7 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_wss.h>
 #include <rxbisect/rxb_nicmem.h>
-#include "nic.h"
+#include <rxbisect/rxb_nic.h>
 
 /**
  * struct rxb_vector - one emulated MSI-X vector.

@@ -30,7 +30,7 @@
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include "compat.h"
-#include "nic.h"
+#include <rxbisect/rxb_nic.h>
 
 #define RXB_DRV_NAME		"rxbisect"
 #define RXB_DRV_VERSION		"0.1"
