@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rxbisect emulated NIC: descriptor and completion layouts ("datasheet").
+ * rxbisect emulated NIC: descriptor, completion and register layouts
+ * ("datasheet").
  *
  * Everything the emulated NIC and the driver exchange is in this file:
- * the in-memory ring entries, and the doorbell registers.  The NIC never
- * looks at driver state and the driver never looks at NIC state; both only
- * read and write these structures.
+ * the in-memory ring entries, the register space and each ring model's
+ * registers (a section per model).  The NIC never looks at driver state
+ * and the driver never looks at NIC state; both only read and write these
+ * structures.
  *
  * Conventions (as in the seeds, rxbisect paper section 2, thesis 4.1):
  *  - Ring indices are free-running 32-bit counters; a slot is index & (size-1).
@@ -19,9 +21,199 @@
 #ifndef _RXB_DESC_H
 #define _RXB_DESC_H
 
+#include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+
+/**
+ * rxb_gen() - generation bit of the pass through a ring that @idx is in.
+ * @idx: free-running ring index.
+ * @order: log2 of the ring size.
+ *
+ * 1 on the first pass, 0 on the second, ... (thesis 4.1: the NIC fills the
+ * done bit with its generation; software compares with its own).  Ring
+ * memory starts zeroed, so no entry looks done before the NIC writes it.
+ *
+ * Return: the generation bit.
+ */
+static inline u8 rxb_gen(u32 idx, unsigned int order)
+{
+	return ((idx >> order) & 1) ^ 1;
+}
+
+/*
+ * The register space (BAR) of a receive context.
+ *
+ * The NIC exposes each receive context's registers as pages of
+ * RXB_BAR_PAGE bytes: page 0 holds the context's global registers, then
+ * come the queues' pages (queue q's at page qpage + q of the model's view,
+ * struct rxb_bar), then the pages a model declares beyond them (Ensō's
+ * per-pipe register blocks).  A model's datasheet section below gives the
+ * layout of its registers within those pages.
+ *
+ * The driver writes registers with plain stores (an MMIO write on
+ * hardware: posted, it does not wait for the NIC); the NIC acts on a write
+ * later, in its own context.  The emulation's address decoder is in the
+ * global page (struct rxb_bar_global): the driver's register write
+ * accessor marks the page it wrote, and the NIC, when it next runs, hands
+ * every marked page to the model's hardware half, which reads the
+ * registers there (rxb_hw_model_ops.doorbell).
+ *
+ * The NIC writes its statistics and debug registers into the queues'
+ * pages (struct rxb_hw_qstats, struct rxb_qdebug_regs and the model's own
+ * statistics block); the driver reads them there, as it would read a
+ * device's statistics registers, without calling into the NIC.
+ *
+ * Registers are native-endian u32 (u64 for statistics), written with
+ * WRITE_ONCE()/release and read with READ_ONCE()/acquire, each written by
+ * one side only.
+ */
+#define RXB_BAR_PAGE		4096
+#define RXB_BAR_MAX_PAGES	2048	/* global + queues + model pages */
+
+/**
+ * struct rxb_bar_global - the start of a context's page 0.
+ *
+ * Not registers software reads: the emulation's address decoder.  The
+ * driver's write accessor sets bit p of @written for a write into page p
+ * and @pending when it was clear (then it wakes the NIC); the NIC clears
+ * @pending, then takes @written word by word, and acts on each page.
+ */
+struct rxb_bar_global {
+	/** @written: [0] Pages written since the NIC last looked. */
+	unsigned long written[RXB_BAR_MAX_PAGES / BITS_PER_LONG];
+	/** @pending: [256] Some bit of @written may be set. */
+	u32 pending;
+	/** @reserved: [260] Zero. */
+	u32 reserved;
+};
+
+static_assert(sizeof(struct rxb_bar_global) == 264);
+
+/* Offsets in page 0: the model's context-wide registers and statistics. */
+#define RXB_GPAGE_REGS		512	/* the model's context-wide registers */
+#define RXB_GPAGE_MSTATS	2048	/* u64 statistics, RXB_MSTATS_MAX */
+
+/* Offsets in a queue's page. */
+#define RXB_QPAGE_REGS		0	/* the model's queue registers */
+#define RXB_QPAGE_MSTATS	1024	/* the model's u64 statistics */
+#define RXB_QPAGE_STATS		3072	/* struct rxb_hw_qstats */
+#define RXB_QPAGE_DEBUG		3584	/* struct rxb_qdebug_regs */
+#define RXB_MSTATS_MAX		128	/* u64 statistics of a model block */
+
+/**
+ * struct rxb_hw_qstats - a queue's statistics registers, which every
+ * model's hardware half keeps alike (queue page, RXB_QPAGE_STATS).
+ *
+ * Written by the NIC only, under the serialisation of the queue's writers
+ * in the model; read by the driver with READ_ONCE().
+ */
+struct rxb_hw_qstats {
+	/** @hw_packets: [0] Frames written to a buffer (or pipe). */
+	u64 hw_packets;
+	/** @hw_bytes: [8] Bytes of those frames. */
+	u64 hw_bytes;
+	/** @nobuf_drops: [16] Frames dropped: no buffer posted. */
+	u64 nobuf_drops;
+	/** @ring_full_drops: [24] Frames dropped: completion ring full. */
+	u64 ring_full_drops;
+	/** @oversize_drops: [32] Frames longer than the posted buffer. */
+	u64 oversize_drops;
+};
+
+static_assert(sizeof(struct rxb_hw_qstats) == 40);
+
+/**
+ * struct rxb_qdebug_regs - a queue's debug registers (queue page,
+ * RXB_QPAGE_DEBUG): internal indices of the NIC, for diagnosis only.
+ *
+ * Written by the NIC as it advances them; the driver reads them for
+ * health dumps and counters, never to run the rings.
+ */
+struct rxb_qdebug_regs {
+	/**
+	 * @cq_tail: [0] Index of the next completion entry the NIC writes
+	 * for the queue (its CR, Bx ring or notification ring).
+	 */
+	u32 cq_tail;
+	/**
+	 * @taken: [4] Descriptors the NIC has taken from the ring that
+	 * supplies the queue's buffers, free-running (its Rx head; a
+	 * shared ring's for every queue of the group; the linked Ax ring's
+	 * for rxBisect, 0 if none).  Ensō: frames written to its pipes.
+	 */
+	u32 taken;
+	/**
+	 * @free: [8] Ensō: free flits of the queue's pipes; others: 0 (the
+	 * driver counts what it posted beyond @taken).
+	 */
+	u32 free;
+	/** @reserved: [12] Zero. */
+	u32 reserved;
+};
+
+static_assert(sizeof(struct rxb_qdebug_regs) == 16);
+
+/**
+ * struct rxb_base_reg - a ring base address register pair: the bus address
+ * of ring memory the driver allocated, written before the context (or the
+ * queue) is enabled; the NIC reads it when it is.
+ */
+struct rxb_base_reg {
+	/** @lo: [0] Low 32 bits. */
+	u32 lo;
+	/** @hi: [4] High 32 bits. */
+	u32 hi;
+};
+
+static_assert(sizeof(struct rxb_base_reg) == 8);
+
+/**
+ * struct rxb_bar - a mapping of a context's register space, as a model's
+ * half sees it: not a register layout, the view both halves compute the
+ * address of a register from.
+ * @base: page 0.
+ * @qpage: page of queue 0's registers.
+ * @xpage: first of the model's own pages beyond the queues'.
+ * @npages: pages mapped from @base.
+ *
+ * A model composed of others (dshRing) hands each a view whose @qpage and
+ * @xpage name pages of its own.
+ */
+struct rxb_bar {
+	u8 *base;
+	u32 qpage;
+	u32 xpage;
+	u32 npages;
+};
+
+/* Page @page of the register space. */
+static inline void *rxb_bar_page(const struct rxb_bar *bar, u32 page)
+{
+	return bar->base + (size_t)page * RXB_BAR_PAGE;
+}
+
+/* The registers of queue @q, at @off of its page. */
+static inline void *rxb_bar_q(const struct rxb_bar *bar, unsigned int q,
+			      u32 off)
+{
+	return (u8 *)rxb_bar_page(bar, bar->qpage + q) + off;
+}
+
+/* The statistics registers of queue @q (struct rxb_hw_qstats). */
+static inline struct rxb_hw_qstats *rxb_bar_qstats(const struct rxb_bar *bar,
+						   unsigned int q)
+{
+	return rxb_bar_q(bar, q, RXB_QPAGE_STATS);
+}
+
+/* The debug registers of queue @q. */
+static inline struct rxb_qdebug_regs *rxb_bar_qdebug(const struct rxb_bar *bar,
+						     unsigned int q)
+{
+	return rxb_bar_q(bar, q, RXB_QPAGE_DEBUG);
+}
 
 /**
  * struct rxb_rx_desc - Rx descriptor: one empty buffer posted to the NIC.
@@ -223,20 +415,24 @@ static_assert(sizeof(struct rxb_axbx_regs) == 8);
  */
 struct rxb_rxq_regs {
 	/**
-	 * @rx_tail: Rx ring producer (tail) index: the driver has posted
+	 * @rx_tail: [0] Rx ring producer (tail) index: the driver has posted
 	 * descriptors up to, not including, this index. Written with release by
 	 * the driver after the descriptors; read with acquire by the NIC.
 	 */
 	u32 rx_tail;
 	/**
-	 * @cq_head: CR consumer index: the driver has consumed completions up
-	 * to, not including, this index, so the NIC may overwrite those
+	 * @cq_head: [4] CR consumer index: the driver has consumed completions
+	 * up to, not including, this index, so the NIC may overwrite those
 	 * entries.
 	 */
 	u32 cq_head;
+	/** @rx_base: [8] Bus address of the Rx ring (struct rxb_rx_desc). */
+	struct rxb_base_reg rx_base;
+	/** @cq_base: [16] Bus address of the CR (struct rxb_cqe). */
+	struct rxb_base_reg cq_base;
 };
 
-static_assert(sizeof(struct rxb_rxq_regs) == 8);
+static_assert(sizeof(struct rxb_rxq_regs) == 24);
 
 /**
  * struct rxb_rx_ldesc - Rx descriptor of a linked-list shared ring (RxList).

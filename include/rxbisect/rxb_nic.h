@@ -19,6 +19,7 @@
 #include <linux/compiler.h>
 #include <linux/random.h>
 #include <linux/types.h>
+#include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_nicmem.h>
 
@@ -29,6 +30,7 @@ struct sk_buff_head;
 struct rxb_nic;
 struct rxb_nic_ctx;
 struct rxb_engine;
+struct rxb_hw_model_ops;
 
 #define RXB_MAX_QUEUES		32
 #define RXB_RSS_INDIR_SIZE	128
@@ -153,6 +155,8 @@ struct rxb_nic_counters {
  *	wrote to host memory.
  * @to_nic_desc: descriptor bytes the NIC read from host memory.
  * @to_nic_mmio: doorbell and register bytes the driver wrote.
+ * @to_host_mmio: register and NIC memory bytes the driver read (MMIO).
+ * @mmio_reads: those reads.
  */
 struct rxb_nic_qcounters {
 	u64 steered;
@@ -160,6 +164,8 @@ struct rxb_nic_qcounters {
 	u64 to_host_meta;
 	u64 to_nic_desc;
 	u64 to_nic_mmio;
+	u64 to_host_mmio;
+	u64 mmio_reads;
 };
 
 /**
@@ -219,16 +225,13 @@ struct rxb_nic_ctx_cfg {
 };
 
 /**
- * struct rxb_nic_qdebug - debug registers of one queue.
- * @ring: the ring model's (valid when @has_ring).
- * @has_ring: the enabled context's model reports ring indices.
+ * struct rxb_nic_qdebug - the interrupt vector's debug registers of one
+ *	queue (the ring model's are in the context's register space).
  * @vec_masked: the queue's vector is masked (raised, not re-armed).
  * @irqs: interrupt messages the queue's vector has sent since the NIC was
  *	created.
  */
 struct rxb_nic_qdebug {
-	struct rxb_hw_debug ring;
-	bool has_ring;
 	bool vec_masked;
 	u64 irqs;
 };
@@ -264,14 +267,22 @@ int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
 u64 rxb_nic_vec_irqs(struct rxb_nic *nic, unsigned int q);
 
 void rxb_nic_reg_write(struct rxb_nic *nic, unsigned int q, u32 bytes);
+void rxb_nic_reg_read(struct rxb_nic *nic, unsigned int q, u32 bytes);
 
 struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
-				       const struct rxb_nic_ctx_cfg *cfg);
-void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m);
+				       const struct rxb_nic_ctx_cfg *cfg,
+				       const struct rxb_hw_model_ops *model,
+				       const struct rxb_model_cfg *mcfg);
+void rxb_nic_ctx_bar(struct rxb_nic_ctx *ctx, struct rxb_bar *bar);
+int rxb_nic_ctx_load(struct rxb_nic_ctx *ctx);
+void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx);
 void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx);
+void rxb_nic_ctx_kick(struct rxb_nic_ctx *ctx);
 void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on);
-extern const struct rxb_hw_ops rxb_nic_hw_ops;
+void rxb_nic_queue_reset(struct rxb_nic_ctx *ctx, unsigned int q);
+void rxb_nic_set_ctx_check(bool on);
+u64 rxb_nic_ctx_violations(void);
 
 /* nic_hds.c: header/data split, the nicmem command rings */
 #define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */

@@ -15,7 +15,9 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
+#include "../../../drivers/net/rxbisect/hw/models/hw_ring.h"
 
 #include <rxbisect/rxb_nicmem.h>
 #include "env.h"
@@ -58,6 +60,7 @@ struct env_thread {
 };
 
 #define ENV_MAX_RINGS	1024
+#define ENV_MAX_DMA	4096	/* ring memory allocations tracked */
 
 struct rxb_env {
 	unsigned int nqueues;
@@ -73,8 +76,9 @@ struct rxb_env {
 	unsigned int *hval;
 	unsigned int hmask;
 	struct env_pool *pool;		/* nqueues */
-	/* timer and clock */
-	struct rxb_model *model;
+	/* the model's halves: the driver's, and the NIC's (timer, doorbells) */
+	struct rxb_model *drvm;
+	struct rxb_hw_model *hwm;
 	u64 deadline;			/* atomic; 0: no timer armed */
 	u64 fake_ns;			/* atomic; used when fake_clock */
 	bool fake_clock;
@@ -93,7 +97,54 @@ struct rxb_env {
 	struct rxb_nicmem nicmem;	/* the on-NIC memory tier */
 	u64 pcie[RXB_ENV_PCIE_KINDS];	/* rxb_hw_ops.pcie bytes by kind */
 	u64 mmio;			/* rxb_drv_ops.reg_write bytes */
+	u64 mmio_rd;			/* rxb_drv_ops.reg_read bytes */
+	long kicks;			/* rxb_drv_ops.kick calls, atomic */
+	/* ring memory dma_alloc handed out, for dma_map's checks */
+	struct env_dma { u64 addr; size_t size; } dma[ENV_MAX_DMA];
+	unsigned int ndma;		/* under grow_lock */
 };
+
+/* ---- the NIC's context (rxb_hw_model.h) ---------------------------- */
+
+/* Always checked in the tests: a driver half that did the NIC's work. */
+bool rxb_nic_ctx_check = true;
+static __thread int env_nic_depth;
+static long env_ctx_violations;
+static bool env_ctx_expected;
+
+void rxb_nic_ctx_enter(void)
+{
+	env_nic_depth++;
+}
+
+void rxb_nic_ctx_exit(void)
+{
+	env_nic_depth--;
+}
+
+bool rxb_nic_ctx_in(void)
+{
+	return env_nic_depth > 0;
+}
+
+void rxb_nic_ctx_violation(const char *what)
+{
+	__atomic_add_fetch(&env_ctx_violations, 1, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&env_ctx_expected, __ATOMIC_RELAXED))
+		ktap_fail_at(__FILE__, __LINE__,
+			     "env: the NIC's %s ran outside the NIC's context",
+			     what);
+}
+
+void rxb_env_ctx_expect(bool on)
+{
+	__atomic_store_n(&env_ctx_expected, on, __ATOMIC_RELAXED);
+}
+
+long rxb_env_ctx_violations(void)
+{
+	return __atomic_load_n(&env_ctx_violations, __ATOMIC_RELAXED);
+}
 
 static u64 env_mono_ns(void)
 {
@@ -161,6 +212,8 @@ void rxb_env_destroy(struct rxb_env *env)
 			(long long)atomic64_read(&env->nicmem.held));
 	if (__atomic_load_n(&env->rings, __ATOMIC_ACQUIRE))
 		env_err(env, "%ld rings still mapped", env->rings);
+	if (env->ndma)
+		env_err(env, "%u ring memory allocations not freed", env->ndma);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
 	if (n > env->max_bufs)
 		n = env->max_bufs;
@@ -194,15 +247,59 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	while (cfg->enso_pipe_size < ring_size * 256 &&
 	       cfg->enso_pipe_size < RXB_ENSO_PIPE_MAX)
 		cfg->enso_pipe_size *= 2;
-	cfg->drv_ops = &rxb_env_test_drv_ops;
-	cfg->drv = env;
-	cfg->hw_ops = &rxb_env_test_hw_ops;
-	cfg->hw = env;
 }
 
-void rxb_env_attach(struct rxb_env *env, struct rxb_model *m)
+void rxb_env_attach(struct rxb_env *env, struct rxb_model *m,
+		    struct rxb_hw_model *hw)
 {
-	env->model = m;
+	env->drvm = m;
+	env->hwm = hw;
+}
+
+/* The NIC's services, each an entry point: in the NIC's context only. */
+#define env_nic_entry(what)	rxb_nic_ctx_assert(what)
+
+int rxb_env_nic_rx(struct rxb_env *env, unsigned int q,
+		   const struct rxb_frame *f)
+{
+	int err;
+
+	rxb_nic_ctx_enter();
+	/* As the kernel's receive engine: the posted doorbells first. */
+	rxb_hw_doorbells(env->hwm);
+	err = rxb_hwm_rx(env->hwm, q, f);
+	rxb_nic_ctx_exit();
+	return err;
+}
+
+bool rxb_env_nic_run(struct rxb_env *env)
+{
+	struct rxb_bar_global *g = (void *)env->hwm->bar.base;
+	bool pending = __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
+
+	rxb_nic_ctx_enter();
+	rxb_hw_doorbells(env->hwm);
+	rxb_nic_ctx_exit();
+	return pending;
+}
+
+void rxb_env_flow_free(struct rxb_env *env, u32 flow)
+{
+	rxb_nic_ctx_enter();
+	rxb_hwm_flow_free(env->hwm, flow);
+	rxb_nic_ctx_exit();
+}
+
+long rxb_env_kicks(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->kicks, __ATOMIC_RELAXED);
+}
+
+bool rxb_env_doorbells_pending(struct rxb_env *env)
+{
+	struct rxb_bar_global *g = (void *)env->hwm->bar.base;
+
+	return __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
 }
 
 static u64 env_now_ns(void *envp)
@@ -259,16 +356,19 @@ static bool env_fire_timer(struct rxb_env *env, bool force)
 {
 	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
 
-	if (!when || (!force && env_now_ns(env) < when))
+	if (!when || (!force && env_now_ns(env) < when) || !env->hwm)
 		return false;
 	/* Disarm first: the callback may arm it again. */
 	if (!__atomic_compare_exchange_n(&env->deadline, &when, 0, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return false;
-	if (env->model && env->model->ops->hw_timer)
-		env->model->ops->hw_timer(env->model);
-	else
-		env_err(env, "timer armed but the model has no hw_timer");
+	if (env->hwm && env->hwm->ops->timer) {
+		rxb_nic_ctx_enter();
+		rxb_hwm_timer(env->hwm);
+		rxb_nic_ctx_exit();
+	} else {
+		env_err(env, "timer armed but the model has no timer");
+	}
 	return true;
 }
 
@@ -301,7 +401,7 @@ static bool env_run_ctl(struct rxb_env *env, bool wait)
 {
 	u64 now;
 
-	if (!env->model || !env->model->ops->ctl_tick) {
+	if (!env->drvm || !env->drvm->ops->ctl_tick) {
 		env_err(env, "controller run but the model has no ctl_tick");
 		return false;
 	}
@@ -311,7 +411,7 @@ static bool env_run_ctl(struct rxb_env *env, bool wait)
 		env_wait_until(env, env->ctl_due);
 	}
 	now = env_now_ns(env);
-	env->ctl_due = now + env->model->ops->ctl_tick(env->model, now);
+	env->ctl_due = now + env->drvm->ops->ctl_tick(env->drvm, now);
 	return true;
 }
 
@@ -320,9 +420,14 @@ bool rxb_env_run_ctl(struct rxb_env *env)
 	return env_run_ctl(env, true);
 }
 
+/* The NIC's helper thread: its timer, and its doorbell service while no
+ * frame runs it.
+ */
 static bool env_timer_poll(struct rxb_env *env)
 {
-	return env_fire_timer(env, false);
+	bool busy = env->hwm && rxb_env_nic_run(env);
+
+	return env_fire_timer(env, false) || busy;
 }
 
 static bool env_ctl_poll(struct rxb_env *env)
@@ -654,11 +759,96 @@ static void env_reg_write(void *envp, unsigned int q __always_unused,
 	__atomic_add_fetch(&env->mmio, bytes, __ATOMIC_RELAXED);
 }
 
+static void env_reg_read(void *envp, unsigned int q __always_unused,
+			 u32 bytes)
+{
+	struct rxb_env *env = envp;
+
+	__atomic_add_fetch(&env->mmio_rd, bytes, __ATOMIC_RELAXED);
+}
+
+u64 rxb_env_mmio_read(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->mmio_rd, __ATOMIC_RELAXED);
+}
+
+/* The NIC is woken: its threads (or the test) serve the doorbells. */
+static void env_kick(void *envp)
+{
+	struct rxb_env *env = envp;
+
+	__atomic_add_fetch(&env->kicks, 1, __ATOMIC_RELAXED);
+}
+
+/* Ring memory: zeroed, its bus address its address, tracked so that the
+ * NIC's dma_map finds only what the driver allocated.
+ */
+static void *env_dma_alloc(void *envp, size_t size, u64 *addr)
+{
+	struct rxb_env *env = envp;
+	void *va;
+
+	pthread_mutex_lock(&env->grow_lock);
+	if (env->ndma == ENV_MAX_DMA) {
+		pthread_mutex_unlock(&env->grow_lock);
+		env_err(env, "dma_alloc: more than %u allocations", ENV_MAX_DMA);
+		return NULL;
+	}
+	va = calloc(1, size);
+	if (!va)
+		abort();
+	*addr = (uintptr_t)va;
+	env->dma[env->ndma++] = (struct env_dma){ *addr, size };
+	pthread_mutex_unlock(&env->grow_lock);
+	return va;
+}
+
+static void env_dma_free(void *envp, void *va, size_t size)
+{
+	struct rxb_env *env = envp;
+	unsigned int i;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->ndma; i++)
+		if (env->dma[i].addr == (uintptr_t)va)
+			break;
+	if (i == env->ndma || env->dma[i].size != size) {
+		pthread_mutex_unlock(&env->grow_lock);
+		env_err(env, "dma_free: %p (%zu bytes) was not allocated", va,
+			size);
+		return;
+	}
+	env->dma[i] = env->dma[--env->ndma];
+	pthread_mutex_unlock(&env->grow_lock);
+	free(va);
+}
+
+/* The NIC's view of ring memory: only what dma_alloc gave the driver. */
+static void *env_dma_map(void *envp, u64 addr, size_t len)
+{
+	struct rxb_env *env = envp;
+	unsigned int i;
+	bool ok = false;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->ndma && !ok; i++)
+		ok = addr >= env->dma[i].addr &&
+		     addr + len <= env->dma[i].addr + env->dma[i].size;
+	pthread_mutex_unlock(&env->grow_lock);
+	if (!ok) {
+		env_err(env, "dma_map: 0x%llx (%zu bytes) is no ring memory",
+			(unsigned long long)addr, len);
+		return NULL;
+	}
+	return (void *)(uintptr_t)addr;
+}
+
 static void env_pcie(void *envp, unsigned int q __always_unused,
 		     unsigned int kind, u32 bytes)
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("pcie");
 	if (kind >= RXB_ENV_PCIE_KINDS) {
 		env_err(env, "pcie: kind %u", kind);
 		return;
@@ -710,6 +900,7 @@ static void env_raise_irq(void *envp, unsigned int q)
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("raise_irq");
 	if (q >= env->nqueues) {
 		env_err(env, "raise_irq: queue %u of %u", q, env->nqueues);
 		return;
@@ -728,6 +919,7 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 	int state;
 	long n;
 
+	env_nic_entry("dma_write");
 	if (!b) {
 		env_err(env, "dma_write: 0x%llx is not in a buffer", (unsigned long long)addr);
 		return 0;
@@ -817,6 +1009,7 @@ static u8 env_dma_write_ring(void *envp, const struct rxb_frame *frame,
 	u8 *ring = (u8 *)(uintptr_t)addr;
 	long n;
 
+	env_nic_entry("dma_write_ring");
 	if (off >= size || len > size) {
 		env_err(env, "dma_write_ring: %u bytes at %u of %u", len, off,
 			size);
@@ -863,6 +1056,7 @@ static void env_nicmem_write(void *envp, const struct rxb_frame *frame,
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("nicmem_write");
 	memcpy((u8 *)rxb_nicmem_ptr(&env->nicmem, addr) + off, frame->data,
 	       frame->len);
 }
@@ -874,6 +1068,7 @@ static void *env_dma_ptr(void *envp, u64 addr, u32 len)
 	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
 	struct env_buf *b = addr_lookup(env, addr - off);
 
+	env_nic_entry("dma_ptr");
 	if (!b || __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED)
 		env_err(env, "dma_ptr: 0x%llx is not a posted buffer",
 			(unsigned long long)addr);
@@ -900,7 +1095,11 @@ const struct rxb_drv_ops rxb_env_test_drv_ops = {
 	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.dma_alloc	= env_dma_alloc,
+	.dma_free	= env_dma_free,
 	.reg_write	= env_reg_write,
+	.reg_read	= env_reg_read,
+	.kick		= env_kick,
 	.ring		= &env_drv_ring_ops,
 };
 
@@ -913,6 +1112,7 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
 	.dma_ptr	= env_dma_ptr,
+	.dma_map	= env_dma_map,
 	.ring		= &env_hw_ring_ops,
 };
 
@@ -1164,20 +1364,89 @@ bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
 		return false;
 	t->env = rxb_env_create(nqueues, 0);
 	rxb_env_model_cfg(t->env, &t->cfg, nqueues, ring_size, buf_len);
+	t->drv_ops = &rxb_env_test_drv_ops;
+	t->hw_ops = &rxb_env_test_hw_ops;
 	return true;
+}
+
+int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg,
+			  const struct rxb_drv_ops *drv_ops,
+			  const struct rxb_hw_ops *hw_ops,
+			  struct rxb_model **mp, struct rxb_hw_model **hwp,
+			  void **barp)
+{
+	u32 npages = rxb_hwm_bar_pages(ops->hw, cfg);
+	struct rxb_hw_model *hw;
+	struct rxb_model *m;
+	struct rxb_bar bar;
+	const char *msg;
+	void *mem;
+	int err;
+
+	*mp = NULL;
+	*hwp = NULL;
+	*barp = NULL;
+	err = rxb_model_validate(ops, cfg, &msg);
+	if (err)
+		return err;
+	if (npages > RXB_BAR_MAX_PAGES)
+		return -EINVAL;
+	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
+	if (!mem)
+		abort();
+	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
+	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
+				.xpage = 1 + cfg->nqueues, .npages = npages };
+	/* The NIC's half first ("create receive context"), then the
+	 * driver's, which programs the rings, then the NIC loads them.
+	 */
+	hw = ops->hw->create(cfg, hw_ops, env, &bar);
+	if (IS_ERR(hw)) {
+		free(mem);
+		return PTR_ERR(hw);
+	}
+	m = ops->create(cfg, drv_ops, env, &bar);
+	if (IS_ERR(m)) {
+		hw->ops->destroy(hw);
+		free(mem);
+		return PTR_ERR(m);
+	}
+	err = hw->ops->start ? hw->ops->start(hw) : 0;
+	if (err) {
+		m->ops->destroy(m);
+		hw->ops->destroy(hw);
+		free(mem);
+		return err;
+	}
+	*mp = m;
+	*hwp = hw;
+	*barp = mem;
+	rxb_env_attach(env, m, hw);
+	/* The register writes of the driver's create. */
+	rxb_env_nic_run(env);
+	return 0;
+}
+
+void rxb_env_models_destroy(struct rxb_env *env, struct rxb_model *m,
+			    struct rxb_hw_model *hw, void *bar)
+{
+	if (m)
+		m->ops->destroy(m);
+	if (hw)
+		hw->ops->destroy(hw);
+	free(bar);
+	rxb_env_attach(env, NULL, NULL);
 }
 
 bool rxb_th_start(struct rxb_th *t)
 {
-	struct rxb_model *m = t->ops->create(&t->cfg);
+	int err = rxb_env_models_create(t->env, t->ops, &t->cfg, t->drv_ops,
+					t->hw_ops, &t->m, &t->hw, &t->bar);
 
-	if (!EXPECT(!IS_ERR_OR_NULL(m), "%s create(nq %u, ring %u, buf %u): %ld",
-		    t->ops->name, t->cfg.nqueues, t->cfg.ring_size,
-		    t->cfg.buf_len, PTR_ERR(m)))
-		return false;
-	t->m = m;
-	rxb_env_attach(t->env, m);
-	return true;
+	return EXPECT(!err, "%s create(nq %u, ring %u, buf %u): %d",
+		      t->ops->name, t->cfg.nqueues, t->cfg.ring_size,
+		      t->cfg.buf_len, err);
 }
 
 bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
@@ -1191,15 +1460,40 @@ void rxb_th_destroy(struct rxb_th *t)
 	if (t->env) {
 		rxb_env_timer_stop(t->env);
 		rxb_env_ctl_stop(t->env);
+		rxb_env_models_destroy(t->env, t->m, t->hw, t->bar);
 	}
-	if (t->m)
-		t->ops->destroy(t->m);
 	t->m = NULL;
+	t->hw = NULL;
+	t->bar = NULL;
 	if (t->env) {
 		EXPECT_EQ(rxb_env_outstanding(t->env, -1), 0);
 		rxb_env_destroy(t->env);
 	}
 	t->env = NULL;
+}
+
+int rxb_th_hw_rx(struct rxb_th *t, unsigned int q, const struct rxb_frame *f)
+{
+	return rxb_env_nic_rx(t->env, q, f);
+}
+
+bool rxb_th_nic_run(struct rxb_th *t)
+{
+	return rxb_env_nic_run(t->env);
+}
+
+void rxb_th_queue_reset(struct rxb_th *t, unsigned int q)
+{
+	t->ops->queue_reset(t->m, q);
+	/* The NIC's "reset queue" command, the queue disabled. */
+	rxb_nic_ctx_enter();
+	t->hw->ops->queue_reset(t->hw, q);
+	rxb_nic_ctx_exit();
+}
+
+void rxb_th_qstats(struct rxb_th *t, unsigned int q, struct rxb_qstats *st)
+{
+	rxb_model_qstats_read(t->m, q, st);
 }
 
 u64 rxb_th_xstat(struct rxb_th *t, const char *name)

@@ -35,7 +35,10 @@
  * and per queue: to_host_data = packet data the NIC wrote, to_host_meta =
  * completions/descriptors/notifications it wrote, to_nic_desc =
  * descriptors it read, to_nic_mmio = doorbells and registers the driver
- * wrote).  Device-wide rx_packets and rx_bytes are those of ip -s link:
+ * wrote, to_host_mmio and mmio_reads = NIC registers and memory the driver
+ * read on its data path, which only a design that asks for it does).
+ * nic_ctx_violations: entry points of the NIC reached from outside its
+ * context, checked when the debug_ctx parameter is on (module-wide).  Device-wide rx_packets and rx_bytes are those of ip -s link:
  * packets handed to the stack; rx<q>_packets count the completions the
  * model consumed, rx<q>_stack_packets those handed to the stack.
  */
@@ -58,7 +61,8 @@ enum {
 	RXB_DS_HDS_HOST, RXB_DS_HDS_NIC, RXB_DS_HDS_FRAMES, RXB_DS_HDS_FETCH,
 	RXB_DS_HDS_TX, RXB_DS_HDS_TX_NIC, RXB_DS_HDS_TX_HOST,
 	RXB_DS_HDS_FALLBACK, RXB_DS_HDS_WHOLE, RXB_DS_HDS_HELD,
-	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED,
+	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED, RXB_DS_PCIE_HMMIO,
+	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD,
 	RXB_DEV_STATS
 };
 
@@ -123,6 +127,9 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_HDS_HELD]	= "nicmem_split_held",
 	[RXB_DS_HDS_CMD_ERR]	= "nicmem_cmd_errors",
 	[RXB_DS_HDS_RECLAIMED]	= "nicmem_split_reclaimed",
+	[RXB_DS_PCIE_HMMIO]	= "pcie_to_host_mmio_bytes",
+	[RXB_DS_PCIE_MMIO_RD]	= "pcie_mmio_reads",
+	[RXB_DS_CTX_BAD]	= "nic_ctx_violations",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -140,6 +147,7 @@ static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
 static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 	"ntuple_steered", "pcie_to_host_data_bytes", "pcie_to_host_meta_bytes",
 	"pcie_to_nic_desc_bytes", "pcie_to_nic_mmio_bytes",
+	"pcie_to_host_mmio_bytes", "pcie_mmio_reads",
 };
 
 #define RXB_QX_STATS	ARRAY_SIZE(rxb_qx_names)
@@ -633,6 +641,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_PCIE_META] += qc.to_host_meta;
 		tot[RXB_DS_PCIE_DESC] += qc.to_nic_desc;
 		tot[RXB_DS_PCIE_MMIO] += qc.to_nic_mmio;
+		tot[RXB_DS_PCIE_HMMIO] += qc.to_host_mmio;
+		tot[RXB_DS_PCIE_MMIO_RD] += qc.mmio_reads;
 		rxb_get_qstats(port, q, &st, &xst);
 		tot[RXB_DS_RX_PACKETS] += xst.packets;
 		tot[RXB_DS_RX_BYTES] += xst.bytes;
@@ -669,7 +679,10 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = qc.to_host_meta;
 		*p++ = qc.to_nic_desc;
 		*p++ = qc.to_nic_mmio;
+		*p++ = qc.to_host_mmio;
+		*p++ = qc.mmio_reads;
 	}
+	tot[RXB_DS_CTX_BAD] = rxb_nic_ctx_violations();
 	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
 	tot[RXB_DS_RUNT] = nc.runt_drops;
 	tot[RXB_DS_STOPPED] = nc.stopped_drops;

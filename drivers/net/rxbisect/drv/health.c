@@ -27,16 +27,16 @@ static bool rxb_queue_stalled(struct rxb_port *port, struct rxb_rx *rx,
 	unsigned long last = READ_ONCE(port->knobs[q].last_poll);
 	struct rxb_model *m = rx->model;
 	struct rxb_ring_state st;
-	struct rxb_nic_qdebug d;
+	struct rxb_hw_debug d;
 	bool pending;
 
 	/* Entries the NIC wrote (its debug registers) and the driver has not
 	 * read; or, without those registers, a done entry at the head.
 	 */
-	if (m->ops->ring_state && !rxb_nic_debug_read(port->nic, q, &d) &&
-	    d.has_ring) {
+	if (m->ops->ring_state && m->ops->nic_debug) {
+		m->ops->nic_debug(m, q, &d);
 		m->ops->ring_state(m, q, &st);
-		pending = d.ring.cq_tail != st.drv_tail;
+		pending = d.cq_tail != st.drv_tail;
 	} else {
 		pending = m->ops->rx_pending(m, q);
 	}
@@ -74,6 +74,7 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 {
 	struct rxb_stall_ctx *ctx = priv_ctx;
 	struct rxb_ring_state st = {};
+	struct rxb_hw_debug ring = {};
 	struct rxb_nic_qdebug d;
 	struct rxb_port *port;
 	unsigned long since;
@@ -90,6 +91,8 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 	if (rx && ctx->q < rx->nqueues && rx->model->ops->ring_state)
 		rx->model->ops->ring_state(rx->model, ctx->q, &st);
 	/* The NIC's side of the ring, from its debug registers. */
+	if (rx && ctx->q < rx->nqueues && rx->model->ops->nic_debug)
+		rx->model->ops->nic_debug(rx->model, ctx->q, &ring);
 	rxb_nic_debug_read(port->nic, ctx->q, &d);
 	err = rxb_fmsg_string_pair_put(fmsg, "port", netdev_name(port->dev));
 	if (!err)
@@ -100,16 +103,16 @@ static int rxb_stall_dump(struct devlink_health_reporter *reporter,
 	if (!err)
 		err = rxb_fmsg_u32_pair_put(fmsg, "size", st.size);
 	if (!err)
-		err = rxb_fmsg_u32_pair_put(fmsg, "head", d.ring.cq_tail);
+		err = rxb_fmsg_u32_pair_put(fmsg, "head", ring.cq_tail);
 	if (!err)
 		err = rxb_fmsg_u32_pair_put(fmsg, "tail", st.drv_tail);
 	if (!err)
 		err = rxb_fmsg_u32_pair_put(fmsg, "generation", st.drv_gen);
 	if (!err)
 		err = rxb_fmsg_u32_pair_put(fmsg, "occupancy",
-					    d.ring.cq_tail - st.drv_tail);
+					    ring.cq_tail - st.drv_tail);
 	if (!err)
-		err = rxb_fmsg_u32_pair_put(fmsg, "posted", d.ring.posted);
+		err = rxb_fmsg_u32_pair_put(fmsg, "posted", ring.posted);
 	since = jiffies - READ_ONCE(port->knobs[ctx->q].last_poll);
 	if (!err)
 		err = rxb_fmsg_u32_pair_put(fmsg, "ms_since_poll",

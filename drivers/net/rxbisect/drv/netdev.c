@@ -30,11 +30,13 @@ void rxb_get_qstats(struct rxb_port *port, unsigned int q,
 	*st = port->qbase[q];
 	*xst = port->xbase[q];
 	if (port->live && q < port->live->nqueues) {
+		struct rxb_qstats live;
+
+		rxb_model_qstats_read(port->live->model, q, &live);
 		for (i = 0; i < RXB_QSTATS_NUM; i++) {
 			const struct rxb_stat_desc *d = &rxb_qstats_desc[i];
 
-			*(u64 *)((char *)st + d->off) +=
-				rxb_stat_get(&port->live->model->qstats[q], d);
+			*(u64 *)((char *)st + d->off) += rxb_stat_get(&live, d);
 		}
 		rxb_rxq_stats_add(port->live, q, xst);
 		xst->pp_size = port->live->rxq[q].pp_size;

@@ -551,6 +551,39 @@ static void rxb_rx_reg_write(void *drv, unsigned int q, u32 bytes)
 	rxb_nic_reg_write(rx->port->nic, q, bytes);
 }
 
+/* A model's driver half read the NIC's memory or registers (MMIO). */
+static void rxb_rx_reg_read(void *drv, unsigned int q, u32 bytes)
+{
+	struct rxb_rx *rx = drv;
+
+	rxb_nic_reg_read(rx->port->nic, q, bytes);
+}
+
+/* A register write found the NIC with nothing pending: wake it. */
+static void rxb_rx_kick(void *drv)
+{
+	struct rxb_rx *rx = drv;
+
+	rxb_nic_ctx_kick(rx->ctx);
+}
+
+/* Ring memory: the emulation's IOMMU maps it one to one at the driver's
+ * address (rxb_nic_dma_map() on the NIC's side), so its bus address is
+ * the driver's.  Zeroed, as dma_alloc_coherent() memory.
+ */
+static void *rxb_rx_dma_alloc(void *drv, size_t size, u64 *addr)
+{
+	void *va = kvzalloc(size, GFP_KERNEL);
+
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void rxb_rx_dma_free(void *drv, void *va, size_t size)
+{
+	kvfree(va);
+}
+
 /* rxb_drv_ops.map_ring: physically contiguous pages (the NIC writes the
  * ring through its bus address, the DMA engine splitting a transfer at the
  * ring's end), mapped twice in a row by vmap() so that the driver reads a
@@ -836,7 +869,7 @@ void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl)
 /**
  * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
  * @cfg: port configuration.
- * @mcfg: filled in; its @drv and @hw are left NULL.
+ * @mcfg: filled in.
  */
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 {
@@ -870,8 +903,6 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.ceio_fetch_async = cfg->mp.ceio_fetch,
 		.ceio_force_slow = cfg->mp.ceio_force_slow,
 		.nicmem_split	= cfg->mp.nicmem_split,
-		.drv_ops	= &rxb_rx_drv_ops,
-		.hw_ops		= &rxb_nic_hw_ops,
 	};
 	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
 		sizeof(mcfg->ax_assoc_map));
@@ -891,6 +922,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 {
 	struct rxb_model_cfg mcfg;
 	struct rxb_model *m;
+	struct rxb_bar bar;
 	struct rxb_rx *rx;
 	unsigned int q;
 	int err;
@@ -910,7 +942,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		.nicmem_fetch_ns = cfg->mp.nicmem_fetch_ns,
 		.nicmem_split	 = cfg->mp.nicmem_split,
 		.rx_sge		 = rx->bl.segs,
-	});
+	}, cfg->model->hw, &mcfg);
 	if (IS_ERR(rx->ctx)) {
 		err = PTR_ERR(rx->ctx);
 		rx->ctx = NULL;
@@ -942,15 +974,20 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 				goto err;
 		}
 	}
-	mcfg.drv = rx;
-	mcfg.hw = rx->ctx;
+	/* The driver's half programs the rings in the context's registers,
+	 * then the NIC loads them.
+	 */
+	rxb_nic_ctx_bar(rx->ctx, &bar);
 	m = rxb_fault_step(&port->fault, RXB_RF_MODEL) ? ERR_PTR(-ENOMEM) :
-	    cfg->model->create(&mcfg);
+	    cfg->model->create(&mcfg, &rxb_rx_drv_ops, rx, &bar);
 	if (IS_ERR(m)) {
 		err = PTR_ERR(m);
 		goto err;
 	}
 	rx->model = m;
+	err = rxb_nic_ctx_load(rx->ctx);
+	if (err)
+		goto err;
 	return rx;
 err:
 	rxb_rx_destroy(rx);
@@ -980,7 +1017,7 @@ void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx)
 	spin_unlock_bh(&port->stats_lock);
 	for (q = 0; q < rx->nqueues; q++)
 		WRITE_ONCE(port->knobs[q].last_poll, jiffies);
-	rxb_nic_ctx_enable(rx->ctx, rx->model);
+	rxb_nic_ctx_enable(rx->ctx);
 	rcu_assign_pointer(port->rx, rx);
 	/* Let every queue poll once: tops up rings the create left short. */
 	for (q = 0; q < rx->nqueues; q++)
@@ -1027,18 +1064,19 @@ void rxb_rx_stop(struct rxb_port *port)
 
 	spin_lock_bh(&port->stats_lock);
 	for (q = 0; q < rx->nqueues; q++) {
-		const struct rxb_qstats *s = &rx->model->qstats[q];
+		struct rxb_qstats s;
 		unsigned int i;
 
+		rxb_model_qstats_read(rx->model, q, &s);
 		for (i = 0; i < RXB_QSTATS_NUM; i++) {
 			const struct rxb_stat_desc *d = &rxb_qstats_desc[i];
 
 			*(u64 *)((char *)&port->qbase[q] + d->off) +=
-				rxb_stat_get(s, d);
+				rxb_stat_get(&s, d);
 		}
 		rxb_rxq_stats_add(rx, q, &port->xbase[q]);
 		/* Written by the NIC, never handed up: freed with the rings. */
-		port->flushed += s->hw_packets - s->packets;
+		port->flushed += s.hw_packets - s.packets;
 	}
 	port->live = NULL;
 	spin_unlock_bh(&port->stats_lock);
@@ -1133,6 +1171,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	del_timer_sync(&rxq->refill_timer);
 	rxb_nic_vec_sync(nic, idx);
 	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);
+	/* The NIC's half of the queue back to power-on (a command). */
+	rxb_nic_queue_reset(rxq->rx->ctx, idx);
 	/* XDP's reference on the old pool; start registers the new one. */
 	rxb_xdp_rxq_unreg(rxq);
 	/* The pool is destroyed with its NAPI instance running again. */
@@ -1238,6 +1278,10 @@ const struct rxb_drv_ops rxb_rx_drv_ops = {
 	.buf_idle	= rxb_rx_buf_idle,
 	.buf_cookie	= rxb_rx_buf_cookie,
 	.now_ns		= rxb_rx_now_ns,
+	.dma_alloc	= rxb_rx_dma_alloc,
+	.dma_free	= rxb_rx_dma_free,
 	.reg_write	= rxb_rx_reg_write,
+	.reg_read	= rxb_rx_reg_read,
+	.kick		= rxb_rx_kick,
 	.ring		= &rxb_rx_ring_ops,
 };

@@ -28,7 +28,8 @@
 #include <linux/bpf.h>
 #include <net/xdp.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_topo.h>
 #include "compat.h"
 #include <rxbisect/rxb_nic.h>
 

@@ -22,6 +22,7 @@
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include "nic_hw.h"
+#include "models/hw_ring.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/rxbisect.h>
@@ -234,6 +235,8 @@ void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
 	c->to_host_meta = atomic64_read(&nic->pcie[q].to_host_meta);
 	c->to_nic_desc = atomic64_read(&nic->pcie[q].to_nic_desc);
 	c->to_nic_mmio = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
+	c->to_host_mmio = atomic64_read(&nic->pcie[q].to_host_mmio.v);
+	c->mmio_reads = atomic64_read(&nic->pcie[q].mmio_reads.v);
 }
 
 /**
@@ -246,36 +249,87 @@ void rxb_nic_reset_max_bh_batch(struct rxb_nic *nic)
 }
 
 /**
- * rxb_nic_debug_read() - read queue @q's debug registers.
+ * rxb_nic_debug_read() - read queue @q's vector debug registers.
  * @nic: the NIC.
  * @q: queue.
  * @d: filled.  Any context.
  *
- * Return: 0, or -ENODEV when no context is enabled or it has no queue @q
- * (only @d->vec_masked and @d->irqs are filled then).
+ * The ring model's debug registers are in the receive context's register
+ * space (struct rxb_qdebug_regs), where the driver reads them.
+ *
+ * Return: 0, or -EINVAL for a queue the NIC does not have.
  */
 int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
 		       struct rxb_nic_qdebug *d)
 {
-	struct rxb_nic_ctx *ctx;
-	int err = -ENODEV;
-
 	memset(d, 0, sizeof(*d));
 	if (q >= RXB_MAX_QUEUES)
 		return -EINVAL;
 	d->vec_masked = test_bit(RXB_VEC_MASKED, &nic->vec[q].flags);
 	d->irqs = READ_ONCE(nic->vec[q].irqs);
-	rcu_read_lock();
-	ctx = rcu_dereference(nic->ctx);
-	if (ctx && q < ctx->nqueues) {
-		if (ctx->m->ops->hw_debug) {
-			ctx->m->ops->hw_debug(ctx->m, q, &d->ring);
-			d->has_ring = true;
-		}
-		err = 0;
-	}
-	rcu_read_unlock();
-	return err;
+	return 0;
+}
+
+/* ---- the NIC's context ------------------------------------------------ */
+
+/*
+ * Sections in which the NIC runs (rxb_hw_model.h): the receive pipeline,
+ * the doorbell service, the timers, the flow table's sweep.  A per-CPU
+ * depth, kept always (two per-CPU operations per section, the same for
+ * every model); the check of the hardware halves' entry points is off
+ * unless the debug_ctx parameter turns the static key on.
+ */
+DEFINE_STATIC_KEY_FALSE(rxb_nic_ctx_check);
+static DEFINE_PER_CPU(int, rxb_nic_depth);
+static atomic64_t rxb_nic_ctx_bad;
+
+/* Enter a NIC section: bottom halves off (or preemption), the same CPU. */
+void rxb_nic_ctx_enter(void)
+{
+	this_cpu_inc(rxb_nic_depth);
+}
+
+void rxb_nic_ctx_exit(void)
+{
+	this_cpu_dec(rxb_nic_depth);
+}
+
+/* Is this CPU running the NIC? */
+bool rxb_nic_ctx_in(void)
+{
+	return this_cpu_read(rxb_nic_depth) > 0;
+}
+
+/* A hardware half's entry point was reached outside the NIC's context. */
+void rxb_nic_ctx_violation(const char *what)
+{
+	atomic64_inc(&rxb_nic_ctx_bad);
+	WARN_ONCE(1, "rxbisect: the NIC's %s ran outside the NIC's context\n",
+		  what);
+}
+
+/**
+ * rxb_nic_set_ctx_check() - check that the NIC's entry points run in its
+ *	context (debug_ctx).
+ * @on: check.
+ */
+void rxb_nic_set_ctx_check(bool on)
+{
+	if (on)
+		static_branch_enable(&rxb_nic_ctx_check);
+	else
+		static_branch_disable(&rxb_nic_ctx_check);
+}
+
+/**
+ * rxb_nic_ctx_violations() - entry points reached outside the NIC's
+ *	context since the module was loaded.
+ *
+ * Return: the count.
+ */
+u64 rxb_nic_ctx_violations(void)
+{
+	return atomic64_read(&rxb_nic_ctx_bad);
 }
 
 /* ---- receive contexts ------------------------------------------------ */
@@ -284,8 +338,105 @@ static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
 {
 	struct rxb_nic_ctx *ctx = container_of(t, struct rxb_nic_ctx, timer);
 
-	ctx->m->ops->hw_timer(ctx->m);
+	rxb_nic_ctx_enter();
+	rxb_hwm_timer(ctx->hwm);
+	rxb_nic_ctx_exit();
 	return HRTIMER_NORESTART;
+}
+
+/**
+ * rxb_nic_doorbells() - the doorbell service of an enabled context
+ *	(rxb_hw_doorbells()).
+ * @ctx: the context.
+ */
+void rxb_nic_doorbells(struct rxb_nic_ctx *ctx)
+{
+	rxb_hw_doorbells(ctx->hwm);
+}
+
+/**
+ * rxb_nic_doorbells_pending() - has the driver written registers the NIC
+ *	has not acted on yet?
+ * @nic: the NIC.
+ *
+ * Return: true when the enabled context has doorbells pending.
+ */
+bool rxb_nic_doorbells_pending(struct rxb_nic *nic)
+{
+	struct rxb_nic_ctx *ctx;
+	bool pending = false;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(nic->ctx);
+	if (ctx)
+		pending = READ_ONCE(((struct rxb_bar_global *)
+				     ctx->bar.base)->pending);
+	rcu_read_unlock();
+	return pending;
+}
+
+/**
+ * rxb_nic_serve_doorbells() - the engine thread's doorbell service.
+ * @nic: the NIC.  Process context.
+ */
+void rxb_nic_serve_doorbells(struct rxb_nic *nic)
+{
+	struct rxb_nic_ctx *ctx;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ctx = rcu_dereference(nic->ctx);
+	if (ctx) {
+		rxb_nic_ctx_enter();
+		rxb_nic_doorbells(ctx);
+		rxb_nic_ctx_exit();
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/* Inline engine: the doorbell service, after a kick, in softirq context of
+ * the CPU that kicked.
+ */
+static void rxb_nic_db_bh(struct tasklet_struct *t)
+{
+	struct rxb_nic_ctx *ctx = from_tasklet(ctx, t, db_bh);
+
+	/* A frozen engine serves them when it resumes (rxb_nic_stall()). */
+	if (!READ_ONCE(ctx->live) || READ_ONCE(ctx->nic->engine_stall))
+		return;
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_ctx_exit();
+}
+
+/**
+ * rxb_nic_ctx_kick() - a register write marked a page while nothing was
+ *	pending: wake the NIC.
+ * @ctx: the context whose register space was written.
+ *
+ * Never does the NIC's work: the engine thread is woken, or the inline
+ * engine's doorbell service scheduled.  A context not enabled yet is
+ * served when it is (rxb_nic_ctx_enable()).  Any context.
+ */
+void rxb_nic_ctx_kick(struct rxb_nic_ctx *ctx)
+{
+	struct rxb_engine *eng;
+
+	if (!READ_ONCE(ctx->live))
+		return;
+	rcu_read_lock();
+	eng = rcu_dereference(ctx->nic->engine);
+	if (eng)
+		wake_up_process(eng->task);
+	else
+		tasklet_schedule(&ctx->db_bh);
+	rcu_read_unlock();
+}
+
+static u64 rxb_nic_clock(void)
+{
+	return ktime_get_ns();
 }
 
 /**
@@ -301,35 +452,69 @@ void rxb_nic_reg_write(struct rxb_nic *nic, unsigned int q, u32 bytes)
 		atomic64_add(bytes, &nic->pcie[q].to_nic_mmio.v);
 }
 
-static u64 rxb_nic_clock(void)
+/**
+ * rxb_nic_reg_read() - the NIC's register path: the driver read @bytes of
+ *	queue @q's registers or NIC memory on its data path (an MMIO read).
+ * @nic: the NIC.
+ * @q: queue.
+ * @bytes: bytes read; counted as NIC-to-host interconnect bytes of reads
+ *	the CPU waits for.
+ */
+void rxb_nic_reg_read(struct rxb_nic *nic, unsigned int q, u32 bytes)
 {
-	return ktime_get_ns();
+	if (q < RXB_MAX_QUEUES) {
+		atomic64_add(bytes, &nic->pcie[q].to_host_mmio.v);
+		atomic64_inc(&nic->pcie[q].mmio_reads.v);
+	}
 }
+
+static const struct rxb_hw_ops rxb_nic_hw_ops;
 
 /**
  * rxb_nic_ctx_create() - "create receive context" command.
  * @nic: the NIC.
  * @cfg: its NIC-side parameters (checked by the caller).
+ * @model: the ring model whose hardware half the context runs.
+ * @mcfg: the model's configuration (checked by the driver's half).
  *
- * The context is not enabled.  Its address is the rxb_model_cfg.hw of the
- * ring model instance the driver builds for it, with rxb_nic_hw_ops.
+ * The context is not enabled: the driver maps its register space
+ * (rxb_nic_ctx_bar()), programs the rings, then enables it.
  *
  * Return: the context or an ERR_PTR().
  */
 struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
-				       const struct rxb_nic_ctx_cfg *cfg)
+				       const struct rxb_nic_ctx_cfg *cfg,
+				       const struct rxb_hw_model_ops *model,
+				       const struct rxb_model_cfg *mcfg)
 {
 	struct rxb_nic_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-	int err;
+	u32 npages = rxb_hwm_bar_pages(model, mcfg);
+	struct rxb_hw_model *hwm;
+	int err = -EINVAL;
 
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ctx->nic = nic;
+	ctx->nqueues = mcfg->nqueues;
+	if (npages > RXB_BAR_MAX_PAGES || mcfg->nqueues > RXB_MAX_QUEUES)
+		goto err_free;
+	err = -ENOMEM;
+	ctx->bar_size = (size_t)npages * RXB_BAR_PAGE;
+	ctx->bar_mem = vmalloc_user(ctx->bar_size);
+	if (!ctx->bar_mem)
+		goto err_free;
+	ctx->bar = (struct rxb_bar) {
+		.base = ctx->bar_mem,
+		.qpage = 1,
+		.xpage = 1 + mcfg->nqueues,
+		.npages = npages,
+	};
+	tasklet_setup(&ctx->db_bh, rxb_nic_db_bh);
 	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ctx->timer.function = rxb_nic_timer_fn;
 	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
 	if (err)
-		goto err_free;
+		goto err_bar;
 	err = rxb_flow_init(&ctx->flows, ctx, cfg->flow_table_size,
 			    cfg->flow_idle_ms);
 	if (err)
@@ -338,46 +523,90 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 			cfg->nicmem_fetch_ns, rxb_nic_clock);
 	rxb_nic_hds_init(ctx, cfg->nicmem_split);
 	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
+	hwm = model->create(mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
+	if (IS_ERR(hwm)) {
+		err = PTR_ERR(hwm);
+		goto err_hds;
+	}
+	ctx->hwm = hwm;
 	return ctx;
 
+err_hds:
+	rxb_nic_hds_fini(ctx);
+	rxb_nicmem_fini(&ctx->mem);
+	rxb_flow_fini(&ctx->flows);
 err_wss:
 	rxb_wss_fini(&ctx->wss);
+err_bar:
+	vfree(ctx->bar_mem);
 err_free:
 	kfree(ctx);
 	return ERR_PTR(err);
 }
 
 /**
- * rxb_nic_ctx_enable() - the NIC starts receiving into a context's rings.
- * @ctx: a context not enabled; no other context of its NIC is.
- * @m: the ring model instance built for @ctx; its rings are posted.
- *
- * RTNL held.  The vectors of @m's queues must be programmed.
+ * rxb_nic_ctx_bar() - map a context's register space.
+ * @ctx: the context.
+ * @bar: filled: page 0, queue q's page at 1 + q, the model's pages after.
  */
-void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx, struct rxb_model *m)
+void rxb_nic_ctx_bar(struct rxb_nic_ctx *ctx, struct rxb_bar *bar)
 {
-	ctx->m = m;
-	ctx->nqueues = m->cfg.nqueues;
+	*bar = ctx->bar;
+}
+
+/**
+ * rxb_nic_ctx_load() - "load ring registers" command: the hardware half
+ *	reads the ring base registers the driver programmed and maps the
+ *	rings.
+ * @ctx: a context not enabled.
+ *
+ * Return: 0, or -EINVAL when a register is not programmed or maps nothing
+ * (the context cannot be enabled).
+ */
+int rxb_nic_ctx_load(struct rxb_nic_ctx *ctx)
+{
+	return ctx->hwm->ops->start ? ctx->hwm->ops->start(ctx->hwm) : 0;
+}
+
+/**
+ * rxb_nic_ctx_enable() - the NIC starts receiving into a context's rings.
+ * @ctx: a loaded context (rxb_nic_ctx_load()) not enabled; no other
+ *	context of its NIC is.  The driver posted its buffers.
+ *
+ * RTNL held.  The vectors of the context's queues must be programmed.
+ */
+void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx)
+{
+	WRITE_ONCE(ctx->live, true);
 	/* Release: the context is complete before a frame can see it. */
 	rcu_assign_pointer(ctx->nic->ctx, ctx);
 	rxb_flow_start(&ctx->flows);
+	/* The register writes made while the context was being built. */
+	local_bh_disable();
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_ctx_exit();
+	local_bh_enable();
 }
 
 /**
  * rxb_nic_ctx_disable() - the NIC stops using a context's rings.
  * @ctx: the enabled context.
  *
- * On return no frame is being delivered into the rings and the context's
- * timer neither runs nor is pending; the vectors may still have interrupt
- * messages in flight (rxb_nic_vec_sync()).  RTNL held, may sleep.
+ * On return no frame is being delivered into the rings, no doorbell is
+ * served and the context's timer neither runs nor is pending; the vectors
+ * may still have interrupt messages in flight (rxb_nic_vec_sync()).  RTNL
+ * held, may sleep.
  */
 void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx)
 {
 	RCU_INIT_POINTER(ctx->nic->ctx, NULL);
+	WRITE_ONCE(ctx->live, false);
 	/* No delivery (transmit path, engine, stall's end) still uses it,
 	 * so none arms the timer; the timer re-arms only itself.
 	 */
 	synchronize_net();
+	tasklet_kill(&ctx->db_bh);
 	hrtimer_cancel(&ctx->timer);
 	rxb_flow_stop(&ctx->flows);
 }
@@ -390,11 +619,25 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	ctx->hwm->ops->destroy(ctx->hwm);
 	rxb_nic_hds_fini(ctx);
 	rxb_nicmem_fini(&ctx->mem);
 	rxb_flow_fini(&ctx->flows);
 	rxb_wss_fini(&ctx->wss);
+	vfree(ctx->bar_mem);
 	kfree(ctx);
+}
+
+/**
+ * rxb_nic_queue_reset() - "reset queue" command: the hardware half's state
+ *	of a disabled queue goes back to power-on.
+ * @ctx: the enabled context.
+ * @q: the queue, disabled (rxb_nic_queue_enable()).
+ */
+void rxb_nic_queue_reset(struct rxb_nic_ctx *ctx, unsigned int q)
+{
+	if (ctx->hwm->ops->queue_reset && q < ctx->nqueues)
+		ctx->hwm->ops->queue_reset(ctx->hwm, q);
 }
 
 /**
@@ -426,6 +669,7 @@ static void rxb_nic_raise_irq(void *hw, unsigned int q)
 {
 	struct rxb_nic *nic = ((struct rxb_nic_ctx *)hw)->nic;
 
+	rxb_nic_ctx_assert("raise_irq");
 	rxb_vec_event(&nic->vec[q], READ_ONCE(nic->coal_frames),
 		      READ_ONCE(nic->coal_usecs));
 }
@@ -480,8 +724,17 @@ static struct rxb_nicmem *rxb_nic_nicmem(void *hw)
 	return &((struct rxb_nic_ctx *)hw)->mem;
 }
 
+/* Ring memory through the emulation's IOMMU, which maps it one to one at
+ * the driver's address (rxb_rx_dma_alloc()): the NIC's view of a ring is
+ * the address its base register holds.
+ */
+static void *rxb_nic_dma_map(void *hw, u64 addr, size_t len)
+{
+	return (void *)(uintptr_t)addr;
+}
+
 /* The NIC's services to a ring model's hardware half; hw: the context. */
-const struct rxb_hw_ops rxb_nic_hw_ops = {
+static const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.raise_irq	= rxb_nic_raise_irq,
 	.arm_timer	= rxb_nic_arm_timer,
 	.now_ns		= rxb_nic_now_ns,
@@ -490,44 +743,32 @@ const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.nicmem		= rxb_nic_nicmem,
 	.nicmem_write	= rxb_nic_nicmem_write,
 	.dma_ptr	= rxb_nic_dma_ptr,
+	.dma_map	= rxb_nic_dma_map,
 	.ring		= &rxb_nic_ring_ops,
 };
 
-/**
- * rxb_nic_receive() - run the receive pipeline on a frame.
- * @nic: receiving NIC.
- * @skb: the frame; the caller keeps ownership.
- *
- * Called with RCU read lock and bottom halves disabled.
- */
-void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
+/* The pipeline on one frame, for the enabled context @ctx. */
+static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
+			     struct sk_buff *skb)
 {
+	const char *name = ctx->hwm->ops->name;
 	u8 hdr[RXB_PARSE_LEN];
 	struct rxb_nic_tuple t;
 	struct rxb_nic_frame nf;
 	struct rxb_frame *f = &nf.f;
-	struct rxb_nic_ctx *ctx;
-	struct rxb_model *m;
 	const u8 *data;
 	unsigned int q;
 	u32 rule;
 	int err;
 
-	ctx = rcu_dereference(nic->ctx);
-	if (!ctx) {
-		atomic64_inc(&nic->stopped_drops);
-		trace_rxb_drop(nic->dev, "", 0, "stopped");
-		return;
-	}
-	m = ctx->m;
 	if (skb->len < ETH_HLEN) {
 		atomic64_inc(&nic->runt_drops);
-		trace_rxb_drop(nic->dev, m->ops->name, 0, "runt");
+		trace_rxb_drop(nic->dev, name, 0, "runt");
 		return;
 	}
 	if (skb->len > READ_ONCE(nic->max_frame)) {
 		atomic64_inc(&nic->oversize_drops);
-		trace_rxb_drop(nic->dev, m->ops->name, 0, "mtu");
+		trace_rxb_drop(nic->dev, name, 0, "mtu");
 		return;
 	}
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
@@ -536,7 +777,7 @@ void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 	rule = rxb_ntuple_match(nic, &t);
 	if (rule == RXB_NTUPLE_DROP) {
 		atomic64_inc(&nic->ntuple_drops);
-		trace_rxb_drop(nic->dev, m->ops->name, 0, "ntuple");
+		trace_rxb_drop(nic->dev, name, 0, "ntuple");
 		return;
 	}
 	f->data = skb;
@@ -554,17 +795,40 @@ void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 	nf.q = q;
 	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
 		atomic64_inc(&nic->stopped_drops);
-		trace_rxb_drop(nic->dev, m->ops->name, q, "stopped");
+		trace_rxb_drop(nic->dev, name, q, "stopped");
 		return;
 	}
-	err = m->ops->hw_rx(m, q, f);
+	err = rxb_hwm_rx(ctx->hwm, q, f);
 	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
 		return;
 	if (!err)
-		trace_rxb_deliver(nic->dev, m->ops->name, q, f->len, f->hash);
+		trace_rxb_deliver(nic->dev, name, q, f->len, f->hash);
 	else
-		trace_rxb_drop(nic->dev, m->ops->name, q,
+		trace_rxb_drop(nic->dev, name, q,
 			       err == -ENOBUFS ? "nobuf" :
 			       err == -ENOSPC ? "ring_full" :
 			       err == -EMSGSIZE ? "oversize" : "other");
+}
+
+/**
+ * rxb_nic_receive() - run the receive pipeline on a frame.
+ * @nic: receiving NIC.
+ * @skb: the frame; the caller keeps ownership.
+ *
+ * The NIC's context: first the doorbells posted since it last ran, then
+ * the frame.  Called with RCU read lock and bottom halves disabled.
+ */
+void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
+{
+	struct rxb_nic_ctx *ctx = rcu_dereference(nic->ctx);
+
+	if (!ctx) {
+		atomic64_inc(&nic->stopped_drops);
+		trace_rxb_drop(nic->dev, "", 0, "stopped");
+		return;
+	}
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_pipeline(nic, ctx, skb);
+	rxb_nic_ctx_exit();
 }

@@ -244,6 +244,7 @@ u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 {
 	struct rxb_nic_ctx *ctx = hw;
 
+	rxb_nic_ctx_assert("dma_write");
 	if (ctx->hds.on)
 		return rxb_nic_hds_write(ctx, f, addr, csum);
 	return rxb_nic_dma_host(ctx, f, addr, csum);

@@ -99,6 +99,8 @@ void rxb_nic_stall(struct rxb_nic *nic, bool stall)
 		rxb_nic_bh_batch(nic, n);
 		cond_resched();
 	} while (more);
+	/* The doorbells posted while the engine was frozen. */
+	rxb_nic_serve_doorbells(nic);
 	/* wake_up_process() orders the store before its check of the
 	 * engine's state; pairs with set_current_state() in rxb_engine_fn().
 	 */
@@ -198,13 +200,23 @@ static int rxb_engine_fn(void *arg)
 		set_current_state(TASK_INTERRUPTIBLE);
 		/* Pairs with llist_add() in rxb_nic_ingress(): a frame added
 		 * after this check wakes us, one added before is seen here;
-		 * and with wake_up_process() in rxb_nic_stall().
+		 * with wake_up_process() in rxb_nic_stall(), and in
+		 * rxb_nic_ctx_kick() after the driver set the doorbell
+		 * pending flag.
 		 */
-		if (llist_empty(&eng->ingress) ||
-		    READ_ONCE(eng->nic->engine_stall)) {
+		if (READ_ONCE(eng->nic->engine_stall) ||
+		    (llist_empty(&eng->ingress) &&
+		     !rxb_nic_doorbells_pending(eng->nic))) {
 			if (kthread_should_stop())
 				break;
 			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		/* Doorbells the driver posted (rxb_nic_ctx_kick() woke us). */
+		if (llist_empty(&eng->ingress)) {
+			rxb_nic_serve_doorbells(eng->nic);
+			cond_resched();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);

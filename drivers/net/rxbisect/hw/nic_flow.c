@@ -20,7 +20,7 @@
  * workqueue: it unlinks the idle entries chain by chain, waits for an RCU
  * grace period (the receive pipeline looks up and delivers a frame in one
  * RCU read-side section), so no frame carrying an unlinked index is still
- * in hw_rx, calls the model's hw_flow_free for each, then frees them.
+ * in hw_rx, calls the model's flow_free for each, then frees them.
  */
 #include <linux/jhash.h>
 #include <linux/log2.h>
@@ -119,7 +119,7 @@ static void rxb_flow_sweep(struct work_struct *work)
 {
 	struct rxb_flow_table *ft = container_of(to_delayed_work(work),
 						 struct rxb_flow_table, sweep);
-	struct rxb_model *m = ft->ctx->m;
+	struct rxb_hw_model *m = ft->ctx->hwm;
 	u32 dead = RXB_FLOW_NONE, idx, *pp;
 	u64 now = ktime_get_ns();
 	unsigned int i, n = 0;
@@ -150,10 +150,12 @@ static void rxb_flow_sweep(struct work_struct *work)
 		/* No frame that looked an unlinked entry up is in hw_rx. */
 		synchronize_net();
 		for (idx = dead; idx != RXB_FLOW_NONE; idx = ft->ent[idx].next) {
-			if (!m->ops->hw_flow_free)
+			if (!m->ops->flow_free)
 				continue;
 			local_bh_disable();
-			m->ops->hw_flow_free(m, idx);
+			rxb_nic_ctx_enter();
+			rxb_hwm_flow_free(m, idx);
+			rxb_nic_ctx_exit();
 			local_bh_enable();
 		}
 		spin_lock_bh(&ft->free_lock);

@@ -15,12 +15,13 @@
 #define _RXB_NIC_HW_H
 
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/llist.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_hw_model.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_wss.h>
 #include <rxbisect/rxb_nicmem.h>
@@ -190,6 +191,9 @@ struct rxb_ntuple_table {
  * @to_nic_desc: descriptor bytes the NIC read from host memory.
  * @to_nic_mmio: doorbell and register bytes the driver wrote (in their own
  *	cache line: the driver's CPU writes them, the NIC's the others).
+ * @to_host_mmio: register and NIC memory bytes the driver read (MMIO
+ *	reads, which the CPU waits for); the driver's line too.
+ * @mmio_reads: those reads.
  */
 struct rxb_nic_pcie {
 	atomic64_t to_host_meta;
@@ -197,6 +201,9 @@ struct rxb_nic_pcie {
 	struct {
 		atomic64_t v;
 	} ____cacheline_aligned_in_smp to_nic_mmio;
+	struct {
+		atomic64_t v;
+	} to_host_mmio, mmio_reads;
 };
 
 /**
@@ -252,8 +259,13 @@ struct rxb_hds {
  * struct rxb_nic_ctx - a receive context: the NIC's state of one ring
  * configuration.
  * @nic: owner.
- * @m: the ring model instance whose hardware half the NIC runs; set at
- *	enable.
+ * @hwm: the ring model's hardware half, created with the context.
+ * @bar: the context's register space: page 0 and the model's pages.
+ * @bar_mem: its memory (vmalloc_user(): pages a driver may map).
+ * @bar_size: its bytes.
+ * @live: enabled: the hardware half started, doorbells served.
+ * @db_bh: inline engine: the doorbell service a kick schedules (softirq
+ *	context of the kicking CPU).
  * @nqueues: its queues.
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
  * @wss: the I/O working set tracker of the DMA engine.
@@ -264,7 +276,12 @@ struct rxb_hds {
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
-	struct rxb_model *m;
+	struct rxb_hw_model *hwm;
+	struct rxb_bar bar;
+	void *bar_mem;
+	size_t bar_size;
+	bool live;
+	struct tasklet_struct db_bh;
 	unsigned int nqueues;
 	struct hrtimer timer;
 	struct rxb_wss wss;
@@ -359,6 +376,9 @@ struct rxb_nic_frame {
 
 /* nic.c */
 void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb);
+void rxb_nic_doorbells(struct rxb_nic_ctx *ctx);
+bool rxb_nic_doorbells_pending(struct rxb_nic *nic);
+void rxb_nic_serve_doorbells(struct rxb_nic *nic);
 void rxb_nic_bh_batch(struct rxb_nic *nic, int n);
 
 /* nic_irq.c */
