@@ -21,6 +21,7 @@
 #ifndef _RXB_DESC_H
 #define _RXB_DESC_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
@@ -635,64 +636,35 @@ struct rxb_enso_notif {
 static_assert(sizeof(struct rxb_enso_notif) == 64);
 
 /*
- * CEIO (model_ceio.c; Liu et al., SIGCOMM '25, sections 3-4).  Per queue,
- * privRing's Rx ring, completion ring and struct rxb_rxq_regs (the fast
- * path), and for the slow path:
+ * CEIO (hw/models/ceio.c, drv/models/ceio.c; Liu et al., SIGCOMM '25,
+ * sections 3-4).  Per queue, privRing's Rx ring and completion ring (the
+ * fast path: struct rxb_ceio_qregs.fast, struct rxb_rxq_regs), and for the
+ * slow path:
  *
- *  - the slow ring, in NIC memory: RXB_CEIO_SLOW_MULT * ring_size entries
- *    of struct rxb_ceio_slow, one per frame the NIC kept in its memory
- *    tier.  The NIC writes them; the driver reads them through the BAR
- *    (the paper's "on-NIC ring registers");
+ *  - the slow ring, in NIC memory: one entry per frame the NIC kept in its
+ *    memory tier, RXB_CEIO_SLOW_MULT * ring_size entries (at most
+ *    RXB_CEIO_SLOW_MAX).  The NIC's own: the driver learns what it holds
+ *    from the slow_tail register, which it reads across the bus (the
+ *    paper's "on-NIC buffer ring registers" that the driver polls, §4.2:
+ *    an MMIO read, counted in pcie_mmio_reads), and from the fast
+ *    completions, each of which carries slow_tail as the NIC wrote it
+ *    then (ours: so that the driver needs no read while fast entries
+ *    flow, and keeps the NIC's arrival order);
  *  - the fetch ring, in host memory, as many entries of struct
- *    rxb_ceio_fetch: entry i goes with slow entry i.  To have a slow
- *    frame copied into the host, the driver writes a host buffer's address
- *    into the entry (@flags zero) and then the fetch_tail register; the
- *    NIC reads the entry, copies the frame from its tier into the buffer
- *    (a DMA write across the bus) and sets RXB_CEIO_FETCH_DONE;
- *  - the registers of struct rxb_ceio_regs.
- *
- * The fetch engine completes fetches in ring order.  It has no clock of
- * its own in the emulation: a fetch whose latency has passed is
- * completed, its done mark written, when the driver next writes
- * fetch_tail (changed or not: the driver writes it again while it waits
- * for a fetch).  A synchronous fetch (ceio_fetch=sync) completes within
- * that register write, as a read the CPU stalls on would.
+ *    rxb_ceio_fetch: entry i goes with slow entry i.  To have slow frame
+ *    i copied into the host, the driver writes a host buffer's address
+ *    into entry i (flags zero), then the fetch_tail register; the NIC's
+ *    fetch engine copies the frame from its tier into the buffer once the
+ *    tier's latency has passed (a DMA write across the bus), writes the
+ *    frame's length and hash back into the entry, sets
+ *    RXB_CEIO_FETCH_DONE and raises the queue's interrupt.  Fetches
+ *    complete in ring order.
  */
 #define RXB_CEIO_SLOW_MULT	8	/* slow ring entries per Rx ring entry */
-
-/**
- * struct rxb_ceio_slow - CEIO: slow ring entry, one frame in the NIC's
- * memory tier.
- *
- * Written by the NIC before it releases the new slow_tail of struct
- * rxb_ceio_regs; read by the driver below that tail (acquire).
- */
-struct rxb_ceio_slow {
-	/**
-	 * @addr: [0] NIC address of the frame in the tier; opaque to the
-	 * driver, which never dereferences it.
-	 */
-	__le64 addr;
-	/** @len: [8] Frame length in bytes. */
-	__le32 len;
-	/** @rss_hash: [12] Toeplitz RSS hash, as rxb_cqe.rss_hash. */
-	__le32 rss_hash;
-	/**
-	 * @fence: [16] The NIC's completion ring tail when it wrote the
-	 * entry: the driver hands up the fast entries below it first.
-	 */
-	__le32 fence;
-	/** @flow: [20] Flow table entry of the frame (diagnostics). */
-	__le32 flow;
-	/**
-	 * @flags: [24] RXB_CQE_F_*_HASH bits; never RXB_CQE_F_CSUM: the
-	 * checksum unit sits on the DMA path from the wire to the host.
-	 */
-	u8 flags;
-	/** @reserved: [25] Zero. */
-	u8 reserved[7];
-} __packed;
-static_assert(sizeof(struct rxb_ceio_slow) == 32);
+#define RXB_CEIO_SLOW_MAX	32768	/* slow ring entries at most: the
+					 * fast completions' 16-bit copy of
+					 * slow_tail tells "none" from "all"
+					 */
 
 /* Fetch entry flags (rxb_ceio_fetch.flags). */
 #define RXB_CEIO_FETCH_DONE	0x01	/* the frame is in the buffer */
@@ -700,25 +672,38 @@ static_assert(sizeof(struct rxb_ceio_slow) == 32);
 
 /**
  * struct rxb_ceio_fetch - CEIO: fetch ring entry, a host buffer for the
- * slow ring entry of the same index.
+ * slow ring entry of the same index, and the NIC's write-back.
  *
  * The driver writes @buf_addr and @buf_len, and @flags as zero, before
  * the fetch_tail write (release) that posts the entry; the NIC reads the
- * entry after reading that register (acquire), copies the frame, and
- * writes @flags last with release; the driver reads @flags with acquire
- * and only then the buffer.
+ * entry after reading that register (acquire), copies the frame, writes
+ * @pkt_len, @hash_flags, @rss_hash and @flow, and @flags last with
+ * release; the driver reads @flags with acquire and only then the rest
+ * and the buffer.
  */
 struct rxb_ceio_fetch {
-	/** @buf_addr: [0] Bus address of the host buffer. */
+	/** @buf_addr: [0] Bus address of the host buffer (driver). */
 	__le64 buf_addr;
-	/** @buf_len: [8] Bytes the NIC may write there. */
+	/** @buf_len: [8] Bytes the NIC may write there (driver). */
 	__le32 buf_len;
-	/** @flags: [12] RXB_CEIO_FETCH_*: zero while in flight. */
+	/** @pkt_len: [12] NIC: the frame's length. */
+	__le16 pkt_len;
+	/**
+	 * @hash_flags: [14] NIC: RXB_CQE_F_*_HASH; never RXB_CQE_F_CSUM:
+	 * the checksum unit sits on the DMA path from the wire to the host,
+	 * and the frame went to NIC memory.
+	 */
+	u8 hash_flags;
+	/** @flags: [15] NIC: RXB_CEIO_FETCH_*: zero while in flight. */
 	u8 flags;
-	/** @reserved: [13] Zero. */
-	u8 reserved[3];
+	/** @rss_hash: [16] NIC: Toeplitz RSS hash, as rxb_cqe.rss_hash. */
+	__le32 rss_hash;
+	/** @flow: [20] NIC: flow table entry of the frame (diagnostics). */
+	__le32 flow;
+	/** @reserved: [24] Zero. */
+	__le64 reserved;
 } __packed;
-static_assert(sizeof(struct rxb_ceio_fetch) == 16);
+static_assert(sizeof(struct rxb_ceio_fetch) == 32);
 
 /**
  * struct rxb_ceio_regs - CEIO: a queue's slow-path registers.
@@ -727,30 +712,105 @@ static_assert(sizeof(struct rxb_ceio_fetch) == 16);
  * with acquire.  Indices are free-running.
  */
 struct rxb_ceio_regs {
-	/** @slow_tail: [0] NIC: slow entries written up to here. */
+	/**
+	 * @slow_tail: [0] NIC: slow entries written up to here; the driver
+	 * reads it across the bus (rxb_reg_read(), an MMIO read).
+	 */
 	u32 slow_tail;
 	/**
-	 * @slow_head: [4] Driver: slow entries consumed up to here; the NIC
-	 * frees their tier memory.
-	 */
-	u32 slow_head;
-	/**
-	 * @credit_ci: [8] Driver: fast entries whose credit the driver
+	 * @credit_ci: [4] Driver: fast entries whose credit the driver
 	 * released, counted in completion ring order; the NIC returns each
-	 * one's credit to its flow.  When the driver writes it is its
-	 * release policy (ceio_release): at the end of a poll batch, or
-	 * when the buffers come back to the driver's pool.
+	 * one's credit to its flow when it next looks (a frame, its worker's
+	 * tick).  When the driver writes it is its release policy
+	 * (ceio_release): at the end of a poll batch, or when the buffers
+	 * come back to the driver's pool.
 	 */
 	u32 credit_ci;
 	/**
-	 * @fetch_tail: [12] Driver: fetch entries posted up to here.  Each
-	 * write also has the NIC write the done marks of the fetches that
-	 * have completed.
+	 * @fetch_tail: [8] Driver: fetch entries posted up to here; the NIC
+	 * acts on the write (its doorbell service): it starts the fetches.
 	 */
 	u32 fetch_tail;
+	/** @reserved: [12] Zero. */
+	u32 reserved;
+	/** @fetch_base: [16] Bus address of the fetch ring (driver). */
+	struct rxb_base_reg fetch_base;
 };
 
-static_assert(sizeof(struct rxb_ceio_regs) == 16);
+static_assert(sizeof(struct rxb_ceio_regs) == 24);
+
+/**
+ * struct rxb_ceio_qregs - CEIO: a queue's registers (its page).
+ * @fast: the fast path's, as privRing's.
+ * @slow: the slow path's.
+ */
+struct rxb_ceio_qregs {
+	struct rxb_rxq_regs fast;
+	struct rxb_ceio_regs slow;
+};
+
+static_assert(sizeof(struct rxb_ceio_qregs) == 48);
+
+/* CEIO's fast completion entries carry slow_tail & RXB_CEIO_TAIL_MASK in
+ * rxb_cqe.ring_id, the value of the register when the NIC wrote them.
+ */
+#define RXB_CEIO_TAIL_MASK	0xffff
+
+/**
+ * struct rxb_ceio_qstats_regs - CEIO: a queue's statistics registers (its
+ * page, RXB_QPAGE_MSTATS), written by the NIC.
+ */
+struct rxb_ceio_qstats_regs {
+	/** @fast: [0] Frames that took the fast path (a credit). */
+	u64 fast;
+	/** @slow: [8] Frames that went to the slow ring. */
+	u64 slow;
+	/** @to_slow: [16] Switches of a flow to the slow path. */
+	u64 to_slow;
+	/** @to_fast: [24] Switches back to the fast path. */
+	u64 to_fast;
+	/** @tier_drops: [32] Frames the memory tier had no room for. */
+	u64 tier_drops;
+	/** @slow_full: [40] Frames that found the slow ring full. */
+	u64 slow_full;
+	/** @congestion: [48] Ticks with slow arrivals beyond the drain. */
+	u64 congestion;
+	/**
+	 * @credit_seen: [56] Fast entries whose credit came back (the
+	 * credit_ci value the NIC has acted on).
+	 */
+	u64 credit_seen;
+};
+
+static_assert(sizeof(struct rxb_ceio_qstats_regs) == 64);
+
+/**
+ * struct rxb_ceio_gstats_regs - CEIO: the context's statistics registers
+ * (page 0, RXB_GPAGE_MSTATS): the credit controller's state, kept by the
+ * NIC with atomic updates (any CPU running the NIC writes them).
+ */
+struct rxb_ceio_gstats_regs {
+	/** @credits_total: [0] C_total: llc_budget / buffer size. */
+	atomic64_t credits_total;
+	/** @pool: [8] Credits no flow holds. */
+	atomic64_t pool;
+	/** @flow_credits: [16] Unused credits the flows hold. */
+	atomic64_t flow_credits;
+	/** @flows_active: [24] Flows holding a share. */
+	atomic64_t flows_active;
+	/** @unconsumed_max: [32] Most credits seen in flight at a tick. */
+	atomic64_t unconsumed_max;
+	/** @realloc: [40] Runs of Algorithm 1 that took from donors. */
+	atomic64_t realloc;
+	/** @inactive: [48] Flows made inactive (no frame for a while). */
+	atomic64_t inactive;
+	/** @reactivated: [56] Inactive flows that came back. */
+	atomic64_t reactivated;
+	/** @tier_held: [64] Bytes of the memory tier the slow ring holds. */
+	atomic64_t tier_held;
+};
+
+static_assert(sizeof(struct rxb_ceio_gstats_regs) == 72);
 
 /*
  * Header/data split into NIC memory (nicmem, thesis chapter 2; nic_hds.c,
@@ -781,45 +841,58 @@ static_assert(sizeof(struct rxb_ceio_regs) == 16);
  */
 struct rxb_hds_rec {
 	/**
-	 * @handle: [0] NIC memory handle of the payload: opaque to the
-	 * driver, named in nicmem commands (struct rxb_nmc_desc).
+	 * @handle: [0] NIC memory handle of the payload: named in nicmem
+	 * commands (struct rxb_nmc_desc).
 	 */
 	__le32 handle;
 	/** @hdr_len: [4] Bytes written at buf_addr: the frame's headers. */
 	__le16 hdr_len;
 	/** @pay_len: [6] Payload bytes kept in NIC memory. */
 	__le16 pay_len;
-	/** @reserved: [8] Zero. */
-	__le64 reserved;
+	/**
+	 * @bar: [8] The CPU's address of the payload through the NIC's
+	 * memory window (a PCI BAR mapping device memory, as nicmem's
+	 * prototype exposed it): reading it is an MMIO read.
+	 */
+	__le64 bar;
 } __packed;
 static_assert(sizeof(struct rxb_hds_rec) == RXB_HDS_REC_ROOM);
 
 /* nicmem command opcodes (rxb_nmc_desc.op). */
 #define RXB_NMC_FETCH	1	/* copy payload bytes into host memory */
-#define RXB_NMC_TX	2	/* send headers from host + payload to the wire */
+#define RXB_NMC_TX	2	/* send inline headers + payload to the wire */
 #define RXB_NMC_FREE	3	/* release the payload */
 
 /* nicmem command flags (rxb_nmc_desc.flags). */
 #define RXB_NMC_F_RELEASE	0x01	/* FETCH, TX: release the payload
 					 * after the command (driver-set)
 					 */
-#define RXB_NMC_F_DONE		0x40	/* NIC: the command completed */
+#define RXB_NMC_F_DONE		0x40	/* NIC: the command completed; the
+					 * entry is the driver's again
+					 */
 #define RXB_NMC_F_ERR		0x80	/* NIC: unknown handle, or out of
 					 * range: nothing moved (the handle
 					 * is still released if asked)
 					 */
 
+/* Header bytes a TX command carries inline (Ethernet, VLAN, IPv6, TCP
+ * with options fit): the NIC takes them from the command, so the driver's
+ * buffer is free as soon as the command is written.
+ */
+#define RXB_NMC_INLINE		224
+
 /**
  * struct rxb_nmc_desc - nicmem command ring entry (one per command).
  *
  * A per-queue ring in host memory, a power of two of entries, whose bus
- * address the driver writes once (rxb_nic_nmc_setup()).  The driver
- * writes an entry with @flags holding only driver bits, then the ring's
- * tail register (rxb_nic_nmc_doorbell()); the NIC reads the entries up
- * to the tail, executes them in order and writes @flags last with
- * RXB_NMC_F_DONE (and _ERR).  The fetch engine of the emulation completes
- * every command within the doorbell write, waiting the tier's fetch
- * latency for a FETCH as CEIO's synchronous fetch does.
+ * address and size the driver writes into the queue's struct
+ * rxb_nmc_regs before the context is loaded.  The driver writes an entry
+ * with @flags holding only driver bits, then the ring's tail register (a
+ * posted write); the NIC executes the entries up to the tail in its own
+ * context, later, in order: FREE and TX at once, FETCH once the memory
+ * tier's latency has passed.  It writes @flags last, with release, with
+ * RXB_NMC_F_DONE (and _ERR), and raises the queue's interrupt for a
+ * FETCH.  An entry is the driver's again once done.
  */
 struct rxb_nmc_desc {
 	/** @op: [0] RXB_NMC_*. */
@@ -830,17 +903,34 @@ struct rxb_nmc_desc {
 	__le16 len;
 	/** @handle: [4] NIC memory handle (struct rxb_hds_rec.handle). */
 	__le32 handle;
-	/**
-	 * @buf_addr: [8] FETCH: bus address the payload goes to.  TX: bus
-	 * address of the headers the NIC sends before the payload.
-	 */
+	/** @buf_addr: [8] FETCH: bus address the payload goes to. */
 	__le64 buf_addr;
-	/** @hdr_len: [16] TX: header bytes at @buf_addr. */
+	/** @hdr_len: [16] TX: header bytes in @hdr. */
 	__le16 hdr_len;
 	/** @reserved: [18] Zero. */
 	u8 reserved[14];
+	/** @hdr: [32] TX: the headers the NIC sends before the payload. */
+	u8 hdr[RXB_NMC_INLINE];
 } __packed;
-static_assert(sizeof(struct rxb_nmc_desc) == 32);
+static_assert(sizeof(struct rxb_nmc_desc) == 256);
+
+/**
+ * struct rxb_nmc_regs - a queue's nicmem command ring registers (its page,
+ * RXB_QPAGE_NMC), written by the driver.
+ */
+struct rxb_nmc_regs {
+	/** @base: [0] Bus address of the ring, before the context loads. */
+	struct rxb_base_reg base;
+	/** @entries: [8] Its entries, a power of two, RXB_NMC_RING_MAX most. */
+	u32 entries;
+	/** @tail: [12] Commands written, free-running: the doorbell. */
+	u32 tail;
+};
+
+static_assert(sizeof(struct rxb_nmc_regs) == 16);
+
+#define RXB_QPAGE_NMC		3712	/* struct rxb_nmc_regs */
+#define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */
 
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64

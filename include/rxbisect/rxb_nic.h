@@ -284,13 +284,10 @@ void rxb_nic_queue_reset(struct rxb_nic_ctx *ctx, unsigned int q);
 void rxb_nic_set_ctx_check(bool on);
 u64 rxb_nic_ctx_violations(void);
 
-/* nic_hds.c: header/data split, the nicmem command rings */
-#define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */
-int rxb_nic_nmc_setup(struct rxb_nic_ctx *ctx, unsigned int q, u64 ring,
-		      u32 entries);
-void rxb_nic_nmc_doorbell(struct rxb_nic_ctx *ctx, unsigned int q, u32 tail,
-			  struct sk_buff_head *wire);
-struct page *rxb_nic_hds_bar(struct rxb_nic_ctx *ctx, u32 handle, u32 *off);
+/* nic_hds.c: header/data split: the wire the NIC's TX commands send on */
+void rxb_nic_set_wire(struct rxb_nic *nic,
+		      void (*xmit)(void *arg, unsigned int q,
+				   struct sk_buff *skb), void *arg);
 
 /* nic_ntuple.c: the ntuple steering rules (RTNL held) */
 int rxb_nic_ntuple_write(struct rxb_nic *nic, const struct rxb_nic_ntuple *r);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Userspace environment for rxbisect ring models; see env.h. */
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -80,6 +82,7 @@ struct rxb_env {
 	struct rxb_model *drvm;
 	struct rxb_hw_model *hwm;
 	u64 deadline;			/* atomic; 0: no timer armed */
+	u64 fe_deadline;		/* the fetch engine's timer, atomic */
 	u64 fake_ns;			/* atomic; used when fake_clock */
 	bool fake_clock;
 	void (*clock_hook)(void *arg);	/* single-threaded tests only */
@@ -99,6 +102,7 @@ struct rxb_env {
 	u64 mmio;			/* rxb_drv_ops.reg_write bytes */
 	u64 mmio_rd;			/* rxb_drv_ops.reg_read bytes */
 	long kicks;			/* rxb_drv_ops.kick calls, atomic */
+	int wake;			/* the NIC's helper thread's futex */
 	/* ring memory dma_alloc handed out, for dma_map's checks */
 	struct env_dma { u64 addr; size_t size; } dma[ENV_MAX_DMA];
 	unsigned int ndma;		/* under grow_lock */
@@ -146,17 +150,15 @@ long rxb_env_ctx_violations(void)
 	return __atomic_load_n(&env_ctx_violations, __ATOMIC_RELAXED);
 }
 
-static u64 env_mono_ns(void)
-{
-	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+static void env_fetch_arm(void *arg, u64 ns);
+static void env_wake(struct rxb_env *env);
+static u64 env_now_ns(void *envp);
 
 void rxb_env_nicmem(struct rxb_env *env, u64 capacity, u64 fetch_ns)
 {
-	rxb_nicmem_init(&env->nicmem, capacity, fetch_ns, env_mono_ns);
+	rxb_nicmem_init(&env->nicmem, capacity, fetch_ns, env_now_ns, env);
+	rxb_nicmem_set_timer(&env->nicmem, env_fetch_arm, env);
 }
 
 struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env)
@@ -266,7 +268,7 @@ int rxb_env_nic_rx(struct rxb_env *env, unsigned int q,
 
 	rxb_nic_ctx_enter();
 	/* As the kernel's receive engine: the posted doorbells first. */
-	rxb_hw_doorbells(env->hwm);
+	rxb_hw_doorbells(env->hwm, NULL, NULL);
 	err = rxb_hwm_rx(env->hwm, q, f);
 	rxb_nic_ctx_exit();
 	return err;
@@ -278,7 +280,7 @@ bool rxb_env_nic_run(struct rxb_env *env)
 	bool pending = __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
 
 	rxb_nic_ctx_enter();
-	rxb_hw_doorbells(env->hwm);
+	rxb_hw_doorbells(env->hwm, NULL, NULL);
 	rxb_nic_ctx_exit();
 	return pending;
 }
@@ -346,6 +348,33 @@ static void env_arm_timer(void *envp, u64 ns)
 				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
+/* The on-NIC memory tier's fetch engine asks to run in @ns. */
+static void env_fetch_arm(void *arg, u64 ns)
+{
+	struct rxb_env *env = arg;
+	u64 when = env_now_ns(env) + ns;
+
+	__atomic_store_n(&env->fe_deadline, when ? when : 1, __ATOMIC_RELEASE);
+	if (!ns)
+		env_wake(env);
+}
+
+/* Run the fetch engine if its timer is due (or @force); true if it ran. */
+static bool env_fire_fetch(struct rxb_env *env, bool force)
+{
+	u64 when = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
+
+	if (!when || (!force && env_now_ns(env) < when))
+		return false;
+	if (!__atomic_compare_exchange_n(&env->fe_deadline, &when, 0, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	rxb_nic_ctx_enter();
+	rxb_nicmem_fetch_run(&env->nicmem);
+	rxb_nic_ctx_exit();
+	return true;
+}
+
 bool rxb_env_timer_pending(struct rxb_env *env)
 {
 	return __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE) != 0;
@@ -389,11 +418,27 @@ static void env_wait_until(struct rxb_env *env, u64 when)
 bool rxb_env_run_timer(struct rxb_env *env)
 {
 	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
+	u64 fe = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
 
+	/* The earlier of the NIC's timer and its fetch engine's. */
+	if (fe && (!when || fe <= when)) {
+		env_wait_until(env, fe);
+		return env_fire_fetch(env, true);
+	}
 	if (!when)
 		return false;
 	env_wait_until(env, when);
 	return env_fire_timer(env, true);
+}
+
+bool rxb_env_run_fetches(struct rxb_env *env)
+{
+	u64 fe = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
+
+	if (!fe)
+		return false;
+	env_wait_until(env, fe);
+	return env_fire_fetch(env, true);
 }
 
 /* Run the model's ctl_tick once it is due (@wait: wait for it); true if run. */
@@ -427,6 +472,7 @@ static bool env_timer_poll(struct rxb_env *env)
 {
 	bool busy = env->hwm && rxb_env_nic_run(env);
 
+	busy |= env_fire_fetch(env, false);
 	return env_fire_timer(env, false) || busy;
 }
 
@@ -435,15 +481,28 @@ static bool env_ctl_poll(struct rxb_env *env)
 	return env_run_ctl(env, false);
 }
 
-/* A thread that calls @t->poll until stopped, napping when it did nothing. */
+/* Wake the NIC's helper thread (a kick, a fetch to run). */
+static void env_wake(struct rxb_env *env)
+{
+	__atomic_add_fetch(&env->wake, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &env->wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* A thread that calls @t->poll until stopped, napping when it did nothing
+ * (20 us at most: its timers are polled; a kick ends the nap at once).
+ */
 static void *env_thread_fn(void *arg)
 {
 	struct env_thread *t = arg;
 	struct timespec nap = { .tv_nsec = 20000 };
 
-	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+		int w = __atomic_load_n(&t->env->wake, __ATOMIC_ACQUIRE);
+
 		if (!t->poll(t->env))
-			nanosleep(&nap, NULL);
+			syscall(SYS_futex, &t->env->wake, FUTEX_WAIT_PRIVATE,
+				w, &nap, NULL, 0);
+	}
 	return NULL;
 }
 
@@ -778,6 +837,7 @@ static void env_kick(void *envp)
 	struct rxb_env *env = envp;
 
 	__atomic_add_fetch(&env->kicks, 1, __ATOMIC_RELAXED);
+	env_wake(env);
 }
 
 /* Ring memory: zeroed, its bus address its address, tracked so that the

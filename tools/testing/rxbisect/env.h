@@ -156,7 +156,13 @@ void rxb_env_ctl_stop(struct rxb_env *env);
 bool rxb_env_run_ctl(struct rxb_env *env);
 /* Timer: is one armed? */
 bool rxb_env_timer_pending(struct rxb_env *env);
-/* Timer: wait until the armed one is due (advance a fake clock), fire it. */
+/* The fetch engine of the on-NIC memory tier: wait until its timer is
+ * due (advance a fake clock), run it; false if no fetch is in flight.
+ */
+bool rxb_env_run_fetches(struct rxb_env *env);
+/* Timer: wait until the armed one is due (advance a fake clock), fire it
+ * (the NIC's timer, or its fetch engine's if that is due first).
+ */
 bool rxb_env_run_timer(struct rxb_env *env);
 /* Clock: from now on now_ns returns @ns, moved by rxb_env_advance(). */
 void rxb_env_fake_clock(struct rxb_env *env, u64 ns);

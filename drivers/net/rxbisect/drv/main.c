@@ -36,6 +36,7 @@ struct rxb_cfg rxb_default_cfg = {
 		.enso_pipes	= 1,
 		.enso_pipe_kb	= RXB_ENSO_PIPE_MAX / 1024,
 		.llc_budget	= RXB_CEIO_BUDGET_DEF,
+		.ceio_fetch	= 1,
 	},
 };
 
@@ -207,11 +208,34 @@ MODULE_PARM_DESC(llc_budget, "ceio: host cache budget in bytes, one buffer..1 Gi
 module_param_cb(ceio_release, &rxb_param_ops, &rxb_params[RXB_P_CEIO_RELEASE], 0644);
 MODULE_PARM_DESC(ceio_release, "ceio: lazy credit release: batch (default: at the end of the NAPI batch), page (when the page returns to the page_pool); writable");
 module_param_cb(ceio_fetch, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FETCH], 0644);
-MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: sync (default: copy in poll) or async (kick, deliver at a later poll); writable");
+MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: async (default, the paper's async_recv(): fetches posted for every slow entry known, delivered as they complete) or sync (recv(): one fetch at a time); writable");
 module_param_cb(ceio_force_slow, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FORCE_SLOW], 0644);
 MODULE_PARM_DESC(ceio_force_slow, "ceio: no credits, every packet takes the slow path: off (default) or on (needs nicmem_kb > 0); writable");
 module_param_cb(nicmem_split, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_SPLIT], 0644);
 MODULE_PARM_DESC(nicmem_split, "NIC header/data split: TCP/UDP headers to host buffers, payloads into the on-NIC memory tier: off (default) or on (needs nicmem_kb > 0; not with shring-batched or enso); writable");
+
+/* debug_ctx: the check of the NIC's context (rxb_hw_model.h). */
+static bool debug_ctx;
+
+static int rxb_debug_ctx_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err = kstrtobool(val, &on);
+
+	if (err)
+		return err;
+	rxb_nic_set_ctx_check(on);
+	*(bool *)kp->arg = on;
+	return 0;
+}
+
+static const struct kernel_param_ops rxb_debug_ctx_ops = {
+	.set = rxb_debug_ctx_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(debug_ctx, &rxb_debug_ctx_ops, &debug_ctx, 0644);
+MODULE_PARM_DESC(debug_ctx, "check that every entry point of the emulated NIC runs in the NIC's own context (its engine, timers, doorbell service), never in a driver's call: a violation warns once and counts in ethtool -S nic_ctx_violations; off (default) or on; writable");
 
 static int __init rxb_params_check(void)
 {

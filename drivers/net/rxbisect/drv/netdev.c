@@ -654,6 +654,34 @@ static void rxb_uninit(struct net_device *dev)
  * lower's queue with its own xmit lock held: its own lock classes keep
  * lockdep from taking that for recursion, as for vlan and macvlan.
  */
+/* The port's PHY: a frame the NIC sends itself (its header/data split's
+ * TX commands), in the NIC's context, bottom halves off: onto the cable
+ * to the peer's NIC, or the lower device.
+ */
+static void rxb_phy_xmit(void *arg, unsigned int q, struct sk_buff *skb)
+{
+	struct rxb_port *port = arg;
+	struct net_device *peer, *lower;
+
+	skb->dev = port->dev;
+	skb_reset_mac_header(skb);
+	skb->protocol = eth_hdr(skb)->h_proto;
+	skb_set_queue_mapping(skb, q);
+	rcu_read_lock();
+	lower = rcu_dereference(port->lower);
+	peer = rcu_dereference(port->peer);
+	if (lower) {
+		skb->dev = lower;
+		dev_queue_xmit(skb);
+	} else if (peer) {
+		rxb_nic_ingress(((struct rxb_port *)netdev_priv(peer))->nic,
+				skb);
+	} else {
+		kfree_skb(skb);
+	}
+	rcu_read_unlock();
+}
+
 static int rxb_init(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
@@ -663,7 +691,10 @@ static int rxb_init(struct net_device *dev)
 	 * fails after this.
 	 */
 	port->nic = rxb_nic_create(dev, port->cfg.nqueues, dev->mtu);
-	return port->nic ? 0 : -ENOMEM;
+	if (!port->nic)
+		return -ENOMEM;
+	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
+	return 0;
 }
 
 static const struct net_device_ops rxb_netdev_ops = {

@@ -341,38 +341,23 @@ static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
 	return skb;
 }
 
-/* A packet to the stack, after the XDP program if there is one (@prog,
- * xdp.c): the same path for every ring model.
+/**
+ * rxb_rx_whole() - a packet whole in its buffer to the stack, after the
+ *	XDP program if there is one (@prog, xdp.c): the same path for every
+ *	ring model.
+ * @rxq: its queue, in its NAPI poll.
+ * @p: the packet.
+ * @prog: the XDP program, or NULL (none, or it ran already).
+ * @head: where the packet starts in its page.
+ * @meta: bytes of XDP metadata before it.
  */
-static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
-		       struct bpf_prog *prog)
+void rxb_rx_whole(struct rxb_rxq *rxq, struct rxb_pkt *p,
+		  struct bpf_prog *prog, unsigned int head, unsigned int meta)
 {
 	struct net_device *dev = rxq->rx->port->dev;
-	unsigned int head = RXB_RX_HEADROOM, meta = 0, nfrags = 0;
+	unsigned int nfrags = 0;
 	struct sk_buff *skb;
 
-	if (rxb_xsk_cookie(p->cookie)) {
-		/* A umem buffer (xsk.c): XDP in place, a copy to the stack. */
-		skb = rxb_xsk_rx(rxq, prog, p);
-		if (!skb)
-			return;
-		skb->protocol = eth_type_trans(skb, dev);
-		rxb_rx_meta(rxq, skb, p);
-		napi_gro_receive(&rxq->napi, skb);
-		return;
-	}
-	/* Headers here, payload in NIC memory (hds.c). */
-	if (unlikely(p->flags & RXB_CQE_F_SPLIT)) {
-		switch (rxb_hds_rx(rxq, p, prog, &head, &meta)) {
-		case RXB_HDS_CONSUMED:
-			return;
-		case RXB_HDS_DELIVER:
-			prog = NULL;
-			break;
-		case RXB_HDS_WHOLE:
-			break;
-		}
-	}
 	/* A frame longer than a page, in a scatter buffer. */
 	if (rxq->rx->bl.segs > 1)
 		nfrags = rxb_rx_sgl_frags(rxq, p);
@@ -391,6 +376,33 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 	skb->protocol = eth_type_trans(skb, dev);
 	rxb_rx_meta(rxq, skb, p);
 	napi_gro_receive(&rxq->napi, skb);
+}
+
+/* A packet the model handed up, to the stack or XDP. */
+static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
+		       struct bpf_prog *prog)
+{
+	struct sk_buff *skb;
+
+	if (rxb_xsk_cookie(p->cookie)) {
+		/* A umem buffer (xsk.c): XDP in place, a copy to the stack. */
+		skb = rxb_xsk_rx(rxq, prog, p);
+		if (!skb)
+			return;
+		skb->protocol = eth_type_trans(skb, rxq->rx->port->dev);
+		rxb_rx_meta(rxq, skb, p);
+		napi_gro_receive(&rxq->napi, skb);
+		return;
+	}
+	/* Headers here, payload in NIC memory, or packets parked before
+	 * this one (hds.c): it goes up in order, later or now.
+	 */
+	if (unlikely(rxq->hds && ((p->flags & RXB_CQE_F_SPLIT) ||
+				  rxb_hds_parked(rxq)))) {
+		rxb_hds_rx(rxq, p, prog);
+		return;
+	}
+	rxb_rx_whole(rxq, p, prog, RXB_RX_HEADROOM, 0);
 }
 
 /* The NIC could not write the packet: recycle its buffer (a fragment: drop
@@ -474,9 +486,17 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	/* One program for the whole poll (xdp.c). */
 	rcu_read_lock();
 	prog = rcu_dereference(port->xdp_prog);
+	/* Packets parked for their payload's fetch (hds.c), in order. */
+	if (rxq->hds)
+		done = rxb_hds_drain(rxq, prog, budget);
 	while (done < budget) {
 		int want = min(budget - done, RXB_NAPI_BUDGET);
 
+		/* Room to park what this call hands up, if it must wait. */
+		if (rxq->hds)
+			want = min_t(int, want, rxb_hds_room(rxq));
+		if (!want)
+			break;
 		n = m->ops->poll(m, q, rxq->pkts, want);
 		for (i = 0; i < n; i++) {
 			if (unlikely(rxq->pkts[i].flags & RXB_CQE_F_DMA_ERR)) {
@@ -528,8 +548,11 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		if (unlikely(delay))
 			udelay(delay);
 		rxb_nic_vec_unmask(port->nic, q);
-		/* Completions written while the vector was masked. */
-		if (m->ops->rx_pending(m, q))
+		/* Completions written while the vector was masked, and
+		 * fetches completed meanwhile (hds.c).
+		 */
+		if (m->ops->rx_pending(m, q) ||
+		    (rxq->hds && rxb_hds_pending(rxq)))
 			napi_schedule(napi);
 		else if (lent)
 			mod_timer(&rxq->refill_timer,
@@ -776,6 +799,9 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	bool napis = false;
 	unsigned int q;
 
+	/* Packets parked for the NIC's fetches: the NIC runs no more. */
+	for (q = 0; q < rx->nqueues; q++)
+		rxb_hds_flush(&rx->rxq[q]);
 	if (rx->model)
 		rx->model->ops->destroy(rx->model);
 	for (q = 0; q < rx->nqueues; q++) {
@@ -1170,6 +1196,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	synchronize_net();
 	del_timer_sync(&rxq->refill_timer);
 	rxb_nic_vec_sync(nic, idx);
+	/* The NIC completed the queue's fetches when it was disabled. */
+	rxb_hds_flush(rxq);
 	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);
 	/* The NIC's half of the queue back to power-on (a command). */
 	rxb_nic_queue_reset(rxq->rx->ctx, idx);

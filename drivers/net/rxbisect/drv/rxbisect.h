@@ -630,6 +630,8 @@ struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
 				      struct page *page);
 void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 		    unsigned int nfrags);
+void rxb_rx_whole(struct rxb_rxq *rxq, struct rxb_pkt *p,
+		  struct bpf_prog *prog, unsigned int head, unsigned int meta);
 void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
 void rxb_queue_kick(struct rxb_port *port, unsigned int q);
 struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
@@ -727,18 +729,15 @@ int rxb_xsk_pool_setup(struct net_device *dev, struct xsk_buff_pool *pool,
 int rxb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags);
 
 /* hds.c: the driver's side of the NIC's header/data split */
-enum rxb_hds_verdict {
-	RXB_HDS_CONSUMED,	/* sent, redirected or dropped */
-	RXB_HDS_DELIVER,	/* to the stack, the XDP program already run */
-	RXB_HDS_WHOLE,		/* whole in its buffer: the usual path */
-};
-
 int rxb_hds_rxq_init(struct rxb_rxq *rxq);
 void rxb_hds_rxq_fini(struct rxb_rxq *rxq);
 bool rxb_hds_reclaim(struct rxb_rxq *rxq);
-enum rxb_hds_verdict rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p,
-				struct bpf_prog *prog, unsigned int *head,
-				unsigned int *meta);
+void rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p, struct bpf_prog *prog);
+unsigned int rxb_hds_room(const struct rxb_rxq *rxq);
+bool rxb_hds_parked(const struct rxb_rxq *rxq);
+bool rxb_hds_pending(const struct rxb_rxq *rxq);
+int rxb_hds_drain(struct rxb_rxq *rxq, struct bpf_prog *prog, int budget);
+void rxb_hds_flush(struct rxb_rxq *rxq);
 
 /* lower.c */
 int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,

@@ -20,6 +20,7 @@
 #include <linux/ethtool.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include "nic_hw.h"
 #include "models/hw_ring.h"
@@ -344,6 +345,26 @@ static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* The on-NIC memory tier's fetch engine: its fetches due. */
+static enum hrtimer_restart rxb_nic_fetch_timer_fn(struct hrtimer *t)
+{
+	struct rxb_nic_ctx *ctx = container_of(t, struct rxb_nic_ctx,
+					       fetch_timer);
+
+	rxb_nic_ctx_enter();
+	rxb_nicmem_fetch_run(&ctx->mem);
+	rxb_nic_ctx_exit();
+	return HRTIMER_NORESTART;
+}
+
+static void rxb_nic_fetch_arm(void *arg, u64 ns)
+{
+	struct rxb_nic_ctx *ctx = arg;
+
+	hrtimer_start(&ctx->fetch_timer, ns_to_ktime(ns),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
 /**
  * rxb_nic_doorbells() - the doorbell service of an enabled context
  *	(rxb_hw_doorbells()).
@@ -351,7 +372,8 @@ static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
  */
 void rxb_nic_doorbells(struct rxb_nic_ctx *ctx)
 {
-	rxb_hw_doorbells(ctx->hwm);
+	rxb_hw_doorbells(ctx->hwm, ctx->hds.on ? rxb_nic_hds_doorbell : NULL,
+			 ctx);
 }
 
 /**
@@ -434,7 +456,7 @@ void rxb_nic_ctx_kick(struct rxb_nic_ctx *ctx)
 	rcu_read_unlock();
 }
 
-static u64 rxb_nic_clock(void)
+static u64 rxb_nic_clock(void *arg)
 {
 	return ktime_get_ns();
 }
@@ -512,6 +534,8 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	tasklet_setup(&ctx->db_bh, rxb_nic_db_bh);
 	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ctx->timer.function = rxb_nic_timer_fn;
+	hrtimer_init(&ctx->fetch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	ctx->fetch_timer.function = rxb_nic_fetch_timer_fn;
 	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
 	if (err)
 		goto err_bar;
@@ -520,7 +544,8 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	if (err)
 		goto err_wss;
 	rxb_nicmem_init(&ctx->mem, (u64)cfg->nicmem_kb * 1024,
-			cfg->nicmem_fetch_ns, rxb_nic_clock);
+			cfg->nicmem_fetch_ns, rxb_nic_clock, NULL);
+	rxb_nicmem_set_timer(&ctx->mem, rxb_nic_fetch_arm, ctx);
 	rxb_nic_hds_init(ctx, cfg->nicmem_split);
 	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
 	hwm = model->create(mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
@@ -565,7 +590,11 @@ void rxb_nic_ctx_bar(struct rxb_nic_ctx *ctx, struct rxb_bar *bar)
  */
 int rxb_nic_ctx_load(struct rxb_nic_ctx *ctx)
 {
-	return ctx->hwm->ops->start ? ctx->hwm->ops->start(ctx->hwm) : 0;
+	int err = ctx->hwm->ops->start ? ctx->hwm->ops->start(ctx->hwm) : 0;
+
+	if (!err && ctx->hds.on)
+		err = rxb_nic_hds_load(ctx);
+	return err;
 }
 
 /**
@@ -607,7 +636,11 @@ void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx)
 	 */
 	synchronize_net();
 	tasklet_kill(&ctx->db_bh);
+	tasklet_kill(&ctx->hds.bh);
 	hrtimer_cancel(&ctx->timer);
+	/* Fetches in flight are not completed: their owners free them. */
+	hrtimer_cancel(&ctx->fetch_timer);
+	rxb_nicmem_fetch_abort(&ctx->mem);
 	rxb_flow_stop(&ctx->flows);
 }
 
@@ -654,6 +687,8 @@ void rxb_nic_queue_reset(struct rxb_nic_ctx *ctx, unsigned int q)
  */
 void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on)
 {
+	struct rxb_nic_ctx *ctx;
+
 	if (on) {
 		/* Release: pairs with test_bit_acquire() in delivery. */
 		clear_bit_unlock(q, &nic->q_off);
@@ -662,16 +697,38 @@ void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on)
 	set_bit(q, &nic->q_off);
 	/* Deliveries run under RCU with bottom halves off. */
 	synchronize_net();
+	/* Fetches in flight complete now: their buffers go back to the
+	 * driver (the queue's command rings and CEIO's fetch rings).
+	 */
+	ctx = rtnl_dereference(nic->ctx);
+	if (ctx) {
+		local_bh_disable();
+		rxb_nic_ctx_enter();
+		rxb_nicmem_fetch_flush(&ctx->mem);
+		rxb_nic_ctx_exit();
+		local_bh_enable();
+	}
 }
 
-/* A ring model signals queue @q: an event under the NIC's moderation. */
-static void rxb_nic_raise_irq(void *hw, unsigned int q)
+/**
+ * rxb_nic_irq_event() - an event on queue @q's vector, under the NIC's
+ *	interrupt moderation.
+ * @ctx: the context.
+ * @q: the queue.
+ */
+void rxb_nic_irq_event(struct rxb_nic_ctx *ctx, unsigned int q)
 {
-	struct rxb_nic *nic = ((struct rxb_nic_ctx *)hw)->nic;
+	struct rxb_nic *nic = ctx->nic;
 
 	rxb_nic_ctx_assert("raise_irq");
 	rxb_vec_event(&nic->vec[q], READ_ONCE(nic->coal_frames),
 		      READ_ONCE(nic->coal_usecs));
+}
+
+/* A ring model signals queue @q. */
+static void rxb_nic_raise_irq(void *hw, unsigned int q)
+{
+	rxb_nic_irq_event(hw, q);
 }
 
 static void rxb_nic_arm_timer(void *hw, u64 ns)

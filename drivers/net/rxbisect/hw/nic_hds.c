@@ -12,18 +12,21 @@
  * carries RXB_CQE_F_SPLIT.
  *
  * The payload leaves NIC memory only through the queue's command ring
- * (struct rxb_nmc_desc): FETCH copies it into host memory (a DMA write,
- * counted as host bytes), TX sends headers read from host memory followed
- * by the payload to the wire, FREE releases it.
+ * (struct rxb_nmc_desc), whose tail register is a doorbell: the NIC's
+ * doorbell service executes the commands in its own context, later
+ * (rxb_nic_hds_doorbell()): FETCH through the memory tier's fetch engine,
+ * which copies the payload into host memory once the tier's latency has
+ * passed, writes the done mark and raises the queue's interrupt; TX sends
+ * the command's inline headers and the payload to the wire, FREE releases
+ * it, both at once.
  *
  * A frame with nothing to split, or one the tier has no room for, is
  * written whole, as without the split (counted: whole, fallback).
  *
- * The BAR: rxb_nic_hds_bar() is the CPU's view of a payload in NIC memory
- * (on hardware a mapping of device memory through a PCI BAR, which
- * nicmem's prototype exposed to the kernel as device pages).  The driver
- * hands it to XDP programs as a read-mostly fragment; the emulation cannot
- * count the bytes a program reads there.
+ * The memory window: the split record's bar field is the CPU's address of
+ * the payload (on hardware a mapping of device memory through a PCI BAR,
+ * which nicmem's prototype exposed to the kernel as device pages); the
+ * driver hands it to XDP programs as a read-mostly fragment.
  */
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
@@ -104,6 +107,8 @@ static u32 rxb_hds_hdr_len(const struct sk_buff *skb, u32 len)
 	return off < len ? off : 0;
 }
 
+static void rxb_hds_bh(struct tasklet_struct *t);
+
 /**
  * rxb_nic_hds_init() - power on a context's split, empty.
  * @ctx: the context being created.
@@ -111,8 +116,13 @@ static u32 rxb_hds_hdr_len(const struct sk_buff *skb, u32 len)
  */
 void rxb_nic_hds_init(struct rxb_nic_ctx *ctx, bool on)
 {
+	unsigned int q;
+
 	ctx->hds.on = on;
 	xa_init_flags(&ctx->hds.xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
+	tasklet_setup(&ctx->hds.bh, rxb_hds_bh);
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		spin_lock_init(&ctx->hds.q[q].lock);
 }
 
 /* Free payload @handle held in @page: out of the table, the tier and the
@@ -139,11 +149,14 @@ void rxb_nic_hds_fini(struct rxb_nic_ctx *ctx)
 	struct page *page;
 	unsigned long i;
 
+	tasklet_kill(&ctx->hds.bh);
 	xa_for_each(&ctx->hds.xa, i, page) {
 		rxb_hds_release(ctx, i, page);
 		atomic64_inc(&ctx->hds.reclaimed);
 	}
 	xa_destroy(&ctx->hds.xa);
+	for (i = 0; i < RXB_MAX_QUEUES; i++)
+		kvfree(ctx->hds.q[i].req);
 }
 
 /**
@@ -202,7 +215,8 @@ u8 rxb_nic_hds_write(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 	rec->handle = cpu_to_le32(id);
 	rec->hdr_len = cpu_to_le16(hlen);
 	rec->pay_len = cpu_to_le16(pay);
-	rec->reserved = 0;
+	/* The payload through the NIC's memory window. */
+	rec->bar = cpu_to_le64((uintptr_t)(va + hlen));
 	atomic64_add(hlen + sizeof(*rec), &nic->dma_bytes[nf->q].v);
 	atomic64_add(hlen + sizeof(*rec), &h->host_bytes);
 	atomic64_add(pay, &h->nic_bytes);
@@ -224,31 +238,48 @@ whole:
 }
 
 /**
- * rxb_nic_nmc_setup() - write a queue's command ring base registers.
- * @ctx: the receive context, not enabled yet.
- * @q: the queue.
- * @ring: bus address of the ring (host memory, zeroed), or 0 for none.
- * @entries: its entries, a power of two up to RXB_NMC_RING_MAX.
+ * rxb_nic_hds_load() - "load ring registers" for the split: map each
+ *	queue's command ring the driver programmed (struct rxb_nmc_regs).
+ * @ctx: a context not enabled, in split mode.
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, -EINVAL for a ring register the NIC cannot use, -ENOMEM.
  */
-int rxb_nic_nmc_setup(struct rxb_nic_ctx *ctx, unsigned int q, u64 ring,
-		      u32 entries)
+int rxb_nic_hds_load(struct rxb_nic_ctx *ctx)
 {
-	struct rxb_hds_q *hq;
+	unsigned int q;
 
-	if (q >= RXB_MAX_QUEUES ||
-	    (ring && (!is_power_of_2(entries) || entries > RXB_NMC_RING_MAX)))
-		return -EINVAL;
-	hq = &ctx->hds.q[q];
-	hq->ring = ring ? phys_to_virt(ring) : NULL;
-	hq->mask = entries - 1;
-	hq->head = 0;
+	for (q = 0; q < ctx->nqueues; q++) {
+		const struct rxb_nmc_regs *r = rxb_bar_q(&ctx->bar, q,
+							 RXB_QPAGE_NMC);
+		struct rxb_hds_q *hq = &ctx->hds.q[q];
+		u32 n = READ_ONCE(r->entries);
+		u64 addr = (u64)READ_ONCE(r->base.hi) << 32 |
+			   READ_ONCE(r->base.lo);
+		u32 i;
+
+		if (!addr)
+			continue;
+		if (!is_power_of_2(n) || n > RXB_NMC_RING_MAX)
+			return -EINVAL;
+		/* The emulation's IOMMU: ring memory at the driver's address. */
+		hq->ring = (struct rxb_nmc_desc *)(uintptr_t)addr;
+		hq->mask = n - 1;
+		hq->head = 0;
+		hq->req = kvcalloc(n, sizeof(*hq->req), GFP_KERNEL);
+		if (!hq->req)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			hq->req[i].ctx = ctx;
+			hq->req[i].q = q;
+		}
+	}
 	return 0;
 }
 
-/* TX: headers from host memory, then @len payload bytes from NIC memory,
- * as one frame on @wire.  False when the NIC had no memory to build it.
+/* TX: the command's inline headers, then @len payload bytes from NIC
+ * memory, as one frame for the port's wire, queued on @wire (sent once
+ * the ring's lock is dropped).  False when the NIC had no memory to
+ * build it, or no wire.
  */
 static bool rxb_hds_tx(struct rxb_nic_ctx *ctx, const struct rxb_nmc_desc *d,
 		       struct page *page, u32 len, struct sk_buff_head *wire)
@@ -257,99 +288,175 @@ static bool rxb_hds_tx(struct rxb_nic_ctx *ctx, const struct rxb_nmc_desc *d,
 	unsigned long priv = page_private(page);
 	struct sk_buff *skb;
 
+	/* Acquire: pairs with the release in rxb_nic_set_wire(). */
+	if (hlen > RXB_NMC_INLINE || !smp_load_acquire(&ctx->nic->wire_xmit))
+		return false;
 	skb = alloc_skb(hlen + len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!skb)
 		return false;
-	skb_put_data(skb, phys_to_virt(le64_to_cpu(d->buf_addr)), hlen);
+	skb_put_data(skb, d->hdr, hlen);
 	skb_put_data(skb, (u8 *)page_address(page) + RXB_HDS_HDR(priv), len);
-	__skb_queue_tail(wire, skb);
 	atomic64_inc(&ctx->hds.tx_frames);
 	atomic64_add(len, &ctx->hds.tx_nic_bytes);
 	atomic64_add(hlen, &ctx->hds.tx_host_bytes);
+	__skb_queue_tail(wire, skb);
 	return true;
 }
 
-/**
- * rxb_nic_nmc_doorbell() - write a queue's command ring tail register:
- *	the NIC executes the commands up to @tail, in order.
- * @ctx: the receive context whose rings the queue polls.
- * @q: the queue; its poll context.
- * @tail: commands written up to here (free-running).
- * @wire: TX commands' frames, for the port's Tx engine to send in order.
- *
- * Each command completes within the write (RXB_NMC_F_DONE set with
- * release); a FETCH waits the tier's fetch latency first.
+/* The done mark of command @d, with release: the data moved before it.
+ * Pairs with the acquire in rxb_hds_cmd_flags() (hds.c, the driver).
  */
-void rxb_nic_nmc_doorbell(struct rxb_nic_ctx *ctx, unsigned int q, u32 tail,
-			  struct sk_buff_head *wire)
+static void rxb_hds_done(struct rxb_nic_ctx *ctx, struct rxb_nmc_desc *d,
+			 u8 fl)
 {
-	struct rxb_nic *nic = ctx->nic;
-	struct rxb_hds_q *hq = &ctx->hds.q[q];
+	if (fl & RXB_NMC_F_ERR)
+		atomic64_inc(&ctx->hds.cmd_errors);
+	smp_store_release(&d->flags, fl | RXB_NMC_F_DONE);
+}
 
-	rxb_nic_reg_write(nic, q, sizeof(tail));
-	if (!hq->ring)
-		return;
+/* The fetch engine moved a FETCH command's payload (the NIC's context). */
+static void rxb_hds_fetch_done(struct rxb_nicmem_fetch *f)
+{
+	struct rxb_hds_req *r = container_of(f, struct rxb_hds_req, f);
+	struct rxb_nic_ctx *ctx = r->ctx;
+	struct rxb_hds_q *hq = &ctx->hds.q[r->q];
+	struct rxb_nmc_desc *d = &hq->ring[r - hq->req];
+
+	atomic64_add(f->len, &ctx->nic->dma_bytes[r->q].v);
+	atomic64_add(f->len, &ctx->hds.fetch_bytes);
+	atomic64_add(f->len, &ctx->hds.host_bytes);
+	if (r->release)
+		rxb_hds_release(ctx, r->handle, r->page);
+	rxb_hds_done(ctx, d, 0);
+	rxb_nic_irq_event(ctx, r->q);
+}
+
+/* Execute queue @q's commands up to its tail, in order. */
+static void rxb_hds_exec(struct rxb_nic_ctx *ctx, unsigned int q,
+			 struct sk_buff_head *wire)
+{
+	const struct rxb_nmc_regs *r = rxb_bar_q(&ctx->bar, q, RXB_QPAGE_NMC);
+	struct rxb_hds_q *hq = &ctx->hds.q[q];
+	struct rxb_nic *nic = ctx->nic;
+	u32 tail;
+
+	spin_lock(&hq->lock);
+	/* Acquire: pairs with the release of the driver's tail write. */
+	tail = smp_load_acquire(&r->tail);
 	for (; hq->head != tail; hq->head++) {
-		struct rxb_nmc_desc *d = &hq->ring[hq->head & hq->mask];
+		u32 i = hq->head & hq->mask;
+		struct rxb_nmc_desc *d = &hq->ring[i];
+		struct rxb_hds_req *req = &hq->req[i];
 		u32 handle = le32_to_cpu(d->handle), len = le16_to_cpu(d->len);
-		u8 fl = RXB_NMC_F_DONE;
-		struct page *page;
+		u8 fl = 0;
+		struct page *pg;
 		u32 pay = 0, hlen = 0;
 
-		atomic64_add(sizeof(*d), &nic->pcie[q].to_nic_desc);
-		page = xa_load(&ctx->hds.xa, handle);
-		if (page) {
-			pay = RXB_HDS_PAY(page_private(page));
-			hlen = RXB_HDS_HDR(page_private(page));
+		atomic64_add(offsetof(struct rxb_nmc_desc, hdr) +
+			     (d->op == RXB_NMC_TX ?
+			      min_t(u32, le16_to_cpu(d->hdr_len),
+				    RXB_NMC_INLINE) : 0),
+			     &nic->pcie[q].to_nic_desc);
+		pg = xa_load(&ctx->hds.xa, handle);
+		if (pg) {
+			pay = RXB_HDS_PAY(page_private(pg));
+			hlen = RXB_HDS_HDR(page_private(pg));
 		}
-		if (!page || len > pay) {
+		if (!pg || len > pay) {
 			fl |= RXB_NMC_F_ERR;
 		} else if (d->op == RXB_NMC_FETCH) {
 			u64 to = le64_to_cpu(d->buf_addr);
 
-			rxb_nicmem_fetch_wait(&ctx->mem, len);
 			/* A DMA write like any other: in the working set. */
 			rxb_nic_ws_write(ctx, to, len);
-			memcpy(phys_to_virt(to),
-			       (u8 *)page_address(page) + hlen, len);
-			atomic64_add(len, &nic->dma_bytes[q].v);
-			atomic64_add(len, &ctx->hds.fetch_bytes);
-			atomic64_add(len, &ctx->hds.host_bytes);
+			req->f.src = (u8 *)page_address(pg) + hlen;
+			req->f.dst = phys_to_virt(to);
+			req->f.len = len;
+			req->f.done = rxb_hds_fetch_done;
+			req->page = pg;
+			req->handle = handle;
+			req->release = d->flags & RXB_NMC_F_RELEASE;
+			rxb_nicmem_fetch_submit(&ctx->mem, &req->f);
+			continue;
 		} else if (d->op == RXB_NMC_TX) {
-			if (!rxb_hds_tx(ctx, d, page, len, wire))
+			if (!rxb_hds_tx(ctx, d, pg, len, wire))
 				fl |= RXB_NMC_F_ERR;
 		} else if (d->op != RXB_NMC_FREE) {
 			fl |= RXB_NMC_F_ERR;
 		}
-		if (page && (d->op == RXB_NMC_FREE ||
-			     (d->flags & RXB_NMC_F_RELEASE)))
-			rxb_hds_release(ctx, handle, page);
-		if (fl & RXB_NMC_F_ERR)
-			atomic64_inc(&ctx->hds.cmd_errors);
-		/* Release: the data moved before the done mark. */
-		smp_store_release(&d->flags, fl);
+		if (pg && (d->op == RXB_NMC_FREE ||
+			   (d->flags & RXB_NMC_F_RELEASE)))
+			rxb_hds_release(ctx, handle, pg);
+		rxb_hds_done(ctx, d, fl);
 	}
+	spin_unlock(&hq->lock);
+}
+
+/* The split's command processor: the NIC's own context (a bottom half of
+ * the CPU that rang), with no lock held, so that its TX frames may go
+ * straight to the wire.
+ */
+static void rxb_hds_bh(struct tasklet_struct *t)
+{
+	struct rxb_nic_ctx *ctx = from_tasklet(ctx, t, hds.bh);
+	void (*xmit)(void *arg, unsigned int q, struct sk_buff *skb);
+	struct sk_buff_head wire;
+	struct sk_buff *skb;
+	unsigned int q;
+
+	if (!READ_ONCE(ctx->live))
+		return;
+	__skb_queue_head_init(&wire);
+	rxb_nic_ctx_enter();
+	for (q = 0; q < ctx->nqueues; q++) {
+		if (!test_and_clear_bit(q, &ctx->hds.todo))
+			continue;
+		rxb_hds_exec(ctx, q, &wire);
+		/* Acquire: pairs with the release in rxb_nic_set_wire(). */
+		xmit = smp_load_acquire(&ctx->nic->wire_xmit);
+		while ((skb = __skb_dequeue(&wire)))
+			xmit(ctx->nic->wire_arg, q, skb);
+	}
+	rxb_nic_ctx_exit();
 }
 
 /**
- * rxb_nic_hds_bar() - the CPU's view of a payload in NIC memory (a BAR
- *	mapping of device memory on hardware).
- * @ctx: the receive context.
- * @handle: the payload (struct rxb_hds_rec.handle), held.
- * @off: set to the payload's offset in the returned page.
+ * rxb_nic_hds_doorbell() - the doorbell service of the split: the driver
+ *	wrote registers in page @page; have the split's command processor
+ *	execute that queue's commands.
+ * @arg: the receive context.
+ * @page: the page written.
  *
- * The page stays the NIC's: a user takes its own reference for as long
- * as it maps it, and the payload's bytes stay valid until its release.
- *
- * Return: the page, or NULL for an unknown handle.
+ * The NIC's context.  The processor runs in a context of its own
+ * (rxb_hds_bh()): this one may be a receive engine inside another port's
+ * transmit.  FREE and TX complete there; a FETCH once the memory tier's
+ * latency has passed (rxb_hds_fetch_done()).
  */
-struct page *rxb_nic_hds_bar(struct rxb_nic_ctx *ctx, u32 handle, u32 *off)
+void rxb_nic_hds_doorbell(void *arg, u32 page)
 {
-	struct page *page = xa_load(&ctx->hds.xa, handle);
+	struct rxb_nic_ctx *ctx = arg;
+	unsigned int q = page - ctx->bar.qpage;
 
-	if (page)
-		*off = RXB_HDS_HDR(page_private(page));
-	return page;
+	if (page < ctx->bar.qpage || q >= ctx->nqueues || !ctx->hds.q[q].ring)
+		return;
+	if (!test_and_set_bit(q, &ctx->hds.todo))
+		tasklet_schedule(&ctx->hds.bh);
+}
+
+/**
+ * rxb_nic_set_wire() - the port's wire, where the NIC's TX commands send.
+ * @nic: the NIC.
+ * @xmit: put @skb on the wire from queue @q (the PHY), in the NIC's
+ *	context; consumes @skb.
+ * @arg: its argument.
+ */
+void rxb_nic_set_wire(struct rxb_nic *nic,
+		      void (*xmit)(void *arg, unsigned int q,
+				   struct sk_buff *skb), void *arg)
+{
+	nic->wire_arg = arg;
+	/* Release: @arg before the function that uses it. */
+	smp_store_release(&nic->wire_xmit, xmit);
 }
 
 /**

@@ -207,13 +207,35 @@ struct rxb_nic_pcie {
 };
 
 /**
+ * struct rxb_hds_req - a FETCH command in the memory tier's fetch engine.
+ * @f: the fetch.
+ * @ctx: its context.
+ * @q: its queue.
+ * @page: the payload's NIC page.
+ * @handle: the payload.
+ * @release: release it once fetched.
+ */
+struct rxb_hds_req {
+	struct rxb_nicmem_fetch f;
+	struct rxb_nic_ctx *ctx;
+	unsigned int q;
+	struct page *page;
+	u32 handle;
+	bool release;
+};
+
+/**
  * struct rxb_hds_q - the NIC's side of a queue's nicmem command ring.
+ * @lock: the ring's execution (doorbell service).
  * @ring: the ring in host memory (its bus address, mapped), or NULL.
+ * @req: per entry, its FETCH in flight.
  * @mask: entries - 1.
  * @head: next entry the NIC executes (free-running).
  */
 struct rxb_hds_q {
+	spinlock_t lock;	/* the ring's execution */
 	struct rxb_nmc_desc *ring;
+	struct rxb_hds_req *req;
 	u32 mask;
 	u32 head;
 };
@@ -221,6 +243,8 @@ struct rxb_hds_q {
 /**
  * struct rxb_hds - the header/data split of a receive context (nic_hds.c).
  * @on: split mode (fixed for the context's life).
+ * @bh: the command processor (rxb_hds_bh()).
+ * @todo: queues whose command ring the driver rang.
  * @xa: payloads in NIC memory: handle -> the NIC page holding the frame
  *	(page_private: header length << 16 | payload length).
  * @q: command rings, per queue.
@@ -239,6 +263,8 @@ struct rxb_hds_q {
  */
 struct rxb_hds {
 	bool on;
+	struct tasklet_struct bh;
+	unsigned long todo;
 	struct xarray xa;
 	struct rxb_hds_q q[RXB_MAX_QUEUES];
 	atomic64_t frames;
@@ -268,6 +294,7 @@ struct rxb_hds {
  *	context of the kicking CPU).
  * @nqueues: its queues.
  * @timer: the NIC's timer, for models that ask for one (arm_timer).
+ * @fetch_timer: the timer of the on-NIC memory tier's fetch engine.
  * @wss: the I/O working set tracker of the DMA engine.
  * @flows: the flow table.
  * @mem: the on-NIC memory tier.
@@ -284,6 +311,7 @@ struct rxb_nic_ctx {
 	struct tasklet_struct db_bh;
 	unsigned int nqueues;
 	struct hrtimer timer;
+	struct hrtimer fetch_timer;
 	struct rxb_wss wss;
 	struct rxb_flow_table flows;
 	struct rxb_nicmem mem;
@@ -329,6 +357,9 @@ struct rxb_nic_ctx {
  * @dma_bytes: bytes the DMA engine wrote, per queue, a cache line each.
  * @steered: frames an ntuple rule sent to each queue, a cache line each.
  * @pcie: interconnect counters per queue.
+ * @wire_xmit: the port's wire, where the NIC's own TX sends (the
+ *	header/data split's TX commands); set by the driver.
+ * @wire_arg: its argument.
  */
 struct rxb_nic {
 	struct net_device *dev;
@@ -362,6 +393,8 @@ struct rxb_nic {
 		atomic64_t v;
 	} ____cacheline_aligned_in_smp steered[RXB_MAX_QUEUES];
 	struct rxb_nic_pcie pcie[RXB_MAX_QUEUES] ____cacheline_aligned_in_smp;
+	void (*wire_xmit)(void *arg, unsigned int q, struct sk_buff *skb);
+	void *wire_arg;
 };
 
 /**
@@ -377,6 +410,7 @@ struct rxb_nic_frame {
 /* nic.c */
 void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb);
 void rxb_nic_doorbells(struct rxb_nic_ctx *ctx);
+void rxb_nic_irq_event(struct rxb_nic_ctx *ctx, unsigned int q);
 bool rxb_nic_doorbells_pending(struct rxb_nic *nic);
 void rxb_nic_serve_doorbells(struct rxb_nic *nic);
 void rxb_nic_bh_batch(struct rxb_nic *nic, int n);
@@ -412,6 +446,8 @@ u8 rxb_nic_hds_write(struct rxb_nic_ctx *ctx, const struct rxb_frame *f,
 		     u64 addr, u32 *csum);
 void rxb_nic_hds_counters(struct rxb_nic_ctx *ctx,
 			  struct rxb_nic_hds_counters *c);
+int rxb_nic_hds_load(struct rxb_nic_ctx *ctx);
+void rxb_nic_hds_doorbell(void *arg, u32 page);
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);

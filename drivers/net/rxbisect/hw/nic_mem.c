@@ -7,15 +7,16 @@
  * asks for it, so a 64 MiB tier costs host memory only for what it holds.
  * The NIC address of a piece is the address of its header.
  *
- * Fetch latency: a synchronous fetch busy-waits the latency on the NIC's
- * clock before it copies (the CPU stalls on a read across the bus); an
- * asynchronous fetch records when it completes and copies when polled
- * after that.  Counters are atomics of the tier, shared by whatever model
- * uses it: every user pays the same.
+ * Fetch latency: the fetch engine queues each fetch with the time its bytes
+ * arrive and completes it from the environment's timer once that time has
+ * passed (rxb_nicmem_fetch_run(), the NIC's context): nobody busy-waits
+ * for emulated time.  Counters are atomics of the tier, shared by
+ * whatever model uses it: every user pays the same.
  */
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rxbisect/rxb_nicmem.h>
@@ -36,14 +37,31 @@ static struct rxb_nicmem_piece *rxb_nicmem_piece(u64 addr)
  * @capacity: bytes, 0 for none.
  * @fetch_ns: latency of a host fetch.
  * @now_ns: the NIC's monotonic clock.
+ * @clock_arg: its argument.
  */
 void rxb_nicmem_init(struct rxb_nicmem *nm, u64 capacity, u64 fetch_ns,
-		     u64 (*now_ns)(void))
+		     u64 (*now_ns)(void *arg), void *clock_arg)
 {
 	memset(nm, 0, sizeof(*nm));
 	nm->capacity = capacity;
 	nm->fetch_ns = fetch_ns;
 	nm->now_ns = now_ns;
+	nm->clock_arg = clock_arg;
+	spin_lock_init(&nm->fe_lock);
+	nm->fe_tail = &nm->fe_head;
+}
+
+/**
+ * rxb_nicmem_set_timer() - the environment's timer for the fetch engine.
+ * @nm: the tier, no fetch in flight.
+ * @arm: call rxb_nicmem_fetch_run() in about @ns nanoseconds.
+ * @arg: its argument.
+ */
+void rxb_nicmem_set_timer(struct rxb_nicmem *nm,
+			  void (*arm)(void *arg, u64 ns), void *arg)
+{
+	nm->fe_arm = arm;
+	nm->fe_arg = arg;
 }
 
 /**
@@ -144,22 +162,6 @@ void rxb_nicmem_unreserve(struct rxb_nicmem *nm, u32 len)
 }
 
 /**
- * rxb_nicmem_fetch_wait() - a synchronous host fetch of @len reserved
- *	bytes: wait the latency and count the fetch; the caller copies.
- * @nm: the tier.
- * @len: bytes fetched.
- */
-void rxb_nicmem_fetch_wait(struct rxb_nicmem *nm, u32 len)
-{
-	u64 due = nm->now_ns() + nm->fetch_ns;
-
-	while (nm->fetch_ns && nm->now_ns() < due)
-		;
-	atomic64_add(len, &nm->fetched);
-	atomic64_inc(&nm->fetches);
-}
-
-/**
  * rxb_nicmem_free() - free a piece.
  * @nm: the tier.
  * @addr: its NIC address.
@@ -199,56 +201,129 @@ static void rxb_nicmem_copy(struct rxb_nicmem *nm, u64 addr, u32 off,
 }
 
 /**
- * rxb_nicmem_fetch() - synchronous host fetch: wait the latency, copy.
+ * rxb_nicmem_fetch_submit() - the fetch engine: start a fetch.
  * @nm: the tier.
- * @addr: the piece.
- * @off: offset in it.
- * @dst: host destination.
- * @len: bytes; @off + @len within the piece.
- */
-void rxb_nicmem_fetch(struct rxb_nicmem *nm, u64 addr, u32 off, void *dst,
-		      u32 len)
-{
-	u64 due = nm->now_ns() + nm->fetch_ns;
-
-	while (nm->fetch_ns && nm->now_ns() < due)
-		;
-	rxb_nicmem_copy(nm, addr, off, dst, len);
-}
-
-/**
- * rxb_nicmem_fetch_start() - asynchronous host fetch: issue it.
- * @nm: the tier.
- * @req: the caller's request, filled; completed by rxb_nicmem_fetch_poll().
- * @addr: the piece (kept until the fetch completes).
- * @off: offset in it.
- * @dst: host destination.
- * @len: bytes.
- */
-void rxb_nicmem_fetch_start(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req,
-			    u64 addr, u32 off, void *dst, u32 len)
-{
-	req->addr = addr;
-	req->off = off;
-	req->dst = dst;
-	req->len = len;
-	req->due_ns = nm->now_ns() + nm->fetch_ns;
-}
-
-/**
- * rxb_nicmem_fetch_poll() - asynchronous host fetch: complete it if due.
- * @nm: the tier.
- * @req: a request issued and not yet completed.
+ * @req: the request: @addr, @off, @dst, @len and @done set; the piece is
+ *	kept until @done ran.
  *
- * Return: true when the data is at its destination (the request is done),
- * false while it is in flight.
+ * In the NIC's context.  The fetch completes in the engine's context once
+ * the tier's fetch latency has passed, after every fetch submitted before
+ * it (rxb_nicmem_fetch_run()).
  */
-bool rxb_nicmem_fetch_poll(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req)
+void rxb_nicmem_fetch_submit(struct rxb_nicmem *nm,
+			     struct rxb_nicmem_fetch *req)
 {
-	if (nm->now_ns() < req->due_ns)
-		return false;
-	rxb_nicmem_copy(nm, req->addr, req->off, req->dst, req->len);
-	return true;
+	bool first;
+
+	req->next = NULL;
+	req->due_ns = nm->now_ns(nm->clock_arg) + nm->fetch_ns;
+	spin_lock(&nm->fe_lock);
+	first = !nm->fe_head;
+	*nm->fe_tail = req;
+	nm->fe_tail = &req->next;
+	spin_unlock(&nm->fe_lock);
+	/* The queue is in due order: only a new head needs the timer. */
+	if (first && nm->fe_arm)
+		nm->fe_arm(nm->fe_arg, nm->fetch_ns);
+}
+
+static bool rxb_nicmem_fetch_due(struct rxb_nicmem *nm, u64 now);
+
+/**
+ * rxb_nicmem_fetch_run() - the fetch engine: complete the fetches due.
+ * @nm: the tier.
+ *
+ * In the NIC's context, from one caller at a time (the environment's
+ * timer): copies each due fetch's bytes to its destination, counts them,
+ * and calls its done callback, oldest first; re-arms the timer for the
+ * next one.
+ *
+ * Return: true while fetches are still in flight.
+ */
+bool rxb_nicmem_fetch_run(struct rxb_nicmem *nm)
+{
+	return rxb_nicmem_fetch_due(nm, nm->now_ns(nm->clock_arg));
+}
+
+/**
+ * rxb_nicmem_fetch_flush() - the fetch engine: complete every fetch in
+ *	flight now, due or not (a queue is being disabled: its buffers go
+ *	back to the driver).
+ * @nm: the tier.
+ *
+ * In the NIC's context.
+ */
+void rxb_nicmem_fetch_flush(struct rxb_nicmem *nm)
+{
+	rxb_nicmem_fetch_due(nm, U64_MAX);
+}
+
+/* Complete the fetches due at @now; true while others are in flight. */
+static bool rxb_nicmem_fetch_due(struct rxb_nicmem *nm, u64 now)
+{
+	struct rxb_nicmem_fetch *done, *req, **pp;
+	u64 next = 0;
+	bool more;
+
+	spin_lock(&nm->fe_lock);
+	done = NULL;
+	if (nm->fe_head && nm->fe_head->due_ns <= now) {
+		/* Unlink the due prefix of the queue. */
+		done = nm->fe_head;
+		for (pp = &done->next; *pp && (*pp)->due_ns <= now;
+		     pp = &(*pp)->next)
+			;
+		nm->fe_head = *pp;
+		*pp = NULL;
+		if (!nm->fe_head)
+			nm->fe_tail = &nm->fe_head;
+	}
+	more = nm->fe_head;
+	if (more)
+		next = nm->fe_head->due_ns;
+	spin_unlock(&nm->fe_lock);
+	while (done) {
+		req = done;
+		done = req->next;
+		if (req->dst && req->len && req->src) {
+			memcpy(req->dst, req->src, req->len);
+			atomic64_add(req->len, &nm->fetched);
+			atomic64_inc(&nm->fetches);
+		} else if (req->dst && req->len) {
+			rxb_nicmem_copy(nm, req->addr, req->off, req->dst,
+					req->len);
+		} else {
+			atomic64_inc(&nm->fetches);
+		}
+		req->done(req);
+	}
+	if (more && nm->fe_arm && now != U64_MAX)
+		nm->fe_arm(nm->fe_arg, next > now ? next - now : 0);
+	return more;
+}
+
+/**
+ * rxb_nicmem_fetch_busy() - are fetches in flight?
+ * @nm: the tier.
+ *
+ * Return: true when the engine holds a fetch.
+ */
+bool rxb_nicmem_fetch_busy(struct rxb_nicmem *nm)
+{
+	return READ_ONCE(nm->fe_head);
+}
+
+/**
+ * rxb_nicmem_fetch_abort() - drop every fetch in flight, uncompleted (the
+ *	context is being torn down: nothing runs, their owners free them).
+ * @nm: the tier.
+ */
+void rxb_nicmem_fetch_abort(struct rxb_nicmem *nm)
+{
+	spin_lock(&nm->fe_lock);
+	nm->fe_head = NULL;
+	nm->fe_tail = &nm->fe_head;
+	spin_unlock(&nm->fe_lock);
 }
 
 /**

@@ -133,13 +133,17 @@ void rxb_hw_cring_note(const struct rxb_hw_cring *cr, u32 *tail, u16 desc_idx,
  * rxb_hw_doorbells() - the NIC's doorbell service: act on the register
  *	writes the driver posted since the NIC last looked.
  * @m: the context's hardware half (its view's page 0 is the context's).
+ * @core: optional: the NIC's own components' service of a page (the
+ *	header/data split's command rings), before the model's.
+ * @arg: its argument.
  *
  * In the NIC's context: the receive engine (before a frame), the engine
  * thread, or the kick's bottom half (the kernel; the environment's NIC
  * threads in userspace).  May run on several CPUs at once: each marked
  * page is taken by one of them, and the model's doorbell op sees it.
  */
-void rxb_hw_doorbells(struct rxb_hw_model *m)
+void rxb_hw_doorbells(struct rxb_hw_model *m,
+		      void (*core)(void *arg, u32 page), void *arg)
 {
 	struct rxb_bar_global *g = (struct rxb_bar_global *)m->bar.base;
 	unsigned int w, nw = BITS_TO_LONGS(m->bar.npages);
@@ -164,6 +168,8 @@ void rxb_hw_doorbells(struct rxb_hw_model *m)
 			unsigned int b = __ffs(bits);
 
 			bits &= bits - 1;
+			if (core)
+				core(arg, w * BITS_PER_LONG + b);
 			rxb_hwm_doorbell(m, w * BITS_PER_LONG + b);
 		}
 	}

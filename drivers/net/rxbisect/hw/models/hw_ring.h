@@ -172,7 +172,8 @@ struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
 					const struct rxb_bar *bar,
 					const struct rxb_layout *lay);
 void rxb_hw_model_free(struct rxb_hw_model *m, const struct rxb_layout *lay);
-void rxb_hw_doorbells(struct rxb_hw_model *m);
+void rxb_hw_doorbells(struct rxb_hw_model *m,
+		      void (*core)(void *arg, u32 page), void *arg);
 void rxb_hw_cring_deliver(struct rxb_hw_model *m, unsigned int qi,
 			  const struct rxb_hw_cring *cr, u32 *tail,
 			  const struct rxb_frame *f, u64 buf_addr, u16 desc_idx,
