@@ -932,6 +932,32 @@ static_assert(sizeof(struct rxb_nmc_regs) == 16);
 #define RXB_QPAGE_NMC		3712	/* struct rxb_nmc_regs */
 #define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */
 
+/*
+ * The on-NIC memory tier's statistics registers (nic_mem.c; ethtool -S
+ * nicmem_*), read by the driver through the NIC's register interface.
+ */
+/**
+ * struct rxb_nicmem_counters - the tier's counters (ethtool -S nicmem_*).
+ * @capacity: bytes the tier holds at most.
+ * @held: bytes allocated now.
+ * @peak: the largest @held seen.
+ * @fetched: bytes the host fetched.
+ * @fetches: fetches completed.
+ * @allocs: allocations that succeeded.
+ * @alloc_fails: allocations refused because the tier was full.
+ * @fetch_ns: the fetch latency.
+ */
+struct rxb_nicmem_counters {
+	u64 capacity;
+	u64 held;
+	u64 peak;
+	u64 fetched;
+	u64 fetches;
+	u64 allocs;
+	u64 alloc_fails;
+	u64 fetch_ns;
+};
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

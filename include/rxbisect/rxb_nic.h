@@ -21,7 +21,6 @@
 #include <linux/types.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
-#include <rxbisect/rxb_nicmem.h>
 
 struct net_device;
 struct page;

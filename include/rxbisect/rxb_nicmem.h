@@ -34,28 +34,7 @@
 
 #include <linux/types.h>
 #include <linux/spinlock.h>
-
-/**
- * struct rxb_nicmem_counters - the tier's counters (ethtool -S nicmem_*).
- * @capacity: bytes the tier holds at most.
- * @held: bytes allocated now.
- * @peak: the largest @held seen.
- * @fetched: bytes the host fetched.
- * @fetches: fetches completed.
- * @allocs: allocations that succeeded.
- * @alloc_fails: allocations refused because the tier was full.
- * @fetch_ns: the fetch latency.
- */
-struct rxb_nicmem_counters {
-	u64 capacity;
-	u64 held;
-	u64 peak;
-	u64 fetched;
-	u64 fetches;
-	u64 allocs;
-	u64 alloc_fails;
-	u64 fetch_ns;
-};
+#include <rxbisect/rxb_desc.h>
 
 struct rxb_nicmem_fetch;
 
