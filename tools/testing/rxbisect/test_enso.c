@@ -183,6 +183,104 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/*
+ * Posted Head_SW writes (issue 31): with data beyond Head_SW, the driver's
+ * write of it produces no notification, no interrupt and nothing to poll
+ * until the NIC's doorbell service runs; then it does.  Its notification
+ * counters and debug registers (the register space) move only then too.
+ */
+static void test_posted_head(const void *arg __always_unused)
+{
+	const struct rxb_enso_pipe_regs *regs;
+	long bad0 = rxb_env_ctx_violations();
+	struct rxb_hw_debug d0, d;
+	u64 next = 0, seq = 0, irqs;
+	struct rxb_th t;
+	int i;
+
+	if (!rxb_th_create(&t, "enso", 1, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	regs = rxb_enso_pipe_regs(&t.m->bar, 1, 0, 0);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(send(&t, 0, seq++, 100, 1), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 1);
+	EXPECT_EQ(poll_check(&t, 0, &next, 16), 1);
+	t.ops->nic_debug(t.m, 0, &d0);
+	irqs = rxb_env_irqs(t.env, 0);
+	/* The driver gives the first frame's flits back: Head_SW moves. */
+	t.ops->refill(t.m, 0);
+	EXPECT_EQ(READ_ONCE(regs->rx_head), rxb_enso_frame_flits(100));
+	EXPECT(rxb_env_doorbells_pending(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 1);
+	EXPECT_EQ(rxb_env_irqs(t.env, 0), irqs);
+	EXPECT(!t.ops->rx_pending(t.m, 0));
+	EXPECT_EQ(poll_check(&t, 0, &next, 16), 0);
+	t.ops->nic_debug(t.m, 0, &d);
+	EXPECT_EQ(d.cq_tail, d0.cq_tail);
+	EXPECT_EQ(d.posted, d0.posted);
+	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+	/* The NIC serves the write: onRxUpdate, Head_SW != Tail_NIC. */
+	EXPECT(rxb_th_nic_run(&t));
+	EXPECT(!rxb_env_doorbells_pending(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 2);
+	EXPECT_EQ(rxb_env_irqs(t.env, 0), irqs + 1);
+	t.ops->nic_debug(t.m, 0, &d);
+	EXPECT_EQ(d.cq_tail, d0.cq_tail + 1);
+	EXPECT_EQ(d.posted, d0.posted + rxb_enso_frame_flits(100));
+	EXPECT(t.ops->rx_pending(t.m, 0));
+	EXPECT_EQ(poll_check(&t, 0, &next, 16), 3);
+	EXPECT_EQ(drain(&t, 0, &next, 16), 0);
+	EXPECT_EQ(next, seq);
+out:
+	rxb_th_destroy(&t);
+}
+
+/*
+ * The prefetch doorbell is posted too, and an event although it writes
+ * the value Head_SW holds: low-latency mode, two pipes; reading pipe 0,
+ * the driver rings pipe 1's (its head unchanged, 0), whose second frame
+ * was not notified; the NIC notifies it when it serves the write.
+ */
+static void test_posted_prefetch(const void *arg __always_unused)
+{
+	const struct rxb_enso_pipe_regs *regs;
+	u64 got = 0, seq = 0;
+	struct rxb_pkt pkts[16];
+	struct rxb_th t;
+	int n;
+
+	if (!rxb_th_init(&t, "enso", 1, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	t.cfg.enso_pipes = 2;
+	t.cfg.enso_prefetch = true;
+	if (!rxb_th_start(&t))
+		goto out;
+	regs = rxb_enso_pipe_regs(&t.m->bar, 2, 0, 1);
+	EXPECT_EQ(send(&t, 0, seq++, 100, hash_to_pipe(0, 2)), 0);
+	EXPECT_EQ(send(&t, 0, seq++, 100, hash_to_pipe(1, 2)), 0);
+	EXPECT_EQ(send(&t, 0, seq++, 100, hash_to_pipe(1, 2)), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 2);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_suppressed"), 1);
+	/* One packet: pipe 0's, after the prefetch of pipe 1. */
+	n = t.ops->poll(t.m, 0, pkts, 1);
+	EXPECT_EQ(n, 1);
+	got += n;
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_prefetches"), 1);
+	EXPECT_EQ(READ_ONCE(regs->rx_head), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 2);
+	EXPECT(rxb_th_nic_run(&t));
+	EXPECT_EQ(READ_ONCE(regs->rx_head), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 3);
+	/* Pipe 1's frames: both, the second notified by the prefetch. */
+	while ((n = t.ops->poll(t.m, 0, pkts, 16)) > 0 || rxb_th_nic_run(&t))
+		got += n;
+	EXPECT_EQ(got, seq);
+	EXPECT_EQ(QSTAT(&t, 0, packets), seq);
+	EXPECT(!t.ops->rx_pending(t.m, 0));
+out:
+	rxb_th_destroy(&t);
+}
+
 /* Frames of varying length through a 4 KiB pipe: many straddle its end
  * and are read whole through the second mapping; a full pipe drops the
  * frame, counted.
@@ -732,8 +830,10 @@ static void test_bad_cfg(const void *arg __always_unused)
 
 int main(void)
 {
-	struct ktap_case cases[7 + ARRAY_SIZE(mt_cases)] = {
+	struct ktap_case cases[9 + ARRAY_SIZE(mt_cases)] = {
 		{ "fig5", test_fig5, NULL },
+		{ "posted_head", test_posted_head, NULL },
+		{ "posted_prefetch", test_posted_prefetch, NULL },
 		{ "notif_full", test_notif_full, NULL },
 		{ "wrap", test_wrap, NULL },
 		{ "pipe_full", test_pipe_full, NULL },
@@ -744,7 +844,7 @@ int main(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mt_cases); i++)
-		cases[7 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
+		cases[9 + i] = (struct ktap_case){ mt_cases[i].name, test_mt,
 						   &mt_cases[i] };
 	return ktap_main(cases, ARRAY_SIZE(cases));
 }
