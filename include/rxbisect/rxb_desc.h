@@ -506,13 +506,13 @@ struct rxb_cq_regs {
 static_assert(sizeof(struct rxb_cq_regs) == 4);
 
 /*
- * Ensō (model_enso.c; Sadok et al., OSDI '23, sections 3-5).  No
- * descriptors: per receive queue one or more pipes, contiguous data rings
- * the NIC appends frames to back to back, and per interrupt vector (queue)
- * one notification ring shared by that queue's pipes.  Where the paper is
- * silent, Ensō's public library (github.com/crossroadsfpga/enso, consts.h
- * and internals.h) fixes the choice, marked "(library)" below; "(ours)"
- * marks what neither fixes.
+ * Ensō (drivers/net/rxbisect/{hw,drv}/models/enso.c; Sadok et al., OSDI
+ * '23, sections 3-5).  No descriptors: per receive queue one or more pipes,
+ * contiguous data rings the NIC appends frames to back to back, and per
+ * interrupt vector (queue) one notification ring shared by that queue's
+ * pipes.  Where the paper is silent, Ensō's public library
+ * (github.com/crossroadsfpga/enso, consts.h and internals.h) fixes the
+ * choice, marked "(library)" below; "(ours)" marks what neither fixes.
  *
  * Pipe framing (ours): each frame starts at a multiple of RXB_ENSO_FLIT
  * bytes from the pipe's start with a struct rxb_enso_hdr, the frame's bytes
@@ -525,9 +525,26 @@ static_assert(sizeof(struct rxb_cq_regs) == 4);
  * Head and tail of a pipe are flit offsets in 0..size/RXB_ENSO_FLIT - 1
  * (library); the NIC keeps one flit free, so head == tail means empty.  A
  * frame may straddle the pipe's end: the driver maps the pipe twice in a
- * row (rxb_drv_ops.map_ring) and reads it in one piece.  A frame that does
+ * row (rxb_drv_ring_ops.map) and reads it in one piece.  A frame that does
  * not fit the free space is dropped whole (library), counted in
- * rxb_qstats.ring_full_drops.
+ * rxb_hw_qstats.ring_full_drops.
+ *
+ * Register space (section 4.1.2: "each queue's MMIO pointer register pair
+ * is kept in its own dedicated page-aligned block", so that the kernel can
+ * map a queue's registers into the application that owns it):
+ *  - queue q's page: the notification ring's registers (struct
+ *    rxb_enso_notif_regs at RXB_QPAGE_REGS) and the NIC's Ensō statistics
+ *    (struct rxb_enso_qstats_regs at RXB_QPAGE_MSTATS); its debug registers
+ *    (struct rxb_qdebug_regs) hold the notification ring's tail (cq_tail),
+ *    the frames written to the queue's pipes (taken) and their free flits
+ *    (free);
+ *  - pipe p of queue q: page xpage + q * pipes per queue + p of the model's
+ *    view (struct rxb_bar), holding struct rxb_enso_pipe_regs at offset 0
+ *    and nothing else (rxb_enso_pipe_page()).
+ * The NIC acts on a write into a pipe's page (Fig. 5, onRxUpdate) and on
+ * a write of a queue's notification head (it frees entries, so the NIC
+ * sends the notifications it dropped), later, in its own context
+ * (rxb_hw_model_ops.doorbell).
  */
 #define RXB_ENSO_FLIT		64	/* pipe unit: alignment, head, tail */
 #define RXB_ENSO_PIPE_MIN	4096	/* smallest pipe, bytes */
@@ -536,9 +553,6 @@ static_assert(sizeof(struct rxb_cq_regs) == 4);
 #define RXB_ENSO_MAX_PIPES_Q	512	/* pipes of one queue (vector) */
 #define RXB_ENSO_NOTIF_BATCH	64	/* (library) most notifications the
 					 * driver consumes per head write
-					 */
-#define RXB_ENSO_REG_STRIDE	4096	/* (library) one register block per
-					 * page, for per-queue mapping
 					 */
 
 /**
@@ -566,26 +580,34 @@ static_assert(sizeof(struct rxb_enso_hdr) == 16);
 
 /**
  * struct rxb_enso_pipe_regs - Ensō: a pipe's register block (library: the
- * per-queue block of internals.h, the Tx half unused here), each on its
- * own RXB_ENSO_REG_STRIDE page.
+ * per-queue block of internals.h, the Tx half unused here), alone on its
+ * own page of the register space.
  *
  * @rx_head is Head_SW: the driver writes it (an MMIO write on hardware)
- * and the NIC's pipe manager acts on the write (Fig. 5, onRxUpdate).
- * Writing the value it already holds is the prefetch doorbell ("notify
- * this pipe now"): the NIC then notifies whatever Tail_NIC holds beyond
- * it.  @rx_tail is Tail_NIC as a debug register: the driver learns the
- * tail from notifications only (reading it would be an MMIO read, which
- * Appendix A rejects).
+ * and the NIC's pipe manager acts on the write (Fig. 5, onRxUpdate), when
+ * its doorbell service next runs.  Every write into the page is an event,
+ * so writing the value @rx_head already holds is the prefetch doorbell
+ * (section 4.2, "notification prefetching": "notify this pipe now"): the
+ * NIC then notifies whatever Tail_NIC holds beyond it.  Writes the NIC has
+ * not served yet coalesce into one event, handled with the last value
+ * written.  @rx_tail is Tail_NIC as a debug register: the driver learns
+ * the tail from notifications only (reading it would be an MMIO read,
+ * which Appendix A rejects); the NIC keeps its own copy and only mirrors
+ * it here, so a write into the page (an application's, once pages are
+ * mapped into one) cannot move the NIC's tail.
  */
 struct rxb_enso_pipe_regs {
-	/** @rx_tail: [0] Tail_NIC, flits; NIC-owned, debug only. */
+	/** @rx_tail: [0] Tail_NIC, flits; written by the NIC, debug only. */
 	u32 rx_tail;
-	/** @rx_head: [4] Head_SW, flits; driver-owned. */
+	/** @rx_head: [4] Head_SW, flits; written by the driver, read by the NIC. */
 	u32 rx_head;
-	/** @rx_mem_low: [8] Bus address of the pipe, low 32 bits. */
-	u32 rx_mem_low;
-	/** @rx_mem_high: [12] High 32 bits; set before the pipe goes live. */
-	u32 rx_mem_high;
+	/**
+	 * @rx_mem: [8] Bus address of the pipe (library: rx_mem_low, then
+	 * rx_mem_high), aligned to RXB_ENSO_PIPE_MIN; written by the driver
+	 * before the context is enabled, read by the NIC once, when it is
+	 * (later writes do not move the pipe).
+	 */
+	struct rxb_base_reg rx_mem;
 	/** @tx_reserved: [16] The library's Tx registers; unused. */
 	u32 tx_reserved[4];
 	/** @pad: [32] Up to 64 bytes. */
@@ -593,25 +615,58 @@ struct rxb_enso_pipe_regs {
 };
 
 static_assert(sizeof(struct rxb_enso_pipe_regs) == 64);
+static_assert(offsetof(struct rxb_enso_pipe_regs, rx_mem) == 8);
 
 /**
- * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, on
- * their own RXB_ENSO_REG_STRIDE page.
+ * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, at
+ * RXB_QPAGE_REGS of its queue's page.
  */
 struct rxb_enso_notif_regs {
 	/**
 	 * @head: [0] NotificationHead_SW: entries the driver consumed, a
-	 * free-running count; driver-owned, written with release after it
-	 * cleared their signals, up to RXB_ENSO_NOTIF_BATCH at a time.
+	 * free-running count; written by the driver with release after it
+	 * cleared their signals, up to RXB_ENSO_NOTIF_BATCH at a time; read
+	 * by the NIC before it writes an entry, and when the write is served
+	 * (the notifications it dropped for want of room go out then).
 	 */
 	u32 head;
-	/** @tail: [4] Entries the NIC wrote, free-running; debug only. */
-	u32 tail;
-	/** @pad: [8] Up to 64 bytes. */
-	u32 pad[14];
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @base: [8] Bus address of the ring (struct rxb_enso_notif, rx
+	 * ring size entries); written by the driver before the context is
+	 * enabled, read by the NIC when it is.
+	 */
+	struct rxb_base_reg base;
+	/** @pad: [16] Up to 64 bytes. */
+	u32 pad[12];
 };
 
 static_assert(sizeof(struct rxb_enso_notif_regs) == 64);
+
+/**
+ * struct rxb_enso_qstats_regs - Ensō: the NIC's statistics of a queue
+ * (queue page, RXB_QPAGE_MSTATS), as ethtool -S names them.
+ *
+ * Written by the NIC only, under its lock of the queue; read by the driver
+ * with READ_ONCE().
+ */
+struct rxb_enso_qstats_regs {
+	/** @notifs: [0] Notifications written. */
+	u64 notifs;
+	/** @notif_drops: [8] Notifications dropped: the ring was full. */
+	u64 notif_drops;
+	/** @suppressed: [16] Frames not notified (status bit set). */
+	u64 suppressed;
+	/** @notif_retries: [24] Dropped notifications sent again. */
+	u64 notif_retries;
+	/** @flow_binds: [32] Flows bound to a pipe of the queue. */
+	u64 flow_binds;
+	/** @flow_moves: [40] Of them, flows bound on another queue before. */
+	u64 flow_moves;
+};
+
+static_assert(sizeof(struct rxb_enso_qstats_regs) <= 8 * RXB_MSTATS_MAX);
 
 /**
  * struct rxb_enso_notif - Ensō: a notification (library: 64 bytes,
@@ -634,6 +689,68 @@ struct rxb_enso_notif {
 };
 
 static_assert(sizeof(struct rxb_enso_notif) == 64);
+
+/**
+ * rxb_enso_frame_flits() - Ensō: flits a frame takes in a pipe.
+ * @len: the frame's length in bytes.
+ *
+ * Return: flits of its header and bytes (our framing, see above).
+ */
+static inline u32 rxb_enso_frame_flits(u32 len)
+{
+	return (sizeof(struct rxb_enso_hdr) + len + RXB_ENSO_FLIT - 1) /
+	       RXB_ENSO_FLIT;
+}
+
+#define RXB_ENSO_GAP_MAX	15	/* Chaotic Ensō: longest gap, flits */
+
+/**
+ * rxb_enso_gap() - Chaotic Ensō (section 7.2.3): flits the NIC leaves free
+ *	after a frame, "computed deterministically based on the message's
+ *	current position" (ours: 0..RXB_ENSO_GAP_MAX flits from a
+ *	multiplicative hash of the frame's first flit), so that the driver
+ *	finds the next frame without being told.
+ * @chaotic: the context's enso_chaotic; false: frames back to back.
+ * @pos: the frame's first flit in its pipe.
+ *
+ * Return: the gap in flits.
+ */
+static inline u32 rxb_enso_gap(bool chaotic, u32 pos)
+{
+	return chaotic ? (pos * 0x9e3779b1U) >> 28 : 0;
+}
+
+/**
+ * rxb_enso_pipe_page() - Ensō: the page of a pipe's registers.
+ * @bar: the model's view of the register space.
+ * @pipes: pipes per queue (enso_pipes).
+ * @q: the queue.
+ * @p: the pipe, below @pipes.
+ *
+ * Return: the page index, in @bar.
+ */
+static inline u32 rxb_enso_pipe_page(const struct rxb_bar *bar, u32 pipes,
+				     unsigned int q, unsigned int p)
+{
+	return bar->xpage + q * pipes + p;
+}
+
+/**
+ * rxb_enso_pipe_regs() - Ensō: a pipe's registers (struct
+ *	rxb_enso_pipe_regs at the start of its page).
+ * @bar: the model's view of the register space.
+ * @pipes: pipes per queue.
+ * @q: the queue.
+ * @p: the pipe.
+ *
+ * Return: the registers.
+ */
+static inline struct rxb_enso_pipe_regs *
+rxb_enso_pipe_regs(const struct rxb_bar *bar, u32 pipes, unsigned int q,
+		   unsigned int p)
+{
+	return rxb_bar_page(bar, rxb_enso_pipe_page(bar, pipes, q, p));
+}
 
 /*
  * CEIO (hw/models/ceio.c, drv/models/ceio.c; Liu et al., SIGCOMM '25,

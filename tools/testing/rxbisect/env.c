@@ -103,6 +103,7 @@ struct rxb_env {
 	u64 mmio_rd;			/* rxb_drv_ops.reg_read bytes */
 	long kicks;			/* rxb_drv_ops.kick calls, atomic */
 	int wake;			/* the NIC's helper thread's futex */
+	long nic_busy;			/* doorbell services running, atomic */
 	/* ring memory dma_alloc handed out, for dma_map's checks */
 	struct env_dma { u64 addr; size_t size; } dma[ENV_MAX_DMA];
 	unsigned int ndma;		/* under grow_lock */
@@ -266,23 +267,42 @@ int rxb_env_nic_rx(struct rxb_env *env, unsigned int q,
 {
 	int err;
 
+	/* Before the doorbell service looks (rxb_env_nic_idle()). */
+	__atomic_add_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
 	rxb_nic_ctx_enter();
 	/* As the kernel's receive engine: the posted doorbells first. */
 	rxb_hw_doorbells(env->hwm, NULL, NULL);
 	err = rxb_hwm_rx(env->hwm, q, f);
 	rxb_nic_ctx_exit();
+	__atomic_sub_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
 	return err;
 }
 
 bool rxb_env_nic_run(struct rxb_env *env)
 {
 	struct rxb_bar_global *g = (void *)env->hwm->bar.base;
-	bool pending = __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
+	bool pending;
 
+	__atomic_add_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
+	pending = __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
 	rxb_nic_ctx_enter();
 	rxb_hw_doorbells(env->hwm, NULL, NULL);
 	rxb_nic_ctx_exit();
+	__atomic_sub_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
 	return pending;
+}
+
+/*
+ * No doorbell pending and no service running: every register write made
+ * before the call has been acted on, and what the NIC wrote for it is
+ * visible.  A service marks itself busy before it takes the pending flag
+ * (and the marks), so a caller that finds the flag clear and then no
+ * service busy has seen the end of the service that took it.
+ */
+bool rxb_env_nic_idle(struct rxb_env *env)
+{
+	return !rxb_env_doorbells_pending(env) &&
+	       !__atomic_load_n(&env->nic_busy, __ATOMIC_SEQ_CST);
 }
 
 void rxb_env_flow_free(struct rxb_env *env, u32 flow)

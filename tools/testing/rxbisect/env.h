@@ -134,6 +134,12 @@ bool rxb_env_nic_run(struct rxb_env *env);
 void rxb_env_flow_free(struct rxb_env *env, u32 flow);
 /* Are doorbells pending (written since the NIC last ran)? */
 bool rxb_env_doorbells_pending(struct rxb_env *env);
+/*
+ * The NIC has acted on every register write made before the call: none
+ * pending, no doorbell service running (another thread's, the timer
+ * thread's); what it wrote for them is visible.
+ */
+bool rxb_env_nic_idle(struct rxb_env *env);
 /* kick calls: register writes that found nothing pending. */
 long rxb_env_kicks(struct rxb_env *env);
 /* Entry points of the NIC reached outside its context, all environments. */

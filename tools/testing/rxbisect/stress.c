@@ -278,9 +278,23 @@ static void *consumer_fn(void *arg)
 		if (__atomic_load_n(&s->producers_done, __ATOMIC_ACQUIRE)) {
 			int i;
 
-			/* Every hw_rx has returned: drain what is left. */
-			while (poll_once(c))
-				;
+			/*
+			 * Every hw_rx has returned: drain what is left, and
+			 * what the NIC still writes when it acts on the
+			 * register writes of the last polls (posted: it does
+			 * so in its own context, later; an Ensō Head_SW
+			 * write has it notify data the driver has not seen).
+			 * Done once the NIC is idle and a poll after that
+			 * finds nothing.
+			 */
+			for (;;) {
+				while (poll_once(c))
+					;
+				if (!rxb_env_nic_idle(s->env))
+					sched_yield();
+				else if (!poll_once(c))
+					break;
+			}
 			/*
 			 * A shared ring's poll returns 0 when another
 			 * consumer won the race: drain until nothing is
