@@ -7,10 +7,11 @@
  * held), association groups and overlapping association sets
  * (ax_assoc_map), Ax rings linked to other queues or fewer Ax rings than
  * queues (ax_link), the random policy, the frame copy outside the NIC's
- * lock, the report order the driver relies on, and posted doorbells;
- * thread stress of those configurations.  Model-independent tests (bad
- * configurations, -ENOMEM paths, thread stress with small Ax rings) are
- * in test_models.c.
+ * lock, the report order the driver relies on, posted doorbells, and
+ * teardown with buffers in every state (by the handles the driver saved:
+ * a umem buffer is never looked up by address); thread stress of those
+ * configurations.  Model-independent tests (bad configurations, -ENOMEM
+ * paths, thread stress with small Ax rings) are in test_models.c.
  *
  * rxbisect_poll() WARNs when a notification is not for the next Ax slot,
  * and a WARN fails the case, so every poll here also checks the order.
@@ -862,6 +863,138 @@ out:
 		bt_destroy(t);
 }
 
+/*
+ * Teardown with the lender's reports held in the NIC (notif_compress):
+ * Ax 0's buffers not taken, lent to Bx 1 and not polled, lent and
+ * already handed up by Bx 1's poll while Ax 0's driver has not heard of
+ * it.  Each buffer the rings hold goes back to its pool once and the
+ * handed-up ones not at all: the environment fails a double free or a
+ * buffer given to the wrong pool, rxb_th_destroy() one not given back.
+ */
+static void test_teardown_held(const void *arg)
+{
+	struct bt *t = bt_create(2, 128, true, 0);
+
+	(void)arg;
+	if (!t || !empty_ax(t, 1) || !tx_n(t, 1, 4))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_lent"), 4);
+	EXPECT_EQ(rx(t, 1, 2), 2);
+	EXPECT(t->pool[0] == 0 && t->pool[1] == 0, "borrowed from pool 0");
+	EXPECT_EQ(xs(t, "rx0_notif_entries"), 0);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 4);
+	EXPECT(rxb_env_timer_pending(t->th.env));
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0), AX - 2);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/*
+ * Teardown with the reports written: Bx 1 holds two packets in buffers
+ * whose lender already read their reports and reposted the slots (only
+ * the entries' pointers name them now), and two whose reports wait in Bx
+ * 0 unread; Bx 0 also holds its own packets (combined entries); one lent
+ * buffer was handed up.  Each goes back to its pool once.
+ */
+static void test_teardown_reported(const void *arg)
+{
+	struct bt *t = bt_create(2, 128, false, 0);
+
+	(void)arg;
+	if (!t || !empty_ax(t, 1) || !tx_n(t, 1, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_notif_entries"), 3);
+	EXPECT_EQ(rx(t, 1, 1), 1);
+	EXPECT_EQ(rx_all(t, 0), 0);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 0);
+	if (!tx_n(t, 1, 2) || !tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_lent"), 5);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 5);
+	EXPECT_EQ(rxb_env_outstanding(t->th.env, 0), AX + 2);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/* The umem's buffers (queue 0's pool) by address, for umem_buf_cookie(). */
+static u64 umem_addr[4096];
+static unsigned int umem_n;
+static long umem_lookups;
+
+static int umem_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
+{
+	int err = rxb_env_test_drv_ops.alloc_buf(env, q, buf);
+
+	if (!err && !q && umem_n < ARRAY_SIZE(umem_addr))
+		umem_addr[umem_n++] = buf->addr;
+	return err;
+}
+
+/* As an xsk pool's buffer: its address leads to no handle the driver
+ * could give back (the kernel would find a page of the user's umem).
+ */
+static void *umem_buf_cookie(void *env, u64 addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < umem_n; i++) {
+		if (umem_addr[i] == addr) {
+			umem_lookups++;
+			break;
+		}
+	}
+	return rxb_env_test_drv_ops.buf_cookie(env, addr);
+}
+
+/*
+ * Zero-copy AF_XDP (issue 32, item 1): queue 0's Ax ring is borrowed by
+ * no other queue (ax_assoc_map "0-1;1"), so its buffers may be a umem's,
+ * which cannot be found from their addresses.  Teardown with queue 0's
+ * packets not polled gives them back by the handles saved at posting;
+ * the buffers queue 0 borrowed from Ax 1 (its lender reposted their
+ * slots) are queue 1's pool's, found from their pointers as poll does.
+ */
+static void test_teardown_umem(const void *arg)
+{
+	static struct rxb_drv_ops ops;
+	const char *msg = NULL;
+	struct bt *t;
+
+	(void)arg;
+	umem_n = 0;
+	umem_lookups = 0;
+	ops = rxb_env_test_drv_ops;
+	ops.alloc_buf = umem_alloc_buf;
+	ops.buf_cookie = umem_buf_cookie;
+	t = bt_create_ops(2, 128, false, 0, "", "0-1;1", RXB_AX_RR, &ops, NULL);
+	if (!t)
+		return;
+	EXPECT_EQ(t->th.ops->umem_check(&t->th.cfg, 0, &msg), 0);
+	EXPECT_EQ(t->th.ops->umem_check(&t->th.cfg, 1, &msg), -EOPNOTSUPP);
+	/* Two borrowed from Ax 1, whose reports queue 1 reads. */
+	if (!empty_ax(t, 0) || !tx_n(t, 0, 2))
+		goto out;
+	EXPECT_EQ(xs(t, "rx1_lent"), 2);
+	EXPECT_EQ(rx_all(t, 1), 0);
+	/* Ax 0 posted again: three packets in the umem, one polled. */
+	pool_ok(t, 0);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	if (!tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_borrowed"), 2);
+	EXPECT_EQ(rx(t, 0, 1), 1);
+	EXPECT_EQ(t->pool[0], 1);
+	EXPECT_EQ(umem_lookups, 0);
+	rxb_th_destroy(&t->th);
+	EXPECT_EQ(umem_lookups, 0);
+	free(t);
+	return;
+out:
+	bt_destroy(t);
+}
+
 /* Thread stress (2 NIC threads) of the new topologies and policy. */
 static void tune_overlap(struct rxb_model_cfg *cfg)
 {
@@ -919,6 +1052,9 @@ int main(void)
 		{ "rxbisect:bad_topo", test_bad_topo, NULL },
 		{ "rxbisect:copy_unlocked", test_copy_unlocked, NULL },
 		{ "rxbisect:doorbells_posted", test_doorbells_posted, NULL },
+		{ "rxbisect:teardown_held", test_teardown_held, NULL },
+		{ "rxbisect:teardown_reported", test_teardown_reported, NULL },
+		{ "rxbisect:teardown_umem", test_teardown_umem, NULL },
 		{ "rxbisect:stress_2nic_overlap", test_stress, tune_overlap },
 		{ "rxbisect:stress_2nic_link_one", test_stress, tune_link_one },
 		{ "rxbisect:stress_2nic_link_two_random", test_stress,

@@ -289,24 +289,67 @@ static void rxbisect_nic_debug(struct rxb_model *m, unsigned int qi,
 	rxb_nic_debug_fill(m, qi, READ_ONCE(q->regs->ax_tail), dbg);
 }
 
+/* Teardown, a packet entry of Bx ring @qi the driver never polled: give
+ * back its buffer by the handle the driver saved when it posted it.  The
+ * lender's slot still holds that handle unless the lender already read
+ * the buffer's report and reposted the slot: then nothing but the Bx
+ * entry's pointer names the buffer (it is one of another queue's pool,
+ * never a umem's: rxbisect_umem_check()), and it is found from it as
+ * rxbisect_poll() would.
+ */
+static void rxbisect_free_unpolled(struct rxbisect *rb, unsigned int qi,
+				   const struct rxb_bxe *e, u8 flags,
+				   const u32 *taken)
+{
+	unsigned int a = le16_to_cpu(e->ax_ring), l = rxbisect_pool(rb, a);
+	u32 slot = le16_to_cpu(e->ax_idx) & rb->amask;
+	u64 addr = le64_to_cpu(e->buf_addr);
+	struct rxbisect_q *lq = &rb->q[l];
+
+	if (flags & RXB_BXE_F_NOTIFY) {
+		/* A combined entry: the own Ax slot, not yet reported. */
+		rxb_drv_free_buf(&rb->m, qi, rb->q[qi].cookie[slot]);
+		rb->q[qi].cookie[slot] = NULL;
+		return;
+	}
+	/* Borrowed.  The lender's slot holds this buffer if it was taken
+	 * and not yet reported (below the NIC's head) and still posted at
+	 * this address: a buffer outstanding here is in no pool, so no
+	 * other buffer at the same address can have been posted since.
+	 */
+	if (lq->ax && lq->cookie[slot] &&
+	    ((slot - lq->ax_ci) & rb->amask) < taken[l] - lq->ax_ci &&
+	    le64_to_cpu(lq->ax[slot].buf_addr) == addr) {
+		rxb_drv_free_buf(&rb->m, l, lq->cookie[slot]);
+		lq->cookie[slot] = NULL;
+		return;
+	}
+	rxb_drv_free_buf(&rb->m, l, rxb_drv_buf_cookie(&rb->m, addr));
+}
+
 /* The NIC's context is disabled (no frame in flight: every reserved Bx
- * entry is published) and no poll runs: give back the buffers posted and
- * not taken (from the NIC's head of each Ax ring, its debug register, to
- * the driver's tail), and those of packets written and never polled.
+ * entry is published) and no poll runs: give back every buffer the rings
+ * hold, once.  A buffer posted to an Ax ring is in one of these states:
+ * not taken (slots from the NIC's head to the driver's tail, by the
+ * handle saved there); taken, in a Bx entry not polled (that entry's
+ * walk, rxbisect_free_unpolled()); or handed up by a poll, which its
+ * lender may not know yet (its report held in the NIC or not polled):
+ * the stack's, left alone.  The NIC's head of each Ax ring is its debug
+ * register (rxb_desc.h, rxBisect's registers).
  */
 static void rxbisect_free_bufs(struct rxbisect *rb)
 {
 	const struct rxb_model *m = &rb->m;
+	u32 taken[RXB_MAX_MODEL_QUEUES];
 	unsigned int qi;
 	u32 i, head;
 	u8 flags;
 
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		taken[qi] = READ_ONCE(rxb_bar_qdebug(&m->bar, qi)->taken);
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct rxbisect_q *q = &rb->q[qi];
-		u32 taken = READ_ONCE(rxb_bar_qdebug(&m->bar, qi)->taken);
 
-		for (i = taken; q->ax && i != q->ax_tail; i++)
-			rxb_drv_free_buf(m, qi, q->cookie[i & rb->amask]);
 		/* None on create's unwinding: no ring was live. */
 		for (i = 0, head = q->bx_head; q->bx && i <= rb->bmask;
 		     i++, head++) {
@@ -315,8 +358,15 @@ static void rxbisect_free_bufs(struct rxbisect *rb)
 			if (!rxbisect_bx_done(rb, e, head, &flags))
 				break;
 			if (flags & RXB_BXE_F_PKT)
-				rxb_drv_free_buf(m, rxbisect_pool(rb, le16_to_cpu(e->ax_ring)),
-						 rxb_drv_buf_cookie(m, le64_to_cpu(e->buf_addr)));
+				rxbisect_free_unpolled(rb, qi, e, flags, taken);
+		}
+	}
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct rxbisect_q *q = &rb->q[qi];
+
+		for (i = taken[qi]; q->ax && i != q->ax_tail; i++) {
+			rxb_drv_free_buf(m, qi, q->cookie[i & rb->amask]);
+			q->cookie[i & rb->amask] = NULL;
 		}
 	}
 }
