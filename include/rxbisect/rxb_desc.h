@@ -392,21 +392,87 @@ static_assert(sizeof(struct rxb_bxe) == 32);
 static_assert(offsetof(struct rxb_bxe, csum) % 4 == 0);
 static_assert(offsetof(struct rxb_bxe, reserved1) % 8 == 0);
 
-/**
- * struct rxb_axbx_regs - rxBisect per-queue doorbell registers.
+/*
+ * rxBisect's registers (hw/models/rxbisect.c, drv/models/rxbisect.c;
+ * rxbisect paper section 4).  Per queue, in its page: struct
+ * rxb_axbx_regs (RXB_QPAGE_REGS) and struct rxb_rxbisect_qstats_regs
+ * (RXB_QPAGE_MSTATS).  The queue's debug registers (struct
+ * rxb_qdebug_regs) hold the NIC's head of the Ax ring linked to the queue
+ * (@taken; 0 if none) and its tail of the queue's Bx ring (@cq_tail).
+ * The driver reads @taken for diagnosis (ethtool -S ax_outstanding), and
+ * once at teardown, with the context disabled: the Ax slots below it are
+ * the buffers the NIC took, whose reports may still be held in the NIC
+ * (notif_compress).
  *
- * Written by the driver, read by the NIC, as struct rxb_rxq_regs.
+ * The topology (ax_link, ax_assoc_map) is a parameter of the "create
+ * receive context" command (struct rxb_model_cfg): both halves parse it
+ * (include/rxbisect/rxb_topo.h).
+ */
+
+/**
+ * struct rxb_axbx_regs - rxBisect: a queue's registers.
+ *
+ * Written by the driver, read by the NIC, as struct rxb_rxq_regs: the NIC
+ * reads @ax_tail and @bx_head (acquire) when it next needs them, for a
+ * frame, so a write asks nothing more of it.  The base registers are
+ * written before the context is enabled.
  */
 struct rxb_axbx_regs {
 	/**
-	 * @ax_tail: Ax ring producer index: empty buffers posted up to here.
+	 * @ax_tail: [0] Producer index of the Ax ring linked to the queue:
+	 * empty buffers posted up to here.  Written with release after the
+	 * descriptors.
 	 */
 	u32 ax_tail;
-	/** @bx_head: Bx ring consumer index: entries consumed up to here. */
+	/**
+	 * @bx_head: [4] Bx ring consumer index: entries consumed up to here,
+	 * so the NIC may overwrite them.  Written with release.
+	 */
 	u32 bx_head;
+	/**
+	 * @ax_base: [8] Bus address of the Ax ring linked to the queue
+	 * (ax_ring_size struct rxb_rx_desc); zero when none is (ax_link).
+	 */
+	struct rxb_base_reg ax_base;
+	/**
+	 * @bx_base: [16] Bus address of the queue's Bx ring (ring_size
+	 * struct rxb_bxe).
+	 */
+	struct rxb_base_reg bx_base;
 };
 
-static_assert(sizeof(struct rxb_axbx_regs) == 8);
+static_assert(sizeof(struct rxb_axbx_regs) == 24);
+
+/**
+ * struct rxb_rxbisect_qstats_regs - rxBisect: a queue's own statistics
+ * registers (queue page, RXB_QPAGE_MSTATS), beyond struct rxb_hw_qstats.
+ *
+ * Written by the NIC only, in its ring-assignment stage; read by the
+ * driver with READ_ONCE() (ethtool -S rx<q>_<name>).
+ */
+struct rxb_rxbisect_qstats_regs {
+	/**
+	 * @borrowed: [0] Packets to this queue's Bx ring in a buffer of
+	 * another Ax ring.
+	 */
+	u64 borrowed;
+	/**
+	 * @lent: [8] Buffers of the Ax ring linked to this queue that went
+	 * to another Bx ring.
+	 */
+	u64 lent;
+	/** @notif_entries: [16] Notification-only entries written here. */
+	u64 notif_entries;
+	/**
+	 * @notif_compressed: [24] Of those, the ones held back before being
+	 * written, with notif_compress on.
+	 */
+	u64 notif_compressed;
+	/** @ax_empty: [32] Packets that found this queue's own Ax empty. */
+	u64 ax_empty;
+};
+
+static_assert(sizeof(struct rxb_rxbisect_qstats_regs) == 40);
 
 /**
  * struct rxb_rxq_regs - per-queue doorbell registers of the emulated NIC.

@@ -36,6 +36,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_privring_ops,
 	&rxb_ceio_ops,
 	&rxb_enso_ops,
+	&rxb_rxbisect_ops,
 };
 
 /**
