@@ -457,6 +457,59 @@ out:
 	st_destroy(t);
 }
 
+/* ---- RxList --------------------------------------------------------- */
+
+/* The list's last descriptor marks its end: one per ring stays unused. */
+static void test_list_end_marker(const void *arg)
+{
+	struct st *t = st_create("shring-list", 2, 64, 2, NULL);
+	int round, cause;
+
+	(void)arg;
+	if (!t)
+		return;
+	for (round = 0; round < 3; round++) {
+		EXPECT_EQ(xs(t, "ring0_posted"), 63);
+		EXPECT_EQ(tx_fill(t, round & 1, &cause), 63);
+		EXPECT_EQ(cause, -ENOBUFS);
+		EXPECT_EQ(rx_all(t, round & 1), 63);
+	}
+	st_destroy(t);
+}
+
+/*
+ * A queue's reposts go to the list at once, whatever the other queues
+ * still hold: no head-of-line blocking.  The NIC then follows the list
+ * out of array order.
+ */
+static void test_list_no_hol(const void *arg)
+{
+	struct st *t = st_create("shring-list", 2, 64, 2, NULL);
+	int cause;
+
+	(void)arg;
+	if (!t)
+		return;
+	if (!tx_n(t, 0, 10) || !tx_n(t, 1, 10))	/* slots 0-9, 10-19 */
+		goto out;
+	EXPECT_EQ(rx(t, 1, 64), 10);
+	EXPECT_EQ(xs(t, "ring0_posted"), 53);
+	EXPECT_EQ(xs(t, "ring0_out_of_order"), 0);
+	/* Slots 20-63, then 10-19: the jump back is out of order. */
+	EXPECT_EQ(tx_fill(t, 1, &cause), 53);
+	EXPECT_EQ(xs(t, "ring0_out_of_order"), 1);
+	EXPECT_EQ(xs(t, "ring0_tail_advances"), 2);
+	EXPECT_EQ(xs(t, "ring0_tail_advance_len"), 64 + 10);
+	EXPECT_EQ(rx_all(t, 1), 53);
+	EXPECT_EQ(rx_all(t, 0), 10);
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 73);
+	/* Queue 1 held >= 32 when it filled the ring: not a victim. */
+	EXPECT_EQ(xs(t, "rx1_nobuf_victim_drops"), 0);
+out:
+	st_destroy(t);
+}
+
 /* Invalid dshRing and share-factor settings are refused. */
 static void test_invalid(const void *arg)
 {
@@ -467,6 +520,8 @@ static void test_invalid(const void *arg)
 	} bad[] = {
 		{ .model = "shring", .sf = 0 },
 		{ .model = "shring", .sf = 5 },
+		{ .model = "shring-list", .sf = 0 },
+		{ .model = "shring-list", .sf = 9 },
 	};
 	struct rxb_model_cfg cfg;
 	struct rxb_env *env = rxb_env_create(4, 0);
@@ -530,8 +585,13 @@ int main(void)
 		{ "arr_alloc_fail", test_arr_alloc_fail, NULL },
 		{ "arr_posted", test_posted, "shring" },
 		{ "arr_partial_create", test_partial_create, "shring" },
+		{ "list_partial_create", test_partial_create, "shring-list" },
+		{ "list_end_marker", test_list_end_marker, NULL },
+		{ "list_no_hol", test_list_no_hol, NULL },
+		{ "list_posted", test_posted, "shring-list" },
 		{ "invalid", test_invalid, NULL },
 		{ "stress_contended_arr", test_stress_contended, "shring" },
+		{ "stress_contended_list", test_stress_contended, "shring-list" },
 	};
 
 	return ktap_main(cases, ARRAY_SIZE(cases));

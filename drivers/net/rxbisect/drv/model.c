@@ -35,6 +35,7 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_privring_ops,
 	&rxb_shring_ops,
+	&rxb_shring_list_ops,
 };
 
 /**

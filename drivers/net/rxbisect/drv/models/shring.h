@@ -241,4 +241,124 @@ unsigned int shring_xstats_count(struct rxb_model *m);
 void shring_xstats_names(struct rxb_model *m, char *names);
 void shring_xstats_victims(struct rxb_model *m, u64 *vals);
 
+/* ---- the RxList ring (shring_list.c), shared with batched RxList ---- */
+
+/* Counters of one RxList ring, see shlist_ring_xstat_names. */
+#define SHLIST_RING_XSTATS	7
+extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
+
+/**
+ * struct shlist_ring - the driver's state of one RxList shared ring
+ *	(thesis section 5.1.4, Listing 5.2).
+ * @desc: the descriptor array, in @desc_mem: the driver writes it, the
+ *	NIC reads it.
+ * @desc_mem: its ring memory.
+ * @regs: the ring's registers.
+ * @dbg: its debug registers, which the NIC writes.
+ * @st: its statistics registers, which the NIC writes.
+ * @lock: the list's tail and the doorbell, shared by the group's queues.
+ * @tail: hwTail, the list's last slot.
+ * @count: descriptors appended so far (the doorbell's value).
+ * @armed: slots >= @armed never got a buffer.
+ * @ls: @lock's counters.
+ * @reposts: descriptors re-armed by a queue's poll.
+ * @appends: chains appended (doorbells).
+ * @append_len: descriptors in those chains.
+ * @cookie: per slot, the buffer's environment handle.
+ * @pool_q: per slot, the queue whose pool the buffer came from: a
+ *	descriptor carries a buffer from the pool of whichever queue
+ *	re-armed it.
+ *
+ * The empty-buffer queue is a linked list overlaid on the descriptor array
+ * (struct rxb_rx_ldesc.next): the NIC takes descriptors in list order from
+ * hwHead; a queue links the descriptors it re-armed into a chain and,
+ * under the ring's lock, appends the chain after hwTail and adds its
+ * length to the doorbell.  No descriptor waits for an earlier one, so a
+ * slow queue cannot hold the others' reposts; but the list soon leaves
+ * array order, which defeats the NIC's contiguous descriptor prefetch
+ * (Figure 5.3): the NIC counts out-of-order takes.  The NIC never takes
+ * the list's last descriptor: it marks the end, so the driver links after
+ * it without racing the NIC.  One descriptor per ring stays unused.
+ */
+struct shlist_ring {
+	struct rxb_rx_ldesc *desc;
+	struct rxb_ring_mem desc_mem;
+	struct rxb_shring_regs *regs;
+	const struct rxb_qdebug_regs *dbg;
+	const struct rxb_shring_rstats_regs *st;
+	spinlock_t lock;		/* tail, count, doorbell */
+	u32 tail;
+	u32 count;
+	u32 armed;
+	struct shring_lock_stats ls;
+	u64 reposts;
+	u64 appends;
+	u64 append_len;
+	void **cookie;
+	u16 *pool_q;
+} ____cacheline_aligned;
+
+/**
+ * shlist_desc_post() - re-arm a descriptor with a buffer.
+ * @d: the descriptor, not in the list.
+ * @addr: buffer bus address.
+ * @len: buffer length.
+ *
+ * Its link is written separately, when it joins a chain.
+ */
+static inline void shlist_desc_post(struct rxb_rx_ldesc *d, u64 addr, u32 len)
+{
+	d->buf_addr = cpu_to_le64(addr);
+	d->buf_len = cpu_to_le32(len);
+}
+
+/**
+ * struct shlist - the driver half of an RxList model (shring-list or
+ *	shring-batched).
+ * @b: the shRing base.
+ * @ring: the shared RxList rings, @b.nrings of them.
+ */
+struct shlist {
+	struct shring_base b;
+	struct shlist_ring *ring;
+};
+
+static inline struct shlist *to_shlist(struct rxb_model *m)
+{
+	return container_of(m, struct shlist, b.m);
+}
+
+static inline struct shlist_ring *shlist_ring_of(struct shlist *sl,
+						 unsigned int qi)
+{
+	return &sl->ring[rxb_shring_group(&sl->b.m.cfg, qi)];
+}
+
+/* The ops members the RxList models share: model @model_name, whose
+ * hardware half is @hw_ops and whose functions are named @pfx_create,
+ * @pfx_poll and @pfx_refill; @values: its xstats_values.
+ */
+#define SHLIST_OPS(model_name, hw_ops, pfx, values)			\
+	.name = model_name, .hw = &(hw_ops),				\
+	.create = pfx##_create, .destroy = shlist_destroy,		\
+	.poll = pfx##_poll, .refill = pfx##_refill,			\
+	.rx_pending = shring_rx_pending, .nic_debug = shlist_nic_debug,	\
+	SHRING_OPS(values)
+
+struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
+			       const struct rxb_model_cfg *cfg,
+			       const struct rxb_drv_ops *env, void *drv,
+			       const struct rxb_bar *bar,
+			       const char *const *ring_xstat_names,
+			       unsigned int ring_xstats);
+void shlist_destroy(struct rxb_model *m);
+void shlist_nic_debug(struct rxb_model *m, unsigned int qi,
+		      struct rxb_hw_debug *dbg);
+void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
+			unsigned int qi, u32 first, u32 last, u32 n);
+void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
+			  u32 mask, unsigned int qi);
+u64 *shlist_ring_xstats(struct rxb_model *m, unsigned int g, u64 *vals,
+			struct rxb_hw_debug *dbg);
+
 #endif /* _RXB_DRV_SHRING_H */
