@@ -457,6 +457,221 @@ out:
 	st_destroy(t);
 }
 
+/* ---- batched RxList ------------------------------------------------- */
+
+/*
+ * A CR's packets share its current descriptor, back to back at 64-byte
+ * aligned offsets; a full one is closed by the first packet of the next,
+ * and re-armed (one lock, one append per poll) in the poll that hands its
+ * last packets up: they hold their own references on the old buffer.
+ */
+static void test_bat_packing(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 2, 64, 2, NULL);
+	int i, n;
+
+	(void)arg;
+	if (!t)
+		return;
+	t->fixed_len = 100;	/* 128-byte stride: 16 per 2 KiB buffer */
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	if (!tx_n(t, 0, 40))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 3);
+	EXPECT_EQ(xs(t, "ring0_posted"), 60);
+	n = t->th.ops->poll(t->th.m, 0, t->pkts, 64);
+	EXPECT_EQ(n, 40);
+	for (i = 0; i < n; i++) {
+		struct rxb_pkt *p = &t->pkts[i];
+		void *data = rxb_env_pkt_take(t->th.env, 0, p);
+
+		EXPECT(p->frag, "packet %d not a fragment", i);
+		EXPECT_EQ(p->offset, (i % 16) * 128);
+		EXPECT_EQ(p->flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
+		/* Packets of one batch share the buffer. */
+		if (i % 16)
+			EXPECT(p->cookie == t->pkts[i - 1].cookie,
+			       "packet %d in another buffer", i);
+		else if (i)
+			EXPECT(p->cookie != t->pkts[i - 1].cookie,
+			       "packet %d in the full buffer", i);
+		if (data)
+			rxb_env_pkt_put(t->th.env, p->cookie);
+	}
+	/* Two closed and re-armed by the poll: their packets hold refs. */
+	EXPECT_EQ(xs(t, "ring0_frag_refs"), 40);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT_EQ(xs(t, "ring0_reposts"), 2);
+	EXPECT_EQ(xs(t, "ring0_posted"), 62);
+	EXPECT_EQ(xs(t, "ring0_lock_acquired"), 1);
+	EXPECT_EQ(xs(t, "ring0_tail_advances"), 2);
+	EXPECT_EQ(QS(t, 0, refills), 34);
+	/* The open descriptor takes 8 more, then the next closes it. */
+	t->next_rx[0] = t->next_tx[0];
+	if (!tx_n(t, 0, 9))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 4);
+	EXPECT_EQ(rx_all(t, 0), 9);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 3);
+	EXPECT_EQ(QS(t, 0, packets), 49);
+	EXPECT_EQ(QS(t, 0, hw_packets), 49);
+out:
+	st_destroy(t);
+}
+
+/*
+ * A frame too long for what is left of the current descriptor opens the
+ * next one; one longer than any buffer is an oversize drop and leaves the
+ * current descriptor open.
+ */
+static void test_bat_fit(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 1, 64, 1, NULL);
+	struct rxb_frame f = { .data = NULL, .len = RXB_ENV_BUF_SIZE + 1 };
+
+	(void)arg;
+	if (!t)
+		return;
+	f.data = t->frame;
+	t->fixed_len = 1000;	/* 1024-byte stride: two per buffer */
+	if (!tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
+	EXPECT_EQ(rxb_th_hw_rx(&t->th, 0, &f), -EMSGSIZE);
+	EXPECT_EQ(QS(t, 0, oversize_drops), 1);
+	t->fixed_len = 900;	/* fits in the open descriptor's second half */
+	if (!tx_n(t, 0, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
+	t->fixed_len = 1000;
+	t->next_rx[0] = 0;
+	EXPECT_EQ(rx(t, 0, 3), 3);
+	t->fixed_len = 900;
+	EXPECT_EQ(rx(t, 0, 64), 1);
+	EXPECT_EQ(t->pkts[0].offset, 1024);
+out:
+	st_destroy(t);
+}
+
+/*
+ * A stalled queue holds at most its CR's worth of packets: in batches,
+ * few descriptors, so the queue sharing the ring keeps receiving.  RxList
+ * with one packet per descriptor lets the stalled queue take them all
+ * (section 5.1.1's pathological overload, softened by batching).
+ */
+static void test_bat_stalled_neighbour(const void *arg)
+{
+	static const char *const models[] = { "shring-list", "shring-batched" };
+	unsigned int i;
+	int cause;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		struct st *t = st_create(models[i], 2, 64, 2, NULL);
+		bool bat = i == 1;
+		unsigned int n;
+
+		if (!t)
+			return;
+		t->fixed_len = 100;
+		/* Queue 0 is not polled: its CR (64) or the ring (63) fills. */
+		n = tx_fill(t, 0, &cause);
+		EXPECT_EQ(n, bat ? 64 : 63);
+		EXPECT_EQ(cause, bat ? -ENOSPC : -ENOBUFS);
+		n = tx_fill(t, 1, &cause);
+		EXPECT_EQ(n, bat ? 64 : 0);
+		EXPECT_EQ(xs(t, "rx1_nobuf_victim_drops"), bat ? 0 : 1);
+		EXPECT_EQ(rx_all(t, 0), 64 - !bat);
+		EXPECT_EQ(rx_all(t, 1), (int)n);
+		st_destroy(t);
+	}
+}
+
+/*
+ * Fragment accounting: each packet of a batch holds a reference on the
+ * buffer; the model's re-arm drops its own, and the buffer goes back to
+ * its pool only with the last packet's: whichever order the two come in.
+ */
+static void test_bat_frag_refs(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 1, 64, 1, NULL);
+	struct rxb_env_qstats es;
+	void *first;
+	int i, n;
+
+	(void)arg;
+	if (!t)
+		return;
+	t->fixed_len = 1000;	/* two per buffer */
+	if (!tx_n(t, 0, 3))	/* the third closes the first buffer */
+		goto out;
+	n = t->th.ops->poll(t->th.m, 0, t->pkts, 64);
+	EXPECT_EQ(n, 3);
+	first = t->pkts[0].cookie;
+	for (i = 0; i < n; i++)
+		EXPECT(rxb_env_pkt_take(t->th.env, 0, &t->pkts[i]), "take %d", i);
+	/* Re-armed: the model let the first buffer go, its packets not. */
+	EXPECT_EQ(xs(t, "ring0_reposts"), 1);
+	es = rxb_env_qstats(t->th.env, 0);
+	EXPECT_EQ(es.frees, 1);
+	EXPECT_EQ(es.refs, 3);
+	EXPECT_EQ(rxb_env_held(t->th.env, 0), 1);
+	rxb_env_pkt_put(t->th.env, t->pkts[0].cookie);
+	EXPECT_EQ(rxb_env_held(t->th.env, 0), 1);
+	rxb_env_pkt_put(t->th.env, t->pkts[1].cookie);
+	EXPECT_EQ(rxb_env_held(t->th.env, 0), 0);
+	/* The open buffer's packet goes before the model lets it go. */
+	rxb_env_pkt_put(t->th.env, t->pkts[2].cookie);
+	EXPECT_EQ(rxb_env_errors(t->th.env), 0);
+	/* The first buffer is back in its pool: the next alloc reuses it. */
+	EXPECT_EQ(rxb_env_qstats(t->th.env, 0).puts, 3);
+	(void)first;
+out:
+	st_destroy(t);
+}
+
+/*
+ * An idle queue's partly filled descriptor is closed by the NIC's idle
+ * timer after one to two periods: an entry without a packet, and the
+ * descriptor is re-armed.  Traffic keeps it open.
+ */
+static void test_bat_idle_close(const void *arg)
+{
+	struct st *t = st_create("shring-batched", 1, 64, 1, NULL);
+
+	(void)arg;
+	if (!t)
+		return;
+	t->fixed_len = 100;
+	if (!tx_n(t, 0, 3))
+		goto out;
+	EXPECT(rxb_env_timer_pending(t->th.env), "idle timer not armed");
+	EXPECT_EQ(rx_all(t, 0), 3);
+	/* First tick: packets came since, it stays open. */
+	EXPECT(rxb_env_run_timer(t->th.env), "timer did not fire");
+	EXPECT_EQ(xs(t, "ring0_idle_closes"), 0);
+	EXPECT(rxb_env_timer_pending(t->th.env), "idle timer not re-armed");
+	/* Second tick without a packet: closed. */
+	EXPECT(rxb_env_run_timer(t->th.env), "timer did not fire");
+	EXPECT_EQ(xs(t, "ring0_idle_closes"), 1);
+	EXPECT(!rxb_env_timer_pending(t->th.env), "idle timer still armed");
+	EXPECT(t->th.ops->rx_pending(t->th.m, 0), "no close entry");
+	EXPECT_EQ(rx(t, 0, 64), 0);
+	EXPECT(!t->th.ops->rx_pending(t->th.m, 0), "close entry not consumed");
+	EXPECT_EQ(xs(t, "ring0_reposts"), 1);
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	EXPECT_EQ(QS(t, 0, packets), 3);
+	EXPECT_EQ(QS(t, 0, hw_packets), 3);
+	/* The next packet opens a new descriptor, without a close flag. */
+	if (!tx_n(t, 0, 1))
+		goto out;
+	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
+	EXPECT_EQ(rx_all(t, 0), 1);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 1);
+out:
+	st_destroy(t);
+}
+
 /* ---- RxList --------------------------------------------------------- */
 
 /* The list's last descriptor marks its end: one per ring stays unused. */
@@ -522,6 +737,8 @@ static void test_invalid(const void *arg)
 		{ .model = "shring", .sf = 5 },
 		{ .model = "shring-list", .sf = 0 },
 		{ .model = "shring-list", .sf = 9 },
+		{ .model = "shring-batched", .sf = 0 },
+		{ .model = "shring-batched", .sf = 5 },
 	};
 	struct rxb_model_cfg cfg;
 	struct rxb_env *env = rxb_env_create(4, 0);
@@ -589,9 +806,17 @@ int main(void)
 		{ "list_end_marker", test_list_end_marker, NULL },
 		{ "list_no_hol", test_list_no_hol, NULL },
 		{ "list_posted", test_posted, "shring-list" },
+		{ "bat_packing", test_bat_packing, NULL },
+		{ "bat_fit", test_bat_fit, NULL },
+		{ "bat_stalled_neighbour", test_bat_stalled_neighbour, NULL },
+		{ "bat_frag_refs", test_bat_frag_refs, NULL },
+		{ "bat_idle_close", test_bat_idle_close, NULL },
+		{ "bat_posted", test_posted, "shring-batched" },
 		{ "invalid", test_invalid, NULL },
 		{ "stress_contended_arr", test_stress_contended, "shring" },
 		{ "stress_contended_list", test_stress_contended, "shring-list" },
+		{ "stress_contended_batched", test_stress_contended,
+		  "shring-batched" },
 	};
 
 	return ktap_main(cases, ARRAY_SIZE(cases));

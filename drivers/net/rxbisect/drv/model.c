@@ -36,6 +36,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_privring_ops,
 	&rxb_shring_ops,
 	&rxb_shring_list_ops,
+	&rxb_shring_batched_ops,
 };
 
 /**
