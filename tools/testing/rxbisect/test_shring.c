@@ -725,6 +725,280 @@ out:
 	st_destroy(t);
 }
 
+/* ---- dshRing -------------------------------------------------------- */
+
+static void tune_dsh(struct rxb_model_cfg *cfg)
+{
+	cfg->dsh_period_ns = 1000000;
+	cfg->dsh_window = 8;
+	cfg->dsh_tput_mbps = 1;
+	cfg->cache_bytes = 1024;
+	cfg->dsh_overload_ratio = 4;
+}
+
+/* One controller period: traffic to every queue in @txq, polls of every
+ * queue in @rxq, then the driver's controller task.  The NIC's timer is
+ * never armed: the controller is the driver's.
+ */
+static void dsh_tick(struct st *t, unsigned int txq, unsigned int rxq)
+{
+	unsigned int q;
+
+	unsigned int i;
+
+	for (q = 0; q < t->th.cfg.nqueues; q++)
+		for (i = 0; txq & (1U << q) && i < 8; i++)
+			tx(t, q);	/* may be dropped */
+	for (q = 0; q < t->th.cfg.nqueues; q++)
+		if (rxq & (1U << q))
+			rx_all(t, q);
+	EXPECT(!rxb_env_timer_pending(t->th.env), "the NIC's timer is armed");
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
+}
+
+/*
+ * High throughput and pressure, balanced: privRing -> shRing after a
+ * window.  A queue stops receiving while packets wait for it: overloaded,
+ * shRing -> privRing after 7/8 of a window.  Every frame arrives once and
+ * in order across both switches (the old set is drained first).
+ */
+static void test_dsh_switch(const void *arg)
+{
+	struct st *t;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	for (i = 0; i < 8; i++)
+		dsh_tick(t, 3, 3);
+	/* The first tick only took readings: 7 samples, no decision yet. */
+	EXPECT_EQ(xs(t, "dsh_samples"), 7);
+	EXPECT_EQ(xs(t, "dsh_switches"), 0);
+	dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "dsh_switches"), 1);
+	EXPECT_EQ(xs(t, "dsh_shared"), 1);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 0);
+	/* Now the shared ring carries the traffic. */
+	dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 16);
+	EXPECT_EQ(xs(t, "dsh_overloaded"), 0);
+
+	/* Queue 0 stops receiving: its packets fill the shared ring. */
+	for (i = 0; i < 16 && xs(t, "dsh_switches") == 1; i++)
+		dsh_tick(t, 3, 2);
+	EXPECT(xs(t, "rx1_nobuf_victim_drops") > 0, "no victim drops on queue 1");
+	EXPECT_EQ(xs(t, "dsh_switches"), 2);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	/* Samples with the queue overloaded or the ring so full that no
+	 * frame got through (low throughput) count against shRing.
+	 */
+	EXPECT(xs(t, "dsh_overloaded") > 0);
+	ktap_diag("overloaded samples %llu, victim drops %llu",
+		  (unsigned long long)xs(t, "dsh_overloaded"),
+		  (unsigned long long)xs(t, "rx1_nobuf_victim_drops"));
+	/* Queue 0 drains the shared ring, then its private one. */
+	rx_all(t, 0);
+	rx_all(t, 1);
+	EXPECT_EQ(t->next_rx[0], t->next_tx[0]);
+	EXPECT_EQ(t->next_rx[1], t->next_tx[1]);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	/* Every sample was a tick of the driver's task; the NIC has no
+	 * controller.
+	 */
+	EXPECT(!t->th.hw->ops->timer, "the NIC's half has a timer");
+	EXPECT_EQ(xs(t, "dsh_ctl_ticks"), xs(t, "dsh_samples") + 1);
+	/* Counters add up over both sets. */
+	EXPECT_EQ(QS(t, 0, packets), t->next_rx[0]);
+	EXPECT_EQ(QS(t, 1, packets), t->next_rx[1]);
+	EXPECT_EQ(QS(t, 0, hw_packets), t->next_tx[0]);
+	st_destroy(t);
+}
+
+/*
+ * The controller's switch is a posted write of every queue's select
+ * register (2 x 4 bytes here): it moves no frame and latches nothing in
+ * the NIC, nor does the NIC's doorbell service; the queue's next frame
+ * latches it, writes the status back into host memory and goes to the
+ * shared ring, and the queue's poll drains its private ring first.
+ */
+static void test_dsh_select_posted(const void *arg)
+{
+	struct rxb_hw_debug d0, d;
+	struct nic_snap a, b;
+	unsigned int q;
+	struct st *t;
+	u64 mmio;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	for (i = 0; i < 8; i++)
+		dsh_tick(t, 3, 3);
+	/* The ninth sample switches: its traffic first, then the tick. */
+	for (q = 0; q < 2; q++) {
+		if (!tx_n(t, q, 8))
+			goto out;
+		rx_all(t, q);
+	}
+	/* Frames left in the private ring, for the drain. */
+	if (!tx_n(t, 0, 3))
+		goto out;
+	/* The polls' writes served: what follows is the tick's. */
+	rxb_th_nic_run(&t->th);
+	nic_snap(t, &a);
+	t->th.ops->nic_debug(t->th.m, 0, &d0);
+	mmio = rxb_env_pcie(t->th.env, RXB_ENV_PCIE_KINDS);
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
+	if (!EXPECT_EQ(xs(t, "dsh_switches"), 1))
+		goto out;
+	EXPECT_EQ(xs(t, "dsh_shared"), 1);
+	EXPECT_EQ(rxb_env_pcie(t->th.env, RXB_ENV_PCIE_KINDS) - mmio,
+		  2 * sizeof(u32));
+	EXPECT(rxb_env_doorbells_pending(t->th.env), "select not written");
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "ctl_tick");
+	EXPECT(rxb_th_nic_run(&t->th));
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "doorbell service");
+	/* Still the private ring's registers: the NIC latched nothing. */
+	t->th.ops->nic_debug(t->th.m, 0, &d);
+	EXPECT_EQ(d.taken, d0.taken);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	/* The next frame latches the switch and takes the shared ring's
+	 * first descriptor.
+	 */
+	if (!tx_n(t, 0, 1))
+		goto out;
+	t->th.ops->nic_debug(t->th.m, 0, &d);
+	EXPECT_EQ(d.taken, 1);
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	EXPECT_EQ(rxb_env_pcie(t->th.env, RXB_PCIE_META_WR) -
+		  a.pcie[RXB_PCIE_META_WR],
+		  sizeof(struct rxb_cqe) + sizeof(struct rxb_dsh_status));
+	/* In order: the private ring's three, then the shared ring's. */
+	EXPECT_EQ(rx_all(t, 0), 4);
+	EXPECT_EQ(t->next_rx[0], t->next_tx[0]);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 1);
+out:
+	st_destroy(t);
+}
+
+/*
+ * One sample of @span ns on 4 queues: @calls[q] receive calls of queue q,
+ * each after one frame, evenly spread over the sample (the inter-call
+ * times the criterion looks at); @full[q]: queue q's calls take just
+ * their budget (busy).  Returns the overloaded samples it added.
+ */
+static u64 dsh_sample_span(struct st *t, const unsigned int *calls,
+			   const bool *full, u64 span)
+{
+	u64 ov = xs(t, "dsh_overloaded");
+	unsigned int q, c, step = 64;
+
+	for (c = 0; c < step; c++) {
+		for (q = 0; q < 4; q++) {
+			if (c * calls[q] / step == (c + 1) * calls[q] / step)
+				continue;
+			tx(t, q);
+			rx(t, q, full[q] ? 1 : 64);
+		}
+		rxb_env_advance(t->th.env, span / step);
+	}
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
+	return xs(t, "dsh_overloaded") - ov;
+}
+
+/* One sample of the controller's period (1 ms). */
+static u64 dsh_period(struct st *t, const unsigned int *calls,
+		      const bool *full)
+{
+	return dsh_sample_span(t, calls, full, 1000000);
+}
+
+/*
+ * The overload criterion of thesis section 5.1.6 on synthetic inter-call
+ * times: overloaded when the standard deviation of the times between
+ * receive calls exceeds dsh_overload_ratio (4 here) times their median.
+ * Four queues, three calling every x, one every y: the deviation is
+ * sqrt(3)/4 (y - x), above 4x once y > 10.2x.  A queue that keeps up with
+ * its packets is not slow, however rarely it is called.
+ */
+static void test_dsh_criterion(const void *arg)
+{
+	static const bool none[4], busy3[4] = { [3] = true };
+	static const unsigned int even[4] = { 16, 16, 16, 16 };
+	static const unsigned int tail8[4] = { 16, 16, 16, 2 };
+	static const unsigned int tail16[4] = { 32, 32, 32, 2 };
+	static const unsigned int stopped[4] = { 16, 16, 16, 0 };
+	static const unsigned int rare[4] = { 2, 2, 2, 2 };
+	struct st *t;
+
+	(void)arg;
+	t = st_create("dshring", 4, 256, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	rxb_env_run_ctl(t->th.env);	/* readings only */
+	/* Uniform: no spread. */
+	EXPECT_EQ(dsh_period(t, even, busy3), 0);
+	/* Queue 3 busy, 8x the others' interval: sd 3.0x, not above 4x. */
+	EXPECT_EQ(dsh_period(t, tail8, busy3), 0);
+	/* Queue 3 busy, 16x: sd 6.1x > 4x. */
+	EXPECT_EQ(dsh_period(t, tail16, busy3), 1);
+	/* The same times, queue 3 not busy: it kept up with its traffic. */
+	EXPECT_EQ(dsh_period(t, tail16, none), 0);
+	/* Queue 3 stops calling with packets waiting: the time since its
+	 * last call is its interval, busy.
+	 */
+	tx(t, 3);
+	EXPECT_EQ(dsh_period(t, stopped, none), 1);
+	/* Long samples (intervals past 2^26 ns, scaled): uniform ones are
+	 * not spread, a queue stopped for seconds is.
+	 */
+	rx_all(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, rare, busy3, 640000000), 0);
+	tx(t, 3);
+	EXPECT_EQ(dsh_sample_span(t, stopped, none, 3200000000ULL), 1);
+	EXPECT_EQ(xs(t, "dsh_samples"), 7);
+	rx_all(t, 3);
+	st_destroy(t);
+}
+
+static void tune_dsh_fast(struct rxb_model_cfg *cfg)
+{
+	tune_dsh(cfg);
+	cfg->dsh_tput_mbps = 1000;
+}
+
+/* Low throughput: privRing stays, however high the pressure. */
+static void test_dsh_stays_private(const void *arg)
+{
+	struct st *t;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh_fast);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	/* 8 frames of ~700 B per ms per queue: ~90 Mbit/s, below 1000. */
+	for (i = 0; i < 20; i++)
+		dsh_tick(t, 3, 3);
+	EXPECT_EQ(xs(t, "dsh_samples"), 19);
+	EXPECT_EQ(xs(t, "dsh_pressure_high"), 19);
+	EXPECT_EQ(xs(t, "dsh_tput_high"), 0);
+	EXPECT_EQ(xs(t, "dsh_switches"), 0);
+	EXPECT_EQ(xs(t, "dsh_shared"), 0);
+	st_destroy(t);
+}
+
 /* Invalid dshRing and share-factor settings are refused. */
 static void test_invalid(const void *arg)
 {
@@ -739,6 +1013,12 @@ static void test_invalid(const void *arg)
 		{ .model = "shring-list", .sf = 9 },
 		{ .model = "shring-batched", .sf = 0 },
 		{ .model = "shring-batched", .sf = 5 },
+		{ .model = "dshring", .sf = 0 },
+		{ .model = "dshring", .sf = 3, .window = 12 },
+		{ .model = "dshring", .sf = 2, .window = 72 },
+		{ .model = "dshring", .sf = 2, .ratio = 1 },
+		{ .model = "dshring", .sf = 2, .ratio = 2000 },
+		{ .model = "dshring", .sf = 2, .period = 1000 },
 	};
 	struct rxb_model_cfg cfg;
 	struct rxb_env *env = rxb_env_create(4, 0);
@@ -775,6 +1055,12 @@ static void test_invalid(const void *arg)
 
 /* ---- thread stress: many queues on one small ring --------------------- */
 
+static void tune_dsh_flap(struct rxb_model_cfg *cfg)
+{
+	tune_dsh(cfg);
+	cfg->dsh_overload_ratio = 2;
+}
+
 static void test_stress_contended(const void *arg)
 {
 	const char *model = arg;
@@ -787,6 +1073,8 @@ static void test_stress_contended(const void *arg)
 	/* Every queue shares one 64-entry ring: constant lock and bitmap
 	 * contention, tiny reposts, long held-back runs.
 	 */
+	if (!strcmp(model, "dshring"))
+		cfg.tune = tune_dsh_flap;
 	cfg.frames = rxb_stress_frames(2000000) / 5;
 	rxb_stress_run(&cfg);
 }
@@ -812,11 +1100,16 @@ int main(void)
 		{ "bat_frag_refs", test_bat_frag_refs, NULL },
 		{ "bat_idle_close", test_bat_idle_close, NULL },
 		{ "bat_posted", test_posted, "shring-batched" },
+		{ "dsh_switch", test_dsh_switch, NULL },
+		{ "dsh_select_posted", test_dsh_select_posted, NULL },
+		{ "dsh_stays_private", test_dsh_stays_private, NULL },
+		{ "dsh_criterion", test_dsh_criterion, NULL },
 		{ "invalid", test_invalid, NULL },
 		{ "stress_contended_arr", test_stress_contended, "shring" },
 		{ "stress_contended_list", test_stress_contended, "shring-list" },
 		{ "stress_contended_batched", test_stress_contended,
 		  "shring-batched" },
+		{ "stress_contended_dsh", test_stress_contended, "dshring" },
 	};
 
 	return ktap_main(cases, ARRAY_SIZE(cases));

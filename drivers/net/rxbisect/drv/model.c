@@ -37,6 +37,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_shring_ops,
 	&rxb_shring_list_ops,
 	&rxb_shring_batched_ops,
+	&rxb_dshring_ops,
 };
 
 /**
