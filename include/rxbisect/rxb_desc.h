@@ -543,33 +543,171 @@ static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 /* Batched RxList: each packet starts at a multiple of this in its buffer. */
 #define RXB_MCQE_ALIGN		64
 
+/*
+ * shRing (hw/models/shring*.c and drv/models/shring*.c; thesis chapter 5):
+ * queues grouped by the share factor share Rx descriptor rings, each
+ * queue keeps its own completion ring (include/rxbisect/rxb_shring.h:
+ * the groups).  The register space of a context:
+ *
+ *  - queue q's page: struct rxb_cq_regs at RXB_QPAGE_REGS, struct
+ *    rxb_shring_qstats_regs at RXB_QPAGE_MSTATS, the common statistics and
+ *    struct rxb_qdebug_regs (cq_tail: the queue's CR; taken: 0, the
+ *    queue's buffers come from its group's ring, whose page has it);
+ *  - shared ring g's page, page xpage + g (rxb_shring_ring_page()):
+ *    struct rxb_shring_regs at RXB_QPAGE_REGS, struct
+ *    rxb_shring_rstats_regs at RXB_QPAGE_MSTATS and struct
+ *    rxb_qdebug_regs at RXB_QPAGE_DEBUG (taken: descriptors the NIC took
+ *    from the ring, free-running; cq_tail 0).
+ *
+ * The NIC reads the doorbells when it next needs them (its next frame for
+ * the group), so a write needs no action of its own.
+ */
+
 /**
- * struct rxb_shring_regs - doorbell of one shared Rx ring (shRing).
+ * struct rxb_shring_regs - registers of one shared Rx ring (shRing), at
+ * RXB_QPAGE_REGS of the ring's page.
  *
  * Written by the driver (any queue sharing the ring, under the ring's
  * lock), read by the NIC, with the protocol of struct rxb_rxq_regs.
  */
 struct rxb_shring_regs {
 	/**
-	 * @rx_tail: RxArr: producer (tail) index, descriptors posted up to
-	 * here. RxList: descriptors appended to the empty-buffer list so far.
+	 * @rx_tail: [0] RxArr: producer (tail) index, descriptors posted up
+	 * to here.  RxList: descriptors appended to the empty-buffer list so
+	 * far.  Release by the driver, acquire by the NIC.
 	 */
 	u32 rx_tail;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @rx_base: [8] Bus address of the descriptor array (RxArr: struct
+	 * rxb_rx_desc; RxList: struct rxb_rx_ldesc), ring_size entries.
+	 */
+	struct rxb_base_reg rx_base;
 };
 
-static_assert(sizeof(struct rxb_shring_regs) == 4);
+static_assert(sizeof(struct rxb_shring_regs) == 16);
 
 /**
- * struct rxb_cq_regs - doorbell of one completion ring of a shared ring.
+ * struct rxb_cq_regs - registers of one completion ring of a shared ring,
+ * at RXB_QPAGE_REGS of its queue's page.
  *
  * Written by the queue's driver, read by the NIC.
  */
 struct rxb_cq_regs {
-	/** @cq_head: CR consumer index, as rxb_rxq_regs.cq_head. */
+	/** @cq_head: [0] CR consumer index, as rxb_rxq_regs.cq_head. */
 	u32 cq_head;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/** @cq_base: [8] Bus address of the CR (struct rxb_cqe). */
+	struct rxb_base_reg cq_base;
 };
 
-static_assert(sizeof(struct rxb_cq_regs) == 4);
+static_assert(sizeof(struct rxb_cq_regs) == 16);
+
+/**
+ * struct rxb_shring_qstats_regs - shRing statistics registers of a queue,
+ * at RXB_QPAGE_MSTATS of its page.
+ *
+ * Written by the NIC under the pipeline stage of the queue's ring, read by
+ * the driver with READ_ONCE() (ethtool -S rxN_nobuf_victim_drops).
+ */
+struct rxb_shring_qstats_regs {
+	/**
+	 * @nobuf_victim_drops: [0] No-buffer drops while the queue's CR held
+	 * fewer than its fair share of the shared ring (ring size / queues
+	 * of its group, rxb_shring_fair_share()): the other queues' packets
+	 * held the ring (thesis section 5.1.1).
+	 */
+	u64 nobuf_victim_drops;
+};
+
+static_assert(sizeof(struct rxb_shring_qstats_regs) == 8);
+
+/**
+ * struct rxb_shring_rstats_regs - statistics registers of one RxList
+ * shared ring (shring-list, shring-batched), at RXB_QPAGE_MSTATS of the
+ * ring's page.  RxArr leaves them zero.
+ *
+ * Written by the NIC under the ring's pipeline stage, read by the driver
+ * with READ_ONCE() (ethtool -S ringG_out_of_order, ringG_idle_closes).
+ */
+struct rxb_shring_rstats_regs {
+	/**
+	 * @out_of_order: [0] Descriptors taken that were not the slot after
+	 * the one taken before: each would miss a contiguous descriptor
+	 * prefetch (thesis Figure 5.3).
+	 */
+	u64 out_of_order;
+	/**
+	 * @idle_closes: [8] Batched RxList: descriptors the NIC's idle timer
+	 * closed (RXB_MCQE_F_NOPKT entries).
+	 */
+	u64 idle_closes;
+};
+
+static_assert(sizeof(struct rxb_shring_rstats_regs) == 16);
+
+/*
+ * Dynamic shRing (dshring; thesis sections 5.1.5-5.1.6): a privRing ring
+ * set and an RxArr ring set side by side, each programmed as its model
+ * programs a context, in pages of its own (rxb_dsh_set_bar()): after page
+ * 0 and dshRing's queue pages come the privRing set's queue pages, then the
+ * RxArr set's queue pages and its shared rings' pages.  dshRing's queue
+ * page holds struct rxb_dsh_regs at RXB_QPAGE_REGS and the queue's common
+ * statistics (every frame of the queue, whichever set took it).
+ */
+
+/**
+ * struct rxb_dsh_regs - dshRing's steering registers of one queue, at
+ * RXB_QPAGE_REGS of dshRing's page of the queue.
+ */
+struct rxb_dsh_regs {
+	/**
+	 * @select: [0] Driver: the ring set the NIC delivers the queue's
+	 * frames to (RXB_DSH_PRIV or RXB_DSH_SH): which of the two
+	 * pre-programmed RSS table sets steers the queue.  The NIC reads it
+	 * (acquire) at each frame of the queue and latches a change there.
+	 */
+	u32 select;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @status_base: [8] Driver: bus address of the queue's struct
+	 * rxb_dsh_status in host memory, where the NIC reports the set it
+	 * delivers to.
+	 */
+	struct rxb_base_reg status_base;
+};
+
+static_assert(sizeof(struct rxb_dsh_regs) == 16);
+
+/**
+ * struct rxb_dsh_status - dshRing: a queue's steering status, written back
+ * by the NIC into host memory (struct rxb_dsh_regs.status_base), as a
+ * NIC writes back a completion, so that the driver's poll reads host
+ * memory only.
+ */
+struct rxb_dsh_status {
+	/**
+	 * @active: [0] The ring-set changes the NIC latched for the queue,
+	 * free-running; bit 0 is the set it delivers to.  The NIC writes it
+	 * with release before its first delivery to the new set, after
+	 * every delivery to the old one; the driver reads it with acquire
+	 * and drains the old set first.  A count rather than the set, so a
+	 * driver that missed a change and its reversal still drains.
+	 */
+	__le32 active;
+	/** @reserved: [4] Zero. */
+	__le32 reserved;
+};
+
+static_assert(sizeof(struct rxb_dsh_status) == 8);
+
+/* dshRing's ring sets (struct rxb_dsh_regs.select). */
+#define RXB_DSH_PRIV	0
+#define RXB_DSH_SH	1
+#define RXB_DSH_NSETS	2
 
 /*
  * Ensō (drivers/net/rxbisect/{hw,drv}/models/enso.c; Sadok et al., OSDI

@@ -1456,11 +1456,11 @@ int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 			  struct rxb_model **mp, struct rxb_hw_model **hwp,
 			  void **barp)
 {
-	u32 npages = rxb_hwm_bar_pages(ops->hw, cfg);
 	struct rxb_hw_model *hw;
 	struct rxb_model *m;
 	struct rxb_bar bar;
 	const char *msg;
+	u32 npages;
 	void *mem;
 	int err;
 
@@ -1470,6 +1470,10 @@ int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 	err = rxb_model_validate(ops, cfg, &msg);
 	if (err)
 		return err;
+	/* As the kernel: the pages of a validated configuration (a model's
+	 * bar_pages may divide by its parameters).
+	 */
+	npages = rxb_hwm_bar_pages(ops->hw, cfg);
 	if (npages > RXB_BAR_MAX_PAGES)
 		return -EINVAL;
 	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);

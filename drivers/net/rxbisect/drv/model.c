@@ -34,9 +34,13 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 /* The registered ring models: adding one is one line here. */
 static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_privring_ops,
-	&rxb_ceio_ops,
-	&rxb_enso_ops,
 	&rxb_rxbisect_ops,
+	&rxb_shring_ops,
+	&rxb_shring_list_ops,
+	&rxb_shring_batched_ops,
+	&rxb_dshring_ops,
+	&rxb_enso_ops,
+	&rxb_ceio_ops,
 };
 
 /**

@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dynamic shRing (dshRing): a privRing ring set and an shRing (RxArr) ring
- * set side by side, switched at run time by a software controller (thesis
- * sections 5.1.5 and 5.1.6).
+ * Dynamic shRing (dshRing), the driver's half: a privRing ring set and an
+ * shRing (RxArr) ring set side by side, switched at run time by a software
+ * controller (thesis sections 5.1.5 and 5.1.6).  Registers: rxb_desc.h's
+ * "Dynamic shRing" section; the pages each set sees,
+ * include/rxbisect/rxb_shring.h (rxb_dsh_set_bar()).
  *
- * Both ring sets are full instances of their models (model_privring.c,
- * model_shring.c), created with this instance's configuration and driven
- * through their ops.  The NIC steers each queue's packets to one set: the
- * two pre-programmed RSS table sets of the thesis, chosen by a register
- * (struct dsh_regs).  The NIC only reads that register; it has no timer
- * and no policy.
+ * Both ring sets are full driver halves of their models (privring.c,
+ * shring.c), created with this instance's configuration and their own
+ * view of the register space, and driven through their ops; the NIC's
+ * half (hw/models/dshring.c) holds the sets' hardware halves with the same
+ * views.  The NIC steers each queue's packets to one set: the two
+ * pre-programmed RSS table sets of the thesis, chosen by the queue's
+ * select register.
  *
  * The controller is the driver's: rxb_model_ops.ctl_tick, run by the
  * driver's periodic task every sample period (10 ms), like the thesis's
  * thread on a separate core.  It reads
- *  - the NIC's per-queue packet and byte counters (the hardware group of
- *    struct rxb_qstats, written by the NIC only: its statistics
- *    registers), for the device throughput;
+ *  - the NIC's per-queue packet and byte counters (struct rxb_hw_qstats in
+ *    dshRing's queue pages: the NIC's statistics registers), for the
+ *    device throughput;
  *  - memory pressure: the privRing I/O working set of the period, the
  *    distinct buffers privRing would have had the NIC write (a queue that
  *    received k packets cycles through min(k, ring size) buffers of its
@@ -35,29 +38,25 @@
  * of the samples are not all that (a sample with low throughput, low
  * pressure or an overloaded queue).  The window restarts after a switch.
  *
- * A switch writes every queue's select register.  The NIC latches the new
- * value at the queue's next frame and then says so in the queue's status
- * register; each queue's driver drains the set the NIC left before it
- * polls the new one.  The controller switches again only once every queue
- * has drained.
+ * A switch writes every queue's select register (a posted write).  The NIC
+ * latches the new value at the queue's next frame and reports it in the
+ * queue's status, which it writes back into host memory (struct
+ * rxb_dsh_status), so each poll reads host memory only; each queue's
+ * driver drains the set the NIC left before it polls the new one.  The
+ * controller switches again only once every queue has drained.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
-#include "rxb_ring.h"
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_shring.h>
+#include "drv_ring.h"
 #include "shring.h"
-
-#define DSH_PRIV		0
-#define DSH_SH			1
-#define DSH_NSETS		2
 
 #define DSH_DEF_PERIOD_NS	10000000ULL	/* thesis: every 10 ms */
 #define DSH_DEF_WINDOW		16
@@ -69,53 +68,43 @@
 
 /* Driver-side counters of the ring sets folded into this instance's. */
 static const unsigned int dsh_drv_off[] = {
-	offsetof(struct rxb_qstats, packets),
-	offsetof(struct rxb_qstats, bytes),
-	offsetof(struct rxb_qstats, refills),
-	offsetof(struct rxb_qstats, alloc_fails),
-	offsetof(struct rxb_qstats, doorbells),
+	offsetof(struct rxb_drv_qstats, packets),
+	offsetof(struct rxb_drv_qstats, bytes),
+	offsetof(struct rxb_drv_qstats, refills),
+	offsetof(struct rxb_drv_qstats, alloc_fails),
+	offsetof(struct rxb_drv_qstats, doorbells),
 };
 
 #define DSH_NDRV	ARRAY_SIZE(dsh_drv_off)
 
 /**
- * struct dsh_regs - dshRing's steering registers of one queue.
- * @select: written by the driver, read by the NIC at every frame for the
- *	queue: the ring set (DSH_PRIV or DSH_SH) to deliver to, i.e. which
- *	RSS table set steers the queue's packets.
- * @active: written by the NIC, read by the driver: a status register
- *	counting the ring-set changes the NIC made for the queue.  The NIC
- *	latches a new @select value at the queue's next frame, and bumps
- *	@active (with release) before it delivers there, after every delivery
- *	to the previous set; bit 0 is the set it delivers to.  A count rather
- *	than the set itself, so that the driver notices a change even if the
- *	NIC went away and came back before it looked.
+ * struct dsh_q - the driver's state of one queue.
+ * @regs: the queue's steering registers.
+ * @status: the queue's status the NIC writes back, in host memory.
+ * @sw: the queue's poll context's.
+ * @sw.active: @status's active when the queue last drained.
+ * @sw.seen: the ring sets' counters folded so far.
+ * @sw.calls: receive calls.
+ * @sw.full: of those, calls that ended with a full budget.
+ * @sw.last_call_ns: when the last one began.
+ * @ctl: the controller's readings of the previous sample.
+ * @ctl.hw_packets: the NIC's packets register.
+ * @ctl.hw_bytes: the NIC's bytes register.
+ * @ctl.calls: @sw.calls.
+ * @ctl.full: @sw.full.
  */
-struct dsh_regs {
-	u32 select;
-	u32 active;
-};
-
-static_assert(sizeof(struct dsh_regs) == 8);
-
 struct dsh_q {
-	/* NIC: steering of this queue. */
-	struct {
-		spinlock_t lock;	/* one delivery at a time */
-		u8 set;			/* ring set the NIC delivers to */
-		u32 changes;		/* value of regs.active */
-	} hw ____cacheline_aligned;
+	struct rxb_dsh_regs *regs;
+	const struct rxb_dsh_status *status;
 
-	/* Driver state. */
 	struct {
-		u32 active;		/* regs.active when last drained */
-		u64 seen[DSH_NSETS][DSH_NDRV];	/* ring set counters folded */
-		u64 calls;		/* receive calls */
-		u64 full;		/* of those, ended with a full budget */
+		u32 active;
+		u64 seen[RXB_DSH_NSETS][DSH_NDRV];
+		u64 calls;
+		u64 full;
 		u64 last_call_ns;
 	} sw ____cacheline_aligned;
 
-	/* Controller: readings of the previous sample. */
 	struct {
 		u64 hw_packets;
 		u64 hw_bytes;
@@ -137,9 +126,9 @@ struct dsh_cstats {
 
 struct dshring {
 	struct rxb_model m;
-	struct rxb_model *set[DSH_NSETS];
+	struct rxb_model *set[RXB_DSH_NSETS];
 	struct dsh_q *q;
-	struct dsh_regs *regs;	/* per queue: the NIC's register file */
+	struct rxb_ring_mem status_mem;	/* the queues' struct rxb_dsh_status */
 	u64 period_ns;
 	u64 cache_bytes;
 	u64 wmask;		/* the window's bits */
@@ -147,7 +136,7 @@ struct dshring {
 	unsigned int tput_mbps;
 	unsigned int ratio;
 
-	/* Controller state (driver); only ctl_tick touches it. */
+	/* Controller state; only ctl_tick writes it. */
 	struct {
 		u8 target;		/* ring set steered to */
 		bool started;
@@ -168,8 +157,6 @@ static const struct rxb_layout dsh_layout = {
 		{ .off = offsetof(struct dshring, ctl.iv), .size = sizeof(u64) },
 		{ .off = offsetof(struct dshring, ctl.sorted),
 		  .size = sizeof(u64) },
-		{ .off = offsetof(struct dshring, regs),
-		  .size = sizeof(struct dsh_regs) },
 	},
 };
 
@@ -178,70 +165,33 @@ static struct dshring *to_dsh(struct rxb_model *m)
 	return container_of(m, struct dshring, m);
 }
 
-static u64 *dsh_ctr(struct rxb_qstats *st, unsigned int off)
+static u64 *dsh_ctr(struct rxb_drv_qstats *st, unsigned int off)
 {
 	return (u64 *)((char *)st + off);
 }
 
-/* ---- NIC side ------------------------------------------------------- */
-
-static int dsh_hw_rx(struct rxb_model *m, unsigned int qi,
-		     const struct rxb_frame *f)
+/* The status of @qi, as the NIC wrote it back into host memory. */
+static u32 dsh_active(struct dshring *d, unsigned int qi)
 {
-	struct dshring *d = to_dsh(m);
-	struct dsh_q *q = &d->q[qi];
-	struct rxb_qstats *st = &m->qstats[qi];
-	struct rxb_model *s;
-	u8 sel;
-	int err;
-
-	spin_lock(&q->hw.lock);
-	sel = READ_ONCE(d->regs[qi].select) & 1;
-	if (sel != q->hw.set) {
-		/* Latch the driver's new choice. */
-		WRITE_ONCE(q->hw.set, sel);
-		/* Release: every delivery to the old set, each in an earlier
-		 * critical section, is visible to a driver that sees the new
-		 * count.  Pairs with the acquire in dsh_active().
-		 */
-		smp_store_release(&d->regs[qi].active, ++q->hw.changes);
-	}
-	s = d->set[q->hw.set];
-	err = s->ops->hw_rx(s, qi, f);
-	switch (err) {
-	case 0:
-		rxb_stat_inc(&st->hw_packets);
-		rxb_stat_add(&st->hw_bytes, f->len);
-		break;
-	case -ENOBUFS:
-		rxb_stat_inc(&st->nobuf_drops);
-		break;
-	case -ENOSPC:
-		rxb_stat_inc(&st->ring_full_drops);
-		break;
-	default:
-		rxb_stat_inc(&st->oversize_drops);
-		break;
-	}
-	spin_unlock(&q->hw.lock);
-	return err;
+	/* Acquire: pairs with the release in dsh_rx() (NIC); what the NIC
+	 * delivered to the set it left is visible.
+	 */
+	return le32_to_cpu(smp_load_acquire(&d->q[qi].status->active));
 }
 
-/* ---- driver side: the controller ------------------------------------ */
+/* ---- the controller --------------------------------------------------- */
 
 /* Point every queue's steering at ring set @target (section 5.1.5): a
- * write of each select register.  The NIC latches it at the queue's next
- * frame and raises the queue's interrupt for that frame; the queue's
- * driver drains the old set then.
+ * posted write of each select register.  The NIC latches it at the
+ * queue's next frame and raises the queue's interrupt for that frame; the
+ * queue's driver drains the old set then.
  */
 static void dsh_steer(struct dshring *d, u8 target)
 {
 	unsigned int qi;
 
-	for (qi = 0; qi < d->m.cfg.nqueues; qi++) {
-		WRITE_ONCE(d->regs[qi].select, target);
-		rxb_drv_reg_write(&d->m, qi, sizeof(d->regs[qi].select));
-	}
+	for (qi = 0; qi < d->m.cfg.nqueues; qi++)
+		rxb_reg_write(&d->m, qi, &d->q[qi].regs->select, target);
 }
 
 /**
@@ -304,11 +254,12 @@ static bool dsh_overloaded(struct dshring *d, const u64 *pkts, u64 now, u64 dt)
 
 	for (qi = 0; qi < nq; qi++) {
 		struct dsh_q *q = &d->q[qi];
-		const struct rxb_qstats *st = &d->m.qstats[qi];
+		const struct rxb_hw_qstats *hs = rxb_bar_qstats(&d->m.bar, qi);
 		u64 calls = READ_ONCE(q->sw.calls), full = READ_ONCE(q->sw.full);
 		u64 dc = calls - q->ctl.calls, df = full - q->ctl.full, iv;
 		/* hw_packets: the NIC's statistics register. */
-		s64 backlog = READ_ONCE(st->hw_packets) - READ_ONCE(st->packets);
+		s64 backlog = READ_ONCE(hs->hw_packets) -
+			      READ_ONCE(d->m.qstats[qi].packets);
 
 		q->ctl.calls = calls;
 		q->ctl.full = full;
@@ -350,7 +301,7 @@ static void dsh_sample(struct dshring *d, u64 now)
 	d->ctl.last_ns = now;
 	for (qi = 0; qi < nq; qi++) {
 		struct dsh_q *q = &d->q[qi];
-		const struct rxb_qstats *st = &d->m.qstats[qi];
+		const struct rxb_hw_qstats *st = rxb_bar_qstats(&d->m.bar, qi);
 		/* The NIC's statistics registers. */
 		u64 hp = READ_ONCE(st->hw_packets), hb = READ_ONCE(st->hw_bytes);
 
@@ -388,7 +339,7 @@ static void dsh_sample(struct dshring *d, u64 now)
 	 * overloaded queue.
 	 */
 	good = hweight64(d->ctl.tput & d->ctl.press & ~d->ctl.over);
-	if (d->ctl.target == DSH_PRIV) {
+	if (d->ctl.target == RXB_DSH_PRIV) {
 		if (hweight64(d->ctl.tput) * 2 <= w ||
 		    hweight64(d->ctl.press) * 2 <= w || d->ctl.over)
 			return;
@@ -399,12 +350,12 @@ static void dsh_sample(struct dshring *d, u64 now)
 	 * changed sets more often than its driver has drained.
 	 */
 	for (qi = 0; qi < nq; qi++)
-		if (READ_ONCE(d->q[qi].sw.active) !=
-		    READ_ONCE(d->regs[qi].active)) {
+		if (READ_ONCE(d->q[qi].sw.active) != dsh_active(d, qi)) {
 			rxb_stat_inc(&d->ctl.st.deferred);
 			return;
 		}
-	d->ctl.target ^= 1;
+	/* Read by dsh_xstats_values(). */
+	WRITE_ONCE(d->ctl.target, d->ctl.target ^ 1);
 	d->ctl.nsamples = 0;
 	d->ctl.tput = 0;
 	d->ctl.press = 0;
@@ -430,16 +381,18 @@ static u64 dsh_ctl_tick(struct rxb_model *m, u64 now)
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct dsh_q *q = &d->q[qi];
 
+		const struct rxb_hw_qstats *st = rxb_bar_qstats(&m->bar, qi);
+
 		/* The NIC's statistics registers, as in dsh_sample(). */
-		q->ctl.hw_packets = READ_ONCE(m->qstats[qi].hw_packets);
-		q->ctl.hw_bytes = READ_ONCE(m->qstats[qi].hw_bytes);
+		q->ctl.hw_packets = READ_ONCE(st->hw_packets);
+		q->ctl.hw_bytes = READ_ONCE(st->hw_bytes);
 		q->ctl.calls = READ_ONCE(q->sw.calls);
 		q->ctl.full = READ_ONCE(q->sw.full);
 	}
 	return d->period_ns;
 }
 
-/* ---- driver side: receive ------------------------------------------- */
+/* ---- receive ---------------------------------------------------------- */
 
 /* Add what the ring sets' driver halves counted for @qi since last time. */
 static void dsh_fold(struct dshring *d, unsigned int qi)
@@ -447,7 +400,7 @@ static void dsh_fold(struct dshring *d, unsigned int qi)
 	struct dsh_q *q = &d->q[qi];
 	unsigned int s, i;
 
-	for (s = 0; s < DSH_NSETS; s++)
+	for (s = 0; s < RXB_DSH_NSETS; s++)
 		for (i = 0; i < DSH_NDRV; i++) {
 			u64 v = READ_ONCE(*dsh_ctr(&d->set[s]->qstats[qi],
 						   dsh_drv_off[i]));
@@ -456,15 +409,6 @@ static void dsh_fold(struct dshring *d, unsigned int qi)
 				     v - q->sw.seen[s][i]);
 			q->sw.seen[s][i] = v;
 		}
-}
-
-/* The status register of @qi. */
-static u32 dsh_active(struct dshring *d, unsigned int qi)
-{
-	/* Acquire: pairs with the release in dsh_hw_rx(); what the NIC
-	 * delivered to the set it left is visible.
-	 */
-	return smp_load_acquire(&d->regs[qi].active);
 }
 
 static int dsh_poll(struct rxb_model *m, unsigned int qi,
@@ -505,11 +449,12 @@ out:
 static bool dsh_refill(struct rxb_model *m, unsigned int qi)
 {
 	struct dshring *d = to_dsh(m);
-	bool priv = d->set[DSH_PRIV]->ops->refill(d->set[DSH_PRIV], qi);
-	bool sh = d->set[DSH_SH]->ops->refill(d->set[DSH_SH], qi);
+	struct rxb_model *priv = d->set[RXB_DSH_PRIV], *sh = d->set[RXB_DSH_SH];
+	bool full = priv->ops->refill(priv, qi);
 
+	full = sh->ops->refill(sh, qi) && full;
 	dsh_fold(d, qi);
-	return priv && sh;
+	return full;
 }
 
 static bool dsh_rx_pending(struct rxb_model *m, unsigned int qi)
@@ -533,21 +478,21 @@ static void dsh_ring_state(struct rxb_model *m, unsigned int qi,
 	s->ops->ring_state(s, qi, st);
 }
 
-static void dsh_hw_debug(struct rxb_model *m, unsigned int qi,
-			 struct rxb_hw_debug *dbg)
+static void dsh_nic_debug(struct rxb_model *m, unsigned int qi,
+			  struct rxb_hw_debug *dbg)
 {
 	struct dshring *d = to_dsh(m);
-	struct rxb_model *s = d->set[READ_ONCE(d->q[qi].hw.set) & 1];
+	struct rxb_model *s = d->set[dsh_active(d, qi) & 1];
 
 	/* The ring set the NIC delivers the queue's frames to now. */
-	s->ops->hw_debug(s, qi, dbg);
+	s->ops->nic_debug(s, qi, dbg);
 }
 
-/* ---- setup ---------------------------------------------------------- */
+/* ---- setup ------------------------------------------------------------ */
 
 static int dsh_validate(const struct rxb_model_cfg *cfg, const char **msg)
 {
-	int err = shring_validate_share(cfg, msg);
+	int err = shring_validate(cfg, msg);
 
 	if (err)
 		return err;
@@ -573,41 +518,66 @@ static unsigned int dsh_bufs_per_queue(const struct rxb_model_cfg *cfg)
 	return 2 * cfg->ring_size;
 }
 
+/* The NIC's context is disabled: nothing reads the rings any more. */
 static void dsh_destroy(struct rxb_model *m)
 {
 	struct dshring *d = to_dsh(m);
 	unsigned int s;
 
-	for (s = 0; s < DSH_NSETS; s++)
+	for (s = 0; s < RXB_DSH_NSETS; s++)
 		if (d->set[s])
 			d->set[s]->ops->destroy(d->set[s]);
+	rxb_ring_mem_free(m, &d->status_mem);
 	rxb_model_free(m, &dsh_layout);
 }
 
-static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg)
+static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
+				    const struct rxb_drv_ops *env, void *drv,
+				    const struct rxb_bar *bar)
 {
 	/* Both sets keep their rings posted: the switch needs no refill. */
-	static const struct rxb_model_ops *const set_ops[DSH_NSETS] = {
-		[DSH_PRIV] = &rxb_privring_ops,
-		[DSH_SH] = &rxb_shring_ops,
+	static const struct rxb_model_ops *const set_ops[RXB_DSH_NSETS] = {
+		[RXB_DSH_PRIV] = &rxb_privring_ops,
+		[RXB_DSH_SH] = &rxb_shring_ops,
 	};
+	struct rxb_model *m = rxb_model_alloc(&rxb_dshring_ops, cfg, env, drv,
+					      bar, &dsh_layout);
+	struct rxb_dsh_status *status;
 	unsigned int qi, s;
 	struct dshring *d;
-	struct rxb_model *m = rxb_model_alloc(&rxb_dshring_ops, cfg,
-					      &dsh_layout);
 
 	if (IS_ERR(m))
 		return m;
-	for (s = 0; s < DSH_NSETS; s++) {
-		struct rxb_model *set = set_ops[s]->create(cfg);
+	d = to_dsh(m);
+	/* The NIC reports each queue's set here: it starts on privRing,
+	 * as the select registers do (zero).
+	 */
+	if (rxb_ring_mem_alloc(m, &d->status_mem,
+			       cfg->nqueues * sizeof(*status))) {
+		dsh_destroy(m);
+		return ERR_PTR(-ENOMEM);
+	}
+	status = d->status_mem.va;
+	for (qi = 0; qi < cfg->nqueues; qi++) {
+		struct dsh_q *q = &d->q[qi];
 
+		q->regs = rxb_dsh_regs(&m->bar, qi);
+		q->status = &status[qi];
+		rxb_reg_base(m, qi, &q->regs->status_base,
+			     d->status_mem.addr + qi * sizeof(*status));
+	}
+	for (s = 0; s < RXB_DSH_NSETS; s++) {
+		struct rxb_model *set;
+		struct rxb_bar view;
+
+		rxb_dsh_set_bar(&m->bar, cfg->nqueues, s, &view);
+		set = set_ops[s]->create(cfg, env, drv, &view);
 		if (IS_ERR(set)) {
 			dsh_destroy(m);
 			return set;
 		}
-		to_dsh(m)->set[s] = set;
+		d->set[s] = set;
 	}
-	d = to_dsh(m);
 	d->period_ns = cfg->dsh_period_ns ?: DSH_DEF_PERIOD_NS;
 	d->window = cfg->dsh_window ?: DSH_DEF_WINDOW;
 	d->wmask = d->window == 64 ? ~0ULL : (1ULL << d->window) - 1;
@@ -615,13 +585,11 @@ static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg)
 	d->cache_bytes = cfg->cache_bytes ?: DSH_DEF_CACHE_BYTES;
 	d->ratio = cfg->dsh_overload_ratio ?: DSH_DEF_RATIO;
 	for (qi = 0; qi < cfg->nqueues; qi++)
-		spin_lock_init(&d->q[qi].hw.lock);
-	for (qi = 0; qi < cfg->nqueues; qi++)
 		dsh_fold(d, qi);
 	return m;
 }
 
-/* ---- counters ------------------------------------------------------- */
+/* ---- counters --------------------------------------------------------- */
 
 static const char * const dsh_xstat_names[DSH_XSTATS] = {
 	"dsh_shared", "dsh_switches", "dsh_samples", "dsh_tput_high",
@@ -630,14 +598,14 @@ static const char * const dsh_xstat_names[DSH_XSTATS] = {
 
 static unsigned int dsh_xstats_count(struct rxb_model *m)
 {
-	struct rxb_model *sh = to_dsh(m)->set[DSH_SH];
+	struct rxb_model *sh = to_dsh(m)->set[RXB_DSH_SH];
 
 	return DSH_XSTATS + sh->ops->xstats_count(sh);
 }
 
 static void dsh_xstats_names(struct rxb_model *m, char *names)
 {
-	struct rxb_model *sh = to_dsh(m)->set[DSH_SH];
+	struct rxb_model *sh = to_dsh(m)->set[RXB_DSH_SH];
 	unsigned int i;
 
 	for (i = 0; i < DSH_XSTATS; i++)
@@ -650,10 +618,12 @@ static void dsh_xstats_names(struct rxb_model *m, char *names)
 static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 {
 	struct dshring *d = to_dsh(m);
-	struct rxb_model *sh = d->set[DSH_SH];
+	struct rxb_model *sh = d->set[RXB_DSH_SH];
 
-	/* The set the driver selected; queues may still be draining. */
-	*vals++ = READ_ONCE(d->regs[0].select);
+	/* The set the driver selected (every queue's select register);
+	 * queues may still be draining.
+	 */
+	*vals++ = READ_ONCE(d->ctl.target);
 	*vals++ = READ_ONCE(d->ctl.st.switches);
 	*vals++ = READ_ONCE(d->ctl.st.samples);
 	*vals++ = READ_ONCE(d->ctl.st.tput_high);
@@ -665,7 +635,15 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_dshring_ops = {
-	RXB_MODEL_XOPS("dshring", dsh),
+	.name		= "dshring",
+	.hw		= &rxb_dshring_hw_ops,
+	.create		= dsh_create,
+	.destroy	= dsh_destroy,
+	.poll		= dsh_poll,
+	.refill		= dsh_refill,
+	.rx_pending	= dsh_rx_pending,
+	RXB_QUEUE_OPS(dsh),
+	RXB_XSTATS_OPS(dsh),
 	.ctl_tick	= dsh_ctl_tick,
 	.validate	= dsh_validate,
 	.bufs_per_queue	= dsh_bufs_per_queue,
