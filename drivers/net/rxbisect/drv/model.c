@@ -34,6 +34,7 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 /* The registered ring models: adding one is one line here. */
 static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_privring_ops,
+	&rxb_corec_ops,
 };
 
 /**
