@@ -710,6 +710,41 @@ static_assert(sizeof(struct rxb_dsh_status) == 8);
 #define RXB_DSH_NSETS	2
 
 /*
+ * COREC (hw/models/corec.c, drv/models/corec.c; Faltelli et al., "COREC:
+ * Concurrent Non-Blocking Single-Queue Receive Driver for Low Latency
+ * Networking", section 3.4).  The NIC is unmodified: per shared queue (a
+ * group of consecutive queues, include/rxbisect/rxb_corec.h), privRing's
+ * Rx ring of struct rxb_rx_desc, completion ring of struct rxb_cqe
+ * (@ring_id: the shared queue) and struct rxb_rxq_regs, at
+ * RXB_QPAGE_REGS of the page of the group's first queue.  That page's
+ * debug registers (struct rxb_qdebug_regs) are the shared queue's indices;
+ * the other queues of the group have none.  The indices of both rings
+ * start at RXB_COREC_ID0.  When the NIC writes a completion it raises the
+ * vector of the group's next queue, round-robin, or of every queue of the
+ * group (corec_irq_policy).  The driver's consumers of the group
+ * coordinate among themselves in host memory; the NIC sees one in-order
+ * consumer of each shared queue.
+ */
+
+/**
+ * struct rxb_corec_qstats_regs - COREC: a shared queue's own statistics
+ * registers, at RXB_QPAGE_MSTATS of the page of the group's first queue.
+ *
+ * Written by the NIC, under the shared queue's serialisation; read by the
+ * driver with READ_ONCE() (ethtool -S ring<r>_*).
+ */
+struct rxb_corec_qstats_regs {
+	/**
+	 * @nobuf_drops: [0] Frames dropped at the shared queue: no
+	 * descriptor posted.  Each is also counted in the nobuf_drops of
+	 * the queue RSS chose (struct rxb_hw_qstats).
+	 */
+	u64 nobuf_drops;
+};
+
+static_assert(sizeof(struct rxb_corec_qstats_regs) == 8);
+
+/*
  * Ensō (drivers/net/rxbisect/{hw,drv}/models/enso.c; Sadok et al., OSDI
  * '23, sections 3-5).  No descriptors: per receive queue one or more pipes,
  * contiguous data rings the NIC appends frames to back to back, and per

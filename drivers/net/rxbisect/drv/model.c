@@ -39,6 +39,7 @@ static const struct rxb_model_ops *const rxb_models[] = {
 	&rxb_shring_list_ops,
 	&rxb_shring_batched_ops,
 	&rxb_dshring_ops,
+	&rxb_corec_ops,
 	&rxb_enso_ops,
 	&rxb_ceio_ops,
 };

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * COREC: one receive queue consumed by several cores at once, lock-free
- * (Faltelli et al., "COREC: Concurrent Non-Blocking Single-Queue Receive
- * Driver for Low Latency Networking", section 3.4, Listing 2).
+ * COREC, the driver's half: one receive queue consumed by several cores at
+ * once, lock-free (Faltelli et al., "COREC: Concurrent Non-Blocking
+ * Single-Queue Receive Driver for Low Latency Networking", section 3.4,
+ * Listing 2).  Registers: the COREC section of rxb_desc.h; groups:
+ * include/rxbisect/rxb_corec.h.
  *
- * The NIC is unmodified: each shared queue is one Rx descriptor ring, one
- * completion ring (CR) and one tail doorbell, used as privRing's are.  The
- * queues of a group of corec_consumers consecutive queues (all by default)
- * are its consumers: each is a NAPI context on its own CPU with its own
- * page_pool and vector.  RSS still picks a queue per frame; the frame goes
- * to that queue's group's shared queue.
+ * The NIC is unmodified (hw/models/corec.c): each shared queue is one Rx
+ * descriptor ring, one completion ring (CR) and one tail doorbell, used as
+ * privRing's are.  The queues of a group of corec_consumers consecutive
+ * queues (all by default) are its consumers: each is a NAPI context on its
+ * own CPU with its own page_pool and vector.
  *
  * A consumer reads the shared transaction ID (a free-running 32-bit CR
  * index: section 3.4.3, Table 1, its epochs rule out ABA), counts the
@@ -22,7 +23,9 @@
  * the doorbells (section 3.4.2: the NIC must see one in-order consumer).
  * A loser of either race leaves without waiting; the lock holder looks at
  * the done bits again after unlocking, so a batch marked done by a
- * consumer that lost the trylock is not left behind.
+ * consumer that lost the trylock is not left behind.  All of this state
+ * (ID, bits, tail, shadows) is the driver's, in host memory: the NIC sees
+ * only the descriptors and the two registers.
  *
  * A consumer delayed between claim and done holds the tail (section
  * 3.4.4): the others go on for up to a ring, then the NIC runs out of
@@ -36,25 +39,14 @@
 #include <linux/errno.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/minmax.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <rxbisect/rxb_corec.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
-#include "rxb_ring.h"
+#include <rxbisect/rxb_drv_model.h>
+#include "drv_ring.h"
 #include "corec.h"
-
-/* First transaction ID and NIC ring index.  The userspace tests start just
- * below 2^32, so that every test run crosses the 32-bit wrap the paper
- * says is harmless (section 3.4.3); an even epoch keeps zeroed ring memory
- * not done.
- */
-#ifndef RXB_COREC_ID0
-#define RXB_COREC_ID0	0U
-#endif
-static_assert(RXB_COREC_ID0 % (2 * RXB_RING_MAX) == 0);
 
 /* Per-consumer counters, written by the consumer's poll context only. */
 struct corec_cxstats {
@@ -77,32 +69,23 @@ struct corec_txstats {
 #define COREC_RXSTATS	6	/* the above, consumers, nobuf_drops */
 
 struct corec_ring {
-	/* Ring memory, read and written by both NIC and driver. */
-	struct rxb_rx_desc *desc;
+	/* Ring memory, shared with the NIC, and its registers. */
+	struct rxb_rx_desc *desc;	/* the Rx ring, in @desc_mem */
+	struct rxb_ring_mem desc_mem;
 	struct rxb_cring cr;
+	struct rxb_rxq_regs *regs;	/* in the page of queue @first */
+	const struct rxb_corec_qstats_regs *st;	/* the NIC's counters */
 
 	/* Driver state shared by the consumers, per slot. */
 	atomic_long_t *done;	/* READ_DONE bitmap, by CR slot */
 	void **cookie;		/* buffer handle per descriptor slot */
 	u16 *pool;		/* queue whose pool that buffer came from */
 
-	/* Set at create, read-only: the consumer group, which the driver
-	 * also programs into the NIC as the vectors of this queue.
+	/* Set at create, read-only: the consumer group, the queues whose
+	 * vectors the NIC raises for this shared queue.
 	 */
 	unsigned int first;	/* consumers: queues first .. first + n - 1 */
 	unsigned int n;
-
-	/* Doorbell registers: written by the driver, read by the NIC. */
-	struct rxb_rxq_regs regs ____cacheline_aligned;
-
-	/* NIC-internal state. */
-	struct {
-		spinlock_t lock;	/* the NIC's per-ring pipeline stage */
-		u32 rx_head;		/* next descriptor to take */
-		unsigned int rr;	/* next consumer to interrupt */
-		u32 cq_tail;		/* next CR entry to write */
-		u64 nobuf_drops;
-	} hw ____cacheline_aligned;
 
 	/* Transaction ID: next CR entry to claim.  Alone: every consumer
 	 * compares-and-swaps it.
@@ -137,16 +120,6 @@ struct corec {
 	struct corec_consumer *c;
 };
 
-static unsigned int corec_group(const struct rxb_model_cfg *cfg)
-{
-	return cfg->corec_consumers ?: cfg->nqueues;
-}
-
-static unsigned int corec_nrings(const struct rxb_model_cfg *cfg)
-{
-	return DIV_ROUND_UP(cfg->nqueues, corec_group(cfg));
-}
-
 static struct corec *to_corec(struct rxb_model *m)
 {
 	return container_of(m, struct corec, m);
@@ -155,39 +128,6 @@ static struct corec *to_corec(struct rxb_model *m)
 static struct corec_ring *corec_ring_of(struct corec *cr, unsigned int q)
 {
 	return &cr->r[q / cr->group];
-}
-
-/* ---- NIC side ------------------------------------------------------- */
-
-static int corec_hw_rx(struct rxb_model *m, unsigned int qi,
-		       const struct rxb_frame *f)
-{
-	struct corec *cr = to_corec(m);
-	struct corec_ring *r = corec_ring_of(cr, qi);
-	unsigned int i, irq = 0;
-	int err;
-
-	spin_lock(&r->hw.lock);
-	/* rx_tail before cq_head: see corec_advance(). */
-	err = rxb_rxq_deliver(m, qi, r->desc, &r->regs, &r->cr, &r->hw.rx_head,
-			      &r->hw.cq_tail, f, r - cr->r);
-	if (err == -ENOBUFS)
-		rxb_stat_inc(&r->hw.nobuf_drops);
-	if (!err && m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR) {
-		irq = r->hw.rr;
-		r->hw.rr = (irq + 1) % r->n;
-	}
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(&r->hw.lock);
-	if (err)
-		return err;
-	/* A masked vector (its consumer is polling) costs nothing. */
-	if (m->cfg.corec_irq_policy == RXB_COREC_IRQ_RR)
-		rxb_hw_raise_irq(m, r->first + irq);
-	else
-		for (i = 0; i < r->n; i++)
-			rxb_hw_raise_irq(m, r->first + i);
-	return 0;
 }
 
 /* ---- READ_DONE bitmap ------------------------------------------------ */
@@ -237,7 +177,7 @@ static u32 corec_done_run(struct corec *cr, struct corec_ring *r, u32 id)
 	return min_t(u32, run, cr->mask + 1);
 }
 
-/* ---- driver side: the tail (Listing 2 lines 35-43) ------------------- */
+/* ---- the tail (Listing 2 lines 35-43) -------------------------------- */
 
 /* Advance the post index over slots that hold a buffer.  Under tl.lock. */
 static void corec_post(struct corec *cr, struct corec_ring *r)
@@ -280,11 +220,11 @@ static void corec_advance(struct corec *cr, struct corec_ring *r,
 		WRITE_ONCE(r->tl.tail, tail);
 		corec_post(cr, r);
 		/* cq_head before rx_tail, both with release: a NIC that reads
-		 * the new rx_tail (first, with acquire, in corec_hw_rx())
-		 * then reads the new cq_head.
+		 * the new rx_tail (first, with acquire, in corec_rx() of
+		 * hw/models/corec.c) then reads the new cq_head.
 		 */
-		rxb_db_ring(&cr->m, qi, &r->regs.cq_head, tail);
-		rxb_db_ring(&cr->m, qi, &r->regs.rx_tail, r->tl.post);
+		rxb_db_ring(&cr->m, qi, &r->regs->cq_head, tail);
+		rxb_db_ring(&cr->m, qi, &r->regs->rx_tail, r->tl.post);
 		rxb_stat_inc(&cr->m.qstats[qi].doorbells);
 		rxb_stat_inc(&xs->advances);
 		if (r->tl.held && (s32)(tail - r->tl.held_at) > 0) {
@@ -341,7 +281,7 @@ void rxb_corec_tail(struct rxb_model *m, unsigned int qi,
 	}
 }
 
-/* ---- driver side: claiming (Listing 2 lines 8-33) -------------------- */
+/* ---- claiming (Listing 2 lines 8-33) --------------------------------- */
 
 u32 rxb_corec_scan(struct rxb_model *m, unsigned int qi, u32 max,
 		   struct rxb_corec_batch *b)
@@ -456,7 +396,7 @@ static bool corec_stash_fill(struct corec *cr, unsigned int qi)
 static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 			     unsigned int qi)
 {
-	struct rxb_qstats *st = &cr->m.qstats[qi];
+	struct rxb_drv_qstats *st = &cr->m.qstats[qi];
 	u32 end, post, posted = 0;
 	struct rxb_buf buf;
 	bool ok = true;
@@ -488,7 +428,7 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 	corec_advance(cr, r, qi, NULL);
 	if (posted) {
 		corec_post(cr, r);
-		rxb_db_ring(&cr->m, qi, &r->regs.rx_tail, r->tl.post);
+		rxb_db_ring(&cr->m, qi, &r->regs->rx_tail, r->tl.post);
 		rxb_stat_add(&st->refills, posted);
 		rxb_stat_inc(&st->doorbells);
 	}
@@ -503,7 +443,7 @@ static int corec_poll(struct rxb_model *m, unsigned int qi,
 		      struct rxb_pkt *pkts, int budget)
 {
 	struct corec *cr = to_corec(m);
-	struct rxb_qstats *st = &m->qstats[qi];
+	struct rxb_drv_qstats *st = &m->qstats[qi];
 	struct rxb_corec_batch b;
 	u64 bytes = 0;
 	int n = 0, i;
@@ -568,14 +508,15 @@ static void corec_ring_state(struct rxb_model *m, unsigned int qi,
 	rxb_cring_state(&r->cr, &r->claim, st);
 }
 
-/* The shared queue's registers: every consumer of the group reports them. */
-static void corec_hw_debug(struct rxb_model *m, unsigned int qi,
-			   struct rxb_hw_debug *dbg)
+/* The shared queue's debug registers, in the page of the group's first
+ * queue: every consumer of the group reports them.
+ */
+static void corec_nic_debug(struct rxb_model *m, unsigned int qi,
+			    struct rxb_hw_debug *dbg)
 {
 	struct corec_ring *r = corec_ring_of(to_corec(m), qi);
 
-	rxb_hw_debug_fill(dbg, &r->hw.cq_tail, &r->hw.rx_head,
-			  &r->regs.rx_tail);
+	rxb_nic_debug_fill(m, r->first, READ_ONCE(r->regs->rx_tail), dbg);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -595,7 +536,7 @@ static int corec_validate(const struct rxb_model_cfg *cfg, const char **msg)
 
 static const char *corec_advise(const struct rxb_model_cfg *cfg)
 {
-	if (corec_group(cfg) == 1)
+	if (rxb_corec_group(cfg) == 1)
 		return "one consumer per shared queue: COREC runs as a private ring";
 	return NULL;
 }
@@ -611,10 +552,8 @@ static const struct rxb_layout corec_layout = {
 	.tables = { {
 		.off = offsetof(struct corec, r),
 		.size = sizeof(struct corec_ring),
-		.count = corec_nrings,
+		.count = rxb_corec_nrings,
 		.arrays = {
-			RXB_ARRAY(struct corec_ring, desc, struct rxb_rx_desc, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, cr.ent, struct rxb_cqe, RXB_ARR_RING),
 			RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
 			RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
 			RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING),
@@ -625,7 +564,9 @@ static const struct rxb_layout corec_layout = {
 	} },
 };
 
-/* Teardown: neither half runs; only the driver's buffers are read. */
+/* The NIC's context is disabled: nothing reads the rings any more; only
+ * the driver's buffers are read.
+ */
 static void corec_destroy(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
@@ -642,6 +583,8 @@ static void corec_destroy(struct rxb_model *m)
 			if (r->cookie[slot])
 				rxb_drv_free_buf(m, r->pool[slot],
 						 r->cookie[slot]);
+		rxb_ring_mem_free(m, &r->desc_mem);
+		rxb_cring_free(m, &r->cr);
 	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		while (cr->c[qi].nstash)
@@ -670,24 +613,50 @@ static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 		rxb_stat_inc(&cr->m.qstats[qi].refills);
 		posted++;
 	}
-	/* Before either half runs: the NIC's indices start there too. */
-	r->hw.rx_head = RXB_COREC_ID0;
-	r->hw.cq_tail = RXB_COREC_ID0;
+	/* Before the NIC runs: its indices start there too (rxb_corec.h). */
 	r->claim = RXB_COREC_ID0;
 	r->tl.tail = RXB_COREC_ID0;
 	r->tl.post = RXB_COREC_ID0;
 	/* A short ring is topped up by its consumers' next refill. */
 	corec_post(cr, r);
-	r->regs.cq_head = RXB_COREC_ID0;
-	rxb_db_ring(&cr->m, r->first, &r->regs.rx_tail, r->tl.post);
+	/* cq_head's reset value is 0: written only if the IDs start
+	 * elsewhere (the userspace tests).
+	 */
+	if (RXB_COREC_ID0)
+		rxb_reg_write(&cr->m, r->first, r->cr.db, RXB_COREC_ID0);
+	rxb_db_ring(&cr->m, r->first, &r->regs->rx_tail, r->tl.post);
 	if (posted)
 		rxb_stat_inc(&cr->m.qstats[r->first].doorbells);
 }
 
-static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg)
+/* Allocate shared queue @i's rings and program their base registers. */
+static int corec_ring_alloc(struct corec *cr, unsigned int i)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg,
-					      &corec_layout);
+	struct corec_ring *r = &cr->r[i];
+	struct rxb_model *m = &cr->m;
+	u32 size = m->cfg.ring_size;
+
+	r->first = rxb_corec_first(&m->cfg, i);
+	r->n = rxb_corec_consumers(&m->cfg, i);
+	spin_lock_init(&r->tl.lock);
+	r->regs = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_REGS);
+	r->st = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_MSTATS);
+	if (rxb_ring_mem_alloc(m, &r->desc_mem,
+			       (size_t)size * sizeof(*r->desc)) ||
+	    rxb_cring_alloc(m, r->first, &r->cr, size, &r->regs->cq_base,
+			    &r->regs->cq_head))
+		return -ENOMEM;
+	r->desc = r->desc_mem.va;
+	rxb_reg_base(m, r->first, &r->regs->rx_base, r->desc_mem.addr);
+	return 0;
+}
+
+static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,
+				      const struct rxb_drv_ops *env,
+				      void *drv, const struct rxb_bar *bar)
+{
+	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg, env, drv,
+					      bar, &corec_layout);
 	struct corec *cr;
 	unsigned int i, qi;
 
@@ -695,18 +664,16 @@ static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg)
 		return m;
 	cr = to_corec(m);
 	cr->mask = cfg->ring_size - 1;
-	cr->group = corec_group(cfg);
-	cr->nrings = corec_nrings(cfg);
+	cr->group = rxb_corec_group(cfg);
+	cr->nrings = rxb_corec_nrings(cfg);
 	for (i = 0; i < cr->nrings; i++) {
-		struct corec_ring *r = &cr->r[i];
-
-		r->first = i * cr->group;
-		r->n = min(cr->group, cfg->nqueues - r->first);
-		spin_lock_init(&r->hw.lock);
-		spin_lock_init(&r->tl.lock);
-		rxb_cring_init(&r->cr, cfg->ring_size, &r->regs.cq_head);
-		corec_ring_init(cr, r);
+		if (corec_ring_alloc(cr, i)) {
+			corec_destroy(m);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
+	for (i = 0; i < cr->nrings; i++)
+		corec_ring_init(cr, &cr->r[i]);
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		corec_stash_fill(cr, qi);
 	return m;
@@ -767,12 +734,14 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 		*vals++ = READ_ONCE(r->tl.xs.held_max_ns);
 		*vals++ = r->n;
 		/* A counter the NIC writes: a statistics register. */
-		*vals++ = READ_ONCE(r->hw.nobuf_drops);
+		*vals++ = READ_ONCE(r->st->nobuf_drops);
 	}
 }
 
 const struct rxb_model_ops rxb_corec_ops = {
-	RXB_MODEL_XOPS("corec", corec),
+	RXB_MODEL_OPS("corec", corec),
+	RXB_QUEUE_OPS(corec),
+	RXB_XSTATS_OPS(corec),
 	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,

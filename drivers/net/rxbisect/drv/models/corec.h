@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * COREC's receive routine (COREC paper section 3.4, Listing 2), one
- * function per phase.  The ring model's poll (model_corec.c) runs them in
- * order; tests run them one at a time to interleave consumers.
+ * COREC, the driver's half: its receive routine (COREC paper section 3.4,
+ * Listing 2), one function per phase.  The ring model's poll
+ * (drv/models/corec.c) runs them in order; tests run them one at a time to
+ * interleave consumers.  What the NIC's half shares with it: the group
+ * geometry (include/rxbisect/rxb_corec.h) and the registers (rxb_desc.h).
  *
  *   rxb_corec_scan()   lines 8-19   snapshot the transaction ID, count the
  *                                   completions ready after it
@@ -15,11 +17,12 @@
  * queue's poll context; any consumers of the same shared queue may run
  * them concurrently.
  */
-#ifndef _RXB_COREC_H
-#define _RXB_COREC_H
+#ifndef _RXB_DRV_COREC_H
+#define _RXB_DRV_COREC_H
 
 #include <linux/types.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_corec.h>
+#include <rxbisect/rxb_drv_model.h>
 
 /* Most completions one claim takes (and fresh buffers a consumer keeps). */
 #define RXB_COREC_BATCH		64
@@ -97,4 +100,4 @@ void rxb_corec_done(struct rxb_model *m, unsigned int q,
 void rxb_corec_tail(struct rxb_model *m, unsigned int q,
 		    const struct rxb_corec_batch *b);
 
-#endif /* _RXB_COREC_H */
+#endif /* _RXB_DRV_COREC_H */
