@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Single-threaded tests of the privRing core (model_privring.c): exact
- * counter values, ring-full behaviour, ordering, generation-bit wrap,
- * budgets, oversize frames, alloc failures, teardown.  Model-independent
+ * Single-threaded tests of the privRing model (hw/models/privring.c and
+ * drv/models/privring.c): exact counter values, ring-full behaviour,
+ * ordering, generation-bit wrap, budgets, oversize frames, alloc failures,
+ * teardown.  Model-independent
  * tests (bad configurations, -ENOMEM paths, thread stress) are in
  * test_models.c.
  */
