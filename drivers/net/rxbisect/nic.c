@@ -325,8 +325,8 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ctx->nic = nic;
-	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	ctx->timer.function = rxb_nic_timer_fn;
+	hrtimer_setup(&ctx->timer, rxb_nic_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
 	if (err)
 		goto err_free;
