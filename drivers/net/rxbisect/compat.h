@@ -340,6 +340,18 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 }
 #endif
 
+/* After 6.12 (7.2 has it): the ethtool core asks get_rx_ring_count() for
+ * the receive ring count (checking RSS indirection entries against it),
+ * no longer get_rxnfc(ETHTOOL_GRXRINGS), which older kernels ask.
+ * RXB_ETHTOOL_RX_RING_COUNT(fn) in a struct ethtool_ops initializer sets
+ * it where it exists.
+ */
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+#define RXB_ETHTOOL_RX_RING_COUNT(fn)	.get_rx_ring_count = fn,
+#else
+#define RXB_ETHTOOL_RX_RING_COUNT(fn)
+#endif
+
 /* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
  * driver fills the newer structures on every kernel (the fields it uses
  * are defined here on older ones); rxb_netdev_set_stat_ops() installs the

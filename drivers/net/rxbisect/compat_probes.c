@@ -380,4 +380,18 @@ static int rxb_probe_start(struct net_device *dev,
 struct netdev_queue_mgmt_ops rxb_probe_ops = { .ndo_queue_start = rxb_probe_start };
 #endif
 
+/* After 6.12 (7.2 has it): ethtool_ops.get_rx_ring_count(), which the core
+ * asks instead of get_rxnfc(ETHTOOL_GRXRINGS): without it, setting the RSS
+ * indirection table fails with -EOPNOTSUPP.
+ */
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+#include <linux/ethtool.h>
+static u32 rxb_probe_count(struct net_device *dev)
+{
+	return 1;
+}
+
+const struct ethtool_ops rxb_probe_ops = { .get_rx_ring_count = rxb_probe_count };
+#endif
+
 MODULE_LICENSE("GPL");
