@@ -397,6 +397,24 @@ static inline void rxb_netdev_set_stat_ops(struct net_device *dev,
 }
 #endif
 
+/* 6.13: netif_napi_add_config().  NAPI instance N keeps its id and its
+ * settings (defer-hard-irqs, gro-flush-timeout, ...) in dev->napi_config[N]
+ * across napi_disable() and napi_enable() and across rebuilds.  Without a
+ * config, from 6.13 an instance enabled again alone (a queue restart) gets
+ * a new id, and the device's NAPI list, which the netdev netlink napi dump
+ * expects sorted by id, no longer is (a WARN in netdev_nl_napi_dump_one()
+ * on 7.2).  Before 6.13, plain netif_napi_add().
+ */
+#ifndef HAVE_NETIF_NAPI_ADD_CONFIG
+static inline void netif_napi_add_config(struct net_device *dev,
+					 struct napi_struct *napi,
+					 int (*poll)(struct napi_struct *, int),
+					 int index)
+{
+	netif_napi_add(dev, napi, poll);
+}
+#endif
+
 /**
  * rxb_channel_set_napi() - name the NAPI instance of channel @q.
  * @dev: the netdev; RTNL held.

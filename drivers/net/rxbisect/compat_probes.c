@@ -394,4 +394,14 @@ static u32 rxb_probe_count(struct net_device *dev)
 const struct ethtool_ops rxb_probe_ops = { .get_rx_ring_count = rxb_probe_count };
 #endif
 
+/* 6.13: netif_napi_add_config(), NAPI instances with persistent config. */
+#ifdef HAVE_NETIF_NAPI_ADD_CONFIG
+#include <linux/netdevice.h>
+void rxb_probe(struct net_device *dev, struct napi_struct *napi,
+	       int (*poll)(struct napi_struct *, int))
+{
+	netif_napi_add_config(dev, napi, poll, 0);
+}
+#endif
+
 MODULE_LICENSE("GPL");

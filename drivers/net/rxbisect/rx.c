@@ -925,7 +925,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		u64_stats_init(&rxq->stats.syncp);
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
 		/* NAPI first: the pool names it (and outlives it not). */
-		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
+		netif_napi_add_config(port->dev, &rxq->napi, rxb_napi_poll, q);
 		err = rxb_rxq_pool_create(rxq,
 					  rxb_rx_pool_size(cfg, &mcfg, &rx->bl),
 					  rxb_pool_frags(cfg->model, &mcfg));
