@@ -358,14 +358,11 @@ void rxb_debugfs_port_add(struct rxb_port *port)
 void rxb_debugfs_port_rename(struct rxb_port *port)
 {
 	char name[IFNAMSIZ + 12];
-	struct dentry *d;
 
 	if (IS_ERR_OR_NULL(port->dbg_dir))
 		return;
 	rxb_debugfs_name(port, name, sizeof(name));
-	d = debugfs_rename(rxb_dbg_root, port->dbg_dir, rxb_dbg_root, name);
-	if (!IS_ERR(d))
-		port->dbg_dir = d;
+	rxb_debugfs_rename(port->dbg_dir, name);
 }
 
 /**

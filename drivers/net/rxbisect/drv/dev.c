@@ -40,7 +40,8 @@ static void rxb_dl_text(const struct rxb_param *p, union devlink_param_value val
 }
 
 static int rxb_dl_param_get(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	struct rxb_dev *rdev = rxb_dev_of(devlink);
 	const struct rxb_param *p = rxb_dl_param(id);
@@ -56,6 +57,8 @@ static int rxb_dl_param_get(struct devlink *devlink, u32 id,
 		return -EINVAL;
 	return 0;
 }
+
+RXB_DL_PARAM_GET_DEFINE(rxb_dl_param_get)
 
 /* Apply @val to a copy of each port's configuration; 0 if all accept it. */
 static int rxb_dl_prepare(struct rxb_dev *rdev, const struct rxb_param *p,
@@ -87,18 +90,20 @@ static int rxb_dl_prepare(struct rxb_dev *rdev, const struct rxb_param *p,
 }
 
 static int rxb_dl_param_validate(struct devlink *devlink, u32 id,
-				 union devlink_param_value val,
+				 union devlink_param_value *val,
 				 struct netlink_ext_ack *extack)
 {
 	struct rxb_cfg cfgs[2];
 	int err;
 
 	rtnl_lock();
-	err = rxb_dl_prepare(rxb_dev_of(devlink), rxb_dl_param(id), val, cfgs,
+	err = rxb_dl_prepare(rxb_dev_of(devlink), rxb_dl_param(id), *val, cfgs,
 			     extack);
 	rtnl_unlock();
 	return err;
 }
+
+RXB_DL_PARAM_VALIDATE_DEFINE(rxb_dl_param_validate)
 
 static int rxb_dl_param_set(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx,
@@ -128,11 +133,14 @@ out:
 RXB_DL_PARAM_SET_DEFINE(rxb_dl_param_set)
 
 static int rxb_dl_stall_get(struct devlink *devlink, u32 id,
-			    struct devlink_param_gset_ctx *ctx)
+			    struct devlink_param_gset_ctx *ctx,
+			    struct netlink_ext_ack *extack)
 {
 	ctx->val.vu32 = READ_ONCE(rxb_dev_of(devlink)->stall_timeout_ms);
 	return 0;
 }
+
+RXB_DL_PARAM_GET_DEFINE(rxb_dl_stall_get)
 
 static int rxb_dl_stall_set(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx,
@@ -145,15 +153,17 @@ static int rxb_dl_stall_set(struct devlink *devlink, u32 id,
 RXB_DL_PARAM_SET_DEFINE(rxb_dl_stall_set)
 
 static int rxb_dl_stall_validate(struct devlink *devlink, u32 id,
-				 union devlink_param_value val,
+				 union devlink_param_value *val,
 				 struct netlink_ext_ack *extack)
 {
-	if (val.vu32 < 100 || val.vu32 > 600000) {
+	if (val->vu32 < 100 || val->vu32 > 600000) {
 		NL_SET_ERR_MSG_MOD(extack, "stall_timeout_ms must be in 100..600000");
 		return -EINVAL;
 	}
 	return 0;
 }
+
+RXB_DL_PARAM_VALIDATE_DEFINE(rxb_dl_stall_validate)
 
 /* Filled from rxb_params[] at module load: one entry per parameter. */
 static struct devlink_param rxb_dl_params[RXB_NPARAMS + 1];
@@ -176,17 +186,17 @@ int rxb_devlink_init(void)
 					     DEVLINK_PARAM_TYPE_STRING :
 					     DEVLINK_PARAM_TYPE_U32,
 					     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-					     rxb_dl_param_get,
+					     RXB_DL_PARAM_GET(rxb_dl_param_get),
 					     RXB_DL_PARAM_SET(rxb_dl_param_set),
-					     rxb_dl_param_validate);
+					     RXB_DL_PARAM_VALIDATE(rxb_dl_param_validate));
 	}
 	rxb_dl_params[RXB_NPARAMS] = (struct devlink_param)
 		DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_STALL, "stall_timeout_ms",
 				     DEVLINK_PARAM_TYPE_U32,
 				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-				     rxb_dl_stall_get,
+				     RXB_DL_PARAM_GET(rxb_dl_stall_get),
 				     RXB_DL_PARAM_SET(rxb_dl_stall_set),
-				     rxb_dl_stall_validate);
+				     RXB_DL_PARAM_VALIDATE(rxb_dl_stall_validate));
 	return 0;
 }
 

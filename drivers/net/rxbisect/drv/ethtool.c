@@ -446,6 +446,14 @@ static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
 	return err;
 }
 
+/* The core checks indirection entries against this count. */
+static u32 rxb_get_rx_ring_count(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+
+	return port->cfg.nqueues;
+}
+
 static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 			 u32 *rule_locs)
 {
@@ -454,9 +462,8 @@ static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 	unsigned int n;
 
 	switch (info->cmd) {
-	case ETHTOOL_GRXRINGS:
-		/* The core checks indirection entries against this count. */
-		info->data = port->cfg.nqueues;
+	case ETHTOOL_GRXRINGS:	/* kernels without get_rx_ring_count */
+		info->data = rxb_get_rx_ring_count(dev);
 		return 0;
 	case ETHTOOL_GRXCLSRLCNT:
 		info->rule_cnt = rxb_nic_ntuple_locs(port->nic, NULL, 0);
@@ -801,6 +808,7 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.set_ringparam		= rxb_set_ringparam,
 	.get_channels		= rxb_get_channels,
 	.set_channels		= rxb_set_channels,
+	RXB_ETHTOOL_RX_RING_COUNT(rxb_get_rx_ring_count)
 	.get_rxnfc		= rxb_get_rxnfc,
 	.set_rxnfc		= rxb_set_rxnfc,
 	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,

@@ -170,8 +170,8 @@ int rxb_health_init(struct rxb_dev *rdev)
 {
 	struct devlink_health_reporter *r;
 
-	r = devl_health_reporter_create(priv_to_devlink(rdev),
-					&rxb_stall_ops, 0, rdev);
+	r = devl_health_reporter_create(priv_to_devlink(rdev), &rxb_stall_ops,
+					rdev);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	rdev->stall_reporter = r;

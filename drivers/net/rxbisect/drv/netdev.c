@@ -875,15 +875,19 @@ err_free_own:
 	return err;
 }
 
-static int rxb_newlink(struct net *src_net, struct net_device *dev,
-		       struct nlattr *tb[], struct nlattr *data[],
+static int rxb_newlink(struct net_device *dev,
+		       struct rtnl_newlink_params *params,
 		       struct netlink_ext_ack *extack)
 {
+	struct nlattr **tb = params->tb;
+
 	if (tb[IFLA_LINK])
-		return rxb_lower_create(src_net, dev,
+		return rxb_lower_create(rtnl_newlink_link_net(params), dev,
 					nla_get_u32(tb[IFLA_LINK]), extack);
 	return rxb_pair_create(dev_net(dev), dev, NULL, extack);
 }
+
+RXB_RTNL_NEWLINK_DEFINE(rxb_newlink)
 
 static void rxb_dellink(struct net_device *dev, struct list_head *head)
 {
@@ -965,7 +969,7 @@ struct rtnl_link_ops rxb_link_ops = {
 	.priv_size		= sizeof(struct rxb_port),
 	.setup			= rxb_setup,
 	.validate		= rxb_validate,
-	.newlink		= rxb_newlink,
+	RXB_RTNL_NEWLINK(rxb_newlink),
 	.dellink		= rxb_dellink,
 	.get_num_tx_queues	= rxb_get_num_queues,
 	.get_num_rx_queues	= rxb_get_num_queues,

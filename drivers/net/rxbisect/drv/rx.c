@@ -313,8 +313,8 @@ static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 	skb_reserve(skb, head);
 	__skb_put(skb, p->len - frags_len);
 	if (nfrags)
-		xdp_update_skb_shared_info(skb, nfrags, frags_len,
-					   nfrags * PAGE_SIZE, false);
+		xdp_update_skb_frags_info(skb, nfrags, frags_len,
+					  nfrags * PAGE_SIZE, 0);
 	if (meta)
 		skb_metadata_set(skb, meta);
 	skb_mark_for_recycle(skb);
@@ -434,7 +434,7 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 
 static void rxb_refill_retry(struct timer_list *t)
 {
-	struct rxb_rxq *rxq = from_timer(rxq, t, refill_timer);
+	struct rxb_rxq *rxq = timer_container_of(rxq, t, refill_timer);
 
 	rxb_nic_vec_trigger(rxq->rx->port->nic, rxq->qid);
 }
@@ -983,7 +983,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		u64_stats_init(&rxq->stats.syncp);
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
 		/* NAPI first: the pool names it (and outlives it not). */
-		netif_napi_add(port->dev, &rxq->napi, rxb_napi_poll);
+		netif_napi_add_config(port->dev, &rxq->napi, rxb_napi_poll, q);
 		err = rxb_rxq_pool_create(rxq,
 					  rxb_rx_pool_size(cfg, &mcfg, &rx->bl),
 					  rxb_pool_frags(cfg->model, &mcfg));
@@ -1084,7 +1084,7 @@ void rxb_rx_stop(struct rxb_port *port)
 	}
 	synchronize_net();
 	for (q = 0; q < rx->nqueues; q++)
-		del_timer_sync(&rx->rxq[q].refill_timer);
+		timer_delete_sync(&rx->rxq[q].refill_timer);
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_nic_vec_sync(port->nic, q);
 
@@ -1149,7 +1149,9 @@ static struct rxb_rxq *rxb_qmgmt_rxq(struct net_device *dev, int idx)
 	return &rx->rxq[idx];
 }
 
-static int rxb_queue_mem_alloc(struct net_device *dev, void *qmem, int idx)
+static int rxb_queue_mem_alloc(struct net_device *dev,
+			       struct netdev_queue_config *qcfg, void *qmem,
+			       int idx)
 {
 	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
@@ -1194,7 +1196,7 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	napi_disable(&rxq->napi);
 	/* The tail of a poll that completed NAPI (see rxb_rx_stop()). */
 	synchronize_net();
-	del_timer_sync(&rxq->refill_timer);
+	timer_delete_sync(&rxq->refill_timer);
 	rxb_nic_vec_sync(nic, idx);
 	/* The NIC completed the queue's fetches when it was disabled. */
 	rxb_hds_flush(rxq);
@@ -1213,7 +1215,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
  * counts go to the queue's totals, fresh buffers are posted, the NIC's
  * queue and the NAPI instance run again.
  */
-static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
+static int rxb_queue_start(struct net_device *dev,
+			   struct netdev_queue_config *qcfg, void *qmem, int idx)
 {
 	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
@@ -1254,13 +1257,13 @@ static int rxb_queue_start(struct net_device *dev, void *qmem, int idx)
 	return 0;
 }
 
+RXB_QUEUE_MGMT_OPS_DEFINE(rxb_queue_mem_alloc, rxb_queue_start)
+
 /* The queue management API (netdev_queue_mgmt_ops, from 6.10). */
 const struct netdev_queue_mgmt_ops rxb_queue_mgmt_ops = {
 	.ndo_queue_mem_size	= sizeof(struct rxb_qmem),
-	.ndo_queue_mem_alloc	= rxb_queue_mem_alloc,
-	.ndo_queue_mem_free	= rxb_queue_mem_free,
-	.ndo_queue_start	= rxb_queue_start,
-	.ndo_queue_stop		= rxb_queue_stop,
+	RXB_QUEUE_MGMT_OPS(rxb_queue_mem_alloc, rxb_queue_mem_free,
+			   rxb_queue_start, rxb_queue_stop),
 };
 
 /**
@@ -1279,22 +1282,21 @@ const struct netdev_queue_mgmt_ops rxb_queue_mgmt_ops = {
  */
 int rxb_rx_queue_restart(struct net_device *dev, unsigned int q)
 {
-	const struct netdev_queue_mgmt_ops *ops = &rxb_queue_mgmt_ops;
 	struct rxb_qmem new = {}, old = {};
 	int err;
 
 	ASSERT_RTNL();
-	err = ops->ndo_queue_mem_alloc(dev, &new, q);
+	err = rxb_queue_mem_alloc(dev, NULL, &new, q);
 	if (err)
 		return err;
-	err = ops->ndo_queue_stop(dev, &old, q);
+	err = rxb_queue_stop(dev, &old, q);
 	if (err) {
-		ops->ndo_queue_mem_free(dev, &new);
+		rxb_queue_mem_free(dev, &new);
 		return err;
 	}
 	/* Neither can fail once allocated and stopped. */
-	WARN_ON(ops->ndo_queue_start(dev, &new, q));
-	ops->ndo_queue_mem_free(dev, &old);
+	WARN_ON(rxb_queue_start(dev, NULL, &new, q));
+	rxb_queue_mem_free(dev, &old);
 	return 0;
 }
 

@@ -532,10 +532,10 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 		.npages = npages,
 	};
 	tasklet_setup(&ctx->db_bh, rxb_nic_db_bh);
-	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	ctx->timer.function = rxb_nic_timer_fn;
-	hrtimer_init(&ctx->fetch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	ctx->fetch_timer.function = rxb_nic_fetch_timer_fn;
+	hrtimer_setup(&ctx->timer, rxb_nic_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
+	hrtimer_setup(&ctx->fetch_timer, rxb_nic_fetch_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
 	if (err)
 		goto err_bar;

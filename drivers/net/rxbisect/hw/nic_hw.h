@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rxbisect/rxb_hw_model.h>
+#include "compat.h"	/* hrtimer_setup() before 6.13 */
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_wss.h>
 #include <rxbisect/rxb_nicmem.h>

@@ -83,8 +83,8 @@ void rxb_vec_init(struct rxb_nic *nic, struct rxb_vector *vec)
 	atomic_set(&vec->in_flight, 0);
 	atomic_set(&vec->events, 0);
 	INIT_CSD(&vec->csd, rxb_vec_ipi, vec);
-	hrtimer_init(&vec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	vec->timer.function = rxb_vec_timer_fn;
+	hrtimer_setup(&vec->timer, rxb_vec_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
 }
 
 /**
