@@ -63,7 +63,8 @@ NET_HEADERS = re.compile(
     r"^(linux/(netdevice|skbuff|etherdevice|if_ether)\.h|net/.*)$")
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
 FUNC_DEF = re.compile(
-    r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;]*$",
+    r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w \t*]*?\b(\w+)\s*"
+    r"\([^;{})]*(?:\([^;{}]*\)[^;{})]*)*\)\s*(?:__\w+\([^)]*\)\s*)*\{",
     re.M)
 CALL = re.compile(r"\b(rxb_\w+)\s*\(")
 PROTO = re.compile(r"\b(rxb_\w+)\s*\(")
