@@ -540,14 +540,8 @@ const struct rxb_model_ops *rxb_model_get(unsigned int i);
 int rxb_model_validate(const struct rxb_model_ops *ops,
 		       const struct rxb_model_cfg *cfg, const char **msg);
 
-extern const struct rxb_model_ops rxb_privring_ops;
-extern const struct rxb_model_ops rxb_rxbisect_ops;
-extern const struct rxb_model_ops rxb_shring_ops;
-extern const struct rxb_model_ops rxb_shring_list_ops;
-extern const struct rxb_model_ops rxb_shring_batched_ops;
-extern const struct rxb_model_ops rxb_dshring_ops;
-extern const struct rxb_model_ops rxb_corec_ops;
-extern const struct rxb_model_ops rxb_enso_ops;
-extern const struct rxb_model_ops rxb_ceio_ops;
+#define RXB_MODEL_DECL(name) extern const struct rxb_model_ops rxb_##name##_ops;
+RXB_MODELS(RXB_MODEL_DECL)
+#undef RXB_MODEL_DECL
 
 #endif /* _RXB_DRV_MODEL_H */

@@ -225,19 +225,25 @@ static inline void rxb_stat_inc(u64 *ctr)
 #define RXB_STAT_NAME_LEN	32
 
 /*
+ * The registered ring models, in the order "ethtool -i", debugfs "models"
+ * and the registry list them.  Adding a model is one line here: X(name)
+ * stands for its hardware half rxb_<name>_hw_ops (hw/models/<name>.c) and
+ * its driver half rxb_<name>_ops (drv/models/<name>.c); Kbuild and the
+ * userspace builds pick the two files up by their folder.
+ */
+#define RXB_MODELS(X)							\
+	X(privring) X(rxbisect) X(shring) X(shring_list)		\
+	X(shring_batched) X(dshring) X(corec) X(enso) X(ceio)
+
+/*
  * Each model's hardware half, by name: the NIC's object, opaque to the
  * driver, which names it in the "create receive context" command
  * (struct rxb_model_ops.hw).
  */
 struct rxb_hw_model_ops;
-extern const struct rxb_hw_model_ops rxb_privring_hw_ops;
-extern const struct rxb_hw_model_ops rxb_rxbisect_hw_ops;
-extern const struct rxb_hw_model_ops rxb_shring_hw_ops;
-extern const struct rxb_hw_model_ops rxb_shring_list_hw_ops;
-extern const struct rxb_hw_model_ops rxb_shring_batched_hw_ops;
-extern const struct rxb_hw_model_ops rxb_dshring_hw_ops;
-extern const struct rxb_hw_model_ops rxb_corec_hw_ops;
-extern const struct rxb_hw_model_ops rxb_enso_hw_ops;
-extern const struct rxb_hw_model_ops rxb_ceio_hw_ops;
+#define RXB_HW_MODEL_DECL(name) \
+	extern const struct rxb_hw_model_ops rxb_##name##_hw_ops;
+RXB_MODELS(RXB_HW_MODEL_DECL)
+#undef RXB_HW_MODEL_DECL
 
 #endif /* _RXB_MODEL_H */

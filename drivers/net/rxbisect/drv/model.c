@@ -31,18 +31,12 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 	RXB_QSTAT(doorbells),
 };
 
-/* The registered ring models: adding one is one line here. */
+/* The registered ring models: RXB_MODELS() in rxb_model.h. */
+#define RXB_MODEL_ENTRY(name) &rxb_##name##_ops,
 static const struct rxb_model_ops *const rxb_models[] = {
-	&rxb_privring_ops,
-	&rxb_rxbisect_ops,
-	&rxb_shring_ops,
-	&rxb_shring_list_ops,
-	&rxb_shring_batched_ops,
-	&rxb_dshring_ops,
-	&rxb_corec_ops,
-	&rxb_enso_ops,
-	&rxb_ceio_ops,
+	RXB_MODELS(RXB_MODEL_ENTRY)
 };
+#undef RXB_MODEL_ENTRY
 
 /**
  * rxb_model_find() - look a ring model up by name.
