@@ -225,9 +225,44 @@ static_jobs() {
 	job boundary python3 tools/check-boundary.py
 	job boundary-self python3 tools/check-boundary.py --self-test
 	job checkpatch run_checkpatch
+	job kerneldoc run_kerneldoc
+	job rst rst_check
 	job shsyntax sh_syntax
 	job ktaplib ktap_lib_test
 	wait
+}
+
+# kernel-doc -none over the module and its headers: every kernel-doc
+# comment matches what it documents.  Exit 4: no kernel-doc script.
+run_kerneldoc() {
+	local kd
+
+	kd=$(ls /usr/src/linux-source-6.1/scripts/kernel-doc \
+		build/linux-source-6.1/scripts/kernel-doc 2>/dev/null | head -n1)
+	if [ -z "$kd" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+		mkdir -p build
+		tar -C build -xf /usr/src/linux-source-6.1.tar.xz \
+			linux-source-6.1/scripts 2>/dev/null
+		kd=build/linux-source-6.1/scripts/kernel-doc
+	fi
+	[ -x "$kd" ] || return 4
+	git ls-files -z 'drivers/net/rxbisect/*.[ch]' 'include/rxbisect/*.h' |
+		xargs -0 "$kd" -none 2>&1
+	return 0
+}
+
+# Documentation/*.rst parse without docutils errors or warnings (an
+# undefined substitution, a broken table).  Exit 4: no docutils.
+rst_check() {
+	python3 -c 'import docutils' 2>/dev/null || return 4
+	local f
+
+	for f in Documentation/*.rst; do
+		python3 -c 'import sys, docutils.core
+docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
+	settings_overrides={"report_level": 2, "halt_level": 5})' "$f" 2>&1
+	done
+	return 0
 }
 
 # The selftests' KTAP helpers (lib.sh) give the exit status their results
@@ -316,7 +351,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..12"
+	echo "1..14"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -373,6 +408,18 @@ stage_static() {
 		result "$([ "$(rc checkpatch)" = 0 ] && [ ! -s "$d/checkpatch.out" ] && echo ok)" "checkpatch --strict clean"
 	fi
 
+	if [ "$(rc kerneldoc)" = 4 ]; then
+		result ok "kernel-doc" "scripts/kernel-doc not found"
+	else
+		sed 's/^/# /' "$d/kerneldoc.out"
+		result "$([ "$(rc kerneldoc)" = 0 ] && [ ! -s "$d/kerneldoc.out" ] && echo ok)" "kernel-doc: no warnings"
+	fi
+	if [ "$(rc rst)" = 4 ]; then
+		result ok "Documentation parses" "no python3-docutils"
+	else
+		sed 's/^/# /' "$d/rst.out"
+		result "$([ "$(rc rst)" = 0 ] && [ ! -s "$d/rst.out" ] && echo ok)" "Documentation/*.rst parse without docutils warnings"
+	fi
 	sed 's/^/# /' "$d/shsyntax.out"
 	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
 	sed 's/^/# /' "$d/ktaplib.out"
