@@ -65,9 +65,11 @@
  * ring (fill_cfg()); rxbisect's Bx rings too, as many as its Ax ring's
  * ("rxbisect").  Its paper sizes the Bx ring to take what every
  * associated Ax ring can lend at once (k * |Ax| = |Bx|, section 4.5, up to
- * 8192): a second rxbisect row, "rxbisect k|Ax|", has that, to tell the
+ * 8192): a second rxbisect row, "rxbisect k*Ax", has that, to tell the
  * cost of its larger ring from its loop's.  -X N: one rxbisect row, its
- * Bx rings of N entries at both buffer sizes.
+ * Bx rings of N entries at both buffer sizes.  CEIO fetches its slow-path
+ * packets as the module does by default (ceio_fetch=async, the paper's
+ * async_recv()); a second row, "ceio sync", one at a time (recv()).
  *
  * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
  * §6.1.2: the inter-core allocator's share of the cycles and its cost per
@@ -194,6 +196,7 @@ struct bench {
 	bool one;		/* -1: NIC and consumer alternate on one thread */
 	unsigned int bx;	/* -X: rxbisect's Bx ring entries; 0: sized by posted */
 	bool bx_kax;		/* rxbisect's Bx rings of k * |Ax| (its paper) */
+	bool ceio_sync;		/* ceio_fetch=sync instead of the default */
 	size_t mem_cap;		/* bytes of @mem, kept across runs */
 	bool pcie;		/* -P: count interconnect bytes */
 	struct side drv, nic;
@@ -926,10 +929,11 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->cache_bytes = 4 << 20;
 	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
 	/* CEIO as the kernel's defaults: a 6 MiB budget, the paper's
-	 * asynchronous fetch (ceio_fetch=async) from a 64 MiB tier.
+	 * asynchronous fetch (ceio_fetch=async) from a 64 MiB tier; the
+	 * "ceio sync" row: recv(), one fetch at a time.
 	 */
 	cfg->ceio_llc_budget = RXB_CEIO_BUDGET_DEF;
-	cfg->ceio_fetch_async = true;
+	cfg->ceio_fetch_async = !b->ceio_sync;
 	cfg->nicmem_bytes = 64ULL << 20;
 	if (!bench_nm.now_ns) {
 		rxb_nicmem_init(&bench_nm, cfg->nicmem_bytes, 1000, env_now, b);
@@ -1436,19 +1440,21 @@ static const char *spread(char *buf, size_t len, double *v, int n)
 
 #define MAX_MODELS	16
 
-/* A row of a table: a model, and for rxbisect how its Bx rings are sized. */
+/* A row of a table: a model and its variant (fill_cfg()). */
 struct row {
 	const struct rxb_model_ops *ops;
-	bool kax;		/* k * |Ax| (fill_cfg()) */
+	bool kax;		/* rxbisect: Bx rings of k * |Ax| */
+	bool sync;		/* ceio: ceio_fetch=sync */
 	const char *name;
 };
 
-/* The selected models into @rows, in registration order; @kax: rxbisect
- * a second time, with Bx rings of k * |Ax| (the default mode without -X).
- * *@pr: privring's index, or -1.  Returns their number.
+/* The selected models into @rows, in registration order; @extra: the
+ * default mode's variants too: rxbisect with Bx rings of k * |Ax| (with
+ * @kax: not with -X), ceio with the synchronous fetch.  *@pr: privring's
+ * index, or -1.  Returns their number.
  */
-static unsigned int list_models(const char *only, bool kax, struct row *rows,
-				int *pr)
+static unsigned int list_models(const char *only, bool extra, bool kax,
+				struct row *rows, int *pr)
 {
 	const struct rxb_model_ops *ops;
 	unsigned int nm = 0, mi;
@@ -1459,9 +1465,15 @@ static unsigned int list_models(const char *only, bool kax, struct row *rows,
 			continue;
 		if (!strcmp(ops->name, "privring"))
 			*pr = nm;
-		rows[nm++] = (struct row){ ops, false, ops->name };
-		if (kax && model_sizing(ops) == SZ_AX && nm < MAX_MODELS)
-			rows[nm++] = (struct row){ ops, true, "rxbisect k|Ax|" };
+		rows[nm++] = (struct row){ ops, false, false, ops->name };
+		if (!extra || nm == MAX_MODELS)
+			continue;
+		if (kax && model_sizing(ops) == SZ_AX)
+			rows[nm++] = (struct row){ ops, true, false,
+						   "rxbisect k*Ax" };
+		else if (!strcmp(ops->name, "ceio"))
+			rows[nm++] = (struct row){ ops, false, true,
+						   "ceio sync" };
 	}
 	return nm;
 }
@@ -1655,7 +1667,7 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 	unsigned int nm, mi, li, k;
 	int r, pr;
 
-	nm = list_models(only, false, rows, &pr);
+	nm = list_models(only, false, false, rows, &pr);
 	printf("\n| model | frame | Mpps, 1 NIC thread | Mpps, 2 NIC threads | %s | %s |\n",
 	       "scaling (2/1)", "scaling / privring's");
 	printf("|---|---|---|---|---|---|\n");
@@ -1740,7 +1752,7 @@ static void run_grid(struct bench *b, const char *only, int reps,
 	unsigned int nm, mi, li, si;
 	int r, pr;
 
-	nm = list_models(only, !b->bx, rows, &pr);
+	nm = list_models(only, true, !b->bx, rows, &pr);
 	printf("\n| model | buffers | frame | %s | %s | %s | %s | %s | %s |\n",
 	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt",
 	       "Mpps", "pkts/poll", "excluded");
@@ -1768,9 +1780,11 @@ static void run_grid(struct bench *b, const char *only, int reps,
 				for (mi = 0; mi < nm; mi++) {
 					b->ops = rows[mi].ops;
 					b->bx_kax = rows[mi].kax;
+					b->ceio_sync = rows[mi].sync;
 					if (ok[mi])
 						ok[mi] = run_once(b, &o[mi][r]);
 					b->bx_kax = false;
+					b->ceio_sync = false;
 				}
 			have_p = pr >= 0 && ok[pr];
 			for (r = 0; have_p && r < reps; r++)
@@ -1817,12 +1831,12 @@ static const char grid_legend[] =
 "#   B posted, Q = %u queues, G = %u: privring Q rings of B/Q; dshring the\n"
 "#   same (its privRing set, active: no controller runs; its shRing set,\n"
 "#   Q/G rings of B/Q, stays idle); rxbisect Q Ax rings of B/Q, Bx rings\n"
-"#   of B/Q (\"rxbisect k|Ax|\": of min(B, %u), k * |Ax| with k = Q);\n"
+"#   of B/Q (\"rxbisect k*Ax\": of min(B, %u), k * |Ax| with k = Q);\n"
 "#   shring, shring-list, shring-batched Q/G shared rings of B*G/Q; corec\n"
 "#   Q/G shared queues of B*G/Q, G consumers each; enso a pipe of B/Q\n"
 "#   2-KiB buffers' bytes per queue, notification rings of B/Q; ceio Q\n"
 "#   fast rings of B/Q, a 6 MiB budget, its slow path in a 64 MiB on-NIC\n"
-"#   tier, fetched asynchronously (1 us)\n"
+"#   tier, fetched asynchronously (1 us; \"ceio sync\": one at a time)\n"
 "# driver: TSC around poll (doorbell writes included) + the frees of its\n"
 "#   buffers, per consumer thread, over the packets it delivered; NIC:\n"
 "#   around each delivering rx, each doorbell service with doorbells\n"
