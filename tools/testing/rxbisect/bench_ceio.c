@@ -9,11 +9,13 @@
  * One NIC thread plays a precomputed schedule of numbered frames
  * (rxb_tframe_*: flow, queue, per-flow sequence number) of several flows:
  * the flow's RSS hash picks its queue, its id is its flow-table entry.  It
- * calls ops->hw_rx() once per frame at the frame's time (nanosleep while
- * more than 30 us early, else spinning), notes the arrival time in a
- * per-frame slot, and counts a refused frame as DROPPED by its cause (no
- * retry).  The NIC's timer runs on the environment's timer thread for
- * every model (ceio's worker).  Consumer threads own the queues q with
+ * hands each frame to the model's hardware half at the frame's time
+ * (rxb_th_hw_rx(): in the NIC's context, after the doorbells the driver
+ * posted since; nanosleep while more than 30 us early, else spinning),
+ * notes the arrival time in a per-frame slot, and counts a refused frame
+ * as DROPPED by its cause (no retry).  The environment's NIC helper thread
+ * serves the doorbells between frames and runs the NIC's timer and the
+ * on-NIC tier's fetch engine (CEIO's slow path) for every model.  Consumer threads own the queues q with
  * q % consumers == thread and poll each one with pending completions like
  * NAPI (budget 64): check the frame, record its latency (arrival to
  * consume) and a reorder if its sequence number is below one already seen
@@ -52,11 +54,16 @@
  * is marked ~ when its range includes 1.
  *
  * -m ceio-page adds ceio with ceio_release=page: a fast packet's credit
- * comes back when its buffer does, not at the end of the poll.
+ * comes back when its buffer does, not at the end of the poll.  CEIO
+ * fetches its slow-path packets as the module does by default, the
+ * paper's async_recv() (ceio_fetch=async); -F sync: recv(), one fetch at a
+ * time.  Either completes in the NIC's context when its latency (-f) has
+ * passed; nothing waits for it in a loop.
  *
  * Usage: bench_ceio [-q queues] [-c consumers] [-b buffers] [-n frames]
  *                   [-R reps] [-m model,...] [-s scenario,...] [-w ns]
  *                   [-l load%] [-u burst] [-k hold] [-d polls] [-f ns]
+ *                   [-F async|sync]
  * Bad options exit 2 with a message (bench_ceio_cli.sh checks them).
  */
 #include <errno.h>
@@ -132,6 +139,7 @@ struct opts {
 	unsigned int burst;
 	unsigned int hold_k, hold_d;
 	u64 fetch_ns;
+	bool fetch_sync;	/* ceio_fetch=sync instead of async */
 	bool model_on[NMODELS];
 	bool scen_on[3];
 };
@@ -182,7 +190,9 @@ struct run {
 	long inflight;		/* atomic */
 	long inflight_max;	/* atomic */
 	int nic_done;		/* atomic */
+	u64 polled;		/* atomic: packets the consumers polled */
 	u64 refused[4];		/* -ENOBUFS, -ENOSPC, -EMSGSIZE, other */
+	u64 nrefused;		/* their sum, before nic_done */
 	u64 t_start, t_end;
 	u64 polls[MAX_Q];	/* per queue, by its consumer */
 	struct cons cons[MAX_CONS];
@@ -281,7 +291,7 @@ static bool sizing(const char *model, struct rxb_model_cfg *cfg)
 	if (!strcmp(model, "privring") || !strncmp(model, "ceio", 4)) {
 		cfg->ring_size = b / o.nq;
 	} else if (!strcmp(model, "rxbisect")) {
-		/* bench_models' fill_cfg(): k * |Ax| = |Bx| (k = nq) */
+		/* its paper's k * |Ax| = |Bx| (k = nq, section 4.5) */
 		cfg->ring_size = b < RXB_RING_MAX ? b : RXB_RING_MAX;
 	} else if (!strcmp(model, "shring")) {
 		cfg->ring_size = b / (o.nq / o.group);
@@ -289,7 +299,7 @@ static bool sizing(const char *model, struct rxb_model_cfg *cfg)
 		return false;
 	}
 	cfg->ceio_llc_budget = b * BUF;
-	cfg->ceio_fetch_async = false;
+	cfg->ceio_fetch_async = !o.fetch_sync;
 	cfg->ceio_release = strcmp(model, "ceio-page") ? RXB_CEIO_REL_BATCH :
 			    RXB_CEIO_REL_PAGE;
 	cfg->nicmem_bytes = TIER_BYTES;
@@ -311,8 +321,9 @@ static void print_sizing(void)
 	printf("#   ceio:     %u fast rings of %llu, ceio_llc_budget %llu B = %llu credits,\n",
 	       o.nq, (unsigned long long)(o.bufs / o.nq),
 	       (unsigned long long)(o.bufs * BUF), (unsigned long long)o.bufs);
-	printf("#             tier %llu MiB, fetch %llu ns (sync), release=batch, flow table %u\n",
-	       TIER_BYTES >> 20, (unsigned long long)o.fetch_ns, FLOW_TABLE);
+	printf("#             tier %llu MiB, fetch %llu ns (%s), release=batch, flow table %u\n",
+	       TIER_BYTES >> 20, (unsigned long long)o.fetch_ns,
+	       o.fetch_sync ? "sync" : "async", FLOW_TABLE);
 	printf("#   ceio-page (-m): ceio with ceio_release=page\n");
 }
 
@@ -409,7 +420,6 @@ static void *nic_fn(void *arg)
 {
 	struct run *r = arg;
 	const struct sched *s = r->s;
-	const struct rxb_model_ops *ops = r->t.ops;
 	static u8 buf[BUF];
 	u64 i, t0 = now_ns(), now = t0;
 
@@ -439,7 +449,7 @@ static void *nic_fn(void *arg)
 		rxb_tframe_fill(buf, e->len, &id);
 		__atomic_store_n(&r->arr[e->flow][e->seq], now_ns(),
 				 __ATOMIC_RELAXED);
-		err = ops->hw_rx(r->t.m, id.q, &f);
+		err = rxb_th_hw_rx(&r->t, id.q, &f);
 		if (err == -ENOBUFS)
 			r->refused[0]++;
 		else if (err == -ENOSPC)
@@ -450,6 +460,8 @@ static void *nic_fn(void *arg)
 			r->refused[3]++;
 	}
 	r->t_end = now_ns();
+	r->nrefused = r->refused[0] + r->refused[1] + r->refused[2] +
+		      r->refused[3];
 	__atomic_store_n(&r->nic_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -511,6 +523,11 @@ static void consume(struct run *r, struct cons *c, unsigned int q,
 	}
 }
 
+static u64 s_n(const struct run *r)
+{
+	return r->s->n;
+}
+
 static void *cons_fn(void *arg)
 {
 	struct cons *c = arg;
@@ -518,6 +535,7 @@ static void *cons_fn(void *arg)
 	const struct rxb_model_ops *ops = r->t.ops;
 	struct rxb_pkt pkts[BUDGET];
 	unsigned int q, spins = 0;
+	u64 idle_since = 0;
 
 	for (;;) {
 		bool done = __atomic_load_n(&r->nic_done, __ATOMIC_ACQUIRE);
@@ -540,14 +558,30 @@ static void *cons_fn(void *arg)
 			got += n;
 		}
 		if (got) {
+			__atomic_add_fetch(&r->polled, got, __ATOMIC_RELAXED);
 			spins = 0;
+			idle_since = 0;
 			continue;
 		}
+		/*
+		 * Done once every frame the NIC took is polled: a packet may
+		 * still be on its way (a slow-path fetch in flight, a
+		 * doorbell the NIC has not served yet) with nothing
+		 * pending.  A frame lost for 2 s ends the run, and
+		 * run_once() reports it.
+		 */
 		if (done && !pending) {
-			if (c->hhead == c->htail)
+			if (c->hhead != c->htail) {
+				hold_release(r, c, ~0ULL);
+				continue;
+			}
+			if (__atomic_load_n(&r->polled, __ATOMIC_RELAXED) +
+			    r->nrefused >= s_n(r))
 				break;
-			hold_release(r, c, ~0ULL);
-			continue;
+			if (!idle_since)
+				idle_since = now_ns();
+			else if (now_ns() - idle_since > 2000000000ULL)
+				break;
 		}
 		/* Idle: spin, yield, then nap as a NAPI context waiting
 		 * for its interrupt would.
@@ -651,7 +685,7 @@ static bool run_once(const char *model, const struct sched *s, struct res *out)
 		goto out;
 	rxb_env_nicmem(r->t.env, TIER_BYTES, o.fetch_ns);
 	sizing(model, &r->t.cfg);
-	r->t.cfg.hw_ops = &bench_hw_ops;
+	r->t.hw_ops = &bench_hw_ops;
 	if (!rxb_th_start(&r->t))
 		goto out;
 	cur = r;
@@ -675,11 +709,12 @@ static bool run_once(const char *model, const struct sched *s, struct res *out)
 	out->p99_us = pct(v, nv, 0.99) / 1000.0;
 	free(v);
 	for (q = 0; q < o.nq; q++) {
-		const struct rxb_qstats *st = &r->t.m->qstats[q];
+		struct rxb_qstats st;
 
-		out->nobuf += st->nobuf_drops;
-		out->ring += st->ring_full_drops;
-		out->oversize += st->oversize_drops;
+		rxb_th_qstats(&r->t, q, &st);
+		out->nobuf += st.nobuf_drops;
+		out->ring += st.ring_full_drops;
+		out->oversize += st.oversize_drops;
 	}
 	if (!strncmp(model, "ceio", 4)) {
 		double fast = ceio_sum(&r->t, "fast"), slow = ceio_sum(&r->t, "slow");
@@ -767,7 +802,7 @@ static double calibrate(unsigned int len)
 				struct rxb_frame f = { .data = buf, .len = len };
 
 				rxb_tframe_fill(buf, len, &id);
-				t.ops->hw_rx(t.m, 0, &f);
+				rxb_th_hw_rx(&t, 0, &f);
 			}
 			k = t.ops->poll(t.m, 0, pkts, BUDGET);
 			for (i = 0; i < k; i++) {
@@ -1002,6 +1037,7 @@ static void print_help(void)
 	printf("usage: bench_ceio [-q queues] [-c consumers] [-b buffers] [-n frames]\n"
 	       "                  [-R reps] [-m model,...] [-s scenario,...] [-w ns]\n"
 	       "                  [-l load%%] [-u burst] [-k hold] [-d polls] [-f ns]\n"
+	       "                  [-F async|sync]\n"
 	       "  -q  queues, a power of two (4)       -c  consumer threads (2)\n"
 	       "  -b  host buffers per port B, a power of two (1024)\n"
 	       "  -n  frames per run (100000)          -R  runs per cell (3)\n"
@@ -1011,7 +1047,8 @@ static void print_help(void)
 	       "  -l  offered load, %% of the busiest consumer's capacity (70)\n"
 	       "  -u  burst frames per joining flow (512)\n"
 	       "  -k  bulk flow: buffers held at most (256)  -d  polls held (16)\n"
-	       "  -f  ceio slow-path fetch latency, ns (1000)\n");
+	       "  -f  ceio slow-path fetch latency, ns (1000)\n"
+	       "  -F  ceio slow-path fetch: async (default, the module's) or sync\n");
 }
 
 static const char *const scen_names[] = { "static", "burst", "bulk" };
@@ -1040,7 +1077,7 @@ int main(int argc, char **argv)
 		o.model_on[mi] = true;
 	for (si = 0; si < 3; si++)
 		o.scen_on[si] = true;
-	while ((opt = getopt(argc, argv, ":q:c:b:n:R:m:s:w:l:u:k:d:f:h")) != -1) {
+	while ((opt = getopt(argc, argv, ":q:c:b:n:R:m:s:w:l:u:k:d:f:F:h")) != -1) {
 		switch (opt) {
 		case 'q':
 			o.nq = num_arg(opt, optarg, 1, MAX_Q);
@@ -1082,6 +1119,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			o.fetch_ns = num_arg(opt, optarg, 0, 1000000);
+			break;
+		case 'F':
+			if (!strcmp(optarg, "sync"))
+				o.fetch_sync = true;
+			else if (strcmp(optarg, "async"))
+				bad("-F: the fetch mode is async or sync");
 			break;
 		case 'h':
 			print_help();

@@ -19,7 +19,8 @@ bad_args=(
 	"-m privring,,ceio" "-m ceio," "-m corec" "-s nosuch" "-s static,"
 	"-b 1000" "-b 128" "-b 65536" "-b 18446744073709551616" "-w -1"
 	"-w 1000001" "-w inf" "-l 0" "-l 201" "-l 50.5" "-u 0" "-u 2000 -n 4000"
-	"-k -1" "-d 0" "-f NaN" "-f 1e3" "-x" "-q" "stray" ""
+	"-k -1" "-d 0" "-f NaN" "-f 1e3" "-F" "-F both" "-F sync," "-x" "-q"
+	"stray" ""
 )
 small="-n 4000 -R 1 -u 64 -k 64 -d 4"
 

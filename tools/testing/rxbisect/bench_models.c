@@ -2,20 +2,34 @@
 /*
  * Microbenchmark of the ring-model cores (a benchmark, not a test).
  *
- * One NIC thread (two with -S) calls ops->hw_rx() for every frame (RSS:
- * a hash per frame picks the queue) and fires the model's timer; consumer
- * threads run NAPI-like loops over the queues they own (queue q belongs to
- * consumer q % consumers), read each packet's first cache line as the
- * stack's header parsing would, and return the buffer to the pool it came
- * from.  A frame the NIC drops for lack of a buffer or ring space is sent
- * again (back-pressure, no loss), so every run delivers the same frames
- * and the rate is that of the slower side.
+ * Each model runs as its two halves (rxb_models_create(), env.c): the
+ * driver's (include/rxbisect/rxb_drv_model.h) on the consumer threads, the
+ * NIC's (rxb_hw_model.h) on the NIC thread (two with -S), which is the
+ * NIC's context for the whole run (rxb_nic_ctx_enter()), as the kernel's
+ * engine thread is.  For every frame (RSS: a hash per frame picks the
+ * queue) the NIC thread first serves the doorbells the driver posted
+ * since it last looked (rxb_hw_doorbells(): the hardware half reads the
+ * registers written), then hands the frame to the hardware half's rx;
+ * between frames it fires the model's timer and the on-NIC memory tier's
+ * fetch engine (CEIO's slow path) when they are due.  Consumer threads run
+ * NAPI-like loops over the queues they own (queue q belongs to consumer q
+ * % consumers): the driver half's poll (which consumes, refills and
+ * writes its doorbell registers: a store and a mark in the register
+ * space, rxb_reg_write(); the kick that would wake an idle NIC is empty,
+ * the NIC thread never sleeps), read each packet's first cache line as
+ * the stack's header parsing would, and return the buffer to the pool it
+ * came from.  A frame the NIC drops for lack of a buffer or ring space is
+ * sent again (back-pressure, no loss), so every run delivers the same
+ * frames and the rate is that of the slower side.  No NIC entry point
+ * runs on a consumer thread: each checks the NIC's context (env.c), and a
+ * run that reaches one outside it is not reported ("cannot run").
  *
- * The environment is lean on purpose (unlike env.c, nothing is checked):
+ * The environment is lean on purpose (unlike env.c's, nothing is checked):
  * buffers are 2 KiB slots of one array; each pool has a lock-free cache
  * its owner allocates from and frees into, and a locked list for buffers
  * freed by other threads (rxBisect moves buffers between queues), as
- * page_pool does.  DMA is a memcpy without checksum.
+ * page_pool does.  DMA is a memcpy without checksum; ring memory is
+ * page-aligned and zeroed, its bus address its address.
  *
  * The default mode measures what the papers measure: the cycles the
  * driver spends per packet, apart from the emulated NIC's (which real
@@ -26,8 +40,9 @@
  *    summed per consumer thread, over the packets it delivered.  Polls run
  *    only when rx_pending() says so (NAPI after an interrupt), so the
  *    spinning of an idle consumer is not counted;
- *  - NIC side: around each hw_rx() that delivers its frame and each
- *    hw_timer(), over the frames;
+ *  - NIC side: around each rx that delivers its frame, each doorbell
+ *    service that had doorbells to act on, each timer and fetch-engine
+ *    run, over the frames;
  *  - the total rate of the pipeline, as before (the timing slows it).
  * Every model posts the same number of buffers (the papers compare at
  * equal buffer memory): -b, by default an eighth of the LLC, and -B, by
@@ -46,8 +61,15 @@
  * instruction path and its own cache misses, without the transfers of
  * ring lines between a NIC core and a consumer core: what separates two
  * models' receive loops on the same core (run_one_thread()).
- * -X sets rxbisect's Bx ring size (by default k * |Ax| = |Bx| up to 8192,
- * paper section 4.5), to tell the cost of its larger ring from its loop's.
+ * Ring sizes: every model's completion ring has the entries of its buffer
+ * ring (fill_cfg()); rxbisect's Bx rings too, as many as its Ax ring's
+ * ("rxbisect").  Its paper sizes the Bx ring to take what every
+ * associated Ax ring can lend at once (k * |Ax| = |Bx|, section 4.5, up to
+ * 8192): a second rxbisect row, "rxbisect k*Ax", has that, to tell the
+ * cost of its larger ring from its loop's.  -X N: one rxbisect row, its
+ * Bx rings of N entries at both buffer sizes.  CEIO fetches its slow-path
+ * packets as the module does by default (ceio_fetch=async, the paper's
+ * async_recv()); a second row, "ceio sync", one at a time (recv()).
  *
  * -A measures the buffer allocator instead (rxBisect paper Table 3, thesis
  * §6.1.2: the inter-core allocator's share of the cycles and its cost per
@@ -60,7 +82,7 @@
  * prints no rates.
  *
  * -S measures how the NIC scales: every model with 1 and with 2 NIC
- * threads calling hw_rx() concurrently, as the kernel's NIC does when
+ * threads running it concurrently, as the kernel's NIC does when
  * frames arrive on several CPUs.  NIC thread t takes the queues q with
  * q % 2 == t and half the frames; the consumers are the same in both
  * modes.  Printed per model and frame size: Mpps with 1 and with 2 NIC
@@ -87,7 +109,10 @@
 #include <unistd.h>
 #include <linux/err.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
+#include "../../../drivers/net/rxbisect/hw/models/hw_ring.h"
+#include "env.h"
 #include "shim.h"
 
 #define BENCH_PROG "bench_models"
@@ -140,7 +165,9 @@ struct side {
 
 struct bench {
 	const struct rxb_model_ops *ops;
-	struct rxb_model *m;
+	struct rxb_model *m;		/* the driver's half */
+	struct rxb_hw_model *hw;	/* the NIC's half */
+	void *bar;			/* their register space */
 	unsigned int nq, ncons, nnic, ring, len;
 	bool nopin;		/* more threads than CPUs: the scheduler places them */
 	u64 frames;
@@ -150,6 +177,7 @@ struct bench {
 	unsigned int nbufs;
 	struct pool pools[MAX_Q];
 	u64 timer_due ____cacheline_aligned;	/* 0: none armed */
+	u64 fetch_due;		/* the fetch engine's timer; 0: none armed */
 	u64 consumed ____cacheline_aligned;
 	u64 retries;		/* summed over the NIC threads */
 	u64 sink[MAX_CONS];
@@ -167,6 +195,8 @@ struct bench {
 	bool timed;
 	bool one;		/* -1: NIC and consumer alternate on one thread */
 	unsigned int bx;	/* -X: rxbisect's Bx ring entries; 0: sized by posted */
+	bool bx_kax;		/* rxbisect's Bx rings of k * |Ax| (its paper) */
+	bool ceio_sync;		/* ceio_fetch=sync instead of the default */
 	size_t mem_cap;		/* bytes of @mem, kept across runs */
 	bool pcie;		/* -P: count interconnect bytes */
 	struct side drv, nic;
@@ -411,6 +441,40 @@ static u8 env_dma(void *envp, const struct rxb_frame *f, u64 addr, u32 *csum)
 }
 
 /*
+ * Ring memory (descriptor, completion, notification and command rings):
+ * page-aligned and zeroed, as dma_alloc_coherent()'s; its bus address is
+ * its address, and the NIC's view of it (dma_map) the same memory.
+ */
+static void *env_dma_alloc(void *envp, size_t size, u64 *addr)
+{
+	size_t len = (size + 4095) & ~(size_t)4095;
+	void *va = aligned_alloc(4096, len);
+
+	if (!va)
+		abort();
+	memset(va, 0, len);
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void env_dma_free(void *envp, void *va, size_t size)
+{
+	free(va);
+}
+
+static void *env_dma_map(void *envp, u64 addr, size_t len)
+{
+	return (void *)(uintptr_t)addr;
+}
+
+/* The NIC thread never sleeps: it looks for doorbells before every frame
+ * and while it waits, so a kick has nobody to wake.
+ */
+static void env_kick(void *envp)
+{
+}
+
+/*
  * Rings the driver maps for the NIC to write into (Ensō's pipes): the
  * shim's double mapping, as the kernel's vmap of the pages twice; the
  * NIC's DMA into them is a memcpy split at the ring's end.
@@ -455,7 +519,8 @@ static const struct rxb_hw_ring_ops bench_hw_ring_ops = {
 };
 
 /* The on-NIC memory tier (CEIO's slow path): the kernel's defaults,
- * 64 MiB and a 1 us fetch.
+ * 64 MiB and a 1 us fetch, completed by its fetch engine when due
+ * (env_fetch_arm(), nic_timers()).
  */
 static struct rxb_nicmem bench_nm;
 
@@ -475,12 +540,24 @@ static void *env_dma_ptr(void *envp, u64 addr, u32 len)
 	return (void *)(unsigned long)addr;
 }
 
+/* The fetch engine asks to run in @ns. */
+static void env_fetch_arm(void *envp, u64 ns)
+{
+	struct bench *b = envp;
+	u64 due = now_ns() + ns;
+
+	__atomic_store_n(&b->fetch_due, due ? due : 1, __ATOMIC_RELAXED);
+}
+
 static const struct rxb_drv_ops bench_drv_ops = {
 	.alloc_buf	= env_alloc,
 	.free_buf	= env_free,
 	.ref_buf	= env_ref,
 	.buf_cookie	= env_cookie,
 	.now_ns		= env_now,
+	.dma_alloc	= env_dma_alloc,
+	.dma_free	= env_dma_free,
+	.kick		= env_kick,
 	.ring		= &bench_drv_ring_ops,
 };
 
@@ -489,6 +566,7 @@ static const struct rxb_hw_ops bench_hw_ops = {
 	.arm_timer	= env_arm,
 	.now_ns		= env_now,
 	.dma_write	= env_dma,
+	.dma_map	= env_dma_map,
 	.ring		= &bench_hw_ring_ops,
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
@@ -497,10 +575,14 @@ static const struct rxb_hw_ops bench_hw_ops = {
 
 /*
  * -P: the interconnect bytes of each model, counted as the kernel NIC
- * counts them (rxb_hw_ops.pcie, rxb_drv_ops.reg_write, the DMA engine's
- * data bytes).  Separate ops, so that the timed modes pay nothing.
+ * counts them (rxb_hw_ops.pcie, rxb_drv_ops.reg_write and reg_read, the
+ * DMA engine's data bytes).  Separate ops (pc_ops_init()), so that the
+ * timed modes pay nothing.
  */
-static u64 pc_data, pc_meta, pc_desc, pc_mmio;
+static u64 pc_data, pc_meta, pc_desc, pc_mmio, pc_mmio_rd;
+static struct rxb_hw_ring_ops bench_hw_ring_ops_pc;
+static struct rxb_drv_ops bench_drv_ops_pc;
+static struct rxb_hw_ops bench_hw_ops_pc;
 
 static void pc_add(u64 *c, u64 n)
 {
@@ -520,11 +602,6 @@ static u8 env_dma_ring_pc(void *envp, const struct rxb_frame *f, u64 addr,
 	return env_dma_ring(envp, f, addr, size, off, csum);
 }
 
-static const struct rxb_hw_ring_ops bench_hw_ring_ops_pc = {
-	.dma_write	= env_dma_ring_pc,
-	.dma_put	= env_dma_put,
-};
-
 static void env_pcie(void *envp, unsigned int q, unsigned int kind, u32 bytes)
 {
 	pc_add(kind == RXB_PCIE_META_WR ? &pc_meta :
@@ -536,27 +613,23 @@ static void env_reg_write(void *envp, unsigned int q, u32 bytes)
 	pc_add(&pc_mmio, bytes);
 }
 
-static const struct rxb_drv_ops bench_drv_ops_pc = {
-	.alloc_buf	= env_alloc,
-	.free_buf	= env_free,
-	.ref_buf	= env_ref,
-	.buf_cookie	= env_cookie,
-	.now_ns		= env_now,
-	.reg_write	= env_reg_write,
-	.ring		= &bench_drv_ring_ops,
-};
+static void env_reg_read(void *envp, unsigned int q, u32 bytes)
+{
+	pc_add(&pc_mmio_rd, bytes);
+}
 
-static const struct rxb_hw_ops bench_hw_ops_pc = {
-	.raise_irq	= env_irq,
-	.arm_timer	= env_arm,
-	.now_ns		= env_now,
-	.dma_write	= env_dma_pc,
-	.pcie		= env_pcie,
-	.ring		= &bench_hw_ring_ops_pc,
-	.nicmem		= env_nicmem,
-	.nicmem_write	= env_nicmem_write,
-	.dma_ptr	= env_dma_ptr,
-};
+static void pc_ops_init(void)
+{
+	bench_hw_ring_ops_pc = bench_hw_ring_ops;
+	bench_hw_ring_ops_pc.dma_write = env_dma_ring_pc;
+	bench_drv_ops_pc = bench_drv_ops;
+	bench_drv_ops_pc.reg_write = env_reg_write;
+	bench_drv_ops_pc.reg_read = env_reg_read;
+	bench_hw_ops_pc = bench_hw_ops;
+	bench_hw_ops_pc.dma_write = env_dma_pc;
+	bench_hw_ops_pc.pcie = env_pcie;
+	bench_hw_ops_pc.ring = &bench_hw_ring_ops_pc;
+}
 
 static __thread struct side t_side;	/* this thread's timed sections */
 
@@ -610,23 +683,54 @@ static void side_flush(struct side *to)
 }
 
 /*
- * The NIC fires the model's timer between frames, as its own pipeline.
- * One NIC thread runs it at a time, as one hrtimer: the one that takes
- * the due time.  Timed as NIC work (no packets of its own).
+ * The NIC's timers between frames, as its own pipeline: the model's, and
+ * the fetch engine of its on-NIC memory tier.  One NIC thread runs each
+ * at a time, as one hrtimer: the one that takes the due time.  Timed as
+ * NIC work (no packets of their own).
  */
-static void nic_timer(struct bench *b)
+static void nic_timers(struct bench *b)
 {
 	u64 due = __atomic_load_n(&b->timer_due, __ATOMIC_RELAXED);
-	u64 c0;
+	u64 fdue = __atomic_load_n(&b->fetch_due, __ATOMIC_RELAXED);
+	u64 c0, now;
 
-	if (due && now_ns() >= due &&
+	if (!due && !fdue)
+		return;
+	now = now_ns();
+	if (due && now >= due &&
 	    __atomic_compare_exchange_n(&b->timer_due, &due, 0, false,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 		c0 = b->timed ? tsc_begin() : 0;
-		b->ops->hw_timer(b->m);
+		rxb_hwm_timer(b->hw);
 		if (b->timed)
 			side_add(b, tsc_end() - c0, 1, 0);
 	}
+	if (fdue && now >= fdue &&
+	    __atomic_compare_exchange_n(&b->fetch_due, &fdue, 0, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		c0 = b->timed ? tsc_begin() : 0;
+		rxb_nicmem_fetch_run(&bench_nm);
+		if (b->timed)
+			side_add(b, tsc_end() - c0, 1, 0);
+	}
+}
+
+/*
+ * The NIC's doorbell service: the registers the driver wrote since the
+ * NIC last looked, acted on when there are any (rxb_hw_doorbells()).
+ * Timed as NIC work (no packets of its own).
+ */
+static void nic_doorbells(struct bench *b)
+{
+	const struct rxb_bar_global *g = b->bar;
+	u64 c0;
+
+	if (!READ_ONCE(g->pending))
+		return;
+	c0 = b->timed ? tsc_begin() : 0;
+	rxb_hw_doorbells(b->hw, NULL, NULL);
+	if (b->timed)
+		side_add(b, tsc_end() - c0, 1, 0);
 }
 
 struct nic_arg {
@@ -635,11 +739,12 @@ struct nic_arg {
 };
 
 /*
- * NIC thread @id of b->nnic: its share of the frames, on the queues q with
- * q % nnic == id (the queues of the CPUs its frames arrive on).  Timed
- * (b->timed): every hw_rx() call that delivers its frame; the calls that
- * drop it (back-pressure, retried) are not NIC work per packet and are
- * only counted.
+ * NIC thread @id of b->nnic, in the NIC's context: its share of the
+ * frames, on the queues q with q % nnic == id (the queues of the CPUs its
+ * frames arrive on), each after the doorbells posted since.  Timed
+ * (b->timed): every rx that delivers its frame; the calls that drop it
+ * (back-pressure, retried) are not NIC work per packet and are only
+ * counted.  The doorbell services and timers are timed apart.
  */
 static void *nic_fn(void *arg)
 {
@@ -655,6 +760,7 @@ static void *nic_fn(void *arg)
 	u64 t0 = now_ns();
 
 	pin(b, na->id);
+	rxb_nic_ctx_enter();
 	for (i = 0; i < frames; i++) {
 		unsigned int q;
 
@@ -669,9 +775,11 @@ static void *nic_fn(void *arg)
 		f.hash = (u32)x;
 		q = na->id + (x >> 32) % nq * b->nnic;
 		for (;;) {
-			u64 c0 = b->timed ? tsc_begin() : 0;
+			u64 c0;
 
-			if (!b->ops->hw_rx(b->m, q, &f)) {
+			nic_doorbells(b);
+			c0 = b->timed ? tsc_begin() : 0;
+			if (!rxb_hwm_rx(b->hw, q, &f)) {
 				if (b->timed)
 					side_add(b, tsc_end() - c0, 1, 1);
 				break;
@@ -679,20 +787,22 @@ static void *nic_fn(void *arg)
 			/* the consumers lag: let them run if they share a CPU */
 			if (!(++retries & 63))
 				sched_yield();
-			if (b->ops->hw_timer)
-				nic_timer(b);
+			nic_timers(b);
 			cpu_relax();
 		}
-		if (b->ops->hw_timer && !(i & 15))
-			nic_timer(b);
+		if (!(i & 3))
+			nic_timers(b);
 	}
 	__atomic_add_fetch(&b->retries, retries, __ATOMIC_RELAXED);
-	/* held notifications and timers until everything is consumed */
+	/* doorbells, held notifications, fetches and timers until everything
+	 * is consumed
+	 */
 	while (__atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < b->frames) {
-		if (b->ops->hw_timer)
-			nic_timer(b);
+		nic_doorbells(b);
+		nic_timers(b);
 		cpu_relax();
 	}
+	rxb_nic_ctx_exit();
 	if (b->timed)
 		side_flush(&b->nic);
 	return NULL;
@@ -818,22 +928,27 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 	cfg->notif_timeout_ns = 50000;
 	cfg->cache_bytes = 4 << 20;
 	cfg->corec_irq_policy = RXB_COREC_IRQ_ALL;
+	/* CEIO as the kernel's defaults: a 6 MiB budget, the paper's
+	 * asynchronous fetch (ceio_fetch=async) from a 64 MiB tier; the
+	 * "ceio sync" row: recv(), one fetch at a time.
+	 */
 	cfg->ceio_llc_budget = RXB_CEIO_BUDGET_DEF;
+	cfg->ceio_fetch_async = !b->ceio_sync;
 	cfg->nicmem_bytes = 64ULL << 20;
-	if (!bench_nm.now_ns)
-		rxb_nicmem_init(&bench_nm, cfg->nicmem_bytes, 1000, now_ns);
-	cfg->drv_ops = b->pcie ? &bench_drv_ops_pc : &bench_drv_ops;
-	cfg->drv = b;
-	cfg->hw_ops = b->pcie ? &bench_hw_ops_pc : &bench_hw_ops;
-	cfg->hw = b;
+	if (!bench_nm.now_ns) {
+		rxb_nicmem_init(&bench_nm, cfg->nicmem_bytes, 1000, env_now, b);
+		rxb_nicmem_set_timer(&bench_nm, env_fetch_arm, b);
+	}
 	if (!b->posted)
 		return;
 	/*
 	 * Equal posted buffers (b->posted) across models, every queue's
 	 * share alike: privring b->posted / nq per ring; shared rings of
 	 * b->group queues each hold the group's share; rxbisect's Ax rings
-	 * hold a queue's share and its Bx rings k * |Ax| (k = nq, every Ax
-	 * ring associated) entries, up to the largest ring.
+	 * hold a queue's share and its Bx rings as many entries (every
+	 * completion ring as large as the buffer ring it reports on), or
+	 * with b->bx_kax k * |Ax| (k = nq, every Ax ring associated) up to
+	 * the largest ring, or -X's.
 	 */
 	cfg->share_factor = b->group;
 	cfg->corec_consumers = b->group;
@@ -843,7 +958,9 @@ static void fill_cfg(struct bench *b, struct rxb_model_cfg *cfg)
 		cfg->ring_size = b->posted / b->nq;
 		break;
 	case SZ_AX:
-		cfg->ring_size = b->posted < RXB_RING_MAX ? b->posted : RXB_RING_MAX;
+		cfg->ring_size = b->posted / b->nq;
+		if (b->bx_kax)
+			cfg->ring_size = min_t(u64, b->posted, RXB_RING_MAX);
 		if (b->bx)
 			cfg->ring_size = b->bx;
 		break;
@@ -890,10 +1007,11 @@ static double per_pkt(const struct side *s)
 }
 
 /*
- * -1: the NIC and consumer 0 on this thread, in turn: a burst of up to
- * BUDGET frames (a dropped frame ends the burst and is sent again after
- * the polls), then every queue with a completion polled as cons_fn()
- * does, then the model's timer.
+ * -1: the NIC and consumer 0 on this thread, in turn: the NIC (in its
+ * context) serves the doorbells and receives a burst of up to BUDGET
+ * frames (a dropped frame ends the burst and is sent again after the
+ * polls), serves the doorbells and its timers; then every queue with a
+ * completion is polled as cons_fn() does.
  */
 static void run_one_thread(struct bench *b)
 {
@@ -909,6 +1027,7 @@ static void run_one_thread(struct bench *b)
 	self_cons = 0;
 	pin(b, 0);
 	while (b->consumed < b->frames) {
+		rxb_nic_ctx_enter();
 		for (j = 0; j < BUDGET && sent < b->frames; j++) {
 			/* the flow hash, as nic_fn(); a dropped frame again */
 			if (!again) {
@@ -918,8 +1037,9 @@ static void run_one_thread(struct bench *b)
 				f.hash = (u32)x;
 			}
 			q = (x >> 32) % b->nq;
+			nic_doorbells(b);
 			c0 = tsc_begin();
-			again = b->ops->hw_rx(b->m, q, &f) != 0;
+			again = rxb_hwm_rx(b->hw, q, &f) != 0;
 			if (again) {
 				b->retries++;
 				break;
@@ -927,8 +1047,9 @@ static void run_one_thread(struct bench *b)
 			side_add(b, tsc_end() - c0, 1, 1);
 			sent++;
 		}
-		if (b->ops->hw_timer)
-			nic_timer(b);
+		nic_doorbells(b);
+		nic_timers(b);
+		rxb_nic_ctx_exit();
 		side_flush(&b->nic);
 		got = 0;
 		for (q = 0; q < b->nq; q++) {
@@ -986,10 +1107,13 @@ static bool run_once(struct bench *b, struct res *out)
 	struct cons_arg ca[MAX_CONS];
 	struct nic_arg na[MAX_NIC];
 	pthread_t nic[MAX_NIC], cons[MAX_CONS];
+	long bad = rxb_env_ctx_violations();
 	unsigned int per, q, i, k = 0;
 	const char *msg = "";
 	u64 t0, t1, c0, c1;
+	bool ok = false;
 	size_t need;
+	int err;
 
 	fill_cfg(b, &cfg);
 	if (!strcmp(b->ops->name, "enso"))
@@ -1037,6 +1161,7 @@ static bool run_once(struct bench *b, struct res *out)
 		p->owner = q % b->ncons;
 	}
 	b->timer_due = 0;
+	b->fetch_due = 0;
 	b->a_calls = 0;
 	b->a_cyc = 0;
 	b->a_cross = 0;
@@ -1048,11 +1173,13 @@ static bool run_once(struct bench *b, struct res *out)
 	b->retries = 0;
 	memset(&b->drv, 0, sizeof(b->drv));
 	memset(&b->nic, 0, sizeof(b->nic));
-	b->m = b->ops->create(&cfg);
-	if (IS_ERR_OR_NULL(b->m)) {
-		fprintf(stderr, "%s: create failed (%ld)\n", b->ops->name,
-			PTR_ERR(b->m));
-		return false;
+	err = rxb_models_create(b->ops, &cfg,
+				b->pcie ? &bench_drv_ops_pc : &bench_drv_ops, b,
+				b->pcie ? &bench_hw_ops_pc : &bench_hw_ops, b,
+				&b->m, &b->hw, &b->bar);
+	if (err) {
+		fprintf(stderr, "%s: create failed (%d)\n", b->ops->name, err);
+		goto out;
 	}
 
 	t0 = now_ns();
@@ -1081,13 +1208,21 @@ done:
 	c1 = rdtsc();
 	t1 = now_ns();
 	b->notifs = count_notifs(b->m);
-
-	b->ops->destroy(b->m);
+	/* Everything was consumed: no fetch is in flight. */
+	rxb_nicmem_fetch_abort(&bench_nm);
+	rxb_models_destroy(b->m, b->hw, b->bar);
+	ok = rxb_env_ctx_violations() == bad;
+	if (!ok)
+		fprintf(stderr, "%s: the NIC ran outside its context\n",
+			b->ops->name);
+out:
 	for (q = 0; q < b->nq; q++) {
 		pthread_spin_destroy(&b->pools[q].lock);
 		free(b->pools[q].shared);
 	}
 	free(b->bufs);
+	if (!ok)
+		return false;
 	out->ns = (double)(t1 - t0) / b->frames;
 	out->cyc = (double)(c1 - c0) / b->frames;
 	out->retr = (double)b->retries / b->frames;
@@ -1305,21 +1440,41 @@ static const char *spread(char *buf, size_t len, double *v, int n)
 
 #define MAX_MODELS	16
 
-/* The selected models into @ops, in registration order; *@pr: privring's
+/* A row of a table: a model and its variant (fill_cfg()). */
+struct row {
+	const struct rxb_model_ops *ops;
+	bool kax;		/* rxbisect: Bx rings of k * |Ax| */
+	bool sync;		/* ceio: ceio_fetch=sync */
+	const char *name;
+};
+
+/* The selected models into @rows, in registration order; @extra: the
+ * default mode's variants too: rxbisect with Bx rings of k * |Ax| (with
+ * @kax: not with -X), ceio with the synchronous fetch.  *@pr: privring's
  * index, or -1.  Returns their number.
  */
-static unsigned int list_models(const char *only,
-				const struct rxb_model_ops **ops, int *pr)
+static unsigned int list_models(const char *only, bool extra, bool kax,
+				struct row *rows, int *pr)
 {
+	const struct rxb_model_ops *ops;
 	unsigned int nm = 0, mi;
 
 	*pr = -1;
-	for (mi = 0; nm < MAX_MODELS && (ops[nm] = rxb_model_get(mi)); mi++)
-		if (selected(ops[nm]->name, only)) {
-			if (!strcmp(ops[nm]->name, "privring"))
-				*pr = nm;
-			nm++;
-		}
+	for (mi = 0; nm < MAX_MODELS && (ops = rxb_model_get(mi)); mi++) {
+		if (!selected(ops->name, only))
+			continue;
+		if (!strcmp(ops->name, "privring"))
+			*pr = nm;
+		rows[nm++] = (struct row){ ops, false, false, ops->name };
+		if (!extra || nm == MAX_MODELS)
+			continue;
+		if (kax && model_sizing(ops) == SZ_AX)
+			rows[nm++] = (struct row){ ops, true, false,
+						   "rxbisect k*Ax" };
+		else if (!strcmp(ops->name, "ceio"))
+			rows[nm++] = (struct row){ ops, false, true,
+						   "ceio sync" };
+	}
 	return nm;
 }
 
@@ -1338,32 +1493,34 @@ static unsigned int list_models(const char *only,
  * 1500 B, from one run each (the counts do not depend on timing beyond the
  * batching a run happens to see: notification compression, lazy doorbells).
  * "metadata" is everything but packet data: completions and notifications
- * written, descriptors read, doorbells written.
+ * written, descriptors read, doorbells written, registers or NIC memory
+ * the driver read (MMIO reads: CEIO's slow_tail).
  */
 static void run_pcie(struct bench *b, const char *only)
 {
 	const unsigned int lens[] = { 64, 1500 };
 	unsigned int mi, li;
 
-	printf("\n| model | frame | %s | %s | %s | %s | %s | %s |\n",
+	printf("\n| model | frame | %s | %s | %s | %s | %s | %s | %s |\n",
 	       "data B/pkt", "meta written B/pkt", "desc read B/pkt",
-	       "doorbell B/pkt", "metadata share of NIC->host",
-	       "metadata share of all bytes");
-	printf("|---|---|---|---|---|---|---|---|\n");
+	       "doorbell B/pkt", "MMIO read B/pkt",
+	       "metadata share of NIC->host", "metadata share of all bytes");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
 	for (mi = 0; (b->ops = rxb_model_get(mi)); mi++) {
 		if (!selected(b->ops->name, only))
 			continue;
 		for (li = 0; li < ARRAY_SIZE(lens); li++) {
 			struct res o;
-			double n, d, mw, dr, db;
+			double n, d, mw, dr, db, rd;
 
 			b->len = lens[li];
 			pc_data = 0;
 			pc_meta = 0;
 			pc_desc = 0;
 			pc_mmio = 0;
+			pc_mmio_rd = 0;
 			if (!run_once(b, &o)) {
-				printf("| %s | %u B | - | - | - | - | - | cannot run |\n",
+				printf("| %s | %u B | - | - | - | - | - | - | cannot run |\n",
 				       b->ops->name, b->len);
 				continue;
 			}
@@ -1372,10 +1529,11 @@ static void run_pcie(struct bench *b, const char *only)
 			mw = pc_meta / n;
 			dr = pc_desc / n;
 			db = pc_mmio / n;
-			printf("| %s | %u B | %.1f | %.2f | %.2f | %.2f | %.2f %% | %.2f %% |\n",
-			       b->ops->name, b->len, d, mw, dr, db,
+			rd = pc_mmio_rd / n;
+			printf("| %s | %u B | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f %% | %.2f %% |\n",
+			       b->ops->name, b->len, d, mw, dr, db, rd,
 			       100 * mw / (d + mw),
-			       100 * (mw + dr + db) / (d + mw + dr + db));
+			       100 * (mw + dr + db + rd) / (d + mw + dr + db + rd));
 		}
 	}
 }
@@ -1503,13 +1661,13 @@ static void run_enso(struct bench *b, u64 slow_ns, int reps)
 static void run_scaling(struct bench *b, const char *only, int reps)
 {
 	static double mpps[MAX_MODELS][MAX_NIC][BENCH_MAX_REPS];
-	const struct rxb_model_ops *ops[MAX_MODELS];
+	struct row rows[MAX_MODELS];
 	const unsigned int lens[] = { 64, 1500 };
 	bool ok[MAX_MODELS];
 	unsigned int nm, mi, li, k;
 	int r, pr;
 
-	nm = list_models(only, ops, &pr);
+	nm = list_models(only, false, false, rows, &pr);
 	printf("\n| model | frame | Mpps, 1 NIC thread | Mpps, 2 NIC threads | %s | %s |\n",
 	       "scaling (2/1)", "scaling / privring's");
 	printf("|---|---|---|---|---|---|\n");
@@ -1523,7 +1681,7 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 					unsigned int t = r & 1 ? MAX_NIC - 1 - k : k;
 					struct res o;
 
-					b->ops = ops[mi];
+					b->ops = rows[mi].ops;
 					b->nnic = t + 1;
 					ok[mi] = run_once(b, &o);
 					if (ok[mi])
@@ -1536,7 +1694,7 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 
 			if (!ok[mi]) {
 				printf("| %s | %u B | - | - | - | cannot run |\n",
-				       ops[mi]->name, b->len);
+				       rows[mi].name, b->len);
 				continue;
 			}
 			for (r = 0; r < reps; r++) {
@@ -1552,7 +1710,7 @@ static void run_scaling(struct bench *b, const char *only, int reps)
 				    (int)mi != pr)
 					strcat(c4, " noise");
 			}
-			printf("| %s | %u B | %s | %s | %s | %s |\n", ops[mi]->name,
+			printf("| %s | %u B | %s | %s | %s | %s |\n", rows[mi].name,
 			       b->len, spread(c1, sizeof(c1), v1, reps),
 			       spread(c2, sizeof(c2), v2, reps),
 			       spread(c3, sizeof(c3), sc, reps), c4);
@@ -1588,13 +1746,13 @@ static void run_grid(struct bench *b, const char *only, int reps,
 		     const u64 *posted, unsigned long llc)
 {
 	static struct res o[MAX_MODELS][BENCH_MAX_REPS];
-	const struct rxb_model_ops *ops[MAX_MODELS];
+	struct row rows[MAX_MODELS];
 	const unsigned int lens[] = { 64, 1500 };
 	bool ok[MAX_MODELS];
 	unsigned int nm, mi, li, si;
 	int r, pr;
 
-	nm = list_models(only, ops, &pr);
+	nm = list_models(only, true, !b->bx, rows, &pr);
 	printf("\n| model | buffers | frame | %s | %s | %s | %s | %s | %s |\n",
 	       "driver cycles/pkt", "driver vs privring", "NIC cycles/pkt",
 	       "Mpps", "pkts/poll", "excluded");
@@ -1620,9 +1778,13 @@ static void run_grid(struct bench *b, const char *only, int reps,
 				ok[mi] = true;
 			for (r = 0; r < reps; r++)
 				for (mi = 0; mi < nm; mi++) {
-					b->ops = ops[mi];
+					b->ops = rows[mi].ops;
+					b->bx_kax = rows[mi].kax;
+					b->ceio_sync = rows[mi].sync;
 					if (ok[mi])
 						ok[mi] = run_once(b, &o[mi][r]);
+					b->bx_kax = false;
+					b->ceio_sync = false;
 				}
 			have_p = pr >= 0 && ok[pr];
 			for (r = 0; have_p && r < reps; r++)
@@ -1635,7 +1797,7 @@ static void run_grid(struct bench *b, const char *only, int reps,
 
 				if (!ok[mi]) {
 					printf("| %s | %s | %u B | %s | cannot run |\n",
-					       ops[mi]->name, where, b->len,
+					       rows[mi].name, where, b->len,
 					       "- | - | - | - | -");
 					continue;
 				}
@@ -1652,7 +1814,7 @@ static void run_grid(struct bench *b, const char *only, int reps,
 				else if (have_p)
 					ratio(c2, sizeof(c2), drv, pdrv, reps);
 				printf("| %s | %s | %u B | %s | %s | %s | %s | %s | %.2f %% |\n",
-				       ops[mi]->name, where, b->len,
+				       rows[mi].name, where, b->len,
 				       cell(c1, sizeof(c1), drv, reps, 0), c2,
 				       cell(c3, sizeof(c3), nic, reps, 0),
 				       cell(c4, sizeof(c4), mpps, reps, 2),
@@ -1669,12 +1831,17 @@ static const char grid_legend[] =
 "#   B posted, Q = %u queues, G = %u: privring Q rings of B/Q; dshring the\n"
 "#   same (its privRing set, active: no controller runs; its shRing set,\n"
 "#   Q/G rings of B/Q, stays idle); rxbisect Q Ax rings of B/Q, Bx rings\n"
-"#   of min(B, %u); shring, shring-list, shring-batched Q/G shared rings\n"
-"#   of B*G/Q; corec Q/G shared queues of B*G/Q, G consumers each\n"
-"# driver: TSC around poll + the frees of its buffers, per consumer\n"
-"#   thread, over the packets it delivered; NIC: around each delivering\n"
-"#   hw_rx() and hw_timer(); ratio ~: its range (min/privring's max ..\n"
-"#   max/privring's min) includes 1\n";
+"#   of B/Q (\"rxbisect k*Ax\": of min(B, %u), k * |Ax| with k = Q);\n"
+"#   shring, shring-list, shring-batched Q/G shared rings of B*G/Q; corec\n"
+"#   Q/G shared queues of B*G/Q, G consumers each; enso a pipe of B/Q\n"
+"#   2-KiB buffers' bytes per queue, notification rings of B/Q; ceio Q\n"
+"#   fast rings of B/Q, a 6 MiB budget, its slow path in a 64 MiB on-NIC\n"
+"#   tier, fetched asynchronously (1 us; \"ceio sync\": one at a time)\n"
+"# driver: TSC around poll (doorbell writes included) + the frees of its\n"
+"#   buffers, per consumer thread, over the packets it delivered; NIC:\n"
+"#   around each delivering rx, each doorbell service with doorbells\n"
+"#   pending, each timer and fetch-engine run; ratio ~: its range\n"
+"#   (min/privring's max .. max/privring's min) includes 1\n";
 
 /* Posted buffers @v of the default mode: NULL if the rings can hold them. */
 static const char *check_posted(const struct bench *b, u64 v)
@@ -1890,6 +2057,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (b.pcie) {
+		pc_ops_init();
 		printf("# -P: interconnect bytes per packet (as ethtool -S pcie_*), %s\n",
 		       "one run per cell");
 		run_pcie(&b, only);

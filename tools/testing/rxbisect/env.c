@@ -1449,12 +1449,12 @@ bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
 	return true;
 }
 
-int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
-			  const struct rxb_model_cfg *cfg,
-			  const struct rxb_drv_ops *drv_ops,
-			  const struct rxb_hw_ops *hw_ops,
-			  struct rxb_model **mp, struct rxb_hw_model **hwp,
-			  void **barp)
+int rxb_models_create(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg,
+		      const struct rxb_drv_ops *drv_ops, void *drv,
+		      const struct rxb_hw_ops *hw_ops, void *hwarg,
+		      struct rxb_model **mp, struct rxb_hw_model **hwp,
+		      void **barp)
 {
 	struct rxb_hw_model *hw;
 	struct rxb_model *m;
@@ -1485,12 +1485,12 @@ int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 	/* The NIC's half first ("create receive context"), then the
 	 * driver's, which programs the rings, then the NIC loads them.
 	 */
-	hw = ops->hw->create(cfg, hw_ops, env, &bar);
+	hw = ops->hw->create(cfg, hw_ops, hwarg, &bar);
 	if (IS_ERR(hw)) {
 		free(mem);
 		return PTR_ERR(hw);
 	}
-	m = ops->create(cfg, drv_ops, env, &bar);
+	m = ops->create(cfg, drv_ops, drv, &bar);
 	if (IS_ERR(m)) {
 		hw->ops->destroy(hw);
 		free(mem);
@@ -1506,7 +1506,32 @@ int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 	*mp = m;
 	*hwp = hw;
 	*barp = mem;
-	rxb_env_attach(env, m, hw);
+	return 0;
+}
+
+void rxb_models_destroy(struct rxb_model *m, struct rxb_hw_model *hw,
+			void *bar)
+{
+	if (m)
+		m->ops->destroy(m);
+	if (hw)
+		hw->ops->destroy(hw);
+	free(bar);
+}
+
+int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg,
+			  const struct rxb_drv_ops *drv_ops,
+			  const struct rxb_hw_ops *hw_ops,
+			  struct rxb_model **mp, struct rxb_hw_model **hwp,
+			  void **barp)
+{
+	int err = rxb_models_create(ops, cfg, drv_ops, env, hw_ops, env, mp,
+				    hwp, barp);
+
+	if (err)
+		return err;
+	rxb_env_attach(env, *mp, *hwp);
 	/* The register writes of the driver's create. */
 	rxb_env_nic_run(env);
 	return 0;
@@ -1515,11 +1540,7 @@ int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 void rxb_env_models_destroy(struct rxb_env *env, struct rxb_model *m,
 			    struct rxb_hw_model *hw, void *bar)
 {
-	if (m)
-		m->ops->destroy(m);
-	if (hw)
-		hw->ops->destroy(hw);
-	free(bar);
+	rxb_models_destroy(m, hw, bar);
 	rxb_env_attach(env, NULL, NULL);
 }
 

@@ -112,10 +112,26 @@ struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env);
 void rxb_env_attach(struct rxb_env *env, struct rxb_model *m,
 		    struct rxb_hw_model *hw);
 /*
- * Create a model's two halves as the kernel does: the register space, the
- * NIC's half, the driver's (which programs the rings and posts buffers),
- * the NIC's start; then the doorbell service once.  Returns 0 or the
- * error (nothing allocated then).
+ * Create a model's two halves as the kernel does: the register space
+ * (*@barp), the NIC's half with the NIC's services @hw_ops (their
+ * argument @hwarg), the driver's with the driver's @drv_ops (@drv), which
+ * programs the rings and posts buffers, the NIC's start.  Returns 0 or
+ * the error (nothing allocated then).  The caller runs the NIC: its
+ * doorbell service has the register writes of the driver's create to act
+ * on.  Also for the benchmarks, whose services are their own.
+ */
+int rxb_models_create(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg,
+		      const struct rxb_drv_ops *drv_ops, void *drv,
+		      const struct rxb_hw_ops *hw_ops, void *hwarg,
+		      struct rxb_model **mp, struct rxb_hw_model **hwp,
+		      void **barp);
+void rxb_models_destroy(struct rxb_model *m, struct rxb_hw_model *hw,
+			void *bar);
+/*
+ * rxb_models_create() with this environment's services (@drv_ops and
+ * @hw_ops get the environment as their argument), the halves attached,
+ * then the doorbell service once.
  */
 int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
 			  const struct rxb_model_cfg *cfg,
