@@ -20,8 +20,9 @@
  * direct (NAPI) cache.
  *
  * XDP_TX and ndo_xdp_xmit put frames on the port's wire through the Tx
- * path of netdev.c (the Tx queue's lock and counters): the peer port's
- * NIC, or the lower device, receives them.
+ * path of netdev.c (rxb_tx_burst(): the Tx queue's lock and counters): the
+ * peer port's NIC, or the lower device, receives them.  XDP_TX sends from
+ * the Tx queue of the frame's channel, ndo_xdp_xmit from the sending CPU's.
  */
 #include <linux/bpf_trace.h>
 #include <linux/etherdevice.h>
@@ -76,54 +77,60 @@ void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq)
 		xdp_rxq_info_unreg(&rxq->xdp_rxq);
 }
 
-/* Put @n frames on the wire of Tx queue @qi of @port, in order, until one
- * cannot be sent.  Bottom halves off.  @ndo: they come from another device
+/**
+ * struct rxb_xdp_src - XDP frames for rxb_tx_burst().
+ * @src: the burst's source.
+ * @dev: the port.
+ * @frames: the frames.
+ * @n: how many.
+ * @i: the next one.
+ */
+struct rxb_xdp_src {
+	struct rxb_tx_src src;
+	struct net_device *dev;
+	struct xdp_frame **frames;
+	unsigned int n;
+	unsigned int i;
+};
+
+/* The Tx engine reads the frame where it is: an skb around it, whose page
+ * returns to its pool when the skb is freed.  NULL at the first frame that
+ * cannot be sent: it and the rest are still the caller's.
+ */
+static struct sk_buff *rxb_xdp_next(struct rxb_tx_src *src)
+{
+	struct rxb_xdp_src *x = container_of(src, struct rxb_xdp_src, src);
+	struct sk_buff *skb;
+
+	if (x->i == x->n || unlikely(x->frames[x->i]->len < ETH_HLEN))
+		return NULL;
+	skb = xdp_build_skb_from_frame(x->frames[x->i], x->dev);
+	if (unlikely(!skb))
+		return NULL;
+	x->i++;
+	skb_push(skb, ETH_HLEN);	/* eth_type_trans() pulled it */
+	return skb;
+}
+
+/* Put @n frames on the port's wire from @sender (rxb_tx_burst()), in
+ * order, until one cannot be sent.  @ndo: they come from another device
  * (ndo_xdp_xmit), counted as such.
  *
  * Return: the frames sent; the rest are still the caller's.
  */
-static int rxb_xdp_wire(struct rxb_port *port, unsigned int qi,
-			struct xdp_frame **frames, int n, bool ndo)
+static unsigned int rxb_xdp_wire(struct rxb_port *port, unsigned int sender,
+				 struct xdp_frame **frames, unsigned int n,
+				 bool ndo)
 {
-	struct net_device *dev = port->dev;
-	struct netdev_queue *txq = netdev_get_tx_queue(dev, qi);
-	struct rxb_txq_stats *ts = &port->txs[qi];
-	struct net_device *peer, *lower;
-	struct sk_buff *skb;
-	int i = 0;
+	struct rxb_xdp_src x = {
+		.src.next = rxb_xdp_next,
+		.src.xmit_n = ndo ? n : 0,
+		.dev = port->dev,
+		.frames = frames,
+		.n = n,
+	};
 
-	rcu_read_lock();
-	lower = rcu_dereference(port->lower);
-	peer = rcu_dereference(port->peer);
-	if (unlikely(!lower && !peer))
-		goto out;
-	__netif_tx_lock(txq, smp_processor_id());
-	for (; i < n; i++) {
-		if (unlikely(frames[i]->len < ETH_HLEN))
-			break;
-		/* The Tx engine reads the frame where it is: an skb around
-		 * it, whose page returns to its pool when the skb is freed.
-		 */
-		skb = xdp_build_skb_from_frame(frames[i], dev);
-		if (unlikely(!skb))
-			break;
-		skb_push(skb, ETH_HLEN);	/* eth_type_trans() pulled it */
-		skb_set_queue_mapping(skb, qi);
-		if (lower)
-			rxb_lower_xmit(port, lower, skb);
-		else
-			rxb_wire(netdev_priv(peer), ts, skb);
-	}
-	if (ndo) {
-		u64_stats_update_begin(&ts->syncp);
-		u64_stats_add(&ts->xdp_xmit, i);
-		u64_stats_add(&ts->xdp_xmit_errors, n - i);
-		u64_stats_update_end(&ts->syncp);
-	}
-	__netif_tx_unlock(txq);
-out:
-	rcu_read_unlock();
-	return i;
+	return rxb_tx_burst(port, sender, &x.src);
 }
 
 /**
@@ -139,14 +146,14 @@ out:
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags)
 {
-	unsigned int nq = READ_ONCE(dev->real_num_tx_queues);
-
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
-	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev) || !nq))
+	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev) ||
+		     !READ_ONCE(dev->real_num_tx_queues)))
 		return -ENETDOWN;
-	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id() % nq,
-			    frames, n, true);
+	/* No queue of this port's: the sending CPU picks the Tx queue. */
+	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id(), frames, n,
+			    true);
 }
 
 /* A packet in a buffer it shares with others, or in a streaming model's
