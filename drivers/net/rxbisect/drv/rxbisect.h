@@ -713,6 +713,10 @@ int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags);
 void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act);
+bool rxb_xdp_tx_queue(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp);
+bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp);
 int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
 		      const struct bpf_prog *prog,
 		      struct netlink_ext_ack *extack);

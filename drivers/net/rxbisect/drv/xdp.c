@@ -217,6 +217,55 @@ void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act)
 }
 
 /**
+ * rxb_xdp_tx_queue() - an XDP_TX verdict: queue the frame for the end of
+ *	the batch (rxb_xdp_flush()).
+ * @rxq: the queue whose poll ran the program.
+ * @prog: the program.
+ * @xdp: the packet; a zero-copy (umem) buffer is copied into a page.
+ *
+ * Return: true when queued; false when the frame could not be made
+ * (counted, traced): the caller gives the buffer back.
+ */
+bool rxb_xdp_tx_queue(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp)
+{
+	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
+
+	if (unlikely(!xdpf)) {
+		rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
+		trace_xdp_exception(rxq->rx->port->dev, prog, XDP_TX);
+		return false;
+	}
+	rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
+	return true;
+}
+
+/**
+ * rxb_xdp_redirect() - an XDP_REDIRECT verdict: redirect the packet,
+ *	flushed at the end of the batch (rxb_xdp_flush()).
+ * @rxq: the queue whose poll ran the program.
+ * @prog: the program.
+ * @xdp: the packet.
+ *
+ * Return: true when redirected; false when the redirect failed (counted,
+ * traced): the packet is still the caller's.
+ */
+bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp)
+{
+	struct net_device *dev = rxq->rx->port->dev;
+
+	if (unlikely(xdp_do_redirect(dev, xdp, prog))) {
+		rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
+		trace_xdp_exception(dev, prog, XDP_REDIRECT);
+		return false;
+	}
+	rxq->poll_redirect = true;
+	rxq->poll_xdp[RXB_XDP_REDIRECT]++;
+	return true;
+}
+
+/**
  * rxb_xdp_run() - run the port's XDP program on a received packet.
  * @rxq: the queue, in its NAPI poll.
  * @prog: the program.
@@ -236,10 +285,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		 unsigned int *meta)
 {
 	struct rxb_rx *rx = rxq->rx;
-	struct net_device *dev = rx->port->dev;
 	struct xdp_rxq_info *xrxq = &rxq->xdp_rxq;
 	struct skb_shared_info *sh = NULL;
-	struct xdp_frame *xdpf;
 	struct xdp_buff xdp;
 	u32 act, frags_len = 0;
 	void *hard;
@@ -278,13 +325,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxq->poll_xdp[RXB_XDP_PASS]++;
 		return true;
 	case XDP_TX:
-		xdpf = xdp_convert_buff_to_frame(&xdp);
-		if (unlikely(!xdpf)) {
-			rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_tx_queue(rxq, prog, &xdp))
 			break;
-		}
-		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
 		return false;
 	case XDP_REDIRECT:
 		if (p->pool_q != rxq->qid && !rxq->poll_no_direct) {
@@ -294,13 +336,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			xdp_set_return_frame_no_direct();
 			rxq->poll_no_direct = true;
 		}
-		if (unlikely(xdp_do_redirect(dev, &xdp, prog))) {
-			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_redirect(rxq, prog, &xdp))
 			break;
-		}
-		rxq->poll_redirect = true;
-		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return false;
 	default:	/* XDP_DROP, XDP_ABORTED or invalid */
 		rxb_xdp_count_drop(rxq, prog, act);

@@ -140,9 +140,7 @@ static struct sk_buff *rxb_xsk_copy_skb(struct rxb_rxq *rxq,
 struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			   struct rxb_pkt *p)
 {
-	struct net_device *dev = rxq->rx->port->dev;
 	struct xdp_buff *xdp = rxb_xsk_buff(p->cookie);
-	struct xdp_frame *xdpf;
 	u32 act;
 
 	/* Whatever the verdict, the queue no longer holds it. */
@@ -159,23 +157,13 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxq->poll_xdp[RXB_XDP_PASS]++;
 		return rxb_xsk_copy_skb(rxq, xdp);
 	case XDP_REDIRECT:
-		if (unlikely(xdp_do_redirect(dev, xdp, prog))) {
-			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_redirect(rxq, prog, xdp))
 			break;
-		}
-		rxq->poll_redirect = true;
-		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return NULL;
 	case XDP_TX:
 		/* A copy into a page; the umem buffer is given back. */
-		xdpf = xdp_convert_buff_to_frame(xdp);
-		if (unlikely(!xdpf)) {
-			rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_tx_queue(rxq, prog, xdp))
 			break;
-		}
-		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
 		return NULL;
 	default:	/* XDP_DROP, XDP_ABORTED or invalid */
 		rxb_xdp_count_drop(rxq, prog, act);
