@@ -86,9 +86,8 @@ static int dsh_rx(struct rxb_hw_model *m, unsigned int qi,
 		rxb_stat_inc(&st->hw_packets);
 		rxb_stat_add(&st->hw_bytes, f->len);
 	}
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(&q->lock);
-	return err;
+	/* The set raised its own vector. */
+	return rxb_nic_finish_irq(m, qi, &q->lock, err, false);
 }
 
 /* The context is enabled: map the status words, then each set's rings. */

@@ -296,11 +296,7 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		rxb_stat_inc(&q->st->suppressed);
 	}
 out:
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(&q->lock);
-	if (irq)
-		rxb_hw_raise_irq(m, qi);
-	return err;
+	return rxb_nic_finish_irq(m, qi, &q->lock, err, irq);
 }
 
 /* The driver wrote pipe @pi's page (Figure 5, onRxUpdate): Head_SW

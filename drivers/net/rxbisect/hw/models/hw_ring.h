@@ -138,25 +138,40 @@ static inline int rxb_nic_drop(struct rxb_hw_model *m, unsigned int qi,
 }
 
 /**
- * rxb_nic_finish() - end a frame's delivery to queue @qi.
+ * rxb_nic_finish_irq() - end a frame's delivery to queue @qi.
  * @m: the model instance.
  * @qi: queue RSS chose.
  * @lock: the pipeline stage the NIC held for the frame; released.
  * @err: 0, or the drop cause (see rxb_nic_drop()), counted before @lock is
  *	released.
+ * @irq: raise @qi's vector, after leaving the pipeline stage.
  *
- * On success, raises @qi's vector after leaving the pipeline stage.
+ * Return: @err.
+ */
+static inline int rxb_nic_finish_irq(struct rxb_hw_model *m, unsigned int qi,
+				     spinlock_t *lock, int err, bool irq)
+{
+	rxb_nic_drop(m, qi, err);
+	spin_unlock(lock);
+	if (irq)
+		rxb_hw_raise_irq(m, qi);
+	return err;
+}
+
+/**
+ * rxb_nic_finish() - end a frame's delivery to queue @qi, raising its
+ *	vector on success (rxb_nic_finish_irq()).
+ * @m: the model instance.
+ * @qi: queue RSS chose.
+ * @lock: the pipeline stage the NIC held for the frame; released.
+ * @err: 0, or the drop cause (see rxb_nic_drop()).
  *
  * Return: @err.
  */
 static inline int rxb_nic_finish(struct rxb_hw_model *m, unsigned int qi,
 				 spinlock_t *lock, int err)
 {
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(lock);
-	if (!err)
-		rxb_hw_raise_irq(m, qi);
-	return err;
+	return rxb_nic_finish_irq(m, qi, lock, err, !err);
 }
 
 /* The members of a hardware half's ops every model has: @model_name, and

@@ -334,11 +334,7 @@ static int rxbisect_rx(struct rxb_hw_model *m, unsigned int b,
 	return 0;
 
 drop:
-	rxb_nic_drop(m, b, err);
-	spin_unlock(&rb->lock);
-	if (irq_b)
-		rxb_hw_raise_irq(m, b);
-	return err;
+	return rxb_nic_finish_irq(m, b, &rb->lock, err, irq_b);
 }
 
 /* The NIC's timer: write the notifications held longer than the timeout. */
