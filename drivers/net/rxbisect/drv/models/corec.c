@@ -549,19 +549,13 @@ static unsigned int corec_bufs_per_queue(const struct rxb_model_cfg *cfg)
 
 static const struct rxb_layout corec_layout = {
 	.size = sizeof(struct corec),
-	.tables = { {
-		.off = offsetof(struct corec, r),
-		.size = sizeof(struct corec_ring),
-		.count = rxb_corec_nrings,
-		.arrays = {
-			RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
-			RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING),
-		},
-	}, {
-		.off = offsetof(struct corec, c),
-		.size = sizeof(struct corec_consumer),
-	} },
+	.tables = {
+		RXB_TABLE(struct corec, r, struct corec_ring, rxb_corec_nrings,
+			  RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
+			  RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
+			  RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING)),
+		RXB_TABLE(struct corec, c, struct corec_consumer, NULL),
+	},
 };
 
 /* The NIC's context is disabled: nothing reads the rings any more; only

@@ -102,11 +102,8 @@ static int corec_start(struct rxb_hw_model *m)
 
 static const struct rxb_layout corec_hw_layout = {
 	.size = sizeof(struct corec_hw),
-	.tables = { {
-		.off = offsetof(struct corec_hw, r),
-		.size = sizeof(struct corec_hw_ring),
-		.count = rxb_corec_nrings,
-	} },
+	.tables = { RXB_TABLE(struct corec_hw, r, struct corec_hw_ring,
+			      rxb_corec_nrings) },
 };
 
 static void corec_destroy(struct rxb_hw_model *m)
