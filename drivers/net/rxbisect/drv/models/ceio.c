@@ -512,15 +512,14 @@ static void ceio_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->fetch_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m, &ceio_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 				     const struct rxb_drv_ops *env, void *drv,
 				     const struct rxb_bar *bar)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, env, drv, bar,
-					      &ceio_layout);
+	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, env, drv, bar);
 	u32 nslow = ceio_nslow(cfg), size = cfg->ring_size;
 	struct ceio *ce;
 	unsigned int qi;
@@ -530,7 +529,7 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 	if (cfg->ceio_release == RXB_CEIO_REL_PAGE &&
 	    (!env->ref_buf || !env->buf_idle)) {
 		/* release=page keeps references on buffers it hands up. */
-		rxb_model_free(m, &ceio_layout);
+		rxb_model_free(m);
 		return ERR_PTR(-EINVAL);
 	}
 	ce = to_ceio(m);

@@ -584,7 +584,7 @@ static void corec_destroy(struct rxb_model *m)
 		while (cr->c[qi].nstash)
 			rxb_drv_free_buf(m, qi,
 					 cr->c[qi].stash[--cr->c[qi].nstash].cookie);
-	rxb_model_free(m, &corec_layout);
+	rxb_model_free(m);
 }
 
 /* Post the initial buffers of ring @r from its consumers' pools in turn. */
@@ -650,7 +650,7 @@ static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,
 				      void *drv, const struct rxb_bar *bar)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg, env, drv,
-					      bar, &corec_layout);
+					      bar);
 	struct corec *cr;
 	unsigned int i, qi;
 

@@ -89,17 +89,18 @@ void rxb_cring_free(struct rxb_model *m, struct rxb_cring *cr)
  * @env: the driver's services.
  * @drv: their argument.
  * @bar: the NIC's register space of the context.
- * @lay: what to allocate; the instance's struct rxb_model comes first.
+ *
+ * What it allocates is @ops->layout; the instance's struct rxb_model comes
+ * first.
  *
  * Return: the instance, or ERR_PTR(-ENOMEM).
  */
 struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 				  const struct rxb_model_cfg *cfg,
 				  const struct rxb_drv_ops *env, void *drv,
-				  const struct rxb_bar *bar,
-				  const struct rxb_layout *lay)
+				  const struct rxb_bar *bar)
 {
-	struct rxb_model *m = rxb_layout_alloc(lay, cfg);
+	struct rxb_model *m = rxb_layout_alloc(ops->layout, cfg);
 
 	if (!m)
 		return ERR_PTR(-ENOMEM);
@@ -110,7 +111,7 @@ struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 	m->bar = *bar;
 	m->qstats = kcalloc(cfg->nqueues, sizeof(*m->qstats), GFP_KERNEL);
 	if (!m->qstats) {
-		rxb_layout_free(m, lay, cfg);
+		rxb_layout_free(m, ops->layout, cfg);
 		return ERR_PTR(-ENOMEM);
 	}
 	return m;
@@ -119,14 +120,13 @@ struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 /**
  * rxb_model_free() - free an instance rxb_model_alloc() allocated.
  * @m: the instance; the model freed its buffers and ring memory.
- * @lay: its layout.
  */
-void rxb_model_free(struct rxb_model *m, const struct rxb_layout *lay)
+void rxb_model_free(struct rxb_model *m)
 {
 	struct rxb_model_cfg cfg = m->cfg;
 
 	kfree(m->qstats);
-	rxb_layout_free(m, lay, &cfg);
+	rxb_layout_free(m, m->ops->layout, &cfg);
 }
 
 /**

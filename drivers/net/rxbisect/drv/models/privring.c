@@ -145,7 +145,7 @@ static void privring_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->desc_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m, &privring_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
@@ -153,7 +153,7 @@ static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
 					 void *drv, const struct rxb_bar *bar)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_privring_ops, cfg, env, drv,
-					      bar, &privring_layout);
+					      bar);
 	u32 size = cfg->ring_size;
 	unsigned int qi;
 

@@ -594,6 +594,7 @@ static void ceio_timer(struct rxb_hw_model *m)
 
 		spin_lock_bh(&q->lock);
 		ceio_reap(ce, q);
+		/* Acquire: pairs with the release of a completed fetch. */
 		done = smp_load_acquire(&q->fe_done);
 		if (q->tick_arrivals > done - q->tick_done &&
 		    q->slow_tail != done)
@@ -702,7 +703,7 @@ static void ceio_destroy(struct rxb_hw_model *m)
 		kvfree(q->req);
 	}
 	kvfree(ce->flow);
-	rxb_hw_model_free(m, &ceio_hw_layout);
+	rxb_hw_model_free(m);
 }
 
 static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
@@ -710,7 +711,7 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 					const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_ceio_hw_ops, cfg, env,
-						    hw, bar, &ceio_hw_layout);
+						    hw, bar);
 	u32 nslow = ceio_nslow(cfg), i;
 	struct ceio_hw *ce;
 	unsigned int qi;
@@ -720,7 +721,7 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 	ce = to_ceio(m);
 	/* The NIC needs its memory tier and the DMA engine's fetch path. */
 	if (!env->nicmem || !env->nicmem_write || !env->dma_ptr) {
-		rxb_hw_model_free(m, &ceio_hw_layout);
+		rxb_hw_model_free(m);
 		return ERR_PTR(-EINVAL);
 	}
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
@@ -761,6 +762,7 @@ nomem:
 
 const struct rxb_hw_model_ops rxb_ceio_hw_ops = {
 	RXB_HW_MODEL_OPS("ceio", ceio),
+	.destroy = ceio_destroy,
 	.doorbell = ceio_doorbell,
 	.timer = ceio_timer,
 	.flow_free = ceio_flow_free,

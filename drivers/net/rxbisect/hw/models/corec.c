@@ -106,18 +106,12 @@ static const struct rxb_layout corec_hw_layout = {
 			      rxb_corec_nrings) },
 };
 
-static void corec_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &corec_hw_layout);
-}
-
 static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
 					 const struct rxb_hw_ops *env,
 					 void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_corec_hw_ops, cfg,
-						    env, hw, bar,
-						    &corec_hw_layout);
+						    env, hw, bar);
 	struct corec_hw *ch;
 	unsigned int i;
 
@@ -145,4 +139,5 @@ static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_corec_hw_ops = {
 	RXB_HW_MODEL_OPS("corec", corec),
+	.destroy = rxb_hw_model_free,
 };

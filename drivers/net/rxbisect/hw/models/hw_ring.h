@@ -174,19 +174,20 @@ static inline int rxb_nic_finish(struct rxb_hw_model *m, unsigned int qi,
 	return rxb_nic_finish_irq(m, qi, lock, err, !err);
 }
 
-/* The members of a hardware half's ops every model has: @model_name, and
- * functions named @pfx_create, @pfx_start, @pfx_destroy and @pfx_rx.
+/* The members of a hardware half's ops every model has: @model_name, the
+ * layout @pfx_hw_layout, and functions named @pfx_create, @pfx_start and
+ * @pfx_rx.  The model names its destroy op: its own, or rxb_hw_model_free()
+ * when it holds nothing beyond its layout.
  */
 #define RXB_HW_MODEL_OPS(model_name, pfx)				\
-	.name = model_name, .create = pfx##_create,			\
-	.start = pfx##_start, .destroy = pfx##_destroy, .rx = pfx##_rx
+	.name = model_name, .layout = &pfx##_hw_layout,			\
+	.create = pfx##_create, .start = pfx##_start, .rx = pfx##_rx
 
 struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
 					const struct rxb_model_cfg *cfg,
 					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar,
-					const struct rxb_layout *lay);
-void rxb_hw_model_free(struct rxb_hw_model *m, const struct rxb_layout *lay);
+					const struct rxb_bar *bar);
+void rxb_hw_model_free(struct rxb_hw_model *m);
 void rxb_hw_doorbells(struct rxb_hw_model *m,
 		      void (*core)(void *arg, u32 page), void *arg);
 void rxb_hw_cring_deliver(struct rxb_hw_model *m, unsigned int qi,

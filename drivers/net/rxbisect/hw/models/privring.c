@@ -77,18 +77,12 @@ static int privring_start(struct rxb_hw_model *m)
 static const struct rxb_layout privring_hw_layout =
 	RXB_QUEUE_LAYOUT(struct privring_hw, struct privring_hw_q);
 
-static void privring_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &privring_hw_layout);
-}
-
 static struct rxb_hw_model *privring_create(const struct rxb_model_cfg *cfg,
 					    const struct rxb_hw_ops *env,
 					    void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_privring_hw_ops, cfg,
-						    env, hw, bar,
-						    &privring_hw_layout);
+						    env, hw, bar);
 	unsigned int qi;
 
 	if (IS_ERR(m))
@@ -105,5 +99,6 @@ static struct rxb_hw_model *privring_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_privring_hw_ops = {
 	RXB_HW_MODEL_OPS("privring", privring),
+	.destroy = rxb_hw_model_free,
 	.queue_reset = privring_queue_reset,
 };
