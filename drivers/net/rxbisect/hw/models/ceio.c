@@ -662,19 +662,16 @@ static void ceio_flow_free(struct rxb_hw_model *m, u32 flow)
 static int ceio_start(struct rxb_hw_model *m)
 {
 	struct ceio_hw *ce = to_ceio(m);
-	u32 size = m->cfg.ring_size, nslow = ceio_nslow(&m->cfg);
+	u32 nslow = ceio_nslow(&m->cfg);
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct ceio_hw_q *q = &ce->q[qi];
 
-		q->desc = rxb_hw_dma_map(m, &q->regs->fast.rx_base,
-					 (size_t)size * sizeof(*q->desc));
+		q->desc = rxb_hw_rxq_map(m, &q->regs->fast, &q->cr);
 		q->fetch = rxb_hw_dma_map(m, &q->regs->slow.fetch_base,
 					  (size_t)nslow * sizeof(*q->fetch));
-		if (!q->desc || !q->fetch ||
-		    rxb_hw_cring_map(m, &q->cr, &q->regs->fast.cq_base, size,
-				     &q->regs->fast.cq_head))
+		if (!q->desc || !q->fetch)
 			return -EINVAL;
 	}
 	return 0;

@@ -85,16 +85,13 @@ static int corec_rx(struct rxb_hw_model *m, unsigned int qi,
 static int corec_start(struct rxb_hw_model *m)
 {
 	struct corec_hw *ch = to_corec_hw(m);
-	u32 size = m->cfg.ring_size;
 	unsigned int i;
 
 	for (i = 0; i < rxb_corec_nrings(&m->cfg); i++) {
 		struct corec_hw_ring *r = &ch->r[i];
 
-		r->desc = rxb_hw_dma_map(m, &r->regs->rx_base,
-					 (size_t)size * sizeof(*r->desc));
-		if (!r->desc || rxb_hw_cring_map(m, &r->cr, &r->regs->cq_base,
-						 size, &r->regs->cq_head))
+		r->desc = rxb_hw_rxq_map(m, r->regs, &r->cr);
+		if (!r->desc)
 			return -EINVAL;
 	}
 	return 0;

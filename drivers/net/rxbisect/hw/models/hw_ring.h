@@ -80,6 +80,30 @@ static inline int rxb_hw_cring_map(const struct rxb_hw_model *m,
 }
 
 /**
+ * rxb_hw_rxq_map() - map a queue's Rx ring and completion ring, of the
+ *	context's ring size, from their base registers (struct rxb_rxq_regs:
+ *	privRing's queues, COREC's shared rings, CEIO's fast path).
+ * @m: the model instance.
+ * @regs: the registers.
+ * @cr: the completion ring; set up.
+ *
+ * Return: the Rx ring, or NULL when a register maps nothing.
+ */
+static inline const struct rxb_rx_desc *
+rxb_hw_rxq_map(const struct rxb_hw_model *m, const struct rxb_rxq_regs *regs,
+	       struct rxb_hw_cring *cr)
+{
+	u32 size = m->cfg.ring_size;
+	const struct rxb_rx_desc *desc;
+
+	desc = rxb_hw_dma_map(m, &regs->rx_base, (size_t)size * sizeof(*desc));
+	if (!desc || rxb_hw_cring_map(m, cr, &regs->cq_base, size,
+				      &regs->cq_head))
+		return NULL;
+	return desc;
+}
+
+/**
  * rxb_hw_cring_held() - entries written that the driver has not consumed.
  * @cr: the ring.
  * @tail: the NIC's tail index.

@@ -59,16 +59,13 @@ static void privring_queue_reset(struct rxb_hw_model *m, unsigned int qi)
 /* The context is enabled: map the rings the driver programmed. */
 static int privring_start(struct rxb_hw_model *m)
 {
-	u32 size = m->cfg.ring_size;
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct privring_hw_q *q = &to_privring_hw(m)->q[qi];
 
-		q->desc = rxb_hw_dma_map(m, &q->regs->rx_base,
-					 (size_t)size * sizeof(*q->desc));
-		if (!q->desc || rxb_hw_cring_map(m, &q->cr, &q->regs->cq_base,
-						 size, &q->regs->cq_head))
+		q->desc = rxb_hw_rxq_map(m, q->regs, &q->cr);
+		if (!q->desc)
 			return -EINVAL;
 	}
 	return 0;
