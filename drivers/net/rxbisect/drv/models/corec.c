@@ -628,21 +628,14 @@ static int corec_ring_alloc(struct corec *cr, unsigned int i)
 {
 	struct corec_ring *r = &cr->r[i];
 	struct rxb_model *m = &cr->m;
-	u32 size = m->cfg.ring_size;
 
 	r->first = rxb_corec_first(&m->cfg, i);
 	r->n = rxb_corec_consumers(&m->cfg, i);
 	spin_lock_init(&r->tl.lock);
 	r->regs = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_REGS);
 	r->st = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_MSTATS);
-	if (rxb_ring_mem_alloc(m, &r->desc_mem,
-			       (size_t)size * sizeof(*r->desc)) ||
-	    rxb_cring_alloc(m, r->first, &r->cr, size, &r->regs->cq_base,
-			    &r->regs->cq_head))
-		return -ENOMEM;
-	r->desc = r->desc_mem.va;
-	rxb_reg_base(m, r->first, &r->regs->rx_base, r->desc_mem.addr);
-	return 0;
+	r->desc = rxb_rxq_alloc(m, r->first, r->regs, &r->desc_mem, &r->cr);
+	return r->desc ? 0 : -ENOMEM;
 }
 
 static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,

@@ -69,6 +69,34 @@ int rxb_cring_alloc(struct rxb_model *m, unsigned int qi, struct rxb_cring *cr,
 }
 
 /**
+ * rxb_rxq_alloc() - allocate a queue's Rx ring and completion ring, of the
+ *	configured ring size, and program their base registers (struct
+ *	rxb_rxq_regs: privRing's queues, COREC's shared rings, CEIO's fast
+ *	path).
+ * @m: the model instance.
+ * @qi: the queue the registers belong to.
+ * @regs: the registers.
+ * @mem: the Rx ring's memory; set up.
+ * @cr: the completion ring; set up.
+ *
+ * Return: the Rx ring, or NULL (out of memory: the model's destroy frees
+ * what was allocated).
+ */
+struct rxb_rx_desc *rxb_rxq_alloc(struct rxb_model *m, unsigned int qi,
+				  struct rxb_rxq_regs *regs,
+				  struct rxb_ring_mem *mem, struct rxb_cring *cr)
+{
+	u32 size = m->cfg.ring_size;
+
+	if (rxb_ring_mem_alloc(m, mem, (size_t)size *
+			       sizeof(struct rxb_rx_desc)) ||
+	    rxb_cring_alloc(m, qi, cr, size, &regs->cq_base, &regs->cq_head))
+		return NULL;
+	rxb_reg_base(m, qi, &regs->rx_base, mem->addr);
+	return mem->va;
+}
+
+/**
  * rxb_cring_free() - free a completion ring's memory (the NIC's context
  *	is disabled).
  * @m: the model instance.

@@ -76,6 +76,9 @@ struct rxb_cring {
 	struct rxb_ring_mem mem;
 };
 
+struct rxb_rx_desc *rxb_rxq_alloc(struct rxb_model *m, unsigned int qi,
+				  struct rxb_rxq_regs *regs,
+				  struct rxb_ring_mem *mem, struct rxb_cring *cr);
 int rxb_cring_alloc(struct rxb_model *m, unsigned int qi, struct rxb_cring *cr,
 		    u32 size, struct rxb_base_reg *base, u32 *db);
 void rxb_cring_free(struct rxb_model *m, struct rxb_cring *cr);
