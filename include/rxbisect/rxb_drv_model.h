@@ -35,6 +35,7 @@
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_desc.h>
 
+struct rxb_layout;
 struct rxb_model;
 
 /**
@@ -260,6 +261,8 @@ struct rxb_hw_debug {
  * struct rxb_model_ops - one ring model as the driver sees it: its driver
  *	half, and the name of its hardware half for the NIC.
  * @name: model name, as given to the ring_model parameter.
+ * @layout: what an instance is (struct rxb_layout): what rxb_model_alloc()
+ *	allocates and rxb_model_free() frees.
  * @hw: the model's hardware half, an opaque name the driver passes to the
  *	NIC's "create receive context" command.
  * @multi_pkt_bufs: the model places several packets in one buffer and
@@ -333,6 +336,7 @@ struct rxb_hw_debug {
  */
 struct rxb_model_ops {
 	const char *name;
+	const struct rxb_layout *layout;
 	const struct rxb_hw_model_ops *hw;
 	bool multi_pkt_bufs;
 	bool contig_bufs;

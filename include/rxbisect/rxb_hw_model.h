@@ -31,6 +31,7 @@
 #include <rxbisect/rxb_desc.h>
 
 struct rxb_hw_model;
+struct rxb_layout;
 struct rxb_nicmem;
 
 /**
@@ -161,6 +162,8 @@ struct rxb_hw_model {
 /**
  * struct rxb_hw_model_ops - a ring model's hardware half.
  * @name: the model's name (as its driver half's).
+ * @layout: what an instance is (struct rxb_layout): what
+ *	rxb_hw_model_alloc() allocates and rxb_hw_model_free() frees.
  * @bar_pages: optional: pages of the register space the model uses beyond
  *	page 0 (queues' pages first); default: one per queue.
  * @create: allocate the NIC's state of a context with configuration @cfg
@@ -195,6 +198,7 @@ struct rxb_hw_model {
  */
 struct rxb_hw_model_ops {
 	const char *name;
+	const struct rxb_layout *layout;
 	u32 (*bar_pages)(const struct rxb_model_cfg *cfg);
 	struct rxb_hw_model *(*create)(const struct rxb_model_cfg *cfg,
 				       const struct rxb_hw_ops *env, void *hw,

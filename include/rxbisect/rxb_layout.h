@@ -69,13 +69,20 @@ struct rxb_layout {
 	struct rxb_table tables[RXB_LAYOUT_TABLES];
 };
 
+/* A table of instance @inst at its member @member: entries of @type, as
+ * many as @cnt says (NULL: one per queue), each pointing to the arrays
+ * given.
+ */
+#define RXB_TABLE(inst, member, type, cnt, ...)				\
+	{ .off = offsetof(inst, member), .size = sizeof(type),		\
+	  .count = cnt, .arrays = { __VA_ARGS__ } }
+
 /* The layout of instance @inst whose one table is its queues (@qtype, one
  * per queue, at its member q), each pointing to the arrays given.
  */
 #define RXB_QUEUE_LAYOUT(inst, qtype, ...)				\
 	{ .size = sizeof(inst),						\
-	  .tables = { { .off = offsetof(inst, q), .size = sizeof(qtype),	\
-			.arrays = { __VA_ARGS__ } } } }
+	  .tables = { RXB_TABLE(inst, q, qtype, NULL, __VA_ARGS__) } }
 
 void *rxb_layout_alloc(const struct rxb_layout *lay,
 		       const struct rxb_model_cfg *cfg);

@@ -286,7 +286,7 @@ u64 rxb_nic_ctx_violations(void);
 /* nic_hds.c: header/data split: the wire the NIC's TX commands send on */
 void rxb_nic_set_wire(struct rxb_nic *nic,
 		      void (*xmit)(void *arg, unsigned int q,
-				   struct sk_buff *skb), void *arg);
+				   struct sk_buff_head *frames), void *arg);
 
 /* nic_ntuple.c: the ntuple steering rules (RTNL held) */
 int rxb_nic_ntuple_write(struct rxb_nic *nic, const struct rxb_nic_ntuple *r);

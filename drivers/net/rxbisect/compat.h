@@ -120,13 +120,18 @@ static inline long rxb_page_pool_refs(struct page *page)
 #define RXB_DL_PARAM_SET_DEFINE(fn)
 #else
 #define RXB_DL_PARAM_SET(fn)		fn##_noextack
-#define RXB_DL_PARAM_SET_DEFINE(fn)					\
+#define RXB_DL_PARAM_SET_DEFINE(fn)	RXB_DL_PARAM_NOEXTACK_DEFINE(fn)
+#endif
+
+/* fn##_noextack(): a get() or set() callback of a kernel whose callbacks
+ * take no extack, calling @fn with none.
+ */
+#define RXB_DL_PARAM_NOEXTACK_DEFINE(fn)				\
 static int fn##_noextack(struct devlink *devlink, u32 id,		\
 			 struct devlink_param_gset_ctx *ctx)		\
 {									\
 	return fn(devlink, id, ctx, NULL);				\
 }
-#endif
 
 /* After 6.12 (7.2 has it): devlink parameter get() takes an extack too, and
  * validate() the value by pointer.  The driver's callbacks have the newer
@@ -139,12 +144,7 @@ static int fn##_noextack(struct devlink *devlink, u32 id,		\
 #define RXB_DL_PARAM_GET_DEFINE(fn)
 #else
 #define RXB_DL_PARAM_GET(fn)		fn##_noextack
-#define RXB_DL_PARAM_GET_DEFINE(fn)					\
-static int fn##_noextack(struct devlink *devlink, u32 id,		\
-			 struct devlink_param_gset_ctx *ctx)		\
-{									\
-	return fn(devlink, id, ctx, NULL);				\
-}
+#define RXB_DL_PARAM_GET_DEFINE(fn)	RXB_DL_PARAM_NOEXTACK_DEFINE(fn)
 #endif
 
 #ifdef HAVE_DEVLINK_PARAM_VALIDATE_PTR

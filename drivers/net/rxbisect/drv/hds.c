@@ -596,10 +596,10 @@ static void rxb_hds_xdp(struct rxb_rxq *rxq, struct rxb_pkt *p,
 			goto drop;
 		}
 		/* Not lent: into host memory, behind the headers. */
-		if (!flen)
+		if (!flen) {
 			rxb_hds_free(rxq, handle);
-		else if (!rxb_hds_copy_behind(rxq, p, handle, bar, off, flen,
-					      xdp.data_end)) {
+		} else if (!rxb_hds_copy_behind(rxq, p, handle, bar, off, flen,
+						xdp.data_end)) {
 			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
 			goto drop_buf;
 		}
@@ -614,14 +614,8 @@ static void rxb_hds_xdp(struct rxb_rxq *rxq, struct rxb_pkt *p,
 				rxq->poll_no_direct = true;
 			}
 		}
-		if (unlikely(xdp_do_redirect(dev, &xdp, prog))) {
-			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_redirect(rxq, prog, &xdp))
 			rxb_hds_put_buf(rxq, p);
-			return;
-		}
-		rxq->poll_redirect = true;
-		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return;
 	default:	/* XDP_DROP, XDP_ABORTED or invalid */
 		rxb_xdp_count_drop(rxq, prog, act);

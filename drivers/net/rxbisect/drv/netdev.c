@@ -229,8 +229,8 @@ bool rxb_csum_offload_ok(const struct sk_buff *skb)
  * @ts: counters of the sending Tx queue, whose lock is held.
  * @skb: the frame; consumed.
  */
-void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
-	      struct sk_buff *skb)
+static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
+		     struct sk_buff *skb)
 {
 	if (skb->ip_summed == CHECKSUM_PARTIAL && !rxb_csum_offload_ok(skb) &&
 	    skb_checksum_help(skb)) {
@@ -240,6 +240,77 @@ void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 	}
 	rxb_txq_sent(ts, skb->len);
 	rxb_nic_ingress(peer->nic, skb);
+}
+
+/**
+ * rxb_tx_burst() - put a burst of frames on the port's wire from one of its
+ *	Tx queues: XDP_TX, ndo_xdp_xmit, an AF_XDP socket's Tx ring and the
+ *	NIC's own TX commands all send through here.
+ * @port: the port.
+ * @sender: who sends: the queue the frames belong to (XDP_TX and AF_XDP:
+ *	the channel they came in on; a TX command: the queue of its command
+ *	ring), or the sending CPU (smp_processor_id()) for frames of no
+ *	queue of the port's (ndo_xdp_xmit).
+ * @src: the frames, taken one at a time, in order.
+ *
+ * The Tx queue is @sender modulo the port's real number of Tx queues, one
+ * rule for every sender, as veth picks a queue for a redirected frame by
+ * the sending CPU and netdevsim folds a frame's queue mapping onto its
+ * peer's queues: a channel's frames leave from its own Tx queue (the
+ * numbers of Rx and Tx queues are equal, as the channels are combined),
+ * and while a reconfiguration has fewer Tx than Rx queues they share one.
+ * The frames go to the lower device, else to the peer port's NIC, under
+ * the Tx queue's lock and counted in its counters (tx<q>_packets, bytes,
+ * drops; @src->xmit_n: xdp_xmit, xdp_xmit_errors).  With no wire (no peer,
+ * no lower device) the frames are dropped, counted, if @src->drain, and
+ * left to the caller otherwise.  Bottom halves off.
+ *
+ * Return: the frames taken from @src (sent, or dropped and counted).
+ */
+unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
+			  struct rxb_tx_src *src)
+{
+	unsigned int nq = READ_ONCE(port->dev->real_num_tx_queues), qi, n = 0;
+	struct net_device *peer, *lower;
+	struct rxb_txq_stats *ts;
+	struct netdev_queue *txq;
+	struct sk_buff *skb;
+
+	if (unlikely(!nq))
+		return 0;
+	qi = sender % nq;
+	txq = netdev_get_tx_queue(port->dev, qi);
+	ts = &port->txs[qi];
+	rcu_read_lock();
+	lower = rcu_dereference(port->lower);
+	peer = rcu_dereference(port->peer);
+	if (unlikely(!lower && !peer && !src->drain))
+		goto out;
+	__netif_tx_lock(txq, smp_processor_id());
+	while ((skb = src->next(src))) {
+		n++;
+		if (IS_ERR(skb) || unlikely(!lower && !peer)) {
+			if (!IS_ERR(skb))
+				kfree_skb(skb);
+			rxb_txq_drop(ts);
+			continue;
+		}
+		skb_set_queue_mapping(skb, qi);
+		if (lower)
+			rxb_lower_xmit(port, lower, skb);
+		else
+			rxb_wire(netdev_priv(peer), ts, skb);
+	}
+	if (src->xmit_n) {
+		u64_stats_update_begin(&ts->syncp);
+		u64_stats_add(&ts->xdp_xmit, n);
+		u64_stats_add(&ts->xdp_xmit_errors, src->xmit_n - n);
+		u64_stats_update_end(&ts->syncp);
+	}
+	__netif_tx_unlock(txq);
+out:
+	rcu_read_unlock();
+	return n;
 }
 
 static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -655,32 +726,50 @@ static void rxb_uninit(struct net_device *dev)
  * lower's queue with its own xmit lock held: its own lock classes keep
  * lockdep from taking that for recursion, as for vlan and macvlan.
  */
-/* The port's PHY: a frame the NIC sends itself (its header/data split's
- * TX commands), in the NIC's context, bottom halves off: onto the cable
- * to the peer's NIC, or the lower device.
+/**
+ * struct rxb_phy_src - frames the NIC sends itself, for rxb_tx_burst().
+ * @src: the burst's source.
+ * @dev: the port.
+ * @frames: the frames.
  */
-static void rxb_phy_xmit(void *arg, unsigned int q, struct sk_buff *skb)
+struct rxb_phy_src {
+	struct rxb_tx_src src;
+	struct net_device *dev;
+	struct sk_buff_head *frames;
+};
+
+static struct sk_buff *rxb_phy_next(struct rxb_tx_src *src)
+{
+	struct rxb_phy_src *p = container_of(src, struct rxb_phy_src, src);
+	struct sk_buff *skb = __skb_dequeue(p->frames);
+
+	if (skb) {
+		skb->dev = p->dev;
+		skb_reset_mac_header(skb);
+		skb->protocol = eth_hdr(skb)->h_proto;
+	}
+	return skb;
+}
+
+/* The port's PHY: frames the NIC sends itself (its header/data split's
+ * TX commands) from its queue @q, in the NIC's context, bottom halves off:
+ * onto the cable to the peer's NIC, or the lower device, from the Tx queue
+ * of channel @q (rxb_tx_burst()).
+ */
+static void rxb_phy_xmit(void *arg, unsigned int q,
+			 struct sk_buff_head *frames)
 {
 	struct rxb_port *port = arg;
-	struct net_device *peer, *lower;
+	struct rxb_phy_src p = {
+		.src.next = rxb_phy_next,
+		.src.drain = true,
+		.dev = port->dev,
+		.frames = frames,
+	};
 
-	skb->dev = port->dev;
-	skb_reset_mac_header(skb);
-	skb->protocol = eth_hdr(skb)->h_proto;
-	skb_set_queue_mapping(skb, q);
-	rcu_read_lock();
-	lower = rcu_dereference(port->lower);
-	peer = rcu_dereference(port->peer);
-	if (lower) {
-		skb->dev = lower;
-		dev_queue_xmit(skb);
-	} else if (peer) {
-		rxb_nic_ingress(((struct rxb_port *)netdev_priv(peer))->nic,
-				skb);
-	} else {
-		kfree_skb(skb);
-	}
-	rcu_read_unlock();
+	rxb_tx_burst(port, q, &p.src);
+	/* None are left but with no Tx queue at all. */
+	__skb_queue_purge(frames);
 }
 
 static int rxb_init(struct net_device *dev)

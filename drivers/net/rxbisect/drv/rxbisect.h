@@ -468,6 +468,23 @@ static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
 }
 
 /**
+ * struct rxb_tx_src - the frames of a burst for rxb_tx_burst().
+ * @next: the next frame, as an skb whose data starts at its Ethernet
+ *	header; NULL when there is none, or when the next one cannot be
+ *	built (it and those after it stay the caller's); an ERR_PTR() for a
+ *	frame taken but not built (counted as a drop, the burst goes on).
+ * @drain: with no wire, take the frames and drop them (counted) rather
+ *	than leave them to the caller.
+ * @xmit_n: the frames of an ndo_xdp_xmit call, or 0: those sent are
+ *	counted in xdp_xmit, the others in xdp_xmit_errors.
+ */
+struct rxb_tx_src {
+	struct sk_buff *(*next)(struct rxb_tx_src *src);
+	bool drain;
+	unsigned int xmit_n;
+};
+
+/**
  * struct rxb_port - one port of an rxbisect pair (netdev private data).
  * @dev: the net device.
  * @peer: the other port: what this port transmits arrives there.
@@ -685,8 +702,8 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 void rxb_pair_destroy(struct rxb_port *port);
 int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
-void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
-	      struct sk_buff *skb);
+unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
+			  struct rxb_tx_src *src);
 
 /* xdp.c: the XDP path shared by every ring model */
 int rxb_xdp_mem_reg(struct rxb_port *port, struct xdp_mem_info *mem,
@@ -703,6 +720,10 @@ int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags);
 void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act);
+bool rxb_xdp_tx_queue(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp);
+bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp);
 int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
 		      const struct bpf_prog *prog,
 		      struct netlink_ext_ack *extack);

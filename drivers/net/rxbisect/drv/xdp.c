@@ -20,8 +20,9 @@
  * direct (NAPI) cache.
  *
  * XDP_TX and ndo_xdp_xmit put frames on the port's wire through the Tx
- * path of netdev.c (the Tx queue's lock and counters): the peer port's
- * NIC, or the lower device, receives them.
+ * path of netdev.c (rxb_tx_burst(): the Tx queue's lock and counters): the
+ * peer port's NIC, or the lower device, receives them.  XDP_TX sends from
+ * the Tx queue of the frame's channel, ndo_xdp_xmit from the sending CPU's.
  */
 #include <linux/bpf_trace.h>
 #include <linux/etherdevice.h>
@@ -127,54 +128,60 @@ void rxb_xdp_rxq_unreg_keep(struct rxb_rxq *rxq, struct xdp_mem_info *mem)
 	rxb_xdp_rxq_unreg(rxq);
 }
 
-/* Put @n frames on the wire of Tx queue @qi of @port, in order, until one
- * cannot be sent.  Bottom halves off.  @ndo: they come from another device
+/**
+ * struct rxb_xdp_src - XDP frames for rxb_tx_burst().
+ * @src: the burst's source.
+ * @dev: the port.
+ * @frames: the frames.
+ * @n: how many.
+ * @i: the next one.
+ */
+struct rxb_xdp_src {
+	struct rxb_tx_src src;
+	struct net_device *dev;
+	struct xdp_frame **frames;
+	unsigned int n;
+	unsigned int i;
+};
+
+/* The Tx engine reads the frame where it is: an skb around it, whose page
+ * returns to its pool when the skb is freed.  NULL at the first frame that
+ * cannot be sent: it and the rest are still the caller's.
+ */
+static struct sk_buff *rxb_xdp_next(struct rxb_tx_src *src)
+{
+	struct rxb_xdp_src *x = container_of(src, struct rxb_xdp_src, src);
+	struct sk_buff *skb;
+
+	if (x->i == x->n || unlikely(x->frames[x->i]->len < ETH_HLEN))
+		return NULL;
+	skb = xdp_build_skb_from_frame(x->frames[x->i], x->dev);
+	if (unlikely(!skb))
+		return NULL;
+	x->i++;
+	skb_push(skb, ETH_HLEN);	/* eth_type_trans() pulled it */
+	return skb;
+}
+
+/* Put @n frames on the port's wire from @sender (rxb_tx_burst()), in
+ * order, until one cannot be sent.  @ndo: they come from another device
  * (ndo_xdp_xmit), counted as such.
  *
  * Return: the frames sent; the rest are still the caller's.
  */
-static int rxb_xdp_wire(struct rxb_port *port, unsigned int qi,
-			struct xdp_frame **frames, int n, bool ndo)
+static unsigned int rxb_xdp_wire(struct rxb_port *port, unsigned int sender,
+				 struct xdp_frame **frames, unsigned int n,
+				 bool ndo)
 {
-	struct net_device *dev = port->dev;
-	struct netdev_queue *txq = netdev_get_tx_queue(dev, qi);
-	struct rxb_txq_stats *ts = &port->txs[qi];
-	struct net_device *peer, *lower;
-	struct sk_buff *skb;
-	int i = 0;
+	struct rxb_xdp_src x = {
+		.src.next = rxb_xdp_next,
+		.src.xmit_n = ndo ? n : 0,
+		.dev = port->dev,
+		.frames = frames,
+		.n = n,
+	};
 
-	rcu_read_lock();
-	lower = rcu_dereference(port->lower);
-	peer = rcu_dereference(port->peer);
-	if (unlikely(!lower && !peer))
-		goto out;
-	__netif_tx_lock(txq, smp_processor_id());
-	for (; i < n; i++) {
-		if (unlikely(frames[i]->len < ETH_HLEN))
-			break;
-		/* The Tx engine reads the frame where it is: an skb around
-		 * it, whose page returns to its pool when the skb is freed.
-		 */
-		skb = xdp_build_skb_from_frame(frames[i], dev);
-		if (unlikely(!skb))
-			break;
-		skb_push(skb, ETH_HLEN);	/* eth_type_trans() pulled it */
-		skb_set_queue_mapping(skb, qi);
-		if (lower)
-			rxb_lower_xmit(port, lower, skb);
-		else
-			rxb_wire(netdev_priv(peer), ts, skb);
-	}
-	if (ndo) {
-		u64_stats_update_begin(&ts->syncp);
-		u64_stats_add(&ts->xdp_xmit, i);
-		u64_stats_add(&ts->xdp_xmit_errors, n - i);
-		u64_stats_update_end(&ts->syncp);
-	}
-	__netif_tx_unlock(txq);
-out:
-	rcu_read_unlock();
-	return i;
+	return rxb_tx_burst(port, sender, &x.src);
 }
 
 /**
@@ -190,14 +197,14 @@ out:
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags)
 {
-	unsigned int nq = READ_ONCE(dev->real_num_tx_queues);
-
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
-	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev) || !nq))
+	if (unlikely(!netif_running(dev) || !netif_carrier_ok(dev) ||
+		     !READ_ONCE(dev->real_num_tx_queues)))
 		return -ENETDOWN;
-	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id() % nq,
-			    frames, n, true);
+	/* No queue of this port's: the sending CPU picks the Tx queue. */
+	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id(), frames, n,
+			    true);
 }
 
 /* A packet in a buffer it shares with others, or in a streaming model's
@@ -261,6 +268,55 @@ void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act)
 }
 
 /**
+ * rxb_xdp_tx_queue() - an XDP_TX verdict: queue the frame for the end of
+ *	the batch (rxb_xdp_flush()).
+ * @rxq: the queue whose poll ran the program.
+ * @prog: the program.
+ * @xdp: the packet; a zero-copy (umem) buffer is copied into a page.
+ *
+ * Return: true when queued; false when the frame could not be made
+ * (counted, traced): the caller gives the buffer back.
+ */
+bool rxb_xdp_tx_queue(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp)
+{
+	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
+
+	if (unlikely(!xdpf)) {
+		rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
+		trace_xdp_exception(rxq->rx->port->dev, prog, XDP_TX);
+		return false;
+	}
+	rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
+	return true;
+}
+
+/**
+ * rxb_xdp_redirect() - an XDP_REDIRECT verdict: redirect the packet,
+ *	flushed at the end of the batch (rxb_xdp_flush()).
+ * @rxq: the queue whose poll ran the program.
+ * @prog: the program.
+ * @xdp: the packet.
+ *
+ * Return: true when redirected; false when the redirect failed (counted,
+ * traced): the packet is still the caller's.
+ */
+bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		      struct xdp_buff *xdp)
+{
+	struct net_device *dev = rxq->rx->port->dev;
+
+	if (unlikely(xdp_do_redirect(dev, xdp, prog))) {
+		rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
+		trace_xdp_exception(dev, prog, XDP_REDIRECT);
+		return false;
+	}
+	rxq->poll_redirect = true;
+	rxq->poll_xdp[RXB_XDP_REDIRECT]++;
+	return true;
+}
+
+/**
  * rxb_xdp_run() - run the port's XDP program on a received packet.
  * @rxq: the queue, in its NAPI poll.
  * @prog: the program.
@@ -280,10 +336,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		 unsigned int *meta)
 {
 	struct rxb_rx *rx = rxq->rx;
-	struct net_device *dev = rx->port->dev;
 	struct xdp_rxq_info *xrxq = &rxq->xdp_rxq;
 	struct skb_shared_info *sh = NULL;
-	struct xdp_frame *xdpf;
 	struct xdp_buff xdp;
 	u32 act, frags_len = 0;
 	void *hard;
@@ -322,13 +376,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxq->poll_xdp[RXB_XDP_PASS]++;
 		return true;
 	case XDP_TX:
-		xdpf = xdp_convert_buff_to_frame(&xdp);
-		if (unlikely(!xdpf)) {
-			rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_tx_queue(rxq, prog, &xdp))
 			break;
-		}
-		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
 		return false;
 	case XDP_REDIRECT:
 		if (p->pool_q != rxq->qid && !rxq->poll_no_direct) {
@@ -338,13 +387,8 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			xdp_set_return_frame_no_direct();
 			rxq->poll_no_direct = true;
 		}
-		if (unlikely(xdp_do_redirect(dev, &xdp, prog))) {
-			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_redirect(rxq, prog, &xdp))
 			break;
-		}
-		rxq->poll_redirect = true;
-		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return false;
 	default:	/* XDP_DROP, XDP_ABORTED or invalid */
 		rxb_xdp_count_drop(rxq, prog, act);

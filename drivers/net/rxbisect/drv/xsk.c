@@ -140,9 +140,7 @@ static struct sk_buff *rxb_xsk_copy_skb(struct rxb_rxq *rxq,
 struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			   struct rxb_pkt *p)
 {
-	struct net_device *dev = rxq->rx->port->dev;
 	struct xdp_buff *xdp = rxb_xsk_buff(p->cookie);
-	struct xdp_frame *xdpf;
 	u32 act;
 
 	/* Whatever the verdict, the queue no longer holds it. */
@@ -159,23 +157,13 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		rxq->poll_xdp[RXB_XDP_PASS]++;
 		return rxb_xsk_copy_skb(rxq, xdp);
 	case XDP_REDIRECT:
-		if (unlikely(xdp_do_redirect(dev, xdp, prog))) {
-			rxq->poll_xdp[RXB_XDP_REDIRECT_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_redirect(rxq, prog, xdp))
 			break;
-		}
-		rxq->poll_redirect = true;
-		rxq->poll_xdp[RXB_XDP_REDIRECT]++;
 		return NULL;
 	case XDP_TX:
 		/* A copy into a page; the umem buffer is given back. */
-		xdpf = xdp_convert_buff_to_frame(xdp);
-		if (unlikely(!xdpf)) {
-			rxq->poll_xdp[RXB_XDP_TX_ERRORS]++;
-			trace_xdp_exception(dev, prog, act);
+		if (!rxb_xdp_tx_queue(rxq, prog, xdp))
 			break;
-		}
-		rxq->xdp_tx[rxq->xdp_ntx++] = xdpf;
 		return NULL;
 	default:	/* XDP_DROP, XDP_ABORTED or invalid */
 		rxb_xdp_count_drop(rxq, prog, act);
@@ -189,62 +177,65 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 #define RXB_XSK_TX_BUDGET	RXB_NAPI_BUDGET
 
 /**
+ * struct rxb_xsk_src - an AF_XDP socket's Tx descriptors for rxb_tx_burst().
+ * @src: the burst's source.
+ * @pool: the socket's pool.
+ * @n: descriptors taken.
+ */
+struct rxb_xsk_src {
+	struct rxb_tx_src src;
+	struct xsk_buff_pool *pool;
+	unsigned int n;
+};
+
+/* The Tx engine copies the next frame out of the umem into an skb for the
+ * wire; a descriptor it cannot send is dropped.
+ */
+static struct sk_buff *rxb_xsk_next(struct rxb_tx_src *src)
+{
+	struct rxb_xsk_src *x = container_of(src, struct rxb_xsk_src, src);
+	struct xdp_desc desc;
+	struct sk_buff *skb;
+
+	if (x->n == RXB_XSK_TX_BUDGET || !xsk_tx_peek_desc(x->pool, &desc))
+		return NULL;
+	x->n++;
+	skb = desc.len >= ETH_HLEN ? alloc_skb(desc.len, GFP_ATOMIC) : NULL;
+	if (unlikely(!skb))
+		return ERR_PTR(-ENOMEM);
+	skb_put_data(skb, xsk_buff_raw_get_data(x->pool, desc.addr),
+		     desc.len);
+	return skb;
+}
+
+/**
  * rxb_xsk_tx() - the socket's Tx ring on the wire of the queue's channel.
  * @rxq: a queue with a pool, in its NAPI poll (ndo_xsk_wakeup fires its
  *	vector).
  *
  * The Tx engine copies each frame out of the umem into an skb for the
- * wire (the peer port's NIC, or the lower device), as the Tx path of
- * netdev.c sends; it is synchronous, so each descriptor is completed at
- * once.  Counted on Tx queue @rxq->qid (tx<q>_packets, drops).
+ * wire (the peer port's NIC, or the lower device) from the channel's Tx
+ * queue (rxb_tx_burst()); it is synchronous, so each descriptor is
+ * completed at once.  Counted on that Tx queue (tx<q>_packets, drops).
  *
  * Return: true when descriptors are left (the poll goes on).
  */
 bool rxb_xsk_tx(struct rxb_rxq *rxq)
 {
-	struct xsk_buff_pool *pool = rxq->xsk;
-	struct rxb_port *port = rxq->rx->port;
-	struct net_device *dev = port->dev;
-	unsigned int qi = rxq->qid, n = 0;
-	struct net_device *peer, *lower;
-	struct rxb_txq_stats *ts;
-	struct netdev_queue *txq;
-	struct xdp_desc desc;
-	struct sk_buff *skb;
+	struct rxb_xsk_src x = {
+		.src.next = rxb_xsk_next,
+		.src.drain = true,
+		.pool = rxq->xsk,
+	};
 
-	if (qi >= READ_ONCE(dev->real_num_tx_queues))
-		return false;
-	txq = netdev_get_tx_queue(dev, qi);
-	ts = &port->txs[qi];
-	rcu_read_lock();
-	lower = rcu_dereference(port->lower);
-	peer = rcu_dereference(port->peer);
-	__netif_tx_lock(txq, smp_processor_id());
-	while (n < RXB_XSK_TX_BUDGET && xsk_tx_peek_desc(pool, &desc)) {
-		n++;
-		skb = desc.len >= ETH_HLEN && (lower || peer) ?
-		      alloc_skb(desc.len, GFP_ATOMIC) : NULL;
-		if (unlikely(!skb)) {
-			rxb_txq_drop(ts);
-			continue;
-		}
-		skb_put_data(skb, xsk_buff_raw_get_data(pool, desc.addr),
-			     desc.len);
-		skb_set_queue_mapping(skb, qi);
-		if (lower)
-			rxb_lower_xmit(port, lower, skb);
-		else
-			rxb_wire(netdev_priv(peer), ts, skb);
+	rxb_tx_burst(rxq->rx->port, rxq->qid, &x.src);
+	if (x.n) {
+		xsk_tx_release(x.pool);
+		xsk_tx_completed(x.pool, x.n);
 	}
-	__netif_tx_unlock(txq);
-	rcu_read_unlock();
-	if (n) {
-		xsk_tx_release(pool);
-		xsk_tx_completed(pool, n);
-	}
-	if (xsk_uses_need_wakeup(pool))
-		xsk_set_tx_need_wakeup(pool);
-	return n == RXB_XSK_TX_BUDGET;
+	if (xsk_uses_need_wakeup(x.pool))
+		xsk_set_tx_need_wakeup(x.pool);
+	return x.n == RXB_XSK_TX_BUDGET;
 }
 
 /**

@@ -178,6 +178,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	struct rxb_engine *eng;
 	unsigned int q;
 
+	/* What no context reports (none, or a part of it off) reads 0. */
+	memset(c, 0, sizeof(*c));
 	c->runt_drops = atomic64_read(&nic->runt_drops);
 	c->oversize_drops = atomic64_read(&nic->oversize_drops);
 	c->stopped_drops = atomic64_read(&nic->stopped_drops);
@@ -185,23 +187,10 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->engine_frames = atomic64_read(&nic->engine_frames);
 	c->stall_frames = atomic64_read(&nic->stall_frames);
 	c->dma_faults = atomic64_read(&nic->dma_faults);
-	c->dma_bytes = 0;
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		c->dma_bytes += atomic64_read(&nic->dma_bytes[q].v);
 	c->ntuple_drops = atomic64_read(&nic->ntuple_drops);
-	c->flow_table_size = 0;
-	c->flow_active = 0;
-	c->flow_learned = 0;
-	c->flow_expired = 0;
-	c->flow_untracked = 0;
-	memset(&c->nicmem, 0, sizeof(c->nicmem));
-	memset(&c->hds, 0, sizeof(c->hds));
 	c->max_bh_batch = atomic_read(&nic->max_bh_batch);
-	c->ws = 0;
-	c->ws_peak = 0;
-	c->ws_window = 0;
-	c->ws_bytes = 0;
-	c->ws_bytes_peak = 0;
 	c->engine_cpu = -1;
 	rcu_read_lock();
 	ctx = rcu_dereference(nic->ctx);
@@ -273,8 +262,7 @@ int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
 
 /* ---- the NIC's context ------------------------------------------------ */
 
-/*
- * Sections in which the NIC runs (rxb_hw_model.h): the receive pipeline,
+/* Sections in which the NIC runs (rxb_hw_model.h): the receive pipeline,
  * the doorbell service, the timers, the flow table's sweep.  A per-CPU
  * depth, kept always (two per-CPU operations per section, the same for
  * every model); the check of the hardware halves' entry points is off

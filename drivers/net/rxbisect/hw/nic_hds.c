@@ -311,6 +311,7 @@ static void rxb_hds_done(struct rxb_nic_ctx *ctx, struct rxb_nmc_desc *d,
 {
 	if (fl & RXB_NMC_F_ERR)
 		atomic64_inc(&ctx->hds.cmd_errors);
+	/* Release: pairs with the acquire in rxb_hds_cmd_flags(). */
 	smp_store_release(&d->flags, fl | RXB_NMC_F_DONE);
 }
 
@@ -399,9 +400,8 @@ static void rxb_hds_exec(struct rxb_nic_ctx *ctx, unsigned int q,
 static void rxb_hds_bh(struct tasklet_struct *t)
 {
 	struct rxb_nic_ctx *ctx = from_tasklet(ctx, t, hds.bh);
-	void (*xmit)(void *arg, unsigned int q, struct sk_buff *skb);
+	void (*xmit)(void *arg, unsigned int q, struct sk_buff_head *frames);
 	struct sk_buff_head wire;
-	struct sk_buff *skb;
 	unsigned int q;
 
 	if (!READ_ONCE(ctx->live))
@@ -414,8 +414,8 @@ static void rxb_hds_bh(struct tasklet_struct *t)
 		rxb_hds_exec(ctx, q, &wire);
 		/* Acquire: pairs with the release in rxb_nic_set_wire(). */
 		xmit = smp_load_acquire(&ctx->nic->wire_xmit);
-		while ((skb = __skb_dequeue(&wire)))
-			xmit(ctx->nic->wire_arg, q, skb);
+		if (!skb_queue_empty(&wire))
+			xmit(ctx->nic->wire_arg, q, &wire);
 	}
 	rxb_nic_ctx_exit();
 }
@@ -446,13 +446,13 @@ void rxb_nic_hds_doorbell(void *arg, u32 page)
 /**
  * rxb_nic_set_wire() - the port's wire, where the NIC's TX commands send.
  * @nic: the NIC.
- * @xmit: put @skb on the wire from queue @q (the PHY), in the NIC's
- *	context; consumes @skb.
+ * @xmit: put @frames on the wire from queue @q (the PHY), in order, in
+ *	the NIC's context; consumes every frame of @frames.
  * @arg: its argument.
  */
 void rxb_nic_set_wire(struct rxb_nic *nic,
 		      void (*xmit)(void *arg, unsigned int q,
-				   struct sk_buff *skb), void *arg)
+				   struct sk_buff_head *frames), void *arg)
 {
 	nic->wire_arg = arg;
 	/* Release: @arg before the function that uses it. */

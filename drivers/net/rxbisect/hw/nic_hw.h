@@ -394,7 +394,8 @@ struct rxb_nic {
 		atomic64_t v;
 	} ____cacheline_aligned_in_smp steered[RXB_MAX_QUEUES];
 	struct rxb_nic_pcie pcie[RXB_MAX_QUEUES] ____cacheline_aligned_in_smp;
-	void (*wire_xmit)(void *arg, unsigned int q, struct sk_buff *skb);
+	void (*wire_xmit)(void *arg, unsigned int q,
+			  struct sk_buff_head *frames);
 	void *wire_arg;
 };
 

@@ -16,7 +16,8 @@
 #             destination address and port and sends the packets back
 #             (XDP_TX): rxb0 receives them rewritten, checksums valid, the
 #             payload intact; rxb1 fetched no payload byte to the host
-#             (nicmem_split_fetch_bytes 0, nicmem_tx_nic_bytes = payloads);
+#             (nicmem_split_fetch_bytes 0, nicmem_tx_nic_bytes = payloads)
+#             and counted the frames on its Tx queues (tx_packets);
 #   redirect  the same program redirecting to rxb1 (bpf_redirect()): on
 #             6.3 and later the payloads stay in NIC memory, lent to the
 #             frames (rx<q>_xdp_redirect_nicmem), none fetched, every one
@@ -346,6 +347,10 @@ fetch=$(nm_d nicmem_split_fetch_bytes)
 ktap_print_msg "nat: rxb0 got $GOOD rewritten and intact, $BAD bad; rxb1 sent $tx from NIC memory" \
 	"($txnic payload bytes, headers $(nm_d nicmem_tx_host_bytes) bytes from host), fetched $fetch"
 [ "$tx" = $N ] || why+=" $tx frames sent from NIC memory;"
+# The TX commands' frames leave through the port's Tx queues, counted there
+# (ARP and the like may add a few).
+txp=$(nm_d tx_packets)
+[ "$txp" -ge $N ] || why+=" tx_packets +$txp;"
 [ "$txnic" = $((N * LEN)) ] || why+=" $txnic payload bytes from NIC memory;"
 [ "$fetch" = 0 ] || why+=" $fetch payload bytes fetched to the host;"
 ktap_test_result "nat: XDP_TX sends the payload from NIC memory, rewritten at the peer" [ -z "$why" ]

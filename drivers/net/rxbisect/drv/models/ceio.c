@@ -512,16 +512,15 @@ static void ceio_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->fetch_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m, &ceio_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 				     const struct rxb_drv_ops *env, void *drv,
 				     const struct rxb_bar *bar)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, env, drv, bar,
-					      &ceio_layout);
-	u32 nslow = ceio_nslow(cfg), size = cfg->ring_size;
+	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, env, drv, bar);
+	u32 nslow = ceio_nslow(cfg);
 	struct ceio *ce;
 	unsigned int qi;
 
@@ -530,7 +529,7 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 	if (cfg->ceio_release == RXB_CEIO_REL_PAGE &&
 	    (!env->ref_buf || !env->buf_idle)) {
 		/* release=page keeps references on buffers it hands up. */
-		rxb_model_free(m, &ceio_layout);
+		rxb_model_free(m);
 		return ERR_PTR(-EINVAL);
 	}
 	ce = to_ceio(m);
@@ -544,20 +543,16 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 		q->slow_mask = nslow - 1;
 		q->fetch_cookie = kvcalloc(nslow, sizeof(*q->fetch_cookie),
 					   GFP_KERNEL);
-		if (!q->fetch_cookie ||
-		    rxb_ring_mem_alloc(m, &q->desc_mem,
-				       (size_t)size * sizeof(*q->desc)) ||
+		if (q->fetch_cookie)
+			q->desc = rxb_rxq_alloc(m, qi, &q->regs->fast,
+						&q->desc_mem, &q->cr);
+		if (!q->desc ||
 		    rxb_ring_mem_alloc(m, &q->fetch_mem,
-				       (size_t)nslow * sizeof(*q->fetch)) ||
-		    rxb_cring_alloc(m, qi, &q->cr, size,
-				    &q->regs->fast.cq_base,
-				    &q->regs->fast.cq_head)) {
+				       (size_t)nslow * sizeof(*q->fetch))) {
 			ceio_destroy(m);
 			return ERR_PTR(-ENOMEM);
 		}
-		q->desc = q->desc_mem.va;
 		q->fetch = q->fetch_mem.va;
-		rxb_reg_base(m, qi, &q->regs->fast.rx_base, q->desc_mem.addr);
 		rxb_reg_base(m, qi, &q->regs->slow.fetch_base,
 			     q->fetch_mem.addr);
 		ceio_refill(m, qi);

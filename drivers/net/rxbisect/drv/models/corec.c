@@ -549,19 +549,13 @@ static unsigned int corec_bufs_per_queue(const struct rxb_model_cfg *cfg)
 
 static const struct rxb_layout corec_layout = {
 	.size = sizeof(struct corec),
-	.tables = { {
-		.off = offsetof(struct corec, r),
-		.size = sizeof(struct corec_ring),
-		.count = rxb_corec_nrings,
-		.arrays = {
-			RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
-			RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
-			RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING),
-		},
-	}, {
-		.off = offsetof(struct corec, c),
-		.size = sizeof(struct corec_consumer),
-	} },
+	.tables = {
+		RXB_TABLE(struct corec, r, struct corec_ring, rxb_corec_nrings,
+			  RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
+			  RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
+			  RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING)),
+		RXB_TABLE(struct corec, c, struct corec_consumer, NULL),
+	},
 };
 
 /* The NIC's context is disabled: nothing reads the rings any more; only
@@ -590,7 +584,7 @@ static void corec_destroy(struct rxb_model *m)
 		while (cr->c[qi].nstash)
 			rxb_drv_free_buf(m, qi,
 					 cr->c[qi].stash[--cr->c[qi].nstash].cookie);
-	rxb_model_free(m, &corec_layout);
+	rxb_model_free(m);
 }
 
 /* Post the initial buffers of ring @r from its consumers' pools in turn. */
@@ -634,21 +628,14 @@ static int corec_ring_alloc(struct corec *cr, unsigned int i)
 {
 	struct corec_ring *r = &cr->r[i];
 	struct rxb_model *m = &cr->m;
-	u32 size = m->cfg.ring_size;
 
 	r->first = rxb_corec_first(&m->cfg, i);
 	r->n = rxb_corec_consumers(&m->cfg, i);
 	spin_lock_init(&r->tl.lock);
 	r->regs = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_REGS);
 	r->st = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_MSTATS);
-	if (rxb_ring_mem_alloc(m, &r->desc_mem,
-			       (size_t)size * sizeof(*r->desc)) ||
-	    rxb_cring_alloc(m, r->first, &r->cr, size, &r->regs->cq_base,
-			    &r->regs->cq_head))
-		return -ENOMEM;
-	r->desc = r->desc_mem.va;
-	rxb_reg_base(m, r->first, &r->regs->rx_base, r->desc_mem.addr);
-	return 0;
+	r->desc = rxb_rxq_alloc(m, r->first, r->regs, &r->desc_mem, &r->cr);
+	return r->desc ? 0 : -ENOMEM;
 }
 
 static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,
@@ -656,7 +643,7 @@ static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,
 				      void *drv, const struct rxb_bar *bar)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg, env, drv,
-					      bar, &corec_layout);
+					      bar);
 	struct corec *cr;
 	unsigned int i, qi;
 

@@ -69,6 +69,34 @@ int rxb_cring_alloc(struct rxb_model *m, unsigned int qi, struct rxb_cring *cr,
 }
 
 /**
+ * rxb_rxq_alloc() - allocate a queue's Rx ring and completion ring, of the
+ *	configured ring size, and program their base registers (struct
+ *	rxb_rxq_regs: privRing's queues, COREC's shared rings, CEIO's fast
+ *	path).
+ * @m: the model instance.
+ * @qi: the queue the registers belong to.
+ * @regs: the registers.
+ * @mem: the Rx ring's memory; set up.
+ * @cr: the completion ring; set up.
+ *
+ * Return: the Rx ring, or NULL (out of memory: the model's destroy frees
+ * what was allocated).
+ */
+struct rxb_rx_desc *rxb_rxq_alloc(struct rxb_model *m, unsigned int qi,
+				  struct rxb_rxq_regs *regs,
+				  struct rxb_ring_mem *mem, struct rxb_cring *cr)
+{
+	u32 size = m->cfg.ring_size;
+
+	if (rxb_ring_mem_alloc(m, mem, (size_t)size *
+			       sizeof(struct rxb_rx_desc)) ||
+	    rxb_cring_alloc(m, qi, cr, size, &regs->cq_base, &regs->cq_head))
+		return NULL;
+	rxb_reg_base(m, qi, &regs->rx_base, mem->addr);
+	return mem->va;
+}
+
+/**
  * rxb_cring_free() - free a completion ring's memory (the NIC's context
  *	is disabled).
  * @m: the model instance.
@@ -89,17 +117,18 @@ void rxb_cring_free(struct rxb_model *m, struct rxb_cring *cr)
  * @env: the driver's services.
  * @drv: their argument.
  * @bar: the NIC's register space of the context.
- * @lay: what to allocate; the instance's struct rxb_model comes first.
+ *
+ * What it allocates is @ops->layout; the instance's struct rxb_model comes
+ * first.
  *
  * Return: the instance, or ERR_PTR(-ENOMEM).
  */
 struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 				  const struct rxb_model_cfg *cfg,
 				  const struct rxb_drv_ops *env, void *drv,
-				  const struct rxb_bar *bar,
-				  const struct rxb_layout *lay)
+				  const struct rxb_bar *bar)
 {
-	struct rxb_model *m = rxb_layout_alloc(lay, cfg);
+	struct rxb_model *m = rxb_layout_alloc(ops->layout, cfg);
 
 	if (!m)
 		return ERR_PTR(-ENOMEM);
@@ -110,7 +139,7 @@ struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 	m->bar = *bar;
 	m->qstats = kcalloc(cfg->nqueues, sizeof(*m->qstats), GFP_KERNEL);
 	if (!m->qstats) {
-		rxb_layout_free(m, lay, cfg);
+		rxb_layout_free(m, ops->layout, cfg);
 		return ERR_PTR(-ENOMEM);
 	}
 	return m;
@@ -119,14 +148,13 @@ struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 /**
  * rxb_model_free() - free an instance rxb_model_alloc() allocated.
  * @m: the instance; the model freed its buffers and ring memory.
- * @lay: its layout.
  */
-void rxb_model_free(struct rxb_model *m, const struct rxb_layout *lay)
+void rxb_model_free(struct rxb_model *m)
 {
 	struct rxb_model_cfg cfg = m->cfg;
 
 	kfree(m->qstats);
-	rxb_layout_free(m, lay, &cfg);
+	rxb_layout_free(m, m->ops->layout, &cfg);
 }
 
 /**

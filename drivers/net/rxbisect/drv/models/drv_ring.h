@@ -76,6 +76,9 @@ struct rxb_cring {
 	struct rxb_ring_mem mem;
 };
 
+struct rxb_rx_desc *rxb_rxq_alloc(struct rxb_model *m, unsigned int qi,
+				  struct rxb_rxq_regs *regs,
+				  struct rxb_ring_mem *mem, struct rxb_cring *cr);
 int rxb_cring_alloc(struct rxb_model *m, unsigned int qi, struct rxb_cring *cr,
 		    u32 size, struct rxb_base_reg *base, u32 *db);
 void rxb_cring_free(struct rxb_model *m, struct rxb_cring *cr);
@@ -183,11 +186,13 @@ static inline void rxb_nic_debug_fill(const struct rxb_model *m,
 }
 
 /* The members of a driver half's ops every model has: @model_name, its
- * hardware half rxb_@pfx_hw_ops, and functions named @pfx_create,
- * @pfx_destroy, @pfx_poll, @pfx_refill and @pfx_rx_pending.
+ * hardware half rxb_@pfx_hw_ops, its layout @pfx_layout, and functions
+ * named @pfx_create, @pfx_destroy, @pfx_poll, @pfx_refill and
+ * @pfx_rx_pending.
  */
 #define RXB_MODEL_OPS(model_name, pfx)					\
 	.name = model_name, .hw = &rxb_##pfx##_hw_ops,			\
+	.layout = &pfx##_layout,					\
 	.create = pfx##_create, .destroy = pfx##_destroy,		\
 	.poll = pfx##_poll, .refill = pfx##_refill,			\
 	.rx_pending = pfx##_rx_pending
@@ -207,9 +212,8 @@ static inline void rxb_nic_debug_fill(const struct rxb_model *m,
 struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
 				  const struct rxb_model_cfg *cfg,
 				  const struct rxb_drv_ops *env, void *drv,
-				  const struct rxb_bar *bar,
-				  const struct rxb_layout *lay);
-void rxb_model_free(struct rxb_model *m, const struct rxb_layout *lay);
+				  const struct rxb_bar *bar);
+void rxb_model_free(struct rxb_model *m);
 void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
 		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
 		       u64 bytes);

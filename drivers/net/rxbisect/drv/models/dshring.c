@@ -528,7 +528,7 @@ static void dsh_destroy(struct rxb_model *m)
 		if (d->set[s])
 			d->set[s]->ops->destroy(d->set[s]);
 	rxb_ring_mem_free(m, &d->status_mem);
-	rxb_model_free(m, &dsh_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
@@ -541,7 +541,7 @@ static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
 		[RXB_DSH_SH] = &rxb_shring_ops,
 	};
 	struct rxb_model *m = rxb_model_alloc(&rxb_dshring_ops, cfg, env, drv,
-					      bar, &dsh_layout);
+					      bar);
 	struct rxb_dsh_status *status;
 	unsigned int qi, s;
 	struct dshring *d;
@@ -637,6 +637,7 @@ static void dsh_xstats_values(struct rxb_model *m, u64 *vals)
 const struct rxb_model_ops rxb_dshring_ops = {
 	.name		= "dshring",
 	.hw		= &rxb_dshring_hw_ops,
+	.layout		= &dsh_layout,
 	.create		= dsh_create,
 	.destroy	= dsh_destroy,
 	.poll		= dsh_poll,

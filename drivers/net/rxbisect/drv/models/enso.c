@@ -420,7 +420,7 @@ static void enso_destroy(struct rxb_model *m)
 		kfree(q->active);
 		kfree(q->dirty);
 	}
-	rxb_model_free(m, &enso_layout);
+	rxb_model_free(m);
 }
 
 /* Allocate queue @qi's notification ring and pipes, and program their
@@ -462,7 +462,7 @@ static struct rxb_model *enso_create(const struct rxb_model_cfg *cfg,
 
 	if (!env->ring)
 		return ERR_PTR(-EINVAL);	/* the driver cannot map pipes */
-	m = rxb_model_alloc(&rxb_enso_ops, cfg, env, drv, bar, &enso_layout);
+	m = rxb_model_alloc(&rxb_enso_ops, cfg, env, drv, bar);
 	if (IS_ERR(m))
 		return m;
 	to_enso(m)->flit_mask = cfg->enso_pipe_size / RXB_ENSO_FLIT - 1;

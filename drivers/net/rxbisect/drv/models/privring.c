@@ -145,7 +145,7 @@ static void privring_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->desc_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m, &privring_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
@@ -153,8 +153,7 @@ static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
 					 void *drv, const struct rxb_bar *bar)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_privring_ops, cfg, env, drv,
-					      bar, &privring_layout);
-	u32 size = cfg->ring_size;
+					      bar);
 	unsigned int qi;
 
 	if (IS_ERR(m))
@@ -163,15 +162,11 @@ static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
 		struct privring_q *q = &to_privring(m)->q[qi];
 
 		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
-		if (rxb_ring_mem_alloc(m, &q->desc_mem,
-				       (size_t)size * sizeof(*q->desc)) ||
-		    rxb_cring_alloc(m, qi, &q->cr, size, &q->regs->cq_base,
-				    &q->regs->cq_head)) {
+		q->desc = rxb_rxq_alloc(m, qi, q->regs, &q->desc_mem, &q->cr);
+		if (!q->desc) {
 			privring_destroy(m);
 			return ERR_PTR(-ENOMEM);
 		}
-		q->desc = q->desc_mem.va;
-		rxb_reg_base(m, qi, &q->regs->rx_base, q->desc_mem.addr);
 		/* A partly filled ring is topped up by the queue's next poll. */
 		privring_refill(m, qi);
 	}

@@ -381,7 +381,7 @@ static void rxbisect_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &rb->q[qi].ax_mem);
 		rxb_ring_mem_free(m, &rb->q[qi].bx_mem);
 	}
-	rxb_model_free(m, &rxbisect_layout);
+	rxb_model_free(m);
 }
 
 static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg,
@@ -389,7 +389,7 @@ static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 					 void *drv, const struct rxb_bar *bar)
 {
 	struct rxb_model *m = rxb_model_alloc(&rxb_rxbisect_ops, cfg, env, drv,
-					      bar, &rxbisect_layout);
+					      bar);
 	struct rxbisect *rb;
 	unsigned int qi;
 	const char *msg;

@@ -38,28 +38,26 @@
  * shring_base_free() - free what shring_base_alloc() allocated: the
  *	queues' completion rings and the instance.
  * @m: the instance; the variant freed its rings' buffers and memory.
- * @lay: its layout.
  */
-void shring_base_free(struct rxb_model *m, const struct rxb_layout *lay)
+void shring_base_free(struct rxb_model *m)
 {
 	struct shring_base *sb = to_shring_base(m);
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		rxb_cring_free(m, &sb->q[qi].cr);
-	rxb_model_free(m, lay);
+	rxb_model_free(m);
 }
 
 /**
  * shring_base_alloc() - allocate a shRing driver half and its queues'
  *	completion rings, and program their base registers.
- * @ops: the model.
+ * @ops: the model; its layout's instance starts with struct shring_base,
+ *	whose queue table is the layout's first.
  * @cfg: requested configuration.
  * @env: the driver's services.
  * @drv: their argument.
  * @bar: the NIC's register space of the context.
- * @lay: the variant's layout: its instance starts with struct shring_base,
- *	whose queue table is the layout's first.
  * @ring_xstat_names: names of each shared ring's counters.
  * @ring_xstats: entries of @ring_xstat_names.
  *
@@ -69,11 +67,10 @@ struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
 				    const struct rxb_model_cfg *cfg,
 				    const struct rxb_drv_ops *env, void *drv,
 				    const struct rxb_bar *bar,
-				    const struct rxb_layout *lay,
 				    const char *const *ring_xstat_names,
 				    unsigned int ring_xstats)
 {
-	struct rxb_model *m = rxb_model_alloc(ops, cfg, env, drv, bar, lay);
+	struct rxb_model *m = rxb_model_alloc(ops, cfg, env, drv, bar);
 	struct shring_base *sb;
 	unsigned int qi;
 
@@ -90,7 +87,7 @@ struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
 		q->regs = rxb_shring_cq_regs(&m->bar, qi);
 		if (rxb_cring_alloc(m, qi, &q->cr, cfg->ring_size,
 				    &q->regs->cq_base, &q->regs->cq_head)) {
-			shring_base_free(m, lay);
+			shring_base_free(m);
 			return ERR_PTR(-ENOMEM);
 		}
 	}
@@ -531,7 +528,7 @@ static void shring_destroy(struct rxb_model *m)
 		shring_free_bufs(m, sr->ring[i].cookie, sr->ring[i].pool_q);
 		rxb_ring_mem_free(m, &sr->ring[i].desc_mem);
 	}
-	shring_base_free(m, &shring_layout);
+	shring_base_free(m);
 }
 
 static const char * const shring_ring_xstat_names[SHRING_RING_XSTATS] = {
@@ -548,8 +545,7 @@ static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg,
 	unsigned int i;
 
 	m = shring_base_alloc(&rxb_shring_ops, cfg, env, drv, bar,
-			      &shring_layout, shring_ring_xstat_names,
-			      SHRING_RING_XSTATS);
+			      shring_ring_xstat_names, SHRING_RING_XSTATS);
 	if (IS_ERR(m))
 		return m;
 	sr = to_shring(m);

@@ -225,10 +225,9 @@ struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
 				    const struct rxb_model_cfg *cfg,
 				    const struct rxb_drv_ops *env, void *drv,
 				    const struct rxb_bar *bar,
-				    const struct rxb_layout *lay,
 				    const char *const *ring_xstat_names,
 				    unsigned int ring_xstats);
-void shring_base_free(struct rxb_model *m, const struct rxb_layout *lay);
+void shring_base_free(struct rxb_model *m);
 u32 shring_nic_debug_fill(struct rxb_model *m, unsigned int qi,
 			  struct rxb_hw_debug *dbg);
 void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
@@ -336,10 +335,11 @@ static inline struct shlist_ring *shlist_ring_of(struct shlist *sl,
 
 /* The ops members the RxList models share: model @model_name, whose
  * hardware half is @hw_ops and whose functions are named @pfx_create,
- * @pfx_poll and @pfx_refill; @values: its xstats_values.
+ * @pfx_poll and @pfx_refill; @values: its xstats_values.  Both have the
+ * layout shlist_layout.
  */
 #define SHLIST_OPS(model_name, hw_ops, pfx, values)			\
-	.name = model_name, .hw = &(hw_ops),				\
+	.name = model_name, .hw = &(hw_ops), .layout = &shlist_layout,	\
 	.create = pfx##_create, .destroy = shlist_destroy,		\
 	.poll = pfx##_poll, .refill = pfx##_refill,			\
 	.rx_pending = shring_rx_pending, .nic_debug = shlist_nic_debug,	\
@@ -352,6 +352,7 @@ struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
 			       const char *const *ring_xstat_names,
 			       unsigned int ring_xstats);
 void shlist_destroy(struct rxb_model *m);
+extern const struct rxb_layout shlist_layout;
 void shlist_nic_debug(struct rxb_model *m, unsigned int qi,
 		      struct rxb_hw_debug *dbg);
 void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,

@@ -29,7 +29,7 @@ const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS] = {
 
 /* ---- the RxList ring (shring.h) --------------------------------------- */
 
-static const struct rxb_layout shlist_layout = {
+const struct rxb_layout shlist_layout = {
 	.size = sizeof(struct shlist),
 	.tables = {
 		SHRING_Q_TABLE(struct shlist),
@@ -176,7 +176,7 @@ void shlist_destroy(struct rxb_model *m)
 		shring_free_bufs(m, sl->ring[i].cookie, sl->ring[i].pool_q);
 		rxb_ring_mem_free(m, &sl->ring[i].desc_mem);
 	}
-	shring_base_free(m, &shlist_layout);
+	shring_base_free(m);
 }
 
 /**
@@ -201,7 +201,6 @@ struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
 			       unsigned int ring_xstats)
 {
 	struct rxb_model *m = shring_base_alloc(ops, cfg, env, drv, bar,
-						&shlist_layout,
 						ring_xstat_names, ring_xstats);
 	struct shlist *sl;
 	unsigned int i;

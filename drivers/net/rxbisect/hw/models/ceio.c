@@ -613,6 +613,7 @@ static void ceio_timer(struct rxb_hw_model *m)
 
 		spin_lock_bh(&q->lock);
 		ceio_reap(ce, q);
+		/* Acquire: pairs with the release of a completed fetch. */
 		done = smp_load_acquire(&q->fe_done);
 		if (q->tick_arrivals > done - q->tick_done &&
 		    q->slow_tail != done)
@@ -680,19 +681,16 @@ static void ceio_flow_free(struct rxb_hw_model *m, u32 flow)
 static int ceio_start(struct rxb_hw_model *m)
 {
 	struct ceio_hw *ce = to_ceio(m);
-	u32 size = m->cfg.ring_size, nslow = ceio_nslow(&m->cfg);
+	u32 nslow = ceio_nslow(&m->cfg);
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct ceio_hw_q *q = &ce->q[qi];
 
-		q->desc = rxb_hw_dma_map(m, &q->regs->fast.rx_base,
-					 (size_t)size * sizeof(*q->desc));
+		q->desc = rxb_hw_rxq_map(m, &q->regs->fast, &q->cr);
 		q->fetch = rxb_hw_dma_map(m, &q->regs->slow.fetch_base,
 					  (size_t)nslow * sizeof(*q->fetch));
-		if (!q->desc || !q->fetch ||
-		    rxb_hw_cring_map(m, &q->cr, &q->regs->fast.cq_base, size,
-				     &q->regs->fast.cq_head))
+		if (!q->desc || !q->fetch)
 			return -EINVAL;
 	}
 	return 0;
@@ -721,7 +719,7 @@ static void ceio_destroy(struct rxb_hw_model *m)
 		kvfree(q->req);
 	}
 	kvfree(ce->flow);
-	rxb_hw_model_free(m, &ceio_hw_layout);
+	rxb_hw_model_free(m);
 }
 
 static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
@@ -729,7 +727,7 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 					const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_ceio_hw_ops, cfg, env,
-						    hw, bar, &ceio_hw_layout);
+						    hw, bar);
 	u32 nslow = ceio_nslow(cfg), i;
 	struct ceio_hw *ce;
 	unsigned int qi;
@@ -739,7 +737,7 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 	ce = to_ceio(m);
 	/* The NIC needs its memory tier and the DMA engine's fetch path. */
 	if (!env->nicmem || !env->nicmem_write || !env->dma_ptr) {
-		rxb_hw_model_free(m, &ceio_hw_layout);
+		rxb_hw_model_free(m);
 		return ERR_PTR(-EINVAL);
 	}
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
@@ -780,6 +778,7 @@ nomem:
 
 const struct rxb_hw_model_ops rxb_ceio_hw_ops = {
 	RXB_HW_MODEL_OPS("ceio", ceio),
+	.destroy = ceio_destroy,
 	.doorbell = ceio_doorbell,
 	.timer = ceio_timer,
 	.flow_free = ceio_flow_free,

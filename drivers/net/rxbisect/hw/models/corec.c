@@ -85,16 +85,13 @@ static int corec_rx(struct rxb_hw_model *m, unsigned int qi,
 static int corec_start(struct rxb_hw_model *m)
 {
 	struct corec_hw *ch = to_corec_hw(m);
-	u32 size = m->cfg.ring_size;
 	unsigned int i;
 
 	for (i = 0; i < rxb_corec_nrings(&m->cfg); i++) {
 		struct corec_hw_ring *r = &ch->r[i];
 
-		r->desc = rxb_hw_dma_map(m, &r->regs->rx_base,
-					 (size_t)size * sizeof(*r->desc));
-		if (!r->desc || rxb_hw_cring_map(m, &r->cr, &r->regs->cq_base,
-						 size, &r->regs->cq_head))
+		r->desc = rxb_hw_rxq_map(m, r->regs, &r->cr);
+		if (!r->desc)
 			return -EINVAL;
 	}
 	return 0;
@@ -102,25 +99,16 @@ static int corec_start(struct rxb_hw_model *m)
 
 static const struct rxb_layout corec_hw_layout = {
 	.size = sizeof(struct corec_hw),
-	.tables = { {
-		.off = offsetof(struct corec_hw, r),
-		.size = sizeof(struct corec_hw_ring),
-		.count = rxb_corec_nrings,
-	} },
+	.tables = { RXB_TABLE(struct corec_hw, r, struct corec_hw_ring,
+			      rxb_corec_nrings) },
 };
-
-static void corec_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &corec_hw_layout);
-}
 
 static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
 					 const struct rxb_hw_ops *env,
 					 void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_corec_hw_ops, cfg,
-						    env, hw, bar,
-						    &corec_hw_layout);
+						    env, hw, bar);
 	struct corec_hw *ch;
 	unsigned int i;
 
@@ -148,4 +136,5 @@ static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_corec_hw_ops = {
 	RXB_HW_MODEL_OPS("corec", corec),
+	.destroy = rxb_hw_model_free,
 };

@@ -86,9 +86,8 @@ static int dsh_rx(struct rxb_hw_model *m, unsigned int qi,
 		rxb_stat_inc(&st->hw_packets);
 		rxb_stat_add(&st->hw_bytes, f->len);
 	}
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(&q->lock);
-	return err;
+	/* The set raised its own vector. */
+	return rxb_nic_finish_irq(m, qi, &q->lock, err, false);
 }
 
 /* The context is enabled: map the status words, then each set's rings. */
@@ -126,7 +125,7 @@ static void dsh_destroy(struct rxb_hw_model *m)
 	for (s = 0; s < RXB_DSH_NSETS; s++)
 		if (d->set[s])
 			d->set[s]->ops->destroy(d->set[s]);
-	rxb_hw_model_free(m, &dsh_hw_layout);
+	rxb_hw_model_free(m);
 }
 
 static struct rxb_hw_model *dsh_create(const struct rxb_model_cfg *cfg,
@@ -138,8 +137,7 @@ static struct rxb_hw_model *dsh_create(const struct rxb_model_cfg *cfg,
 		[RXB_DSH_SH] = &rxb_shring_hw_ops,
 	};
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_dshring_hw_ops, cfg,
-						    env, hw, bar,
-						    &dsh_hw_layout);
+						    env, hw, bar);
 	struct dsh_hw *d;
 	unsigned int qi, s;
 
@@ -167,5 +165,6 @@ static struct rxb_hw_model *dsh_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_dshring_hw_ops = {
 	RXB_HW_MODEL_OPS("dshring", dsh),
+	.destroy = dsh_destroy,
 	.bar_pages = rxb_dsh_bar_pages,
 };

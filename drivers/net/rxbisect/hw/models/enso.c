@@ -296,11 +296,7 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		rxb_stat_inc(&q->st->suppressed);
 	}
 out:
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(&q->lock);
-	if (irq)
-		rxb_hw_raise_irq(m, qi);
-	return err;
+	return rxb_nic_finish_irq(m, qi, &q->lock, err, irq);
 }
 
 /* The driver wrote pipe @pi's page (Figure 5, onRxUpdate): Head_SW
@@ -421,7 +417,7 @@ static void enso_destroy(struct rxb_hw_model *m)
 		kfree(e->q[qi].retry);
 	}
 	kvfree(e->flow_pipe);
-	rxb_hw_model_free(m, &enso_hw_layout);
+	rxb_hw_model_free(m);
 }
 
 static struct rxb_hw_model *enso_create(const struct rxb_model_cfg *cfg,
@@ -434,8 +430,7 @@ static struct rxb_hw_model *enso_create(const struct rxb_model_cfg *cfg,
 
 	if (!env->ring)
 		return ERR_PTR(-EINVAL);	/* no DMA into pipes */
-	m = rxb_hw_model_alloc(&rxb_enso_hw_ops, cfg, env, hw, bar,
-			       &enso_hw_layout);
+	m = rxb_hw_model_alloc(&rxb_enso_hw_ops, cfg, env, hw, bar);
 	if (IS_ERR(m))
 		return m;
 	e = to_enso_hw(m);
@@ -474,6 +469,7 @@ nomem:
 
 const struct rxb_hw_model_ops rxb_enso_hw_ops = {
 	RXB_HW_MODEL_OPS("enso", enso),
+	.destroy = enso_destroy,
 	.bar_pages = enso_bar_pages,
 	.doorbell = enso_doorbell,
 	.flow_free = enso_flow_free,

@@ -20,17 +20,18 @@
  * @env: the NIC's services.
  * @hw: their argument.
  * @bar: the register space, as the half sees it.
- * @lay: what to allocate; the instance's struct rxb_hw_model comes first.
+ *
+ * What it allocates is @ops->layout; the instance's struct rxb_hw_model
+ * comes first.
  *
  * Return: the instance, or ERR_PTR(-ENOMEM).
  */
 struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
 					const struct rxb_model_cfg *cfg,
 					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar,
-					const struct rxb_layout *lay)
+					const struct rxb_bar *bar)
 {
-	struct rxb_hw_model *m = rxb_layout_alloc(lay, cfg);
+	struct rxb_hw_model *m = rxb_layout_alloc(ops->layout, cfg);
 
 	if (!m)
 		return ERR_PTR(-ENOMEM);
@@ -43,15 +44,15 @@ struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
 }
 
 /**
- * rxb_hw_model_free() - free an instance rxb_hw_model_alloc() allocated.
+ * rxb_hw_model_free() - free an instance rxb_hw_model_alloc() allocated;
+ *	the destroy op of a model that holds nothing else.
  * @m: the instance.
- * @lay: its layout.
  */
-void rxb_hw_model_free(struct rxb_hw_model *m, const struct rxb_layout *lay)
+void rxb_hw_model_free(struct rxb_hw_model *m)
 {
 	struct rxb_model_cfg cfg = m->cfg;
 
-	rxb_layout_free(m, lay, &cfg);
+	rxb_layout_free(m, m->ops->layout, &cfg);
 }
 
 /**

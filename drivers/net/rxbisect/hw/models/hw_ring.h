@@ -80,6 +80,30 @@ static inline int rxb_hw_cring_map(const struct rxb_hw_model *m,
 }
 
 /**
+ * rxb_hw_rxq_map() - map a queue's Rx ring and completion ring, of the
+ *	context's ring size, from their base registers (struct rxb_rxq_regs:
+ *	privRing's queues, COREC's shared rings, CEIO's fast path).
+ * @m: the model instance.
+ * @regs: the registers.
+ * @cr: the completion ring; set up.
+ *
+ * Return: the Rx ring, or NULL when a register maps nothing.
+ */
+static inline const struct rxb_rx_desc *
+rxb_hw_rxq_map(const struct rxb_hw_model *m, const struct rxb_rxq_regs *regs,
+	       struct rxb_hw_cring *cr)
+{
+	u32 size = m->cfg.ring_size;
+	const struct rxb_rx_desc *desc;
+
+	desc = rxb_hw_dma_map(m, &regs->rx_base, (size_t)size * sizeof(*desc));
+	if (!desc || rxb_hw_cring_map(m, cr, &regs->cq_base, size,
+				      &regs->cq_head))
+		return NULL;
+	return desc;
+}
+
+/**
  * rxb_hw_cring_held() - entries written that the driver has not consumed.
  * @cr: the ring.
  * @tail: the NIC's tail index.
@@ -138,40 +162,56 @@ static inline int rxb_nic_drop(struct rxb_hw_model *m, unsigned int qi,
 }
 
 /**
- * rxb_nic_finish() - end a frame's delivery to queue @qi.
+ * rxb_nic_finish_irq() - end a frame's delivery to queue @qi.
  * @m: the model instance.
  * @qi: queue RSS chose.
  * @lock: the pipeline stage the NIC held for the frame; released.
  * @err: 0, or the drop cause (see rxb_nic_drop()), counted before @lock is
  *	released.
+ * @irq: raise @qi's vector, after leaving the pipeline stage.
  *
- * On success, raises @qi's vector after leaving the pipeline stage.
+ * Return: @err.
+ */
+static inline int rxb_nic_finish_irq(struct rxb_hw_model *m, unsigned int qi,
+				     spinlock_t *lock, int err, bool irq)
+{
+	rxb_nic_drop(m, qi, err);
+	spin_unlock(lock);
+	if (irq)
+		rxb_hw_raise_irq(m, qi);
+	return err;
+}
+
+/**
+ * rxb_nic_finish() - end a frame's delivery to queue @qi, raising its
+ *	vector on success (rxb_nic_finish_irq()).
+ * @m: the model instance.
+ * @qi: queue RSS chose.
+ * @lock: the pipeline stage the NIC held for the frame; released.
+ * @err: 0, or the drop cause (see rxb_nic_drop()).
  *
  * Return: @err.
  */
 static inline int rxb_nic_finish(struct rxb_hw_model *m, unsigned int qi,
 				 spinlock_t *lock, int err)
 {
-	rxb_nic_drop(m, qi, err);
-	spin_unlock(lock);
-	if (!err)
-		rxb_hw_raise_irq(m, qi);
-	return err;
+	return rxb_nic_finish_irq(m, qi, lock, err, !err);
 }
 
-/* The members of a hardware half's ops every model has: @model_name, and
- * functions named @pfx_create, @pfx_start, @pfx_destroy and @pfx_rx.
+/* The members of a hardware half's ops every model has: @model_name, the
+ * layout @pfx_hw_layout, and functions named @pfx_create, @pfx_start and
+ * @pfx_rx.  The model names its destroy op: its own, or rxb_hw_model_free()
+ * when it holds nothing beyond its layout.
  */
 #define RXB_HW_MODEL_OPS(model_name, pfx)				\
-	.name = model_name, .create = pfx##_create,			\
-	.start = pfx##_start, .destroy = pfx##_destroy, .rx = pfx##_rx
+	.name = model_name, .layout = &pfx##_hw_layout,			\
+	.create = pfx##_create, .start = pfx##_start, .rx = pfx##_rx
 
 struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
 					const struct rxb_model_cfg *cfg,
 					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar,
-					const struct rxb_layout *lay);
-void rxb_hw_model_free(struct rxb_hw_model *m, const struct rxb_layout *lay);
+					const struct rxb_bar *bar);
+void rxb_hw_model_free(struct rxb_hw_model *m);
 void rxb_hw_doorbells(struct rxb_hw_model *m,
 		      void (*core)(void *arg, u32 page), void *arg);
 void rxb_hw_cring_deliver(struct rxb_hw_model *m, unsigned int qi,

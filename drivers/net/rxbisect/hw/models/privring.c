@@ -59,16 +59,13 @@ static void privring_queue_reset(struct rxb_hw_model *m, unsigned int qi)
 /* The context is enabled: map the rings the driver programmed. */
 static int privring_start(struct rxb_hw_model *m)
 {
-	u32 size = m->cfg.ring_size;
 	unsigned int qi;
 
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct privring_hw_q *q = &to_privring_hw(m)->q[qi];
 
-		q->desc = rxb_hw_dma_map(m, &q->regs->rx_base,
-					 (size_t)size * sizeof(*q->desc));
-		if (!q->desc || rxb_hw_cring_map(m, &q->cr, &q->regs->cq_base,
-						 size, &q->regs->cq_head))
+		q->desc = rxb_hw_rxq_map(m, q->regs, &q->cr);
+		if (!q->desc)
 			return -EINVAL;
 	}
 	return 0;
@@ -77,18 +74,12 @@ static int privring_start(struct rxb_hw_model *m)
 static const struct rxb_layout privring_hw_layout =
 	RXB_QUEUE_LAYOUT(struct privring_hw, struct privring_hw_q);
 
-static void privring_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &privring_hw_layout);
-}
-
 static struct rxb_hw_model *privring_create(const struct rxb_model_cfg *cfg,
 					    const struct rxb_hw_ops *env,
 					    void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_privring_hw_ops, cfg,
-						    env, hw, bar,
-						    &privring_hw_layout);
+						    env, hw, bar);
 	unsigned int qi;
 
 	if (IS_ERR(m))
@@ -105,5 +96,6 @@ static struct rxb_hw_model *privring_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_privring_hw_ops = {
 	RXB_HW_MODEL_OPS("privring", privring),
+	.destroy = rxb_hw_model_free,
 	.queue_reset = privring_queue_reset,
 };

@@ -334,11 +334,7 @@ static int rxbisect_rx(struct rxb_hw_model *m, unsigned int b,
 	return 0;
 
 drop:
-	rxb_nic_drop(m, b, err);
-	spin_unlock(&rb->lock);
-	if (irq_b)
-		rxb_hw_raise_irq(m, b);
-	return err;
+	return rxb_nic_finish_irq(m, b, &rb->lock, err, irq_b);
 }
 
 /* The NIC's timer: write the notifications held longer than the timeout. */
@@ -395,18 +391,12 @@ static int rxbisect_start(struct rxb_hw_model *m)
 static const struct rxb_layout rxbisect_hw_layout =
 	RXB_QUEUE_LAYOUT(struct rxbisect_hw, struct rxbisect_hw_q);
 
-static void rxbisect_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &rxbisect_hw_layout);
-}
-
 static struct rxb_hw_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 					    const struct rxb_hw_ops *env,
 					    void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_rxbisect_hw_ops, cfg,
-						    env, hw, bar,
-						    &rxbisect_hw_layout);
+						    env, hw, bar);
 	struct rxbisect_hw *rb;
 	unsigned int qi;
 	const char *msg;
@@ -418,7 +408,7 @@ static struct rxb_hw_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 	/* Checked by the driver half's validate already. */
 	err = rxbisect_topo(cfg, &rb->t, &msg);
 	if (err) {
-		rxbisect_destroy(m);
+		rxb_hw_model_free(m);
 		return ERR_PTR(err);
 	}
 	spin_lock_init(&rb->lock);
@@ -439,5 +429,6 @@ static struct rxb_hw_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_rxbisect_hw_ops = {
 	RXB_HW_MODEL_OPS("rxbisect", rxbisect),
+	.destroy = rxb_hw_model_free,
 	.timer = rxbisect_timer,
 };

@@ -29,24 +29,21 @@
 /**
  * shring_hw_base_alloc() - allocate a shRing hardware half and find its
  *	queues' registers.
- * @ops: the model's hardware half.
+ * @ops: the model's hardware half; its layout's instance starts with struct
+ *	shring_hw_base, whose queue table is the layout's first.
  * @cfg: the context's configuration.
  * @env: the NIC's services.
  * @hw: their argument.
  * @bar: the register space, as the half sees it.
- * @lay: the variant's layout: its instance starts with struct
- *	shring_hw_base, whose queue table is the layout's first.
  *
  * Return: the instance, or ERR_PTR(-ENOMEM).
  */
 struct rxb_hw_model *shring_hw_base_alloc(const struct rxb_hw_model_ops *ops,
 					  const struct rxb_model_cfg *cfg,
 					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar,
-					  const struct rxb_layout *lay)
+					  void *hw, const struct rxb_bar *bar)
 {
-	struct rxb_hw_model *m = rxb_hw_model_alloc(ops, cfg, env, hw, bar,
-						    lay);
+	struct rxb_hw_model *m = rxb_hw_model_alloc(ops, cfg, env, hw, bar);
 	struct shring_hw_base *sb;
 	unsigned int qi;
 
@@ -167,18 +164,12 @@ static const struct rxb_layout shring_hw_layout = {
 	},
 };
 
-static void shring_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &shring_hw_layout);
-}
-
 static struct rxb_hw_model *shring_create(const struct rxb_model_cfg *cfg,
 					  const struct rxb_hw_ops *env,
 					  void *hw, const struct rxb_bar *bar)
 {
 	struct rxb_hw_model *m = shring_hw_base_alloc(&rxb_shring_hw_ops, cfg,
-						      env, hw, bar,
-						      &shring_hw_layout);
+						      env, hw, bar);
 	unsigned int g;
 
 	if (IS_ERR(m))
@@ -195,5 +186,6 @@ static struct rxb_hw_model *shring_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_shring_hw_ops = {
 	RXB_HW_MODEL_OPS("shring", shring),
+	.destroy = rxb_hw_model_free,
 	SHRING_HW_OPS,
 };

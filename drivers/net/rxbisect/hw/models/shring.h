@@ -102,8 +102,7 @@ static inline int shring_hw_nobuf(struct shring_hw_base *sb, unsigned int qi,
 struct rxb_hw_model *shring_hw_base_alloc(const struct rxb_hw_model_ops *ops,
 					  const struct rxb_model_cfg *cfg,
 					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar,
-					  const struct rxb_layout *lay);
+					  void *hw, const struct rxb_bar *bar);
 int shring_hw_base_start(struct shring_hw_base *sb);
 
 /* ---- the RxList ring (shring_list.c), shared with batched RxList ---- */
@@ -218,6 +217,6 @@ struct rxb_hw_model *shlist_hw_alloc(const struct rxb_hw_model_ops *ops,
 				     const struct rxb_hw_ops *env, void *hw,
 				     const struct rxb_bar *bar);
 int shlist_hw_start(struct rxb_hw_model *m);
-void shlist_hw_destroy(struct rxb_hw_model *m);
+extern const struct rxb_layout shlist_hw_layout;
 
 #endif /* _RXB_HW_SHRING_H */

@@ -158,7 +158,8 @@ static struct rxb_hw_model *shbat_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_shring_batched_hw_ops = {
 	.name = "shring-batched", .create = shbat_create,
-	.start = shlist_hw_start, .destroy = shlist_hw_destroy,
+	.layout = &shlist_hw_layout,
+	.start = shlist_hw_start, .destroy = rxb_hw_model_free,
 	.rx = shbat_rx, .timer = shbat_timer,
 	SHRING_HW_OPS,
 };

@@ -27,7 +27,7 @@
 
 /* ---- the RxList ring (shring.h) --------------------------------------- */
 
-static const struct rxb_layout shlist_hw_layout = {
+const struct rxb_layout shlist_hw_layout = {
 	.size = sizeof(struct shlist_hw),
 	.tables = {
 		SHRING_HW_Q_TABLE(struct shlist_hw),
@@ -50,8 +50,7 @@ struct rxb_hw_model *shlist_hw_alloc(const struct rxb_hw_model_ops *ops,
 				     const struct rxb_hw_ops *env, void *hw,
 				     const struct rxb_bar *bar)
 {
-	struct rxb_hw_model *m = shring_hw_base_alloc(ops, cfg, env, hw, bar,
-						      &shlist_hw_layout);
+	struct rxb_hw_model *m = shring_hw_base_alloc(ops, cfg, env, hw, bar);
 	unsigned int g;
 
 	if (IS_ERR(m))
@@ -93,15 +92,6 @@ int shlist_hw_start(struct rxb_hw_model *m)
 	return shring_hw_base_start(&sl->b);
 }
 
-/**
- * shlist_hw_destroy() - destroy() of the RxList models.
- * @m: the instance; nothing runs.
- */
-void shlist_hw_destroy(struct rxb_hw_model *m)
-{
-	rxb_hw_model_free(m, &shlist_hw_layout);
-}
-
 /* ---- RxList ----------------------------------------------------------- */
 
 static int shlist_rx(struct rxb_hw_model *m, unsigned int qi,
@@ -135,7 +125,8 @@ static struct rxb_hw_model *shlist_create(const struct rxb_model_cfg *cfg,
 
 const struct rxb_hw_model_ops rxb_shring_list_hw_ops = {
 	.name = "shring-list", .create = shlist_create,
-	.start = shlist_hw_start, .destroy = shlist_hw_destroy,
+	.layout = &shlist_hw_layout,
+	.start = shlist_hw_start, .destroy = rxb_hw_model_free,
 	.rx = shlist_rx,
 	SHRING_HW_OPS,
 };
