@@ -21,6 +21,7 @@ static_assert(RXB_CEIO_REL_BATCH == 0 && RXB_CEIO_REL_PAGE == 1 &&
 	      RXB_CEIO_REL_NMODES == 2);
 /* The literal limits of rxb_param_list.h that stand for the datasheet's. */
 static_assert(RXB_AX_TOPO_LEN == 32);			/* "at most 31" */
+static_assert(RXB_MAX_QUEUES == 32);			/* engine: cpu31 */
 static_assert(4 * 1024 == RXB_ENSO_PIPE_MIN && 2048 * 1024 == RXB_ENSO_PIPE_MAX);
 static_assert(1073741824 == RXB_CEIO_BUDGET_MAX);
 static_assert(6291456 == RXB_CEIO_BUDGET_DEF);
@@ -143,37 +144,91 @@ struct rxb_param rxb_params[RXB_NPARAMS] = {
 #include "rxb_param_list.h"
 };
 
+/* A name of a '|'-separated list: a word, or "pfxA..pfxB", which stands
+ * for the names pfxA, pfxA+1, ..., pfxB (e.g. cpu0..cpu31).
+ */
+struct rxb_name {
+	const char *s;	/* the word, or the prefix of a range */
+	size_t len;	/* its length */
+	u32 lo, n;	/* first number of a range, and its names (a word: 1) */
+};
+
+/* The decimal number in [@s, @end). */
+static u32 rxb_name_num(const char *s, const char *end)
+{
+	u32 v = 0;
+
+	while (s < end)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+/* Parse the first name of @names into @nm; return the rest, or NULL. */
+static const char *rxb_name_next(const char *names, struct rxb_name *nm)
+{
+	const char *end = strchrnul(names, '|');
+	const char *dots = strnstr(names, "..", end - names);
+
+	nm->s = names;
+	nm->len = end - names;
+	nm->lo = 0;
+	nm->n = 1;
+	if (dots) {
+		nm->len = strcspn(names, "0123456789");
+		nm->lo = rxb_name_num(names + nm->len, dots);
+		nm->n = rxb_name_num(dots + 2 + nm->len, end) - nm->lo + 1;
+	}
+	return *end ? end + 1 : NULL;
+}
+
 /* The index of @val among the '|'-separated @names, or -1. */
 static int rxb_names_find(const char *names, const char *val)
 {
 	size_t len = strlen(val);
-	const char *end;
-	int i;
+	struct rxb_name nm;
+	const char *num;
+	int i = 0;
+	u32 v;
 
-	for (i = 0; ; i++, names = end + 1) {
-		end = strchrnul(names, '|');
-		if (end - names == len && !strncmp(names, val, len))
+	while (names) {
+		names = rxb_name_next(names, &nm);
+		if (nm.n == 1 && nm.len == len && !strncmp(nm.s, val, len))
 			return i;
-		if (!*end)
-			return -1;
+		num = val + nm.len;
+		/* a range: its prefix, then a number without leading 0 */
+		if (nm.n > 1 && len > nm.len && len - nm.len < 10 &&
+		    !strncmp(nm.s, val, nm.len) &&
+		    strspn(num, "0123456789") == len - nm.len &&
+		    (*num != '0' || !num[1])) {
+			v = rxb_name_num(num, val + len);
+			if (v >= nm.lo && v - nm.lo < nm.n)
+				return i + v - nm.lo;
+		}
+		i += nm.n;
 	}
+	return -1;
 }
 
 /* Name @i of the '|'-separated @names into @buf (RXB_PARAM_STRLEN). */
 static void rxb_names_get(const char *names, u32 i, char *buf)
 {
-	const char *end;
+	struct rxb_name nm;
 
-	while (i--) {
-		names = strchr(names, '|');
-		if (WARN_ON_ONCE(!names)) {
-			strscpy(buf, "?", RXB_PARAM_STRLEN);
+	while (names) {
+		names = rxb_name_next(names, &nm);
+		if (i < nm.n) {
+			if (nm.n == 1)
+				snprintf(buf, RXB_PARAM_STRLEN, "%.*s",
+					 (int)nm.len, nm.s);
+			else
+				snprintf(buf, RXB_PARAM_STRLEN, "%.*s%u",
+					 (int)nm.len, nm.s, nm.lo + i);
 			return;
 		}
-		names++;
+		i -= nm.n;
 	}
-	end = strchrnul(names, '|');
-	strscpy(buf, names, min_t(size_t, end - names + 1, RXB_PARAM_STRLEN));
+	WARN_ON_ONCE(1);
+	strscpy(buf, "?", RXB_PARAM_STRLEN);
 }
 
 /**

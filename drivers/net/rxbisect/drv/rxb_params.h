@@ -22,7 +22,8 @@
  * @type and @limits:
  *  U32    (min, max)	a number in min..max
  *  POW2   (min, max)	a power of two in min..max
- *  NAMES  ("a|b|c")	one of the names, stored as its index (0 for a)
+ *  NAMES  ("a|b|c")	one of the names, stored as its index (0 for a);
+ *			a name "xA..xB" stands for xA, xA+1, ..., xB
  *  STR    ()		a string of at most RXB_AX_TOPO_LEN - 1 characters,
  *			shown as "default" when empty (which "default" sets)
  *  MODEL  (names)	a registered ring model, struct rxb_cfg.model
@@ -42,10 +43,7 @@
 #define RXB_MODEL_NAMES							\
 	"privring|rxbisect|shring|shring-list|shring-batched|dshring|"	\
 	"corec|enso|ceio"
-#define RXB_ENGINE_NAMES						\
-	"inline|cpu0|cpu1|cpu2|cpu3|cpu4|cpu5|cpu6|cpu7|cpu8|cpu9|cpu10|"	\
-	"cpu11|cpu12|cpu13|cpu14|cpu15|cpu16|cpu17|cpu18|cpu19|cpu20|"	\
-	"cpu21|cpu22|cpu23|cpu24|cpu25|cpu26|cpu27|cpu28|cpu29|cpu30|cpu31"
+#define RXB_ENGINE_NAMES		"inline|cpu0..cpu31"
 
 /* The index of each parameter in rxb_params[]. */
 #define RXB_PARAM(name, type, lim, def, check)	RXB_P_##name,
