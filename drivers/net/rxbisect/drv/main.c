@@ -38,8 +38,9 @@ MODULE_PARM_DESC(rx_ring_size, "Entries per Rx ring (rxBisect: Bx ring) and comp
 /* The ring-model parameters, one module parameter per entry of
  * rxb_param_list.h, may also be written at run time, in
  * /sys/module/rxbisect/parameters/: the new value then applies to every
- * port, rebuilding the rings of running ones under traffic.  A value that
- * a port cannot take is refused (EINVAL, reason in dmesg) and nothing
+ * port, rebuilding the rings of running ones under traffic; the other
+ * settings of each port (what devlink or ethtool set on it) stay.  A value
+ * that a port cannot take is refused (EINVAL, reason in dmesg) and nothing
  * changes.
  */
 static bool rxb_ready;	/* module init is done: ports may exist */
@@ -72,14 +73,18 @@ static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 	return err;
 }
 
-/* Apply @cfg's model and model parameters to the defaults and every port:
- * all ports or none (rxb_reconfigure_many()).
+/* Apply @cfg, the defaults with the value @val of parameter @p, to the
+ * defaults, and @val alone to every port, whose other settings stay (as
+ * devlink changes a device's ports): all ports or none
+ * (rxb_reconfigure_many()).
  */
-static int rxb_apply_all(const struct rxb_cfg *cfg)
+static int rxb_apply_all(const struct rxb_cfg *cfg, const struct rxb_param *p,
+			 const char *val)
 {
 	struct rxb_reconf *rc;
 	struct rxb_port *port;
 	unsigned int n = 0;
+	const char *msg;
 	int err;
 
 	err = rxb_cfg_check(cfg, NULL);
@@ -94,17 +99,23 @@ static int rxb_apply_all(const struct rxb_cfg *cfg)
 	list_for_each_entry(port, &rxb_ports, list) {
 		rc[n].port = port;
 		rc[n].cfg = port->cfg;
-		rc[n].cfg.model = cfg->model;
-		rc[n].cfg.mp = cfg->mp;
+		/* A port's other settings may refuse it (ceio_force_slow
+		 * without nicmem_kb); rxb_reconfigure_many() checks the rest.
+		 */
+		err = rxb_param_store(&rc[n].cfg, p, val, &msg);
+		if (err) {
+			netdev_err(port->dev, "%s '%.*s': %s\n", p->name,
+				   (int)strcspn(val, "\n"), val, msg);
+			goto out;
+		}
 		n++;
 	}
 	err = rxb_reconfigure_many(rc, n, NULL);
+	if (!err)
+		rxb_default_cfg = *cfg;
+out:
 	kvfree(rc);
-	if (err)
-		return err;
-	rxb_default_cfg.model = cfg->model;
-	rxb_default_cfg.mp = cfg->mp;
-	return 0;
+	return err;
 }
 
 static int rxb_param_set(const char *val, const struct kernel_param *kp)
@@ -124,7 +135,7 @@ static int rxb_param_set(const char *val, const struct kernel_param *kp)
 		goto out;
 	}
 	if (rxb_ready)
-		err = rxb_apply_all(&cfg);
+		err = rxb_apply_all(&cfg, p, val);
 	else
 		rxb_default_cfg = cfg;	/* at load: checked by rxb_params_check() */
 out:
