@@ -17,7 +17,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init ping python3
-ktap_set_plan 12
+ktap_set_plan 11
 
 T=/sys/kernel/tracing
 [ -d $T/events ] || T=/sys/kernel/debug/tracing
@@ -76,7 +76,7 @@ ktap_print_msg "exit $rc: $out; log: $msg"
 ktap_test_result "ethtool -X hfunc xor refused, the reason logged" \
 	eval '[ $rc != 0 ] && [ -n "$msg" ] && [ "$(rxb_indir rxb1)" = "$before" ]'
 
-# 7..11: the ring-model parameters
+# 6..10: the ring-model parameters
 TOP=$RXB_DIR/../../../..
 P=/sys/module/rxbisect/parameters
 DL=rxbisect/rxbisect0
@@ -85,7 +85,7 @@ KO=rxbisect
 HAVE_DL=
 command -v devlink >/dev/null 2>&1 && devlink dev | grep -qx "$DL" && HAVE_DL=1
 
-# 7: the documentation from modinfo
+# 6: the documentation from modinfo
 out=$(python3 "$TOP/tools/params-doc.py" --check "$KO" 2>&1)
 rc=$?
 [ $rc = 0 ] || ktap_print_msg "$out"
@@ -106,7 +106,7 @@ while IFS= read -r l; do
 done < <(modinfo -p "$KO")
 ktap_print_msg "${#NAMES[@]} ring-model parameters in modinfo"
 
-# 8: every parameter starts at its default
+# 7: every parameter starts at its default
 bad=
 for n in "${NAMES[@]}"; do
 	v=$(<"$P/$n")
@@ -122,7 +122,7 @@ fi
 ktap_test_result "every parameter starts at the default modinfo gives (sysfs${HAVE_DL:+, devlink})" \
 	eval '[ ${#NAMES[@]} -ge 30 -a -z "$bad" ]'
 
-# 9: devlink offers the table's parameters and stall_timeout_ms, no other
+# 8: devlink offers the table's parameters and stall_timeout_ms, no other
 if [ -n "$HAVE_DL" ]; then
 	dl=$(rxb_dl_params | sed 's/=.*//' | sort | xargs)
 	tb=$(printf '%s\n' "${NAMES[@]}" stall_timeout_ms | sort | xargs)
@@ -132,14 +132,14 @@ else
 	ktap_test_skip "devlink's parameters are modinfo's and stall_timeout_ms" "no devlink"
 fi
 
-# 10: the ring models modinfo names are the registered ones
+# 9: the ring models modinfo names are the registered ones
 mi=$(tr '|' '\n' <<<"${RANGE[ring_model]}" | sort | xargs)
 reg=$(rxb_models | sort | xargs)
 ktap_print_msg "ring_model: $mi"
 ktap_test_result "the ring models of modinfo are those the module registers" \
 	eval '[ -n "$reg" ] && [ "$mi" = "$reg" ]'
 
-# 11: a value outside the range: refused, the message names the parameter
+# 10: a value outside the range: refused, the message names the parameter
 # and its range, nothing changes
 bad=0
 mark=$(rxb_kmsg_mark "conventions.sh: out of range")
@@ -176,7 +176,7 @@ ktap_print_msg "e.g. $(grep -m1 -F "rxbisect: share_factor '" <<<"$log")"
 ktap_test_result "out-of-range values refused, the messages name the parameter and its range${HAVE_DL:+ (sysfs and devlink)}" \
 	[ $bad = 0 ]
 
-# 12
+# 11
 ktap_test_result "ping rxb0 -> rxb1 at the end" rxb_ping_ok "$NS0" "$RXB_IP1" 5
 
 ktap_finished
