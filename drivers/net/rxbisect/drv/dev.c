@@ -24,16 +24,11 @@ static const struct rxb_param *rxb_dl_param(u32 id)
 	return &rxb_params[id - RXB_DL_PARAM_BASE];
 }
 
-static bool rxb_dl_is_string(const struct rxb_param *p)
-{
-	return p->off < 0 || p->names || p->str;
-}
-
 /* The devlink value of parameter @id as text. */
 static void rxb_dl_text(const struct rxb_param *p, union devlink_param_value val,
 			char *buf)
 {
-	if (rxb_dl_is_string(p))
+	if (rxb_param_is_string(p))
 		strscpy(buf, val.vstr, RXB_PARAM_STRLEN);
 	else
 		snprintf(buf, RXB_PARAM_STRLEN, "%u", val.vu32);
@@ -51,7 +46,7 @@ static int rxb_dl_param_get(struct devlink *devlink, u32 id,
 	rtnl_lock();
 	rxb_param_show(&rdev->ports[0]->cfg, p, buf);
 	rtnl_unlock();
-	if (rxb_dl_is_string(p))
+	if (rxb_param_is_string(p))
 		strscpy(ctx->val.vstr, buf, sizeof(ctx->val.vstr));
 	else if (kstrtou32(buf, 10, &ctx->val.vu32))
 		return -EINVAL;
@@ -60,47 +55,46 @@ static int rxb_dl_param_get(struct devlink *devlink, u32 id,
 
 RXB_DL_PARAM_GET_DEFINE(rxb_dl_param_get)
 
-/* Apply @val to a copy of each port's configuration; 0 if all accept it. */
-static int rxb_dl_prepare(struct rxb_dev *rdev, const struct rxb_param *p,
-			  union devlink_param_value val, struct rxb_cfg *cfgs,
-			  struct netlink_ext_ack *extack)
+/* Check @val of parameter @id on both ports of @rdev, as each port's model
+ * will; with @commit apply it to both ports, or to neither.
+ */
+static int rxb_dl_apply(struct rxb_dev *rdev, u32 id,
+			union devlink_param_value val,
+			struct netlink_ext_ack *extack, bool commit)
 {
+	struct rxb_reconf rc[ARRAY_SIZE(rdev->ports)];
+	const struct rxb_param *p = rxb_dl_param(id);
 	struct rxb_model_cfg mcfg;
 	char buf[RXB_PARAM_STRLEN];
-	const char *msg;
+	const char *msg = NULL;
 	unsigned int i;
-	int err;
+	int err = 0;
 
 	rxb_dl_text(p, val, buf);
-	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++) {
-		cfgs[i] = rdev->ports[i]->cfg;
-		err = rxb_param_store(&cfgs[i], p, buf, &msg);
+	rtnl_lock();
+	for (i = 0; i < ARRAY_SIZE(rc) && !err; i++) {
+		rc[i].port = rdev->ports[i];
+		rc[i].cfg = rdev->ports[i]->cfg;
+		err = rxb_param_store(&rc[i].cfg, p, buf, &msg);
 		if (!err) {
-			rxb_rx_model_cfg(&cfgs[i], &mcfg);
-			err = rxb_model_validate(cfgs[i].model, &mcfg, &msg);
-		}
-		if (err) {
-			/* @msg is static, as NL_SET_ERR_MSG() requires. */
-			if (extack)
-				extack->_msg = msg;
-			return err;
+			rxb_rx_model_cfg(&rc[i].cfg, &mcfg);
+			err = rxb_model_validate(rc[i].cfg.model, &mcfg, &msg);
 		}
 	}
-	return 0;
+	/* @msg is static, as NL_SET_ERR_MSG() requires. */
+	if (err && extack)
+		extack->_msg = msg;
+	else if (!err && commit)
+		err = rxb_reconfigure_many(rc, ARRAY_SIZE(rc), NULL);
+	rtnl_unlock();
+	return err;
 }
 
 static int rxb_dl_param_validate(struct devlink *devlink, u32 id,
 				 union devlink_param_value *val,
 				 struct netlink_ext_ack *extack)
 {
-	struct rxb_cfg cfgs[2];
-	int err;
-
-	rtnl_lock();
-	err = rxb_dl_prepare(rxb_dev_of(devlink), rxb_dl_param(id), *val, cfgs,
-			     extack);
-	rtnl_unlock();
-	return err;
+	return rxb_dl_apply(rxb_dev_of(devlink), id, *val, extack, false);
 }
 
 RXB_DL_PARAM_VALIDATE_DEFINE(rxb_dl_param_validate)
@@ -109,25 +103,7 @@ static int rxb_dl_param_set(struct devlink *devlink, u32 id,
 			    struct devlink_param_gset_ctx *ctx,
 			    struct netlink_ext_ack *extack)
 {
-	struct rxb_dev *rdev = rxb_dev_of(devlink);
-	struct rxb_reconf rc[ARRAY_SIZE(rdev->ports)];
-	struct rxb_cfg cfgs[ARRAY_SIZE(rdev->ports)];
-	unsigned int i;
-	int err;
-
-	rtnl_lock();
-	err = rxb_dl_prepare(rdev, rxb_dl_param(id), ctx->val, cfgs, NULL);
-	if (err)
-		goto out;
-	for (i = 0; i < ARRAY_SIZE(rc); i++)
-		rc[i] = (struct rxb_reconf) {
-			.port = rdev->ports[i], .cfg = cfgs[i]
-		};
-	/* Both ports or neither. */
-	err = rxb_reconfigure_many(rc, ARRAY_SIZE(rc), NULL);
-out:
-	rtnl_unlock();
-	return err;
+	return rxb_dl_apply(rxb_dev_of(devlink), id, ctx->val, extack, true);
 }
 
 RXB_DL_PARAM_SET_DEFINE(rxb_dl_param_set)
@@ -165,11 +141,22 @@ static int rxb_dl_stall_validate(struct devlink *devlink, u32 id,
 
 RXB_DL_PARAM_VALIDATE_DEFINE(rxb_dl_stall_validate)
 
-/* Filled from rxb_params[] at module load: one entry per parameter. */
-static struct devlink_param rxb_dl_params[RXB_NPARAMS + 1];
+/* One runtime parameter per entry of rxb_param_list.h, filled at module load,
+ * then stall_timeout_ms, the device's own.
+ */
+static struct devlink_param rxb_dl_params[RXB_NPARAMS + 1] = {
+	[RXB_NPARAMS] = DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_STALL,
+					     "stall_timeout_ms",
+					     DEVLINK_PARAM_TYPE_U32,
+					     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
+					     RXB_DL_PARAM_GET(rxb_dl_stall_get),
+					     RXB_DL_PARAM_SET(rxb_dl_stall_set),
+					     RXB_DL_PARAM_VALIDATE(rxb_dl_stall_validate)),
+};
 
 /**
- * rxb_devlink_init() - build the devlink parameter table.
+ * rxb_devlink_init() - fill the devlink parameters of the ring-model
+ * parameters in.
  *
  * Return: 0.
  */
@@ -177,26 +164,17 @@ int rxb_devlink_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < RXB_NPARAMS; i++) {
-		const struct rxb_param *p = &rxb_params[i];
-
+	for (i = 0; i < RXB_NPARAMS; i++)
 		rxb_dl_params[i] = (struct devlink_param)
-			DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_BASE + i, p->name,
-					     rxb_dl_is_string(p) ?
+			DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_BASE + i,
+					     rxb_params[i].name,
+					     rxb_param_is_string(&rxb_params[i]) ?
 					     DEVLINK_PARAM_TYPE_STRING :
 					     DEVLINK_PARAM_TYPE_U32,
 					     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
 					     RXB_DL_PARAM_GET(rxb_dl_param_get),
 					     RXB_DL_PARAM_SET(rxb_dl_param_set),
 					     RXB_DL_PARAM_VALIDATE(rxb_dl_param_validate));
-	}
-	rxb_dl_params[RXB_NPARAMS] = (struct devlink_param)
-		DEVLINK_PARAM_DRIVER(RXB_DL_PARAM_STALL, "stall_timeout_ms",
-				     DEVLINK_PARAM_TYPE_U32,
-				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
-				     RXB_DL_PARAM_GET(rxb_dl_stall_get),
-				     RXB_DL_PARAM_SET(rxb_dl_stall_set),
-				     RXB_DL_PARAM_VALIDATE(rxb_dl_stall_validate));
 	return 0;
 }
 

@@ -10,34 +10,14 @@
 #include <net/rtnetlink.h>
 #include "rxbisect.h"
 
-/* Configuration of new ports, from the parameters below; under RTNL. */
+/* Configuration of new ports, from the parameters below; under RTNL.  The
+ * ring-model parameters take their defaults at the first use
+ * (rxb_defaults()), which may be a module parameter at load.
+ */
 struct rxb_cfg rxb_default_cfg = {
 	.rx_ring_size	= RXB_DEF_RING_SIZE,
 	.tx_ring_size	= RXB_DEF_TX_RING_SIZE,
 	.mtu		= ETH_DATA_LEN,
-	.mp = {
-		.share_factor	= RXB_DEF_SHARE_FACTOR,
-		.ax_ring_size	= RXB_DEF_AX_RING_SIZE,
-		.ax_policy	= RXB_AX_RR,
-		.notif_compress	= 1,
-		.notif_timeout_us = RXB_DEF_NOTIF_US,
-		.ws_window	= RXB_DEF_WS_WINDOW,
-		.dsh_period_us	= 10000,
-		.dsh_window	= 16,
-		.dsh_tput_mbps	= 1000,
-		.dsh_overload_ratio = 32,
-		.cache_kb	= RXB_DEF_CACHE_KB,
-		.corec_consumers = 0,
-		.corec_irq_policy = RXB_COREC_IRQ_ALL,
-		.flow_table_size = RXB_FLOW_TABLE_DEF,
-		.flow_idle_ms	= RXB_FLOW_IDLE_DEF_MS,
-		.nicmem_kb	= RXB_NICMEM_DEF_KB,
-		.nicmem_fetch_ns = RXB_NICMEM_DEF_NS,
-		.enso_pipes	= 1,
-		.enso_pipe_kb	= RXB_ENSO_PIPE_MAX / 1024,
-		.llc_budget	= RXB_CEIO_BUDGET_DEF,
-		.ceio_fetch	= 1,
-	},
 };
 
 /* Every port, under RTNL. */
@@ -55,13 +35,27 @@ static unsigned int rx_ring_size = RXB_DEF_RING_SIZE;
 module_param(rx_ring_size, uint, 0444);
 MODULE_PARM_DESC(rx_ring_size, "Entries per Rx ring (rxBisect: Bx ring) and completion ring of new ports: power of two, 64..8192 (default 1024)");
 
-/* The model parameters below may also be written at run time, in
+/* The ring-model parameters, one module parameter per entry of
+ * rxb_param_list.h, may also be written at run time, in
  * /sys/module/rxbisect/parameters/: the new value then applies to every
- * port, rebuilding the rings of running ones under traffic.  A value that
- * a port cannot take is refused (EINVAL, reason in dmesg) and nothing
+ * port, rebuilding the rings of running ones under traffic; the other
+ * settings of each port (what devlink or ethtool set on it) stay.  A value
+ * that a port cannot take is refused (EINVAL, reason in dmesg) and nothing
  * changes.
  */
 static bool rxb_ready;	/* module init is done: ports may exist */
+
+/* Give the ring-model parameters of rxb_default_cfg their defaults, once;
+ * under RTNL.
+ */
+static void rxb_defaults(void)
+{
+	static bool done;
+
+	if (!done)
+		rxb_param_defaults(&rxb_default_cfg);
+	done = true;
+}
 
 /* Check a port configuration as the model will; log why it is refused. */
 static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
@@ -79,14 +73,18 @@ static int rxb_cfg_check(const struct rxb_cfg *cfg, struct net_device *dev)
 	return err;
 }
 
-/* Apply @cfg's model and model parameters to the defaults and every port:
- * all ports or none (rxb_reconfigure_many()).
+/* Apply @cfg, the defaults with the value @val of parameter @p, to the
+ * defaults, and @val alone to every port, whose other settings stay (as
+ * devlink changes a device's ports): all ports or none
+ * (rxb_reconfigure_many()).
  */
-static int rxb_apply_all(const struct rxb_cfg *cfg)
+static int rxb_apply_all(const struct rxb_cfg *cfg, const struct rxb_param *p,
+			 const char *val)
 {
 	struct rxb_reconf *rc;
 	struct rxb_port *port;
 	unsigned int n = 0;
+	const char *msg;
 	int err;
 
 	err = rxb_cfg_check(cfg, NULL);
@@ -101,17 +99,23 @@ static int rxb_apply_all(const struct rxb_cfg *cfg)
 	list_for_each_entry(port, &rxb_ports, list) {
 		rc[n].port = port;
 		rc[n].cfg = port->cfg;
-		rc[n].cfg.model = cfg->model;
-		rc[n].cfg.mp = cfg->mp;
+		/* A port's other settings may refuse it (ceio_force_slow
+		 * without nicmem_kb); rxb_reconfigure_many() checks the rest.
+		 */
+		err = rxb_param_store(&rc[n].cfg, p, val, &msg);
+		if (err) {
+			netdev_err(port->dev, "%s '%.*s': %s\n", p->name,
+				   (int)strcspn(val, "\n"), val, msg);
+			goto out;
+		}
 		n++;
 	}
 	err = rxb_reconfigure_many(rc, n, NULL);
+	if (!err)
+		rxb_default_cfg = *cfg;
+out:
 	kvfree(rc);
-	if (err)
-		return err;
-	rxb_default_cfg.model = cfg->model;
-	rxb_default_cfg.mp = cfg->mp;
-	return 0;
+	return err;
 }
 
 static int rxb_param_set(const char *val, const struct kernel_param *kp)
@@ -122,6 +126,7 @@ static int rxb_param_set(const char *val, const struct kernel_param *kp)
 	int err;
 
 	rtnl_lock();
+	rxb_defaults();
 	cfg = rxb_default_cfg;
 	err = rxb_param_store(&cfg, p, val, &msg);
 	if (err) {
@@ -130,7 +135,7 @@ static int rxb_param_set(const char *val, const struct kernel_param *kp)
 		goto out;
 	}
 	if (rxb_ready)
-		err = rxb_apply_all(&cfg);
+		err = rxb_apply_all(&cfg, p, val);
 	else
 		rxb_default_cfg = cfg;	/* at load: checked by rxb_params_check() */
 out:
@@ -143,6 +148,7 @@ static int rxb_param_get(char *buf, const struct kernel_param *kp)
 	char val[RXB_PARAM_STRLEN];
 
 	rtnl_lock();
+	rxb_defaults();
 	rxb_param_show(&rxb_default_cfg, kp->arg, val);
 	rtnl_unlock();
 	return sysfs_emit(buf, "%s\n", val);
@@ -153,66 +159,19 @@ static const struct kernel_param_ops rxb_param_ops = {
 	.get = rxb_param_get,
 };
 
-module_param_cb(ring_model, &rxb_param_ops, &rxb_params[RXB_P_MODEL], 0644);
-MODULE_PARM_DESC(ring_model, "Receive ring model: privring (default), rxbisect, shring, shring-list, shring-batched, dshring, corec, enso or ceio; writable");
-module_param_cb(share_factor, &rxb_param_ops, &rxb_params[RXB_P_SHARE], 0644);
-MODULE_PARM_DESC(share_factor, "shRing models: queues sharing one Rx ring, 1..32 (default 8, at most the queue count); writable");
-module_param_cb(ax_ring_size, &rxb_param_ops, &rxb_params[RXB_P_AX], 0644);
-MODULE_PARM_DESC(ax_ring_size, "rxBisect: entries per allocation (Ax) ring: power of two, 64..8192, at most the Rx ring size (default 128); writable");
-module_param_cb(ax_policy, &rxb_param_ops, &rxb_params[RXB_P_POLICY], 0644);
-MODULE_PARM_DESC(ax_policy, "rxBisect: Ax ring to borrow from when the queue's own is empty: rr (round-robin, default), most (most filled) or random; writable");
-module_param_cb(ax_assoc, &rxb_param_ops, &rxb_params[RXB_P_ASSOC], 0644);
-MODULE_PARM_DESC(ax_assoc, "rxBisect: Bx rings are associated with the Ax rings of their group of ax_assoc consecutive queues; 0 (default): all; writable");
-module_param_cb(ax_assoc_map, &rxb_param_ops, &rxb_params[RXB_P_ASSOC_MAP], 0644);
-MODULE_PARM_DESC(ax_assoc_map, "rxBisect: Ax rings each Bx ring may borrow from, ';'-separated sets used cyclically, each '*' or a ','-list of N, N-M (Ax rings) and +N, +N-M (N after the queue's own): e.g. 0-3;2-5 or +0-1; default (empty): ax_assoc; writable");
-module_param_cb(ax_link, &rxb_param_ops, &rxb_params[RXB_P_LINK], 0644);
-MODULE_PARM_DESC(ax_link, "rxBisect: queue each Ax ring is linked to (whose NAPI refills it), a ','-list of N and N-M, one queue per Ax ring: e.g. 7 (one Ax ring, refilled by queue 7); default (empty): Ax ring i per queue i; writable");
-module_param_cb(notif_compress, &rxb_param_ops, &rxb_params[RXB_P_COMPRESS], 0644);
-MODULE_PARM_DESC(notif_compress, "rxBisect: hold buffer-consumed notifications until the next packet entry or notif_timeout_us (1, default) or write them at once (0); writable");
-module_param_cb(notif_timeout_us, &rxb_param_ops, &rxb_params[RXB_P_TIMEOUT], 0644);
-MODULE_PARM_DESC(notif_timeout_us, "rxBisect: longest hold of a notification, 1..1000000 us (default 50); writable");
-module_param_cb(ws_window, &rxb_param_ops, &rxb_params[RXB_P_WS], 0644);
-MODULE_PARM_DESC(ws_window, "NIC writes over which the I/O working set (ethtool -S io_ws_*) is measured: power of two, 256..1048576 (default 16384); writable");
-module_param_cb(cache_kb, &rxb_param_ops, &rxb_params[RXB_P_CACHE], 0644);
-MODULE_PARM_DESC(cache_kb, "Cache capacity (KiB) the I/O working set should fit, e.g. the LLC's DDIO ways (default 4096); used for configuration advice and by dynamic shRing; writable");
-module_param_cb(corec_consumers, &rxb_param_ops, &rxb_params[RXB_P_COREC_CONSUMERS], 0644);
-MODULE_PARM_DESC(corec_consumers, "COREC: queues consuming each shared queue (groups of consecutive queues), 0..32, at most the queue count; 0 (default): all queues share one; writable");
-module_param_cb(corec_irq_policy, &rxb_param_ops, &rxb_params[RXB_P_COREC_IRQ], 0644);
-MODULE_PARM_DESC(corec_irq_policy, "COREC: consumers interrupted per completion: all (default: any idle one takes it) or rr (the next one, round-robin); writable");
-module_param_cb(engine, &rxb_param_ops, &rxb_params[RXB_P_ENGINE], 0644);
-MODULE_PARM_DESC(engine, "Where the emulated NIC runs: inline (default: in the sender's context) or cpuN (a dedicated kernel thread bound to CPU N, fed by a lock-free ingress queue); writable");
-module_param_cb(dsh_period_us, &rxb_param_ops, &rxb_params[RXB_P_DSH_PERIOD], 0644);
-MODULE_PARM_DESC(dsh_period_us, "dshring: controller sampling period, 100..10000000 us (default 10000); writable");
-module_param_cb(dsh_window, &rxb_param_ops, &rxb_params[RXB_P_DSH_WINDOW], 0644);
-MODULE_PARM_DESC(dsh_window, "dshring: samples in the sliding window, a multiple of 8 in 8..64 (default 16); writable");
-module_param_cb(dsh_tput_mbps, &rxb_param_ops, &rxb_params[RXB_P_DSH_TPUT], 0644);
-MODULE_PARM_DESC(dsh_tput_mbps, "dshring: a sample's throughput is high above this, Mbit/s (default 1000); writable");
-module_param_cb(dsh_overload_ratio, &rxb_param_ops, &rxb_params[RXB_P_DSH_OVERLOAD], 0644);
-MODULE_PARM_DESC(dsh_overload_ratio, "dshring: overloaded when the standard deviation of the queues' receive-call intervals exceeds this many times their median (default 32); writable");
-module_param_cb(flow_table_size, &rxb_param_ops, &rxb_params[RXB_P_FLOW_SIZE], 0644);
-MODULE_PARM_DESC(flow_table_size, "NIC flow table entries (5-tuple, learned on a flow's first frame; a full table learns no new flow), 16..1048576 (default 4096); writable");
-module_param_cb(flow_idle_ms, &rxb_param_ops, &rxb_params[RXB_P_FLOW_IDLE], 0644);
-MODULE_PARM_DESC(flow_idle_ms, "NIC flow table: an entry without a frame for this long is freed, 1..600000 ms (default 1000); writable");
-module_param_cb(nicmem_kb, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_KB], 0644);
-MODULE_PARM_DESC(nicmem_kb, "Capacity of the on-NIC memory tier, 0..1048576 KiB (default 65536); writable");
-module_param_cb(nicmem_fetch_ns, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_NS], 0644);
-MODULE_PARM_DESC(nicmem_fetch_ns, "Latency of a host fetch from the on-NIC memory tier, 0..1000000 ns (default 1000); writable");
-module_param_cb(enso_pipes, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PIPES], 0644);
-MODULE_PARM_DESC(enso_pipes, "enso: pipes per queue, a power of two in 1..512, at most 1024 over all queues and at most the rx ring size (the notification ring); default 1; writable");
-module_param_cb(enso_pipe_kb, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PIPE_KB], 0644);
-MODULE_PARM_DESC(enso_pipe_kb, "enso: KiB per pipe, a power of two in 4..2048 (default 2048, the Enso library's 2 MiB); writable");
-module_param_cb(enso_prefetch, &rxb_param_ops, &rxb_params[RXB_P_ENSO_PREFETCH], 0644);
-MODULE_PARM_DESC(enso_prefetch, "enso: low-latency mode, the driver prefetches the next pipe's notification: off (default, reactive only) or on; writable");
-module_param_cb(llc_budget, &rxb_param_ops, &rxb_params[RXB_P_LLC_BUDGET], 0644);
-MODULE_PARM_DESC(llc_budget, "ceio: host cache budget in bytes, one buffer..1 GiB; credits = budget / buffer size (default 6291456, the paper's 6 MiB); writable");
-module_param_cb(ceio_release, &rxb_param_ops, &rxb_params[RXB_P_CEIO_RELEASE], 0644);
-MODULE_PARM_DESC(ceio_release, "ceio: lazy credit release: batch (default: at the end of the NAPI batch), page (when the page returns to the page_pool); writable");
-module_param_cb(ceio_fetch, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FETCH], 0644);
-MODULE_PARM_DESC(ceio_fetch, "ceio: slow-path fetch from the on-NIC tier: async (default, the paper's async_recv(): fetches posted for every slow entry known, delivered as they complete) or sync (recv(): one fetch at a time); writable");
-module_param_cb(ceio_force_slow, &rxb_param_ops, &rxb_params[RXB_P_CEIO_FORCE_SLOW], 0644);
-MODULE_PARM_DESC(ceio_force_slow, "ceio: no credits, every packet takes the slow path: off (default) or on (needs nicmem_kb > 0); writable");
-module_param_cb(nicmem_split, &rxb_param_ops, &rxb_params[RXB_P_NICMEM_SPLIT], 0644);
-MODULE_PARM_DESC(nicmem_split, "NIC header/data split: TCP/UDP headers to host buffers, payloads into the on-NIC memory tier: off (default) or on (needs nicmem_kb > 0; not with shring-batched or enso); writable");
+/* Per entry of rxb_param_list.h: the module parameter, its type and its
+ * description ("description (range; default value); writable") for modinfo.
+ */
+#define RXB_PARAM_TYPE_U32	"uint"
+#define RXB_PARAM_TYPE_POW2	"uint"
+#define RXB_PARAM_TYPE_NAMES	"string"
+#define RXB_PARAM_TYPE_STR	"string"
+#define RXB_PARAM_TYPE_MODEL	"string"
+#define RXB_PARAM(name, type, lim, def, check)				\
+	module_param_cb(name, &rxb_param_ops, &rxb_params[RXB_P_##name], 0644); \
+	__MODULE_PARM_TYPE(name, RXB_PARAM_TYPE_##type);		\
+	MODULE_PARM_DESC(name, RXB_PARAM_DESC(name, type, lim, def) "; writable");
+#include "rxb_param_list.h"
 
 /* debug_ctx: the check of the NIC's context (rxb_hw_model.h). */
 static bool debug_ctx;
@@ -241,8 +200,9 @@ static int __init rxb_params_check(void)
 {
 	struct rxb_cfg *cfg = &rxb_default_cfg;
 
-	if (!cfg->model)
-		cfg->model = &rxb_privring_ops;
+	rtnl_lock();
+	rxb_defaults();
+	rtnl_unlock();
 	if (!is_power_of_2(rx_ring_size) || rx_ring_size < RXB_RING_MIN ||
 	    rx_ring_size > RXB_RING_MAX) {
 		pr_err("rxbisect: rx_ring_size %u: must be a power of two in %u..%u\n",

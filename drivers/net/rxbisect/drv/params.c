@@ -1,154 +1,234 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring-model parameters, one table for both interfaces that set them:
- * module parameters (/sys/module/rxbisect/parameters, every port) and
- * devlink parameters (one device's ports).  To add a parameter: a field in
- * struct rxb_mparams, an RXB_P_* index and an entry here, then a
- * module_param_cb() line in main.c; devlink picks it up by itself.
+ * The ring-model parameters, for both interfaces that set them: module
+ * parameters (/sys/module/rxbisect/parameters, every port; main.c) and
+ * devlink parameters (one device's ports; dev.c).  Each is declared once,
+ * in rxb_param_list.h; this file parses, checks and shows them.
  */
+#include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/string.h>
 #include "rxbisect.h"
 
-static const char * const rxb_ax_policy_names[RXB_AX_NPOLICIES] = {
-	[RXB_AX_RR]	= "rr",
-	[RXB_AX_MOST]	= "most",
-	[RXB_AX_RANDOM]	= "random",
-};
+/* The names of RXB_PT_NAMES parameters are their enums' values in order. */
+static_assert(RXB_AX_RR == 0 && RXB_AX_MOST == 1 && RXB_AX_RANDOM == 2 &&
+	      RXB_AX_NPOLICIES == 3);
+static_assert(RXB_COREC_IRQ_RR == 0 && RXB_COREC_IRQ_ALL == 1 &&
+	      RXB_COREC_IRQ_NPOLICIES == 2);
+static_assert(RXB_CEIO_REL_BATCH == 0 && RXB_CEIO_REL_PAGE == 1 &&
+	      RXB_CEIO_REL_NMODES == 2);
+/* The literal limits of rxb_param_list.h that stand for the datasheet's. */
+static_assert(RXB_AX_TOPO_LEN == 32);			/* "at most 31" */
+static_assert(RXB_MAX_QUEUES == 32);			/* engine: cpu31 */
+static_assert(4 * 1024 == RXB_ENSO_PIPE_MIN && 2048 * 1024 == RXB_ENSO_PIPE_MAX);
+static_assert(1073741824 == RXB_CEIO_BUDGET_MAX);
+static_assert(6291456 == RXB_CEIO_BUDGET_DEF);
 
-static const char * const rxb_enso_prefetch_names[] = {
-	"off", "on",
-};
+/* A topology string (ax_assoc_map, ax_link): its syntax is checked here,
+ * whatever the model, for the most queues a port may have: ax_link alone,
+ * ax_assoc_map against the Ax rings of the current ax_link.  rxBisect's
+ * validate() checks the whole against each port's queue count.
+ */
+static int rxb_check_topo(const char *link, const char *map, const char **msg)
+{
+	struct rxb_model_cfg mcfg = { .nqueues = RXB_MAX_MODEL_QUEUES };
 
-static const char * const rxb_ceio_release_names[RXB_CEIO_REL_NMODES] = {
-	[RXB_CEIO_REL_BATCH]	= "batch",
-	[RXB_CEIO_REL_PAGE]	= "page",
-};
+	strscpy(mcfg.ax_link, link, sizeof(mcfg.ax_link));
+	strscpy(mcfg.ax_assoc_map, map, sizeof(mcfg.ax_assoc_map));
+	return rxb_rxbisect_topo_check(&mcfg, msg) ? -EINVAL : 0;
+}
 
-static const char * const rxb_ceio_fetch_names[] = {
-	"sync", "async",
-};
+static int rxb_check_ax_link(const struct rxb_cfg *cfg, u32 val,
+			     const char *str, const char **msg)
+{
+	return rxb_check_topo(str, "", msg);
+}
 
-static const char * const rxb_corec_irq_names[RXB_COREC_IRQ_NPOLICIES] = {
-	[RXB_COREC_IRQ_RR]	= "rr",
-	[RXB_COREC_IRQ_ALL]	= "all",
-};
+static int rxb_check_assoc_map(const struct rxb_cfg *cfg, u32 val,
+			       const char *str, const char **msg)
+{
+	return rxb_check_topo(cfg->mp.ax_link, str, msg);
+}
 
-#define RXB_CPU(n)	"cpu" #n
-static const char * const rxb_engine_names[RXB_MAX_QUEUES + 1] = {
-	"inline",
-	RXB_CPU(0), RXB_CPU(1), RXB_CPU(2), RXB_CPU(3), RXB_CPU(4), RXB_CPU(5),
-	RXB_CPU(6), RXB_CPU(7), RXB_CPU(8), RXB_CPU(9), RXB_CPU(10),
-	RXB_CPU(11), RXB_CPU(12), RXB_CPU(13), RXB_CPU(14), RXB_CPU(15),
-	RXB_CPU(16), RXB_CPU(17), RXB_CPU(18), RXB_CPU(19), RXB_CPU(20),
-	RXB_CPU(21), RXB_CPU(22), RXB_CPU(23), RXB_CPU(24), RXB_CPU(25),
-	RXB_CPU(26), RXB_CPU(27), RXB_CPU(28), RXB_CPU(29), RXB_CPU(30),
-	RXB_CPU(31),
-};
+static int rxb_check_engine(const struct rxb_cfg *cfg, u32 val,
+			    const char *str, const char **msg)
+{
+	if (val && !cpu_online(val - 1)) {
+		*msg = "engine: the engine CPU is not online";
+		return -EINVAL;
+	}
+	return 0;
+}
 
-#define RXB_MP(f)	offsetof(struct rxb_mparams, f)
+/* Checked here, not only by dshRing: a value set while another model runs
+ * would otherwise be refused at the switch to dshRing.
+ */
+static int rxb_check_dsh_window(const struct rxb_cfg *cfg, u32 val,
+				const char *str, const char **msg)
+{
+	if (val % 8) {
+		*msg = "dsh_window: must be a multiple of 8";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char rxb_msg_force_slow[] =
+	"ceio: slow path forced but the on-NIC memory tier has no capacity";
+static const char rxb_msg_split[] =
+	"nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
+
+/* CEIO's forced slow path and the header/data split need the tier. */
+static int rxb_check_nicmem_kb(const struct rxb_cfg *cfg, u32 val,
+			       const char *str, const char **msg)
+{
+	if (!val && cfg->mp.ceio_force_slow)
+		*msg = rxb_msg_force_slow;
+	else if (!val && cfg->mp.nicmem_split)
+		*msg = rxb_msg_split;
+	else
+		return 0;
+	return -EINVAL;
+}
+
+static int rxb_check_force_slow(const struct rxb_cfg *cfg, u32 val,
+				const char *str, const char **msg)
+{
+	if (val && !cfg->mp.nicmem_kb) {
+		*msg = rxb_msg_force_slow;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxb_check_split(const struct rxb_cfg *cfg, u32 val,
+			   const char *str, const char **msg)
+{
+	if (val && !cfg->mp.nicmem_kb) {
+		*msg = rxb_msg_split;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxb_check_llc_budget(const struct rxb_cfg *cfg, u32 val,
+				const char *str, const char **msg)
+{
+	if (val < RXB_RX_BUF_LEN) {
+		*msg = "llc_budget: below one receive buffer";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define RXB_PARAM_LIM_U32(lo, hi)	.min = (lo), .max = (hi)
+#define RXB_PARAM_LIM_POW2(lo, hi)	.min = (lo), .max = (hi)
+#define RXB_PARAM_LIM_NAMES(n)		.names = (n)
+#define RXB_PARAM_LIM_STR()		.names = NULL
+#define RXB_PARAM_LIM_MODEL(n)		.names = (n)
 
 /* Not const: kernel_param.arg, which points here, is a plain pointer. */
 struct rxb_param rxb_params[RXB_NPARAMS] = {
-	[RXB_P_MODEL]	 = { "ring_model", -1 },
-	[RXB_P_SHARE]	 = { "share_factor", RXB_MP(share_factor), 1,
-			     RXB_MAX_QUEUES },
-	[RXB_P_AX]	 = { "ax_ring_size", RXB_MP(ax_ring_size), RXB_RING_MIN,
-			     RXB_RING_MAX, true },
-	[RXB_P_POLICY]	 = { "ax_policy", RXB_MP(ax_policy), 0,
-			     RXB_AX_NPOLICIES - 1, false, rxb_ax_policy_names },
-	[RXB_P_ASSOC]	 = { "ax_assoc", RXB_MP(ax_assoc), 0, RXB_MAX_QUEUES },
-	[RXB_P_COMPRESS] = { "notif_compress", RXB_MP(notif_compress), 0, 1 },
-	[RXB_P_TIMEOUT]	 = { "notif_timeout_us", RXB_MP(notif_timeout_us), 1,
-			     1000000 },
-	[RXB_P_WS]	 = { "ws_window", RXB_MP(ws_window), 256, 1U << 20, true },
-	[RXB_P_CACHE]	 = { "cache_kb", RXB_MP(cache_kb), 1, 1U << 22 },
-	[RXB_P_COREC_CONSUMERS] = { "corec_consumers", RXB_MP(corec_consumers),
-				    0, RXB_MAX_QUEUES },
-	[RXB_P_COREC_IRQ] = { "corec_irq_policy", RXB_MP(corec_irq_policy), 0,
-			      RXB_COREC_IRQ_NPOLICIES - 1, false,
-			      rxb_corec_irq_names },
-	[RXB_P_ENGINE]	 = { "engine", RXB_MP(engine), 0, RXB_MAX_QUEUES, false,
-			     rxb_engine_names },
-	[RXB_P_DSH_PERIOD] = { "dsh_period_us", RXB_MP(dsh_period_us), 100,
-			       10000000 },
-	[RXB_P_DSH_WINDOW] = { "dsh_window", RXB_MP(dsh_window), 8, 64 },
-	[RXB_P_DSH_TPUT] = { "dsh_tput_mbps", RXB_MP(dsh_tput_mbps), 1, 1000000 },
-	[RXB_P_DSH_OVERLOAD] = { "dsh_overload_ratio", RXB_MP(dsh_overload_ratio),
-				 2, 1024 },
-	[RXB_P_ASSOC_MAP] = { "ax_assoc_map", RXB_MP(ax_assoc_map), 0, 0, false,
-			      NULL, true },
-	[RXB_P_LINK]	 = { "ax_link", RXB_MP(ax_link), 0, 0, false, NULL,
-			     true },
-	[RXB_P_FLOW_SIZE] = { "flow_table_size", RXB_MP(flow_table_size),
-			      RXB_FLOW_TABLE_MIN, RXB_FLOW_TABLE_MAX },
-	[RXB_P_FLOW_IDLE] = { "flow_idle_ms", RXB_MP(flow_idle_ms), 1, 600000 },
-	[RXB_P_NICMEM_KB] = { "nicmem_kb", RXB_MP(nicmem_kb), 0,
-			      RXB_NICMEM_MAX_KB },
-	[RXB_P_NICMEM_NS] = { "nicmem_fetch_ns", RXB_MP(nicmem_fetch_ns), 0,
-			      RXB_NICMEM_MAX_NS },
-	[RXB_P_ENSO_PIPES] = { "enso_pipes", RXB_MP(enso_pipes), 1,
-			       RXB_ENSO_MAX_PIPES_Q, true },
-	[RXB_P_ENSO_PIPE_KB] = { "enso_pipe_kb", RXB_MP(enso_pipe_kb),
-				 RXB_ENSO_PIPE_MIN / 1024,
-				 RXB_ENSO_PIPE_MAX / 1024, true },
-	[RXB_P_ENSO_PREFETCH] = { "enso_prefetch", RXB_MP(enso_prefetch), 0, 1,
-				  false, rxb_enso_prefetch_names },
-	[RXB_P_LLC_BUDGET] = { "llc_budget", RXB_MP(llc_budget), RXB_RX_BUF_LEN,
-			       RXB_CEIO_BUDGET_MAX },
-	[RXB_P_CEIO_RELEASE] = { "ceio_release", RXB_MP(ceio_release), 0,
-				 RXB_CEIO_REL_NMODES - 1, false,
-				 rxb_ceio_release_names },
-	[RXB_P_CEIO_FETCH] = { "ceio_fetch", RXB_MP(ceio_fetch), 0, 1, false,
-			       rxb_ceio_fetch_names },
-	[RXB_P_CEIO_FORCE_SLOW] = { "ceio_force_slow", RXB_MP(ceio_force_slow),
-				    0, 1, false, rxb_enso_prefetch_names },
-	[RXB_P_NICMEM_SPLIT] = { "nicmem_split", RXB_MP(nicmem_split), 0, 1,
-				 false, rxb_enso_prefetch_names },
+#define RXB_PARAM(_name, _type, _lim, _def, _check)			\
+	[RXB_P_##_name] = {						\
+		.name = #_name,						\
+		.type = RXB_PT_##_type,					\
+		.off = offsetof(struct rxb_mparams, _name),		\
+		RXB_PARAM_CALL(RXB_PARAM_LIM_##_type, RXB_PARAM_ARGS _lim), \
+		.def = _def,						\
+		.bad = #_name ": " RXB_PARAM_BAD(_type, _lim),		\
+		.check = _check,					\
+	},
+#include "rxb_param_list.h"
 };
 
-/* Why @p refuses a value outside its range. */
-static const char *rxb_param_range_msg(const struct rxb_param *p)
+/* A name of a '|'-separated list: a word, or "pfxA..pfxB", which stands
+ * for the names pfxA, pfxA+1, ..., pfxB (e.g. cpu0..cpu31).
+ */
+struct rxb_name {
+	const char *s;	/* the word, or the prefix of a range */
+	size_t len;	/* its length */
+	u32 lo, n;	/* first number of a range, and its names (a word: 1) */
+};
+
+/* The decimal number in [@s, @end). */
+static u32 rxb_name_num(const char *s, const char *end)
 {
-	if (p == &rxb_params[RXB_P_ENSO_PIPE_KB])
-		return "enso: pipe size out of range: 4..2048 KiB (2 MiB at most)";
-	if (p == &rxb_params[RXB_P_ENSO_PIPES])
-		return "enso: pipes per queue out of range: 1..512";
-	if (p == &rxb_params[RXB_P_LLC_BUDGET])
-		return "ceio: llc_budget below one buffer or above what the NIC addresses (1 GiB)";
-	return "out of range (see modinfo rxbisect)";
+	u32 v = 0;
+
+	while (s < end)
+		v = v * 10 + (*s++ - '0');
+	return v;
 }
 
-/* A topology string parameter (ax_assoc_map, ax_link). */
-static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
-			       const char *buf, const char **msg)
+/* Parse the first name of @names into @nm; return the rest, or NULL. */
+static const char *rxb_name_next(const char *names, struct rxb_name *nm)
 {
-	struct rxb_model_cfg mcfg = { .nqueues = RXB_MAX_MODEL_QUEUES };
-	char *dst = (char *)&cfg->mp + p->off;
+	const char *end = strchrnul(names, '|');
+	const char *dots = strnstr(names, "..", end - names);
 
-	if (!strcmp(buf, "default"))
-		buf = "";
-	if (strlen(buf) >= RXB_AX_TOPO_LEN) {
-		*msg = "too long (31 characters at most)";
-		return -EINVAL;
+	nm->s = names;
+	nm->len = end - names;
+	nm->lo = 0;
+	nm->n = 1;
+	if (dots) {
+		nm->len = strcspn(names, "0123456789");
+		nm->lo = rxb_name_num(names + nm->len, dots);
+		nm->n = rxb_name_num(dots + 2 + nm->len, end) - nm->lo + 1;
 	}
-	/* The syntax is checked here, whatever the model, for the most
-	 * queues a port may have: ax_link alone, ax_assoc_map against the
-	 * Ax rings of the current ax_link.  rxBisect's validate() checks the
-	 * whole against each port's queue count.
-	 */
-	if (p == &rxb_params[RXB_P_LINK]) {
-		strscpy(mcfg.ax_link, buf, sizeof(mcfg.ax_link));
-	} else {
-		strscpy(mcfg.ax_link, cfg->mp.ax_link, sizeof(mcfg.ax_link));
-		strscpy(mcfg.ax_assoc_map, buf, sizeof(mcfg.ax_assoc_map));
+	return *end ? end + 1 : NULL;
+}
+
+/* The index of @val among the '|'-separated @names, or -1. */
+static int rxb_names_find(const char *names, const char *val)
+{
+	size_t len = strlen(val);
+	struct rxb_name nm;
+	const char *num;
+	int i = 0;
+	u32 v;
+
+	while (names) {
+		names = rxb_name_next(names, &nm);
+		if (nm.n == 1 && nm.len == len && !strncmp(nm.s, val, len))
+			return i;
+		num = val + nm.len;
+		/* a range: its prefix, then a number without leading 0 */
+		if (nm.n > 1 && len > nm.len && len - nm.len < 10 &&
+		    !strncmp(nm.s, val, nm.len) &&
+		    strspn(num, "0123456789") == len - nm.len &&
+		    (*num != '0' || !num[1])) {
+			v = rxb_name_num(num, val + len);
+			if (v >= nm.lo && v - nm.lo < nm.n)
+				return i + v - nm.lo;
+		}
+		i += nm.n;
 	}
-	if (rxb_rxbisect_topo_check(&mcfg, msg))
-		return -EINVAL;
-	strscpy(dst, buf, RXB_AX_TOPO_LEN);
-	return 0;
+	return -1;
+}
+
+/* Name @i of the '|'-separated @names into @buf (RXB_PARAM_STRLEN). */
+static void rxb_names_get(const char *names, u32 i, char *buf)
+{
+	struct rxb_name nm;
+
+	while (names) {
+		names = rxb_name_next(names, &nm);
+		if (i < nm.n) {
+			if (nm.n == 1)
+				snprintf(buf, RXB_PARAM_STRLEN, "%.*s",
+					 (int)nm.len, nm.s);
+			else
+				snprintf(buf, RXB_PARAM_STRLEN, "%.*s%u",
+					 (int)nm.len, nm.s, nm.lo + i);
+			return;
+		}
+		i -= nm.n;
+	}
+	WARN_ON_ONCE(1);
+	strscpy(buf, "?", RXB_PARAM_STRLEN);
 }
 
 /**
@@ -156,81 +236,57 @@ static int rxb_param_store_str(struct rxb_cfg *cfg, const struct rxb_param *p,
  * @cfg: configuration to change.
  * @p: the parameter.
  * @val: its new value as text (a trailing newline is ignored).
- * @msg: set to a static explanation on error.
+ * @msg: set to a static explanation on error, which names the parameter.
  *
  * Return: 0 or -EINVAL.
  */
 int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 		    const char *val, const char **msg)
 {
+	const struct rxb_model_ops *ops = NULL;
 	char buf[RXB_PARAM_STRLEN];
-	u32 i, n;
+	const char *s;
+	int i = 0;
+	u32 n = 0;
 
-	if (strlen(val) >= sizeof(buf)) {
-		*msg = "too long";
+	*msg = p->bad;
+	if (strlen(val) >= sizeof(buf))
 		return -EINVAL;
-	}
 	strscpy(buf, val, sizeof(buf));
-	strim(buf);
-	if (p->str)
-		return rxb_param_store_str(cfg, p, strim(buf), msg);
-	if (p->off < 0) {
-		const struct rxb_model_ops *ops = rxb_model_find(buf);
-
-		if (!ops) {
-			*msg = "unknown ring model";
+	s = strim(buf);
+	switch (p->type) {
+	case RXB_PT_MODEL:
+		ops = rxb_model_find(s);
+		if (!ops)
 			return -EINVAL;
-		}
-		cfg->model = ops;
-		return 0;
-	}
-	if (p->names) {
-		for (i = p->min; i <= p->max; i++)
-			if (!strcmp(buf, p->names[i]))
-				break;
-		if (i > p->max) {
-			*msg = p == &rxb_params[RXB_P_CEIO_RELEASE] ?
-			       "ceio: unknown credit release mode (batch, page)" :
-			       "unknown value";
+		break;
+	case RXB_PT_STR:
+		if (!strcmp(s, "default"))
+			s = "";
+		if (strlen(s) >= RXB_AX_TOPO_LEN)
 			return -EINVAL;
-		}
+		break;
+	case RXB_PT_NAMES:
+		i = rxb_names_find(p->names, s);
+		if (i < 0)
+			return -EINVAL;
 		n = i;
-	} else if (kstrtou32(buf, 0, &n)) {
-		*msg = "not a number";
-		return -EINVAL;
-	} else if (n < p->min || n > p->max) {
-		*msg = rxb_param_range_msg(p);
-		return -EINVAL;
-	} else if (p->pow2 && !is_power_of_2(n)) {
-		*msg = "must be a power of two";
-		return -EINVAL;
+		break;
+	case RXB_PT_U32:
+	case RXB_PT_POW2:
+		if (kstrtou32(s, 0, &n) || n < p->min || n > p->max ||
+		    (p->type == RXB_PT_POW2 && !is_power_of_2(n)))
+			return -EINVAL;
+		break;
 	}
-	/* Checked here, not only by dshRing: a value set while another
-	 * model runs would otherwise be refused at the switch to dshRing.
-	 */
-	if (p == &rxb_params[RXB_P_DSH_WINDOW] && n % 8) {
-		*msg = "must be a multiple of 8";
+	if (p->check && p->check(cfg, n, s, msg))
 		return -EINVAL;
-	}
-	/* CEIO's forced slow path needs the on-NIC memory tier. */
-	if ((p == &rxb_params[RXB_P_CEIO_FORCE_SLOW] && n &&
-	     !cfg->mp.nicmem_kb) ||
-	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n &&
-	     cfg->mp.ceio_force_slow)) {
-		*msg = "ceio: slow path forced but the on-NIC memory tier has no capacity";
-		return -EINVAL;
-	}
-	/* The header/data split keeps payloads in the tier. */
-	if ((p == &rxb_params[RXB_P_NICMEM_SPLIT] && n && !cfg->mp.nicmem_kb) ||
-	    (p == &rxb_params[RXB_P_NICMEM_KB] && !n && cfg->mp.nicmem_split)) {
-		*msg = "nicmem_split: the split needs an on-NIC memory tier (nicmem_kb > 0)";
-		return -EINVAL;
-	}
-	if (p == &rxb_params[RXB_P_ENGINE] && n && !cpu_online(n - 1)) {
-		*msg = "the engine CPU is not online";
-		return -EINVAL;
-	}
-	*(u32 *)((char *)&cfg->mp + p->off) = n;
+	if (ops)
+		cfg->model = ops;
+	else if (p->type == RXB_PT_STR)
+		strscpy((char *)&cfg->mp + p->off, s, RXB_AX_TOPO_LEN);
+	else
+		*(u32 *)((char *)&cfg->mp + p->off) = n;
 	return 0;
 }
 
@@ -243,22 +299,33 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
 		    char *buf)
 {
-	u32 v;
+	const char *field = (const char *)&cfg->mp;
 
-	if (p->off < 0) {
-		strscpy(buf, cfg->model ? cfg->model->name : "privring",
+	if (p->type == RXB_PT_MODEL) {
+		strscpy(buf, cfg->model ? cfg->model->name : p->def,
 			RXB_PARAM_STRLEN);
 		return;
 	}
-	if (p->str) {
-		strscpy(buf, (const char *)&cfg->mp + p->off, RXB_PARAM_STRLEN);
-		if (!*buf)
-			strscpy(buf, "default", RXB_PARAM_STRLEN);
-		return;
-	}
-	v = *(const u32 *)((const char *)&cfg->mp + p->off);
-	if (p->names)
-		strscpy(buf, p->names[v], RXB_PARAM_STRLEN);
+	field += p->off;
+	if (p->type == RXB_PT_STR)
+		strscpy(buf, *field ? field : "default", RXB_PARAM_STRLEN);
+	else if (p->type == RXB_PT_NAMES)
+		rxb_names_get(p->names, *(const u32 *)field, buf);
 	else
-		snprintf(buf, RXB_PARAM_STRLEN, "%u", v);
+		snprintf(buf, RXB_PARAM_STRLEN, "%u", *(const u32 *)field);
+}
+
+/**
+ * rxb_param_defaults() - set every parameter of @cfg to its default.
+ * @cfg: configuration.
+ */
+void rxb_param_defaults(struct rxb_cfg *cfg)
+{
+	const char *msg;
+	unsigned int i;
+
+	for (i = 0; i < RXB_NPARAMS; i++)
+		WARN(rxb_param_store(cfg, &rxb_params[i], rxb_params[i].def,
+				     &msg),
+		     "rxbisect: default of %s: %s\n", rxb_params[i].name, msg);
 }

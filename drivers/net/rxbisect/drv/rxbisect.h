@@ -32,17 +32,13 @@
 #include <rxbisect/rxb_topo.h>
 #include "compat.h"
 #include <rxbisect/rxb_nic.h>
+#include "rxb_params.h"
 
 #define RXB_DRV_NAME		"rxbisect"
 #define RXB_DRV_VERSION		"0.1"
 #define RXB_NAPI_BUDGET		64
 #define RXB_DEF_RING_SIZE	1024
 #define RXB_DEF_TX_RING_SIZE	1024
-#define RXB_DEF_SHARE_FACTOR	8
-#define RXB_DEF_AX_RING_SIZE	128
-#define RXB_DEF_NOTIF_US	50
-#define RXB_DEF_WS_WINDOW	16384
-#define RXB_DEF_CACHE_KB	4096	/* 2 DDIO ways of a 22 MiB, 11-way LLC */
 
 /* Rx buffer layout: a page_pool page per buffer, packet data after the
  * XDP headroom and before the skb_shared_info a build_skb() puts at its
@@ -117,71 +113,15 @@ static inline bool rxb_fault_step(const struct rxb_fault *f,
 
 /* ---- driver ---------------------------------------------------------- */
 
-/**
- * struct rxb_mparams - ring-model parameters (see struct rxb_model_cfg).
- * @share_factor: shRing models: queues per shared Rx ring.
- * @ax_ring_size: rxBisect: entries per allocation ring.
- * @ax_policy: rxBisect: enum rxb_ax_policy.
- * @ax_assoc: rxBisect: association group size, 0 for all queues.
- * @ax_assoc_map: rxBisect: association sets, "" for @ax_assoc.
- * @ax_link: rxBisect: queue linked to each Ax ring, "" for one per queue.
- * @notif_compress: rxBisect: hold notification-only entries back.
- * @notif_timeout_us: rxBisect: longest hold, microseconds.
- * @ws_window: NIC writes over which the I/O working set is measured.
- * @cache_kb: cache capacity the I/O working set should fit, KiB.
- * @corec_consumers: COREC: queues consuming each shared queue, 0 for all.
- * @corec_irq_policy: COREC: enum rxb_corec_irq.
- * @engine: NIC engine placement: 0 inline (in the sender's context),
- *	N: a dedicated thread on CPU N-1.
- * @dsh_period_us: dynamic shRing: controller sampling period.
- * @dsh_window: dynamic shRing: samples in the sliding window.
- * @dsh_tput_mbps: dynamic shRing: throughput threshold of a sample.
- * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
- *	when the standard deviation of the queues' receive-call intervals
- *	exceeds this many times their median.
- * @flow_table_size: NIC flow table entries.
- * @flow_idle_ms: idle time after which the NIC frees a flow table entry.
- * @nicmem_kb: capacity of the on-NIC memory tier, KiB.
- * @nicmem_fetch_ns: its fetch latency, ns.
- * @enso_pipes: Ensō: pipes per queue.
- * @enso_pipe_kb: Ensō: KiB per pipe.
- * @enso_prefetch: Ensō: low-latency mode (prefetch the next pipe).
- * @llc_budget: CEIO: host cache budget, bytes (credits: / buffer size).
- * @ceio_release: CEIO: enum rxb_ceio_release.
- * @ceio_fetch: CEIO: slow-path fetch, 0 sync, 1 async.
- * @ceio_force_slow: CEIO: no credits, every packet on the slow path.
- * @nicmem_split: the NIC's header/data split into its memory tier.
+/* The ring-model parameters (struct rxb_model_cfg is what a model sees of
+ * them): a field per entry of rxb_param_list.h, named as the parameter
+ * and described there; each in an anonymous struct of its own, so that an
+ * entry makes one declaration whatever its type.
  */
 struct rxb_mparams {
-	u32 share_factor;
-	u32 ax_ring_size;
-	u32 ax_policy;
-	u32 ax_assoc;
-	u32 notif_compress;
-	u32 notif_timeout_us;
-	u32 ws_window;
-	u32 cache_kb;
-	u32 corec_consumers;
-	u32 corec_irq_policy;
-	u32 engine;
-	u32 dsh_period_us;
-	u32 dsh_window;
-	u32 dsh_tput_mbps;
-	u32 dsh_overload_ratio;
-	u32 flow_table_size;
-	u32 flow_idle_ms;
-	u32 nicmem_kb;
-	u32 nicmem_fetch_ns;
-	u32 enso_pipes;
-	u32 enso_pipe_kb;
-	u32 enso_prefetch;
-	u32 llc_budget;
-	u32 ceio_release;
-	u32 ceio_fetch;
-	u32 ceio_force_slow;
-	u32 nicmem_split;
-	char ax_assoc_map[RXB_AX_TOPO_LEN];
-	char ax_link[RXB_AX_TOPO_LEN];
+#define RXB_PARAM(name, type, lim, def, check)				\
+	struct { __typeof__(RXB_PARAM_CTYPE_##type) name; };
+#include "rxb_param_list.h"
 };
 
 /**
@@ -541,49 +481,6 @@ struct rxb_port {
 };
 
 #define RXB_WORK_BUF_SIZE	(4U << 20)
-
-/**
- * struct rxb_param - a ring-model parameter (params.c).
- * @name: its name, as module and devlink parameter.
- * @off: offset of its u32 (or, with @str, its string) in struct
- *	rxb_mparams; -1 for ring_model.
- * @min: smallest value.
- * @max: largest value.
- * @pow2: the value must be a power of two.
- * @names: for a parameter given by name: the names of @min..@max.
- * @str: a free-form string of RXB_AX_TOPO_LEN bytes, checked by
- *	rxb_rxbisect_topo_check(); "" is shown and may be given as "default".
- */
-struct rxb_param {
-	const char *name;
-	int off;
-	u32 min, max;
-	bool pow2;
-	const char * const *names;
-	bool str;
-};
-
-enum rxb_param_id {
-	RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX, RXB_P_POLICY, RXB_P_ASSOC,
-	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
-	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
-	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
-	RXB_P_ASSOC_MAP, RXB_P_LINK, RXB_P_FLOW_SIZE, RXB_P_FLOW_IDLE,
-	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
-	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
-	RXB_P_LLC_BUDGET, RXB_P_CEIO_RELEASE, RXB_P_CEIO_FETCH,
-	RXB_P_CEIO_FORCE_SLOW, RXB_P_NICMEM_SPLIT,
-	RXB_NPARAMS
-};
-
-#define RXB_PARAM_STRLEN	32	/* devlink's string parameter size */
-
-/* params.c */
-extern struct rxb_param rxb_params[RXB_NPARAMS];
-int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
-		    const char *val, const char **msg);
-void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
-		    char *buf);
 
 /**
  * struct rxb_bus_dev - a device on the rxbisect bus.

@@ -3,12 +3,13 @@
 #
 # devlink: the instance of each bus device, its ports, info, every runtime
 # parameter (valid and invalid values), switching the ring model under
-# traffic, the rx_stall health reporter, and bus device creation/removal.
+# traffic, the rx_stall health reporter, bus device creation/removal, and
+# a module parameter write that leaves per-device and per-port values alone.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init devlink iperf3 ping
-ktap_set_plan 14
+ktap_set_plan 15
 
 DL=rxbisect/rxbisect0
 MODELS="privring rxbisect shring shring-list shring-batched dshring corec enso"
@@ -113,15 +114,61 @@ ktap_test_result "the dump shows the queue's ring state (head $hd tail $tl occup
 ktap_test_result "recovered: knob cleared, recover count > 0, ping works" \
 	eval '[ "$(rxb_knob rxb1 0 stall)" = 0 -a "${recs:-0}" -gt 0 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
 
-# 12, 13, 14: bus devices
+# 12..15: bus devices
 echo 7 > /sys/bus/rxbisect/new_device
 n=$(rxb_ports | wc -l)
 ktap_test_result "new_device 7: rxbisect/rxbisect7 with two more ports" \
 	eval 'devlink dev | grep -qx rxbisect/rxbisect7 && [ "$n" = 2 ]'
 port=$(devlink port show | sed -n 's|^rxbisect/rxbisect7/0: .* netdev \([^ ]*\) .*|\1|p')
+
+# 13: a module parameter write changes that parameter alone, on every port:
+# what devlink set per device (rxbisect0: ax_ring_size 256 from 6 above;
+# rxbisect7: ring_model rxbisect, ax_ring_size 512) and ethtool per port
+# (rxb1's tcp-data-split, where the kernel takes it and tools/ynl.sh can
+# send it) stays; a value one port refuses (ax_ring_size 2048, above
+# rxbisect7's rx ring under rxbisect) changes nothing anywhere.
+P=/sys/module/rxbisect/parameters
+bad=0
+DL=rxbisect/rxbisect7 rxb_dl_set ring_model rxbisect || bad=1
+DL=rxbisect/rxbisect7 rxb_dl_set ax_ring_size 512 || bad=1
+split() { rxb_in "$1" ethtool -g "$1" 2>/dev/null | sed -n 's/^TCP data split:[[:space:]]*//ip'; }
+ynl_split=
+if [ "$(split rxb1)" = off ] &&
+   ip netns exec "$NS1" "$RXB_DIR/../../../../tools/ynl.sh" ethtool --do rings-set \
+	--json '{"header": {"dev-name": "rxb1"}, "tcp-data-split": "enabled"}' >/dev/null 2>&1 &&
+   [ "$(split rxb1)" = on ]; then
+	ynl_split=1
+fi
+params() {
+	echo "rxbisect0: $(DL=rxbisect/rxbisect0 rxb_dl_params | grep -v '^ws_window=' | xargs)"
+	echo "rxbisect7: $(DL=rxbisect/rxbisect7 rxb_dl_params | grep -v '^ws_window=' | xargs)"
+	echo "rxb0 split $(split rxb0), rxb1 split $(split rxb1); module ring_model $(<$P/ring_model) ax_ring_size $(<$P/ax_ring_size)"
+}
+before=$(params)
+ktap_print_msg "before: $before"
+echo 8192 > $P/ws_window || bad=1
+after=$(params)
+ws="$(DL=rxbisect/rxbisect0 rxb_dl_get ws_window) $(DL=rxbisect/rxbisect7 rxb_dl_get ws_window) $(<$P/ws_window)"
+[ "$ws" = "8192 8192 8192" ] || { ktap_print_msg "ws_window: $ws"; bad=1; }
+[ "$before" = "$after" ] ||
+	{ ktap_print_msg "after ws_window 8192: $(diff <(echo "$before") <(echo "$after") | grep '^>' | xargs)"; bad=1; }
+if echo 2048 > $P/ax_ring_size 2>/dev/null; then
+	ktap_print_msg "ax_ring_size 2048 was accepted"
+	bad=1
+fi
+after=$(params)
+[ "$before" = "$after" ] ||
+	{ ktap_print_msg "after a refused ax_ring_size 2048: $(diff <(echo "$before") <(echo "$after") | grep '^>' | xargs)"; bad=1; }
+echo 16384 > $P/ws_window
+ktap_test_result "a module parameter write changes only that parameter, on every port (devlink values kept${ynl_split:+, ethtool tcp-data-split kept})" \
+	[ $bad = 0 ]
+
+# 14
 out=$(ip link del "$port" 2>&1)
 ktap_test_result "ip link del of a bus device's port is refused ($out)" \
 	eval '[ -n "$out" ] && ip link show "$port" >/dev/null 2>&1'
+
+# 15
 echo 7 > /sys/bus/rxbisect/del_device
 ktap_test_result "del_device 7 removes the device and its ports" \
 	eval '! devlink dev | grep -q rxbisect7 && ! ip link show "$port" >/dev/null 2>&1'
