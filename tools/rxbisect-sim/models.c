@@ -206,6 +206,50 @@ static void *pr_dma_ptr(void *hw, u64 addr, u32 len)
 	return ((struct probe *)hw)->scratch;
 }
 
+/* Pipes (Ensō) are never created here: the probe skips streaming models. */
+static void *pr_map(void *drv, unsigned int q, size_t size, u64 *addr)
+{
+	(void)drv;
+	(void)q;
+	(void)size;
+	(void)addr;
+	return NULL;
+}
+
+static void pr_unmap(void *drv, unsigned int q, void *va, size_t size)
+{
+	(void)drv;
+	(void)q;
+	(void)va;
+	(void)size;
+}
+
+static u8 pr_dma_write_ring(void *hw, const struct rxb_frame *f, u64 addr,
+			    u32 size, u32 off, u32 *csum)
+{
+	(void)size;
+	(void)off;
+	return pr_dma_write(hw, f, addr, csum);
+}
+
+static void pr_dma_put(void *hw, const void *src, u32 len, u64 addr)
+{
+	(void)hw;
+	(void)src;
+	(void)len;
+	(void)addr;
+}
+
+static const struct rxb_drv_ring_ops probe_drv_ring_ops = {
+	.map	= pr_map,
+	.unmap	= pr_unmap,
+};
+
+static const struct rxb_hw_ring_ops probe_hw_ring_ops = {
+	.dma_write	= pr_dma_write_ring,
+	.dma_put	= pr_dma_put,
+};
+
 static const struct rxb_drv_ops probe_drv_ops = {
 	.alloc_buf	= pr_alloc_buf,
 	.free_buf	= pr_free_buf,
@@ -213,6 +257,7 @@ static const struct rxb_drv_ops probe_drv_ops = {
 	.buf_idle	= pr_buf_idle,
 	.buf_cookie	= pr_buf_cookie,
 	.now_ns		= pr_now,
+	.ring		= &probe_drv_ring_ops,
 };
 
 static const struct rxb_hw_ops probe_hw_ops = {
@@ -223,6 +268,7 @@ static const struct rxb_hw_ops probe_hw_ops = {
 	.nicmem		= pr_nicmem,
 	.nicmem_write	= pr_nicmem_write,
 	.dma_ptr	= pr_dma_ptr,
+	.ring		= &probe_hw_ring_ops,
 };
 
 int sim_model_streams(const struct rxb_model_ops *ops,

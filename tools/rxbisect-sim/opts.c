@@ -973,6 +973,7 @@ M(pcie_up_gbs, r->pcie_up_gbs)
 M(pcie_down_gbs, r->pcie_down_gbs)
 M(pcie_rd_us, r->pcie_rd_us)
 M(rd_wait_us, r->rd_wait_us)
+M(meta_pct, r->meta_pct)
 M(tx_occ_pct, r->tx_occ_pct)
 M(tx_block_pct, r->tx_block_pct)
 M(tx_drop, r->tx_drop)
@@ -1039,6 +1040,8 @@ const struct sim_metric sim_metrics[] = {
 	MD(pcie_down_gbs, "%.1f", "PCIe host-to-NIC bytes, TLP overhead included (GB/s)"),
 	MD(pcie_rd_us, "%.2f", "Tx DMA read request latency, mean (us; thesis Fig. 5.7e)"),
 	MD(rd_wait_us, "%.3f", "DMA reads: mean wait for a free read tag (us)"),
+	MD(meta_pct, "%.1f",
+	   "PCIe host-to-NIC bytes that are descriptors or notifications (%; Enso section 2)"),
 	MD(tx_occ_pct, "%.1f", "NIC Tx ring occupancy, % of --tx-ring (thesis Fig. 5.7f)"),
 	MD(tx_block_pct, "%.1f", "core time spent waiting for a full Tx path (%)"),
 	MD(tx_drop, "%.0f", "drops: Tx path full (--tx-block 0)"),

@@ -130,7 +130,6 @@ struct sim;
  * ring order, each landing no sooner than the one before it.
  */
 struct dcache {
-	u64 ready;		/* its last wait ends: cached ones usable */
 	u32 cached;
 	u32 nfly, fly_head, fly_desc;
 	u32 fly_n[SIM_DESC_READS_MAX];
@@ -158,6 +157,7 @@ struct txq {
 	struct txent *e;
 	u32 mask, head, iss, tail;
 	u16 req_next;		/* requests of e[iss] issued */
+	u16 unread;		/* Tx descriptors posted, not yet read */
 };
 
 /* A Tx read request in flight: it completes at @t. */
@@ -178,6 +178,7 @@ struct sport {
 	/* PCIe: when the links are next free (ps) */
 	u64 up_free, down_free;
 	u64 up_bytes, down_bytes;
+	u64 meta_down;			/* of down_bytes: descriptors, notifications */
 	/* the read tags: a min-heap of the times each is free again */
 	u64 *tag;
 	unsigned int ntags;
@@ -325,7 +326,7 @@ struct sim {
 	u64 arr_bytes, del_bytes;
 	u64 busy0[SIM_MAX_CORES];
 	u64 pool_fails0, cross0;
-	u64 nic_drop, up0, down0, tx_block0[SIM_MAX_CORES];
+	u64 nic_drop, up0, down0, meta0, tx_block0[SIM_MAX_CORES];
 	u64 tx_drop, copy_drop, run_delivered, run_txdrop, run_copydrop;
 	u64 events;
 	/* the on-NIC memory tier, shared by the ports, and the landing pads */
@@ -755,6 +756,7 @@ static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
 		 (double)n * (sizeof(struct rxb_rx_desc) +
 			      (double)PCIE_TLP_OH / PCIE_DESC_BATCH) * ps);
 	p->down_bytes += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
+	p->meta_down += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
 	p->desc_acc += n;
 	while (p->desc_acc >= PCIE_DESC_BATCH) {
 		p->desc_acc -= PCIE_DESC_BATCH;
@@ -780,6 +782,7 @@ static void desc_read(struct sim *s, struct sport *p, struct dcache *d, u64 t)
 	p->up_bytes += PCIE_TLP_OH;
 	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
 	p->down_bytes += bytes;
+	p->meta_down += bytes;
 	land = dma_read(s, p, t, dma_rd_hit_ps(s));
 	if (d->nfly) {
 		u32 prev = (i + SIM_DESC_READS_MAX - 1) % SIM_DESC_READS_MAX;
@@ -860,8 +863,10 @@ static void dma_engine_hold(struct sport *p, u64 t)
  * cache of the ring holds descriptors read ahead in array order; below
  * --desc-thresh (cached and in flight) it reads --desc-batch more at a
  * time, up to --desc-reads reads in flight, as far as the cache has room.
- * A take that finds the cache empty waits for the oldest read in flight,
- * or for one of its own.  A list ring's take out of array order (the
+ * A take that finds the cache empty takes the next descriptor of the
+ * oldest read in flight, or of one of its own, and waits for it to land;
+ * takes of an array ring need not wait for each other (the addresses are
+ * known: on demand, reads for several frames overlap).  A list ring's take out of array order (the
  * model's ringG_out_of_order moved) misses whatever is cached or coming:
  * the NIC reads at the new place and waits.  A list ring's reads at a new
  * place follow each other (the next link is in the descriptor read last),
@@ -872,7 +877,7 @@ static void dma_engine_hold(struct sport *p, u64 t)
 static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
 {
 	struct dcache *d = &p->dc[p->stream[qi % RXB_MAX_MODEL_QUEUES]];
-	u64 t = max_t(u64, s->now, d->ready);
+	u64 t = s->now;
 	int ring;
 
 	while (d->nfly && d->fly_land[d->fly_head] <= t)
@@ -886,20 +891,25 @@ static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
 		*rl = d->fly_land[d->fly_head];
 		p->desc_misses += s->measuring;
 	}
-	if (!d->cached) {
+	if (d->cached) {
+		d->cached--;
+	} else {
+		/* The next descriptor in ring order: the oldest read's. */
 		if (!d->nfly)
 			desc_read(s, p, d, t);
 		t = max_t(u64, t, d->fly_land[d->fly_head]);
-		desc_land(d);
+		d->fly_desc--;
+		if (!--d->fly_n[d->fly_head]) {
+			d->fly_head = (d->fly_head + 1) % SIM_DESC_READS_MAX;
+			d->nfly--;
+		}
 	}
-	d->cached--;
 	if (d->cached + d->fly_desc < s->c.desc_thresh)
 		while (d->nfly < s->c.desc_reads &&
 		       d->cached + d->fly_desc + s->c.desc_batch <= s->c.desc_cache)
-			desc_read(s, p, d, t);
+			desc_read(s, p, d, s->now);
 	if (t == s->now)
 		return;
-	d->ready = t;
 	dma_engine_hold(p, t);
 	if (s->measuring) {
 		p->desc_waits++;
@@ -2142,6 +2152,30 @@ static void tx_event(struct sim *s, struct sport *p)
 }
 
 /*
+ * The NIC reads the queue's Tx descriptors (16 B each) --desc-batch at a
+ * time, a streaming model's (Ensō's) TX notification once per --budget
+ * packets: one read request, its completion down, a read tag.  Counted as
+ * metadata (meta_pct), as the descriptor reads of reception.
+ */
+static void tx_desc_read(struct sim *s, struct sport *p, struct txq *tq)
+{
+	unsigned int per = p->ops->stream ? s->c.budget : s->c.desc_batch;
+	u64 bytes;
+
+	if (++tq->unread < per)
+		return;
+	bytes = tlp_bytes(p->ops->stream ? sizeof(struct rxb_rx_desc) :
+			  (u64)per * sizeof(struct rxb_rx_desc), PCIE_MPS);
+	tq->unread = 0;
+	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += PCIE_TLP_OH;
+	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
+	p->down_bytes += bytes;
+	p->meta_down += bytes;
+	dma_read(s, p, s->now, dma_rd_hit_ps(s));
+}
+
+/*
  * Core @c hands its processed packet @pk to the NIC: @txlen bytes from
  * the packet's address, of which the core read @touched lines.
  */
@@ -2159,6 +2193,7 @@ static void tx_enqueue(struct sim *s, struct score *c, const struct spkt *pk,
 	};
 	if (!e->reqs)
 		e->reqs = 1;
+	tx_desc_read(s, p, tq);
 	tx_issue(s, p);
 	tx_sched(s, p);
 }
@@ -2469,6 +2504,7 @@ static void measure_start(struct sim *s)
 	for (p = 0; p < s->c.ports; p++) {
 		s->up0 += s->port[p].up_bytes;
 		s->down0 += s->port[p].down_bytes;
+		s->meta0 += s->port[p].meta_down;
 	}
 }
 
@@ -2862,6 +2898,17 @@ static void results(struct sim *s, struct sim_res *r)
 	}
 	r->pcie_rd_us = rd_n ? r->pcie_rd_us / rd_n : 0;
 	{
+		u64 meta = 0, down = 0;
+
+		for (p = 0; p < s->c.ports; p++) {
+			meta += s->port[p].meta_down;
+			down += s->port[p].down_bytes;
+		}
+		meta -= s->meta0;
+		down -= s->down0;
+		r->meta_pct = down ? 100.0 * meta / down : 0;
+	}
+	{
 		double wsum = 0, occ = 0, occn = 0, blk = 0;
 		u64 wn = 0;
 
@@ -2915,13 +2962,20 @@ static void results(struct sim *s, struct sim_res *r)
 	r->tier_pkts = s->tier_pkts;
 	r->tier_pct = r->arrived ? 100.0 * s->tier_pkts / r->arrived : 0;
 	r->tier_peak_mib = (double)atomic64_read(&s->nm.peak) / (1 << 20);
-	for (p = 0; p < s->c.ports; p++)
-		for (q = 0; q < s->qpp; q++) {
-			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
+	/*
+	 * Per port: a model whose queues take each other's packets (COREC)
+	 * counts a packet on the queue RSS chose and its poll on another.
+	 */
+	for (p = 0; p < s->c.ports; p++) {
+		u64 hw = 0, sw = 0;
 
-			if (n->hw_packets > n->packets)
-				r->in_model += n->hw_packets - n->packets;
+		for (q = 0; q < s->qpp; q++) {
+			hw += s->port[p].m->qstats[q].hw_packets;
+			sw += s->port[p].m->qstats[q].packets;
 		}
+		if (hw > sw)
+			r->in_model += hw - sw;
+	}
 	for (i = 0; i < s->c.cores; i++)
 		if (s->core[i].n > s->core[i].i)
 			r->in_core += s->core[i].n - s->core[i].i;
@@ -3175,6 +3229,12 @@ static int sim_setup(struct sim *s)
 		err = traffic_init(&p->tr, &s->c, i, s->qpp);
 		if (err)
 			return err;
+		/* Tags first: --desc-prefetch 0 reads as create posts. */
+		if (s->pcie) {
+			err = port_pcie_setup(s, p, &mc);
+			if (err)
+				return err;
+		}
 		p->m = ops->create(&mc);
 		if (IS_ERR(p->m)) {
 			err = PTR_ERR(p->m);
@@ -3185,9 +3245,6 @@ static int sim_setup(struct sim *s)
 		}
 		if (s->pcie) {
 			err = notif_setup(p);
-			if (err)
-				return err;
-			err = port_pcie_setup(s, p, &mc);
 			if (err)
 				return err;
 		}

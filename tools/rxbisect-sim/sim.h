@@ -192,6 +192,7 @@ struct sim_res {
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
 	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
 	double rd_wait_us;		/* mean wait of a DMA read for a read tag */
+	double meta_pct;		/* host-to-NIC bytes: descriptors' share */
 	double tx_occ_pct;		/* NIC Tx ring occupancy, % of --tx-ring */
 	double tx_block_pct;		/* core time stalled on a full Tx path (%) */
 	/*
