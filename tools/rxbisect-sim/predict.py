@@ -472,6 +472,7 @@ HEADLINES = [
 # (opts.c) and where it comes from; "cycles" is the calibrated one.
 FREE = [
     ("cycles", None, "calibrated, Table 2"),
+    ("cycles", None, "its fit, +-5 % (Table 2's sigma)", (0.95, 1.05)),
     ("poll-cycles", 100, "assumption"),
     ("llc-ns", 20, "assumption"),
     ("dram-ns", 83, "MLC fit, Silver 4110"),
@@ -638,9 +639,13 @@ def main():
         v = (args.cycles if dflt is None else dflt) * f
         return {p: int(round(v)) if p in INT_PARAMS else round(v, 4)}
 
+    def factors(entry):
+        return entry[3] if len(entry) > 3 else (0.8, 1.2)
+
     work = [({}, h) for h in range(len(heads))]
-    for p, d, _ in free:
-        for f in (0.8, 1.2):
+    for entry in free:
+        p, d = entry[0], entry[1]
+        for f in factors(entry):
             for h in range(len(heads)):
                 work.append((over(p, d, f), h))
     got = pmap(lambda w: heads[w[1]][1](w[0], pk), work)
@@ -648,16 +653,22 @@ def main():
     res = got[len(heads):]
     out, fragile = [], []
     i = 0
-    for p, d, src in free:
+    for entry in free:
+        p, d, src = entry[0], entry[1], entry[2]
+        lo_f, hi_f = factors(entry)
         cells = []
         for h in range(len(heads)):
             lo, hi = res[i + h], res[i + len(heads) + h]
             cells.append(("y" if lo else "n") + ("y" if hi else "n"))
             if lo != base[h] or hi != base[h]:
-                fragile.append("%s (%s)" % (p, heads[h][0].split(":")[0]))
+                fragile.append("%s at %+.0f/%+.0f %% (%s)" % (
+                    p, 100 * (lo_f - 1), 100 * (hi_f - 1),
+                    heads[h][0].split(":")[0]))
         i += 2 * len(heads)
-        out.append([p, fmt(args.cycles if d is None else d), src] + cells)
-    print(table(["parameter", "default", "source"] +
+        out.append([p, fmt(args.cycles if d is None else d),
+                    "%+.0f/%+.0f %%" % (100 * (lo_f - 1), 100 * (hi_f - 1)),
+                    src] + cells)
+    print(table(["parameter", "default", "varied", "source"] +
                 ["H%d" % (h + 1) for h in range(len(heads))], out))
     for h, (name, _) in enumerate(heads):
         print("H%d: %s; base: %s" % (h + 1, name,

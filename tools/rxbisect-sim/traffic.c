@@ -196,11 +196,13 @@ static int trace_load(struct traffic *tr)
 		tr->rec[tr->nrec++] = rec;
 	}
 	fclose(f);
+	/* A port the trace sends nothing to stays idle. */
+	if (!tr->nrec)
+		return 0;
 	qsort(tr->rec, tr->nrec, sizeof(*tr->rec), cmp_rec);
 	/* A loop restarts one mean gap after the last packet. */
-	if (tr->nrec)
-		tr->period = tr->rec[tr->nrec - 1].t + tr->rec[tr->nrec - 1].t /
-			     (tr->nrec > 1 ? tr->nrec - 1 : 1) + 1;
+	tr->period = tr->rec[tr->nrec - 1].t + tr->rec[tr->nrec - 1].t /
+		     (tr->nrec > 1 ? tr->nrec - 1 : 1) + 1;
 	return 0;
 }
 
