@@ -866,8 +866,9 @@ static void dma_engine_hold(struct sport *p, u64 t)
  * A take that finds the cache empty takes the next descriptor of the
  * oldest read in flight, or of one of its own, and waits for it to land;
  * takes of an array ring need not wait for each other (the addresses are
- * known: on demand, reads for several frames overlap).  A list ring's take out of array order (the
- * model's ringG_out_of_order moved) misses whatever is cached or coming:
+ * known: on demand, reads for several frames overlap).  A list ring's
+ * take out of array order (the model's ringG_out_of_order moved) misses
+ * whatever is cached or coming:
  * the NIC reads at the new place and waits.  A list ring's reads at a new
  * place follow each other (the next link is in the descriptor read last),
  * whichever queue takes.  The simulator runs hw_rx once the frame has
