@@ -38,6 +38,13 @@
 #                   tools/vm/debian-kernel.sh); also module, vm-test,
 #                   vm-run, demo.  KERNEL=6.1: the VM on 6.1 alone; without
 #                   KERNEL, module etc. build for 6.1 (stock)
+#   make test KERNEL=newest
+#                   the same on the newest kernel of Debian's unstable
+#                   suite (RXB_KVER_NEWEST of tools/vm/kernels.conf, 7.2),
+#                   fetched into the cache by tools/vm/debian-kernel.sh
+#                   (private apt state, no root); also module, vm-test,
+#                   vm-run, demo.  Not in a plain make test, whose static
+#                   stage only builds the module for it
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -46,8 +53,10 @@ TOP := $(CURDIR)
 # the debug kernel of tools/vm/debug-kernel, built on first use into its
 # cache directory; the module is built against that tree and run-vm.sh boots
 # it.  KERNEL=6.12: Debian 12's 6.12 (tools/vm/debian-kernel.sh: installed by
-# make deps, or unpacked into the cache on first use).
-# A plain `make test` (no KERNEL) runs the VM stage on both Debian kernels;
+# make deps, or unpacked into the cache on first use).  KERNEL=newest: the
+# newest kernel release of Debian's unstable suite (tools/vm/kernels.conf),
+# unpacked into the cache on first use, its build directory prepared there.
+# A plain `make test` (no KERNEL) runs the VM stage on both Debian 12 kernels;
 # with KERNEL=... on that one (tools/run-tests.sh: RXB_TEST_KERNELS).
 ifeq ($(origin KERNEL),undefined)
 RXB_TEST_KERNELS ?= 6.1 6.12
@@ -63,7 +72,7 @@ RXB_DEBUG_KVER ?= 6.1
 export RXB_DEBUG_KVER
 # RXB_KVER_612: the pinned 6.12 release make deps installs.
 include tools/vm/kernels.conf
-export RXB_KVER_612
+export RXB_KVER_612 RXB_KVER_NEWEST
 ifeq ($(KERNEL),6.1)
 override KERNEL := stock
 endif
@@ -76,16 +85,16 @@ MAKEOVERRIDES := $(filter-out KVER=%,$(MAKEOVERRIDES))
 VM_MODROOT := $(DEBUG_KERNEL_DIR)/modroot
 VM_KERNEL_DEPS := debug-kernel
 export RXB_VM_KERNEL := debug
-else ifeq ($(KERNEL),6.12)
-# read when used: after kernel-6.12 has fetched the kernel if it had to
-deb-kernel-env = $(patsubst $(1)=%,%,$(filter $(1)=%,$(shell tools/vm/debian-kernel.sh --env 6.12)))
+else ifneq ($(filter 6.12 newest,$(KERNEL)),)
+# read when used: after kernel-$(KERNEL) has fetched the kernel if it had to
+deb-kernel-env = $(patsubst $(1)=%,%,$(filter $(1)=%,$(shell tools/vm/debian-kernel.sh --env $(KERNEL))))
 KVER = $(call deb-kernel-env,KVER)
 KDIR = $(call deb-kernel-env,KDIR)
 VM_MODROOT = $(call deb-kernel-env,MODROOT)
-VM_KERNEL_DEPS := kernel-6.12
-export RXB_VM_KERNEL := 6.12
+VM_KERNEL_DEPS := kernel-$(KERNEL)
+export RXB_VM_KERNEL := $(KERNEL)
 else ifneq ($(KERNEL),stock)
-$(error KERNEL=$(KERNEL): use KERNEL=stock or 6.1 (default), KERNEL=6.12 or KERNEL=debug)
+$(error KERNEL=$(KERNEL): use KERNEL=stock or 6.1 (default), KERNEL=6.12, KERNEL=newest or KERNEL=debug)
 endif
 RXB_TEST_KERNELS ?= $(if $(filter stock,$(KERNEL)),6.1,$(KERNEL))
 export RXB_TEST_KERNELS
@@ -117,7 +126,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	dpdk-dev
 
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak install \
-	clean checkpatch debug-kernel kernel-6.12 ksrc
+	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc
 
 all: module tools sim
 
@@ -230,6 +239,11 @@ debug-kernel:
 # Debian 12's 6.12: installed (make deps) or unpacked into the cache.
 kernel-6.12:
 	@tools/vm/debian-kernel.sh --fetch 6.12 >/dev/null
+
+# The newest kernel of Debian's unstable suite, unpacked into the cache
+# (and its build directory prepared there) on first use.
+kernel-newest:
+	@tools/vm/debian-kernel.sh --fetch newest >/dev/null
 
 install: module
 	@test "$(KERNEL)" = stock || { echo "make install: only for the installed kernel (KERNEL=stock)" >&2; exit 1; }

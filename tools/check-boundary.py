@@ -2,27 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the hardware/software boundary of drivers/net/rxbisect.
 
-The emulated NIC is hardware, the driver is software, the ring-model cores
-are built both in the kernel and in userspace (tools/testing/rxbisect).
-Each rule below names a file and line when it is broken:
+The emulated NIC is hardware (drivers/net/rxbisect/hw/), the driver is
+software (drivers/net/rxbisect/drv/); each ring model is a hardware half
+(hw/models/) and a driver half (drv/models/); lib/ holds code both sides
+build; include/rxbisect/ the interfaces.  The compiler is the first line:
+rxb_hw_model.h refuses a file built with RXB_DRIVER_SIDE, rxb_drv_model.h
+one built with RXB_NIC_SIDE (Kbuild and the userspace Makefiles set them
+per folder).  This is the second line.  Each rule names a file and line
+when it is broken; no file is exempt by its name:
 
-  driver  every drivers/net/rxbisect/*.c that is not nic*.c, rss.c, wss.c
-          or model*.c, and rxbisect.h: must not include nic_hw.h (the
-          NIC's own state), directly or through a local header.
-  NIC     nic*.c, nic*.h, rss.c, wss.c: must not include rxbisect.h (the
-          driver's header) nor name a driver structure (struct rxb_port,
-          rxb_rx, rxb_rxq, rxb_cfg).
-  core    model*.c, shring*.h, corec.h, rxb_ring.h and include/rxbisect/*.h:
-          must not include nic.h, nic_hw.h or rxbisect.h, nor use netdev,
-          skb or page_pool APIs (nor include their headers).  wss.c, built
-          in userspace too, must not use those APIs either.
-  halves  model*.c: code in a "/* ---- driver ... ---- */" section (the
-          driver half, up to the next "/* ---- ... ---- */" line) must
-          not call the NIC's services, rxb_hw_*() (struct rxb_hw_ops:
-          DMA engine, interconnect counters, timer, ...) nor the on-NIC
-          memory tier, rxb_nicmem_*(): it reaches the NIC through ring
-          memory and registers only.  Functions named *_hw_* or *_nic_*
-          are the hardware half's wherever they stand (hw_debug ops).
+  driver  drv/**: must not include a NIC header (hw/*.h, rxb_hw_model.h,
+          rxb_nicmem.h, rxb_wss.h), directly or through local headers,
+          nor name a NIC structure (struct rxb_hw_model, rxb_hw_ops,
+          rxb_hw_model_ops, rxb_frame, rxb_nicmem, rxb_nic_ctx's
+          members), nor call a function the NIC's files define that
+          include/rxbisect/rxb_nic.h does not declare (the NIC's register
+          and command interface).
+  NIC     hw/**: must not include a driver header (drv/*.h, rxbisect.h,
+          rxb_drv_model.h), nor name a driver structure (struct rxb_port,
+          rxb_rx, rxb_rxq, rxb_cfg, rxb_model, rxb_model_ops, rxb_drv_ops,
+          rxb_pkt), nor call a function the driver's files define.
+  shared  lib/** and include/rxbisect/* but rxb_nic.h: must not include
+          either side's model interface (rxb_hw_model.h, rxb_drv_model.h)
+          nor a side's folder, but rxb_hw_model.h and rxb_drv_model.h
+          themselves.
+  core    hw/models/**, drv/models/**, lib/**, hw/wss.c, hw/nic_mem.c and
+          include/rxbisect/* but rxb_nic.h: built in userspace too, so no
+          netdev, skb or page_pool API, nor their headers.
 
 Includes are followed through local headers ("x.h" beside the file,
 <rxbisect/x.h> in include/), so a header cannot smuggle a crossing in.
@@ -33,26 +39,39 @@ Usage: tools/check-boundary.py [--root DIR]   check a tree (default: this one)
                                               small trees in a temp directory
 Exit status 0 when clean (or when every self-test passes), 1 otherwise.
 """
-import fnmatch
 import os
 import re
 import sys
 import tempfile
 
-DRV = "drivers/net/rxbisect"
+TOP = "drivers/net/rxbisect"
+HW = TOP + "/hw"
+DRV = TOP + "/drv"
+LIB = TOP + "/lib"
 INC = "include/rxbisect"
 
-DRIVER_STRUCTS = re.compile(r"\bstruct\s+(rxb_port|rxb_rx|rxb_rxq|rxb_cfg)\b")
+DRIVER_STRUCTS = re.compile(
+    r"\bstruct\s+(rxb_port|rxb_rx|rxb_rxq|rxb_cfg|rxb_model|rxb_model_ops|"
+    r"rxb_drv_ops|rxb_pkt)\b")
+NIC_STRUCTS = re.compile(
+    r"\bstruct\s+(rxb_hw_model|rxb_hw_ops|rxb_hw_model_ops|rxb_frame|"
+    r"rxb_nicmem|rxb_nic_ctx\s*\{|rxb_engine\s*\{|rxb_vector)\b")
 NET_API = re.compile(
     r"\b(sk_buff\w*|skb\w*|\w*_skb(?:_\w*)?|netdev\w*|net_device\w*|napi\w*|"
     r"netif_\w+|page_pool\w*|xdp_\w+|eth_type_trans|dev_kfree_skb\w*)\b")
 NET_HEADERS = re.compile(
     r"^(linux/(netdevice|skbuff|etherdevice|if_ether)\.h|net/.*)$")
-SECTION = re.compile(r"^/\*\s*-{4}\s*(.*?)\s*-{4,}\s*\*/\s*$")
-FUNC_DEF = re.compile(r"^(?!return\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\(")
-NIC_FUNC = re.compile(r"_(hw|nic)_")
-NIC_CALL = re.compile(r"\b(rxb_hw_\w+|rxb_nicmem_\w+)\s*\(")
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
+FUNC_DEF = re.compile(
+    r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w \t*]*?\b(\w+)\s*"
+    r"\([^;{})]*(?:\([^;{}]*\)[^;{})]*)*\)\s*(?:__\w+\([^)]*\)\s*)*\{",
+    re.M)
+CALL = re.compile(r"\b(rxb_\w+)\s*\(")
+PROTO = re.compile(r"\b(rxb_\w+)\s*\(")
+
+# Headers of one side only, in include/rxbisect (besides the side's folder).
+NIC_HEADERS = {"rxb_hw_model.h", "rxb_nicmem.h", "rxb_wss.h"}
+DRIVER_HEADERS = {"rxb_drv_model.h"}
 
 
 def strip_comments(text):
@@ -118,30 +137,28 @@ class Tree:
             kind, name = m.group(1), m.group(2)
             local = None
             if kind == '"':
-                cand = os.path.normpath(os.path.join(os.path.dirname(rel),
-                                                     name))
-                if os.path.isfile(os.path.join(self.root, cand)):
-                    local = cand
+                for base in (os.path.dirname(rel), TOP):
+                    cand = os.path.normpath(os.path.join(base, name))
+                    if os.path.isfile(os.path.join(self.root, cand)):
+                        local = cand
+                        break
             elif name.startswith("rxbisect/"):
                 cand = os.path.join("include", name)
                 if os.path.isfile(os.path.join(self.root, cand)):
                     local = cand
             yield line, name, local
 
-    def reaches(self, rel, banned):
-        """Each (line, chain) by which @rel includes one of the headers
-        @banned (base names of files in drivers/net/rxbisect), following
-        local headers; @line is the line of @rel's own #include, @chain
-        the headers on the way."""
+    def reaches(self, rel, bad):
+        """Each (line, chain) by which @rel includes a header @bad(path)
+        accepts, following local headers; @line is the line of @rel's own
+        #include, @chain the headers on the way."""
         found = []
-        paths = {os.path.join(DRV, b) for b in banned}
         for line, name, local in self.includes(rel):
             seen = {rel}
             stack = [(name, local, [name])]
             while stack:
                 nm, loc, chain = stack.pop()
-                if loc in paths or (loc is None and '/' not in nm and
-                                    nm in banned):
+                if bad(nm, loc):
                     found.append((line, chain))
                     continue
                 if loc is None or loc in seen:
@@ -151,210 +168,230 @@ class Tree:
                     stack.append((n2, l2, chain + [n2]))
         return found
 
+    def files(self, top):
+        out = []
+        for d, _, fs in os.walk(os.path.join(self.root, top)):
+            for f in sorted(fs):
+                if f.endswith((".c", ".h")):
+                    out.append(os.path.relpath(os.path.join(d, f),
+                                               self.root))
+        return sorted(out)
 
-def classify(rel):
-    """The rule sets that apply to @rel (a path relative to the root)."""
-    d, b = os.path.split(rel)
-    kinds = set()
-    if d == INC and b.endswith(".h"):
-        kinds |= {"core", "userspace"}
-    if d != DRV:
-        return kinds
-    if fnmatch.fnmatch(b, "model*.c") or b in ("corec.h", "rxb_ring.h") or \
-            fnmatch.fnmatch(b, "shring*.h"):
-        kinds |= {"core", "userspace"}
-    elif fnmatch.fnmatch(b, "nic*.[ch]") or b in ("rss.c", "wss.c"):
-        kinds.add("nic")
-        if b == "wss.c":
-            kinds.add("userspace")
-    elif b.endswith(".c") or b == "rxbisect.h":
-        kinds.add("driver")
-    return kinds
+    def defined(self, files):
+        """Functions with external linkage defined in @files."""
+        names = set()
+        for rel in files:
+            if not rel.endswith(".c"):
+                continue
+            for m in FUNC_DEF.finditer(self.code(rel)):
+                start = self.code(rel).rfind("\n", 0, m.start()) + 1
+                if self.code(rel)[start:m.start() + 7].lstrip().startswith(
+                        "static"):
+                    continue
+                names.add(m.group(1))
+        return names
 
 
-def driver_half_calls(root, rel, code):
-    """Calls of rxb_hw_*() or rxb_nicmem_*() in @rel's driver sections.
-    The section markers are comments, so they are read from the file
-    itself; the calls from @code (comments and strings blanked)."""
-    with open(os.path.join(root, rel), encoding="utf-8",
-              errors="replace") as f:
-        raw = f.read().split("\n")
-    errs = []
-    driver = False
-    func = ""
-    for lno, (line, text) in enumerate(zip(raw, code.split("\n")), 1):
-        m = SECTION.match(line)
-        if m:
-            driver = m.group(1).lower().startswith("driver")
-            continue
-        f = FUNC_DEF.match(text)
-        if f:
-            func = f.group(1)
-        if not driver or NIC_FUNC.search(func):
-            continue
-        for c in NIC_CALL.finditer(text):
-            errs.append(f"{rel}:{lno}: driver half calls {c.group(1)}(): "
-                        "the NIC's side; use ring memory, registers "
-                        "and doorbells")
-    return errs
+def side_of(loc, name):
+    """'nic', 'driver' or None (shared): the side a header belongs to."""
+    base = os.path.basename(loc or name)
+    if loc:
+        if loc.startswith(HW + "/"):
+            return "nic"
+        if loc.startswith(DRV + "/"):
+            return "driver"
+    if base in NIC_HEADERS:
+        return "nic"
+    if base in DRIVER_HEADERS or name == "rxbisect.h":
+        return "driver"
+    return None
 
 
 def via(chain):
     return "" if len(chain) == 1 else " (via " + " -> ".join(chain) + ")"
 
 
+def lines_matching(code, regex):
+    for m in regex.finditer(code):
+        yield code.count("\n", 0, m.start()) + 1, m
+
+
 def check(root):
     """All violations in the tree at @root, as "path:line: message"."""
     t = Tree(root)
     errs = []
-    files = []
-    for d in (DRV, INC):
-        if os.path.isdir(os.path.join(root, d)):
-            files += [os.path.join(d, f)
-                      for f in sorted(os.listdir(os.path.join(root, d)))
-                      if f.endswith((".c", ".h"))]
-    for rel in files:
-        kinds = classify(rel)
-        if "driver" in kinds:
-            for line, chain in t.reaches(rel, {"nic_hw.h"}):
-                errs.append(f"{rel}:{line}: driver file includes nic_hw.h"
-                            f"{via(chain)}: the NIC's own state; use nic.h")
-        if "nic" in kinds:
-            for line, chain in t.reaches(rel, {"rxbisect.h"}):
-                errs.append(f"{rel}:{line}: NIC file includes the driver's "
-                            f"rxbisect.h{via(chain)}")
-            code = t.code(rel)
-            for m in DRIVER_STRUCTS.finditer(code):
-                line = code.count("\n", 0, m.start()) + 1
-                errs.append(f"{rel}:{line}: NIC file names driver structure "
-                            f"struct {m.group(1)}")
-        if "core" in kinds:
-            for line, chain in t.reaches(rel, {"nic.h", "nic_hw.h",
-                                               "rxbisect.h"}):
-                errs.append(f"{rel}:{line}: model core includes "
-                            f"{os.path.basename(chain[-1])}{via(chain)}: "
-                            "use struct rxb_drv_ops / struct rxb_hw_ops")
-        if "core" in kinds and fnmatch.fnmatch(os.path.basename(rel),
-                                               "model*.c"):
-            errs += driver_half_calls(root, rel, t.code(rel))
-        if "userspace" in kinds:
-            for line, name, _ in t.includes(rel):
-                if NET_HEADERS.match(name):
-                    errs.append(f"{rel}:{line}: userspace-built core "
-                                f"includes <{name}>")
-            code = t.code(rel)
-            for lno, text in enumerate(code.split("\n"), 1):
-                if INCLUDE.match(text):
-                    continue
-                for m in NET_API.finditer(text):
-                    errs.append(f"{rel}:{lno}: userspace-built core uses "
-                                f"netdev/skb/page_pool API: {m.group(1)}")
-    return len(files), errs
+    hw = t.files(HW)
+    drv = t.files(DRV)
+    lib = t.files(LIB)
+    inc = t.files(INC)
+    nic_api = set()
+    if os.path.isfile(os.path.join(root, INC, "rxb_nic.h")):
+        nic_api = {m.group(1) for m in
+                   PROTO.finditer(t.code(os.path.join(INC, "rxb_nic.h")))}
+    hw_defs = t.defined(hw)
+    drv_defs = t.defined(drv)
+
+    for rel in drv:
+        for line, chain in t.reaches(
+                rel, lambda nm, loc: side_of(loc, nm) == "nic"):
+            errs.append(f"{rel}:{line}: driver file includes the NIC's "
+                        f"{chain[-1]}{via(chain)}")
+        code = t.code(rel)
+        for line, m in lines_matching(code, NIC_STRUCTS):
+            errs.append(f"{rel}:{line}: driver file names NIC structure "
+                        f"{' '.join(m.group(0).split())}")
+        for line, m in lines_matching(code, CALL):
+            f = m.group(1)
+            if f in hw_defs and f not in nic_api and f not in drv_defs:
+                errs.append(f"{rel}:{line}: driver calls the NIC's {f}(), "
+                            "not in its register interface (rxb_nic.h)")
+    for rel in hw:
+        for line, chain in t.reaches(
+                rel, lambda nm, loc: side_of(loc, nm) == "driver"):
+            errs.append(f"{rel}:{line}: NIC file includes the driver's "
+                        f"{chain[-1]}{via(chain)}")
+        code = t.code(rel)
+        for line, m in lines_matching(code, DRIVER_STRUCTS):
+            errs.append(f"{rel}:{line}: NIC file names driver structure "
+                        f"struct {m.group(1)}")
+        for line, m in lines_matching(code, CALL):
+            f = m.group(1)
+            if f in drv_defs and f not in hw_defs:
+                errs.append(f"{rel}:{line}: NIC calls the driver's {f}()")
+    for rel in lib + inc:
+        mine = side_of(rel, rel)
+        for line, chain in t.reaches(
+                rel, lambda nm, loc: side_of(loc, nm) not in (None, mine)):
+            what = "shared file" if mine is None else \
+                f"{'NIC' if mine == 'nic' else 'driver'} header"
+            errs.append(f"{rel}:{line}: {what} includes a side's "
+                        f"{chain[-1]}{via(chain)}")
+    core = [f for f in hw + drv if "/models/" in f] + lib
+    core += [f for f in inc if os.path.basename(f) != "rxb_nic.h"]
+    core += [f for f in (HW + "/wss.c", HW + "/nic_mem.c") if f in hw]
+    for rel in core:
+        for line, name, _ in t.includes(rel):
+            if NET_HEADERS.match(name):
+                errs.append(f"{rel}:{line}: userspace-built core includes "
+                            f"<{name}>")
+        code = t.code(rel)
+        for lno, text in enumerate(code.split("\n"), 1):
+            if INCLUDE.match(text):
+                continue
+            for m in NET_API.finditer(text):
+                errs.append(f"{rel}:{lno}: userspace-built core uses "
+                            f"netdev/skb/page_pool API: {m.group(1)}")
+    return len(hw) + len(drv) + len(lib) + len(inc), errs
 
 
 # ---- self-test: a small tree that passes, then one crossing at a time ----
 
 GOOD = {
-    f"{INC}/rxb_model.h": "#include <linux/types.h>\nstruct rxb_model;\n",
-    f"{DRV}/nic.h": "#include <rxbisect/rxb_model.h>\nstruct rxb_nic;\n",
-    f"{DRV}/nic_hw.h": '#include "nic.h"\nstruct rxb_nic { int q; };\n',
-    f"{DRV}/rxbisect.h": '#include "nic.h"\nstruct rxb_port { int n; };\n',
-    f"{DRV}/rxb_ring.h": "#include <rxbisect/rxb_model.h>\n",
-    f"{DRV}/nic.c": '#include "nic_hw.h"\n'
-                    "/* unlike struct rxb_port, a skb here is fine */\n"
-                    'static const char *s = "struct rxb_rxq";\n',
-    f"{DRV}/rss.c": '#include <net/ip.h>\n#include "nic_hw.h"\n',
-    f"{DRV}/wss.c": "#include <rxbisect/rxb_model.h>\nint w;\n",
-    f"{DRV}/netdev.c": '#include <linux/netdevice.h>\n#include "rxbisect.h"\n'
-                       "struct sk_buff *skb;\n",
-    f"{DRV}/model_a.c": '#include "rxb_ring.h"\n'
+    f"{INC}/rxb_model.h": "#include <linux/types.h>\nstruct rxb_model_cfg;\n",
+    f"{INC}/rxb_desc.h": "#include <linux/types.h>\nstruct rxb_bar;\n",
+    f"{INC}/rxb_hw_model.h": "#include <rxbisect/rxb_model.h>\n"
+                             "struct rxb_hw_model { int q; };\n",
+    f"{INC}/rxb_drv_model.h": "#include <rxbisect/rxb_model.h>\n"
+                              "struct rxb_model { int q; };\n",
+    f"{INC}/rxb_nicmem.h": "#include <linux/types.h>\nstruct rxb_nicmem;\n",
+    f"{INC}/rxb_nic.h": "#include <rxbisect/rxb_desc.h>\nstruct rxb_nic;\n"
+                        "struct sk_buff;\n"
+                        "void rxb_nic_ingress(struct rxb_nic *n, "
+                        "struct sk_buff *s);\n",
+    f"{HW}/nic_hw.h": "#include <rxbisect/rxb_nic.h>\n"
+                      "#include <rxbisect/rxb_hw_model.h>\n"
+                      "struct rxb_nic { int q; };\n",
+    f"{HW}/nic.c": '#include "nic_hw.h"\n'
+                   "/* unlike struct rxb_port, a skb here is fine */\n"
+                   'static const char *s = "struct rxb_rxq";\n'
+                   "void rxb_nic_ingress(struct rxb_nic *n, "
+                   "struct sk_buff *s)\n{\n}\n"
+                   "void rxb_nic_private(void)\n{\n}\n",
+    f"{HW}/nic_mem.c": "#include <rxbisect/rxb_nicmem.h>\nint w;\n",
+    f"{HW}/models/a.c": "#include <rxbisect/rxb_hw_model.h>\n"
                         "/* the driver builds an skb from it */\n"
                         "static int rx_skbless;\n"
-                        "/* ---- NIC side ---- */\n"
-                        "void h(void *m) { rxb_hw_pcie(m, 0, 0, 4); }\n"
-                        "/* ---- driver side ---- */\n"
-                        "/* not rxb_nicmem_fetch() */\n"
-                        'static const char *s = "rxb_hw_pcie(";\n'
-                        "void d(void *m) { rxb_db_ring(m, 0, 0, 1); }\n"
-                        "static void a_hw_debug(void *m, void *dbg)\n{\n"
-                        "\trxb_hw_debug_fill(dbg, 0, 0, 0);\n}\n"
-                        "/* ---- setup ---- */\n"
-                        "void c(void *m) { rxb_hw_nicmem(m); }\n",
+                        "void h(struct rxb_hw_model *m) { }\n",
+    f"{DRV}/rxbisect.h": "#include <rxbisect/rxb_nic.h>\n"
+                         "#include <rxbisect/rxb_drv_model.h>\n"
+                         "struct rxb_port { int n; };\n",
+    f"{DRV}/netdev.c": '#include <linux/netdevice.h>\n#include "rxbisect.h"\n'
+                       "struct sk_buff *skb;\n"
+                       "void f(struct rxb_nic *n) { rxb_nic_ingress(n, 0); }\n",
+    f"{DRV}/models/a.c": "#include <rxbisect/rxb_drv_model.h>\n"
+                         "void d(struct rxb_model *m) { }\n",
+    f"{LIB}/layout.c": "#include <rxbisect/rxb_model.h>\nint l;\n",
 }
 
-# name, file to (over)write, its text, expected "path:line" and message part
 # name, files to (over)write in the good tree, expected "path:line" and a
 # part of the message
 BAD = [
     ("driver includes nic_hw.h",
-     {f"{DRV}/ethtool.c": '#include <linux/types.h>\n#include "nic_hw.h"\n'},
-     f"{DRV}/ethtool.c:2", "driver file includes nic_hw.h"),
-    ("driver reaches nic_hw.h through a header",
-     {f"{DRV}/helper.h": '#include "nic_hw.h"\n',
-      f"{DRV}/rxbisect.h": '#include "nic.h"\n#include "helper.h"\n'},
-     f"{DRV}/netdev.c:2", "via rxbisect.h -> helper.h -> nic_hw.h"),
-    ("driver header includes nic_hw.h",
-     {f"{DRV}/rxbisect.h": '#include "nic.h"\n#include "nic_hw.h"\n'},
-     f"{DRV}/rxbisect.h:2", "driver file includes nic_hw.h"),
+     {f"{DRV}/ethtool.c": '#include <linux/types.h>\n#include "../hw/nic_hw.h"\n'},
+     f"{DRV}/ethtool.c:2", "driver file includes the NIC's"),
+    ("driver reaches rxb_hw_model.h through a header",
+     {f"{DRV}/helper.h": "#include <rxbisect/rxb_hw_model.h>\n",
+      f"{DRV}/rxbisect.h": '#include "helper.h"\n'},
+     f"{DRV}/netdev.c:2", "via rxbisect.h -> helper.h -> rxbisect/rxb_hw_model.h"),
+    ("driver half includes the hardware half's interface",
+     {f"{DRV}/models/b.c": "#include <rxbisect/rxb_hw_model.h>\n"},
+     f"{DRV}/models/b.c:1", "driver file includes the NIC's"),
+    ("driver names struct rxb_hw_model",
+     {f"{DRV}/models/c.c": "void g(struct rxb_hw_model *m);\n"},
+     f"{DRV}/models/c.c:1", "struct rxb_hw_model"),
+    ("driver names the NIC's frame",
+     {f"{DRV}/xdp.c": "int h(const struct  rxb_frame *f);\n"},
+     f"{DRV}/xdp.c:1", "struct rxb_frame"),
+    ("driver calls a NIC function outside rxb_nic.h",
+     {f"{DRV}/ctl.c": "void k(void)\n{\n\trxb_nic_private();\n}\n"},
+     f"{DRV}/ctl.c:3", "driver calls the NIC's rxb_nic_private()"),
     ("NIC includes rxbisect.h",
-     {f"{DRV}/nic_irq.c": '#include "nic_hw.h"\n#include "rxbisect.h"\n'},
-     f"{DRV}/nic_irq.c:2", "NIC file includes the driver's rxbisect.h"),
+     {f"{HW}/nic_irq.c": '#include "nic_hw.h"\n#include "../drv/rxbisect.h"\n'},
+     f"{HW}/nic_irq.c:2", "NIC file includes the driver's"),
+    ("NIC half includes the driver half's interface",
+     {f"{HW}/models/b.c": "#include <rxbisect/rxb_drv_model.h>\n"},
+     f"{HW}/models/b.c:1", "NIC file includes the driver's"),
     ("NIC names struct rxb_port",
-     {f"{DRV}/nic.c": '#include "nic_hw.h"\n\nvoid f(struct rxb_port *p);\n'},
-     f"{DRV}/nic.c:3", "struct rxb_port"),
-    ("NIC names struct rxb_rx",
-     {f"{DRV}/rss.c": '#include "nic_hw.h"\nint g(struct  rxb_rx *rx);\n'},
-     f"{DRV}/rss.c:2", "struct rxb_rx"),
-    ("NIC names struct rxb_rxq",
-     {f"{DRV}/nic_dma.c": "void h(const struct rxb_rxq *q);\n"},
-     f"{DRV}/nic_dma.c:1", "struct rxb_rxq"),
-    ("NIC header names struct rxb_cfg",
-     {f"{DRV}/nic.h": "struct rxb_nic;\nstruct rxb_cfg;\n"},
-     f"{DRV}/nic.h:2", "struct rxb_cfg"),
-    ("NIC header includes rxbisect.h",
-     {f"{DRV}/nic_hw.h": '#include "rxbisect.h"\n'},
-     f"{DRV}/nic_hw.h:1", "NIC file includes the driver's rxbisect.h"),
-    ("model core includes nic.h",
-     {f"{DRV}/model_b.c": '#include "rxb_ring.h"\n#include "nic.h"\n'},
-     f"{DRV}/model_b.c:2", "model core includes nic.h"),
-    ("model core includes nic_hw.h",
-     {f"{DRV}/model_b.c": '#include "nic_hw.h"\n'},
-     f"{DRV}/model_b.c:1", "model core includes nic_hw.h"),
-    ("model core header includes rxbisect.h",
-     {f"{DRV}/corec.h": '#include "rxbisect.h"\n'},
-     f"{DRV}/corec.h:1", "model core includes rxbisect.h"),
-    ("model core reaches nic_hw.h through rxb_ring.h",
-     {f"{DRV}/rxb_ring.h": '#include "nic_hw.h"\n'},
-     f"{DRV}/model_a.c:1", "via rxb_ring.h -> nic_hw.h"),
+     {f"{HW}/nic.c": '#include "nic_hw.h"\n\nvoid f(struct rxb_port *p);\n'},
+     f"{HW}/nic.c:3", "struct rxb_port"),
+    ("NIC names struct rxb_model",
+     {f"{HW}/models/d.c": "void g(struct rxb_model *m);\n"},
+     f"{HW}/models/d.c:1", "struct rxb_model"),
+    ("NIC header names struct rxb_pkt",
+     {f"{HW}/nic_hw.h": "struct rxb_nic;\nstruct rxb_pkt;\n"},
+     f"{HW}/nic_hw.h:2", "struct rxb_pkt"),
+    ("NIC calls a driver function",
+     {f"{DRV}/rx.c": "void rxb_rx_thing(void)\n{\n}\n",
+      f"{HW}/nic_dma.c": "void q(void)\n{\n\trxb_rx_thing();\n}\n"},
+     f"{HW}/nic_dma.c:3", "NIC calls the driver's rxb_rx_thing()"),
+    ("shared file includes a side's interface",
+     {f"{LIB}/layout.c": "#include <rxbisect/rxb_drv_model.h>\n"},
+     f"{LIB}/layout.c:1", "shared file includes a side's"),
+    ("shared header includes a NIC file",
+     {f"{INC}/rxb_layout.h": '#include "../../drivers/net/rxbisect/hw/nic_hw.h"\n'},
+     f"{INC}/rxb_layout.h:1", "shared file includes a side's"),
+    ("the NIC's register interface includes a NIC header",
+     {f"{INC}/rxb_nic.h": "#include <rxbisect/rxb_nicmem.h>\n"},
+     f"{INC}/rxb_nic.h:1", "shared file includes a side's"),
+    ("the driver half's interface includes the hardware half's",
+     {f"{INC}/rxb_drv_model.h": "#include <rxbisect/rxb_hw_model.h>\n"},
+     f"{INC}/rxb_drv_model.h:1", "driver header includes a side's"),
     ("model core calls an skb API",
-     {f"{DRV}/model_c.c": "int f(void *p)\n{\n\treturn skb_headlen(p);\n}\n"},
-     f"{DRV}/model_c.c:3", "skb_headlen"),
-    ("model core header uses page_pool",
-     {f"{DRV}/shring_x.h":
+     {f"{HW}/models/e.c": "int f(void *p)\n{\n\treturn skb_headlen(p);\n}\n"},
+     f"{HW}/models/e.c:3", "skb_headlen"),
+    ("driver half uses page_pool",
+     {f"{DRV}/models/f.c":
       "static void f(void *p) { page_pool_put_full_page(p, 0, 0); }\n"},
-     f"{DRV}/shring_x.h:1", "page_pool_put_full_page"),
+     f"{DRV}/models/f.c:1", "page_pool_put_full_page"),
     ("model core includes <linux/netdevice.h>",
-     {f"{DRV}/model_d.c": "#include <linux/netdevice.h>\n"},
-     f"{DRV}/model_d.c:1", "<linux/netdevice.h>"),
-    ("model core calls a netdev API",
-     {f"{DRV}/model_e.c": 'void f(void *d) { netdev_warn(d, "x"); }\n'},
-     f"{DRV}/model_e.c:1", "netdev_warn"),
-    ("wss.c calls a napi API",
-     {f"{DRV}/wss.c": "int w;\nvoid f(void *n) { napi_schedule(n); }\n"},
-     f"{DRV}/wss.c:2", "napi_schedule"),
-    ("model driver half calls the on-NIC memory tier",
-     {f"{DRV}/model_f.c": "/* ---- driver side (Listing 1) ---- */\n"
-                          "void d(void *nm)\n{\n"
-                          "\trxb_nicmem_fetch (nm, 0, 0, 0, 0);\n}\n"},
-     f"{DRV}/model_f.c:4", "driver half calls rxb_nicmem_fetch()"),
-    ("model driver half calls an rxb_hw_ops service",
-     {f"{DRV}/model_g.c": "/* ---- NIC side ---- */\n"
-                          "void h(void *m) { rxb_hw_pcie(m, 0, 0, 4); }\n"
-                          "/* ---- driver half ------------ */\n"
-                          "static void g_hw_debug(void *m)\n{\n}\n"
-                          "void d(void *m)\n{\n"
-                          "\tint x = rxb_hw_dma_ptr(m, 0);\n}\n"},
-     f"{DRV}/model_g.c:9", "driver half calls rxb_hw_dma_ptr()"),
+     {f"{DRV}/models/g.c": "#include <linux/netdevice.h>\n"},
+     f"{DRV}/models/g.c:1", "<linux/netdevice.h>"),
+    ("lib calls a netdev API",
+     {f"{LIB}/h.c": 'void f(void *d) { netdev_warn(d, "x"); }\n'},
+     f"{LIB}/h.c:1", "netdev_warn"),
+    ("nic_mem.c calls a napi API",
+     {f"{HW}/nic_mem.c": "int w;\nvoid f(void *n) { napi_schedule(n); }\n"},
+     f"{HW}/nic_mem.c:2", "napi_schedule"),
     ("include/rxbisect header names sk_buff",
      {f"{INC}/rxb_model.h": "#include <linux/types.h>\nstruct sk_buff;\n"},
      f"{INC}/rxb_model.h:2", "sk_buff"),

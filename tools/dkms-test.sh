@@ -10,7 +10,9 @@
 # into /lib/modules (dkms build, not dkms install), so a VM run sharing
 # this root still loads the tree's own rxbisect.ko.
 # RXB_DKMS_KDIRS="DIR ...": also build against these headers trees
-# (dkms --kernelsourcedir), e.g. a kernel unpacked outside /lib/modules.
+# (dkms --kernelsourcedir), e.g. a kernel unpacked outside /lib/modules;
+# unset, the build directory of the newest kernel of Debian's unstable
+# suite where tools/vm/debian-kernel.sh has unpacked it into the cache.
 #
 # KTAP on stdout.  Exit 0: passed; 1: a check failed; 4: skipped (not
 # root, no dkms, or rxbisect already registered with DKMS here: someone's
@@ -166,7 +168,12 @@ for mk in /lib/modules/*/build/Makefile; do
 	k=${mk#/lib/modules/}
 	build_for "${k%/build/Makefile}"
 done
-for kdir in ${RXB_DKMS_KDIRS:-}; do
+kdirs=${RXB_DKMS_KDIRS-$(tools/vm/debian-kernel.sh --env newest 2>/dev/null | sed -n 's/^KDIR=//p')}
+if [ -z "${RXB_DKMS_KDIRS+x}" ] && [ ! -f "$kdirs/Makefile" ]; then
+	echo "# the newest Debian kernel is not unpacked (make module KERNEL=newest): not built"
+	kdirs=
+fi
+for kdir in $kdirs; do
 	k=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
 	if [ -z "$k" ]; then
 		check fail "RXB_DKMS_KDIRS: $kdir is a kernel headers tree"

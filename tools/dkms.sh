@@ -14,7 +14,7 @@
 #   uninstall  `dkms remove rxbisect/VERSION --all` (every kernel it was
 #              built or installed for) and delete the copy.  Says so and
 #              succeeds when there is nothing to remove.
-#   version    print VERSION: RXB_DRV_VERSION of drivers/net/rxbisect/rxbisect.h
+#   version    print VERSION: RXB_DRV_VERSION of drivers/net/rxbisect/drv/rxbisect.h
 #
 # Both need root (and dkms: apt-get install dkms, dnf install dkms).
 
@@ -30,7 +30,7 @@ die() {
 # RXB_DRV_VERSION, the one version of the driver.
 drv_version() {
 	sed -nE 's/^#define[[:space:]]+RXB_DRV_VERSION[[:space:]]+"([^"]+)".*/\1/p' \
-		"$top/drivers/net/rxbisect/rxbisect.h"
+		"$top/drivers/net/rxbisect/drv/rxbisect.h"
 }
 
 # PACKAGE_VERSION of dkms.conf.
@@ -98,7 +98,7 @@ do_uninstall() {
 
 cmd=${1:-}
 ver=$(drv_version)
-[ -n "$ver" ] || { echo "no RXB_DRV_VERSION in drivers/net/rxbisect/rxbisect.h" >&2; exit 1; }
+[ -n "$ver" ] || { echo "no RXB_DRV_VERSION in drivers/net/rxbisect/drv/rxbisect.h" >&2; exit 1; }
 case $cmd in
 version)	echo "$ver"; exit 0 ;;
 install|uninstall)

@@ -15,7 +15,11 @@
 # kernel rxbisect.ko at the top of the tree was built for (make module
 # KERNEL=...); the module for each other one is built in a copy of the tree
 # (the static stage's W=1 C=1 build of it, else here) into build/test/ko-K/.
-# 6.12 is Debian 12's 6.12 LTS; "debug" the debug kernel (make debug-kernel
+# 6.12 is Debian 12's 6.12 LTS; "newest" the newest kernel of Debian's
+# unstable suite (tools/vm/kernels.conf: make test KERNEL=newest; not in
+# the default kernels, but the static stage builds the module for it,
+# W=1 C=1, and skips that check, naming the release, when unstable has
+# dropped it); "debug" the debug kernel (make debug-kernel
 # KVER=6.1 or 6.12: RXB_DEBUG_KVER), where every timeout is multiplied by
 # RXB_TIMEOUT_SCALE (default 4 there, else 1) and the VM's by 3 more (the
 # suite takes about 2.7 h on the 6.12 debug kernel under TCG).  RXB_SELFTESTS="a.sh b.sh":
@@ -104,6 +108,35 @@ copy_tree() {
 		tar -C "$1" -xf -
 }
 
+# newest_kernel_build: other_kernel_build for the newest kernel of Debian's
+# unstable suite, fetched into the cache first if it is not there.  Exit 4
+# with "# SKIP ..." as its last line when unstable no longer has the pinned
+# release (RXB_KVER_NEWEST) and the cache lacks it: a release the registry
+# dropped is not a failure of the module.
+newest_kernel_build() {
+	local rc=0 kdir v=${RXB_KVER_NEWEST:-$(sed -n 's/^RXB_KVER_NEWEST ?= *//p' tools/vm/kernels.conf)}
+
+	RXB_KERNEL_STRICT=1 tools/vm/debian-kernel.sh --fetch newest \
+		>"$logdir/fetch-newest.log" 2>&1 || rc=$?
+	if [ $rc -eq 3 ]; then
+		echo "# SKIP linux-image-$v (RXB_KVER_NEWEST, tools/vm/kernels.conf) is no longer in Debian's unstable suite, nor in the cache"
+		return 4
+	elif [ $rc -ne 0 ]; then
+		tail -n 5 "$logdir/fetch-newest.log"
+		return 1
+	fi
+	# sparse where the kernel accepts this machine's: 7.x's headers use
+	# __typeof_unqual__, which bookworm's sparse 0.6.4 lacks, and their
+	# Makefile turns C=1 off with a warning then (checker-valid.sh)
+	kdir=$(tools/vm/debian-kernel.sh --env newest | sed -n 's/^KDIR=//p')
+	if [ "$("$kdir/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" = 1 ]; then
+		other_kernel_build newest W=1 C=1
+	else
+		echo "sparse $(sparse --version 2>/dev/null) is refused by the kernel's scripts/checker-valid.sh: W=1 only" >"$logdir/static/newest.nosparse"
+		other_kernel_build newest W=1
+	fi
+}
+
 # Plain `make` in a copy of the tree must build rxbisect.ko, as the README
 # says.
 plain_make_builds_ko() {
@@ -161,6 +194,12 @@ static_jobs() {
 	(
 		make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' >"$d/w1.out"
 		echo 0 >"$d/w1.rc"
+		# and once the newest kernel is fetched (dkms builds for it
+		# too where it is unpacked): at most 30 min
+		for _ in $(seq 1800); do
+			[ -e "$d/newest.rc" ] || [ -e "$d/newest.none" ] && break
+			sleep 1
+		done
 		tools/dkms-test.sh >"$d/dkms.out" 2>&1
 		echo $? >"$d/dkms.rc"
 	) &
@@ -173,6 +212,12 @@ static_jobs() {
 	esac
 	echo "$t" >"$d/other.kernel"
 	[ -n "$t" ] && job other other_kernel_build "$t" W=1 C=1
+	# The newest kernel of Debian's unstable suite, unless the module at
+	# the top is built for it (or for the debug kernel).
+	case ${RXB_VM_KERNEL:-} in
+	debug|newest) echo "KERNEL=${RXB_VM_KERNEL}" >"$d/newest.none" ;;
+	*) job newest newest_kernel_build ;;
+	esac
 	job plain plain_make_builds_ko
 	job report python3 tools/bench/test_report.py
 	# The NIC/driver/model-core boundary, and proof that its checker
@@ -271,7 +316,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..11"
+	echo "1..12"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -286,6 +331,21 @@ stage_static() {
 	else
 		sed 's/^/# /' "$d/other.out"
 		result fail "build W=1 C=1 (sparse) clean on $t too"
+	fi
+
+	if [ -r "$d/newest.none" ]; then
+		result ok "build W=1 C=1 clean on the newest Debian kernel" "$(cat "$d/newest.none"): built above"
+	elif [ "$(rc newest)" = 4 ]; then
+		result ok "build W=1 C=1 clean on the newest Debian kernel" \
+			"$(tail -n1 "$d/newest.out" | sed 's/^# SKIP //')"
+	else
+		t="build W=1 C=1 (sparse) clean on the newest Debian kernel ($(tools/vm/debian-kernel.sh --env newest | sed -n 's/^KVER=//p'))"
+		if [ -r "$d/newest.nosparse" ]; then
+			sed 's/^/# /' "$d/newest.nosparse"
+			t=${t/ C=1 (sparse)/}
+		fi
+		sed 's/^/# /' "$d/newest.out"
+		result "$([ "$(rc newest)" = 0 ] && [ ! -s "$d/newest.out" ] && echo ok)" "$t"
 	fi
 
 	sed 's/^/# /' "$d/plain.out"

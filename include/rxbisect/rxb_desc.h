@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rxbisect emulated NIC: descriptor and completion layouts ("datasheet").
+ * rxbisect emulated NIC: descriptor, completion and register layouts
+ * ("datasheet").
  *
  * Everything the emulated NIC and the driver exchange is in this file:
- * the in-memory ring entries, and the doorbell registers.  The NIC never
- * looks at driver state and the driver never looks at NIC state; both only
- * read and write these structures.
+ * the in-memory ring entries, the register space and each ring model's
+ * registers (a section per model).  The NIC never looks at driver state
+ * and the driver never looks at NIC state; both only read and write these
+ * structures.
  *
  * Conventions (as in the seeds, rxbisect paper section 2, thesis 4.1):
  *  - Ring indices are free-running 32-bit counters; a slot is index & (size-1).
@@ -19,9 +21,200 @@
 #ifndef _RXB_DESC_H
 #define _RXB_DESC_H
 
+#include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+
+/**
+ * rxb_gen() - generation bit of the pass through a ring that @idx is in.
+ * @idx: free-running ring index.
+ * @order: log2 of the ring size.
+ *
+ * 1 on the first pass, 0 on the second, ... (thesis 4.1: the NIC fills the
+ * done bit with its generation; software compares with its own).  Ring
+ * memory starts zeroed, so no entry looks done before the NIC writes it.
+ *
+ * Return: the generation bit.
+ */
+static inline u8 rxb_gen(u32 idx, unsigned int order)
+{
+	return ((idx >> order) & 1) ^ 1;
+}
+
+/*
+ * The register space (BAR) of a receive context.
+ *
+ * The NIC exposes each receive context's registers as pages of
+ * RXB_BAR_PAGE bytes: page 0 holds the context's global registers, then
+ * come the queues' pages (queue q's at page qpage + q of the model's view,
+ * struct rxb_bar), then the pages a model declares beyond them (Ensō's
+ * per-pipe register blocks).  A model's datasheet section below gives the
+ * layout of its registers within those pages.
+ *
+ * The driver writes registers with plain stores (an MMIO write on
+ * hardware: posted, it does not wait for the NIC); the NIC acts on a write
+ * later, in its own context.  The emulation's address decoder is in the
+ * global page (struct rxb_bar_global): the driver's register write
+ * accessor marks the page it wrote, and the NIC, when it next runs, hands
+ * every marked page to the model's hardware half, which reads the
+ * registers there (rxb_hw_model_ops.doorbell).
+ *
+ * The NIC writes its statistics and debug registers into the queues'
+ * pages (struct rxb_hw_qstats, struct rxb_qdebug_regs and the model's own
+ * statistics block); the driver reads them there, as it would read a
+ * device's statistics registers, without calling into the NIC.
+ *
+ * Registers are native-endian u32 (u64 for statistics), written with
+ * WRITE_ONCE()/release and read with READ_ONCE()/acquire, each written by
+ * one side only.
+ */
+#define RXB_BAR_PAGE		4096
+#define RXB_BAR_MAX_PAGES	2048	/* global + queues + model pages */
+
+/**
+ * struct rxb_bar_global - the start of a context's page 0.
+ *
+ * Not registers software reads: the emulation's address decoder.  The
+ * driver's write accessor sets bit p of @written for a write into page p
+ * and @pending when it was clear (then it wakes the NIC); the NIC clears
+ * @pending, then takes @written word by word, and acts on each page.
+ */
+struct rxb_bar_global {
+	/** @written: [0] Pages written since the NIC last looked. */
+	unsigned long written[RXB_BAR_MAX_PAGES / BITS_PER_LONG];
+	/** @pending: [256] Some bit of @written may be set. */
+	u32 pending;
+	/** @reserved: [260] Zero. */
+	u32 reserved;
+};
+
+static_assert(sizeof(struct rxb_bar_global) == 264);
+
+/* Offsets in page 0: the model's context-wide registers and statistics. */
+#define RXB_GPAGE_REGS		512	/* the model's context-wide registers */
+#define RXB_GPAGE_MSTATS	2048	/* u64 statistics, RXB_MSTATS_MAX */
+
+/* Offsets in a queue's page. */
+#define RXB_QPAGE_REGS		0	/* the model's queue registers */
+#define RXB_QPAGE_MSTATS	1024	/* the model's u64 statistics */
+#define RXB_QPAGE_STATS		3072	/* struct rxb_hw_qstats */
+#define RXB_QPAGE_DEBUG		3584	/* struct rxb_qdebug_regs */
+#define RXB_MSTATS_MAX		128	/* u64 statistics of a model block */
+
+/**
+ * struct rxb_hw_qstats - a queue's statistics registers, which every
+ * model's hardware half keeps alike (queue page, RXB_QPAGE_STATS).
+ *
+ * Written by the NIC only, under the serialisation of the queue's writers
+ * in the model; read by the driver with READ_ONCE().
+ */
+struct rxb_hw_qstats {
+	/** @hw_packets: [0] Frames written to a buffer (or pipe). */
+	u64 hw_packets;
+	/** @hw_bytes: [8] Bytes of those frames. */
+	u64 hw_bytes;
+	/** @nobuf_drops: [16] Frames dropped: no buffer posted. */
+	u64 nobuf_drops;
+	/** @ring_full_drops: [24] Frames dropped: completion ring full. */
+	u64 ring_full_drops;
+	/** @oversize_drops: [32] Frames longer than the posted buffer. */
+	u64 oversize_drops;
+};
+
+static_assert(sizeof(struct rxb_hw_qstats) == 40);
+
+/**
+ * struct rxb_qdebug_regs - a queue's debug registers (queue page,
+ * RXB_QPAGE_DEBUG): internal indices of the NIC, for diagnosis only.
+ *
+ * Written by the NIC as it advances them; the driver reads them for
+ * health dumps and counters, never to run the rings.
+ */
+struct rxb_qdebug_regs {
+	/**
+	 * @cq_tail: [0] Index of the next completion entry the NIC writes
+	 * for the queue (its CR, Bx ring or notification ring).
+	 */
+	u32 cq_tail;
+	/**
+	 * @taken: [4] Descriptors the NIC has taken from the ring that
+	 * supplies the queue's buffers, free-running (its Rx head; a
+	 * shared ring's for every queue of the group; the linked Ax ring's
+	 * for rxBisect, 0 if none).  Ensō: frames written to its pipes.
+	 */
+	u32 taken;
+	/**
+	 * @free: [8] Ensō: free flits of the queue's pipes; others: 0 (the
+	 * driver counts what it posted beyond @taken).
+	 */
+	u32 free;
+	/** @reserved: [12] Zero. */
+	u32 reserved;
+};
+
+static_assert(sizeof(struct rxb_qdebug_regs) == 16);
+
+/**
+ * struct rxb_base_reg - a ring base address register pair: the bus address
+ * of ring memory the driver allocated, written before the context (or the
+ * queue) is enabled; the NIC reads it when it is.
+ */
+struct rxb_base_reg {
+	/** @lo: [0] Low 32 bits. */
+	u32 lo;
+	/** @hi: [4] High 32 bits. */
+	u32 hi;
+};
+
+static_assert(sizeof(struct rxb_base_reg) == 8);
+
+/**
+ * struct rxb_bar - a mapping of a context's register space, as a model's
+ * half sees it: not a register layout, the view both halves compute the
+ * address of a register from.
+ * @base: page 0.
+ * @qpage: page of queue 0's registers.
+ * @xpage: first of the model's own pages beyond the queues'.
+ * @npages: pages mapped from @base.
+ *
+ * A model composed of others (dshRing) hands each a view whose @qpage and
+ * @xpage name pages of its own.
+ */
+struct rxb_bar {
+	u8 *base;
+	u32 qpage;
+	u32 xpage;
+	u32 npages;
+};
+
+/* Page @page of the register space. */
+static inline void *rxb_bar_page(const struct rxb_bar *bar, u32 page)
+{
+	return bar->base + (size_t)page * RXB_BAR_PAGE;
+}
+
+/* The registers of queue @q, at @off of its page. */
+static inline void *rxb_bar_q(const struct rxb_bar *bar, unsigned int q,
+			      u32 off)
+{
+	return (u8 *)rxb_bar_page(bar, bar->qpage + q) + off;
+}
+
+/* The statistics registers of queue @q (struct rxb_hw_qstats). */
+static inline struct rxb_hw_qstats *rxb_bar_qstats(const struct rxb_bar *bar,
+						   unsigned int q)
+{
+	return rxb_bar_q(bar, q, RXB_QPAGE_STATS);
+}
+
+/* The debug registers of queue @q. */
+static inline struct rxb_qdebug_regs *rxb_bar_qdebug(const struct rxb_bar *bar,
+						     unsigned int q)
+{
+	return rxb_bar_q(bar, q, RXB_QPAGE_DEBUG);
+}
 
 /**
  * struct rxb_rx_desc - Rx descriptor: one empty buffer posted to the NIC.
@@ -199,21 +392,87 @@ static_assert(sizeof(struct rxb_bxe) == 32);
 static_assert(offsetof(struct rxb_bxe, csum) % 4 == 0);
 static_assert(offsetof(struct rxb_bxe, reserved1) % 8 == 0);
 
-/**
- * struct rxb_axbx_regs - rxBisect per-queue doorbell registers.
+/*
+ * rxBisect's registers (hw/models/rxbisect.c, drv/models/rxbisect.c;
+ * rxbisect paper section 4).  Per queue, in its page: struct
+ * rxb_axbx_regs (RXB_QPAGE_REGS) and struct rxb_rxbisect_qstats_regs
+ * (RXB_QPAGE_MSTATS).  The queue's debug registers (struct
+ * rxb_qdebug_regs) hold the NIC's head of the Ax ring linked to the queue
+ * (@taken; 0 if none) and its tail of the queue's Bx ring (@cq_tail).
+ * The driver reads @taken for diagnosis (ethtool -S ax_outstanding), and
+ * once at teardown, with the context disabled: the Ax slots below it are
+ * the buffers the NIC took, whose reports may still be held in the NIC
+ * (notif_compress).
  *
- * Written by the driver, read by the NIC, as struct rxb_rxq_regs.
+ * The topology (ax_link, ax_assoc_map) is a parameter of the "create
+ * receive context" command (struct rxb_model_cfg): both halves parse it
+ * (include/rxbisect/rxb_topo.h).
+ */
+
+/**
+ * struct rxb_axbx_regs - rxBisect: a queue's registers.
+ *
+ * Written by the driver, read by the NIC, as struct rxb_rxq_regs: the NIC
+ * reads @ax_tail and @bx_head (acquire) when it next needs them, for a
+ * frame, so a write asks nothing more of it.  The base registers are
+ * written before the context is enabled.
  */
 struct rxb_axbx_regs {
 	/**
-	 * @ax_tail: Ax ring producer index: empty buffers posted up to here.
+	 * @ax_tail: [0] Producer index of the Ax ring linked to the queue:
+	 * empty buffers posted up to here.  Written with release after the
+	 * descriptors.
 	 */
 	u32 ax_tail;
-	/** @bx_head: Bx ring consumer index: entries consumed up to here. */
+	/**
+	 * @bx_head: [4] Bx ring consumer index: entries consumed up to here,
+	 * so the NIC may overwrite them.  Written with release.
+	 */
 	u32 bx_head;
+	/**
+	 * @ax_base: [8] Bus address of the Ax ring linked to the queue
+	 * (ax_ring_size struct rxb_rx_desc); zero when none is (ax_link).
+	 */
+	struct rxb_base_reg ax_base;
+	/**
+	 * @bx_base: [16] Bus address of the queue's Bx ring (ring_size
+	 * struct rxb_bxe).
+	 */
+	struct rxb_base_reg bx_base;
 };
 
-static_assert(sizeof(struct rxb_axbx_regs) == 8);
+static_assert(sizeof(struct rxb_axbx_regs) == 24);
+
+/**
+ * struct rxb_rxbisect_qstats_regs - rxBisect: a queue's own statistics
+ * registers (queue page, RXB_QPAGE_MSTATS), beyond struct rxb_hw_qstats.
+ *
+ * Written by the NIC only, in its ring-assignment stage; read by the
+ * driver with READ_ONCE() (ethtool -S rx<q>_<name>).
+ */
+struct rxb_rxbisect_qstats_regs {
+	/**
+	 * @borrowed: [0] Packets to this queue's Bx ring in a buffer of
+	 * another Ax ring.
+	 */
+	u64 borrowed;
+	/**
+	 * @lent: [8] Buffers of the Ax ring linked to this queue that went
+	 * to another Bx ring.
+	 */
+	u64 lent;
+	/** @notif_entries: [16] Notification-only entries written here. */
+	u64 notif_entries;
+	/**
+	 * @notif_compressed: [24] Of those, the ones held back before being
+	 * written, with notif_compress on.
+	 */
+	u64 notif_compressed;
+	/** @ax_empty: [32] Packets that found this queue's own Ax empty. */
+	u64 ax_empty;
+};
+
+static_assert(sizeof(struct rxb_rxbisect_qstats_regs) == 40);
 
 /**
  * struct rxb_rxq_regs - per-queue doorbell registers of the emulated NIC.
@@ -223,20 +482,24 @@ static_assert(sizeof(struct rxb_axbx_regs) == 8);
  */
 struct rxb_rxq_regs {
 	/**
-	 * @rx_tail: Rx ring producer (tail) index: the driver has posted
+	 * @rx_tail: [0] Rx ring producer (tail) index: the driver has posted
 	 * descriptors up to, not including, this index. Written with release by
 	 * the driver after the descriptors; read with acquire by the NIC.
 	 */
 	u32 rx_tail;
 	/**
-	 * @cq_head: CR consumer index: the driver has consumed completions up
-	 * to, not including, this index, so the NIC may overwrite those
+	 * @cq_head: [4] CR consumer index: the driver has consumed completions
+	 * up to, not including, this index, so the NIC may overwrite those
 	 * entries.
 	 */
 	u32 cq_head;
+	/** @rx_base: [8] Bus address of the Rx ring (struct rxb_rx_desc). */
+	struct rxb_base_reg rx_base;
+	/** @cq_base: [16] Bus address of the CR (struct rxb_cqe). */
+	struct rxb_base_reg cq_base;
 };
 
-static_assert(sizeof(struct rxb_rxq_regs) == 8);
+static_assert(sizeof(struct rxb_rxq_regs) == 24);
 
 /**
  * struct rxb_rx_ldesc - Rx descriptor of a linked-list shared ring (RxList).
@@ -280,42 +543,215 @@ static_assert(sizeof(struct rxb_rx_ldesc) == 16);
 /* Batched RxList: each packet starts at a multiple of this in its buffer. */
 #define RXB_MCQE_ALIGN		64
 
+/*
+ * shRing (hw/models/shring*.c and drv/models/shring*.c; thesis chapter 5):
+ * queues grouped by the share factor share Rx descriptor rings, each
+ * queue keeps its own completion ring (include/rxbisect/rxb_shring.h:
+ * the groups).  The register space of a context:
+ *
+ *  - queue q's page: struct rxb_cq_regs at RXB_QPAGE_REGS, struct
+ *    rxb_shring_qstats_regs at RXB_QPAGE_MSTATS, the common statistics and
+ *    struct rxb_qdebug_regs (cq_tail: the queue's CR; taken: 0, the
+ *    queue's buffers come from its group's ring, whose page has it);
+ *  - shared ring g's page, page xpage + g (rxb_shring_ring_page()):
+ *    struct rxb_shring_regs at RXB_QPAGE_REGS, struct
+ *    rxb_shring_rstats_regs at RXB_QPAGE_MSTATS and struct
+ *    rxb_qdebug_regs at RXB_QPAGE_DEBUG (taken: descriptors the NIC took
+ *    from the ring, free-running; cq_tail 0).
+ *
+ * The NIC reads the doorbells when it next needs them (its next frame for
+ * the group), so a write needs no action of its own.
+ */
+
 /**
- * struct rxb_shring_regs - doorbell of one shared Rx ring (shRing).
+ * struct rxb_shring_regs - registers of one shared Rx ring (shRing), at
+ * RXB_QPAGE_REGS of the ring's page.
  *
  * Written by the driver (any queue sharing the ring, under the ring's
  * lock), read by the NIC, with the protocol of struct rxb_rxq_regs.
  */
 struct rxb_shring_regs {
 	/**
-	 * @rx_tail: RxArr: producer (tail) index, descriptors posted up to
-	 * here. RxList: descriptors appended to the empty-buffer list so far.
+	 * @rx_tail: [0] RxArr: producer (tail) index, descriptors posted up
+	 * to here.  RxList: descriptors appended to the empty-buffer list so
+	 * far.  Release by the driver, acquire by the NIC.
 	 */
 	u32 rx_tail;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @rx_base: [8] Bus address of the descriptor array (RxArr: struct
+	 * rxb_rx_desc; RxList: struct rxb_rx_ldesc), ring_size entries.
+	 */
+	struct rxb_base_reg rx_base;
 };
 
-static_assert(sizeof(struct rxb_shring_regs) == 4);
+static_assert(sizeof(struct rxb_shring_regs) == 16);
 
 /**
- * struct rxb_cq_regs - doorbell of one completion ring of a shared ring.
+ * struct rxb_cq_regs - registers of one completion ring of a shared ring,
+ * at RXB_QPAGE_REGS of its queue's page.
  *
  * Written by the queue's driver, read by the NIC.
  */
 struct rxb_cq_regs {
-	/** @cq_head: CR consumer index, as rxb_rxq_regs.cq_head. */
+	/** @cq_head: [0] CR consumer index, as rxb_rxq_regs.cq_head. */
 	u32 cq_head;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/** @cq_base: [8] Bus address of the CR (struct rxb_cqe). */
+	struct rxb_base_reg cq_base;
 };
 
-static_assert(sizeof(struct rxb_cq_regs) == 4);
+static_assert(sizeof(struct rxb_cq_regs) == 16);
+
+/**
+ * struct rxb_shring_qstats_regs - shRing statistics registers of a queue,
+ * at RXB_QPAGE_MSTATS of its page.
+ *
+ * Written by the NIC under the pipeline stage of the queue's ring, read by
+ * the driver with READ_ONCE() (ethtool -S rxN_nobuf_victim_drops).
+ */
+struct rxb_shring_qstats_regs {
+	/**
+	 * @nobuf_victim_drops: [0] No-buffer drops while the queue's CR held
+	 * fewer than its fair share of the shared ring (ring size / queues
+	 * of its group, rxb_shring_fair_share()): the other queues' packets
+	 * held the ring (thesis section 5.1.1).
+	 */
+	u64 nobuf_victim_drops;
+};
+
+static_assert(sizeof(struct rxb_shring_qstats_regs) == 8);
+
+/**
+ * struct rxb_shring_rstats_regs - statistics registers of one RxList
+ * shared ring (shring-list, shring-batched), at RXB_QPAGE_MSTATS of the
+ * ring's page.  RxArr leaves them zero.
+ *
+ * Written by the NIC under the ring's pipeline stage, read by the driver
+ * with READ_ONCE() (ethtool -S ringG_out_of_order, ringG_idle_closes).
+ */
+struct rxb_shring_rstats_regs {
+	/**
+	 * @out_of_order: [0] Descriptors taken that were not the slot after
+	 * the one taken before: each would miss a contiguous descriptor
+	 * prefetch (thesis Figure 5.3).
+	 */
+	u64 out_of_order;
+	/**
+	 * @idle_closes: [8] Batched RxList: descriptors the NIC's idle timer
+	 * closed (RXB_MCQE_F_NOPKT entries).
+	 */
+	u64 idle_closes;
+};
+
+static_assert(sizeof(struct rxb_shring_rstats_regs) == 16);
 
 /*
- * Ensō (model_enso.c; Sadok et al., OSDI '23, sections 3-5).  No
- * descriptors: per receive queue one or more pipes, contiguous data rings
- * the NIC appends frames to back to back, and per interrupt vector (queue)
- * one notification ring shared by that queue's pipes.  Where the paper is
- * silent, Ensō's public library (github.com/crossroadsfpga/enso, consts.h
- * and internals.h) fixes the choice, marked "(library)" below; "(ours)"
- * marks what neither fixes.
+ * Dynamic shRing (dshring; thesis sections 5.1.5-5.1.6): a privRing ring
+ * set and an RxArr ring set side by side, each programmed as its model
+ * programs a context, in pages of its own (rxb_dsh_set_bar()): after page
+ * 0 and dshRing's queue pages come the privRing set's queue pages, then the
+ * RxArr set's queue pages and its shared rings' pages.  dshRing's queue
+ * page holds struct rxb_dsh_regs at RXB_QPAGE_REGS and the queue's common
+ * statistics (every frame of the queue, whichever set took it).
+ */
+
+/**
+ * struct rxb_dsh_regs - dshRing's steering registers of one queue, at
+ * RXB_QPAGE_REGS of dshRing's page of the queue.
+ */
+struct rxb_dsh_regs {
+	/**
+	 * @select: [0] Driver: the ring set the NIC delivers the queue's
+	 * frames to (RXB_DSH_PRIV or RXB_DSH_SH): which of the two
+	 * pre-programmed RSS table sets steers the queue.  The NIC reads it
+	 * (acquire) at each frame of the queue and latches a change there.
+	 */
+	u32 select;
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @status_base: [8] Driver: bus address of the queue's struct
+	 * rxb_dsh_status in host memory, where the NIC reports the set it
+	 * delivers to.
+	 */
+	struct rxb_base_reg status_base;
+};
+
+static_assert(sizeof(struct rxb_dsh_regs) == 16);
+
+/**
+ * struct rxb_dsh_status - dshRing: a queue's steering status, written back
+ * by the NIC into host memory (struct rxb_dsh_regs.status_base), as a
+ * NIC writes back a completion, so that the driver's poll reads host
+ * memory only.
+ */
+struct rxb_dsh_status {
+	/**
+	 * @active: [0] The ring-set changes the NIC latched for the queue,
+	 * free-running; bit 0 is the set it delivers to.  The NIC writes it
+	 * with release before its first delivery to the new set, after
+	 * every delivery to the old one; the driver reads it with acquire
+	 * and drains the old set first.  A count rather than the set, so a
+	 * driver that missed a change and its reversal still drains.
+	 */
+	__le32 active;
+	/** @reserved: [4] Zero. */
+	__le32 reserved;
+};
+
+static_assert(sizeof(struct rxb_dsh_status) == 8);
+
+/* dshRing's ring sets (struct rxb_dsh_regs.select). */
+#define RXB_DSH_PRIV	0
+#define RXB_DSH_SH	1
+#define RXB_DSH_NSETS	2
+
+/*
+ * COREC (hw/models/corec.c, drv/models/corec.c; Faltelli et al., "COREC:
+ * Concurrent Non-Blocking Single-Queue Receive Driver for Low Latency
+ * Networking", section 3.4).  The NIC is unmodified: per shared queue (a
+ * group of consecutive queues, include/rxbisect/rxb_corec.h), privRing's
+ * Rx ring of struct rxb_rx_desc, completion ring of struct rxb_cqe
+ * (@ring_id: the shared queue) and struct rxb_rxq_regs, at
+ * RXB_QPAGE_REGS of the page of the group's first queue.  That page's
+ * debug registers (struct rxb_qdebug_regs) are the shared queue's indices;
+ * the other queues of the group have none.  The indices of both rings
+ * start at RXB_COREC_ID0.  When the NIC writes a completion it raises the
+ * vector of the group's next queue, round-robin, or of every queue of the
+ * group (corec_irq_policy).  The driver's consumers of the group
+ * coordinate among themselves in host memory; the NIC sees one in-order
+ * consumer of each shared queue.
+ */
+
+/**
+ * struct rxb_corec_qstats_regs - COREC: a shared queue's own statistics
+ * registers, at RXB_QPAGE_MSTATS of the page of the group's first queue.
+ *
+ * Written by the NIC, under the shared queue's serialisation; read by the
+ * driver with READ_ONCE() (ethtool -S ring<r>_*).
+ */
+struct rxb_corec_qstats_regs {
+	/**
+	 * @nobuf_drops: [0] Frames dropped at the shared queue: no
+	 * descriptor posted.  Each is also counted in the nobuf_drops of
+	 * the queue RSS chose (struct rxb_hw_qstats).
+	 */
+	u64 nobuf_drops;
+};
+
+static_assert(sizeof(struct rxb_corec_qstats_regs) == 8);
+
+/*
+ * Ensō (drivers/net/rxbisect/{hw,drv}/models/enso.c; Sadok et al., OSDI
+ * '23, sections 3-5).  No descriptors: per receive queue one or more pipes,
+ * contiguous data rings the NIC appends frames to back to back, and per
+ * interrupt vector (queue) one notification ring shared by that queue's
+ * pipes.  Where the paper is silent, Ensō's public library
+ * (github.com/crossroadsfpga/enso, consts.h and internals.h) fixes the
+ * choice, marked "(library)" below; "(ours)" marks what neither fixes.
  *
  * Pipe framing (ours): each frame starts at a multiple of RXB_ENSO_FLIT
  * bytes from the pipe's start with a struct rxb_enso_hdr, the frame's bytes
@@ -328,9 +764,26 @@ static_assert(sizeof(struct rxb_cq_regs) == 4);
  * Head and tail of a pipe are flit offsets in 0..size/RXB_ENSO_FLIT - 1
  * (library); the NIC keeps one flit free, so head == tail means empty.  A
  * frame may straddle the pipe's end: the driver maps the pipe twice in a
- * row (rxb_drv_ops.map_ring) and reads it in one piece.  A frame that does
+ * row (rxb_drv_ring_ops.map) and reads it in one piece.  A frame that does
  * not fit the free space is dropped whole (library), counted in
- * rxb_qstats.ring_full_drops.
+ * rxb_hw_qstats.ring_full_drops.
+ *
+ * Register space (section 4.1.2: "each queue's MMIO pointer register pair
+ * is kept in its own dedicated page-aligned block", so that the kernel can
+ * map a queue's registers into the application that owns it):
+ *  - queue q's page: the notification ring's registers (struct
+ *    rxb_enso_notif_regs at RXB_QPAGE_REGS) and the NIC's Ensō statistics
+ *    (struct rxb_enso_qstats_regs at RXB_QPAGE_MSTATS); its debug registers
+ *    (struct rxb_qdebug_regs) hold the notification ring's tail (cq_tail),
+ *    the frames written to the queue's pipes (taken) and their free flits
+ *    (free);
+ *  - pipe p of queue q: page xpage + q * pipes per queue + p of the model's
+ *    view (struct rxb_bar), holding struct rxb_enso_pipe_regs at offset 0
+ *    and nothing else (rxb_enso_pipe_page()).
+ * The NIC acts on a write into a pipe's page (Fig. 5, onRxUpdate) and on
+ * a write of a queue's notification head (it frees entries, so the NIC
+ * sends the notifications it dropped), later, in its own context
+ * (rxb_hw_model_ops.doorbell).
  */
 #define RXB_ENSO_FLIT		64	/* pipe unit: alignment, head, tail */
 #define RXB_ENSO_PIPE_MIN	4096	/* smallest pipe, bytes */
@@ -339,9 +792,6 @@ static_assert(sizeof(struct rxb_cq_regs) == 4);
 #define RXB_ENSO_MAX_PIPES_Q	512	/* pipes of one queue (vector) */
 #define RXB_ENSO_NOTIF_BATCH	64	/* (library) most notifications the
 					 * driver consumes per head write
-					 */
-#define RXB_ENSO_REG_STRIDE	4096	/* (library) one register block per
-					 * page, for per-queue mapping
 					 */
 
 /**
@@ -369,26 +819,34 @@ static_assert(sizeof(struct rxb_enso_hdr) == 16);
 
 /**
  * struct rxb_enso_pipe_regs - Ensō: a pipe's register block (library: the
- * per-queue block of internals.h, the Tx half unused here), each on its
- * own RXB_ENSO_REG_STRIDE page.
+ * per-queue block of internals.h, the Tx half unused here), alone on its
+ * own page of the register space.
  *
  * @rx_head is Head_SW: the driver writes it (an MMIO write on hardware)
- * and the NIC's pipe manager acts on the write (Fig. 5, onRxUpdate).
- * Writing the value it already holds is the prefetch doorbell ("notify
- * this pipe now"): the NIC then notifies whatever Tail_NIC holds beyond
- * it.  @rx_tail is Tail_NIC as a debug register: the driver learns the
- * tail from notifications only (reading it would be an MMIO read, which
- * Appendix A rejects).
+ * and the NIC's pipe manager acts on the write (Fig. 5, onRxUpdate), when
+ * its doorbell service next runs.  Every write into the page is an event,
+ * so writing the value @rx_head already holds is the prefetch doorbell
+ * (section 4.2, "notification prefetching": "notify this pipe now"): the
+ * NIC then notifies whatever Tail_NIC holds beyond it.  Writes the NIC has
+ * not served yet coalesce into one event, handled with the last value
+ * written.  @rx_tail is Tail_NIC as a debug register: the driver learns
+ * the tail from notifications only (reading it would be an MMIO read,
+ * which Appendix A rejects); the NIC keeps its own copy and only mirrors
+ * it here, so a write into the page (an application's, once pages are
+ * mapped into one) cannot move the NIC's tail.
  */
 struct rxb_enso_pipe_regs {
-	/** @rx_tail: [0] Tail_NIC, flits; NIC-owned, debug only. */
+	/** @rx_tail: [0] Tail_NIC, flits; written by the NIC, debug only. */
 	u32 rx_tail;
-	/** @rx_head: [4] Head_SW, flits; driver-owned. */
+	/** @rx_head: [4] Head_SW, flits; written by the driver, read by the NIC. */
 	u32 rx_head;
-	/** @rx_mem_low: [8] Bus address of the pipe, low 32 bits. */
-	u32 rx_mem_low;
-	/** @rx_mem_high: [12] High 32 bits; set before the pipe goes live. */
-	u32 rx_mem_high;
+	/**
+	 * @rx_mem: [8] Bus address of the pipe (library: rx_mem_low, then
+	 * rx_mem_high), aligned to RXB_ENSO_PIPE_MIN; written by the driver
+	 * before the context is enabled, read by the NIC once, when it is
+	 * (later writes do not move the pipe).
+	 */
+	struct rxb_base_reg rx_mem;
 	/** @tx_reserved: [16] The library's Tx registers; unused. */
 	u32 tx_reserved[4];
 	/** @pad: [32] Up to 64 bytes. */
@@ -396,25 +854,58 @@ struct rxb_enso_pipe_regs {
 };
 
 static_assert(sizeof(struct rxb_enso_pipe_regs) == 64);
+static_assert(offsetof(struct rxb_enso_pipe_regs, rx_mem) == 8);
 
 /**
- * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, on
- * their own RXB_ENSO_REG_STRIDE page.
+ * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, at
+ * RXB_QPAGE_REGS of its queue's page.
  */
 struct rxb_enso_notif_regs {
 	/**
 	 * @head: [0] NotificationHead_SW: entries the driver consumed, a
-	 * free-running count; driver-owned, written with release after it
-	 * cleared their signals, up to RXB_ENSO_NOTIF_BATCH at a time.
+	 * free-running count; written by the driver with release after it
+	 * cleared their signals, up to RXB_ENSO_NOTIF_BATCH at a time; read
+	 * by the NIC before it writes an entry, and when the write is served
+	 * (the notifications it dropped for want of room go out then).
 	 */
 	u32 head;
-	/** @tail: [4] Entries the NIC wrote, free-running; debug only. */
-	u32 tail;
-	/** @pad: [8] Up to 64 bytes. */
-	u32 pad[14];
+	/** @reserved: [4] Zero. */
+	u32 reserved;
+	/**
+	 * @base: [8] Bus address of the ring (struct rxb_enso_notif, rx
+	 * ring size entries); written by the driver before the context is
+	 * enabled, read by the NIC when it is.
+	 */
+	struct rxb_base_reg base;
+	/** @pad: [16] Up to 64 bytes. */
+	u32 pad[12];
 };
 
 static_assert(sizeof(struct rxb_enso_notif_regs) == 64);
+
+/**
+ * struct rxb_enso_qstats_regs - Ensō: the NIC's statistics of a queue
+ * (queue page, RXB_QPAGE_MSTATS), as ethtool -S names them.
+ *
+ * Written by the NIC only, under its lock of the queue; read by the driver
+ * with READ_ONCE().
+ */
+struct rxb_enso_qstats_regs {
+	/** @notifs: [0] Notifications written. */
+	u64 notifs;
+	/** @notif_drops: [8] Notifications dropped: the ring was full. */
+	u64 notif_drops;
+	/** @suppressed: [16] Frames not notified (status bit set). */
+	u64 suppressed;
+	/** @notif_retries: [24] Dropped notifications sent again. */
+	u64 notif_retries;
+	/** @flow_binds: [32] Flows bound to a pipe of the queue. */
+	u64 flow_binds;
+	/** @flow_moves: [40] Of them, flows bound on another queue before. */
+	u64 flow_moves;
+};
+
+static_assert(sizeof(struct rxb_enso_qstats_regs) <= 8 * RXB_MSTATS_MAX);
 
 /**
  * struct rxb_enso_notif - Ensō: a notification (library: 64 bytes,
@@ -438,65 +929,98 @@ struct rxb_enso_notif {
 
 static_assert(sizeof(struct rxb_enso_notif) == 64);
 
-/*
- * CEIO (model_ceio.c; Liu et al., SIGCOMM '25, sections 3-4).  Per queue,
- * privRing's Rx ring, completion ring and struct rxb_rxq_regs (the fast
- * path), and for the slow path:
+/**
+ * rxb_enso_frame_flits() - Ensō: flits a frame takes in a pipe.
+ * @len: the frame's length in bytes.
  *
- *  - the slow ring, in NIC memory: RXB_CEIO_SLOW_MULT * ring_size entries
- *    of struct rxb_ceio_slow, one per frame the NIC kept in its memory
- *    tier.  The NIC writes them; the driver reads them through the BAR
- *    (the paper's "on-NIC ring registers");
- *  - the fetch ring, in host memory, as many entries of struct
- *    rxb_ceio_fetch: entry i goes with slow entry i.  To have a slow
- *    frame copied into the host, the driver writes a host buffer's address
- *    into the entry (@flags zero) and then the fetch_tail register; the
- *    NIC reads the entry, copies the frame from its tier into the buffer
- *    (a DMA write across the bus) and sets RXB_CEIO_FETCH_DONE;
- *  - the registers of struct rxb_ceio_regs.
- *
- * The fetch engine completes fetches in ring order.  It has no clock of
- * its own in the emulation: a fetch whose latency has passed is
- * completed, its done mark written, when the driver next writes
- * fetch_tail (changed or not: the driver writes it again while it waits
- * for a fetch).  A synchronous fetch (ceio_fetch=sync) completes within
- * that register write, as a read the CPU stalls on would.
+ * Return: flits of its header and bytes (our framing, see above).
  */
-#define RXB_CEIO_SLOW_MULT	8	/* slow ring entries per Rx ring entry */
+static inline u32 rxb_enso_frame_flits(u32 len)
+{
+	return (sizeof(struct rxb_enso_hdr) + len + RXB_ENSO_FLIT - 1) /
+	       RXB_ENSO_FLIT;
+}
+
+#define RXB_ENSO_GAP_MAX	15	/* Chaotic Ensō: longest gap, flits */
 
 /**
- * struct rxb_ceio_slow - CEIO: slow ring entry, one frame in the NIC's
- * memory tier.
+ * rxb_enso_gap() - Chaotic Ensō (section 7.2.3): flits the NIC leaves free
+ *	after a frame, "computed deterministically based on the message's
+ *	current position" (ours: 0..RXB_ENSO_GAP_MAX flits from a
+ *	multiplicative hash of the frame's first flit), so that the driver
+ *	finds the next frame without being told.
+ * @chaotic: the context's enso_chaotic; false: frames back to back.
+ * @pos: the frame's first flit in its pipe.
  *
- * Written by the NIC before it releases the new slow_tail of struct
- * rxb_ceio_regs; read by the driver below that tail (acquire).
+ * Return: the gap in flits.
  */
-struct rxb_ceio_slow {
-	/**
-	 * @addr: [0] NIC address of the frame in the tier; opaque to the
-	 * driver, which never dereferences it.
-	 */
-	__le64 addr;
-	/** @len: [8] Frame length in bytes. */
-	__le32 len;
-	/** @rss_hash: [12] Toeplitz RSS hash, as rxb_cqe.rss_hash. */
-	__le32 rss_hash;
-	/**
-	 * @fence: [16] The NIC's completion ring tail when it wrote the
-	 * entry: the driver hands up the fast entries below it first.
-	 */
-	__le32 fence;
-	/** @flow: [20] Flow table entry of the frame (diagnostics). */
-	__le32 flow;
-	/**
-	 * @flags: [24] RXB_CQE_F_*_HASH bits; never RXB_CQE_F_CSUM: the
-	 * checksum unit sits on the DMA path from the wire to the host.
-	 */
-	u8 flags;
-	/** @reserved: [25] Zero. */
-	u8 reserved[7];
-} __packed;
-static_assert(sizeof(struct rxb_ceio_slow) == 32);
+static inline u32 rxb_enso_gap(bool chaotic, u32 pos)
+{
+	return chaotic ? (pos * 0x9e3779b1U) >> 28 : 0;
+}
+
+/**
+ * rxb_enso_pipe_page() - Ensō: the page of a pipe's registers.
+ * @bar: the model's view of the register space.
+ * @pipes: pipes per queue (enso_pipes).
+ * @q: the queue.
+ * @p: the pipe, below @pipes.
+ *
+ * Return: the page index, in @bar.
+ */
+static inline u32 rxb_enso_pipe_page(const struct rxb_bar *bar, u32 pipes,
+				     unsigned int q, unsigned int p)
+{
+	return bar->xpage + q * pipes + p;
+}
+
+/**
+ * rxb_enso_pipe_regs() - Ensō: a pipe's registers (struct
+ *	rxb_enso_pipe_regs at the start of its page).
+ * @bar: the model's view of the register space.
+ * @pipes: pipes per queue.
+ * @q: the queue.
+ * @p: the pipe.
+ *
+ * Return: the registers.
+ */
+static inline struct rxb_enso_pipe_regs *
+rxb_enso_pipe_regs(const struct rxb_bar *bar, u32 pipes, unsigned int q,
+		   unsigned int p)
+{
+	return rxb_bar_page(bar, rxb_enso_pipe_page(bar, pipes, q, p));
+}
+
+/*
+ * CEIO (hw/models/ceio.c, drv/models/ceio.c; Liu et al., SIGCOMM '25,
+ * sections 3-4).  Per queue, privRing's Rx ring and completion ring (the
+ * fast path: struct rxb_ceio_qregs.fast, struct rxb_rxq_regs), and for the
+ * slow path:
+ *
+ *  - the slow ring, in NIC memory: one entry per frame the NIC kept in its
+ *    memory tier, RXB_CEIO_SLOW_MULT * ring_size entries (at most
+ *    RXB_CEIO_SLOW_MAX).  The NIC's own: the driver learns what it holds
+ *    from the slow_tail register, which it reads across the bus (the
+ *    paper's "on-NIC buffer ring registers" that the driver polls, §4.2:
+ *    an MMIO read, counted in pcie_mmio_reads), and from the fast
+ *    completions, each of which carries slow_tail as the NIC wrote it
+ *    then (ours: so that the driver needs no read while fast entries
+ *    flow, and keeps the NIC's arrival order);
+ *  - the fetch ring, in host memory, as many entries of struct
+ *    rxb_ceio_fetch: entry i goes with slow entry i.  To have slow frame
+ *    i copied into the host, the driver writes a host buffer's address
+ *    into entry i (flags zero), then the fetch_tail register; the NIC's
+ *    fetch engine copies the frame from its tier into the buffer once the
+ *    tier's latency has passed (a DMA write across the bus), writes the
+ *    frame's length and hash back into the entry, sets
+ *    RXB_CEIO_FETCH_DONE and raises the queue's interrupt.  Fetches
+ *    complete in ring order.
+ */
+#define RXB_CEIO_SLOW_MULT	8	/* slow ring entries per Rx ring entry */
+#define RXB_CEIO_SLOW_MAX	32768	/* slow ring entries at most: the
+					 * fast completions' 16-bit copy of
+					 * slow_tail tells "none" from "all"
+					 */
 
 /* Fetch entry flags (rxb_ceio_fetch.flags). */
 #define RXB_CEIO_FETCH_DONE	0x01	/* the frame is in the buffer */
@@ -504,25 +1028,38 @@ static_assert(sizeof(struct rxb_ceio_slow) == 32);
 
 /**
  * struct rxb_ceio_fetch - CEIO: fetch ring entry, a host buffer for the
- * slow ring entry of the same index.
+ * slow ring entry of the same index, and the NIC's write-back.
  *
  * The driver writes @buf_addr and @buf_len, and @flags as zero, before
  * the fetch_tail write (release) that posts the entry; the NIC reads the
- * entry after reading that register (acquire), copies the frame, and
- * writes @flags last with release; the driver reads @flags with acquire
- * and only then the buffer.
+ * entry after reading that register (acquire), copies the frame, writes
+ * @pkt_len, @hash_flags, @rss_hash and @flow, and @flags last with
+ * release; the driver reads @flags with acquire and only then the rest
+ * and the buffer.
  */
 struct rxb_ceio_fetch {
-	/** @buf_addr: [0] Bus address of the host buffer. */
+	/** @buf_addr: [0] Bus address of the host buffer (driver). */
 	__le64 buf_addr;
-	/** @buf_len: [8] Bytes the NIC may write there. */
+	/** @buf_len: [8] Bytes the NIC may write there (driver). */
 	__le32 buf_len;
-	/** @flags: [12] RXB_CEIO_FETCH_*: zero while in flight. */
+	/** @pkt_len: [12] NIC: the frame's length. */
+	__le16 pkt_len;
+	/**
+	 * @hash_flags: [14] NIC: RXB_CQE_F_*_HASH; never RXB_CQE_F_CSUM:
+	 * the checksum unit sits on the DMA path from the wire to the host,
+	 * and the frame went to NIC memory.
+	 */
+	u8 hash_flags;
+	/** @flags: [15] NIC: RXB_CEIO_FETCH_*: zero while in flight. */
 	u8 flags;
-	/** @reserved: [13] Zero. */
-	u8 reserved[3];
+	/** @rss_hash: [16] NIC: Toeplitz RSS hash, as rxb_cqe.rss_hash. */
+	__le32 rss_hash;
+	/** @flow: [20] NIC: flow table entry of the frame (diagnostics). */
+	__le32 flow;
+	/** @reserved: [24] Zero. */
+	__le64 reserved;
 } __packed;
-static_assert(sizeof(struct rxb_ceio_fetch) == 16);
+static_assert(sizeof(struct rxb_ceio_fetch) == 32);
 
 /**
  * struct rxb_ceio_regs - CEIO: a queue's slow-path registers.
@@ -531,30 +1068,105 @@ static_assert(sizeof(struct rxb_ceio_fetch) == 16);
  * with acquire.  Indices are free-running.
  */
 struct rxb_ceio_regs {
-	/** @slow_tail: [0] NIC: slow entries written up to here. */
+	/**
+	 * @slow_tail: [0] NIC: slow entries written up to here; the driver
+	 * reads it across the bus (rxb_reg_read(), an MMIO read).
+	 */
 	u32 slow_tail;
 	/**
-	 * @slow_head: [4] Driver: slow entries consumed up to here; the NIC
-	 * frees their tier memory.
-	 */
-	u32 slow_head;
-	/**
-	 * @credit_ci: [8] Driver: fast entries whose credit the driver
+	 * @credit_ci: [4] Driver: fast entries whose credit the driver
 	 * released, counted in completion ring order; the NIC returns each
-	 * one's credit to its flow.  When the driver writes it is its
-	 * release policy (ceio_release): at the end of a poll batch, or
-	 * when the buffers come back to the driver's pool.
+	 * one's credit to its flow when it next looks (a frame, its worker's
+	 * tick).  When the driver writes it is its release policy
+	 * (ceio_release): at the end of a poll batch, or when the buffers
+	 * come back to the driver's pool.
 	 */
 	u32 credit_ci;
 	/**
-	 * @fetch_tail: [12] Driver: fetch entries posted up to here.  Each
-	 * write also has the NIC write the done marks of the fetches that
-	 * have completed.
+	 * @fetch_tail: [8] Driver: fetch entries posted up to here; the NIC
+	 * acts on the write (its doorbell service): it starts the fetches.
 	 */
 	u32 fetch_tail;
+	/** @reserved: [12] Zero. */
+	u32 reserved;
+	/** @fetch_base: [16] Bus address of the fetch ring (driver). */
+	struct rxb_base_reg fetch_base;
 };
 
-static_assert(sizeof(struct rxb_ceio_regs) == 16);
+static_assert(sizeof(struct rxb_ceio_regs) == 24);
+
+/**
+ * struct rxb_ceio_qregs - CEIO: a queue's registers (its page).
+ * @fast: the fast path's, as privRing's.
+ * @slow: the slow path's.
+ */
+struct rxb_ceio_qregs {
+	struct rxb_rxq_regs fast;
+	struct rxb_ceio_regs slow;
+};
+
+static_assert(sizeof(struct rxb_ceio_qregs) == 48);
+
+/* CEIO's fast completion entries carry slow_tail & RXB_CEIO_TAIL_MASK in
+ * rxb_cqe.ring_id, the value of the register when the NIC wrote them.
+ */
+#define RXB_CEIO_TAIL_MASK	0xffff
+
+/**
+ * struct rxb_ceio_qstats_regs - CEIO: a queue's statistics registers (its
+ * page, RXB_QPAGE_MSTATS), written by the NIC.
+ */
+struct rxb_ceio_qstats_regs {
+	/** @fast: [0] Frames that took the fast path (a credit). */
+	u64 fast;
+	/** @slow: [8] Frames that went to the slow ring. */
+	u64 slow;
+	/** @to_slow: [16] Switches of a flow to the slow path. */
+	u64 to_slow;
+	/** @to_fast: [24] Switches back to the fast path. */
+	u64 to_fast;
+	/** @tier_drops: [32] Frames the memory tier had no room for. */
+	u64 tier_drops;
+	/** @slow_full: [40] Frames that found the slow ring full. */
+	u64 slow_full;
+	/** @congestion: [48] Ticks with slow arrivals beyond the drain. */
+	u64 congestion;
+	/**
+	 * @credit_seen: [56] Fast entries whose credit came back (the
+	 * credit_ci value the NIC has acted on).
+	 */
+	u64 credit_seen;
+};
+
+static_assert(sizeof(struct rxb_ceio_qstats_regs) == 64);
+
+/**
+ * struct rxb_ceio_gstats_regs - CEIO: the context's statistics registers
+ * (page 0, RXB_GPAGE_MSTATS): the credit controller's state, kept by the
+ * NIC with atomic updates (any CPU running the NIC writes them).
+ */
+struct rxb_ceio_gstats_regs {
+	/** @credits_total: [0] C_total: llc_budget / buffer size. */
+	atomic64_t credits_total;
+	/** @pool: [8] Credits no flow holds. */
+	atomic64_t pool;
+	/** @flow_credits: [16] Unused credits the flows hold. */
+	atomic64_t flow_credits;
+	/** @flows_active: [24] Flows holding a share. */
+	atomic64_t flows_active;
+	/** @unconsumed_max: [32] Most credits seen in flight at a tick. */
+	atomic64_t unconsumed_max;
+	/** @realloc: [40] Runs of Algorithm 1 that took from donors. */
+	atomic64_t realloc;
+	/** @inactive: [48] Flows made inactive (no frame for a while). */
+	atomic64_t inactive;
+	/** @reactivated: [56] Inactive flows that came back. */
+	atomic64_t reactivated;
+	/** @tier_held: [64] Bytes of the memory tier the slow ring holds. */
+	atomic64_t tier_held;
+};
+
+static_assert(sizeof(struct rxb_ceio_gstats_regs) == 72);
 
 /*
  * Header/data split into NIC memory (nicmem, thesis chapter 2; nic_hds.c,
@@ -585,45 +1197,58 @@ static_assert(sizeof(struct rxb_ceio_regs) == 16);
  */
 struct rxb_hds_rec {
 	/**
-	 * @handle: [0] NIC memory handle of the payload: opaque to the
-	 * driver, named in nicmem commands (struct rxb_nmc_desc).
+	 * @handle: [0] NIC memory handle of the payload: named in nicmem
+	 * commands (struct rxb_nmc_desc).
 	 */
 	__le32 handle;
 	/** @hdr_len: [4] Bytes written at buf_addr: the frame's headers. */
 	__le16 hdr_len;
 	/** @pay_len: [6] Payload bytes kept in NIC memory. */
 	__le16 pay_len;
-	/** @reserved: [8] Zero. */
-	__le64 reserved;
+	/**
+	 * @bar: [8] The CPU's address of the payload through the NIC's
+	 * memory window (a PCI BAR mapping device memory, as nicmem's
+	 * prototype exposed it): reading it is an MMIO read.
+	 */
+	__le64 bar;
 } __packed;
 static_assert(sizeof(struct rxb_hds_rec) == RXB_HDS_REC_ROOM);
 
 /* nicmem command opcodes (rxb_nmc_desc.op). */
 #define RXB_NMC_FETCH	1	/* copy payload bytes into host memory */
-#define RXB_NMC_TX	2	/* send headers from host + payload to the wire */
+#define RXB_NMC_TX	2	/* send inline headers + payload to the wire */
 #define RXB_NMC_FREE	3	/* release the payload */
 
 /* nicmem command flags (rxb_nmc_desc.flags). */
 #define RXB_NMC_F_RELEASE	0x01	/* FETCH, TX: release the payload
 					 * after the command (driver-set)
 					 */
-#define RXB_NMC_F_DONE		0x40	/* NIC: the command completed */
+#define RXB_NMC_F_DONE		0x40	/* NIC: the command completed; the
+					 * entry is the driver's again
+					 */
 #define RXB_NMC_F_ERR		0x80	/* NIC: unknown handle, or out of
 					 * range: nothing moved (the handle
 					 * is still released if asked)
 					 */
 
+/* Header bytes a TX command carries inline (Ethernet, VLAN, IPv6, TCP
+ * with options fit): the NIC takes them from the command, so the driver's
+ * buffer is free as soon as the command is written.
+ */
+#define RXB_NMC_INLINE		224
+
 /**
  * struct rxb_nmc_desc - nicmem command ring entry (one per command).
  *
  * A per-queue ring in host memory, a power of two of entries, whose bus
- * address the driver writes once (rxb_nic_nmc_setup()).  The driver
- * writes an entry with @flags holding only driver bits, then the ring's
- * tail register (rxb_nic_nmc_doorbell()); the NIC reads the entries up
- * to the tail, executes them in order and writes @flags last with
- * RXB_NMC_F_DONE (and _ERR).  The fetch engine of the emulation completes
- * every command within the doorbell write, waiting the tier's fetch
- * latency for a FETCH as CEIO's synchronous fetch does.
+ * address and size the driver writes into the queue's struct
+ * rxb_nmc_regs before the context is loaded.  The driver writes an entry
+ * with @flags holding only driver bits, then the ring's tail register (a
+ * posted write); the NIC executes the entries up to the tail in its own
+ * context, later, in order: FREE and TX at once, FETCH once the memory
+ * tier's latency has passed.  It writes @flags last, with release, with
+ * RXB_NMC_F_DONE (and _ERR), and raises the queue's interrupt for a
+ * FETCH.  An entry is the driver's again once done.
  */
 struct rxb_nmc_desc {
 	/** @op: [0] RXB_NMC_*. */
@@ -634,17 +1259,60 @@ struct rxb_nmc_desc {
 	__le16 len;
 	/** @handle: [4] NIC memory handle (struct rxb_hds_rec.handle). */
 	__le32 handle;
-	/**
-	 * @buf_addr: [8] FETCH: bus address the payload goes to.  TX: bus
-	 * address of the headers the NIC sends before the payload.
-	 */
+	/** @buf_addr: [8] FETCH: bus address the payload goes to. */
 	__le64 buf_addr;
-	/** @hdr_len: [16] TX: header bytes at @buf_addr. */
+	/** @hdr_len: [16] TX: header bytes in @hdr. */
 	__le16 hdr_len;
 	/** @reserved: [18] Zero. */
 	u8 reserved[14];
+	/** @hdr: [32] TX: the headers the NIC sends before the payload. */
+	u8 hdr[RXB_NMC_INLINE];
 } __packed;
-static_assert(sizeof(struct rxb_nmc_desc) == 32);
+static_assert(sizeof(struct rxb_nmc_desc) == 256);
+
+/**
+ * struct rxb_nmc_regs - a queue's nicmem command ring registers (its page,
+ * RXB_QPAGE_NMC), written by the driver.
+ */
+struct rxb_nmc_regs {
+	/** @base: [0] Bus address of the ring, before the context loads. */
+	struct rxb_base_reg base;
+	/** @entries: [8] Its entries, a power of two, RXB_NMC_RING_MAX most. */
+	u32 entries;
+	/** @tail: [12] Commands written, free-running: the doorbell. */
+	u32 tail;
+};
+
+static_assert(sizeof(struct rxb_nmc_regs) == 16);
+
+#define RXB_QPAGE_NMC		3712	/* struct rxb_nmc_regs */
+#define RXB_NMC_RING_MAX	4096	/* entries of a command ring, at most */
+
+/*
+ * The on-NIC memory tier's statistics registers (nic_mem.c; ethtool -S
+ * nicmem_*), read by the driver through the NIC's register interface.
+ */
+/**
+ * struct rxb_nicmem_counters - the tier's counters (ethtool -S nicmem_*).
+ * @capacity: bytes the tier holds at most.
+ * @held: bytes allocated now.
+ * @peak: the largest @held seen.
+ * @fetched: bytes the host fetched.
+ * @fetches: fetches completed.
+ * @allocs: allocations that succeeded.
+ * @alloc_fails: allocations refused because the tier was full.
+ * @fetch_ns: the fetch latency.
+ */
+struct rxb_nicmem_counters {
+	u64 capacity;
+	u64 held;
+	u64 peak;
+	u64 fetched;
+	u64 fetches;
+	u64 allocs;
+	u64 alloc_fails;
+	u64 fetch_ns;
+};
 
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64

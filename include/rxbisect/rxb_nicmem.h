@@ -8,14 +8,17 @@
  *
  * Memory is allocated by the NIC in pieces (rxb_nicmem_alloc()), each named
  * by a NIC address (an opaque u64).  The NIC writes into its own memory at
- * no bus cost (rxb_nicmem_ptr()); the host reads it back ("fetch") either
- * synchronously, waiting the fetch latency (rxb_nicmem_fetch()), or
- * asynchronously: rxb_nicmem_fetch_start() issues the read, and
- * rxb_nicmem_fetch_poll() completes it (copies the data) once the latency
- * has passed, so a poll loop can stop at the first fetch still in flight
- * and resume at its next poll.  Fetched bytes cross the interconnect and
- * are counted.  Allocation fails (-ENOSPC, counted) when the capacity
- * would be exceeded: the caller drops the frame and counts it there.
+ * no bus cost (rxb_nicmem_ptr()).  Bytes go to the host through the tier's
+ * fetch engine: the NIC submits a fetch (rxb_nicmem_fetch_submit()), and
+ * the engine completes it in its own context once the fetch latency has
+ * passed: it copies the bytes, counts them, and calls the request's done
+ * callback (which writes a done mark into host memory and raises an
+ * interrupt).  Nobody waits for emulated time: the environment runs the
+ * engine from a timer (rxb_nicmem_set_timer(), rxb_nicmem_fetch_run()).
+ * Fetches complete in the order they were submitted: the latency is one
+ * for every fetch of the tier.  Allocation fails (-ENOSPC, counted) when
+ * the capacity would be exceeded: the caller drops the frame and counts
+ * it there.
  *
  * A NIC component that keeps its bytes in memory of its own (the header/
  * data split's payload pages, nic_hds.c) reserves them in the tier
@@ -30,34 +33,24 @@
 #define _RXB_NICMEM_H
 
 #include <linux/types.h>
+#include <linux/spinlock.h>
+#include <rxbisect/rxb_desc.h>
 
-/**
- * struct rxb_nicmem_counters - the tier's counters (ethtool -S nicmem_*).
- * @capacity: bytes the tier holds at most.
- * @held: bytes allocated now.
- * @peak: the largest @held seen.
- * @fetched: bytes the host fetched.
- * @fetches: fetches completed.
- * @allocs: allocations that succeeded.
- * @alloc_fails: allocations refused because the tier was full.
- * @fetch_ns: the fetch latency.
- */
-struct rxb_nicmem_counters {
-	u64 capacity;
-	u64 held;
-	u64 peak;
-	u64 fetched;
-	u64 fetches;
-	u64 allocs;
-	u64 alloc_fails;
-	u64 fetch_ns;
-};
+struct rxb_nicmem_fetch;
 
 /**
  * struct rxb_nicmem - an on-NIC memory tier.
  * @capacity: bytes, 0: the tier is absent (every allocation fails).
  * @fetch_ns: latency of a host fetch.
  * @now_ns: the NIC's clock.
+ * @clock_arg: its argument.
+ * @fe_lock: the fetch engine's queue.
+ * @fe_head: fetches in flight, oldest first (due in that order).
+ * @fe_tail: where the next one is linked.
+ * @fe_arm: the environment's timer for the engine: call
+ *	rxb_nicmem_fetch_run() in about @ns nanoseconds (NULL: the
+ *	environment calls it when it likes).
+ * @fe_arg: its argument.
  * @held: bytes allocated (atomic: any CPU running the NIC allocates).
  * @peak: largest @held (racy maximum, a statistic).
  * @fetched: bytes fetched by the host.
@@ -68,7 +61,13 @@ struct rxb_nicmem_counters {
 struct rxb_nicmem {
 	u64 capacity;
 	u64 fetch_ns;
-	u64 (*now_ns)(void);
+	u64 (*now_ns)(void *arg);
+	void *clock_arg;
+	spinlock_t fe_lock;	/* the fetch engine's queue */
+	struct rxb_nicmem_fetch *fe_head;
+	struct rxb_nicmem_fetch **fe_tail;
+	void (*fe_arm)(void *arg, u64 ns);
+	void *fe_arg;
 	atomic64_t held;
 	atomic64_t peak;
 	atomic64_t fetched;
@@ -78,36 +77,50 @@ struct rxb_nicmem {
 };
 
 /**
- * struct rxb_nicmem_fetch - an asynchronous fetch in flight; owned by the
- * caller (no allocation on the fast path).
+ * struct rxb_nicmem_fetch - a fetch of the tier's engine; owned by the
+ * submitter (no allocation on the fast path), which must not touch it
+ * until its @done ran.
+ * @next: the engine's queue.
  * @addr: NIC address of the piece.
  * @off: offset in the piece.
- * @dst: host destination.
+ * @src: or, for memory a NIC component keeps its bytes in itself
+ *	(rxb_nicmem_reserve(): the header/data split's pages), the bytes
+ *	(@addr and @off unused).
+ * @dst: host destination (the DMA engine's view of a host buffer), or
+ *	NULL for a read the NIC keeps (its TX path): nothing is copied.
  * @len: bytes.
- * @due_ns: when the data arrives.
+ * @due_ns: when the data has arrived.
+ * @done: called by the engine, in the NIC's context, once the bytes are
+ *	at @dst: the submitter writes its done mark and raises its
+ *	interrupt.  The request may be reused from then on.
  */
 struct rxb_nicmem_fetch {
+	struct rxb_nicmem_fetch *next;
 	u64 addr;
 	u32 off;
+	const void *src;
 	void *dst;
 	u32 len;
 	u64 due_ns;
+	void (*done)(struct rxb_nicmem_fetch *req);
 };
 
 void rxb_nicmem_init(struct rxb_nicmem *nm, u64 capacity, u64 fetch_ns,
-		     u64 (*now_ns)(void));
+		     u64 (*now_ns)(void *arg), void *clock_arg);
 void rxb_nicmem_fini(struct rxb_nicmem *nm);
 int rxb_nicmem_alloc(struct rxb_nicmem *nm, u32 len, u64 *addr);
 void rxb_nicmem_free(struct rxb_nicmem *nm, u64 addr);
 void *rxb_nicmem_ptr(struct rxb_nicmem *nm, u64 addr);
-void rxb_nicmem_fetch(struct rxb_nicmem *nm, u64 addr, u32 off, void *dst,
-		      u32 len);
-void rxb_nicmem_fetch_start(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req,
-			    u64 addr, u32 off, void *dst, u32 len);
-bool rxb_nicmem_fetch_poll(struct rxb_nicmem *nm, struct rxb_nicmem_fetch *req);
+void rxb_nicmem_set_timer(struct rxb_nicmem *nm,
+			  void (*arm)(void *arg, u64 ns), void *arg);
+void rxb_nicmem_fetch_submit(struct rxb_nicmem *nm,
+			     struct rxb_nicmem_fetch *req);
+bool rxb_nicmem_fetch_run(struct rxb_nicmem *nm);
+void rxb_nicmem_fetch_flush(struct rxb_nicmem *nm);
+bool rxb_nicmem_fetch_busy(struct rxb_nicmem *nm);
+void rxb_nicmem_fetch_abort(struct rxb_nicmem *nm);
 void rxb_nicmem_read(struct rxb_nicmem *nm, struct rxb_nicmem_counters *c);
 int rxb_nicmem_reserve(struct rxb_nicmem *nm, u32 len);
 void rxb_nicmem_unreserve(struct rxb_nicmem *nm, u32 len);
-void rxb_nicmem_fetch_wait(struct rxb_nicmem *nm, u32 len);
 
 #endif /* _RXB_NICMEM_H */

@@ -36,6 +36,9 @@ die() { echo "rxbisect compat probes: $*" >&2; exit 1; }
 	die "$KDIR is not a configured kernel build directory"
 
 mkdir -p "$OUT"
+# Absolute: from 6.13 kbuild gives an external module's $(src) as ".", and
+# M= of the probes' own kbuild run is taken relative to KDIR.
+OUT=$(cd "$OUT" && pwd)
 exec 9> "$OUT/.lock"
 flock 9
 

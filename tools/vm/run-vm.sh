@@ -16,7 +16,9 @@
 #                   tools/vm/debug-kernel/build.sh (make debug-kernel), with
 #                   its modules, --mem 4G and RXB_TIMEOUT_SCALE=4 by default;
 #                   "6.12" boots Debian 12's 6.12 with its modules, installed
-#                   or unpacked into the cache (tools/vm/debian-kernel.sh)
+#                   or unpacked into the cache (tools/vm/debian-kernel.sh);
+#                   "newest" the newest kernel of Debian's unstable suite,
+#                   unpacked into the cache (the same script)
 #   --kver KVER     kernel version (default: $KVER, or the newest installed
 #                   kernel that has headers)
 #   --modroot DIR   the kernel's modules are in DIR/lib/modules/KVER
@@ -100,9 +102,9 @@ if [ "$KERNEL" = debug ]; then
 	# any test; a 5-level direct-map address, ff11...) and lockdep
 	# turned itself off for the run.
 	APPEND="$APPEND no5lvl"
-elif [ "$KERNEL" = 6.12 ]; then
+elif [ "$KERNEL" = 6.12 ] || [ "$KERNEL" = newest ]; then
 	DEB_ENV=$("$SELF_DIR/debian-kernel.sh" --fetch "$KERNEL") ||
-		die "no $KERNEL kernel (make deps installs it)" 2
+		die "no $KERNEL kernel (see tools/vm/debian-kernel.sh's message above)" 2
 	KVER=$(sed -n 's/^KVER=//p' <<<"$DEB_ENV")
 	KERNEL=$(sed -n 's/^IMAGE=//p' <<<"$DEB_ENV")
 	MODROOT=$(sed -n 's/^MODROOT=//p' <<<"$DEB_ENV")

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compat.h - the kernel interfaces that differ between the kernels rxbisect
- * builds against (Debian 12's 6.1 and 6.12).
+ * builds against (Debian 12's 6.1 and 6.12, and the newest kernel of
+ * Debian's unstable suite, 7.2: tools/vm/kernels.conf).
  *
  * Every difference lives here, driven by the build-time feature probes of
  * compat_probes.c (tools/compat/probe.sh writes rxb_compat_probed.h with
@@ -23,10 +24,21 @@
 #error "rxbisect needs devlink: this kernel is built without CONFIG_NET_DEVLINK"
 #endif
 
+#include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/timer.h>
 #include <net/devlink.h>
+#include <net/rtnetlink.h>
+
+/* 6.15: the netdev instance lock's helpers (and netdev_lockdep_set_classes())
+ * in net/netdev_lock.h.
+ */
+#ifdef HAVE_NETDEV_OPS_LOCK
+#include <net/netdev_lock.h>
+#endif
 
 /* 6.6: net/page_pool.h split into net/page_pool/{helpers,types}.h. */
 #if defined(HAVE_PAGE_POOL_HELPERS_H)
@@ -116,6 +128,39 @@ static int fn##_noextack(struct devlink *devlink, u32 id,		\
 }
 #endif
 
+/* After 6.12 (7.2 has it): devlink parameter get() takes an extack too, and
+ * validate() the value by pointer.  The driver's callbacks have the newer
+ * signatures; RXB_DL_PARAM_GET(fn) and RXB_DL_PARAM_VALIDATE(fn) name what
+ * goes into DEVLINK_PARAM_DRIVER(), and the _DEFINE(fn) macros (after fn)
+ * define the wrappers older kernels call.
+ */
+#ifdef HAVE_DEVLINK_PARAM_GET_EXTACK
+#define RXB_DL_PARAM_GET(fn)		fn
+#define RXB_DL_PARAM_GET_DEFINE(fn)
+#else
+#define RXB_DL_PARAM_GET(fn)		fn##_noextack
+#define RXB_DL_PARAM_GET_DEFINE(fn)					\
+static int fn##_noextack(struct devlink *devlink, u32 id,		\
+			 struct devlink_param_gset_ctx *ctx)		\
+{									\
+	return fn(devlink, id, ctx, NULL);				\
+}
+#endif
+
+#ifdef HAVE_DEVLINK_PARAM_VALIDATE_PTR
+#define RXB_DL_PARAM_VALIDATE(fn)	fn
+#define RXB_DL_PARAM_VALIDATE_DEFINE(fn)
+#else
+#define RXB_DL_PARAM_VALIDATE(fn)	fn##_byval
+#define RXB_DL_PARAM_VALIDATE_DEFINE(fn)				\
+static int fn##_byval(struct devlink *devlink, u32 id,			\
+		      union devlink_param_value val,			\
+		      struct netlink_ext_ack *extack)			\
+{									\
+	return fn(devlink, id, &val, extack);				\
+}
+#endif
+
 /* 6.3: devl_params_register() and devl_health_reporter_create(), under
  * devl_lock(), the plain ones taking it (a deadlock under it).  Up to 6.2
  * the plain ones do not take the instance lock: the same calls.
@@ -136,11 +181,12 @@ static inline void devl_params_unregister(struct devlink *devlink,
 }
 #endif
 
-#ifndef HAVE_DEVL_HEALTH_REPORTER_CREATE
+#if !defined(HAVE_DEVL_HEALTH_REPORTER_CREATE) && \
+	!defined(HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD)
 static inline struct devlink_health_reporter *
-devl_health_reporter_create(struct devlink *devlink,
-			    const struct devlink_health_reporter_ops *ops,
-			    u64 graceful_period, void *priv)
+rxb_devl_health_reporter_create(struct devlink *devlink,
+				const struct devlink_health_reporter_ops *ops,
+				u64 graceful_period, void *priv)
 {
 	return devlink_health_reporter_create(devlink, ops, graceful_period,
 					      priv);
@@ -151,6 +197,17 @@ devl_health_reporter_destroy(struct devlink_health_reporter *reporter)
 {
 	devlink_health_reporter_destroy(reporter);
 }
+#else
+#define rxb_devl_health_reporter_create	devl_health_reporter_create
+#endif
+
+/* After 6.12 (7.2 has it): a reporter's graceful period is its ops'
+ * default_graceful_period, and devl_health_reporter_create() takes none.
+ * The driver calls the newer form (its reporters have none: 0 before).
+ */
+#ifndef HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD
+#define devl_health_reporter_create(devlink, ops, priv)			\
+	rxb_devl_health_reporter_create(devlink, ops, 0, priv)
 #endif
 
 /* 6.2: the devlink core reports the driver's name itself. */
@@ -283,6 +340,18 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 }
 #endif
 
+/* After 6.12 (7.2 has it): the ethtool core asks get_rx_ring_count() for
+ * the receive ring count (checking RSS indirection entries against it),
+ * no longer get_rxnfc(ETHTOOL_GRXRINGS), which older kernels ask.
+ * RXB_ETHTOOL_RX_RING_COUNT(fn) in a struct ethtool_ops initializer sets
+ * it where it exists.
+ */
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+#define RXB_ETHTOOL_RX_RING_COUNT(fn)	.get_rx_ring_count = fn,
+#else
+#define RXB_ETHTOOL_RX_RING_COUNT(fn)
+#endif
+
 /* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
  * driver fills the newer structures on every kernel (the fields it uses
  * are defined here on older ones); rxb_netdev_set_stat_ops() installs the
@@ -325,6 +394,24 @@ struct netdev_stat_ops {
 static inline void rxb_netdev_set_stat_ops(struct net_device *dev,
 					   const struct netdev_stat_ops *ops)
 {
+}
+#endif
+
+/* 6.13: netif_napi_add_config().  NAPI instance N keeps its id and its
+ * settings (defer-hard-irqs, gro-flush-timeout, ...) in dev->napi_config[N]
+ * across napi_disable() and napi_enable() and across rebuilds.  Without a
+ * config, from 6.13 an instance enabled again alone (a queue restart) gets
+ * a new id, and the device's NAPI list, which the netdev netlink napi dump
+ * expects sorted by id, no longer is (a WARN in netdev_nl_napi_dump_one()
+ * on 7.2).  Before 6.13, plain netif_napi_add().
+ */
+#ifndef HAVE_NETIF_NAPI_ADD_CONFIG
+static inline void netif_napi_add_config(struct net_device *dev,
+					 struct napi_struct *napi,
+					 int (*poll)(struct napi_struct *, int),
+					 int index)
+{
+	netif_napi_add(dev, napi, poll);
 }
 #endif
 
@@ -386,28 +473,74 @@ static inline void rxb_page_pool_disable_direct_recycling(struct page_pool *pool
 #endif
 }
 
-/* 6.10: the queue management API (one receive queue restarted alone).
- * rxb_netdev_set_queue_mgmt_ops() installs it where the kernel has it.
+/* 6.10: the queue management API (one receive queue restarted alone).  The
+ * driver's callbacks have the newest signatures (mem_alloc and start take
+ * the queue's struct netdev_queue_config, which the driver does not use:
+ * after 6.12, 7.2 has it); RXB_QUEUE_MGMT_OPS(alloc, free, start, stop)
+ * initializes a struct netdev_queue_mgmt_ops with them, and
+ * RXB_QUEUE_MGMT_OPS_DEFINE(alloc, start) (after both) defines the wrappers
+ * 6.10 to 6.12 call.  rxb_netdev_set_queue_mgmt_ops() installs the ops
+ * where the kernel has the API and the driver can take it: not from 6.15,
+ * where queue_mgmt_ops makes the core call every ndo and ethtool op under
+ * the netdev instance lock (netdev_need_ops_lock()), and napi_enable(),
+ * netif_napi_add() and the like would take that lock again: the driver
+ * is not written for the instance lock yet (Documentation/kernels.rst).
+ * There, as on 6.1, the driver's own restart (rxb_rx_queue_restart())
+ * calls the same callbacks.
  */
 #ifdef HAVE_NETDEV_QUEUE_MGMT_OPS
+#ifdef HAVE_NETDEV_QUEUE_CONFIG
+#define RXB_QUEUE_MGMT_OPS(alloc, free, start, stop)			\
+	.ndo_queue_mem_alloc = alloc, .ndo_queue_mem_free = free,	\
+	.ndo_queue_start = start, .ndo_queue_stop = stop
+#define RXB_QUEUE_MGMT_OPS_DEFINE(alloc, start)
+#else
+struct netdev_queue_config;
+
+#define RXB_QUEUE_MGMT_OPS(alloc, free, start, stop)			\
+	.ndo_queue_mem_alloc = alloc##_noqcfg,				\
+	.ndo_queue_mem_free = free,					\
+	.ndo_queue_start = start##_noqcfg, .ndo_queue_stop = stop
+#define RXB_QUEUE_MGMT_OPS_DEFINE(alloc, start)				\
+static int alloc##_noqcfg(struct net_device *dev, void *mem, int idx)	\
+{									\
+	return alloc(dev, NULL, mem, idx);				\
+}									\
+static int start##_noqcfg(struct net_device *dev, void *mem, int idx)	\
+{									\
+	return start(dev, NULL, mem, idx);				\
+}
+#endif
+
 static inline void
 rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
 			      const struct netdev_queue_mgmt_ops *ops)
 {
+#ifndef HAVE_NETDEV_OPS_LOCK
 	dev->queue_mgmt_ops = ops;
+#endif
 }
 #else
+struct netdev_queue_config;
+
 struct netdev_queue_mgmt_ops {
 	size_t	ndo_queue_mem_size;
 	int	(*ndo_queue_mem_alloc)(struct net_device *dev,
+				       struct netdev_queue_config *qcfg,
 				       void *per_queue_mem, int idx);
 	void	(*ndo_queue_mem_free)(struct net_device *dev,
 				      void *per_queue_mem);
-	int	(*ndo_queue_start)(struct net_device *dev, void *per_queue_mem,
-				   int idx);
+	int	(*ndo_queue_start)(struct net_device *dev,
+				   struct netdev_queue_config *qcfg,
+				   void *per_queue_mem, int idx);
 	int	(*ndo_queue_stop)(struct net_device *dev, void *per_queue_mem,
 				  int idx);
 };
+
+#define RXB_QUEUE_MGMT_OPS(alloc, free, start, stop)			\
+	.ndo_queue_mem_alloc = alloc, .ndo_queue_mem_free = free,	\
+	.ndo_queue_start = start, .ndo_queue_stop = stop
+#define RXB_QUEUE_MGMT_OPS_DEFINE(alloc, start)
 
 static inline void
 rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
@@ -484,6 +617,101 @@ static inline void rxb_skb_frag_fill(skb_frag_t *frag, struct page *page,
 	__skb_frag_set_page(frag, page);
 	skb_frag_off_set(frag, off);
 	skb_frag_size_set(frag, size);
+}
+#endif
+
+/* After 6.12 (7.2 has it): xdp_update_skb_frags_info() takes the frame's
+ * XDP_FLAGS_FRAGS_* flags; before, xdp_update_skb_shared_info() took the
+ * pfmemalloc bit alone.
+ */
+#ifndef HAVE_XDP_UPDATE_SKB_FRAGS_INFO
+static inline void xdp_update_skb_frags_info(struct sk_buff *skb, u8 nr_frags,
+					     unsigned int size,
+					     unsigned int truesize,
+					     u32 xdp_flags)
+{
+	xdp_update_skb_shared_info(skb, nr_frags, size, truesize,
+				   !!(xdp_flags & XDP_FLAGS_FRAGS_PF_MEMALLOC));
+}
+#endif
+
+/* 6.13: hrtimer_setup() initializes a timer and sets its callback. */
+#ifndef HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+/* 6.2: timer_delete_sync(); after 6.12 del_timer_sync() is gone. */
+#ifndef HAVE_TIMER_DELETE_SYNC
+#define timer_delete_sync(timer)	del_timer_sync(timer)
+#endif
+
+/* 6.16: timer_container_of(); from_timer() is gone. */
+#ifndef HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
+#endif
+
+/**
+ * rxb_debugfs_rename() - give a debugfs directory a new name, in place.
+ * @dentry: the directory.
+ * @name: its new name.
+ *
+ * From 6.13 debugfs_change_name(); before, debugfs_rename() in the same
+ * parent (which returns the same dentry).
+ *
+ * Return: 0 or a negative error (the old name stays).
+ */
+static inline int rxb_debugfs_rename(struct dentry *dentry, const char *name)
+{
+#ifdef HAVE_DEBUGFS_CHANGE_NAME
+	return debugfs_change_name(dentry, "%s", name);
+#else
+	struct dentry *d = debugfs_rename(dentry->d_parent, dentry,
+					  dentry->d_parent, name);
+
+	return PTR_ERR_OR_ZERO(d);
+#endif
+}
+
+/* 6.15: rtnl_link_ops.newlink() takes its netns and attributes in a struct
+ * rtnl_newlink_params.  The driver's newlink() has the newer signature;
+ * RXB_RTNL_NEWLINK(fn) names it in struct rtnl_link_ops, and
+ * RXB_RTNL_NEWLINK_DEFINE(fn) (after it) defines the wrapper older kernels
+ * call, whose src_net is the link netns (IFLA_LINK_NETNSID's, else the
+ * caller's): what rtnl_newlink_link_net() gives.
+ */
+#ifdef HAVE_RTNL_NEWLINK_PARAMS
+#define RXB_RTNL_NEWLINK(fn)		.newlink = fn
+#define RXB_RTNL_NEWLINK_DEFINE(fn)
+#else
+struct rtnl_newlink_params {
+	struct net *src_net;
+	struct net *link_net;
+	struct nlattr **tb;
+	struct nlattr **data;
+};
+
+static inline struct net *rtnl_newlink_link_net(struct rtnl_newlink_params *p)
+{
+	return p->link_net ? : p->src_net;
+}
+
+#define RXB_RTNL_NEWLINK(fn)		.newlink = fn##_noparams
+#define RXB_RTNL_NEWLINK_DEFINE(fn)					\
+static int fn##_noparams(struct net *src_net, struct net_device *dev,	\
+			 struct nlattr *tb[], struct nlattr *data[],	\
+			 struct netlink_ext_ack *extack)		\
+{									\
+	struct rtnl_newlink_params params = {				\
+		.src_net = src_net, .tb = tb, .data = data,		\
+	};								\
+									\
+	return fn(dev, &params, extack);				\
 }
 #endif
 

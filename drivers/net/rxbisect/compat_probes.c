@@ -240,4 +240,168 @@ void rxb_probe(skb_frag_t *frag, struct page *page)
 }
 #endif
 
+/* 6.13: hrtimer_setup() initializes a timer with its callback. */
+#ifdef HAVE_HRTIMER_SETUP
+#include <linux/hrtimer.h>
+static enum hrtimer_restart rxb_probe_fn(struct hrtimer *t)
+{
+	return HRTIMER_NORESTART;
+}
+
+void rxb_probe(struct hrtimer *t)
+{
+	hrtimer_setup(t, rxb_probe_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+}
+#endif
+
+/* 6.2: timer_delete_sync() (del_timer_sync() is gone after 6.12). */
+#ifdef HAVE_TIMER_DELETE_SYNC
+#include <linux/timer.h>
+int rxb_probe(struct timer_list *t)
+{
+	return timer_delete_sync(t);
+}
+#endif
+
+/* 6.16: timer_container_of() (was from_timer()). */
+#ifdef HAVE_TIMER_CONTAINER_OF
+#include <linux/timer.h>
+struct rxb_probe_s {
+	struct timer_list t;
+};
+
+void *rxb_probe(struct timer_list *t)
+{
+	struct rxb_probe_s *s = timer_container_of(s, t, t);
+
+	return s;
+}
+#endif
+
+/* 6.13: debugfs_change_name() (debugfs_rename() is gone after 6.12). */
+#ifdef HAVE_DEBUGFS_CHANGE_NAME
+#include <linux/debugfs.h>
+int rxb_probe(struct dentry *d)
+{
+	return debugfs_change_name(d, "%s", "x");
+}
+#endif
+
+/* After 6.12 (7.2 has it): xdp_update_skb_frags_info() takes the frame's
+ * XDP_FLAGS_FRAGS_* (was xdp_update_skb_shared_info() with a pfmemalloc
+ * bool).
+ */
+#ifdef HAVE_XDP_UPDATE_SKB_FRAGS_INFO
+#include <net/xdp.h>
+void rxb_probe(struct sk_buff *skb)
+{
+	xdp_update_skb_frags_info(skb, 1, 1, 1, XDP_FLAGS_FRAGS_PF_MEMALLOC);
+}
+#endif
+
+/* 6.15: rtnl_link_ops.newlink() takes a struct rtnl_newlink_params. */
+#ifdef HAVE_RTNL_NEWLINK_PARAMS
+#include <net/rtnetlink.h>
+static int rxb_probe_newlink(struct net_device *dev,
+			     struct rtnl_newlink_params *params,
+			     struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+struct rtnl_link_ops rxb_probe_ops = { .newlink = rxb_probe_newlink };
+#endif
+
+/* 6.15: net/netdev_lock.h, the netdev instance lock (netdev_lock_ops(),
+ * netdev_lockdep_set_classes() moved there).  A driver with
+ * queue_mgmt_ops (or request_ops_lock) is "ops locked": the core calls
+ * its ndos and ethtool ops with dev->lock held.
+ */
+#ifdef HAVE_NETDEV_OPS_LOCK
+#include <net/netdev_lock.h>
+bool rxb_probe(struct net_device *dev)
+{
+	return netdev_need_ops_lock(dev);
+}
+#endif
+
+/* After 6.12 (7.2 has it): devlink parameter get() takes an extack. */
+#ifdef HAVE_DEVLINK_PARAM_GET_EXTACK
+#include <net/devlink.h>
+static int rxb_probe_get(struct devlink *devlink, u32 id,
+			 struct devlink_param_gset_ctx *ctx,
+			 struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+struct devlink_param rxb_probe_param = { .get = rxb_probe_get };
+#endif
+
+/* After 6.12 (7.2 has it): devlink parameter validate() takes the value by
+ * pointer.
+ */
+#ifdef HAVE_DEVLINK_PARAM_VALIDATE_PTR
+#include <net/devlink.h>
+static int rxb_probe_validate(struct devlink *devlink, u32 id,
+			      union devlink_param_value *val,
+			      struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+struct devlink_param rxb_probe_param = { .validate = rxb_probe_validate };
+#endif
+
+/* After 6.12 (7.2 has it): a health reporter's graceful period is its ops'
+ * default_graceful_period; devl_health_reporter_create() lost the argument.
+ */
+#ifdef HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD
+#include <net/devlink.h>
+void *rxb_probe(struct devlink *devlink,
+		const struct devlink_health_reporter_ops *ops)
+{
+	return devl_health_reporter_create(devlink, ops, NULL);
+}
+#endif
+
+/* After 6.12 (7.2 has it): the queue management API passes the queue's
+ * configuration (struct netdev_queue_config) to mem_alloc and start.
+ */
+#ifdef HAVE_NETDEV_QUEUE_CONFIG
+#include <linux/netdevice.h>
+#include <net/netdev_queues.h>
+static int rxb_probe_start(struct net_device *dev,
+			   struct netdev_queue_config *qcfg, void *mem, int idx)
+{
+	return 0;
+}
+
+struct netdev_queue_mgmt_ops rxb_probe_ops = { .ndo_queue_start = rxb_probe_start };
+#endif
+
+/* After 6.12 (7.2 has it): ethtool_ops.get_rx_ring_count(), which the core
+ * asks instead of get_rxnfc(ETHTOOL_GRXRINGS): without it, setting the RSS
+ * indirection table fails with -EOPNOTSUPP.
+ */
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+#include <linux/ethtool.h>
+static u32 rxb_probe_count(struct net_device *dev)
+{
+	return 1;
+}
+
+const struct ethtool_ops rxb_probe_ops = { .get_rx_ring_count = rxb_probe_count };
+#endif
+
+/* 6.13: netif_napi_add_config(), NAPI instances with persistent config. */
+#ifdef HAVE_NETIF_NAPI_ADD_CONFIG
+#include <linux/netdevice.h>
+void rxb_probe(struct net_device *dev, struct napi_struct *napi,
+	       int (*poll)(struct napi_struct *, int))
+{
+	netif_napi_add_config(dev, napi, poll, 0);
+}
+#endif
+
 MODULE_LICENSE("GPL");

@@ -30,7 +30,7 @@
  * fraction: ceio's slow / (fast + slow); in the bulk scenario also of the
  * bulk flow's and the polled flows' packets, from the packets without a
  * checksum (the checksum unit sits on the DMA path into host memory, so
- * ceio's slow-path packets carry none; model_ceio.c).  The breakdown of
+ * ceio's slow-path packets carry none; ceio.c).  The breakdown of
  * the drops by cause is summed over the runs of a cell.
  *
  * Scenarios (sched_build()), F = 8 flows at a steady rate of which the

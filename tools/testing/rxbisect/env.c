@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Userspace environment for rxbisect ring models; see env.h. */
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,7 +17,9 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
+#include "../../../drivers/net/rxbisect/hw/models/hw_ring.h"
 
 #include <rxbisect/rxb_nicmem.h>
 #include "env.h"
@@ -58,6 +62,7 @@ struct env_thread {
 };
 
 #define ENV_MAX_RINGS	1024
+#define ENV_MAX_DMA	4096	/* ring memory allocations tracked */
 
 struct rxb_env {
 	unsigned int nqueues;
@@ -73,9 +78,11 @@ struct rxb_env {
 	unsigned int *hval;
 	unsigned int hmask;
 	struct env_pool *pool;		/* nqueues */
-	/* timer and clock */
-	struct rxb_model *model;
+	/* the model's halves: the driver's, and the NIC's (timer, doorbells) */
+	struct rxb_model *drvm;
+	struct rxb_hw_model *hwm;
 	u64 deadline;			/* atomic; 0: no timer armed */
+	u64 fe_deadline;		/* the fetch engine's timer, atomic */
 	u64 fake_ns;			/* atomic; used when fake_clock */
 	bool fake_clock;
 	void (*clock_hook)(void *arg);	/* single-threaded tests only */
@@ -93,19 +100,66 @@ struct rxb_env {
 	struct rxb_nicmem nicmem;	/* the on-NIC memory tier */
 	u64 pcie[RXB_ENV_PCIE_KINDS];	/* rxb_hw_ops.pcie bytes by kind */
 	u64 mmio;			/* rxb_drv_ops.reg_write bytes */
+	u64 mmio_rd;			/* rxb_drv_ops.reg_read bytes */
+	long kicks;			/* rxb_drv_ops.kick calls, atomic */
+	int wake;			/* the NIC's helper thread's futex */
+	long nic_busy;			/* doorbell services running, atomic */
+	/* ring memory dma_alloc handed out, for dma_map's checks */
+	struct env_dma { u64 addr; size_t size; } dma[ENV_MAX_DMA];
+	unsigned int ndma;		/* under grow_lock */
 };
 
-static u64 env_mono_ns(void)
-{
-	struct timespec ts;
+/* ---- the NIC's context (rxb_hw_model.h) ---------------------------- */
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+/* Always checked in the tests: a driver half that did the NIC's work. */
+bool rxb_nic_ctx_check = true;
+static __thread int env_nic_depth;
+static long env_ctx_violations;
+static bool env_ctx_expected;
+
+void rxb_nic_ctx_enter(void)
+{
+	env_nic_depth++;
 }
+
+void rxb_nic_ctx_exit(void)
+{
+	env_nic_depth--;
+}
+
+bool rxb_nic_ctx_in(void)
+{
+	return env_nic_depth > 0;
+}
+
+void rxb_nic_ctx_violation(const char *what)
+{
+	__atomic_add_fetch(&env_ctx_violations, 1, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&env_ctx_expected, __ATOMIC_RELAXED))
+		ktap_fail_at(__FILE__, __LINE__,
+			     "env: the NIC's %s ran outside the NIC's context",
+			     what);
+}
+
+void rxb_env_ctx_expect(bool on)
+{
+	__atomic_store_n(&env_ctx_expected, on, __ATOMIC_RELAXED);
+}
+
+long rxb_env_ctx_violations(void)
+{
+	return __atomic_load_n(&env_ctx_violations, __ATOMIC_RELAXED);
+}
+
+
+static void env_fetch_arm(void *arg, u64 ns);
+static void env_wake(struct rxb_env *env);
+static u64 env_now_ns(void *envp);
 
 void rxb_env_nicmem(struct rxb_env *env, u64 capacity, u64 fetch_ns)
 {
-	rxb_nicmem_init(&env->nicmem, capacity, fetch_ns, env_mono_ns);
+	rxb_nicmem_init(&env->nicmem, capacity, fetch_ns, env_now_ns, env);
+	rxb_nicmem_set_timer(&env->nicmem, env_fetch_arm, env);
 }
 
 struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env)
@@ -161,6 +215,8 @@ void rxb_env_destroy(struct rxb_env *env)
 			(long long)atomic64_read(&env->nicmem.held));
 	if (__atomic_load_n(&env->rings, __ATOMIC_ACQUIRE))
 		env_err(env, "%ld rings still mapped", env->rings);
+	if (env->ndma)
+		env_err(env, "%u ring memory allocations not freed", env->ndma);
 	n = __atomic_load_n(&env->nbufs, __ATOMIC_ACQUIRE);
 	if (n > env->max_bufs)
 		n = env->max_bufs;
@@ -194,15 +250,78 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 	while (cfg->enso_pipe_size < ring_size * 256 &&
 	       cfg->enso_pipe_size < RXB_ENSO_PIPE_MAX)
 		cfg->enso_pipe_size *= 2;
-	cfg->drv_ops = &rxb_env_test_drv_ops;
-	cfg->drv = env;
-	cfg->hw_ops = &rxb_env_test_hw_ops;
-	cfg->hw = env;
 }
 
-void rxb_env_attach(struct rxb_env *env, struct rxb_model *m)
+void rxb_env_attach(struct rxb_env *env, struct rxb_model *m,
+		    struct rxb_hw_model *hw)
 {
-	env->model = m;
+	env->drvm = m;
+	env->hwm = hw;
+}
+
+/* The NIC's services, each an entry point: in the NIC's context only. */
+#define env_nic_entry(what)	rxb_nic_ctx_assert(what)
+
+int rxb_env_nic_rx(struct rxb_env *env, unsigned int q,
+		   const struct rxb_frame *f)
+{
+	int err;
+
+	/* Before the doorbell service looks (rxb_env_nic_idle()). */
+	__atomic_add_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
+	rxb_nic_ctx_enter();
+	/* As the kernel's receive engine: the posted doorbells first. */
+	rxb_hw_doorbells(env->hwm, NULL, NULL);
+	err = rxb_hwm_rx(env->hwm, q, f);
+	rxb_nic_ctx_exit();
+	__atomic_sub_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
+	return err;
+}
+
+bool rxb_env_nic_run(struct rxb_env *env)
+{
+	struct rxb_bar_global *g = (void *)env->hwm->bar.base;
+	bool pending;
+
+	__atomic_add_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
+	pending = __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
+	rxb_nic_ctx_enter();
+	rxb_hw_doorbells(env->hwm, NULL, NULL);
+	rxb_nic_ctx_exit();
+	__atomic_sub_fetch(&env->nic_busy, 1, __ATOMIC_SEQ_CST);
+	return pending;
+}
+
+/*
+ * No doorbell pending and no service running: every register write made
+ * before the call has been acted on, and what the NIC wrote for it is
+ * visible.  A service marks itself busy before it takes the pending flag
+ * (and the marks), so a caller that finds the flag clear and then no
+ * service busy has seen the end of the service that took it.
+ */
+bool rxb_env_nic_idle(struct rxb_env *env)
+{
+	return !rxb_env_doorbells_pending(env) &&
+	       !__atomic_load_n(&env->nic_busy, __ATOMIC_SEQ_CST);
+}
+
+void rxb_env_flow_free(struct rxb_env *env, u32 flow)
+{
+	rxb_nic_ctx_enter();
+	rxb_hwm_flow_free(env->hwm, flow);
+	rxb_nic_ctx_exit();
+}
+
+long rxb_env_kicks(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->kicks, __ATOMIC_RELAXED);
+}
+
+bool rxb_env_doorbells_pending(struct rxb_env *env)
+{
+	struct rxb_bar_global *g = (void *)env->hwm->bar.base;
+
+	return __atomic_load_n(&g->pending, __ATOMIC_ACQUIRE);
 }
 
 static u64 env_now_ns(void *envp)
@@ -249,6 +368,33 @@ static void env_arm_timer(void *envp, u64 ns)
 				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
+/* The on-NIC memory tier's fetch engine asks to run in @ns. */
+static void env_fetch_arm(void *arg, u64 ns)
+{
+	struct rxb_env *env = arg;
+	u64 when = env_now_ns(env) + ns;
+
+	__atomic_store_n(&env->fe_deadline, when ? when : 1, __ATOMIC_RELEASE);
+	if (!ns)
+		env_wake(env);
+}
+
+/* Run the fetch engine if its timer is due (or @force); true if it ran. */
+static bool env_fire_fetch(struct rxb_env *env, bool force)
+{
+	u64 when = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
+
+	if (!when || (!force && env_now_ns(env) < when))
+		return false;
+	if (!__atomic_compare_exchange_n(&env->fe_deadline, &when, 0, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	rxb_nic_ctx_enter();
+	rxb_nicmem_fetch_run(&env->nicmem);
+	rxb_nic_ctx_exit();
+	return true;
+}
+
 bool rxb_env_timer_pending(struct rxb_env *env)
 {
 	return __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE) != 0;
@@ -259,16 +405,19 @@ static bool env_fire_timer(struct rxb_env *env, bool force)
 {
 	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
 
-	if (!when || (!force && env_now_ns(env) < when))
+	if (!when || (!force && env_now_ns(env) < when) || !env->hwm)
 		return false;
 	/* Disarm first: the callback may arm it again. */
 	if (!__atomic_compare_exchange_n(&env->deadline, &when, 0, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return false;
-	if (env->model && env->model->ops->hw_timer)
-		env->model->ops->hw_timer(env->model);
-	else
-		env_err(env, "timer armed but the model has no hw_timer");
+	if (env->hwm && env->hwm->ops->timer) {
+		rxb_nic_ctx_enter();
+		rxb_hwm_timer(env->hwm);
+		rxb_nic_ctx_exit();
+	} else {
+		env_err(env, "timer armed but the model has no timer");
+	}
 	return true;
 }
 
@@ -289,11 +438,27 @@ static void env_wait_until(struct rxb_env *env, u64 when)
 bool rxb_env_run_timer(struct rxb_env *env)
 {
 	u64 when = __atomic_load_n(&env->deadline, __ATOMIC_ACQUIRE);
+	u64 fe = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
 
+	/* The earlier of the NIC's timer and its fetch engine's. */
+	if (fe && (!when || fe <= when)) {
+		env_wait_until(env, fe);
+		return env_fire_fetch(env, true);
+	}
 	if (!when)
 		return false;
 	env_wait_until(env, when);
 	return env_fire_timer(env, true);
+}
+
+bool rxb_env_run_fetches(struct rxb_env *env)
+{
+	u64 fe = __atomic_load_n(&env->fe_deadline, __ATOMIC_ACQUIRE);
+
+	if (!fe)
+		return false;
+	env_wait_until(env, fe);
+	return env_fire_fetch(env, true);
 }
 
 /* Run the model's ctl_tick once it is due (@wait: wait for it); true if run. */
@@ -301,7 +466,7 @@ static bool env_run_ctl(struct rxb_env *env, bool wait)
 {
 	u64 now;
 
-	if (!env->model || !env->model->ops->ctl_tick) {
+	if (!env->drvm || !env->drvm->ops->ctl_tick) {
 		env_err(env, "controller run but the model has no ctl_tick");
 		return false;
 	}
@@ -311,7 +476,7 @@ static bool env_run_ctl(struct rxb_env *env, bool wait)
 		env_wait_until(env, env->ctl_due);
 	}
 	now = env_now_ns(env);
-	env->ctl_due = now + env->model->ops->ctl_tick(env->model, now);
+	env->ctl_due = now + env->drvm->ops->ctl_tick(env->drvm, now);
 	return true;
 }
 
@@ -320,9 +485,15 @@ bool rxb_env_run_ctl(struct rxb_env *env)
 	return env_run_ctl(env, true);
 }
 
+/* The NIC's helper thread: its timer, and its doorbell service while no
+ * frame runs it.
+ */
 static bool env_timer_poll(struct rxb_env *env)
 {
-	return env_fire_timer(env, false);
+	bool busy = env->hwm && rxb_env_nic_run(env);
+
+	busy |= env_fire_fetch(env, false);
+	return env_fire_timer(env, false) || busy;
 }
 
 static bool env_ctl_poll(struct rxb_env *env)
@@ -330,15 +501,28 @@ static bool env_ctl_poll(struct rxb_env *env)
 	return env_run_ctl(env, false);
 }
 
-/* A thread that calls @t->poll until stopped, napping when it did nothing. */
+/* Wake the NIC's helper thread (a kick, a fetch to run). */
+static void env_wake(struct rxb_env *env)
+{
+	__atomic_add_fetch(&env->wake, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &env->wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* A thread that calls @t->poll until stopped, napping when it did nothing
+ * (20 us at most: its timers are polled; a kick ends the nap at once).
+ */
 static void *env_thread_fn(void *arg)
 {
 	struct env_thread *t = arg;
 	struct timespec nap = { .tv_nsec = 20000 };
 
-	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+		int w = __atomic_load_n(&t->env->wake, __ATOMIC_ACQUIRE);
+
 		if (!t->poll(t->env))
-			nanosleep(&nap, NULL);
+			syscall(SYS_futex, &t->env->wake, FUTEX_WAIT_PRIVATE,
+				w, &nap, NULL, 0);
+	}
 	return NULL;
 }
 
@@ -654,11 +838,97 @@ static void env_reg_write(void *envp, unsigned int q __always_unused,
 	__atomic_add_fetch(&env->mmio, bytes, __ATOMIC_RELAXED);
 }
 
+static void env_reg_read(void *envp, unsigned int q __always_unused,
+			 u32 bytes)
+{
+	struct rxb_env *env = envp;
+
+	__atomic_add_fetch(&env->mmio_rd, bytes, __ATOMIC_RELAXED);
+}
+
+u64 rxb_env_mmio_read(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->mmio_rd, __ATOMIC_RELAXED);
+}
+
+/* The NIC is woken: its threads (or the test) serve the doorbells. */
+static void env_kick(void *envp)
+{
+	struct rxb_env *env = envp;
+
+	__atomic_add_fetch(&env->kicks, 1, __ATOMIC_RELAXED);
+	env_wake(env);
+}
+
+/* Ring memory: zeroed, its bus address its address, tracked so that the
+ * NIC's dma_map finds only what the driver allocated.
+ */
+static void *env_dma_alloc(void *envp, size_t size, u64 *addr)
+{
+	struct rxb_env *env = envp;
+	void *va;
+
+	pthread_mutex_lock(&env->grow_lock);
+	if (env->ndma == ENV_MAX_DMA) {
+		pthread_mutex_unlock(&env->grow_lock);
+		env_err(env, "dma_alloc: more than %u allocations", ENV_MAX_DMA);
+		return NULL;
+	}
+	va = calloc(1, size);
+	if (!va)
+		abort();
+	*addr = (uintptr_t)va;
+	env->dma[env->ndma++] = (struct env_dma){ *addr, size };
+	pthread_mutex_unlock(&env->grow_lock);
+	return va;
+}
+
+static void env_dma_free(void *envp, void *va, size_t size)
+{
+	struct rxb_env *env = envp;
+	unsigned int i;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->ndma; i++)
+		if (env->dma[i].addr == (uintptr_t)va)
+			break;
+	if (i == env->ndma || env->dma[i].size != size) {
+		pthread_mutex_unlock(&env->grow_lock);
+		env_err(env, "dma_free: %p (%zu bytes) was not allocated", va,
+			size);
+		return;
+	}
+	env->dma[i] = env->dma[--env->ndma];
+	pthread_mutex_unlock(&env->grow_lock);
+	free(va);
+}
+
+/* The NIC's view of ring memory: only what dma_alloc gave the driver. */
+static void *env_dma_map(void *envp, u64 addr, size_t len)
+{
+	struct rxb_env *env = envp;
+	unsigned int i;
+	bool ok = false;
+
+	pthread_mutex_lock(&env->grow_lock);
+	for (i = 0; i < env->ndma && !ok; i++)
+		ok = addr >= env->dma[i].addr &&
+		     addr + len <= env->dma[i].addr + env->dma[i].size;
+	pthread_mutex_unlock(&env->grow_lock);
+	if (!ok) {
+		env_err(env, "dma_map: 0x%llx (%zu bytes) is no ring memory",
+			(unsigned long long)addr, len);
+		return NULL;
+	}
+	return (void *)(uintptr_t)addr;
+}
+
 static void env_pcie(void *envp, unsigned int q __always_unused,
 		     unsigned int kind, u32 bytes)
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("pcie");
 	if (kind >= RXB_ENV_PCIE_KINDS) {
 		env_err(env, "pcie: kind %u", kind);
 		return;
@@ -710,6 +980,7 @@ static void env_raise_irq(void *envp, unsigned int q)
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("raise_irq");
 	if (q >= env->nqueues) {
 		env_err(env, "raise_irq: queue %u of %u", q, env->nqueues);
 		return;
@@ -728,6 +999,7 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 	int state;
 	long n;
 
+	env_nic_entry("dma_write");
 	if (!b) {
 		env_err(env, "dma_write: 0x%llx is not in a buffer", (unsigned long long)addr);
 		return 0;
@@ -817,6 +1089,7 @@ static u8 env_dma_write_ring(void *envp, const struct rxb_frame *frame,
 	u8 *ring = (u8 *)(uintptr_t)addr;
 	long n;
 
+	env_nic_entry("dma_write_ring");
 	if (off >= size || len > size) {
 		env_err(env, "dma_write_ring: %u bytes at %u of %u", len, off,
 			size);
@@ -863,6 +1136,7 @@ static void env_nicmem_write(void *envp, const struct rxb_frame *frame,
 {
 	struct rxb_env *env = envp;
 
+	env_nic_entry("nicmem_write");
 	memcpy((u8 *)rxb_nicmem_ptr(&env->nicmem, addr) + off, frame->data,
 	       frame->len);
 }
@@ -874,6 +1148,7 @@ static void *env_dma_ptr(void *envp, u64 addr, u32 len)
 	u64 off = addr & (RXB_ENV_BUF_SIZE - 1);
 	struct env_buf *b = addr_lookup(env, addr - off);
 
+	env_nic_entry("dma_ptr");
 	if (!b || __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != BUF_POSTED)
 		env_err(env, "dma_ptr: 0x%llx is not a posted buffer",
 			(unsigned long long)addr);
@@ -900,7 +1175,11 @@ const struct rxb_drv_ops rxb_env_test_drv_ops = {
 	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.dma_alloc	= env_dma_alloc,
+	.dma_free	= env_dma_free,
 	.reg_write	= env_reg_write,
+	.reg_read	= env_reg_read,
+	.kick		= env_kick,
 	.ring		= &env_drv_ring_ops,
 };
 
@@ -913,6 +1192,7 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
 	.dma_ptr	= env_dma_ptr,
+	.dma_map	= env_dma_map,
 	.ring		= &env_hw_ring_ops,
 };
 
@@ -1164,20 +1444,93 @@ bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
 		return false;
 	t->env = rxb_env_create(nqueues, 0);
 	rxb_env_model_cfg(t->env, &t->cfg, nqueues, ring_size, buf_len);
+	t->drv_ops = &rxb_env_test_drv_ops;
+	t->hw_ops = &rxb_env_test_hw_ops;
 	return true;
+}
+
+int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg,
+			  const struct rxb_drv_ops *drv_ops,
+			  const struct rxb_hw_ops *hw_ops,
+			  struct rxb_model **mp, struct rxb_hw_model **hwp,
+			  void **barp)
+{
+	struct rxb_hw_model *hw;
+	struct rxb_model *m;
+	struct rxb_bar bar;
+	const char *msg;
+	u32 npages;
+	void *mem;
+	int err;
+
+	*mp = NULL;
+	*hwp = NULL;
+	*barp = NULL;
+	err = rxb_model_validate(ops, cfg, &msg);
+	if (err)
+		return err;
+	/* As the kernel: the pages of a validated configuration (a model's
+	 * bar_pages may divide by its parameters).
+	 */
+	npages = rxb_hwm_bar_pages(ops->hw, cfg);
+	if (npages > RXB_BAR_MAX_PAGES)
+		return -EINVAL;
+	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
+	if (!mem)
+		abort();
+	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
+	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
+				.xpage = 1 + cfg->nqueues, .npages = npages };
+	/* The NIC's half first ("create receive context"), then the
+	 * driver's, which programs the rings, then the NIC loads them.
+	 */
+	hw = ops->hw->create(cfg, hw_ops, env, &bar);
+	if (IS_ERR(hw)) {
+		free(mem);
+		return PTR_ERR(hw);
+	}
+	m = ops->create(cfg, drv_ops, env, &bar);
+	if (IS_ERR(m)) {
+		hw->ops->destroy(hw);
+		free(mem);
+		return PTR_ERR(m);
+	}
+	err = hw->ops->start ? hw->ops->start(hw) : 0;
+	if (err) {
+		m->ops->destroy(m);
+		hw->ops->destroy(hw);
+		free(mem);
+		return err;
+	}
+	*mp = m;
+	*hwp = hw;
+	*barp = mem;
+	rxb_env_attach(env, m, hw);
+	/* The register writes of the driver's create. */
+	rxb_env_nic_run(env);
+	return 0;
+}
+
+void rxb_env_models_destroy(struct rxb_env *env, struct rxb_model *m,
+			    struct rxb_hw_model *hw, void *bar)
+{
+	if (m)
+		m->ops->destroy(m);
+	if (hw)
+		hw->ops->destroy(hw);
+	free(bar);
+	rxb_env_attach(env, NULL, NULL);
 }
 
 bool rxb_th_start(struct rxb_th *t)
 {
-	struct rxb_model *m = t->ops->create(&t->cfg);
+	int err = rxb_env_models_create(t->env, t->ops, &t->cfg, t->drv_ops,
+					t->hw_ops, &t->m, &t->hw, &t->bar);
 
-	if (!EXPECT(!IS_ERR_OR_NULL(m), "%s create(nq %u, ring %u, buf %u): %ld",
-		    t->ops->name, t->cfg.nqueues, t->cfg.ring_size,
-		    t->cfg.buf_len, PTR_ERR(m)))
-		return false;
-	t->m = m;
-	rxb_env_attach(t->env, m);
-	return true;
+	return EXPECT(!err, "%s create(nq %u, ring %u, buf %u): %d",
+		      t->ops->name, t->cfg.nqueues, t->cfg.ring_size,
+		      t->cfg.buf_len, err);
 }
 
 bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
@@ -1191,15 +1544,40 @@ void rxb_th_destroy(struct rxb_th *t)
 	if (t->env) {
 		rxb_env_timer_stop(t->env);
 		rxb_env_ctl_stop(t->env);
+		rxb_env_models_destroy(t->env, t->m, t->hw, t->bar);
 	}
-	if (t->m)
-		t->ops->destroy(t->m);
 	t->m = NULL;
+	t->hw = NULL;
+	t->bar = NULL;
 	if (t->env) {
 		EXPECT_EQ(rxb_env_outstanding(t->env, -1), 0);
 		rxb_env_destroy(t->env);
 	}
 	t->env = NULL;
+}
+
+int rxb_th_hw_rx(struct rxb_th *t, unsigned int q, const struct rxb_frame *f)
+{
+	return rxb_env_nic_rx(t->env, q, f);
+}
+
+bool rxb_th_nic_run(struct rxb_th *t)
+{
+	return rxb_env_nic_run(t->env);
+}
+
+void rxb_th_queue_reset(struct rxb_th *t, unsigned int q)
+{
+	t->ops->queue_reset(t->m, q);
+	/* The NIC's "reset queue" command, the queue disabled. */
+	rxb_nic_ctx_enter();
+	t->hw->ops->queue_reset(t->hw, q);
+	rxb_nic_ctx_exit();
+}
+
+void rxb_th_qstats(struct rxb_th *t, unsigned int q, struct rxb_qstats *st)
+{
+	rxb_model_qstats_read(t->m, q, st);
 }
 
 u64 rxb_th_xstat(struct rxb_th *t, const char *name)

@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Userspace environment for rxbisect ring models (struct rxb_drv_ops, struct rxb_hw_ops), and
- * helpers shared by the model tests.
+ * Userspace environment for rxbisect ring models: the driver's services to
+ * a model's driver half (struct rxb_drv_ops), the NIC's to its hardware
+ * half (struct rxb_hw_ops), the register space between them, and helpers
+ * shared by the model tests.
+ *
+ * The NIC's context: the environment runs a hardware half only inside
+ * rxb_nic_ctx_enter()/exit() (per thread): rxb_env_nic_rx() (a frame,
+ * after the doorbells posted since the NIC last ran, as the kernel's
+ * receive engine), rxb_env_nic_run() (the doorbell service alone), the
+ * timer and rxb_env_flow_free().  Every NIC service (dma_write, raise_irq,
+ * pcie, ...) and every hardware-half entry point checks it: a driver half
+ * that does the NIC's work in its own call fails the running case.  A
+ * register write (rxb_reg_write()) is posted: the NIC sees it when a test
+ * or a NIC thread next runs it; kick only counts.
  *
  * Buffers: RXB_ENV_BUF_SIZE-byte chunks aligned to their size; the bus
  * address is the chunk's address, the cookie a tracking record.  Every
@@ -48,7 +60,8 @@
 #define _RXB_TEST_ENV_H
 
 #include <linux/types.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 
 #define RXB_ENV_BUF_SIZE	2048
 
@@ -93,8 +106,48 @@ void rxb_env_model_cfg(struct rxb_env *env, struct rxb_model_cfg *cfg,
 #define RXB_ENV_NICMEM_DEF	(64ULL << 20)
 void rxb_env_nicmem(struct rxb_env *env, u64 capacity, u64 fetch_ns);
 struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env);
-/* The model instance whose hw_timer the timer calls (NULL: none). */
-void rxb_env_attach(struct rxb_env *env, struct rxb_model *m);
+/* The model's halves: the driver's (ctl_tick), the NIC's (its timer and
+ * doorbells).  rxb_env_models_create() attaches them.
+ */
+void rxb_env_attach(struct rxb_env *env, struct rxb_model *m,
+		    struct rxb_hw_model *hw);
+/*
+ * Create a model's two halves as the kernel does: the register space, the
+ * NIC's half, the driver's (which programs the rings and posts buffers),
+ * the NIC's start; then the doorbell service once.  Returns 0 or the
+ * error (nothing allocated then).
+ */
+int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,
+			  const struct rxb_model_cfg *cfg,
+			  const struct rxb_drv_ops *drv_ops,
+			  const struct rxb_hw_ops *hw_ops,
+			  struct rxb_model **mp, struct rxb_hw_model **hwp,
+			  void **barp);
+void rxb_env_models_destroy(struct rxb_env *env, struct rxb_model *m,
+			    struct rxb_hw_model *hw, void *bar);
+/* The NIC receives @f on queue @q (its context; doorbells first). */
+int rxb_env_nic_rx(struct rxb_env *env, unsigned int q,
+		   const struct rxb_frame *f);
+/* The NIC's doorbell service; true if doorbells were pending. */
+bool rxb_env_nic_run(struct rxb_env *env);
+/* The NIC frees flow table entry @flow (its context). */
+void rxb_env_flow_free(struct rxb_env *env, u32 flow);
+/* Are doorbells pending (written since the NIC last ran)? */
+bool rxb_env_doorbells_pending(struct rxb_env *env);
+/*
+ * The NIC has acted on every register write made before the call: none
+ * pending, no doorbell service running (another thread's, the timer
+ * thread's); what it wrote for them is visible.
+ */
+bool rxb_env_nic_idle(struct rxb_env *env);
+/* kick calls: register writes that found nothing pending. */
+long rxb_env_kicks(struct rxb_env *env);
+/* Entry points of the NIC reached outside its context, all environments. */
+long rxb_env_ctx_violations(void);
+/* The check's own test: violations are counted, not failed, while on. */
+void rxb_env_ctx_expect(bool on);
+/* Bytes the driver halves read from the NIC (rxb_drv_ops.reg_read). */
+u64 rxb_env_mmio_read(struct rxb_env *env);
 
 /* Timer: a thread that fires it when due, until rxb_env_timer_stop(). */
 void rxb_env_timer_start(struct rxb_env *env);
@@ -109,7 +162,13 @@ void rxb_env_ctl_stop(struct rxb_env *env);
 bool rxb_env_run_ctl(struct rxb_env *env);
 /* Timer: is one armed? */
 bool rxb_env_timer_pending(struct rxb_env *env);
-/* Timer: wait until the armed one is due (advance a fake clock), fire it. */
+/* The fetch engine of the on-NIC memory tier: wait until its timer is
+ * due (advance a fake clock), run it; false if no fetch is in flight.
+ */
+bool rxb_env_run_fetches(struct rxb_env *env);
+/* Timer: wait until the armed one is due (advance a fake clock), fire it
+ * (the NIC's timer, or its fetch engine's if that is due first).
+ */
 bool rxb_env_run_timer(struct rxb_env *env);
 /* Clock: from now on now_ns returns @ns, moved by rxb_env_advance(). */
 void rxb_env_fake_clock(struct rxb_env *env, u64 ns);
@@ -214,7 +273,9 @@ static inline u64 rxb_mix64(u64 x)
  * Test harness: an environment plus a model instance.  rxb_th_init() looks
  * the model up and creates the environment and configuration (to be
  * adjusted, or fault injection set up, before the model is created);
- * rxb_th_start() creates the model; rxb_th_create() does both.  They return
+ * rxb_th_start() creates the model's halves (rxb_env_models_create(), with
+ * t->drv_ops and t->hw_ops, which a test may replace before);
+ * rxb_th_create() does both.  They return
  * false (failure recorded) if the model is unknown or create fails.
  * rxb_th_destroy() destroys the model, fails the case if any buffer is
  * still outstanding or the environment saw errors, and frees everything.
@@ -223,7 +284,11 @@ struct rxb_th {
 	struct rxb_env *env;
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
+	struct rxb_hw_model *hw;
+	void *bar;
 	struct rxb_model_cfg cfg;
+	const struct rxb_drv_ops *drv_ops;
+	const struct rxb_hw_ops *hw_ops;
 };
 
 bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
@@ -232,6 +297,14 @@ bool rxb_th_start(struct rxb_th *t);
 bool rxb_th_create(struct rxb_th *t, const char *model, unsigned int nqueues,
 		   unsigned int ring_size, unsigned int buf_len);
 void rxb_th_destroy(struct rxb_th *t);
+/* The NIC receives @f on queue @q: rxb_env_nic_rx(). */
+int rxb_th_hw_rx(struct rxb_th *t, unsigned int q, const struct rxb_frame *f);
+/* The NIC's doorbell service: rxb_env_nic_run(). */
+bool rxb_th_nic_run(struct rxb_th *t);
+/* Queue @q back to power-on: the driver's half, then the NIC's command. */
+void rxb_th_queue_reset(struct rxb_th *t, unsigned int q);
+/* Queue @q's counters: the NIC's statistics registers and the driver's. */
+void rxb_th_qstats(struct rxb_th *t, unsigned int q, struct rxb_qstats *st);
 /*
  * A model-specific counter by name, as ethtool -S shows it (rx0_borrowed,
  * ring0_posted, ...); fails the case and returns 0 if there is none.

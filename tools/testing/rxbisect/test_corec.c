@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the COREC core (model_corec.c; COREC paper section 3.4).
+ * Tests of the COREC model (its driver half drv/models/corec.c, its NIC
+ * half hw/models/corec.c; COREC paper section 3.4).
  *
- * Single-threaded: the phases of Listing 2 (corec.h) run one at a time for
+ * Single-threaded: the phases of Listing 2 (drv/models/corec.h) run one at
+ * a time for
  * several consumers, to force the interleavings that matter: two
  * consumers scanning the same batch (one CAS wins), a snapshot one epoch
  * stale (the 32-bit ID defeats ABA), batches finishing out of order (the
@@ -11,7 +13,9 @@
  * timed), a batch marked done by a consumer that left without the tail
  * lock (rx_pending reports it), the same with the lock holder still
  * inside (its re-check returns it), the 32-bit ID wrap, interrupt policies,
- * allocation failures, teardown in the middle of a batch.
+ * allocation failures, teardown in the middle of a batch, and the
+ * boundary: the consumers' doorbells are posted writes into the shared
+ * queue's register page, which the NIC reads when it next takes a frame.
  *
  * Multi-threaded: NIC threads and several consumer threads (NAPI-like,
  * woken by the model's interrupts; some pause between claiming and
@@ -28,9 +32,10 @@
 
 #include <linux/errno.h>
 #include <linux/err.h>
+#include <rxbisect/rxb_corec.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
-#include "corec.h"
+#include "../../../drivers/net/rxbisect/drv/models/corec.h"
 
 #include "env.h"
 #include "ktap.h"
@@ -81,7 +86,9 @@ static void ct_destroy(struct ct *t)
 	free(t);
 }
 
-#define QS(t, q, f)	READ_ONCE((t)->th.m->qstats[q].f)
+/* A qstats counter of @q, read as ethtool -S would. */
+#define QS(t, q, f)	({ struct rxb_qstats _st;			\
+			   rxb_th_qstats(&(t)->th, q, &_st); _st.f; })
 
 /* A model-specific counter by name (ethtool -S). */
 static u64 xstat(struct ct *t, const char *name)
@@ -111,7 +118,7 @@ static int tx(struct ct *t, unsigned int q)
 	int ret;
 
 	rxb_tframe_fill(t->frame, f.len, &id);
-	ret = t->th.ops->hw_rx(t->th.m, q, &f);
+	ret = rxb_th_hw_rx(&t->th, q, &f);
 	if (!ret)
 		t->next_tx[g]++;
 	return ret;
@@ -504,7 +511,7 @@ static void test_trylock_recheck(const void *arg)
 	ops.now_ns = recheck_now_ns;
 	if (!rxb_th_init(&t->th, "corec", 3, 64, RXB_ENV_BUF_SIZE))
 		goto out;
-	t->th.cfg.drv_ops = &ops;
+	t->th.drv_ops = &ops;
 	t->group = 3;
 	if (!rxb_th_start(&t->th))
 		goto out;
@@ -733,6 +740,84 @@ static void test_destroy_mid_batch(const void *arg)
 	ct_destroy(t);
 }
 
+/*
+ * The boundary: a consumer's tail advance is two posted register writes
+ * (cq_head, rx_tail) into the page of its group's first queue, whichever
+ * consumer polls; nothing of the NIC's runs in the poll (its indices, its
+ * counters and the vectors stay as they were, and no NIC entry point is
+ * reached outside its context).  The NIC has no doorbell op: its doorbell
+ * service only takes the marks, and it reads the registers when it takes
+ * its next frame.
+ */
+static void test_doorbells_posted(const void *arg)
+{
+	struct ct *t = ct_create(4, 64, 2, RXB_COREC_IRQ_ALL);
+	long bad0 = rxb_env_ctx_violations(), kicks;
+	const struct rxb_rxq_regs *regs;
+	struct rxb_bar_global *g;
+	struct rxb_hw_debug d0, d;
+	u64 irqs[4], hw0;
+	unsigned int q;
+
+	(void)arg;
+	if (!t)
+		return;
+	g = t->th.bar;
+	/* Group 1 (queues 2 and 3): its registers are in queue 2's page. */
+	regs = (const void *)((u8 *)t->th.bar + (1 + 2) * RXB_BAR_PAGE +
+			      RXB_QPAGE_REGS);
+	EXPECT(!rxb_env_doorbells_pending(t->th.env));
+	if (!tx_n(t, 3, 64))
+		goto out;
+	EXPECT_EQ(tx(t, 2), -ENOBUFS);
+	t->th.ops->nic_debug(t->th.m, 3, &d0);
+	EXPECT_EQ(d0.taken, ID0 + 64);
+	EXPECT_EQ(d0.cq_tail, ID0 + 64);
+	EXPECT_EQ(d0.posted, 0);
+	for (q = 0; q < 4; q++)
+		irqs[q] = rxb_env_irqs(t->th.env, q);
+	hw0 = QS(t, 2, hw_packets) + QS(t, 3, hw_packets);
+	kicks = rxb_env_kicks(t->th.env);
+
+	/* Consumer 3 takes the ring and gives it back. */
+	EXPECT_EQ(rx(t, 3, 64), 64);
+	EXPECT_EQ(xstat(t, "ring1_tail_advances"), 1);
+	EXPECT(rxb_env_doorbells_pending(t->th.env));
+	EXPECT_EQ(READ_ONCE(regs->cq_head), ID0 + 64);
+	EXPECT_EQ(READ_ONCE(regs->rx_tail), ID0 + 128);
+	EXPECT(test_bit(1 + 2, g->written), "queue 2's page not marked");
+	EXPECT(!test_bit(1 + 3, g->written), "queue 3's page marked");
+	EXPECT_EQ(rxb_env_kicks(t->th.env), kicks + 1);
+	t->th.ops->nic_debug(t->th.m, 2, &d);
+	EXPECT_EQ(d.taken, d0.taken);
+	EXPECT_EQ(d.cq_tail, d0.cq_tail);
+	EXPECT_EQ(d.posted, 64);
+	for (q = 0; q < 4; q++)
+		EXPECT_EQ(rxb_env_irqs(t->th.env, q), irqs[q]);
+	EXPECT_EQ(QS(t, 2, hw_packets) + QS(t, 3, hw_packets), hw0);
+
+	/* The doorbell service takes the marks and changes nothing else. */
+	EXPECT(rxb_th_nic_run(&t->th));
+	EXPECT(!rxb_env_doorbells_pending(t->th.env));
+	EXPECT(!test_bit(1 + 2, g->written));
+	t->th.ops->nic_debug(t->th.m, 3, &d);
+	EXPECT_EQ(d.taken, d0.taken);
+	EXPECT_EQ(d.cq_tail, d0.cq_tail);
+
+	/* The next frame finds the descriptors and the CR room. */
+	EXPECT_EQ(tx(t, 2), 0);
+	t->th.ops->nic_debug(t->th.m, 2, &d);
+	EXPECT_EQ(d.taken, d0.taken + 1);
+	EXPECT_EQ(d.cq_tail, d0.cq_tail + 1);
+	EXPECT_EQ(d.posted, 63);
+	EXPECT_EQ(rxb_env_irqs(t->th.env, 2), irqs[2] + 1);
+	EXPECT_EQ(rxb_env_irqs(t->th.env, 3), irqs[3] + 1);
+	EXPECT_EQ(rx(t, 2, 64), 1);
+	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+out:
+	ct_destroy(t);
+}
+
 static void test_invalid_cfg(const void *arg)
 {
 	static const struct { unsigned int nq, consumers, policy; const char *msg; } bad[] = {
@@ -752,7 +837,10 @@ static void test_invalid_cfg(const void *arg)
 		return;
 	env = rxb_env_create(4, 0);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct rxb_hw_model *hw;
 		struct rxb_model *m;
+		void *bar;
+		int err;
 
 		msg = NULL;
 		rxb_env_model_cfg(env, &cfg, bad[i].nq, 64, 2048);
@@ -761,8 +849,11 @@ static void test_invalid_cfg(const void *arg)
 		EXPECT_EQ(rxb_model_validate(ops, &cfg, &msg), -EINVAL);
 		EXPECT(msg && !strcmp(msg, bad[i].msg), "case %u: \"%s\"", i,
 		       msg ? msg : "(null)");
-		m = ops->create(&cfg);
-		EXPECT(m == ERR_PTR(-EINVAL));
+		/* Neither half is created. */
+		err = rxb_env_models_create(env, ops, &cfg, &rxb_env_test_drv_ops,
+					    &rxb_env_test_hw_ops, &m, &hw, &bar);
+		if (!EXPECT_EQ(err, -EINVAL))
+			rxb_env_models_destroy(env, m, hw, bar);
 	}
 	/* Valid edge cases, and the advice for one consumer per queue. */
 	rxb_env_model_cfg(env, &cfg, 4, 64, 2048);
@@ -853,7 +944,7 @@ static void *mt_producer_fn(void *arg)
 
 		rxb_tframe_fill(p->frame, f.len, &id);
 		/* Lossless: a NIC that holds the frame until a buffer frees. */
-		while ((ret = mt->th.ops->hw_rx(mt->th.m, q, &f)) == -ENOBUFS) {
+		while ((ret = rxb_env_nic_rx(mt->th.env, q, &f)) == -ENOBUFS) {
 			p->retries++;
 			sched_yield();
 			if (__atomic_load_n(&mt->stop, __ATOMIC_ACQUIRE))
@@ -1049,10 +1140,13 @@ static void mt_run(const void *arg)
 		struct ct view = { .th = mt->th };
 
 		for (i = 0; i < cfg->nq; i++) {
+			struct rxb_qstats st;
+
+			rxb_th_qstats(&mt->th, i, &st);
 			EXPECT(!mt->th.ops->rx_pending(mt->th.m, i), "q %u pending", i);
-			EXPECT_EQ(mt->th.m->qstats[i].packets, mt->cons[i].poll_packets);
+			EXPECT_EQ(st.packets, mt->cons[i].poll_packets);
 			pk += mt->cons[i].packets;
-			hw += mt->th.m->qstats[i].hw_packets;
+			hw += st.hw_packets;
 			claimed += cx(&view, i, "claimed");
 			ktap_diag("q%u: packets %llu polls %llu (slow %llu)", i,
 				  (unsigned long long)mt->cons[i].packets,
@@ -1107,6 +1201,7 @@ int main(void)
 		{ .name = "corec:alloc_fail", .fn = test_alloc_fail },
 		{ .name = "corec:create_short", .fn = test_create_short },
 		{ .name = "corec:destroy_mid_batch", .fn = test_destroy_mid_batch },
+		{ .name = "corec:doorbells_posted", .fn = test_doorbells_posted },
 		{ .name = "corec:invalid_cfg", .fn = test_invalid_cfg },
 	};
 	struct ktap_case cases[ARRAY_SIZE(unit) + ARRAY_SIZE(mt_cfgs)];

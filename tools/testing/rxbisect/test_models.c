@@ -184,9 +184,12 @@ static void test_invalid_cfg(const void *arg)
 	const struct model_case *mc = arg;
 	const struct rxb_model_ops *ops = rxb_model_find(mc->model);
 	struct rxb_model_cfg cfg;
+	struct rxb_hw_model *hw;
 	struct rxb_env *env;
 	struct rxb_model *m;
 	unsigned int i;
+	void *bar;
+	int err;
 
 	if (!EXPECT(ops, "model %s not registered", mc->model))
 		return;
@@ -195,24 +198,11 @@ static void test_invalid_cfg(const void *arg)
 		rxb_env_model_cfg(env, &cfg, bad[i].nq, bad[i].ring, bad[i].buf_len);
 		if (mc->v->tune)
 			mc->v->tune(&cfg);
-		m = ops->create(&cfg);
-		if (!EXPECT(m == ERR_PTR(-EINVAL), "nqueues %u ring_size %u buf_len %u: %p",
-			    bad[i].nq, bad[i].ring, bad[i].buf_len, (void *)m) &&
-		    !IS_ERR_OR_NULL(m))
-			ops->destroy(m);
+		err = rxb_env_models_create(env, ops, &cfg, &rxb_env_test_drv_ops,
+					    &rxb_env_test_hw_ops, &m, &hw, &bar);
+		if (!EXPECT_EQ(err, -EINVAL))
+			rxb_env_models_destroy(env, m, hw, bar);
 	}
-	rxb_env_model_cfg(env, &cfg, 2, 64, 2048);
-	if (mc->v->tune)
-		mc->v->tune(&cfg);
-	cfg.drv_ops = NULL;
-	m = ops->create(&cfg);
-	EXPECT(m == ERR_PTR(-EINVAL), "drv_ops NULL: %p", (void *)m);
-	rxb_env_model_cfg(env, &cfg, 2, 64, 2048);
-	if (mc->v->tune)
-		mc->v->tune(&cfg);
-	cfg.hw_ops = NULL;
-	m = ops->create(&cfg);
-	EXPECT(m == ERR_PTR(-EINVAL), "hw_ops NULL: %p", (void *)m);
 	EXPECT_EQ(rxb_env_qstats(env, 0).alloc_calls, 0);
 	rxb_env_destroy(env);
 
@@ -242,19 +232,21 @@ static void test_create_enomem(const void *arg)
 		mc->v->tune(&t.cfg);
 	for (k = 0; k < 1000; k++) {
 		long live = __atomic_load_n(&rxb_shim_live_allocs, __ATOMIC_RELAXED);
+		struct rxb_hw_model *hw;
 		struct rxb_model *m;
+		void *bar;
+		int err;
 
 		__atomic_store_n(&rxb_shim_alloc_fail_after, k, __ATOMIC_RELAXED);
-		m = t.ops->create(&t.cfg);
+		err = rxb_env_models_create(t.env, t.ops, &t.cfg, t.drv_ops,
+					    t.hw_ops, &m, &hw, &bar);
 		__atomic_store_n(&rxb_shim_alloc_fail_after, -1, __ATOMIC_RELAXED);
-		if (!IS_ERR(m)) {
-			EXPECT(m, "create returned NULL");
-			if (m)
-				t.ops->destroy(m);
+		if (!err) {
+			rxb_env_models_destroy(t.env, m, hw, bar);
 			EXPECT(k > 0, "create succeeded without any allocation");
 			break;
 		}
-		EXPECT_EQ(PTR_ERR(m), -ENOMEM);
+		EXPECT_EQ(err, -ENOMEM);
 		EXPECT_EQ(__atomic_load_n(&rxb_shim_live_allocs, __ATOMIC_RELAXED), live);
 		EXPECT_EQ(rxb_env_outstanding(t.env, -1), 0);
 	}
@@ -280,7 +272,7 @@ static int send_frame(struct rxb_th *t, unsigned int q, u64 seq)
 	};
 
 	rxb_tframe_fill(frame, f.len, &id);
-	return t->ops->hw_rx(t->m, q, &f);
+	return rxb_th_hw_rx(t, q, &f);
 }
 
 /*
@@ -291,13 +283,15 @@ static int send_frame(struct rxb_th *t, unsigned int q, u64 seq)
 static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 {
 	const struct rxb_model_ops *ops = t->ops;
-	const struct rxb_qstats *st = &t->m->qstats[q];
-	u64 base = READ_ONCE(st->hw_packets), sent = 0, got = 0, bytes = 0;
-	u64 bytes0 = READ_ONCE(st->hw_bytes), drops0;
+	struct rxb_qstats qst, *st = &qst;
+	u64 base, sent = 0, got = 0, bytes = 0, bytes0, drops0;
 	struct rxb_pkt pkts[16];
-	int ret = 0, n;
+	int ret = 0, n, idle;
 
-	drops0 = READ_ONCE(st->nobuf_drops) + READ_ONCE(st->ring_full_drops);
+	rxb_th_qstats(t, q, st);
+	base = st->hw_packets;
+	bytes0 = st->hw_bytes;
+	drops0 = st->nobuf_drops + st->ring_full_drops;
 	EXPECT(!ops->rx_pending(t->m, q));
 	while (sent < limit) {
 		ret = send_frame(t, q, base + sent);
@@ -310,10 +304,23 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 	EXPECT(sent >= 1, "q %u: nothing accepted", q);
 	EXPECT(rxb_env_irqs(t->env, q) > 0);
 	EXPECT(ops->rx_pending(t->m, q));
-	while ((n = ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts))) > 0) {
+	/*
+	 * Until a poll finds nothing and the NIC had nothing left to act on:
+	 * the driver's register writes are posted, and what the NIC does for
+	 * one (an Ensō notification of the data beyond a Head_SW write) is
+	 * seen only after its doorbell service ran.
+	 */
+	for (idle = 0; idle < 1000; ) {
 		int i;
 
-		EXPECT(n <= (int)ARRAY_SIZE(pkts));
+		n = ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts));
+		if (!n) {
+			if (!rxb_th_nic_run(t) && !ops->rx_pending(t->m, q))
+				break;
+			idle++;
+			continue;
+		}
+		EXPECT(n > 0 && n <= (int)ARRAY_SIZE(pkts));
 		for (i = 0; i < n; i++) {
 			u64 seq = base + got;
 			struct rxb_tframe_id id;
@@ -333,9 +340,11 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 			rxb_env_pkt_put(t->env, pkts[i].cookie);
 		}
 	}
+	EXPECT(idle < 1000, "q %u: still pending after 1000 empty polls", q);
 	EXPECT_EQ(n, 0);
 	EXPECT_EQ(got, sent);
 	EXPECT(!ops->rx_pending(t->m, q));
+	rxb_th_qstats(t, q, st);
 	EXPECT_EQ(READ_ONCE(st->hw_packets), base + sent);
 	EXPECT_EQ(READ_ONCE(st->hw_bytes), bytes0 + bytes);
 	EXPECT_EQ(READ_ONCE(st->packets), base + got);
@@ -358,6 +367,7 @@ static void settle(struct rxb_th *t)
 
 	for (i = 0; busy && i < 1000; i++) {
 		busy = rxb_env_run_timer(t->env);
+		busy |= rxb_th_nic_run(t);
 		for (q = 0; q < t->cfg.nqueues; q++) {
 			n = t->ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts));
 			if (!EXPECT_EQ(n, 0))
@@ -416,6 +426,26 @@ static int poll_put(struct rxb_th *t, unsigned int q, int budget)
 	return n;
 }
 
+/*
+ * Poll queue @q empty, the NIC's doorbell service run between polls (what
+ * it does for the polls' register writes may bring packets); how many.
+ */
+static u64 drain_queue(struct rxb_th *t, unsigned int q)
+{
+	unsigned int i;
+	u64 got = 0;
+	int n;
+
+	for (i = 0; i < 1000; i++) {
+		n = poll_put(t, q, 16);
+		got += n;
+		if (!n && !rxb_th_nic_run(t) && !t->ops->rx_pending(t->m, q))
+			return got;
+	}
+	EXPECT(false, "q %u: still pending after 1000 polls", q);
+	return got;
+}
+
 /* ring_state() of queue @q, checked for what holds of any snapshot. */
 static void ring_state(struct rxb_th *t, unsigned int q,
 		       struct rxb_ring_state *st)
@@ -427,15 +457,16 @@ static void ring_state(struct rxb_th *t, unsigned int q,
 	EXPECT_EQ(st->drv_gen, !((st->drv_tail / st->size) & 1));
 }
 
+/* The NIC's debug registers of queue @q, as the driver reads them. */
 static void hw_debug(struct rxb_th *t, unsigned int q, struct rxb_hw_debug *d)
 {
 	memset(d, 0xa5, sizeof(*d));
-	t->ops->hw_debug(t->m, q, d);
+	t->ops->nic_debug(t->m, q, d);
 }
 
 /*
  * The driver's view (ring_state) against the NIC's debug registers
- * (hw_debug), queue by queue, single-threaded: after N frames delivered
+ * (nic_debug), queue by queue, single-threaded: after N frames delivered
  * to a queue and K of them polled, the NIC's CR tail is N - K entries
  * ahead of the driver's head, which moved by K; each frame took one
  * posted descriptor (posted falls, taken rises, by one); once drained and
@@ -461,8 +492,8 @@ static void test_debug_regs(const void *arg)
 
 	if (!mc_create(&t, mc, nq, ring, RXB_ENV_BUF_SIZE))
 		goto out;
-	if (!EXPECT(t.ops->ring_state && t.ops->hw_debug,
-		    "%s: no ring_state or hw_debug", t.ops->name))
+	if (!EXPECT(t.ops->ring_state && t.ops->nic_debug,
+		    "%s: no ring_state or nic_debug", t.ops->name))
 		goto out;
 	/* A streaming model writes one notification per batch of frames
 	 * (Ensō's reactive notifications), not one entry per frame: its
@@ -518,6 +549,96 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/*
+ * Posted doorbells (the boundary): the driver half's register writes mark
+ * the register space and at most wake the NIC; the NIC acts on them only
+ * when it runs.  Every NIC entry point checks that it runs in the NIC's
+ * context (the environment fails a case otherwise), so a model whose
+ * doorbell did the NIC's work in the driver's call fails here: traffic,
+ * polls and refills, then the NIC's doorbell service, with no violation;
+ * after a poll that consumed packets the writes are pending, the NIC's
+ * service takes them.
+ */
+static void test_doorbells_posted(const void *arg)
+{
+	const struct model_case *mc = arg;
+	long bad0 = rxb_env_ctx_violations();
+	struct rxb_pkt pkts[16];
+	unsigned int q, i;
+	struct rxb_th t;
+	u64 seq = 0;
+	int n;
+
+	if (!mc_create(&t, mc, 2, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	EXPECT(!rxb_env_doorbells_pending(t.env),
+	       "the create's register writes were not served");
+	for (q = 0; q < 2 && !ktap_failures(); q++) {
+		for (i = 0; i < 8; i++)
+			EXPECT_EQ(send_frame(&t, q, seq++), 0);
+		n = t.ops->poll(t.m, q, pkts, ARRAY_SIZE(pkts));
+		EXPECT(n > 0, "q %u: nothing polled", q);
+		for (i = 0; i < (unsigned int)n; i++) {
+			rxb_env_pkt_take(t.env, q, &pkts[i]);
+			rxb_env_pkt_put(t.env, pkts[i].cookie);
+		}
+		t.ops->refill(t.m, q);
+		/* The poll gave entries back and reposted buffers: writes the
+		 * NIC has not seen yet.
+		 */
+		EXPECT(rxb_env_doorbells_pending(t.env),
+		       "q %u: a poll wrote no register", q);
+		EXPECT(rxb_th_nic_run(&t));
+		EXPECT(!rxb_env_doorbells_pending(t.env));
+		/* What the NIC did for them may be more packets (Ensō: the
+		 * frames beyond the Head_SW written, notified now).
+		 */
+		EXPECT_EQ(n + drain_queue(&t, q), 8);
+	}
+	settle(&t);
+	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+out:
+	rxb_th_destroy(&t);
+}
+
+/*
+ * The NIC maps only ring memory the driver programmed: a hardware half
+ * started on a register space no driver half wrote refuses (-EINVAL).
+ */
+static void test_nic_refuses_unprogrammed(const void *arg)
+{
+	const struct model_case *mc = arg;
+	const struct rxb_hw_model_ops *hw_ops;
+	struct rxb_hw_model *hw;
+	struct rxb_bar bar;
+	struct rxb_th t;
+	u32 npages;
+	void *mem;
+
+	if (!rxb_th_init(&t, mc->model, 2, 64, RXB_ENV_BUF_SIZE))
+		return;
+	if (mc->v->tune)
+		mc->v->tune(&t.cfg);
+	hw_ops = t.ops->hw;
+	npages = rxb_hwm_bar_pages(hw_ops, &t.cfg);
+	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
+	if (!mem)
+		abort();
+	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
+	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
+				.xpage = 1 + t.cfg.nqueues, .npages = npages };
+	hw = hw_ops->create(&t.cfg, &rxb_env_test_hw_ops, t.env, &bar);
+	if (EXPECT(!IS_ERR(hw), "create: %ld", PTR_ERR(hw))) {
+		if (hw_ops->start)
+			EXPECT_EQ(hw_ops->start(hw), -EINVAL);
+		else
+			ktap_diag("%s: no ring registers to load", mc->model);
+		hw_ops->destroy(hw);
+	}
+	free(mem);
+	rxb_th_destroy(&t);
+}
+
 static void test_stress(const void *arg)
 {
 	const struct model_case *mc = arg;
@@ -557,6 +678,34 @@ static void test_models_covered(const void *arg __always_unused)
 	EXPECT(i >= 6, "only %u models registered", i);
 }
 
+/*
+ * The context check itself: a hardware half's entry point called from
+ * outside the NIC's context (as a driver that did the NIC's work in its
+ * doorbell would) is caught.
+ */
+static void test_nic_ctx_check(const void *arg __always_unused)
+{
+	struct rxb_frame f = { .len = 64 };
+	static u8 frame[64];
+	struct rxb_th t;
+	long bad0;
+
+	if (!rxb_th_create(&t, "privring", 1, 64, RXB_ENV_BUF_SIZE))
+		goto out;
+	f.data = frame;
+	bad0 = rxb_env_ctx_violations();
+	rxb_env_ctx_expect(true);
+	EXPECT_EQ(rxb_hwm_rx(t.hw, 0, &f), 0);
+	rxb_env_ctx_expect(false);
+	/* The entry point, and the DMA engine and vector it used. */
+	EXPECT(rxb_env_ctx_violations() >= bad0 + 3, "%ld violations seen",
+	       rxb_env_ctx_violations() - bad0);
+	while (poll_put(&t, 0, 16) > 0)
+		;
+out:
+	rxb_th_destroy(&t);
+}
+
 int main(void)
 {
 	static const struct {
@@ -567,9 +716,11 @@ int main(void)
 		{ "create_enomem", test_create_enomem },
 		{ "roundtrip", test_roundtrip },
 		{ "debug_regs", test_debug_regs },
+		{ "doorbells_posted", test_doorbells_posted },
+		{ "nic_refuses_unprogrammed", test_nic_refuses_unprogrammed },
 	};
 	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
-	unsigned int n = ARRAY_SIZE(variants) * per_model + 1, i, j, k = 0;
+	unsigned int n = ARRAY_SIZE(variants) * per_model + 2, i, j, k = 0;
 	struct model_case *mcs = calloc(n, sizeof(*mcs));
 	struct ktap_case *cases = calloc(n, sizeof(*cases));
 	int ret;
@@ -598,6 +749,8 @@ int main(void)
 	}
 	cases[k].name = "models_covered";
 	cases[k].fn = test_models_covered;
+	cases[++k].name = "nic_ctx_check";
+	cases[k].fn = test_nic_ctx_check;
 	ret = ktap_main(cases, n);
 	free(cases);
 	free(mcs);

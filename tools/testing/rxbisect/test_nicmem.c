@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the on-NIC memory tier (drivers/net/rxbisect/nic_mem.c): the
- * capacity is enforced and accounted (held, peak, failed allocations), a
- * synchronous fetch waits the fetch latency, an asynchronous one completes
- * only once it has passed, fetched bytes are counted, and concurrent
- * allocators never exceed the capacity (run under TSAN too).
+ * capacity is enforced and accounted (held, peak, failed allocations),
+ * the fetch engine completes a fetch only once the latency has passed, in
+ * order, from its own run (nobody waits), fetched bytes are counted, and
+ * concurrent allocators never exceed the capacity (run under TSAN too).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,17 +21,9 @@
 
 static u64 fake_ns;
 
-static u64 fake_clock(void)
+static u64 fake_clock(void *arg __always_unused)
 {
 	return __atomic_load_n(&fake_ns, __ATOMIC_RELAXED);
-}
-
-static u64 real_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static void test_capacity(const void __always_unused *arg)
@@ -41,7 +33,7 @@ static void test_capacity(const void __always_unused *arg)
 	u64 a[5];
 	int i;
 
-	rxb_nicmem_init(&nm, 4096, 0, fake_clock);
+	rxb_nicmem_init(&nm, 4096, 0, fake_clock, NULL);
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(rxb_nicmem_alloc(&nm, 1000, &a[i]), 0);
 	EXPECT_EQ(rxb_nicmem_alloc(&nm, 1000, &a[4]), -ENOSPC);
@@ -71,7 +63,7 @@ static void test_absent(const void __always_unused *arg)
 	struct rxb_nicmem_counters c;
 	u64 a;
 
-	rxb_nicmem_init(&nm, 0, 1000, fake_clock);
+	rxb_nicmem_init(&nm, 0, 1000, fake_clock, NULL);
 	EXPECT_EQ(rxb_nicmem_alloc(&nm, 1, &a), -ENOSPC);
 	rxb_nicmem_read(&nm, &c);
 	EXPECT_EQ(c.alloc_fails, 1);
@@ -85,7 +77,7 @@ static void test_enomem(const void __always_unused *arg)
 	struct rxb_nicmem_counters c;
 	u64 a;
 
-	rxb_nicmem_init(&nm, 1 << 20, 0, fake_clock);
+	rxb_nicmem_init(&nm, 1 << 20, 0, fake_clock, NULL);
 	rxb_shim_alloc_fail_after = 0;
 	EXPECT_EQ(rxb_nicmem_alloc(&nm, 100, &a), -ENOMEM);
 	rxb_shim_alloc_fail_after = -1;
@@ -95,59 +87,94 @@ static void test_enomem(const void __always_unused *arg)
 	rxb_nicmem_fini(&nm);
 }
 
-static void test_fetch_sync(const void __always_unused *arg)
-{
-	struct rxb_nicmem nm;
-	struct rxb_nicmem_counters c;
-	char src[256], dst[256];
-	u64 a, t0, t;
-	int i;
+/* The fetch engine's timer, as an environment arms it. */
+static int armed;
+static u64 armed_ns;
 
-	rxb_nicmem_init(&nm, 1 << 20, 200000, real_clock);
-	EXPECT_EQ(rxb_nicmem_alloc(&nm, sizeof(src), &a), 0);
-	for (i = 0; i < (int)sizeof(src); i++)
-		src[i] = (char)(i * 7);
-	memcpy(rxb_nicmem_ptr(&nm, a), src, sizeof(src));
-	memset(dst, 0, sizeof(dst));
-	t0 = real_clock();
-	rxb_nicmem_fetch(&nm, a, 16, dst, 200);
-	t = real_clock() - t0;
-	EXPECT(t >= 200000, "took %llu ns", (unsigned long long)t);
-	EXPECT(!memcmp(dst, src + 16, 200));
-	rxb_nicmem_read(&nm, &c);
-	EXPECT_EQ(c.fetched, 200);
-	EXPECT_EQ(c.fetches, 1);
-	EXPECT_EQ(c.fetch_ns, 200000);
-	rxb_nicmem_free(&nm, a);
-	rxb_nicmem_fini(&nm);
+static void arm_timer(void *arg, u64 ns)
+{
+	(void)arg;
+	armed++;
+	armed_ns = ns;
 }
 
-static void test_fetch_async(const void __always_unused *arg)
+static int done_order[4], ndone;
+
+static void fetch_done(struct rxb_nicmem_fetch *req)
 {
-	struct rxb_nicmem nm;
+	done_order[ndone++] = (int)req->off;
+}
+
+/*
+ * The fetch engine: a fetch completes only once the latency has passed,
+ * in submission order, from the engine's run (the environment's timer),
+ * never inside the submit; its bytes are copied then and counted; a
+ * submit arms the timer for a new head only, a run for what is left.
+ */
+static void test_fetch_engine(const void __always_unused *arg)
+{
+	struct rxb_nicmem_fetch req[3];
 	struct rxb_nicmem_counters c;
-	struct rxb_nicmem_fetch req;
-	char dst[64];
+	struct rxb_nicmem nm;
+	char dst[3][64];
 	u64 a;
+	int i;
 
 	fake_ns = 1000;
-	rxb_nicmem_init(&nm, 1 << 20, 1000, fake_clock);
-	EXPECT_EQ(rxb_nicmem_alloc(&nm, 64, &a), 0);
-	memset(rxb_nicmem_ptr(&nm, a), 0xab, 64);
+	armed = 0;
+	ndone = 0;
+	rxb_nicmem_init(&nm, 1 << 20, 1000, fake_clock, NULL);
+	rxb_nicmem_set_timer(&nm, arm_timer, NULL);
+	EXPECT_EQ(rxb_nicmem_alloc(&nm, 192, &a), 0);
+	for (i = 0; i < 192; i++)
+		((u8 *)rxb_nicmem_ptr(&nm, a))[i] = (u8)i;
 	memset(dst, 0, sizeof(dst));
-	rxb_nicmem_fetch_start(&nm, &req, a, 0, dst, 64);
-	EXPECT(!rxb_nicmem_fetch_poll(&nm, &req));
+	for (i = 0; i < 3; i++) {
+		req[i] = (struct rxb_nicmem_fetch){
+			.addr = a, .off = 64 * i, .dst = dst[i], .len = 64,
+			.done = fetch_done,
+		};
+		rxb_nicmem_fetch_submit(&nm, &req[i]);
+		fake_ns += 100;
+	}
+	EXPECT_EQ(armed, 1);
+	EXPECT_EQ(armed_ns, 1000);
+	EXPECT(rxb_nicmem_fetch_busy(&nm));
+	/* Not due yet: nothing moves. */
 	fake_ns = 1999;
-	EXPECT(!rxb_nicmem_fetch_poll(&nm, &req));
-	EXPECT_EQ(dst[0], 0);
+	EXPECT(rxb_nicmem_fetch_run(&nm));
+	EXPECT_EQ(ndone, 0);
+	EXPECT_EQ(dst[0][0], 0);
+	/* Re-armed for what is left of the head's latency. */
+	EXPECT_EQ(armed, 2);
+	EXPECT_EQ(armed_ns, 1);
 	rxb_nicmem_read(&nm, &c);
 	EXPECT_EQ(c.fetched, 0);
-	fake_ns = 2000;
-	EXPECT(rxb_nicmem_fetch_poll(&nm, &req));
-	EXPECT_EQ((u8)dst[63], 0xab);
+	/* The first two are due; the timer is re-armed for the third. */
+	fake_ns = 2100;
+	EXPECT(rxb_nicmem_fetch_run(&nm));
+	EXPECT_EQ(ndone, 2);
+	EXPECT_EQ(armed, 3);
+	EXPECT_EQ(armed_ns, 100);
+	EXPECT_EQ((u8)dst[0][63], 63);
+	EXPECT_EQ((u8)dst[1][0], 64);
+	EXPECT_EQ(dst[2][0], 0);
+	fake_ns = 2200;
+	EXPECT(!rxb_nicmem_fetch_run(&nm));
+	EXPECT(!rxb_nicmem_fetch_busy(&nm));
+	EXPECT_EQ(ndone, 3);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(done_order[i], 64 * i);
+	EXPECT_EQ((u8)dst[2][63], 191);
 	rxb_nicmem_read(&nm, &c);
-	EXPECT_EQ(c.fetched, 64);
-	EXPECT_EQ(c.fetches, 1);
+	EXPECT_EQ(c.fetched, 192);
+	EXPECT_EQ(c.fetches, 3);
+	/* A fetch submitted and aborted (teardown) never completes. */
+	rxb_nicmem_fetch_submit(&nm, &req[0]);
+	rxb_nicmem_fetch_abort(&nm);
+	fake_ns += 10000;
+	EXPECT(!rxb_nicmem_fetch_run(&nm));
+	EXPECT_EQ(ndone, 3);
 	rxb_nicmem_free(&nm, a);
 	rxb_nicmem_fini(&nm);
 }
@@ -201,7 +228,7 @@ static void test_threads(const void __always_unused *arg)
 	pthread_t t[NTHREADS];
 	int i;
 
-	rxb_nicmem_init(&mt.nm, CAP, 0, fake_clock);
+	rxb_nicmem_init(&mt.nm, CAP, 0, fake_clock, NULL);
 	pthread_barrier_init(&mt.go, NULL, NTHREADS);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_create(&t[i], NULL, mt_fn, &mt);
@@ -225,8 +252,7 @@ int main(void)
 		{ "nicmem:capacity", test_capacity, NULL },
 		{ "nicmem:absent", test_absent, NULL },
 		{ "nicmem:enomem", test_enomem, NULL },
-		{ "nicmem:fetch_sync", test_fetch_sync, NULL },
-		{ "nicmem:fetch_async", test_fetch_async, NULL },
+		{ "nicmem:fetch_engine", test_fetch_engine, NULL },
 		{ "nicmem:threads", test_threads, NULL },
 	};
 

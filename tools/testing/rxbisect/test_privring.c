@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Single-threaded tests of the privRing core (model_privring.c): exact
- * counter values, ring-full behaviour, ordering, generation-bit wrap,
- * budgets, oversize frames, alloc failures, teardown.  Model-independent
+ * Single-threaded tests of the privRing model (hw/models/privring.c and
+ * drv/models/privring.c): exact counter values, ring-full behaviour,
+ * ordering, generation-bit wrap, budgets, oversize frames, alloc failures,
+ * teardown.  Model-independent
  * tests (bad configurations, -ENOMEM paths, thread stress) are in
  * test_models.c.
  */
@@ -65,7 +66,8 @@ static void pt_destroy(struct pt *t)
 }
 
 /* A qstats counter of @q, read as ethtool -S would. */
-#define QS(t, q, f)	READ_ONCE((t)->th.m->qstats[q].f)
+#define QS(t, q, f)	({ struct rxb_qstats _st;			\
+			   rxb_th_qstats(&(t)->th, q, &_st); _st.f; })
 
 /* Send the next frame of queue @q, @len bytes (0: tlen(seq)). */
 static int tx_len(struct pt *t, unsigned int q, unsigned int len)
@@ -79,7 +81,7 @@ static int tx_len(struct pt *t, unsigned int q, unsigned int len)
 	int ret;
 
 	rxb_tframe_fill(t->frame, f.len, &id);
-	ret = t->th.ops->hw_rx(t->th.m, q, &f);
+	ret = rxb_th_hw_rx(&t->th, q, &f);
 	if (!ret)
 		t->next_tx[q]++;
 	return ret;
@@ -602,7 +604,7 @@ static void test_queue_reset(const void *arg)
 	EXPECT_EQ(rx(t, 0, 10), 10);
 	posted1 = rxb_env_posted(t->th.env, 1);
 	out1 = rxb_env_outstanding(t->th.env, 1);
-	t->th.ops->queue_reset(t->th.m, 0);
+	rxb_th_queue_reset(&t->th, 0);
 	EXPECT_EQ(rxb_env_outstanding(t->th.env, 0), 0);
 	EXPECT(!pending(t, 0));
 	EXPECT(pending(t, 1));

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Single-threaded tests of the rxBisect core (model_rxbisect.c): combined
- * entries, borrowing from another Ax ring and the lender's notification,
- * notification compression (held until the Bx ring's next packet, the
- * timer or 64 held), association groups and overlapping association sets
+ * Single-threaded tests of rxBisect (its NIC's half hw/models/rxbisect.c
+ * and driver's half drv/models/rxbisect.c): combined entries, borrowing
+ * from another Ax ring and the lender's notification, notification
+ * compression (held until the Bx ring's next packet, the timer or 64
+ * held), association groups and overlapping association sets
  * (ax_assoc_map), Ax rings linked to other queues or fewer Ax rings than
  * queues (ax_link), the random policy, the frame copy outside the NIC's
- * lock, and the report order the driver relies on; thread stress of those
+ * lock, the report order the driver relies on, posted doorbells, and
+ * teardown with buffers in every state (by the handles the driver saved:
+ * a umem buffer is never looked up by address); thread stress of those
  * configurations.  Model-independent tests (bad configurations, -ENOMEM
  * paths, thread stress with small Ax rings) are in test_models.c.
  *
@@ -42,12 +45,15 @@ struct bt {
 
 /*
  * @nq queues, Bx rings of @bx entries, Ax rings of AX entries, Ax rings
- * linked by @link and associated by @map ("": defaults), policy @policy.
+ * linked by @link and associated by @map ("": defaults), policy @policy;
+ * the environment's services @drv_ops and @hw_ops (NULL: the defaults).
  */
-static struct bt *bt_create_topo(unsigned int nq, unsigned int bx,
-				 bool compress, unsigned int assoc,
-				 const char *link, const char *map,
-				 unsigned int policy)
+static struct bt *bt_create_ops(unsigned int nq, unsigned int bx,
+				bool compress, unsigned int assoc,
+				const char *link, const char *map,
+				unsigned int policy,
+				const struct rxb_drv_ops *drv_ops,
+				const struct rxb_hw_ops *hw_ops)
 {
 	struct bt *t = calloc(1, sizeof(*t));
 
@@ -60,6 +66,10 @@ static struct bt *bt_create_topo(unsigned int nq, unsigned int bx,
 		t->th.cfg.ax_policy = policy;
 		strcpy(t->th.cfg.ax_link, link);
 		strcpy(t->th.cfg.ax_assoc_map, map);
+		if (drv_ops)
+			t->th.drv_ops = drv_ops;
+		if (hw_ops)
+			t->th.hw_ops = hw_ops;
 		/* The timer fires only when a case runs it. */
 		rxb_env_fake_clock(t->th.env, 1000);
 		if (rxb_th_start(&t->th))
@@ -68,6 +78,15 @@ static struct bt *bt_create_topo(unsigned int nq, unsigned int bx,
 	rxb_th_destroy(&t->th);
 	free(t);
 	return NULL;
+}
+
+static struct bt *bt_create_topo(unsigned int nq, unsigned int bx,
+				 bool compress, unsigned int assoc,
+				 const char *link, const char *map,
+				 unsigned int policy)
+{
+	return bt_create_ops(nq, bx, compress, assoc, link, map, policy,
+			     NULL, NULL);
 }
 
 static struct bt *bt_create(unsigned int nq, unsigned int bx, bool compress,
@@ -82,7 +101,9 @@ static void bt_destroy(struct bt *t)
 	free(t);
 }
 
-#define QS(t, q, f)	READ_ONCE((t)->th.m->qstats[q].f)
+/* A qstats counter of @q, read as ethtool -S would. */
+#define QS(t, q, f)	({ struct rxb_qstats _st;			\
+			   rxb_th_qstats(&(t)->th, q, &_st); _st.f; })
 
 /* An rxBisect counter by name (rxN_borrowed, ...). */
 static u64 xs(struct bt *t, const char *name)
@@ -107,7 +128,7 @@ static int tx(struct bt *t, unsigned int q)
 	int ret;
 
 	rxb_tframe_fill(t->frame, f.len, &id);
-	ret = t->th.ops->hw_rx(t->th.m, q, &f);
+	ret = rxb_th_hw_rx(&t->th, q, &f);
 	if (!ret)
 		t->next_tx[q]++;
 	return ret;
@@ -552,6 +573,31 @@ out:
 		bt_destroy(t);
 }
 
+/* Each half's create refuses @cfg by itself, not only validate. */
+static void expect_create_refused(struct rxb_env *env,
+				  const struct rxb_model_ops *ops,
+				  const struct rxb_model_cfg *cfg)
+{
+	u32 npages = rxb_hwm_bar_pages(ops->hw, cfg);
+	void *mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
+	struct rxb_hw_model *hw;
+	struct rxb_model *m;
+	struct rxb_bar bar;
+
+	if (!mem)
+		abort();
+	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
+	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
+				.xpage = 1 + cfg->nqueues, .npages = npages };
+	hw = ops->hw->create(cfg, &rxb_env_test_hw_ops, env, &bar);
+	if (!EXPECT(IS_ERR(hw), "the NIC's create accepted it"))
+		ops->hw->destroy(hw);
+	m = ops->create(cfg, &rxb_env_test_drv_ops, env, &bar);
+	if (!EXPECT(IS_ERR(m), "the driver's create accepted it"))
+		m->ops->destroy(m);
+	free(mem);
+}
+
 /* Bad ax_link / ax_assoc_map values: refused by validate and create. */
 static void test_bad_topo(const void *arg)
 {
@@ -589,7 +635,7 @@ static void test_bad_topo(const void *arg)
 		EXPECT(ops->validate(&cfg, &msg) == -EINVAL && msg,
 		       "link \"%s\" map \"%s\" accepted", bad[i].link,
 		       bad[i].map);
-		EXPECT(IS_ERR(ops->create(&cfg)), "create accepted it");
+		expect_create_refused(env, ops, &cfg);
 	}
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		rxb_env_model_cfg(env, &cfg, 4, 128, RXB_ENV_BUF_SIZE);
@@ -635,7 +681,7 @@ static void *nolock_second(void *arg)
 
 	(void)arg;
 	rxb_tframe_fill(nl.frame, f.len, &id);
-	nl.ret = t->th.ops->hw_rx(t->th.m, 0, &f);
+	nl.ret = rxb_th_hw_rx(&t->th, 0, &f);
 	__atomic_store_n(&nl.done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -679,10 +725,10 @@ static void test_copy_unlocked(const void *arg)
 	if (!rxb_th_init(&t->th, "rxbisect", 2, 128, RXB_ENV_BUF_SIZE))
 		goto out;
 	t->th.cfg.ax_ring_size = AX;
-	ops = *t->th.cfg.hw_ops;
+	ops = *t->th.hw_ops;
 	nl = (struct nolock){ .t = t, .dma_write = ops.dma_write };
 	ops.dma_write = nolock_dma_write;
-	t->th.cfg.hw_ops = &ops;
+	t->th.hw_ops = &ops;
 	if (!rxb_th_start(&t->th))
 		goto out;
 	nl.armed = true;
@@ -697,6 +743,256 @@ static void test_copy_unlocked(const void *arg)
 out:
 	rxb_th_destroy(&t->th);
 	free(t);
+}
+
+/* The NIC's services, counted: any call from inside a driver's call is
+ * the NIC's work done in the driver's context.
+ */
+static const struct rxb_hw_ops *cnt_real;
+static long cnt_calls;
+
+static void cnt_inc(void)
+{
+	__atomic_add_fetch(&cnt_calls, 1, __ATOMIC_RELAXED);
+}
+
+static long cnt_read(void)
+{
+	return __atomic_load_n(&cnt_calls, __ATOMIC_RELAXED);
+}
+
+static void cnt_raise_irq(void *env, unsigned int q)
+{
+	cnt_inc();
+	cnt_real->raise_irq(env, q);
+}
+
+static void cnt_arm_timer(void *env, u64 ns)
+{
+	cnt_inc();
+	cnt_real->arm_timer(env, ns);
+}
+
+static u64 cnt_now_ns(void *env)
+{
+	cnt_inc();
+	return cnt_real->now_ns(env);
+}
+
+static u8 cnt_dma_write(void *env, const struct rxb_frame *frame, u64 addr,
+			u32 *csum)
+{
+	cnt_inc();
+	return cnt_real->dma_write(env, frame, addr, csum);
+}
+
+static void cnt_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
+{
+	cnt_inc();
+	cnt_real->pcie(env, q, kind, bytes);
+}
+
+static void *cnt_dma_map(void *env, u64 addr, size_t len)
+{
+	cnt_inc();
+	return cnt_real->dma_map(env, addr, len);
+}
+
+/*
+ * Posted doorbells: a poll that consumes Bx entries and reposts Ax slots
+ * writes bx_head and ax_tail, and the NIC does nothing inside it (no
+ * service of the NIC is called: a doorbell that did the NIC's work would
+ * count PCIe bytes, read the clock, raise a vector there), nor does the
+ * NIC's head move.  The NIC reads the new tail when it next runs: the
+ * next frame to queue 0 takes its own Ax ring's buffer again.
+ */
+static void test_doorbells_posted(const void *arg)
+{
+	static struct rxb_hw_ops ops;
+	struct rxb_hw_debug d0, d;
+	long c0, irqs0;
+	struct bt *t;
+
+	(void)arg;
+	cnt_real = &rxb_env_test_hw_ops;
+	ops = rxb_env_test_hw_ops;
+	ops.raise_irq = cnt_raise_irq;
+	ops.arm_timer = cnt_arm_timer;
+	ops.now_ns = cnt_now_ns;
+	ops.dma_write = cnt_dma_write;
+	ops.pcie = cnt_pcie;
+	ops.dma_map = cnt_dma_map;
+	t = bt_create_ops(2, 128, false, 0, "", "", RXB_AX_RR, NULL, &ops);
+	if (!t || !empty_ax(t, 0) || !tx_n(t, 0, 4))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_borrowed"), 4);
+	EXPECT_EQ(xs(t, "rx1_notif_entries"), 4);
+	pool_ok(t, 0);
+	rxb_th_nic_run(&t->th);
+	t->th.ops->nic_debug(t->th.m, 0, &d0);
+	EXPECT_EQ(d0.posted, 0);
+	irqs0 = rxb_env_irqs(t->th.env, 0) + rxb_env_irqs(t->th.env, 1);
+	c0 = cnt_read();
+	/* Queue 0 reads its packets and refills its Ax ring; queue 1 reads
+	 * the lender's reports and reposts.
+	 */
+	EXPECT_EQ(rx(t, 0, 64), 4);
+	EXPECT_EQ(rx(t, 1, 64), 0);
+	EXPECT(!t->th.ops->rx_pending(t->th.m, 0));
+	EXPECT_EQ(cnt_read(), c0);
+	EXPECT_EQ(rxb_env_irqs(t->th.env, 0) + rxb_env_irqs(t->th.env, 1),
+		  irqs0);
+	EXPECT(rxb_env_doorbells_pending(t->th.env),
+	       "the polls wrote no register");
+	t->th.ops->nic_debug(t->th.m, 0, &d);
+	EXPECT_EQ(d.taken, d0.taken);
+	EXPECT_EQ(d.posted, AX);
+	/* The NIC runs: its doorbell service, then the frame, which finds
+	 * Ax 0 posted again.
+	 */
+	EXPECT(rxb_th_nic_run(&t->th));
+	if (!tx_n(t, 0, 1))
+		goto out;
+	EXPECT(cnt_read() > c0, "the NIC's frame used no service");
+	EXPECT_EQ(xs(t, "rx0_borrowed"), 4);
+	EXPECT_EQ(xs(t, "rx0_ax_empty"), 4);
+	EXPECT_EQ(rx_all(t, 0), 1);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 0);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/*
+ * Teardown with the lender's reports held in the NIC (notif_compress):
+ * Ax 0's buffers not taken, lent to Bx 1 and not polled, lent and
+ * already handed up by Bx 1's poll while Ax 0's driver has not heard of
+ * it.  Each buffer the rings hold goes back to its pool once and the
+ * handed-up ones not at all: the environment fails a double free or a
+ * buffer given to the wrong pool, rxb_th_destroy() one not given back.
+ */
+static void test_teardown_held(const void *arg)
+{
+	struct bt *t = bt_create(2, 128, true, 0);
+
+	(void)arg;
+	if (!t || !empty_ax(t, 1) || !tx_n(t, 1, 4))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_lent"), 4);
+	EXPECT_EQ(rx(t, 1, 2), 2);
+	EXPECT(t->pool[0] == 0 && t->pool[1] == 0, "borrowed from pool 0");
+	EXPECT_EQ(xs(t, "rx0_notif_entries"), 0);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 4);
+	EXPECT(rxb_env_timer_pending(t->th.env));
+	EXPECT_EQ(rxb_env_posted(t->th.env, 0), AX - 2);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/*
+ * Teardown with the reports written: Bx 1 holds two packets in buffers
+ * whose lender already read their reports and reposted the slots (only
+ * the entries' pointers name them now), and two whose reports wait in Bx
+ * 0 unread; Bx 0 also holds its own packets (combined entries); one lent
+ * buffer was handed up.  Each goes back to its pool once.
+ */
+static void test_teardown_reported(const void *arg)
+{
+	struct bt *t = bt_create(2, 128, false, 0);
+
+	(void)arg;
+	if (!t || !empty_ax(t, 1) || !tx_n(t, 1, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_notif_entries"), 3);
+	EXPECT_EQ(rx(t, 1, 1), 1);
+	EXPECT_EQ(rx_all(t, 0), 0);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 0);
+	if (!tx_n(t, 1, 2) || !tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_lent"), 5);
+	EXPECT_EQ(xs(t, "rx0_ax_outstanding"), 5);
+	EXPECT_EQ(rxb_env_outstanding(t->th.env, 0), AX + 2);
+out:
+	if (t)
+		bt_destroy(t);
+}
+
+/* The umem's buffers (queue 0's pool) by address, for umem_buf_cookie(). */
+static u64 umem_addr[4096];
+static unsigned int umem_n;
+static long umem_lookups;
+
+static int umem_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
+{
+	int err = rxb_env_test_drv_ops.alloc_buf(env, q, buf);
+
+	if (!err && !q && umem_n < ARRAY_SIZE(umem_addr))
+		umem_addr[umem_n++] = buf->addr;
+	return err;
+}
+
+/* As an xsk pool's buffer: its address leads to no handle the driver
+ * could give back (the kernel would find a page of the user's umem).
+ */
+static void *umem_buf_cookie(void *env, u64 addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < umem_n; i++) {
+		if (umem_addr[i] == addr) {
+			umem_lookups++;
+			break;
+		}
+	}
+	return rxb_env_test_drv_ops.buf_cookie(env, addr);
+}
+
+/*
+ * Zero-copy AF_XDP (issue 32, item 1): queue 0's Ax ring is borrowed by
+ * no other queue (ax_assoc_map "0-1;1"), so its buffers may be a umem's,
+ * which cannot be found from their addresses.  Teardown with queue 0's
+ * packets not polled gives them back by the handles saved at posting;
+ * the buffers queue 0 borrowed from Ax 1 (its lender reposted their
+ * slots) are queue 1's pool's, found from their pointers as poll does.
+ */
+static void test_teardown_umem(const void *arg)
+{
+	static struct rxb_drv_ops ops;
+	const char *msg = NULL;
+	struct bt *t;
+
+	(void)arg;
+	umem_n = 0;
+	umem_lookups = 0;
+	ops = rxb_env_test_drv_ops;
+	ops.alloc_buf = umem_alloc_buf;
+	ops.buf_cookie = umem_buf_cookie;
+	t = bt_create_ops(2, 128, false, 0, "", "0-1;1", RXB_AX_RR, &ops, NULL);
+	if (!t)
+		return;
+	EXPECT_EQ(t->th.ops->umem_check(&t->th.cfg, 0, &msg), 0);
+	EXPECT_EQ(t->th.ops->umem_check(&t->th.cfg, 1, &msg), -EOPNOTSUPP);
+	/* Two borrowed from Ax 1, whose reports queue 1 reads. */
+	if (!empty_ax(t, 0) || !tx_n(t, 0, 2))
+		goto out;
+	EXPECT_EQ(xs(t, "rx1_lent"), 2);
+	EXPECT_EQ(rx_all(t, 1), 0);
+	/* Ax 0 posted again: three packets in the umem, one polled. */
+	pool_ok(t, 0);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	if (!tx_n(t, 0, 3))
+		goto out;
+	EXPECT_EQ(xs(t, "rx0_borrowed"), 2);
+	EXPECT_EQ(rx(t, 0, 1), 1);
+	EXPECT_EQ(t->pool[0], 1);
+	EXPECT_EQ(umem_lookups, 0);
+	rxb_th_destroy(&t->th);
+	EXPECT_EQ(umem_lookups, 0);
+	free(t);
+	return;
+out:
+	bt_destroy(t);
 }
 
 /* Thread stress (2 NIC threads) of the new topologies and policy. */
@@ -755,6 +1051,10 @@ int main(void)
 		{ "rxbisect:random", test_random, NULL },
 		{ "rxbisect:bad_topo", test_bad_topo, NULL },
 		{ "rxbisect:copy_unlocked", test_copy_unlocked, NULL },
+		{ "rxbisect:doorbells_posted", test_doorbells_posted, NULL },
+		{ "rxbisect:teardown_held", test_teardown_held, NULL },
+		{ "rxbisect:teardown_reported", test_teardown_reported, NULL },
+		{ "rxbisect:teardown_umem", test_teardown_umem, NULL },
 		{ "rxbisect:stress_2nic_overlap", test_stress, tune_overlap },
 		{ "rxbisect:stress_2nic_link_one", test_stress, tune_link_one },
 		{ "rxbisect:stress_2nic_link_two_random", test_stress,

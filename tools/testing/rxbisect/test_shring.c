@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the shRing cores (model_shring.c: RxArr, model_shring_list.c:
- * RxList, model_shring_batched.c: batched RxList, model_dshring.c: dynamic
- * shRing): exact counter values, shared capacity and victim drops, RxArr's
+ * Tests of the shRing models (shring.c: RxArr, shring_list.c: RxList,
+ * shring_batched.c: batched RxList, dshring.c: dynamic shRing; each a
+ * hardware half in drivers/net/rxbisect/hw/models/ and a driver half in
+ * drv/models/): exact counter values, shared capacity and victim drops, RxArr's
  * held-back reposts and pool tracking, RxList's list order and end marker,
  * batched RxList's packing, closing and deferred re-arming, partly filled
  * rings, teardown, the
@@ -16,7 +17,8 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 
 #include "env.h"
 #include "ktap.h"
@@ -65,7 +67,9 @@ static void st_destroy(struct st *t)
 	free(t);
 }
 
-#define QS(t, q, f)	READ_ONCE((t)->th.m->qstats[q].f)
+/* A qstats counter of @q, read as ethtool -S would. */
+#define QS(t, q, f)	({ struct rxb_qstats _st;			\
+			   rxb_th_qstats(&(t)->th, q, &_st); _st.f; })
 
 /* A model-specific counter by name; fails the case if there is none. */
 static u64 xs(struct st *t, const char *name)
@@ -90,7 +94,7 @@ static int tx(struct st *t, unsigned int q)
 	int ret;
 
 	rxb_tframe_fill(t->frame, f.len, &id);
-	ret = t->th.ops->hw_rx(t->th.m, q, &f);
+	ret = rxb_th_hw_rx(&t->th, q, &f);
 	if (!ret)
 		t->next_tx[q]++;
 	return ret;
@@ -155,6 +159,103 @@ static int rx_all(struct st *t, unsigned int q)
 	while ((n = rx(t, q, 64)) > 0)
 		total += n;
 	return total;
+}
+
+/* ---- posted doorbells (every shRing model) --------------------------- */
+
+/* What the NIC did so far: bytes it moved, vectors it raised, the
+ * indices it wrote in its debug registers, entries reached from outside
+ * its context.
+ */
+struct nic_snap {
+	u64 pcie[RXB_ENV_PCIE_KINDS];
+	u64 irqs[MAXQ];
+	u32 cq_tail[MAXQ];
+	u32 taken[MAXQ];
+	long bad;
+};
+
+static void nic_snap(struct st *t, struct nic_snap *s)
+{
+	struct rxb_hw_debug d;
+	unsigned int k, q;
+
+	for (k = 0; k < RXB_ENV_PCIE_KINDS; k++)
+		s->pcie[k] = rxb_env_pcie(t->th.env, k);
+	for (q = 0; q < t->th.cfg.nqueues; q++) {
+		s->irqs[q] = rxb_env_irqs(t->th.env, q);
+		t->th.ops->nic_debug(t->th.m, q, &d);
+		s->cq_tail[q] = d.cq_tail;
+		s->taken[q] = d.taken;
+	}
+	s->bad = rxb_env_ctx_violations();
+}
+
+static void nic_snap_same(struct st *t, const struct nic_snap *a,
+			  const struct nic_snap *b, const char *what)
+{
+	unsigned int k, q;
+
+	for (k = 0; k < RXB_ENV_PCIE_KINDS; k++)
+		EXPECT(a->pcie[k] == b->pcie[k], "%s: pcie kind %u", what, k);
+	for (q = 0; q < t->th.cfg.nqueues; q++) {
+		EXPECT(a->irqs[q] == b->irqs[q], "%s: q %u irqs", what, q);
+		EXPECT(a->cq_tail[q] == b->cq_tail[q], "%s: q %u cq_tail",
+		       what, q);
+		EXPECT(a->taken[q] == b->taken[q], "%s: q %u taken", what, q);
+	}
+	EXPECT(a->bad == b->bad, "%s: NIC entry outside its context", what);
+}
+
+/*
+ * The driver's polls and refills only store into ring memory and the
+ * register space: the NIC moves no byte, raises no vector and advances
+ * no index of its own in them (a doorbell that did the NIC's work
+ * would).  The register writes wait, marked, for the NIC's doorbell
+ * service; shRing's NIC reads its registers at its next frame, so the
+ * service has nothing to do either, and that frame then takes the
+ * reposted descriptors.
+ */
+static void test_posted(const void *arg)
+{
+	const char *model = arg;
+	struct st *t = st_create(model, 2, 64, 2, NULL);
+	/* What the polls give back: the ring, less RxList's end marker;
+	 * batched RxList: its CR (few descriptors hold 64 small frames).
+	 */
+	unsigned int usable = strcmp(model, "shring-list") ? 64 : 63;
+	struct nic_snap a, b;
+	u64 posted;
+	int cause;
+
+	if (!t)
+		return;
+	t->fixed_len = 100;
+	if (!tx_n(t, 0, 20) || !tx_n(t, 1, 20))
+		goto out;
+	EXPECT(!rxb_env_doorbells_pending(t->th.env));
+	nic_snap(t, &a);
+	posted = xs(t, "ring0_posted");
+	EXPECT_EQ(rx_all(t, 0), 20);
+	EXPECT_EQ(rx_all(t, 1), 20);
+	EXPECT(t->th.ops->refill(t->th.m, 0));
+	EXPECT(t->th.ops->refill(t->th.m, 1));
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "poll");
+	EXPECT(rxb_env_doorbells_pending(t->th.env), "no register written");
+	/* The driver's tail register moved: more for the NIC to take. */
+	EXPECT(xs(t, "ring0_posted") > posted, "posted %llu -> %llu",
+	       (unsigned long long)posted,
+	       (unsigned long long)xs(t, "ring0_posted"));
+	EXPECT(rxb_th_nic_run(&t->th));
+	EXPECT(!rxb_env_doorbells_pending(t->th.env));
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "doorbell service");
+	/* The next frames use what the polls gave back. */
+	EXPECT_EQ(tx_fill(t, 0, &cause), usable);
+	EXPECT_EQ(rx_all(t, 0), usable);
+out:
+	st_destroy(t);
 }
 
 /* ---- RxArr ---------------------------------------------------------- */
@@ -436,7 +537,7 @@ static void test_bat_fit(const void *arg)
 	if (!tx_n(t, 0, 3))
 		goto out;
 	EXPECT_EQ(xs(t, "ring0_desc_taken"), 2);
-	EXPECT_EQ(t->th.ops->hw_rx(t->th.m, 0, &f), -EMSGSIZE);
+	EXPECT_EQ(rxb_th_hw_rx(&t->th, 0, &f), -EMSGSIZE);
 	EXPECT_EQ(QS(t, 0, oversize_drops), 1);
 	t->fixed_len = 900;	/* fits in the open descriptor's second half */
 	if (!tx_n(t, 0, 1))
@@ -708,12 +809,84 @@ static void test_dsh_switch(const void *arg)
 	/* Every sample was a tick of the driver's task; the NIC has no
 	 * controller.
 	 */
-	EXPECT_EQ(t->th.ops->hw_timer, NULL);
+	EXPECT(!t->th.hw->ops->timer, "the NIC's half has a timer");
 	EXPECT_EQ(xs(t, "dsh_ctl_ticks"), xs(t, "dsh_samples") + 1);
 	/* Counters add up over both sets. */
 	EXPECT_EQ(QS(t, 0, packets), t->next_rx[0]);
 	EXPECT_EQ(QS(t, 1, packets), t->next_rx[1]);
 	EXPECT_EQ(QS(t, 0, hw_packets), t->next_tx[0]);
+	st_destroy(t);
+}
+
+/*
+ * The controller's switch is a posted write of every queue's select
+ * register (2 x 4 bytes here): it moves no frame and latches nothing in
+ * the NIC, nor does the NIC's doorbell service; the queue's next frame
+ * latches it, writes the status back into host memory and goes to the
+ * shared ring, and the queue's poll drains its private ring first.
+ */
+static void test_dsh_select_posted(const void *arg)
+{
+	struct rxb_hw_debug d0, d;
+	struct nic_snap a, b;
+	unsigned int q;
+	struct st *t;
+	u64 mmio;
+	int i;
+
+	(void)arg;
+	t = st_create("dshring", 2, 64, 2, tune_dsh);
+	if (!t)
+		return;
+	rxb_env_fake_clock(t->th.env, 1000);
+	for (i = 0; i < 8; i++)
+		dsh_tick(t, 3, 3);
+	/* The ninth sample switches: its traffic first, then the tick. */
+	for (q = 0; q < 2; q++) {
+		if (!tx_n(t, q, 8))
+			goto out;
+		rx_all(t, q);
+	}
+	/* Frames left in the private ring, for the drain. */
+	if (!tx_n(t, 0, 3))
+		goto out;
+	/* The polls' writes served: what follows is the tick's. */
+	rxb_th_nic_run(&t->th);
+	nic_snap(t, &a);
+	t->th.ops->nic_debug(t->th.m, 0, &d0);
+	mmio = rxb_env_pcie(t->th.env, RXB_ENV_PCIE_KINDS);
+	EXPECT(rxb_env_run_ctl(t->th.env), "no driver-side controller");
+	if (!EXPECT_EQ(xs(t, "dsh_switches"), 1))
+		goto out;
+	EXPECT_EQ(xs(t, "dsh_shared"), 1);
+	EXPECT_EQ(rxb_env_pcie(t->th.env, RXB_ENV_PCIE_KINDS) - mmio,
+		  2 * sizeof(u32));
+	EXPECT(rxb_env_doorbells_pending(t->th.env), "select not written");
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "ctl_tick");
+	EXPECT(rxb_th_nic_run(&t->th));
+	nic_snap(t, &b);
+	nic_snap_same(t, &a, &b, "doorbell service");
+	/* Still the private ring's registers: the NIC latched nothing. */
+	t->th.ops->nic_debug(t->th.m, 0, &d);
+	EXPECT_EQ(d.taken, d0.taken);
+	EXPECT_EQ(xs(t, "ring0_posted"), 64);
+	/* The next frame latches the switch and takes the shared ring's
+	 * first descriptor.
+	 */
+	if (!tx_n(t, 0, 1))
+		goto out;
+	t->th.ops->nic_debug(t->th.m, 0, &d);
+	EXPECT_EQ(d.taken, 1);
+	EXPECT_EQ(xs(t, "ring0_posted"), 63);
+	EXPECT_EQ(rxb_env_pcie(t->th.env, RXB_PCIE_META_WR) -
+		  a.pcie[RXB_PCIE_META_WR],
+		  sizeof(struct rxb_cqe) + sizeof(struct rxb_dsh_status));
+	/* In order: the private ring's three, then the shared ring's. */
+	EXPECT_EQ(rx_all(t, 0), 4);
+	EXPECT_EQ(t->next_rx[0], t->next_tx[0]);
+	EXPECT_EQ(xs(t, "ring0_reposts"), 1);
+out:
 	st_destroy(t);
 }
 
@@ -855,7 +1028,10 @@ static void test_invalid(const void *arg)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		const struct rxb_model_ops *ops = rxb_model_find(bad[i].model);
 		const char *msg = NULL;
+		struct rxb_hw_model *hw;
 		struct rxb_model *m;
+		void *bar;
+		int err;
 
 		rxb_env_model_cfg(env, &cfg, 4, 64, 2048);
 		cfg.share_factor = bad[i].sf;
@@ -866,8 +1042,12 @@ static void test_invalid(const void *arg)
 		EXPECT(msg && *msg, "%s case %u: no message", bad[i].model, i);
 		if (msg)
 			ktap_diag("%s: %s", bad[i].model, msg);
-		m = ops->create(&cfg);
-		EXPECT(m == ERR_PTR(-EINVAL), "%s case %u created", bad[i].model, i);
+		/* Neither half is created: the driver validates first. */
+		err = rxb_env_models_create(env, ops, &cfg,
+					    &rxb_env_test_drv_ops,
+					    &rxb_env_test_hw_ops, &m, &hw, &bar);
+		if (!EXPECT_EQ(err, -EINVAL))
+			rxb_env_models_destroy(env, m, hw, bar);
 	}
 	EXPECT_EQ(rxb_env_qstats(env, 0).alloc_calls, 0);
 	rxb_env_destroy(env);
@@ -908,16 +1088,20 @@ int main(void)
 		{ "arr_bitmap_atomics", test_arr_bitmap_atomics, NULL },
 		{ "arr_destroy", test_arr_destroy, NULL },
 		{ "arr_alloc_fail", test_arr_alloc_fail, NULL },
+		{ "arr_posted", test_posted, "shring" },
 		{ "arr_partial_create", test_partial_create, "shring" },
 		{ "list_partial_create", test_partial_create, "shring-list" },
 		{ "list_end_marker", test_list_end_marker, NULL },
 		{ "list_no_hol", test_list_no_hol, NULL },
+		{ "list_posted", test_posted, "shring-list" },
 		{ "bat_packing", test_bat_packing, NULL },
 		{ "bat_fit", test_bat_fit, NULL },
 		{ "bat_stalled_neighbour", test_bat_stalled_neighbour, NULL },
 		{ "bat_frag_refs", test_bat_frag_refs, NULL },
 		{ "bat_idle_close", test_bat_idle_close, NULL },
+		{ "bat_posted", test_posted, "shring-batched" },
 		{ "dsh_switch", test_dsh_switch, NULL },
+		{ "dsh_select_posted", test_dsh_select_posted, NULL },
 		{ "dsh_stays_private", test_dsh_stays_private, NULL },
 		{ "dsh_criterion", test_dsh_criterion, NULL },
 		{ "invalid", test_invalid, NULL },

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Ensō's steering to pipes through the NIC's flow table: a new flow is
-# bound to a pipe of its queue (the least-loaded one, model_enso.c) and
+# bound to a pipe of its queue (the least-loaded one, enso.c) and
 # keeps it while its entry lives (the binding counters do not move on
 # more traffic); an ntuple rule (ethtool -N ... action Q) picks the queue
 # first: the flow moves to queue Q, is bound there once and stays;

@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect: an emulated multi-queue NIC with pluggable receive-ring models.
+ *
+ * This is the driver's header.  Two halves, kept apart as a datasheet
+ * would keep them:
+ *  - nic*.c, rss.c, wss.c and each model's hardware half: the emulated
+ *    hardware, whose state is in nic_hw.h and whose registers nic.h
+ *    describes;
+ *  - everything else: the driver.  It builds rings through the ring-model
+ *    interface, runs NAPI and page_pool, and talks to the NIC only through
+ *    ring memory and the registers of nic.h.
+ */
+#ifndef _RXBISECT_H
+#define _RXBISECT_H
+
+#include <linux/device.h>
+#include <linux/workqueue.h>
+#include <net/devlink.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/if_vlan.h>
+#include <linux/bpf.h>
+#include <net/xdp.h>
+#include <rxbisect/rxb_desc.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_topo.h>
+#include "compat.h"
+#include <rxbisect/rxb_nic.h>
+
+#define RXB_DRV_NAME		"rxbisect"
+#define RXB_DRV_VERSION		"0.1"
+#define RXB_NAPI_BUDGET		64
+#define RXB_DEF_RING_SIZE	1024
+#define RXB_DEF_TX_RING_SIZE	1024
+#define RXB_DEF_SHARE_FACTOR	8
+#define RXB_DEF_AX_RING_SIZE	128
+#define RXB_DEF_NOTIF_US	50
+#define RXB_DEF_WS_WINDOW	16384
+#define RXB_DEF_CACHE_KB	4096	/* 2 DDIO ways of a 22 MiB, 11-way LLC */
+
+/* Rx buffer layout: a page_pool page per buffer, packet data after the
+ * XDP headroom and before the skb_shared_info a build_skb() puts at its
+ * end.  Frames longer than RXB_RX_BUF_LEN (MTU above RXB_LINEAR_MTU) take
+ * scatter buffers of several order-0 pages, or larger pages for the models
+ * that need contiguous buffers (struct rxb_buf_layout, rx.c).
+ */
+#define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
+#define RXB_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define RXB_RX_BUF_LEN		(PAGE_SIZE - RXB_RX_HEADROOM - RXB_RX_TAILROOM)
+#define RXB_LINEAR_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+#define RXB_MAX_MTU		9000	/* jumbo frames */
+#define RXB_MAX_FRAME		(RXB_MAX_MTU + ETH_HLEN + VLAN_HLEN)
+
+/**
+ * struct rxb_buf_layout - the receive buffers of a configuration.
+ * @order: page order of the queues' page_pools.
+ * @segs: pages per buffer: 1, or a scatter buffer of that many order-0
+ *	pages (struct rxb_rx_sgl in the first page's headroom; rxb_desc.h).
+ * @len: bytes the NIC may write into a buffer (rxb_model_cfg.buf_len).
+ */
+struct rxb_buf_layout {
+	unsigned int order;
+	unsigned int segs;
+	unsigned int len;
+};
+
+/**
+ * struct rxb_fault - the driver's fault injection knobs of a port (debugfs
+ * fault/; the NIC's are behind nic.h).
+ * @alloc_fail: per mille of buffer allocations that fail, as page_pool's
+ *	would under memory pressure.
+ * @reconfig_fail: every reconfiguration of the port fails at this step
+ *	(enum rxb_reconfig_step); 0: none.
+ */
+struct rxb_fault {
+	u32 alloc_fail;
+	u32 reconfig_fail;
+};
+
+/**
+ * enum rxb_reconfig_step - steps of a reconfiguration that can fail
+ * (debugfs fault/reconfig_fail).
+ * @RXB_RF_NONE: no failure.
+ * @RXB_RF_RINGS: building the new receive configuration as a whole.
+ * @RXB_RF_POOL: the page_pool of the last new queue (earlier queues have
+ *	their pool and NAPI instance already).
+ * @RXB_RF_MODEL: the ring model's create.
+ * @RXB_RF_QUEUES: growing the stack's queue count.
+ * @RXB_RF_ENGINE: starting the NIC's engine thread.
+ * @RXB_RF_NSTEPS: number of steps, plus one.
+ */
+enum rxb_reconfig_step {
+	RXB_RF_NONE,
+	RXB_RF_RINGS,
+	RXB_RF_POOL,
+	RXB_RF_MODEL,
+	RXB_RF_QUEUES,
+	RXB_RF_ENGINE,
+	RXB_RF_NSTEPS
+};
+
+/* Should this reconfiguration step fail (fault/reconfig_fail)? */
+static inline bool rxb_fault_step(const struct rxb_fault *f,
+				  enum rxb_reconfig_step step)
+{
+	return unlikely(READ_ONCE(f->reconfig_fail) == step);
+}
+
+/* ---- driver ---------------------------------------------------------- */
+
+/**
+ * struct rxb_mparams - ring-model parameters (see struct rxb_model_cfg).
+ * @share_factor: shRing models: queues per shared Rx ring.
+ * @ax_ring_size: rxBisect: entries per allocation ring.
+ * @ax_policy: rxBisect: enum rxb_ax_policy.
+ * @ax_assoc: rxBisect: association group size, 0 for all queues.
+ * @ax_assoc_map: rxBisect: association sets, "" for @ax_assoc.
+ * @ax_link: rxBisect: queue linked to each Ax ring, "" for one per queue.
+ * @notif_compress: rxBisect: hold notification-only entries back.
+ * @notif_timeout_us: rxBisect: longest hold, microseconds.
+ * @ws_window: NIC writes over which the I/O working set is measured.
+ * @cache_kb: cache capacity the I/O working set should fit, KiB.
+ * @corec_consumers: COREC: queues consuming each shared queue, 0 for all.
+ * @corec_irq_policy: COREC: enum rxb_corec_irq.
+ * @engine: NIC engine placement: 0 inline (in the sender's context),
+ *	N: a dedicated thread on CPU N-1.
+ * @dsh_period_us: dynamic shRing: controller sampling period.
+ * @dsh_window: dynamic shRing: samples in the sliding window.
+ * @dsh_tput_mbps: dynamic shRing: throughput threshold of a sample.
+ * @dsh_overload_ratio: dynamic shRing: a sample sees an overloaded queue
+ *	when the standard deviation of the queues' receive-call intervals
+ *	exceeds this many times their median.
+ * @flow_table_size: NIC flow table entries.
+ * @flow_idle_ms: idle time after which the NIC frees a flow table entry.
+ * @nicmem_kb: capacity of the on-NIC memory tier, KiB.
+ * @nicmem_fetch_ns: its fetch latency, ns.
+ * @enso_pipes: Ensō: pipes per queue.
+ * @enso_pipe_kb: Ensō: KiB per pipe.
+ * @enso_prefetch: Ensō: low-latency mode (prefetch the next pipe).
+ * @llc_budget: CEIO: host cache budget, bytes (credits: / buffer size).
+ * @ceio_release: CEIO: enum rxb_ceio_release.
+ * @ceio_fetch: CEIO: slow-path fetch, 0 sync, 1 async.
+ * @ceio_force_slow: CEIO: no credits, every packet on the slow path.
+ * @nicmem_split: the NIC's header/data split into its memory tier.
+ */
+struct rxb_mparams {
+	u32 share_factor;
+	u32 ax_ring_size;
+	u32 ax_policy;
+	u32 ax_assoc;
+	u32 notif_compress;
+	u32 notif_timeout_us;
+	u32 ws_window;
+	u32 cache_kb;
+	u32 corec_consumers;
+	u32 corec_irq_policy;
+	u32 engine;
+	u32 dsh_period_us;
+	u32 dsh_window;
+	u32 dsh_tput_mbps;
+	u32 dsh_overload_ratio;
+	u32 flow_table_size;
+	u32 flow_idle_ms;
+	u32 nicmem_kb;
+	u32 nicmem_fetch_ns;
+	u32 enso_pipes;
+	u32 enso_pipe_kb;
+	u32 enso_prefetch;
+	u32 llc_budget;
+	u32 ceio_release;
+	u32 ceio_fetch;
+	u32 ceio_force_slow;
+	u32 nicmem_split;
+	char ax_assoc_map[RXB_AX_TOPO_LEN];
+	char ax_link[RXB_AX_TOPO_LEN];
+};
+
+/**
+ * struct rxb_cfg - receive configuration chosen by the user.
+ * @model: ring model.
+ * @nqueues: receive (and transmit) queues in use.
+ * @rx_ring_size: entries per Rx ring / completion ring / Bx ring.
+ * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
+ * @mtu: the port's MTU, which sizes the receive buffers.
+ * @mp: model parameters.
+ */
+struct rxb_cfg {
+	const struct rxb_model_ops *model;
+	u32 nqueues;
+	u32 rx_ring_size;
+	u32 tx_ring_size;
+	u32 mtu;
+	struct rxb_mparams mp;
+};
+
+/**
+ * enum rxb_xdp_stat - a receive queue's XDP counters (xdp.c; ethtool -S
+ * rx<q>_xdp_<name>).
+ * @RXB_XDP_PASS: packets the program passed to the stack.
+ * @RXB_XDP_DROP: packets it dropped (their pages recycled).
+ * @RXB_XDP_TX: packets it sent back out of the port.
+ * @RXB_XDP_TX_ERRORS: XDP_TX verdicts that could not be sent (dropped).
+ * @RXB_XDP_REDIRECT: packets redirected (xdp_do_redirect() accepted).
+ * @RXB_XDP_REDIRECT_ERRORS: redirects refused (dropped).
+ * @RXB_XDP_ABORTED: XDP_ABORTED and invalid verdicts (xdp_exception
+ *	tracepoint; dropped).
+ * @RXB_XDP_COPIES: packets copied out of a buffer shared with other
+ *	packets (shRing-batched) into a page of their own, so that the
+ *	program gets headroom and tailroom; and packets of a zero-copy
+ *	AF_XDP queue copied out of their umem buffer into an skb (XDP_PASS,
+ *	or no program).
+ * @RXB_XDP_NM_REDIRECT: redirected packets of the NIC's header/data split
+ *	whose payload stayed in NIC memory (hds.c), of @RXB_XDP_REDIRECT.
+ * @RXB_XDP_NM_REDIRECT_BYTES: their payload bytes.
+ * @RXB_XDP_NSTATS: number of counters.
+ */
+enum rxb_xdp_stat {
+	RXB_XDP_PASS,
+	RXB_XDP_DROP,
+	RXB_XDP_TX,
+	RXB_XDP_TX_ERRORS,
+	RXB_XDP_REDIRECT,
+	RXB_XDP_REDIRECT_ERRORS,
+	RXB_XDP_ABORTED,
+	RXB_XDP_COPIES,
+	RXB_XDP_NM_REDIRECT,
+	RXB_XDP_NM_REDIRECT_BYTES,
+	RXB_XDP_NSTATS
+};
+
+/**
+ * struct rxb_rxq_stats - a receive queue's driver counters.
+ * @packets: packets handed to the stack (napi_gro_receive()).
+ * @bytes: their bytes, Ethernet header included.
+ * @skb_drops: packets dropped because no skb could be allocated.
+ * @dma_errors: completions with RXB_CQE_F_DMA_ERR, dropped.
+ * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
+ * @refill_backoffs: polls that could not refill the ring and backed off
+ *	(NAPI completed, retried from a timer).
+ * @xdp: XDP verdicts, enum rxb_xdp_stat.
+ * @syncp: written by the queue's NAPI poll only, read on any CPU.
+ */
+struct rxb_rxq_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t skb_drops;
+	u64_stats_t dma_errors;
+	u64_stats_t polls_off_cpu;
+	u64_stats_t refill_backoffs;
+	u64_stats_t xdp[RXB_XDP_NSTATS];
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct rxb_qxstats - a snapshot of a receive queue's counters kept
+ * outside the ring model (ethtool -S rx<q>_<name>).
+ * @packets: packets handed to the stack (the rtnl rx_packets).
+ * @bytes: their bytes (the rtnl rx_bytes).
+ * @skb_drops: driver drops, no skb.
+ * @dma_errors: driver drops, completions with a DMA error.
+ * @irqs: interrupts the queue's vector sent.
+ * @polls_off_cpu: NAPI polls that ran on another CPU than the vector's.
+ * @refill_backoffs: polls that backed off after a failed refill.
+ * @pp_fresh: pages the queue's page_pool took from the page allocator.
+ * @pp_released: pages it gave back to the page allocator while running
+ *	(a full recycle ring, or a page still referenced).
+ * @pp_size: pages the live page_pool holds (its recycle ring); not
+ *	cumulative, 0 while the port is down.
+ * @xdp: XDP verdicts, enum rxb_xdp_stat.
+ *
+ * Every counter but @pp_size accumulates over reconfigurations.
+ */
+struct rxb_qxstats {
+	u64 packets;
+	u64 bytes;
+	u64 skb_drops;
+	u64 dma_errors;
+	u64 irqs;
+	u64 polls_off_cpu;
+	u64 refill_backoffs;
+	u64 pp_fresh;
+	u64 pp_released;
+	u64 pp_size;
+	u64 xdp[RXB_XDP_NSTATS];
+};
+
+struct rxb_rx;
+struct rxb_hds_rxq;
+
+/**
+ * struct rxb_rxq - driver state of one receive queue.
+ * @napi: the queue's NAPI context.
+ * @pp: the queue's page_pool.
+ * @rx: the configuration this queue belongs to.
+ * @qid: queue index.
+ * @irq_cpu: the CPU programmed into the queue's vector.
+ * @pp_size: pages @pp holds (see rxb_rx_pool_size()).
+ * @stats: driver counters.
+ * @poll_pkts: packets handed to the stack during the current poll.
+ * @poll_bytes: their bytes.
+ * @poll_drops: packets the current poll dropped for want of an skb.
+ * @refill_timer: retries a refill that failed (rxb_napi_poll()), and
+ *	polls again while payloads are lent to redirected frames (hds.c).
+ * @work_seed: state of the work knob's random cache-line walk.
+ * @poll_xdp: XDP verdicts of the current poll (enum rxb_xdp_stat).
+ * @poll_redirect: the current poll redirected a packet: xdp_do_flush().
+ * @poll_no_direct: it redirected a packet of another queue's pool, whose
+ *	page must not be recycled into that pool's NAPI cache from here.
+ * @xdp_ntx: XDP_TX frames waiting in @xdp_tx.
+ * @xdp_rxq: the queue's XDP receive info, with its pool's memory model.
+ * @xdp_rxq_alt: the same for a packet of another queue's pool (shared
+ *	rings): @xdp_rxq with that pool's memory model.
+ * @xdp_tx: XDP_TX frames of the current batch, sent at its end.
+ * @xsk: the xsk buffer pool of a zero-copy AF_XDP socket bound to the
+ *	queue, or NULL: the queue's buffers then come from the socket's umem
+ *	instead of @pp (xsk.c).  Set while the queue is stopped.
+ * @xsk_live: the queue has started with @xsk: umem buffers may be posted
+ *	(rxb_xsk_start()).
+ * @hds: the header/data split's per-queue state (hds.c), or NULL when
+ *	the NIC does not split.
+ * @pkts: scratch array for the model's poll.
+ */
+struct rxb_rxq {
+	struct napi_struct napi;
+	struct page_pool *pp;
+	struct rxb_rx *rx;
+	unsigned int qid;
+	int irq_cpu;
+	unsigned int pp_size;
+	struct rxb_rxq_stats stats;
+	u32 poll_pkts;
+	u32 poll_bytes;
+	u32 poll_drops;
+	struct timer_list refill_timer;
+	u32 work_seed;
+	u32 poll_xdp[RXB_XDP_NSTATS];
+	bool poll_redirect;
+	bool poll_no_direct;
+	unsigned int xdp_ntx;
+	struct xdp_rxq_info xdp_rxq;
+	struct xdp_rxq_info xdp_rxq_alt;
+	struct xdp_frame *xdp_tx[RXB_NAPI_BUDGET];
+	struct xsk_buff_pool *xsk;
+	bool xsk_live;
+	struct rxb_hds_rxq *hds;
+	struct rxb_pkt pkts[RXB_NAPI_BUDGET];
+};
+
+/**
+ * struct rxb_rx - one live receive configuration: rings, vectors, queues.
+ * @port: owner.
+ * @model: ring-model instance (rings and their NIC-side state).
+ * @ctx: the NIC's receive context of these rings.
+ * @nqueues: queues.
+ * @bl: the layout of its receive buffers.
+ * @ctl_work: the driver's periodic control task, for models with one
+ *	(rxb_model_ops.ctl_tick; ctl.c).
+ * @rxq: per-queue driver state.
+ */
+struct rxb_rx {
+	struct rxb_port *port;
+	struct rxb_model *model;
+	struct rxb_nic_ctx *ctx;
+	unsigned int nqueues;
+	struct rxb_buf_layout bl;
+	struct delayed_work ctl_work;
+	struct rxb_rxq rxq[];
+};
+
+/* Bytes of each page of @rx's pools. */
+static inline unsigned int rxb_rx_page_size(const struct rxb_rx *rx)
+{
+	return PAGE_SIZE << rx->bl.order;
+}
+
+/**
+ * struct rxb_qknobs - per-queue debug knobs (debugfs), kept across rebuilds.
+ * @stall: when set, the queue's consumer does not consume.
+ * @work: extra random cache-line touches per received packet.
+ * @complete_delay: microseconds the queue's poll waits after completing
+ *	NAPI, before its tail (vector unmask, ring recheck): widens the
+ *	window in which a stop overlaps that tail (rxb_rx_stop()).
+ * @irq_cpu: vector affinity; -1: queue i -> i-th online CPU.
+ * @last_poll: jiffies when the queue's consumer last consumed (or 0).
+ * @xsk_held: buffers of a zero-copy AF_XDP socket's umem the queue holds
+ *	(posted, or written and not handed on): taken from the fill ring and
+ *	neither given to the socket nor back to its pool (xsk.c; debugfs
+ *	q<N>/xsk_held).  Written by the queue's poll, or with the queue
+ *	stopped.
+ * @port: owner.
+ * @q: queue index.
+ * @dir: debugfs directory q<N>.
+ */
+struct rxb_qknobs {
+	u32 stall;
+	u32 work;
+	u32 complete_delay;
+	int irq_cpu;
+	unsigned long last_poll;
+	u64 xsk_held;
+	struct rxb_port *port;
+	unsigned int q;
+	struct dentry *dir;
+};
+
+/**
+ * struct rxb_txq_stats - a transmit queue's counters.
+ * @packets: frames put on the wire (after segmentation), or queued to
+ *	the lower device.
+ * @bytes: their bytes, Ethernet header included.
+ * @drops: frames dropped: no peer, segmentation or checksum failure, or
+ *	refused by the lower device.
+ * @xdp_xmit: frames other devices redirected to this port (ndo_xdp_xmit)
+ *	that it sent (also in @packets).
+ * @xdp_xmit_errors: frames redirected to it that it could not send.
+ * @syncp: written by the queue's xmit only (Tx queue lock held, bottom
+ *	halves off), read on any CPU.
+ */
+struct rxb_txq_stats {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t drops;
+	u64_stats_t xdp_xmit;
+	u64_stats_t xdp_xmit_errors;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct rxb_txq_counts - a consistent snapshot of struct rxb_txq_stats.
+ * @packets: see struct rxb_txq_stats.
+ * @bytes: see struct rxb_txq_stats.
+ * @drops: see struct rxb_txq_stats.
+ * @xdp_xmit: see struct rxb_txq_stats.
+ * @xdp_xmit_errors: see struct rxb_txq_stats.
+ */
+struct rxb_txq_counts {
+	u64 packets;
+	u64 bytes;
+	u64 drops;
+	u64 xdp_xmit;
+	u64 xdp_xmit_errors;
+};
+
+/* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */
+static inline void rxb_txq_sent(struct rxb_txq_stats *ts, unsigned int len)
+{
+	u64_stats_update_begin(&ts->syncp);
+	u64_stats_inc(&ts->packets);
+	u64_stats_add(&ts->bytes, len);
+	u64_stats_update_end(&ts->syncp);
+}
+
+/* Count a frame the Tx queue of @ts dropped (its xmit). */
+static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
+{
+	u64_stats_update_begin(&ts->syncp);
+	u64_stats_inc(&ts->drops);
+	u64_stats_update_end(&ts->syncp);
+}
+
+/**
+ * struct rxb_port - one port of an rxbisect pair (netdev private data).
+ * @dev: the net device.
+ * @peer: the other port: what this port transmits arrives there.
+ * @nic: this port's emulated NIC (registers of nic.h only).
+ * @rx: live receive configuration, NULL while down (RCU).
+ * @xdp_prog: the XDP program of every receive queue, or NULL (RCU; RTNL
+ *	to change); kept across reconfigurations.
+ * @lower: the device this port sits on ("ip link add link DEV"), whose
+ *	wire it uses instead of a peer port (RCU; RTNL to change).
+ * @xsk_pools: per receive queue, the xsk buffer pool of a zero-copy AF_XDP
+ *	socket bound to it, DMA-mapped, or NULL (RTNL); kept across
+ *	reconfigurations, which refuse a ring model that cannot use it.
+ * @cfg: configuration applied at the next (re)start, under RTNL.
+ * @stats_lock: protects @live and @qbase against folding.
+ * @live: the configuration whose counters are still counting.
+ * @qbase: counters of configurations already torn down, per queue.
+ * @xbase: struct rxb_qxstats of torn-down configurations.
+ * @flushed: frames the NIC wrote that were still in the rings when they
+ *	were torn down (a reconfiguration, link down), freed unreceived.
+ * @txs: per-Tx-queue counters, written under the Tx queue lock.
+ * @knobs: per-queue debug knobs.
+ * @fault: fault injection knobs.
+ * @work_buf: memory the work knob touches.
+ * @dbg_dir: debugfs directory of this port.
+ * @list: entry in the list of all ports, under RTNL.
+ * @rdev: the bus device (devlink instance) owning the port, or NULL for
+ *	ports created with "ip link add".
+ * @index: the port's index in @rdev (0 or 1).
+ */
+struct rxb_port {
+	struct net_device *dev;
+	struct list_head list;
+	struct rxb_dev *rdev;
+	unsigned int index;
+	struct net_device __rcu *peer;
+	struct rxb_nic *nic;
+	struct rxb_rx __rcu *rx;
+	struct bpf_prog __rcu *xdp_prog;
+	struct net_device __rcu *lower;
+	struct xsk_buff_pool *xsk_pools[RXB_MAX_QUEUES];
+	struct rxb_cfg cfg;
+
+	spinlock_t stats_lock;	/* @live and @qbase */
+	struct rxb_rx *live;
+	struct rxb_qstats qbase[RXB_MAX_QUEUES];
+	struct rxb_qxstats xbase[RXB_MAX_QUEUES];
+	u64 flushed;
+	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
+
+	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
+	struct rxb_fault fault;
+	u8 *work_buf;
+	struct dentry *dbg_dir;
+};
+
+#define RXB_WORK_BUF_SIZE	(4U << 20)
+
+/**
+ * struct rxb_param - a ring-model parameter (params.c).
+ * @name: its name, as module and devlink parameter.
+ * @off: offset of its u32 (or, with @str, its string) in struct
+ *	rxb_mparams; -1 for ring_model.
+ * @min: smallest value.
+ * @max: largest value.
+ * @pow2: the value must be a power of two.
+ * @names: for a parameter given by name: the names of @min..@max.
+ * @str: a free-form string of RXB_AX_TOPO_LEN bytes, checked by
+ *	rxb_rxbisect_topo_check(); "" is shown and may be given as "default".
+ */
+struct rxb_param {
+	const char *name;
+	int off;
+	u32 min, max;
+	bool pow2;
+	const char * const *names;
+	bool str;
+};
+
+enum rxb_param_id {
+	RXB_P_MODEL, RXB_P_SHARE, RXB_P_AX, RXB_P_POLICY, RXB_P_ASSOC,
+	RXB_P_COMPRESS, RXB_P_TIMEOUT, RXB_P_WS, RXB_P_CACHE,
+	RXB_P_COREC_CONSUMERS, RXB_P_COREC_IRQ, RXB_P_ENGINE,
+	RXB_P_DSH_PERIOD, RXB_P_DSH_WINDOW, RXB_P_DSH_TPUT, RXB_P_DSH_OVERLOAD,
+	RXB_P_ASSOC_MAP, RXB_P_LINK, RXB_P_FLOW_SIZE, RXB_P_FLOW_IDLE,
+	RXB_P_NICMEM_KB, RXB_P_NICMEM_NS,
+	RXB_P_ENSO_PIPES, RXB_P_ENSO_PIPE_KB, RXB_P_ENSO_PREFETCH,
+	RXB_P_LLC_BUDGET, RXB_P_CEIO_RELEASE, RXB_P_CEIO_FETCH,
+	RXB_P_CEIO_FORCE_SLOW, RXB_P_NICMEM_SPLIT,
+	RXB_NPARAMS
+};
+
+#define RXB_PARAM_STRLEN	32	/* devlink's string parameter size */
+
+/* params.c */
+extern struct rxb_param rxb_params[RXB_NPARAMS];
+int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
+		    const char *val, const char **msg);
+void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
+		    char *buf);
+
+/**
+ * struct rxb_bus_dev - a device on the rxbisect bus.
+ * @dev: the device.
+ * @id: its number (rxbisect<id>).
+ * @list: entry in the bus's device list.
+ * @rdev: its driver state (devlink private data).
+ * @probe_err: what the driver's probe returned, for the device's creator.
+ */
+struct rxb_bus_dev {
+	struct device dev;
+	unsigned int id;
+	struct list_head list;
+	struct rxb_dev *rdev;
+	int probe_err;
+};
+
+/**
+ * struct rxb_dev - an emulated dual-port NIC: devlink instance and ports.
+ * @bdev: its bus device.
+ * @ports: its two ports, cabled to each other.
+ * @dl_ports: their devlink ports.
+ * @stall_reporter: devlink health reporter of stalled queues.
+ * @watchdog: periodic stall check.
+ * @stall_timeout_ms: a queue with completions that its consumer has not
+ *	run for this long is stalled.
+ */
+struct rxb_dev {
+	struct rxb_bus_dev *bdev;
+	struct rxb_port *ports[2];
+	struct devlink_port dl_ports[2];
+	struct devlink_health_reporter *stall_reporter;
+	struct delayed_work watchdog;
+	u32 stall_timeout_ms;
+};
+
+#define RXB_DEF_STALL_MS	10000
+
+/* bus.c */
+int rxb_bus_init(unsigned int ndev);
+void rxb_bus_exit(void);
+
+/* dev.c */
+int rxb_dev_probe(struct rxb_bus_dev *bdev);
+void rxb_dev_remove(struct rxb_bus_dev *bdev);
+int rxb_devlink_init(void);
+
+/* health.c */
+int rxb_health_init(struct rxb_dev *rdev);
+void rxb_health_start(struct rxb_dev *rdev);
+void rxb_health_stop(struct rxb_dev *rdev);
+void rxb_health_fini(struct rxb_dev *rdev);
+
+/* main.c */
+extern struct rxb_cfg rxb_default_cfg;
+extern struct list_head rxb_ports;
+extern struct rtnl_link_ops rxb_link_ops;
+extern struct rtnl_link_ops rxb_bus_link_ops;
+
+/* rx.c: driver receive path */
+extern const struct rxb_drv_ops rxb_rx_drv_ops;
+void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl);
+struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
+				      struct page *page);
+void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
+		    unsigned int nfrags);
+void rxb_rx_whole(struct rxb_rxq *rxq, struct rxb_pkt *p,
+		  struct bpf_prog *prog, unsigned int head, unsigned int meta);
+void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg);
+void rxb_queue_kick(struct rxb_port *port, unsigned int q);
+struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
+void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
+void rxb_rx_stop(struct rxb_port *port);
+void rxb_rx_destroy(struct rxb_rx *rx);
+void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
+		       struct rxb_qxstats *x);
+int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
+extern const struct netdev_queue_mgmt_ops rxb_queue_mgmt_ops;
+int rxb_rx_queue_restart(struct net_device *dev, unsigned int q);
+
+/* ctl.c: the driver's periodic control task of a ring model */
+void rxb_ctl_start(struct rxb_rx *rx);
+void rxb_ctl_stop(struct rxb_rx *rx);
+
+/**
+ * struct rxb_reconf - a port's reconfiguration (netdev.c).
+ * @port: the port.
+ * @cfg: its new configuration, set by the caller.
+ * @rx: the new rings of a running port, built but not started.
+ * @old_engine: the engine thread the new one replaces, stopped at commit.
+ * @new_engine: an engine thread was started for @cfg.
+ * @old_nqueues: the stack's queue count before.
+ * @running: the port was running when prepared.
+ */
+struct rxb_reconf {
+	struct rxb_port *port;
+	struct rxb_cfg cfg;
+	struct rxb_rx *rx;
+	struct rxb_engine *old_engine;
+	bool new_engine;
+	unsigned int old_nqueues;
+	bool running;
+};
+
+/* netdev.c */
+int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
+		    struct netlink_ext_ack *extack);
+int rxb_reconfigure_many(struct rxb_reconf *rc, unsigned int n,
+			 struct netlink_ext_ack *extack);
+void rxb_get_qstats(struct rxb_port *port, unsigned int q,
+		    struct rxb_qstats *st, struct rxb_qxstats *xst);
+void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
+			struct rxb_txq_counts *c);
+int rxb_pair_create(struct net *net, struct net_device *dev,
+		    struct rxb_dev *rdev, struct netlink_ext_ack *extack);
+void rxb_pair_destroy(struct rxb_port *port);
+int rxb_port_prepare(struct net_device *dev);
+bool rxb_csum_offload_ok(const struct sk_buff *skb);
+void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
+	      struct sk_buff *skb);
+
+/* xdp.c: the XDP path shared by every ring model */
+int rxb_xdp_rxq_reg(struct rxb_rxq *rxq);
+void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq);
+bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
+		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
+		 unsigned int *meta);
+void rxb_xdp_flush(struct rxb_rxq *rxq);
+int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		 u32 flags);
+void rxb_xdp_count_drop(struct rxb_rxq *rxq, struct bpf_prog *prog, u32 act);
+int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
+		      const struct bpf_prog *prog,
+		      struct netlink_ext_ack *extack);
+
+/* xsk.c: zero-copy AF_XDP, the buffers of a queue from a umem */
+
+/* A buffer handle (struct rxb_buf.cookie) that is an xsk buffer, not a
+ * page_pool page: its xdp_buff with this bit set.
+ */
+#define RXB_XSK_COOKIE	1UL
+
+static inline bool rxb_xsk_cookie(const void *cookie)
+{
+	return (unsigned long)cookie & RXB_XSK_COOKIE;
+}
+
+int rxb_xsk_alloc_buf(struct rxb_rxq *rxq, struct rxb_buf *buf);
+void rxb_xsk_free_buf(struct rxb_rxq *rxq, void *cookie);
+struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
+			   struct rxb_pkt *p);
+struct xsk_buff_pool *rxb_xsk_pool(struct rxb_port *port,
+				   const struct rxb_model_ops *ops,
+				   unsigned int q);
+void rxb_xsk_start(struct rxb_rxq *rxq);
+bool rxb_xsk_tx(struct rxb_rxq *rxq);
+int rxb_xsk_cfg_check(struct rxb_port *port, const struct rxb_cfg *cfg,
+		      struct netlink_ext_ack *extack);
+int rxb_xsk_mtu_check(struct net_device *dev, int mtu);
+int rxb_xsk_pool_setup(struct net_device *dev, struct xsk_buff_pool *pool,
+		       u16 qid);
+int rxb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags);
+
+/* hds.c: the driver's side of the NIC's header/data split */
+int rxb_hds_rxq_init(struct rxb_rxq *rxq);
+void rxb_hds_rxq_fini(struct rxb_rxq *rxq);
+bool rxb_hds_reclaim(struct rxb_rxq *rxq);
+void rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p, struct bpf_prog *prog);
+unsigned int rxb_hds_room(const struct rxb_rxq *rxq);
+bool rxb_hds_parked(const struct rxb_rxq *rxq);
+bool rxb_hds_pending(const struct rxb_rxq *rxq);
+int rxb_hds_drain(struct rxb_rxq *rxq, struct bpf_prog *prog, int budget);
+void rxb_hds_flush(struct rxb_rxq *rxq);
+
+/* lower.c */
+int rxb_lower_create(struct net *net, struct net_device *dev, int ifindex,
+		     struct netlink_ext_ack *extack);
+void rxb_lower_detach(struct rxb_port *port);
+void rxb_lower_xmit(struct rxb_port *port, struct net_device *lower,
+		    struct sk_buff *skb);
+int rxb_lower_init(void);
+void rxb_lower_exit(void);
+
+/* ethtool.c */
+extern const struct ethtool_ops rxb_ethtool_ops;
+
+/* debugfs.c */
+void rxb_debugfs_init(void);
+void rxb_debugfs_exit(void);
+void rxb_debugfs_port_add(struct rxb_port *port);
+void rxb_debugfs_port_del(struct rxb_port *port);
+void rxb_debugfs_port_rename(struct rxb_port *port);
+void rxb_debugfs_queues_update(struct rxb_port *port);
+
+#endif /* _RXBISECT_H */

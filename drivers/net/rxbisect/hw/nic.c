@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated NIC: its registers, the frame parser, RSS dispatch and the
+ * receive contexts.
+ *
+ * A frame transmitted on one port of a pair arrives here, at the other
+ * port's NIC, as it would over a cable.  The NIC checks the frame, hashes
+ * it (Toeplitz, rss.c), picks the queue from the indirection table and
+ * hands it to the hardware half of the enabled context's ring model, which
+ * takes a posted buffer, has the DMA engine (nic_dma.c) write the frame
+ * into it and writes a completion.  The queue's vector (nic_irq.c) then
+ * interrupts the vector's CPU, where the driver's handler schedules NAPI.
+ *
+ * Everything here is the NIC's own state (nic_hw.h).  The driver reaches
+ * it through the functions of nic.h only, as it would reach a device's
+ * registers, and the NIC reaches the driver only through ring memory and
+ * the interrupt handlers programmed into its vectors.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include "nic_hw.h"
+#include "models/hw_ring.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/rxbisect.h>
+
+/* The order of the receive pipeline, the same for every ring model:
+ * length checks, parser (rss.c), ntuple rules (nic_ntuple.c: drop, or a
+ * queue that overrides RSS), flow table (nic_flow.c: struct
+ * rxb_frame.flow), RSS indirection, then the model's hw_rx.
+ */
+
+/* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
+#define RXB_PARSE_LEN	96
+
+/**
+ * rxb_nic_rss_default() - program the default RSS indirection table.
+ * @nic: the NIC.
+ * @nqueues: queues the table spreads over.
+ */
+void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues)
+{
+	unsigned int i;
+
+	for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+		WRITE_ONCE(nic->rss_indir[i],
+			   ethtool_rxfh_indir_default(i, nqueues));
+}
+
+/**
+ * rxb_nic_create() - power on a port's NIC.
+ * @dev: the net device the NIC is wired to (names its traces and thread).
+ * @nqueues: queues the default indirection table spreads over.
+ * @mtu: initial MTU.
+ *
+ * Return: the NIC, with no receive context enabled, or NULL.
+ */
+struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
+			       unsigned int mtu)
+{
+	struct rxb_nic *nic = kzalloc(sizeof(*nic), GFP_KERNEL);
+	unsigned int q;
+
+	if (!nic)
+		return NULL;
+	nic->dev = dev;
+	netdev_rss_key_fill(nic->rss_key, sizeof(nic->rss_key));
+	rxb_nic_rss_default(nic, nqueues);
+	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
+	nic->rx_csum = true;
+	skb_queue_head_init(&nic->held);
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		rxb_vec_init(nic, &nic->vec[q]);
+	return nic;
+}
+
+/**
+ * rxb_nic_destroy() - power off a NIC.
+ * @nic: the NIC; no context enabled, nothing transmits to it any more.
+ */
+void rxb_nic_destroy(struct rxb_nic *nic)
+{
+	if (!nic)
+		return;
+	rxb_nic_engine_fini(nic);
+	rxb_ntuple_fini(nic);
+	kfree(nic);
+}
+
+/**
+ * rxb_nic_set_max_frame() - max-frame register: longer frames are dropped.
+ * @nic: the NIC.
+ * @len: bytes, L2 headers included.
+ */
+void rxb_nic_set_max_frame(struct rxb_nic *nic, u32 len)
+{
+	WRITE_ONCE(nic->max_frame, len);
+}
+
+/**
+ * rxb_nic_set_rx_csum() - receive checksum register.
+ * @nic: the NIC.
+ * @on: the DMA engine reports each frame's checksum.
+ */
+void rxb_nic_set_rx_csum(struct rxb_nic *nic, bool on)
+{
+	WRITE_ONCE(nic->rx_csum, on);
+}
+
+/**
+ * rxb_nic_set_coalesce() - interrupt moderation registers.
+ * @nic: the NIC.
+ * @usecs: rx-usecs, at most RXB_COAL_MAX_USECS (checked by the caller).
+ * @frames: rx-frames, at most RXB_COAL_MAX_FRAMES (checked by the caller).
+ */
+void rxb_nic_set_coalesce(struct rxb_nic *nic, u32 usecs, u32 frames)
+{
+	WRITE_ONCE(nic->coal_usecs, usecs);
+	WRITE_ONCE(nic->coal_frames, frames);
+}
+
+/**
+ * rxb_nic_get_coalesce() - read the interrupt moderation registers.
+ * @nic: the NIC.
+ * @usecs: set to rx-usecs.
+ * @frames: set to rx-frames.
+ */
+void rxb_nic_get_coalesce(struct rxb_nic *nic, u32 *usecs, u32 *frames)
+{
+	*usecs = READ_ONCE(nic->coal_usecs);
+	*frames = READ_ONCE(nic->coal_frames);
+}
+
+/**
+ * rxb_nic_rss_write() - program the RSS registers.
+ * @nic: the NIC.
+ * @indir: RXB_RSS_INDIR_SIZE queue numbers, or NULL to keep the table.
+ * @key: RXB_RSS_KEY_SIZE bytes, or NULL to keep the key.
+ */
+void rxb_nic_rss_write(struct rxb_nic *nic, const u32 *indir, const u8 *key)
+{
+	unsigned int i;
+
+	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
+		WRITE_ONCE(nic->rss_indir[i], indir[i]);
+	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
+		WRITE_ONCE(nic->rss_key[i], key[i]);
+}
+
+/**
+ * rxb_nic_rss_read() - read the RSS registers.
+ * @nic: the NIC.
+ * @indir: RXB_RSS_INDIR_SIZE entries filled, or NULL.
+ * @key: RXB_RSS_KEY_SIZE bytes filled, or NULL.
+ */
+void rxb_nic_rss_read(struct rxb_nic *nic, u32 *indir, u8 *key)
+{
+	unsigned int i;
+
+	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
+		indir[i] = READ_ONCE(nic->rss_indir[i]);
+	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
+		key[i] = READ_ONCE(nic->rss_key[i]);
+}
+
+/**
+ * rxb_nic_read_counters() - read the NIC's statistics registers.
+ * @nic: the NIC.
+ * @c: filled.  Any context.
+ */
+void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
+{
+	struct rxb_nic_ctx *ctx;
+	struct rxb_engine *eng;
+	unsigned int q;
+
+	c->runt_drops = atomic64_read(&nic->runt_drops);
+	c->oversize_drops = atomic64_read(&nic->oversize_drops);
+	c->stopped_drops = atomic64_read(&nic->stopped_drops);
+	c->fifo_drops = atomic64_read(&nic->fifo_drops);
+	c->engine_frames = atomic64_read(&nic->engine_frames);
+	c->stall_frames = atomic64_read(&nic->stall_frames);
+	c->dma_faults = atomic64_read(&nic->dma_faults);
+	c->dma_bytes = 0;
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		c->dma_bytes += atomic64_read(&nic->dma_bytes[q].v);
+	c->ntuple_drops = atomic64_read(&nic->ntuple_drops);
+	c->flow_table_size = 0;
+	c->flow_active = 0;
+	c->flow_learned = 0;
+	c->flow_expired = 0;
+	c->flow_untracked = 0;
+	memset(&c->nicmem, 0, sizeof(c->nicmem));
+	memset(&c->hds, 0, sizeof(c->hds));
+	c->max_bh_batch = atomic_read(&nic->max_bh_batch);
+	c->ws = 0;
+	c->ws_peak = 0;
+	c->ws_window = 0;
+	c->ws_bytes = 0;
+	c->ws_bytes_peak = 0;
+	c->engine_cpu = -1;
+	rcu_read_lock();
+	ctx = rcu_dereference(nic->ctx);
+	if (ctx) {
+		c->ws = READ_ONCE(ctx->wss.distinct);
+		c->ws_peak = READ_ONCE(ctx->wss.peak);
+		c->ws_window = ctx->wss.window;
+		c->ws_bytes = READ_ONCE(ctx->wss.bytes);
+		c->ws_bytes_peak = READ_ONCE(ctx->wss.bytes_peak);
+		rxb_flow_counters(&ctx->flows, c);
+		rxb_nicmem_read(&ctx->mem, &c->nicmem);
+		rxb_nic_hds_counters(ctx, &c->hds);
+	}
+	eng = rcu_dereference(nic->engine);
+	if (eng)
+		c->engine_cpu = eng->cpu;
+	rcu_read_unlock();
+}
+
+/**
+ * rxb_nic_read_qcounters() - read the NIC's statistics registers of a
+ *	queue.
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES.
+ * @c: filled.  Any context.
+ */
+void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
+			    struct rxb_nic_qcounters *c)
+{
+	c->steered = atomic64_read(&nic->steered[q].v);
+	c->to_host_data = atomic64_read(&nic->dma_bytes[q].v);
+	c->to_host_meta = atomic64_read(&nic->pcie[q].to_host_meta);
+	c->to_nic_desc = atomic64_read(&nic->pcie[q].to_nic_desc);
+	c->to_nic_mmio = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
+	c->to_host_mmio = atomic64_read(&nic->pcie[q].to_host_mmio.v);
+	c->mmio_reads = atomic64_read(&nic->pcie[q].mmio_reads.v);
+}
+
+/**
+ * rxb_nic_reset_max_bh_batch() - clear the max_bh_batch statistic.
+ * @nic: the NIC.
+ */
+void rxb_nic_reset_max_bh_batch(struct rxb_nic *nic)
+{
+	atomic_set(&nic->max_bh_batch, 0);
+}
+
+/**
+ * rxb_nic_debug_read() - read queue @q's vector debug registers.
+ * @nic: the NIC.
+ * @q: queue.
+ * @d: filled.  Any context.
+ *
+ * The ring model's debug registers are in the receive context's register
+ * space (struct rxb_qdebug_regs), where the driver reads them.
+ *
+ * Return: 0, or -EINVAL for a queue the NIC does not have.
+ */
+int rxb_nic_debug_read(struct rxb_nic *nic, unsigned int q,
+		       struct rxb_nic_qdebug *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (q >= RXB_MAX_QUEUES)
+		return -EINVAL;
+	d->vec_masked = test_bit(RXB_VEC_MASKED, &nic->vec[q].flags);
+	d->irqs = READ_ONCE(nic->vec[q].irqs);
+	return 0;
+}
+
+/* ---- the NIC's context ------------------------------------------------ */
+
+/*
+ * Sections in which the NIC runs (rxb_hw_model.h): the receive pipeline,
+ * the doorbell service, the timers, the flow table's sweep.  A per-CPU
+ * depth, kept always (two per-CPU operations per section, the same for
+ * every model); the check of the hardware halves' entry points is off
+ * unless the debug_ctx parameter turns the static key on.
+ */
+DEFINE_STATIC_KEY_FALSE(rxb_nic_ctx_check);
+static DEFINE_PER_CPU(int, rxb_nic_depth);
+static atomic64_t rxb_nic_ctx_bad;
+
+/* Enter a NIC section: bottom halves off (or preemption), the same CPU. */
+void rxb_nic_ctx_enter(void)
+{
+	this_cpu_inc(rxb_nic_depth);
+}
+
+void rxb_nic_ctx_exit(void)
+{
+	this_cpu_dec(rxb_nic_depth);
+}
+
+/* Is this CPU running the NIC? */
+bool rxb_nic_ctx_in(void)
+{
+	return this_cpu_read(rxb_nic_depth) > 0;
+}
+
+/* A hardware half's entry point was reached outside the NIC's context. */
+void rxb_nic_ctx_violation(const char *what)
+{
+	atomic64_inc(&rxb_nic_ctx_bad);
+	WARN_ONCE(1, "rxbisect: the NIC's %s ran outside the NIC's context\n",
+		  what);
+}
+
+/**
+ * rxb_nic_set_ctx_check() - check that the NIC's entry points run in its
+ *	context (debug_ctx).
+ * @on: check.
+ */
+void rxb_nic_set_ctx_check(bool on)
+{
+	if (on)
+		static_branch_enable(&rxb_nic_ctx_check);
+	else
+		static_branch_disable(&rxb_nic_ctx_check);
+}
+
+/**
+ * rxb_nic_ctx_violations() - entry points reached outside the NIC's
+ *	context since the module was loaded.
+ *
+ * Return: the count.
+ */
+u64 rxb_nic_ctx_violations(void)
+{
+	return atomic64_read(&rxb_nic_ctx_bad);
+}
+
+/* ---- receive contexts ------------------------------------------------ */
+
+static enum hrtimer_restart rxb_nic_timer_fn(struct hrtimer *t)
+{
+	struct rxb_nic_ctx *ctx = container_of(t, struct rxb_nic_ctx, timer);
+
+	rxb_nic_ctx_enter();
+	rxb_hwm_timer(ctx->hwm);
+	rxb_nic_ctx_exit();
+	return HRTIMER_NORESTART;
+}
+
+/* The on-NIC memory tier's fetch engine: its fetches due. */
+static enum hrtimer_restart rxb_nic_fetch_timer_fn(struct hrtimer *t)
+{
+	struct rxb_nic_ctx *ctx = container_of(t, struct rxb_nic_ctx,
+					       fetch_timer);
+
+	rxb_nic_ctx_enter();
+	rxb_nicmem_fetch_run(&ctx->mem);
+	rxb_nic_ctx_exit();
+	return HRTIMER_NORESTART;
+}
+
+static void rxb_nic_fetch_arm(void *arg, u64 ns)
+{
+	struct rxb_nic_ctx *ctx = arg;
+
+	hrtimer_start(&ctx->fetch_timer, ns_to_ktime(ns),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/**
+ * rxb_nic_doorbells() - the doorbell service of an enabled context
+ *	(rxb_hw_doorbells()).
+ * @ctx: the context.
+ */
+void rxb_nic_doorbells(struct rxb_nic_ctx *ctx)
+{
+	rxb_hw_doorbells(ctx->hwm, ctx->hds.on ? rxb_nic_hds_doorbell : NULL,
+			 ctx);
+}
+
+/**
+ * rxb_nic_doorbells_pending() - has the driver written registers the NIC
+ *	has not acted on yet?
+ * @nic: the NIC.
+ *
+ * Return: true when the enabled context has doorbells pending.
+ */
+bool rxb_nic_doorbells_pending(struct rxb_nic *nic)
+{
+	struct rxb_nic_ctx *ctx;
+	bool pending = false;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(nic->ctx);
+	if (ctx)
+		pending = READ_ONCE(((struct rxb_bar_global *)
+				     ctx->bar.base)->pending);
+	rcu_read_unlock();
+	return pending;
+}
+
+/**
+ * rxb_nic_serve_doorbells() - the engine thread's doorbell service.
+ * @nic: the NIC.  Process context.
+ */
+void rxb_nic_serve_doorbells(struct rxb_nic *nic)
+{
+	struct rxb_nic_ctx *ctx;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ctx = rcu_dereference(nic->ctx);
+	if (ctx) {
+		rxb_nic_ctx_enter();
+		rxb_nic_doorbells(ctx);
+		rxb_nic_ctx_exit();
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/* Inline engine: the doorbell service, after a kick, in softirq context of
+ * the CPU that kicked.
+ */
+static void rxb_nic_db_bh(struct tasklet_struct *t)
+{
+	struct rxb_nic_ctx *ctx = from_tasklet(ctx, t, db_bh);
+
+	/* A frozen engine serves them when it resumes (rxb_nic_stall()). */
+	if (!READ_ONCE(ctx->live) || READ_ONCE(ctx->nic->engine_stall))
+		return;
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_ctx_exit();
+}
+
+/**
+ * rxb_nic_ctx_kick() - a register write marked a page while nothing was
+ *	pending: wake the NIC.
+ * @ctx: the context whose register space was written.
+ *
+ * Never does the NIC's work: the engine thread is woken, or the inline
+ * engine's doorbell service scheduled.  A context not enabled yet is
+ * served when it is (rxb_nic_ctx_enable()).  Any context.
+ */
+void rxb_nic_ctx_kick(struct rxb_nic_ctx *ctx)
+{
+	struct rxb_engine *eng;
+
+	if (!READ_ONCE(ctx->live))
+		return;
+	rcu_read_lock();
+	eng = rcu_dereference(ctx->nic->engine);
+	if (eng)
+		wake_up_process(eng->task);
+	else
+		tasklet_schedule(&ctx->db_bh);
+	rcu_read_unlock();
+}
+
+static u64 rxb_nic_clock(void *arg)
+{
+	return ktime_get_ns();
+}
+
+/**
+ * rxb_nic_reg_write() - the NIC's register path: the driver wrote @bytes
+ *	of queue @q's doorbell or other registers.
+ * @nic: the NIC.
+ * @q: queue.
+ * @bytes: bytes written; counted as host-to-NIC interconnect bytes.
+ */
+void rxb_nic_reg_write(struct rxb_nic *nic, unsigned int q, u32 bytes)
+{
+	if (q < RXB_MAX_QUEUES)
+		atomic64_add(bytes, &nic->pcie[q].to_nic_mmio.v);
+}
+
+/**
+ * rxb_nic_reg_read() - the NIC's register path: the driver read @bytes of
+ *	queue @q's registers or NIC memory on its data path (an MMIO read).
+ * @nic: the NIC.
+ * @q: queue.
+ * @bytes: bytes read; counted as NIC-to-host interconnect bytes of reads
+ *	the CPU waits for.
+ */
+void rxb_nic_reg_read(struct rxb_nic *nic, unsigned int q, u32 bytes)
+{
+	if (q < RXB_MAX_QUEUES) {
+		atomic64_add(bytes, &nic->pcie[q].to_host_mmio.v);
+		atomic64_inc(&nic->pcie[q].mmio_reads.v);
+	}
+}
+
+static const struct rxb_hw_ops rxb_nic_hw_ops;
+
+/**
+ * rxb_nic_ctx_create() - "create receive context" command.
+ * @nic: the NIC.
+ * @cfg: its NIC-side parameters (checked by the caller).
+ * @model: the ring model whose hardware half the context runs.
+ * @mcfg: the model's configuration (checked by the driver's half).
+ *
+ * The context is not enabled: the driver maps its register space
+ * (rxb_nic_ctx_bar()), programs the rings, then enables it.
+ *
+ * Return: the context or an ERR_PTR().
+ */
+struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
+				       const struct rxb_nic_ctx_cfg *cfg,
+				       const struct rxb_hw_model_ops *model,
+				       const struct rxb_model_cfg *mcfg)
+{
+	struct rxb_nic_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	u32 npages = rxb_hwm_bar_pages(model, mcfg);
+	struct rxb_hw_model *hwm;
+	int err = -EINVAL;
+
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	ctx->nic = nic;
+	ctx->nqueues = mcfg->nqueues;
+	if (npages > RXB_BAR_MAX_PAGES || mcfg->nqueues > RXB_MAX_QUEUES)
+		goto err_free;
+	err = -ENOMEM;
+	ctx->bar_size = (size_t)npages * RXB_BAR_PAGE;
+	ctx->bar_mem = vmalloc_user(ctx->bar_size);
+	if (!ctx->bar_mem)
+		goto err_free;
+	ctx->bar = (struct rxb_bar) {
+		.base = ctx->bar_mem,
+		.qpage = 1,
+		.xpage = 1 + mcfg->nqueues,
+		.npages = npages,
+	};
+	tasklet_setup(&ctx->db_bh, rxb_nic_db_bh);
+	hrtimer_setup(&ctx->timer, rxb_nic_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
+	hrtimer_setup(&ctx->fetch_timer, rxb_nic_fetch_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
+	err = rxb_wss_init(&ctx->wss, cfg->ws_window);
+	if (err)
+		goto err_bar;
+	err = rxb_flow_init(&ctx->flows, ctx, cfg->flow_table_size,
+			    cfg->flow_idle_ms);
+	if (err)
+		goto err_wss;
+	rxb_nicmem_init(&ctx->mem, (u64)cfg->nicmem_kb * 1024,
+			cfg->nicmem_fetch_ns, rxb_nic_clock, NULL);
+	rxb_nicmem_set_timer(&ctx->mem, rxb_nic_fetch_arm, ctx);
+	rxb_nic_hds_init(ctx, cfg->nicmem_split);
+	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
+	hwm = model->create(mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
+	if (IS_ERR(hwm)) {
+		err = PTR_ERR(hwm);
+		goto err_hds;
+	}
+	ctx->hwm = hwm;
+	return ctx;
+
+err_hds:
+	rxb_nic_hds_fini(ctx);
+	rxb_nicmem_fini(&ctx->mem);
+	rxb_flow_fini(&ctx->flows);
+err_wss:
+	rxb_wss_fini(&ctx->wss);
+err_bar:
+	vfree(ctx->bar_mem);
+err_free:
+	kfree(ctx);
+	return ERR_PTR(err);
+}
+
+/**
+ * rxb_nic_ctx_bar() - map a context's register space.
+ * @ctx: the context.
+ * @bar: filled: page 0, queue q's page at 1 + q, the model's pages after.
+ */
+void rxb_nic_ctx_bar(struct rxb_nic_ctx *ctx, struct rxb_bar *bar)
+{
+	*bar = ctx->bar;
+}
+
+/**
+ * rxb_nic_ctx_load() - "load ring registers" command: the hardware half
+ *	reads the ring base registers the driver programmed and maps the
+ *	rings.
+ * @ctx: a context not enabled.
+ *
+ * Return: 0, or -EINVAL when a register is not programmed or maps nothing
+ * (the context cannot be enabled).
+ */
+int rxb_nic_ctx_load(struct rxb_nic_ctx *ctx)
+{
+	int err = ctx->hwm->ops->start ? ctx->hwm->ops->start(ctx->hwm) : 0;
+
+	if (!err && ctx->hds.on)
+		err = rxb_nic_hds_load(ctx);
+	return err;
+}
+
+/**
+ * rxb_nic_ctx_enable() - the NIC starts receiving into a context's rings.
+ * @ctx: a loaded context (rxb_nic_ctx_load()) not enabled; no other
+ *	context of its NIC is.  The driver posted its buffers.
+ *
+ * RTNL held.  The vectors of the context's queues must be programmed.
+ */
+void rxb_nic_ctx_enable(struct rxb_nic_ctx *ctx)
+{
+	WRITE_ONCE(ctx->live, true);
+	/* Release: the context is complete before a frame can see it. */
+	rcu_assign_pointer(ctx->nic->ctx, ctx);
+	rxb_flow_start(&ctx->flows);
+	/* The register writes made while the context was being built. */
+	local_bh_disable();
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_ctx_exit();
+	local_bh_enable();
+}
+
+/**
+ * rxb_nic_ctx_disable() - the NIC stops using a context's rings.
+ * @ctx: the enabled context.
+ *
+ * On return no frame is being delivered into the rings, no doorbell is
+ * served and the context's timer neither runs nor is pending; the vectors
+ * may still have interrupt messages in flight (rxb_nic_vec_sync()).  RTNL
+ * held, may sleep.
+ */
+void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx)
+{
+	RCU_INIT_POINTER(ctx->nic->ctx, NULL);
+	WRITE_ONCE(ctx->live, false);
+	/* No delivery (transmit path, engine, stall's end) still uses it,
+	 * so none arms the timer; the timer re-arms only itself.
+	 */
+	synchronize_net();
+	tasklet_kill(&ctx->db_bh);
+	tasklet_kill(&ctx->hds.bh);
+	hrtimer_cancel(&ctx->timer);
+	/* Fetches in flight are not completed: their owners free them. */
+	hrtimer_cancel(&ctx->fetch_timer);
+	rxb_nicmem_fetch_abort(&ctx->mem);
+	rxb_flow_stop(&ctx->flows);
+}
+
+/**
+ * rxb_nic_ctx_free() - "destroy receive context" command.
+ * @ctx: a context not enabled, or NULL.
+ */
+void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	ctx->hwm->ops->destroy(ctx->hwm);
+	rxb_nic_hds_fini(ctx);
+	rxb_nicmem_fini(&ctx->mem);
+	rxb_flow_fini(&ctx->flows);
+	rxb_wss_fini(&ctx->wss);
+	vfree(ctx->bar_mem);
+	kfree(ctx);
+}
+
+/**
+ * rxb_nic_queue_reset() - "reset queue" command: the hardware half's state
+ *	of a disabled queue goes back to power-on.
+ * @ctx: the enabled context.
+ * @q: the queue, disabled (rxb_nic_queue_enable()).
+ */
+void rxb_nic_queue_reset(struct rxb_nic_ctx *ctx, unsigned int q)
+{
+	if (ctx->hwm->ops->queue_reset && q < ctx->nqueues)
+		ctx->hwm->ops->queue_reset(ctx->hwm, q);
+}
+
+/**
+ * rxb_nic_queue_enable() - a receive queue's "queue enable" register.
+ * @nic: the NIC.
+ * @q: the queue.
+ * @on: enable, or disable.
+ *
+ * Queues are enabled at power-on.  A disabled queue's rings are left
+ * alone: frames RSS steers to it are dropped (stopped_drops), the other
+ * queues receive as before.  Disabling returns once no frame is being
+ * delivered into the queue's rings; enabling publishes the rings the
+ * driver reset before.  RTNL held, may sleep.
+ */
+void rxb_nic_queue_enable(struct rxb_nic *nic, unsigned int q, bool on)
+{
+	struct rxb_nic_ctx *ctx;
+
+	if (on) {
+		/* Release: pairs with test_bit_acquire() in delivery. */
+		clear_bit_unlock(q, &nic->q_off);
+		return;
+	}
+	set_bit(q, &nic->q_off);
+	/* Deliveries run under RCU with bottom halves off. */
+	synchronize_net();
+	/* Fetches in flight complete now: their buffers go back to the
+	 * driver (the queue's command rings and CEIO's fetch rings).
+	 */
+	ctx = rtnl_dereference(nic->ctx);
+	if (ctx) {
+		local_bh_disable();
+		rxb_nic_ctx_enter();
+		rxb_nicmem_fetch_flush(&ctx->mem);
+		rxb_nic_ctx_exit();
+		local_bh_enable();
+	}
+}
+
+/**
+ * rxb_nic_irq_event() - an event on queue @q's vector, under the NIC's
+ *	interrupt moderation.
+ * @ctx: the context.
+ * @q: the queue.
+ */
+void rxb_nic_irq_event(struct rxb_nic_ctx *ctx, unsigned int q)
+{
+	struct rxb_nic *nic = ctx->nic;
+
+	rxb_nic_ctx_assert("raise_irq");
+	rxb_vec_event(&nic->vec[q], READ_ONCE(nic->coal_frames),
+		      READ_ONCE(nic->coal_usecs));
+}
+
+/* A ring model signals queue @q. */
+static void rxb_nic_raise_irq(void *hw, unsigned int q)
+{
+	rxb_nic_irq_event(hw, q);
+}
+
+static void rxb_nic_arm_timer(void *hw, u64 ns)
+{
+	struct rxb_nic_ctx *ctx = hw;
+
+	if (!hrtimer_is_queued(&ctx->timer))
+		hrtimer_start(&ctx->timer, ns_to_ktime(ns),
+			      HRTIMER_MODE_REL_SOFT);
+}
+
+static u64 rxb_nic_now_ns(void *hw)
+{
+	return ktime_get_ns();
+}
+
+/* Interconnect bytes a model's hardware half moved: per-queue counters. */
+static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
+			 u32 bytes)
+{
+	struct rxb_nic *nic = ((struct rxb_nic_ctx *)hw)->nic;
+
+	switch (kind) {
+	case RXB_PCIE_META_WR:
+		atomic64_add(bytes, &nic->pcie[q].to_host_meta);
+		break;
+	case RXB_PCIE_DATA_WR:
+		/* packet data into host memory, as the DMA engine's own */
+		atomic64_add(bytes, &nic->dma_bytes[q].v);
+		break;
+	default:
+		atomic64_add(bytes, &nic->pcie[q].to_nic_desc);
+	}
+}
+
+/* The DMA engine's view of a host bus address (nic_dma.c: physical
+ * addresses behind an identity IOMMU mapping), where it writes @len bytes.
+ */
+static void *rxb_nic_dma_ptr(void *hw, u64 addr, u32 len)
+{
+	struct rxb_nic_ctx *ctx = hw;
+
+	if (len)
+		rxb_nic_ws_write(ctx, addr, len);
+	return phys_to_virt(addr);
+}
+
+static struct rxb_nicmem *rxb_nic_nicmem(void *hw)
+{
+	return &((struct rxb_nic_ctx *)hw)->mem;
+}
+
+/* Ring memory through the emulation's IOMMU, which maps it one to one at
+ * the driver's address (rxb_rx_dma_alloc()): the NIC's view of a ring is
+ * the address its base register holds.
+ */
+static void *rxb_nic_dma_map(void *hw, u64 addr, size_t len)
+{
+	return (void *)(uintptr_t)addr;
+}
+
+/* The NIC's services to a ring model's hardware half; hw: the context. */
+static const struct rxb_hw_ops rxb_nic_hw_ops = {
+	.raise_irq	= rxb_nic_raise_irq,
+	.arm_timer	= rxb_nic_arm_timer,
+	.now_ns		= rxb_nic_now_ns,
+	.dma_write	= rxb_nic_dma_write,
+	.pcie		= rxb_nic_pcie,
+	.nicmem		= rxb_nic_nicmem,
+	.nicmem_write	= rxb_nic_nicmem_write,
+	.dma_ptr	= rxb_nic_dma_ptr,
+	.dma_map	= rxb_nic_dma_map,
+	.ring		= &rxb_nic_ring_ops,
+};
+
+/* The pipeline on one frame, for the enabled context @ctx. */
+static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
+			     struct sk_buff *skb)
+{
+	const char *name = ctx->hwm->ops->name;
+	u8 hdr[RXB_PARSE_LEN];
+	struct rxb_nic_tuple t;
+	struct rxb_nic_frame nf;
+	struct rxb_frame *f = &nf.f;
+	const u8 *data;
+	unsigned int q;
+	u32 rule;
+	int err;
+
+	if (skb->len < ETH_HLEN) {
+		atomic64_inc(&nic->runt_drops);
+		trace_rxb_drop(nic->dev, name, 0, "runt");
+		return;
+	}
+	if (skb->len > READ_ONCE(nic->max_frame)) {
+		atomic64_inc(&nic->oversize_drops);
+		trace_rxb_drop(nic->dev, name, 0, "mtu");
+		return;
+	}
+	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
+						RXB_PARSE_LEN), hdr);
+	rxb_nic_parse(data, min_t(unsigned int, skb->len, RXB_PARSE_LEN), &t);
+	rule = rxb_ntuple_match(nic, &t);
+	if (rule == RXB_NTUPLE_DROP) {
+		atomic64_inc(&nic->ntuple_drops);
+		trace_rxb_drop(nic->dev, name, 0, "ntuple");
+		return;
+	}
+	f->data = skb;
+	f->len = skb->len;
+	f->hash = rxb_rss_hash(nic->rss_key, &t, &f->hash_flags);
+	f->flow = rxb_flow_lookup(&ctx->flows, &t, skb->len, &f->flow_new);
+	if (rule < ctx->nqueues) {
+		q = rule;
+		atomic64_inc(&nic->steered[q].v);
+	} else {
+		q = READ_ONCE(nic->rss_indir[f->hash % RXB_RSS_INDIR_SIZE]);
+		if (q >= ctx->nqueues)
+			q = 0;
+	}
+	nf.q = q;
+	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
+		atomic64_inc(&nic->stopped_drops);
+		trace_rxb_drop(nic->dev, name, q, "stopped");
+		return;
+	}
+	err = rxb_hwm_rx(ctx->hwm, q, f);
+	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
+		return;
+	if (!err)
+		trace_rxb_deliver(nic->dev, name, q, f->len, f->hash);
+	else
+		trace_rxb_drop(nic->dev, name, q,
+			       err == -ENOBUFS ? "nobuf" :
+			       err == -ENOSPC ? "ring_full" :
+			       err == -EMSGSIZE ? "oversize" : "other");
+}
+
+/**
+ * rxb_nic_receive() - run the receive pipeline on a frame.
+ * @nic: receiving NIC.
+ * @skb: the frame; the caller keeps ownership.
+ *
+ * The NIC's context: first the doorbells posted since it last ran, then
+ * the frame.  Called with RCU read lock and bottom halves disabled.
+ */
+void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
+{
+	struct rxb_nic_ctx *ctx = rcu_dereference(nic->ctx);
+
+	if (!ctx) {
+		atomic64_inc(&nic->stopped_drops);
+		trace_rxb_drop(nic->dev, "", 0, "stopped");
+		return;
+	}
+	rxb_nic_ctx_enter();
+	rxb_nic_doorbells(ctx);
+	rxb_nic_pipeline(nic, ctx, skb);
+	rxb_nic_ctx_exit();
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxbisect ring models: the hardware half's interface (the NIC side).
+ *
+ * A ring model's hardware half is an object of the emulated NIC: the
+ * receive context creates it with the context's configuration and register
+ * space (struct rxb_bar), starts it once the driver has programmed the
+ * ring registers, and runs it only in the NIC's own context: the receive
+ * engine (inline, in the context of the sender that put the frame on the
+ * wire, or its dedicated thread), the NIC's timers and its doorbell
+ * service.  The NIC's services (interrupt vectors, timer, clock, DMA
+ * engine, interconnect counters, on-NIC memory) come through struct
+ * rxb_hw_ops.  The half reaches the driver only through ring memory in
+ * host RAM (mapped with rxb_hw_dma_map() from the addresses the driver
+ * wrote into its base registers) and the registers of rxb_desc.h; it keeps
+ * its statistics and debug registers in the register space, where the
+ * driver reads them.
+ *
+ * No driver file may include this header (RXB_DRIVER_SIDE).
+ */
+#ifndef _RXB_HW_MODEL_H
+#define _RXB_HW_MODEL_H
+
+#ifdef RXB_DRIVER_SIDE
+#error "the driver reaches the NIC through ring memory and registers only (rxb_desc.h), not the hardware half's interface"
+#endif
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_desc.h>
+
+struct rxb_hw_model;
+struct rxb_nicmem;
+
+/**
+ * struct rxb_frame - a frame arriving at the emulated NIC.
+ * @data: opaque handle passed back to rxb_hw_ops.dma_write.
+ * @len: frame length in bytes, from the Ethernet header on.
+ * @hash: RSS hash computed by the NIC's parser.
+ * @flow: the NIC's flow table entry of the frame's flow: an index below
+ *	the table's capacity (the flow_table_size parameter), stable while
+ *	the entry lives, or RXB_FLOW_NONE for a frame the table does not
+ *	track (not TCP/UDP over IPv4 or IPv6, an IPv4 fragment, or a new
+ *	flow that found the table full).  The NIC learns an entry on a
+ *	flow's first frame and frees it once no frame arrived for the
+ *	flow_idle_ms parameter; it then calls rxb_hw_model_ops.flow_free
+ *	with the index before reusing it.  The table belongs to the
+ *	receive context: a new model instance starts with an empty one.
+ * @flow_new: this frame's flow was learned by this frame.
+ * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ */
+struct rxb_frame {
+	const void *data;
+	unsigned int len;
+	u32 hash;
+	u32 flow;
+	bool flow_new;
+	u8 hash_flags;
+};
+
+/**
+ * enum rxb_pcie_kind - what a ring model's hardware half moves across the
+ * emulated PCIe besides packet data (which the DMA engine counts itself).
+ * @RXB_PCIE_META_WR: NIC to host: descriptor, completion or notification
+ *	bytes the NIC writes to ring memory.
+ * @RXB_PCIE_DESC_RD: host to NIC: descriptor or buffer-address bytes the
+ *	NIC reads from ring memory (a read request's payload).
+ * @RXB_PCIE_DATA_WR: NIC to host: packet bytes moved from the on-NIC
+ *	memory tier into a host buffer (a slow-path fetch); the DMA engine
+ *	counts the packet data it writes on arrival itself.
+ */
+enum rxb_pcie_kind {
+	RXB_PCIE_META_WR,
+	RXB_PCIE_DESC_RD,
+	RXB_PCIE_DATA_WR,
+};
+
+/**
+ * struct rxb_hw_ring_ops - the DMA engine's writes into a streaming
+ * model's data rings (Ensō pipes).
+ * @dma_write: as rxb_hw_ops.dma_write, into the ring of @size bytes at bus
+ *	address @addr from byte @off on, continuing at the ring's start past
+ *	its end (the transfer split in two, as a NIC splits a DMA at a
+ *	ring's wrap).
+ * @dma_put: write @len bytes the NIC made up (@src: a header it adds to a
+ *	frame) to bus address @addr of such a ring.
+ */
+struct rxb_hw_ring_ops {
+	u8 (*dma_write)(void *hw, const struct rxb_frame *frame, u64 addr,
+			u32 size, u32 off, u32 *csum);
+	void (*dma_put)(void *hw, const void *src, u32 len, u64 addr);
+};
+
+/**
+ * struct rxb_hw_ops - what a ring model's hardware half needs from the rest
+ * of the NIC: interrupt vectors, a timer, a clock and the DMA engine.
+ * Every callback gets the @hw the half was created with, and runs in the
+ * NIC's context.
+ * @raise_irq: an event on queue @q's interrupt vector (under the NIC's
+ *	interrupt moderation).
+ * @arm_timer: call the model's rxb_hw_model_ops.timer in about @ns
+ *	nanoseconds, unless a call is already pending.  May be NULL for an
+ *	environment whose models never set one.
+ * @now_ns: a monotonic clock.
+ * @dma_write: copy @frame into bus address @addr ("DMA").  Returns the
+ *	completion flags the transfer adds: RXB_CQE_F_CSUM with *@csum set
+ *	when the DMA engine's checksum unit summed the frame (see
+ *	rxb_cqe.csum), RXB_CQE_F_DMA_ERR when the write failed (the model
+ *	still reports the buffer, with that flag), RXB_CQE_F_SPLIT when the
+ *	engine split the frame (nicmem_split), 0 otherwise.
+ * @pcie: optional: account @bytes of kind @kind (enum rxb_pcie_kind) for
+ *	queue @q on the interconnect counters.  NULL: not counted.
+ * @nicmem: optional: the NIC's on-NIC memory tier (struct rxb_nicmem,
+ *	include/rxbisect/rxb_nicmem.h) of this context, or NULL if the NIC
+ *	has none.
+ * @nicmem_write: optional: the NIC writes @frame (from the wire, no host
+ *	memory crossed) at offset @off of its memory allocation @addr
+ *	(rxb_nicmem_alloc()); the allocation holds @off + frame length.
+ * @dma_ptr: optional: the DMA engine's view of the @len bytes at host bus
+ *	address @addr, for transfers it runs out of its own memory (a host
+ *	fetch from the on-NIC memory tier); they count in the I/O working set
+ *	as any DMA write.
+ * @dma_map: the NIC's view of @len bytes of ring memory at bus address
+ *	@addr, which the driver wrote into a base register: the mapping the
+ *	NIC reads descriptors from and writes completions to.  NULL when
+ *	the address is not host memory the driver can have given the NIC.
+ * @ring: optional: DMA into the data rings of streaming models.
+ */
+struct rxb_hw_ops {
+	void (*raise_irq)(void *hw, unsigned int q);
+	void (*arm_timer)(void *hw, u64 ns);
+	u64 (*now_ns)(void *hw);
+	u8 (*dma_write)(void *hw, const struct rxb_frame *frame, u64 addr,
+			u32 *csum);
+	void (*pcie)(void *hw, unsigned int q, unsigned int kind, u32 bytes);
+	struct rxb_nicmem *(*nicmem)(void *hw);
+	void (*nicmem_write)(void *hw, const struct rxb_frame *frame, u64 addr,
+			     u32 off);
+	void *(*dma_ptr)(void *hw, u64 addr, u32 len);
+	void *(*dma_map)(void *hw, u64 addr, size_t len);
+	const struct rxb_hw_ring_ops *ring;
+};
+
+/**
+ * struct rxb_hw_model - common head of every hardware-half instance.
+ * @ops: the model's hardware half.
+ * @cfg: configuration the context was created with.
+ * @env: the NIC's services.
+ * @hw: their argument.
+ * @bar: the register space, as this half sees it.
+ */
+struct rxb_hw_model {
+	const struct rxb_hw_model_ops *ops;
+	struct rxb_model_cfg cfg;
+	const struct rxb_hw_ops *env;
+	void *hw;
+	struct rxb_bar bar;
+};
+
+/**
+ * struct rxb_hw_model_ops - a ring model's hardware half.
+ * @name: the model's name (as its driver half's).
+ * @bar_pages: optional: pages of the register space the model uses beyond
+ *	page 0 (queues' pages first); default: one per queue.
+ * @create: allocate the NIC's state of a context with configuration @cfg
+ *	(checked by the driver half's validate), the services @env, @hw
+ *	and the register space @bar (zeroed).  Process context.  Returns
+ *	the instance or an ERR_PTR().
+ * @start: the context is enabled: read the ring base registers the driver
+ *	programmed and map the rings (rxb_hw_dma_map()).  Returns 0, or
+ *	-EINVAL when a register is not programmed or maps nothing (the
+ *	context is not enabled).  Process context, before any other call
+ *	but destroy.
+ * @destroy: free the state, and what the NIC holds for the context
+ *	(on-NIC memory).  Nothing runs.
+ * @rx: deliver @frame to queue @q (chosen by RSS or a steering rule).
+ *	Returns 0 when delivered, or the drop cause: -ENOBUFS (no buffer),
+ *	-ENOSPC (ring full), -EMSGSIZE (frame longer than buffer).  May run
+ *	concurrently for any queues; the model serialises as a NIC pipeline
+ *	would.
+ * @doorbell: optional: the driver wrote registers in page @page of the
+ *	register space since the NIC last looked (posted writes, possibly
+ *	several coalesced): act on them.  May run concurrently with @rx and
+ *	with itself for other pages.
+ * @timer: optional: the timer set with rxb_hw_ops.arm_timer fired.
+ * @flow_free: optional: the NIC freed flow table entry @flow, idle for
+ *	flow_idle_ms: release any per-flow state (credits).  Called after
+ *	every frame that carried @flow has left @rx, before the index is
+ *	reused; never concurrently with itself.  Not at teardown.
+ * @queue_reset: optional: queue @q's state goes back to power-on (the
+ *	queue disabled, its rings about to be reprogrammed by the driver);
+ *	the other queues go on.  Only models whose queues share no ring
+ *	and lend no buffer have it (the queue management API's restart).
+ */
+struct rxb_hw_model_ops {
+	const char *name;
+	u32 (*bar_pages)(const struct rxb_model_cfg *cfg);
+	struct rxb_hw_model *(*create)(const struct rxb_model_cfg *cfg,
+				       const struct rxb_hw_ops *env, void *hw,
+				       const struct rxb_bar *bar);
+	int (*start)(struct rxb_hw_model *m);
+	void (*destroy)(struct rxb_hw_model *m);
+	int (*rx)(struct rxb_hw_model *m, unsigned int q,
+		  const struct rxb_frame *frame);
+	void (*doorbell)(struct rxb_hw_model *m, u32 page);
+	void (*timer)(struct rxb_hw_model *m);
+	void (*flow_free)(struct rxb_hw_model *m, u32 flow);
+	void (*queue_reset)(struct rxb_hw_model *m, unsigned int q);
+};
+
+/*
+ * The NIC's context.  Every entry point of a hardware half, and of the
+ * NIC's components that do data-path work, runs in it: the environment
+ * marks the sections it runs the NIC in (rxb_nic_ctx_enter() /
+ * rxb_nic_ctx_exit(), per CPU in the kernel, per thread in userspace),
+ * and, when checking is on (the debug_ctx module parameter, always in the
+ * userspace tests), rxb_nic_ctx_assert() reports an entry reached from
+ * outside such a section: a driver that did the NIC's work in its own
+ * call.
+ */
+#ifdef __KERNEL__
+#include <linux/jump_label.h>
+DECLARE_STATIC_KEY_FALSE(rxb_nic_ctx_check);
+#define rxb_nic_ctx_checking()	static_branch_unlikely(&rxb_nic_ctx_check)
+#else
+extern bool rxb_nic_ctx_check;
+#define rxb_nic_ctx_checking()	READ_ONCE(rxb_nic_ctx_check)
+#endif
+
+void rxb_nic_ctx_enter(void);
+void rxb_nic_ctx_exit(void);
+bool rxb_nic_ctx_in(void);
+void rxb_nic_ctx_violation(const char *what);
+
+/* An entry point of the NIC: report a call from outside its context. */
+#define rxb_nic_ctx_assert(what) do {					\
+	if (rxb_nic_ctx_checking() && !rxb_nic_ctx_in())		\
+		rxb_nic_ctx_violation(what);				\
+} while (0)
+
+/* The NIC's calls into a hardware half: each an entry point. */
+static inline int rxb_hwm_rx(struct rxb_hw_model *m, unsigned int q,
+			     const struct rxb_frame *f)
+{
+	rxb_nic_ctx_assert("rx");
+	return m->ops->rx(m, q, f);
+}
+
+static inline void rxb_hwm_doorbell(struct rxb_hw_model *m, u32 page)
+{
+	rxb_nic_ctx_assert("doorbell");
+	if (m->ops->doorbell)
+		m->ops->doorbell(m, page);
+}
+
+static inline void rxb_hwm_timer(struct rxb_hw_model *m)
+{
+	rxb_nic_ctx_assert("timer");
+	if (m->ops->timer)
+		m->ops->timer(m);
+}
+
+static inline void rxb_hwm_flow_free(struct rxb_hw_model *m, u32 flow)
+{
+	rxb_nic_ctx_assert("flow_free");
+	if (m->ops->flow_free)
+		m->ops->flow_free(m, flow);
+}
+
+/* Pages of the register space a model instance of @cfg needs, page 0 too. */
+static inline u32 rxb_hwm_bar_pages(const struct rxb_hw_model_ops *ops,
+				    const struct rxb_model_cfg *cfg)
+{
+	return 1 + (ops->bar_pages ? ops->bar_pages(cfg) : cfg->nqueues);
+}
+
+/* The statistics registers of queue @q (the register space). */
+static inline struct rxb_hw_qstats *rxb_hw_qstats(const struct rxb_hw_model *m,
+						  unsigned int q)
+{
+	return rxb_bar_qstats(&m->bar, q);
+}
+
+/* A model's calls into the NIC's services (struct rxb_hw_ops). */
+static inline void rxb_hw_raise_irq(const struct rxb_hw_model *m,
+				    unsigned int q)
+{
+	m->env->raise_irq(m->hw, q);
+}
+
+static inline void rxb_hw_arm_timer(const struct rxb_hw_model *m, u64 ns)
+{
+	m->env->arm_timer(m->hw, ns);
+}
+
+static inline u64 rxb_hw_now_ns(const struct rxb_hw_model *m)
+{
+	return m->env->now_ns(m->hw);
+}
+
+static inline u8 rxb_hw_dma_write(const struct rxb_hw_model *m,
+				  const struct rxb_frame *f, u64 addr,
+				  u32 *csum)
+{
+	return m->env->dma_write(m->hw, f, addr, csum);
+}
+
+/**
+ * rxb_hw_pcie() - account interconnect bytes.
+ * @m: the model instance.
+ * @q: the queue the transfer belongs to (its counters).
+ * @kind: enum rxb_pcie_kind.
+ * @bytes: bytes moved.
+ *
+ * Every model calls it where its NIC side writes ring memory other than
+ * packet data (completions, Bx entries, notifications) or reads
+ * descriptors, with the size of the structure moved, so that ethtool -S
+ * shows what each model costs on the bus.
+ */
+static inline void rxb_hw_pcie(const struct rxb_hw_model *m, unsigned int q,
+			       unsigned int kind, u32 bytes)
+{
+	if (m->env->pcie)
+		m->env->pcie(m->hw, q, kind, bytes);
+}
+
+/* The on-NIC memory tier (include/rxbisect/rxb_nicmem.h), or NULL. */
+static inline struct rxb_nicmem *rxb_hw_nicmem(const struct rxb_hw_model *m)
+{
+	return m->env->nicmem ? m->env->nicmem(m->hw) : NULL;
+}
+
+static inline void *rxb_hw_dma_ptr(const struct rxb_hw_model *m, u64 addr,
+				   u32 len)
+{
+	return m->env->dma_ptr(m->hw, addr, len);
+}
+
+/**
+ * rxb_hw_dma_map() - map ring memory whose bus address a base register
+ *	holds.
+ * @m: the model instance.
+ * @reg: the register pair.
+ * @len: bytes of the ring.
+ *
+ * Return: the NIC's view of the ring, or NULL when the register holds no
+ * address the driver can have programmed.
+ */
+static inline void *rxb_hw_dma_map(const struct rxb_hw_model *m,
+				   const struct rxb_base_reg *reg, size_t len)
+{
+	u64 addr = (u64)READ_ONCE(reg->hi) << 32 | READ_ONCE(reg->lo);
+
+	return addr ? m->env->dma_map(m->hw, addr, len) : NULL;
+}
+
+static inline u8 rxb_hw_dma_write_ring(const struct rxb_hw_model *m,
+				       const struct rxb_frame *f, u64 addr,
+				       u32 size, u32 off, u32 *csum)
+{
+	return m->env->ring->dma_write(m->hw, f, addr, size, off, csum);
+}
+
+static inline void rxb_hw_dma_put(const struct rxb_hw_model *m,
+				  const void *src, u32 len, u64 addr)
+{
+	m->env->ring->dma_put(m->hw, src, len, addr);
+}
+
+#endif /* _RXB_HW_MODEL_H */
