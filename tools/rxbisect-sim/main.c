@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
 
 #include "opts.h"
 #include "sim.h"

@@ -1,68 +1,247 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring models rxbisect-sim can run: every rxb_*_ops that rxb_model.h
- * declares, as registered in model.c (rxb_model_find).  Those that put
- * several packets in one buffer (multi_pkt_bufs, batched RxList) keep an
- * arrival time per packet slot (sim.c, slot_filled()).
+ * The ring models rxbisect-sim runs, and how it runs their two halves.
  *
- * build/models_gen.c is generated from rxb_model.h: it lists the declared
- * models and gives each a weak, nameless stand-in, so that the simulator
- * still links while a model is declared (and listed in model.c) but its
- * file has not landed yet: rxb_model_find() then does not find it.  The
- * model's own file, once there, overrides the stand-in.
+ * Every model registered in drv/model.c (rxb_model_get()) is two objects
+ * (include/rxbisect/rxb_drv_model.h, rxb_hw_model.h): the driver's half,
+ * which allocates ring memory, programs base registers, posts buffers,
+ * rings doorbells and polls what the NIC wrote, and the NIC's half, which
+ * maps the rings and runs only in the NIC's context.  They share ring
+ * memory, the register space (struct rxb_bar) and the configuration.  The
+ * simulator creates and drives them as the kernel and
+ * tools/testing/rxbisect/env.c do (sim_models_create()):
  *
+ *  - the register space, the NIC's half ("create receive context"), the
+ *    driver's half (programs the rings, posts buffers), the NIC's start,
+ *    then the NIC's doorbell service once;
+ *  - a frame reaches the NIC's half in the NIC's context, after the
+ *    doorbells posted since the NIC last ran (sim_nic_rx(), the receive
+ *    engine's order);
+ *  - a register write is posted: it marks its page and, if the NIC had
+ *    nothing pending, kicks it (rxb_drv_ops.kick); the simulator then
+ *    runs the NIC's doorbell service in the NIC's context as an event of
+ *    its own (sim.c, doorbell_event()), never inside the driver's call;
+ *  - the NIC's timer, its fetch engine (the on-NIC memory tier's,
+ *    nic_mem.c) and its flow-table frees run in the NIC's context too;
+ *  - the driver's half runs on the simulated cores (poll, refill,
+ *    rx_pending) and on its control task (ctl_tick).
+ *
+ * The NIC's context is a per-thread mark here, as in env.c
+ * (rxb_nic_ctx_enter()/exit()); every hardware-half entry point and every
+ * NIC service of sim.c asserts it (rxb_nic_ctx_assert()), so a driver half
+ * that did the NIC's work in its own call stops the run.  env.c itself is
+ * not linked: it is a test environment (real clock, threads, KTAP
+ * failures, its own buffer accounting), while the simulator has its own
+ * clock, buffers and costs; what both need of the kernel's code (the
+ * doorbell service rxb_hw_doorbells(), the entry points rxb_hwm_*(), the
+ * counter reads) they call from the same files.
+ *
+ * Models that put several packets in one buffer (multi_pkt_bufs, batched
+ * RxList) keep an arrival time per packet slot (sim.c, slot_filled()).
  * CEIO's slow path uses the environment's on-NIC memory tier (nic_mem.c,
  * sim.c: env_nicmem(), env_dma_ptr()).
  *
- * What the simulator uses of the model cores (the interface a change of
- * the cores has to keep, or this file and sim.c have to follow):
+ * What the simulator uses of the models (the interface a change of the
+ * models has to keep, or this file and sim.c have to follow):
  *
- *  - the registry: rxb_model_find(), rxb_model_validate(), and the ops
- *    name, multi_pkt_bufs, stream, advise, bufs_per_queue;
- *  - the lifetime: create (struct rxb_model_cfg: the fields model_cfg()
- *    in sim.c sets, with drv_ops/drv and hw_ops/hw) and destroy;
- *  - the NIC half: hw_rx (one call per frame, in the DMA engine's event),
- *    hw_timer, and hw_debug (only here: sim_model_streams());
+ *  - the registry: rxb_model_get(), rxb_model_find(),
+ *    rxb_model_validate(), and the ops name, hw, multi_pkt_bufs, stream,
+ *    advise, bufs_per_queue, nic_debug (only here: sim_model_streams());
+ *  - the halves' create, start and destroy, as above;
+ *  - the NIC half: rx, doorbell, timer (through rxb_hwm_*());
  *  - the driver half: poll, refill, rx_pending, ctl_tick;
- *  - counters: struct rxb_model.qstats (hw_packets, packets, nobuf_drops,
- *    ring_full_drops, oversize_drops, alloc_fails, doorbells) and
- *    xstats_count/xstats_names/xstats_values (notif_entries,
- *    notif_compressed, ringG_out_of_order by name);
- *  - what the cores call back (struct rxb_drv_ops: alloc_buf, free_buf,
- *    ref_buf, buf_idle, buf_cookie, now_ns, ring->map/unmap; struct
- *    rxb_hw_ops: raise_irq, arm_timer, now_ns, dma_write, pcie with
- *    RXB_PCIE_DESC_RD and RXB_PCIE_DATA_WR, nicmem, nicmem_write, dma_ptr,
+ *  - counters: the NIC's statistics registers and the driver half's
+ *    (rxb_model_qstats_read(), struct rxb_hw_qstats, struct
+ *    rxb_drv_qstats) and xstats_count/xstats_names/xstats_values
+ *    (notif_entries, notif_compressed, ringG_out_of_order by name);
+ *  - what the halves call back (struct rxb_drv_ops: alloc_buf, free_buf,
+ *    ref_buf, buf_idle, buf_cookie, now_ns, dma_alloc, dma_free,
+ *    reg_write, reg_read, kick, ring->map/unmap; struct rxb_hw_ops:
+ *    raise_irq, arm_timer, now_ns, dma_write, pcie with RXB_PCIE_DESC_RD
+ *    and RXB_PCIE_DATA_WR, nicmem, nicmem_write, dma_ptr, dma_map,
  *    ring->dma_write/dma_put), the shim's counting sink (RXB_SHIM_COUNT)
- *    and the on-NIC memory tier (nic_mem.c).
+ *    and the on-NIC memory tier's fetch engine (nic_mem.c).
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/err.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 #include <rxbisect/rxb_nicmem.h>
+#include "hw_ring.h"
 
 #include "sim.h"
 
+/* ---- the NIC's context (rxb_hw_model.h) ---------------------------- */
+
+/* Always checked: a driver half that does the NIC's work stops the run. */
+bool rxb_nic_ctx_check = true;
+static __thread int sim_nic_depth;
+static long sim_ctx_violations;
+static bool sim_ctx_expected;
+
+void rxb_nic_ctx_enter(void)
+{
+	sim_nic_depth++;
+}
+
+void rxb_nic_ctx_exit(void)
+{
+	sim_nic_depth--;
+}
+
+bool rxb_nic_ctx_in(void)
+{
+	return sim_nic_depth > 0;
+}
+
+void rxb_nic_ctx_violation(const char *what)
+{
+	__atomic_add_fetch(&sim_ctx_violations, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&sim_ctx_expected, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "rxbisect-sim: the NIC's %s ran outside the NIC's context\n",
+		what);
+	abort();
+}
+
+long sim_nic_ctx_violations(void)
+{
+	return __atomic_load_n(&sim_ctx_violations, __ATOMIC_RELAXED);
+}
+
+void sim_nic_ctx_expect(bool on)
+{
+	__atomic_store_n(&sim_ctx_expected, on, __ATOMIC_RELAXED);
+}
+
+/* ---- the two halves ------------------------------------------------ */
+
+int sim_models_create(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg,
+		      const struct rxb_drv_ops *drv_ops, void *drv,
+		      const struct rxb_hw_ops *hw_ops, void *hw,
+		      struct sim_inst *in)
+{
+	struct rxb_hw_model *h;
+	struct rxb_model *m;
+	struct rxb_bar bar;
+	const char *msg;
+	u32 npages;
+	void *mem;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	err = rxb_model_validate(ops, cfg, &msg);
+	if (err)
+		return err;
+	/* As the kernel: the pages of a validated configuration. */
+	npages = rxb_hwm_bar_pages(ops->hw, cfg);
+	if (npages > RXB_BAR_MAX_PAGES)
+		return -EINVAL;
+	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
+	if (!mem)
+		return -ENOMEM;
+	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
+	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
+				.xpage = 1 + cfg->nqueues, .npages = npages };
+	/* The NIC's half first ("create receive context"), then the
+	 * driver's, which programs the rings, then the NIC loads them.
+	 */
+	h = ops->hw->create(cfg, hw_ops, hw, &bar);
+	if (IS_ERR(h)) {
+		free(mem);
+		return PTR_ERR(h);
+	}
+	m = ops->create(cfg, drv_ops, drv, &bar);
+	if (IS_ERR(m)) {
+		h->ops->destroy(h);
+		free(mem);
+		return PTR_ERR(m);
+	}
+	err = h->ops->start ? h->ops->start(h) : 0;
+	if (err) {
+		m->ops->destroy(m);
+		h->ops->destroy(h);
+		free(mem);
+		return err;
+	}
+	in->m = m;
+	in->hw = h;
+	in->bar = mem;
+	/* The register writes of the driver's create. */
+	sim_nic_doorbells(in);
+	return 0;
+}
+
+void sim_models_destroy(struct sim_inst *in)
+{
+	if (in->m)
+		in->m->ops->destroy(in->m);
+	if (in->hw)
+		in->hw->ops->destroy(in->hw);
+	free(in->bar);
+	memset(in, 0, sizeof(*in));
+}
+
+int sim_nic_rx(struct sim_inst *in, unsigned int q, const struct rxb_frame *f)
+{
+	int err;
+
+	rxb_nic_ctx_enter();
+	/* As the kernel's receive engine: the posted doorbells first. */
+	rxb_hw_doorbells(in->hw, NULL, NULL);
+	err = rxb_hwm_rx(in->hw, q, f);
+	rxb_nic_ctx_exit();
+	return err;
+}
+
+bool sim_nic_doorbells(struct sim_inst *in)
+{
+	const struct rxb_bar_global *g = (const void *)in->hw->bar.base;
+	bool pending = READ_ONCE(g->pending);
+
+	rxb_nic_ctx_enter();
+	rxb_hw_doorbells(in->hw, NULL, NULL);
+	rxb_nic_ctx_exit();
+	return pending;
+}
+
+void sim_nic_timer(struct sim_inst *in)
+{
+	rxb_nic_ctx_enter();
+	rxb_hwm_timer(in->hw);
+	rxb_nic_ctx_exit();
+}
+
+bool sim_nic_fetch_run(struct rxb_nicmem *nm)
+{
+	bool ran;
+
+	rxb_nic_ctx_enter();
+	ran = rxb_nicmem_fetch_run(nm);
+	rxb_nic_ctx_exit();
+	return ran;
+}
+
 unsigned int sim_model_names(const char **names, unsigned int max)
 {
+	const struct rxb_model_ops *ops;
 	unsigned int i, n = 0;
 
-	for (i = 0; i < sim_nmodels && n < max; i++) {
-		const char *name = sim_models[i]->name;
-
-		if (name && *name && rxb_model_find(name) == sim_models[i])
-			names[n++] = name;
-	}
+	for (i = 0; (ops = rxb_model_get(i)) && n < max; i++)
+		names[n++] = ops->name;
 	return n;
 }
 
 /*
  * The configuration of each port's model instance, as options @c give it
- * (no environment: sim.c sets drv_ops, drv, hw_ops, hw).
+ * (a copy for each half: sim_models_create()).
  */
 void sim_model_cfg(const struct sim_cfg *c, struct rxb_model_cfg *mc)
 {
@@ -104,9 +283,10 @@ void sim_model_cfg(const struct sim_cfg *c, struct rxb_model_cfg *mc)
 /*
  * A throw-away instance of the model, in an environment of its own with
  * nothing behind it: buffers are numbers, DMA writes go nowhere, time
- * stands still.  One frame to a queue moves the "taken" index (struct
- * rxb_hw_debug) of every queue whose NIC takes from the same ring: those
- * queues are one descriptor stream.
+ * stands still.  One frame to a queue moves the "taken" index (the NIC's
+ * debug registers, read with the driver half's nic_debug) of every queue
+ * whose NIC takes from the same ring: those queues are one descriptor
+ * stream.
  */
 #define PROBE_BASE	0x100000ULL
 #define PROBE_STRIDE	0x20000ULL
@@ -159,9 +339,25 @@ static u64 pr_now(void *env)
 	return 0;
 }
 
-static u64 pr_tier_now(void)
+static void *pr_dma_alloc(void *drv, size_t size, u64 *addr)
 {
-	return 0;
+	void *va = calloc(1, size);
+
+	(void)drv;
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void pr_dma_free(void *drv, void *va, size_t size)
+{
+	(void)drv;
+	(void)size;
+	free(va);
+}
+
+static void pr_kick(void *drv)
+{
+	(void)drv;
 }
 
 static void pr_irq(void *hw, unsigned int q)
@@ -204,6 +400,14 @@ static void *pr_dma_ptr(void *hw, u64 addr, u32 len)
 	(void)addr;
 	(void)len;
 	return ((struct probe *)hw)->scratch;
+}
+
+/* Ring memory: the bus address is the driver's mapping. */
+static void *pr_dma_map(void *hw, u64 addr, size_t len)
+{
+	(void)hw;
+	(void)len;
+	return (void *)(uintptr_t)addr;
 }
 
 /* Pipes (Ensō) are never created here: the probe skips streaming models. */
@@ -257,6 +461,9 @@ static const struct rxb_drv_ops probe_drv_ops = {
 	.buf_idle	= pr_buf_idle,
 	.buf_cookie	= pr_buf_cookie,
 	.now_ns		= pr_now,
+	.dma_alloc	= pr_dma_alloc,
+	.dma_free	= pr_dma_free,
+	.kick		= pr_kick,
 	.ring		= &probe_drv_ring_ops,
 };
 
@@ -268,6 +475,7 @@ static const struct rxb_hw_ops probe_hw_ops = {
 	.nicmem		= pr_nicmem,
 	.nicmem_write	= pr_nicmem_write,
 	.dma_ptr	= pr_dma_ptr,
+	.dma_map	= pr_dma_map,
 	.ring		= &probe_hw_ring_ops,
 };
 
@@ -278,7 +486,7 @@ int sim_model_streams(const struct rxb_model_ops *ops,
 	unsigned int q, j, n = cfg->nqueues, next = 0;
 	u8 frame[64] = { 0 };
 	struct rxb_model_cfg pc;
-	struct rxb_model *m;
+	struct sim_inst in;
 	struct probe *p;
 	bool seen[RXB_MAX_MODEL_QUEUES] = { false };
 	int err = 0;
@@ -288,25 +496,20 @@ int sim_model_streams(const struct rxb_model_ops *ops,
 	for (q = 0; q < n; q++)
 		stream[q] = q;
 	/* No descriptors (Ensō's pipes), or no debug registers: one each. */
-	if (ops->stream || !ops->hw_debug)
+	if (ops->stream || !ops->nic_debug)
 		return 0;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	rxb_nicmem_init(&p->nm, 1 << 20, 0, pr_tier_now);
+	rxb_nicmem_init(&p->nm, 1 << 20, 0, pr_now, NULL);
 	pc = *cfg;
-	pc.drv_ops = &probe_drv_ops;
-	pc.drv = p;
-	pc.hw_ops = &probe_hw_ops;
-	pc.hw = p;
 	pc.nicmem_bytes = 1 << 20;
 	pc.nicmem_split = false;
 	pc.ceio_force_slow = false;
-	m = ops->create(&pc);
-	if (IS_ERR(m)) {
-		err = PTR_ERR(m);
+	err = sim_models_create(ops, &pc, &probe_drv_ops, p, &probe_hw_ops, p,
+				&in);
+	if (err)
 		goto out;
-	}
 	for (q = 0; q < n; q++) {
 		struct rxb_frame f = {
 			.data = frame, .len = sizeof(frame), .hash = q,
@@ -316,13 +519,13 @@ int sim_model_streams(const struct rxb_model_ops *ops,
 		if (seen[q])
 			continue;
 		for (j = 0; j < n; j++)
-			ops->hw_debug(m, j, &before[j]);
-		if (ops->hw_rx(m, q, &f)) {
+			ops->nic_debug(in.m, j, &before[j]);
+		if (sim_nic_rx(&in, q, &f)) {
 			err = -EIO;	/* the queue had nothing posted */
 			break;
 		}
 		for (j = 0; j < n; j++) {
-			ops->hw_debug(m, j, &dbg);
+			ops->nic_debug(in.m, j, &dbg);
 			if (!seen[j] && (j == q || dbg.taken != before[j].taken)) {
 				seen[j] = true;
 				stream[j] = next;
@@ -330,7 +533,7 @@ int sim_model_streams(const struct rxb_model_ops *ops,
 		}
 		next++;
 	}
-	ops->destroy(m);
+	sim_models_destroy(&in);
 out:
 	rxb_nicmem_fini(&p->nm);
 	free(p);
@@ -349,8 +552,5 @@ int sim_model_check(const struct sim_cfg *c, const char **msg)
 	if (!ops)
 		return -ENOENT;
 	sim_model_cfg(c, &mc);
-	/* An environment with every hook, as sim.c's (CEIO looks). */
-	mc.drv_ops = &probe_drv_ops;
-	mc.hw_ops = &probe_hw_ops;
 	return rxb_model_validate(ops, &mc, msg);
 }

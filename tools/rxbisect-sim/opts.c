@@ -20,7 +20,7 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
 
 #include "opts.h"
 #include "sim.h"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rxbisect-sim engine: the NIC, the host (cores, buffer pools, LLC) and
- * the environment (struct rxb_drv_ops, struct rxb_hw_ops) the ring-model cores run in.
+ * the environment (struct rxb_drv_ops, struct rxb_hw_ops) a ring model's
+ * two halves run in (models.c creates and enters them).
  *
  * Per packet: the port's arrival process picks a flow, RSS picks the
- * queue, the model's hw_rx takes a buffer and calls dma_write, which
+ * queue, the model's NIC half (its rx, in the NIC's context) takes a
+ * buffer and calls dma_write, which
  * writes the packet's lines into the LLC model at the buffer's address.
  * A core polls its queue when an interrupt (raise_irq) finds it idle, or
  * again after a batch; it processes each packet for base cycles plus the
@@ -26,7 +28,8 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 #include <rxbisect/rxb_nicmem.h>
 #include <rxbisect/rxb_wss.h>
 #include <shim.h>
@@ -72,13 +75,12 @@ enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_WAIT, SC_NR };
 /* BUF_FILLED: the NIC wrote a packet into it, no core has processed it. */
 enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
 /*
- * The on-NIC memory tier: each read of its clock by a core (a fetch's busy
- * wait, an asynchronous fetch's issue or check) costs the core
- * TIER_CLOCK_PS; it bounds a busy wait's overshoot.  A frame in the tier
- * holds a struct tier_rec, and the host fetch copies it into a landing
- * pad (the bytes of the host buffer, env_dma_ptr()), read at delivery.
+ * The on-NIC memory tier: a frame in the tier holds a struct tier_rec, and
+ * the tier's fetch engine (nic_mem.c, run in the NIC's context by
+ * fetch_event() once the fetch latency has passed) copies it into a
+ * landing pad (the bytes of the host buffer, env_dma_ptr()), read at
+ * delivery.  Nobody waits on the tier's clock.
  */
-#define TIER_CLOCK_PS	(10 * PS_PER_NS)
 #define TIER_MAGIC	0x7ce10f7cU
 /*
  * The header/data split (--nicmem-split, nic_hds.c): the DMA engine's
@@ -243,6 +245,8 @@ struct sport {
 	struct traffic tr;
 	bool timer_pending;
 	struct rxb_qstats *snap;	/* qstats at the end of warm-up */
+	/* the model's two halves (models.c); @m is @in.m, the driver's */
+	struct sim_inst in;
 };
 
 struct score {
@@ -331,7 +335,8 @@ struct sim {
 	u64 events;
 	/* the on-NIC memory tier, shared by the ports, and the landing pads */
 	struct rxb_nicmem nm;
-	u64 nic_skew_ps, nic_skew_at;	/* the tier's clock read by the NIC */
+	u64 mmio_reads;			/* the driver halves' MMIO reads, measured */
+	double mmio_ps;			/* core time they took, measured */
 	u8 **land;
 	u32 nland, land_cap, *land_free, nland_free;
 	u64 tier_pkts;
@@ -465,9 +470,21 @@ static unsigned int ent_tx(const struct sim *s, unsigned int p)
 	return 4 * s->c.ports + p;
 }
 
+/* The NIC's doorbell service of port @p (after a kick). */
+static unsigned int ent_db(const struct sim *s, unsigned int p)
+{
+	return 5 * s->c.ports + p;
+}
+
+/* The fetch engine of the on-NIC memory tier (one, shared by the ports). */
+static unsigned int ent_fetch(const struct sim *s)
+{
+	return 6 * s->c.ports;
+}
+
 static unsigned int ent_core(const struct sim *s, unsigned int c)
 {
-	return 5 * s->c.ports + c;
+	return 6 * s->c.ports + 1 + c;
 }
 
 /* ---- buffers and pools --------------------------------------------- */
@@ -1217,6 +1234,7 @@ static void env_raise_irq(void *env, unsigned int q)
 	struct sim *s = p->s;
 	struct score *c = &s->core[p->idx * s->qpp + q];
 
+	rxb_nic_ctx_assert("raise_irq");
 	if (c->state != CORE_IDLE)
 		return;		/* polling: the vector is masked (NAPI) */
 	c->state = CORE_WAKING;
@@ -1379,6 +1397,7 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	u64 off;
 
 	(void)csum;
+	rxb_nic_ctx_assert("dma_write");
 	if (addr < BUF_BASE + s->c.headroom || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
@@ -1421,32 +1440,20 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 
 /* ---- the on-NIC memory tier (nic_mem.c) ------------------------------ */
 
-/* The simulation the tier's clock belongs to (one run per thread). */
-static __thread struct sim *sim_cur;
-
-/*
- * The tier's clock (struct rxb_nicmem.now_ns): simulated time, plus what
- * the reader has spent reading it in this instant, TIER_CLOCK_PS a read.
- * A core pays for it (stall_ps, charged with the model code's cost); the
- * NIC's own engines do not, but their clock moves too, so no busy wait
- * on it can spin for ever.
- */
-static u64 tier_now_ns(void)
+/* The tier's clock (struct rxb_nicmem.now_ns): simulated time. */
+static u64 tier_now_ns(void *arg)
 {
-	struct sim *s = sim_cur;
-	struct score *c;
+	const struct sim *s = arg;
 
-	if (s->agent >= 0) {
-		c = &s->core[s->agent];
-		c->stall_ps += TIER_CLOCK_PS;
-		return (s->now + c->stall_ps) / PS_PER_NS;
-	}
-	if (s->nic_skew_at != s->now) {
-		s->nic_skew_at = s->now;
-		s->nic_skew_ps = 0;
-	}
-	s->nic_skew_ps += TIER_CLOCK_PS;
-	return (s->now + s->nic_skew_ps) / PS_PER_NS;
+	return s->now / PS_PER_NS;
+}
+
+/* The tier's fetch engine asks to run in @ns (fetch_event()). */
+static void tier_fetch_arm(void *arg, u64 ns)
+{
+	struct sim *s = arg;
+
+	ev_set(s, ent_fetch(s), s->now + ns * PS_PER_NS);
 }
 
 static struct rxb_nicmem *env_nicmem(void *env)
@@ -1474,6 +1481,7 @@ static void env_nicmem_write(void *env, const struct rxb_frame *f, u64 addr,
 	/* What dma_start() charged for the frame's data. */
 	u64 bytes = p->hd_kind != HD_NONE ? p->hd_tlp : tlp_bytes(f->len, PCIE_MPS);
 
+	rxb_nic_ctx_assert("nicmem_write");
 	memcpy((u8 *)rxb_nicmem_ptr(&s->nm, addr) + off, &r,
 	       min_t(u32, sizeof(r), f->len));
 	if (s->pcie)
@@ -1535,6 +1543,7 @@ static void *env_dma_ptr(void *env, u64 addr, u32 len)
 	u64 b = (addr - BUF_BASE) / s->c.buf_stride;
 
 	(void)len;	/* tier_land() records the write, when it lands */
+	rxb_nic_ctx_assert("dma_ptr");
 	if (addr < BUF_BASE || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
@@ -1554,6 +1563,7 @@ static void env_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
 	struct sport *p = env;
 	struct sim *s = p->s;
 
+	rxb_nic_ctx_assert("pcie");
 	if (!s->pcie)
 		return;
 	/*
@@ -1649,6 +1659,7 @@ static u8 env_dma_write_ring(void *env, const struct rxb_frame *f, u64 addr,
 	u64 a, end = addr + off + f->len;
 
 	(void)csum;
+	rxb_nic_ctx_assert("dma_write");
 	/* 16-byte aligned in a ring of a multiple of 16 bytes: not split. */
 	memcpy((void *)(uintptr_t)(addr + off), &r, sizeof(r));
 	for (a = (addr + off) & ~(u64)(LLC_LINE - 1); a < end; a += LLC_LINE)
@@ -1663,6 +1674,84 @@ static void env_dma_put(void *env, const void *src, u32 len, u64 addr)
 {
 	(void)env;
 	memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+/*
+ * Ring memory (descriptor, completion, notification, fetch rings): host
+ * memory whose bus address is the driver's mapping.  Its lines are not in
+ * the LLC model: the model's own accesses are costed by the shim's sink
+ * (sync_note()) and the PCIe model (descriptor reads, completion writes).
+ */
+static void *env_dma_alloc(void *env, size_t size, u64 *addr)
+{
+	void *va;
+
+	(void)env;
+	if (posix_memalign(&va, 4096, size ? size : 1))
+		return NULL;
+	memset(va, 0, size);
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void env_dma_free(void *env, void *va, size_t size)
+{
+	(void)env;
+	(void)size;
+	free(va);
+}
+
+/* The NIC's view of ring memory the driver programmed (at start too). */
+static void *env_dma_map(void *env, u64 addr, size_t len)
+{
+	(void)env;
+	(void)len;
+	return (void *)(uintptr_t)addr;
+}
+
+/*
+ * A register write marked a page while the NIC had nothing pending: the
+ * NIC's doorbell service runs in its own context as the next event at this
+ * instant (doorbell_event()), after the driver's call has returned.  The
+ * write's bytes on the link and the core's cost are charged with the
+ * queue's doorbells (core_doorbells()).
+ */
+static void env_kick(void *env)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	if (s->key[ent_db(s, p->idx)] == UINT64_MAX)
+		ev_set(s, ent_db(s, p->idx), s->now);
+}
+
+/*
+ * The driver half reads a NIC register or NIC memory on its data path
+ * (rxb_reg_read(), counted as pcie_mmio_reads by the module): an uncached
+ * read across PCIe.  The core stalls for the round trip (a UC load retires
+ * only when its completion is back), --pcie-rd-ns as the NIC's read of an
+ * LLC-resident line takes the other way; with the PCIe model, a read
+ * request down the link and its completion up.
+ */
+static void env_reg_read(void *env, unsigned int q, u32 bytes)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	(void)q;
+	if (s->measuring)
+		s->mmio_reads++;
+	if (s->agent >= 0) {
+		s->core[s->agent].stall_ps += (u64)s->rd_ps;
+		if (s->measuring)
+			s->mmio_ps += s->rd_ps;
+	}
+	if (s->pcie) {
+		pcie_use(s, &p->down_free, PCIE_TLP_OH * s->up_ps_per_byte);
+		p->down_bytes += PCIE_TLP_OH;
+		pcie_use(s, &p->up_free, (bytes + PCIE_TLP_OH) * s->up_ps_per_byte);
+		p->up_bytes += bytes + PCIE_TLP_OH;
+	}
 }
 
 static const struct rxb_drv_ring_ops sim_drv_ring_ops = {
@@ -1682,6 +1771,10 @@ static const struct rxb_drv_ops sim_drv_ops = {
 	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.dma_alloc	= env_dma_alloc,
+	.dma_free	= env_dma_free,
+	.reg_read	= env_reg_read,
+	.kick		= env_kick,
 	.ring		= &sim_drv_ring_ops,
 };
 
@@ -1694,6 +1787,7 @@ static const struct rxb_hw_ops sim_hw_ops = {
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
 	.dma_ptr	= env_dma_ptr,
+	.dma_map	= env_dma_map,
 	.ring		= &sim_hw_ring_ops,
 };
 
@@ -2396,7 +2490,7 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
  */
 static void core_doorbells(struct sim *s, struct score *c, struct sport *p)
 {
-	u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
+	u64 db = READ_ONCE(p->m->qstats[c->q].doorbells), n = db - c->doorbells;
 
 	if (!n)
 		return;
@@ -2489,8 +2583,8 @@ static void measure_start(struct sim *s)
 	s->res_peak = s->resident;
 	s->llc0 = s->llc.st;
 	for (p = 0; p < s->c.ports; p++)
-		memcpy(s->port[p].snap, s->port[p].m->qstats,
-		       sizeof(struct rxb_qstats) * s->qpp);
+		for (i = 0; i < s->qpp; i++)
+			rxb_model_qstats_read(s->port[p].m, i, &s->port[p].snap[i]);
 	for (i = 0; i < s->c.cores; i++) {
 		s->busy0[i] = s->core[i].busy_ps;
 		s->tx_block0[i] = s->core[i].tx_block_ps;
@@ -2522,7 +2616,7 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 	};
 
 	p->in_rx = true;
-	p->ops->hw_rx(p->m, pkt->queue, &f);
+	sim_nic_rx(&p->in, pkt->queue, &f);
 	p->in_rx = false;
 }
 
@@ -2661,12 +2755,10 @@ static void arrival_event(struct sim *s, struct sport *p)
 		 * Signed: a model whose queues take each other's packets
 		 * (corec) counts a packet on one queue and polls it on another.
 		 */
-		for (i = 0; i < s->qpp; i++) {
-			const struct rxb_qstats *st = &p->m->qstats[i];
-
+		for (i = 0; i < s->qpp; i++)
 			s->occ_sum[p->idx * s->qpp + i] +=
-				(double)(s64)(st->hw_packets - st->packets);
-		}
+				(double)(s64)(READ_ONCE(rxb_bar_qstats(&p->m->bar, i)->hw_packets) -
+					      READ_ONCE(p->m->qstats[i].packets));
 		s->occ_n[p->idx]++;
 		if (tx_path(s))
 			for (i = 0; i < s->qpp; i++)
@@ -2695,8 +2787,22 @@ static void timer_event(struct sim *s, struct sport *p)
 {
 	p->timer_pending = false;
 	ev_set(s, ent_timer(s, p->idx), UINT64_MAX);
-	if (p->ops->hw_timer)
-		p->ops->hw_timer(p->m);
+	if (p->in.hw->ops->timer)
+		sim_nic_timer(&p->in);
+}
+
+/* The NIC's doorbell service of port @p, in its context, after a kick. */
+static void doorbell_event(struct sim *s, struct sport *p)
+{
+	ev_set(s, ent_db(s, p->idx), UINT64_MAX);
+	sim_nic_doorbells(&p->in);
+}
+
+/* The tier's fetch engine completes the fetches due (it re-arms itself). */
+static void fetch_event(struct sim *s)
+{
+	ev_set(s, ent_fetch(s), UINT64_MAX);
+	sim_nic_fetch_run(&s->nm);
 }
 
 /* The driver's controller runs on a core of its own: no core time. */
@@ -2821,9 +2927,10 @@ static void run_account(const struct sim *s, struct sim_res *r)
 	for (p = 0; p < s->c.ports; p++) {
 		drop += s->port[p].nic_drop;
 		for (q = 0; q < s->qpp; q++) {
-			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
+			struct rxb_qstats n;
 
-			drop += n->nobuf_drops + n->ring_full_drops + n->oversize_drops;
+			rxb_model_qstats_read(s->port[p].m, q, &n);
+			drop += n.nobuf_drops + n.ring_full_drops + n.oversize_drops;
 		}
 	}
 	r->run_arrived = s->arrived;
@@ -2848,10 +2955,11 @@ static void results(struct sim *s, struct sim_res *r)
 	r->nqueues = s->c.cores;
 	for (p = 0; p < s->c.ports; p++) {
 		for (q = 0; q < s->qpp; q++) {
-			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
 			const struct rxb_qstats *o = &s->port[p].snap[q];
+			struct rxb_qstats nst, *n = &nst;
 			struct sim_qres *qr = &r->q[p * s->qpp + q];
 
+			rxb_model_qstats_read(s->port[p].m, q, n);
 			i = p * s->qpp + q;
 			qr->arrived = s->qarr[i];
 			qr->delivered = s->qdel[i];
@@ -2971,8 +3079,11 @@ static void results(struct sim *s, struct sim_res *r)
 		u64 hw = 0, sw = 0;
 
 		for (q = 0; q < s->qpp; q++) {
-			hw += s->port[p].m->qstats[q].hw_packets;
-			sw += s->port[p].m->qstats[q].packets;
+			struct rxb_qstats st;
+
+			rxb_model_qstats_read(s->port[p].m, q, &st);
+			hw += st.hw_packets;
+			sw += st.packets;
 		}
 		if (hw > sw)
 			r->in_model += hw - sw;
@@ -3020,8 +3131,13 @@ static void sim_free(struct sim *s)
 	/* Buffers with packets still in them go back: not an error now. */
 	s->teardown = true;
 	for (i = 0; i < s->c.ports; i++) {
-		if (s->port[i].m && !IS_ERR(s->port[i].m))
-			s->port[i].ops->destroy(s->port[i].m);
+		if (s->port[i].in.m) {
+			/* As the kernel: fetches in flight are dropped, their
+			 * owner frees them with its NIC half.
+			 */
+			rxb_nicmem_fetch_abort(&s->nm);
+			sim_models_destroy(&s->port[i].in);
+		}
 		s->port[i].m = NULL;
 	}
 	/* Split payloads still held: the module's reclaim at teardown. */
@@ -3071,13 +3187,9 @@ static void sim_free(struct sim *s)
 	free(s);
 }
 
-static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg *mc)
+static void model_cfg(const struct sim *s, struct rxb_model_cfg *mc)
 {
 	sim_model_cfg(&s->c, mc);
-	mc->drv_ops = &sim_drv_ops;
-	mc->drv = p;
-	mc->hw_ops = &sim_hw_ops;
-	mc->hw = p;
 }
 
 /* Times per unit that follow from options (again after a --change). */
@@ -3152,8 +3264,10 @@ static int sim_setup(struct sim *s)
 	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
-	rxb_nicmem_init(&s->nm, s->c.nicmem, (u64)s->c.nicmem_fetch_ns, tier_now_ns);
-	s->nent = 5 * s->c.ports + s->c.cores;
+	rxb_nicmem_init(&s->nm, s->c.nicmem, (u64)s->c.nicmem_fetch_ns,
+			tier_now_ns, s);
+	rxb_nicmem_set_timer(&s->nm, tier_fetch_arm, s);
+	s->nent = 6 * s->c.ports + 1 + s->c.cores;
 	s->key = malloc(sizeof(*s->key) * s->nent);
 	s->heap = malloc(sizeof(*s->heap) * s->nent);
 	s->pos = malloc(sizeof(*s->pos) * s->nent);
@@ -3199,7 +3313,7 @@ static int sim_setup(struct sim *s)
 		p->neng = s->c.dma_engines ? s->c.dma_engines : s->qpp;
 		p->neng = min3(p->neng, s->c.pcie_reads,
 			       (unsigned int)RXB_MAX_MODEL_QUEUES);
-		model_cfg(s, p, &mc);
+		model_cfg(s, &mc);
 		if (rxb_model_validate(ops, &mc, &msg)) {
 			fprintf(stderr, "rxbisect-sim: %s: %s\n", ops->name, msg);
 			return -EINVAL;
@@ -3236,14 +3350,14 @@ static int sim_setup(struct sim *s)
 			if (err)
 				return err;
 		}
-		p->m = ops->create(&mc);
-		if (IS_ERR(p->m)) {
-			err = PTR_ERR(p->m);
-			p->m = NULL;
+		err = sim_models_create(ops, &mc, &sim_drv_ops, p, &sim_hw_ops,
+					p, &p->in);
+		if (err) {
 			fprintf(stderr, "rxbisect-sim: %s: create failed (%d)\n",
 				ops->name, err);
 			return err;
 		}
+		p->m = p->in.m;
 		if (s->pcie) {
 			err = notif_setup(p);
 			if (err)
@@ -3286,11 +3400,9 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	s->c = *c;
-	sim_cur = s;
 	err = sim_setup(s);
 	if (err) {
 		sim_free(s);
-		sim_cur = NULL;
 		return err;
 	}
 	/* Setup is free; from here the model code costs (sync_note()). */
@@ -3320,8 +3432,12 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 			dma_event(s, &s->port[e - 3 * c->ports]);
 		} else if (e < 5 * c->ports) {
 			tx_event(s, &s->port[e - 4 * c->ports]);
+		} else if (e < 6 * c->ports) {
+			doorbell_event(s, &s->port[e - 5 * c->ports]);
+		} else if (e == 6 * c->ports) {
+			fetch_event(s);
 		} else {
-			core_event(s, &s->core[e - 5 * c->ports]);
+			core_event(s, &s->core[e - 6 * c->ports - 1]);
 		}
 	}
 	rxb_shim_sink = NULL;
@@ -3331,6 +3447,5 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	r->wall_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->cpu_s = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
 	sim_free(s);
-	sim_cur = NULL;
 	return 0;
 }

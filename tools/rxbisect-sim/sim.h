@@ -2,7 +2,8 @@
 /*
  * rxbisect-sim: discrete-event simulator of a multi-queue NIC, its host's
  * LLC with DDIO, and the receiving cores, around the project's ring-model
- * cores (drivers/net/rxbisect/model*.c, compiled unmodified).
+ * models' two halves (drivers/net/rxbisect/hw/models/ and drv/models/,
+ * compiled unmodified; models.c runs them).
  *
  * Time is in picoseconds.  Entities (the ports' arrival processes, the
  * models' hardware timers, the cores) each have at most one pending event;
@@ -278,9 +279,42 @@ struct rxb_model_ops;
 struct rxb_model_cfg;
 int sim_model_streams(const struct rxb_model_ops *ops,
 		      const struct rxb_model_cfg *cfg, u8 *stream);
-/* The models rxb_model.h declares (generated models_gen.c). */
-extern const struct rxb_model_ops *const sim_models[];
-extern const unsigned int sim_nmodels;
+
+/*
+ * A model instance: its driver half, its NIC half and their register
+ * space (models.c).  sim_models_create() creates them as the kernel does
+ * and runs the NIC's doorbell service once; 0 or a negative errno
+ * (nothing allocated).
+ */
+struct rxb_model;
+struct rxb_hw_model;
+struct rxb_drv_ops;
+struct rxb_hw_ops;
+struct rxb_frame;
+struct rxb_nicmem;
+struct sim_inst {
+	struct rxb_model *m;
+	struct rxb_hw_model *hw;
+	void *bar;
+};
+
+int sim_models_create(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg,
+		      const struct rxb_drv_ops *drv_ops, void *drv,
+		      const struct rxb_hw_ops *hw_ops, void *hw,
+		      struct sim_inst *in);
+void sim_models_destroy(struct sim_inst *in);
+/* The NIC, in its context: a frame on queue @q (doorbells first). */
+int sim_nic_rx(struct sim_inst *in, unsigned int q, const struct rxb_frame *f);
+/* The NIC's doorbell service; true if doorbells were pending. */
+bool sim_nic_doorbells(struct sim_inst *in);
+/* The NIC's timer fired. */
+void sim_nic_timer(struct sim_inst *in);
+/* The on-NIC memory tier's fetch engine runs; true if it completed any. */
+bool sim_nic_fetch_run(struct rxb_nicmem *nm);
+/* NIC services reached outside the NIC's context (abort unless expected). */
+long sim_nic_ctx_violations(void);
+void sim_nic_ctx_expect(bool on);
 
 /* Options (opts.c). */
 int opt_apply(struct sim_cfg *c, const char *name, const char *val);

@@ -17,7 +17,8 @@
 
 #include <linux/kernel.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 
 #include "../testing/rxbisect/shim/shim.h"
 #include "llc.h"
