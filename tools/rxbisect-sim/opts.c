@@ -1021,6 +1021,8 @@ M(fences, r->fence_pkt)
 M(allocs, r->alloc_pkt)
 M(doorbells, r->db_pkt)
 M(xfer_wait_ns, r->xwait_ns_pkt)
+M(mmio_rd_pkt, r->mmio_rd_pkt)
+M(mmio_ns_pkt, r->mmio_ns_pkt)
 M(cross_frees, r->cross_frees)
 M(buf_errs, r->buf_errs)
 M(sim_ms, r->sim_s * 1e3)
@@ -1096,6 +1098,10 @@ const struct sim_metric sim_metrics[] = {
 	MD(fences, "%.2f", "model code: full fences per packet"),
 	MD(allocs, "%.2f", "model code: buffer allocator calls per packet"),
 	MD(doorbells, "%.3f", "model code: doorbell writes per packet"),
+	MD(mmio_rd_pkt, "%.3f",
+	   "driver's MMIO reads of NIC registers/memory per packet (pcie_mmio_reads)"),
+	MD(mmio_ns_pkt, "%.1f",
+	   "core stall on those uncached reads, ns per packet (--pcie-rd-ns each)"),
 	MD(xfer_wait_ns, "%.2f",
 	   "model code: ns per packet waiting for a line another core is taking (--contention)"),
 	MD(cross_frees, "%.0f", "buffers freed by a core other than their pool's"),

@@ -2898,6 +2898,8 @@ static void sync_results(const struct sim *s, struct sim_res *r)
 	r->alloc_pkt = (sc[SC_ALLOC] - s->sc0[SC_ALLOC]) / n;
 	r->db_pkt = (sc[SC_DB] - s->sc0[SC_DB]) / n;
 	r->xwait_ns_pkt = (sc[SC_WAIT] - s->sc0[SC_WAIT]) / (double)PS_PER_NS / n;
+	r->mmio_rd_pkt = s->mmio_reads / n;
+	r->mmio_ns_pkt = s->mmio_ps / PS_PER_NS / n;
 }
 
 const char *sim_warn_str(unsigned int w)

@@ -227,6 +227,12 @@ struct sim_res {
 	double model_cyc_pkt, xfer_pkt, rmw_pkt, lock_pkt, fence_pkt;
 	double alloc_pkt, db_pkt;
 	double xwait_ns_pkt;		/* waits for a line's earlier transfer */
+	/*
+	 * The driver halves' reads of NIC registers or NIC memory
+	 * (rxb_reg_read(), the module's pcie_mmio_reads) per packet, and the
+	 * core time they stalled for (ns per packet).
+	 */
+	double mmio_rd_pkt, mmio_ns_pkt;
 	double wall_s, cpu_s;		/* host time of the run */
 	u64 events;
 	unsigned int nqueues;

@@ -677,6 +677,70 @@ static void ceio_slow(void)
 	       r.tier_peak_mib);
 }
 
+/*
+ * A driver half that reads a NIC register or NIC memory on its data path
+ * (rxb_reg_read(), the module's pcie_mmio_reads; CEIO reads slow_tail when
+ * its completion ring is empty, paper section 4.2) makes an uncached read
+ * across PCIe: counted, and the core stalls a round trip (--pcie-rd-ns)
+ * for each.  Without the PCIe model (--pcie-gbps 0) --pcie-rd-ns moves
+ * nothing else, so the cores' busy cycles per packet grow by exactly the
+ * reads' stall.  A model that reads no NIC register (privRing) reads none.
+ */
+static void mmio_reads(void)
+{
+	static const double rd_ns[] = { 500, 5000 };
+	struct sim_res r[2];
+	struct sim_cfg c;
+	double d_cyc, d_stall;
+	unsigned int i;
+
+	if (!has_model("ceio")) {
+		skip("ceio model not registered");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		char what[48];
+
+		c = base();
+		snprintf(c.model, sizeof(c.model), "ceio");
+		c.cores = 4;
+		c.ports = 1;
+		c.packets = 40000;
+		c.warmup = 0;
+		c.load = 0.1;
+		c.pcie_gbps = 0;
+		c.ceio_force_slow = true;
+		c.pcie_rd_ns = rd_ns[i];
+		snprintf(what, sizeof(what), "ceio slow only, MMIO read %.0f ns",
+			 rd_ns[i]);
+		if (!run(what, &c, &r[i]))
+			return;
+		expect_conserved(what, &r[i]);
+		diag("%s: %.3f MMIO reads a packet, %.1f ns stall, %.0f cycles",
+		     what, r[i].mmio_rd_pkt, r[i].mmio_ns_pkt, r[i].cyc_pkt);
+		EXPECT(r[i].mmio_rd_pkt > 0.1, "%s: %.3f MMIO reads a packet", what,
+		       r[i].mmio_rd_pkt);
+		/* Every read stalled its core for the round trip. */
+		EXPECT(fabs(r[i].mmio_ns_pkt - r[i].mmio_rd_pkt * rd_ns[i]) <=
+		       1e-6 * r[i].mmio_ns_pkt,
+		       "%s: %.1f ns stall for %.3f reads of %.0f ns", what,
+		       r[i].mmio_ns_pkt, r[i].mmio_rd_pkt, rd_ns[i]);
+	}
+	/* The stall is core time: busy cycles grow by it. */
+	d_cyc = r[1].cyc_pkt - r[0].cyc_pkt;
+	d_stall = (r[1].mmio_ns_pkt - r[0].mmio_ns_pkt) * c.ghz;
+	EXPECT(d_stall > 100 && d_cyc > 0.9 * d_stall && d_cyc < 1.1 * d_stall,
+	       "busy cycles a packet +%.0f for +%.0f cycles of MMIO stall",
+	       d_cyc, d_stall);
+	c.model[0] = 0;
+	snprintf(c.model, sizeof(c.model), "privring");
+	c.ceio_force_slow = false;
+	if (!run("privring, MMIO read 5000 ns", &c, &r[0]))
+		return;
+	EXPECT(r[0].mmio_rd_pkt == 0 && r[0].mmio_ns_pkt == 0,
+	       "privring: %.3f MMIO reads a packet", r[0].mmio_rd_pkt);
+}
+
 /* ---- the header/data split into NIC memory (thesis ch. 2, nicmem) -- */
 
 /* A run's DRAM bytes (reads and write-backs) and PCIe bytes (both ways). */
@@ -2504,6 +2568,7 @@ static const struct tcase cases[] = {
 	{ "ceio_llc", ceio_llc },
 	{ "ceio_burst", ceio_burst },
 	{ "ceio_slow", ceio_slow },
+	{ "mmio_reads", mmio_reads },
 	{ "nicmem_split_headers", nicmem_split_headers },
 	{ "nicmem_split_socket", nicmem_split_socket },
 	{ "nicmem_split_tiny", nicmem_split_tiny },
