@@ -328,6 +328,17 @@ static void test_opts(void)
 		EXPECT(opt_apply(&c, bad[i][0], bad[i][1]) == -EINVAL,
 		       "--%s %s accepted", bad[i][0], bad[i][1]);
 	}
+	/* CEIO fetches as the module does by default (ceio_fetch=async,
+	 * drv/main.c; the paper's async_recv()).
+	 */
+	c = base();
+	{
+		struct rxb_model_cfg mc;
+
+		sim_model_cfg(&c, &mc);
+		EXPECT(c.ceio_fetch == CEIO_FETCH_ASYNC && mc.ceio_fetch_async,
+		       "CEIO's default fetch is not async");
+	}
 	/* Straight into the struct: sim_run() checks before it allocates. */
 	c = base();
 	c.warmup = NAN;
