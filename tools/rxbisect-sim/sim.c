@@ -253,7 +253,6 @@ struct score {
 	unsigned int idx, port, q;
 	int state;
 	int n, i;			/* packets of the batch, current one */
-	u64 doorbells;			/* its queue's doorbells charged to PCIe */
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
 	bool tx_wait;			/* batch[i] processed, its Tx path full */
@@ -1713,8 +1712,7 @@ static void *env_dma_map(void *env, u64 addr, size_t len)
  * A register write marked a page while the NIC had nothing pending: the
  * NIC's doorbell service runs in its own context as the next event at this
  * instant (doorbell_event()), after the driver's call has returned.  The
- * write's bytes on the link and the core's cost are charged with the
- * queue's doorbells (core_doorbells()).
+ * write itself is charged by env_reg_write().
  */
 static void env_kick(void *env)
 {
@@ -1723,6 +1721,28 @@ static void env_kick(void *env)
 
 	if (s->key[ent_db(s, p->idx)] == UINT64_MAX)
 		ev_set(s, ent_db(s, p->idx), s->now);
+}
+
+/*
+ * The driver half writes a NIC register (rxb_reg_write(), rxb_db_ring():
+ * every register write of every model, whatever the model calls it: a
+ * ring's tail, a completion ring's consumer index, CEIO's credit and
+ * fetch doorbells): a posted MMIO write, --doorbell-ns for the core
+ * running the driver half (none for the driver's control task, on a core
+ * of its own, or at setup) and a TLP down the link.
+ */
+static void env_reg_write(void *env, unsigned int q, u32 bytes)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	(void)q;
+	sync_charge(s, SC_DB, 1);
+	if (s->pcie) {
+		pcie_use(s, &p->down_free, (double)(bytes + PCIE_TLP_OH) *
+			 s->up_ps_per_byte);
+		p->down_bytes += bytes + PCIE_TLP_OH;
+	}
 }
 
 /*
@@ -1773,6 +1793,7 @@ static const struct rxb_drv_ops sim_drv_ops = {
 	.now_ns		= env_now_ns,
 	.dma_alloc	= env_dma_alloc,
 	.dma_free	= env_dma_free,
+	.reg_write	= env_reg_write,
 	.reg_read	= env_reg_read,
 	.kick		= env_kick,
 	.ring		= &sim_drv_ring_ops,
@@ -2484,25 +2505,6 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 		tier_land(s, p, b);
 }
 
-/*
- * Doorbells core @c's queue rang since the last look: posted MMIO writes
- * down the link, and --doorbell-ns each for the core.
- */
-static void core_doorbells(struct sim *s, struct score *c, struct sport *p)
-{
-	u64 db = READ_ONCE(p->m->qstats[c->q].doorbells), n = db - c->doorbells;
-
-	if (!n)
-		return;
-	c->doorbells = db;
-	sync_charge(s, SC_DB, n);
-	if (s->pcie) {
-		pcie_use(s, &p->down_free, (double)n *
-			 (PCIE_DB_BYTES + PCIE_TLP_OH) * s->up_ps_per_byte);
-		p->down_bytes += n * (PCIE_DB_BYTES + PCIE_TLP_OH);
-	}
-}
-
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
@@ -2539,7 +2541,6 @@ static void core_event(struct sim *s, struct score *c)
 	else
 		for (i = 0; i < c->n; i++)
 			pkt_up(s, p, &c->batch[i]);
-	core_doorbells(s, c, p);
 	c->i = 0;
 	c->first = true;
 	if (c->n) {
@@ -2566,7 +2567,6 @@ static void core_event(struct sim *s, struct score *c)
 		       s->now + (u64)(s->c.refill_retry_us * 1e6));
 	else
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
-	core_doorbells(s, c, p);
 	s->agent = -1;
 	/* Going idle: the cost counts as busy time, delays nothing. */
 	c->busy_ps += sync_take(c);
