@@ -213,7 +213,7 @@ struct sport {
 	u64 ent_seen, comp_seen;
 	/*
 	 * --desc-prefetch: the cache per queue the model reads descriptors
-	 * for (RXB_PCIE_DESC_RD in hw_rx), a list ring's ringG_out_of_order
+	 * for (RXB_PCIE_DESC_RD in the NIC half's rx), a list ring's ringG_out_of_order
 	 * xstats (the last value of each), when each list ring's last read
 	 * at a new place lands, when each of the --dma-engines engines is
 	 * free of a frame waiting for its descriptor, and when the next
@@ -237,7 +237,7 @@ struct sport {
 	u8 wb_pend[RXB_MAX_MODEL_QUEUES];
 	u32 nb_q[RXB_MAX_MODEL_QUEUES];
 	u64 cqe_writes, cqe_owed, cqe_done;
-	bool in_rx;			/* in hw_rx: a descriptor read is a take */
+	bool in_rx;			/* in the NIC half's rx: a descriptor read is a take */
 	u64 desc_reads, desc_misses, desc_waits;	/* measured */
 	double desc_wait_ps;
 	const struct rxb_model_ops *ops;
@@ -874,7 +874,7 @@ static void dma_engine_hold(struct sport *p, u64 t)
 
 /*
  * The model took a descriptor for queue @qi (its RXB_PCIE_DESC_RD in
- * hw_rx), from the ring models.c says the queue takes from (a shared ring
+ * the NIC half's rx), from the ring models.c says the queue takes from (a shared ring
  * is one descriptor stream, whichever of its queues takes).  The NIC's
  * cache of the ring holds descriptors read ahead in array order; below
  * --desc-thresh (cached and in flight) it reads --desc-batch more at a
@@ -887,7 +887,7 @@ static void dma_engine_hold(struct sport *p, u64 t)
  * whatever is cached or coming:
  * the NIC reads at the new place and waits.  A list ring's reads at a new
  * place follow each other (the next link is in the descriptor read last),
- * whichever queue takes.  The simulator runs hw_rx once the frame has
+ * whichever queue takes.  The simulator runs the NIC half's rx once the frame has
  * crossed the link, so the wait holds a DMA engine before the next frame
  * (dma_engine_hold(); Documentation/simulator.rst, "Descriptor prefetch").
  */
@@ -1567,7 +1567,7 @@ static void env_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
 		return;
 	/*
 	 * With the descriptor cache, a descriptor is paid for when the NIC
-	 * reads it: taken in hw_rx, or read outside reception (CEIO's fetch
+	 * reads it: taken in the NIC half's rx, or read outside reception (CEIO's fetch
 	 * entries) one at a time, as when posted without the cache.
 	 */
 	if (kind == RXB_PCIE_DESC_RD && s->c.desc_prefetch) {
@@ -2615,6 +2615,12 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 		.hash_flags = RXB_CQE_F_L4_HASH,
 	};
 
+	/*
+	 * The doorbells posted since the NIC last ran first (sim_nic_rx()
+	 * would run them too), apart: a descriptor they read (CEIO's fetch
+	 * entries) is not this frame's take.
+	 */
+	sim_nic_doorbells(&p->in);
 	p->in_rx = true;
 	sim_nic_rx(&p->in, pkt->queue, &f);
 	p->in_rx = false;
