@@ -109,7 +109,7 @@ run --packets 500000 --sweep arrival=poisson,burst \
 	--case 'rxBisect 128/1Ki:model=rxbisect,ring=1024' \
 	--case 'CEIO 1Ki async:model=ceio,ring=1024,ceio-fetch=async' \
 	--case 'CEIO 128 async:model=ceio,ring=128,ceio-fetch=async' \
-	--case 'CEIO 128 sync:model=ceio,ring=128' \
+	--case 'CEIO 128 sync:model=ceio,ring=128,ceio-fetch=sync' \
 	--case 'CEIO no credit:model=ceio,ring=128,ceio-fetch=async,ceio-force-slow=1'
 
 # (10) Batched RxList (shring-batched, thesis 5.1.4): 64 B packets at a

@@ -118,7 +118,7 @@ static const struct opt opts[] = {
 	O("hold-us", T_DBL, hold_us, "0", "buffer held after processing (e.g. until Tx completes)"),
 	/* cores */
 	O("ghz", T_DBL, ghz, "2.1", "core clock"),
-	O("cycles", T_UINT, cycles, "1293",
+	O("cycles", T_UINT, cycles, "1285",
 	  "base cycles per packet (without memory stalls; calibrated: predict.py)"),
 	O("poll-cycles", T_UINT, poll_cycles, "100", "cycles per poll call"),
 	O("budget", T_UINT, budget, "32", "packets per poll (NAPI budget, DPDK burst)"),
