@@ -312,7 +312,7 @@ check 0 '' "good: --change live options in any order" -- "${small[@]}" \
 	--change 0.6:budget=64 --change 0.3:load=0.5 --change 0.5:extra=3:100:2 \
 	--change 0.7:rewrite=0
 check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}" \
-	--model shring --xfer-ns 0 --doorbell-ns 1e5 --change 0.3:sync-cost=0 \
+	--model shring --xfer-ns 0 --doorbell-ns 1e4 --change 0.3:sync-cost=0 \
 	--change 0.6:sync-cost=1 --columns model_cyc,xfers,locks
 check 0 '' "good: descriptor cache off, on demand, and at its limits" -- "${small[@]}" \
 	--model shring-list --sweep desc-prefetch=0,1 --desc-thresh 0 --desc-batch 32 \
