@@ -6,8 +6,10 @@
  * compiled unmodified; models.c runs them).
  *
  * Time is in picoseconds.  Entities (the ports' arrival processes, the
- * models' hardware timers, the cores) each have at most one pending event;
- * an indexed binary heap orders them.
+ * NIC halves' timers, the drivers' control tasks, the DMA and Tx engines,
+ * the NICs' doorbell services, the on-NIC tier's fetch engine, the cores)
+ * each have at most one pending event; an indexed binary heap orders
+ * them.
  */
 #ifndef _RXB_SIM_H
 #define _RXB_SIM_H

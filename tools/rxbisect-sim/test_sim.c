@@ -629,6 +629,20 @@ static void ceio_burst(void)
 	       (unsigned long long)(pr.nobuf + pr.ring_full + pr.nic_drop));
 }
 
+/* CEIO on 4 cores of one port at 10 % load, 40 000 packets, no warm-up. */
+static struct sim_cfg ceio_light(void)
+{
+	struct sim_cfg c = base();
+
+	snprintf(c.model, sizeof(c.model), "ceio");
+	c.cores = 4;
+	c.ports = 1;
+	c.packets = 40000;
+	c.warmup = 0;
+	c.load = 0.1;
+	return c;
+}
+
 /*
  * No credits (--ceio-force-slow): every packet is kept in the tier and
  * fetched, lossless at a light load, never sooner than the fetch latency
@@ -649,13 +663,7 @@ static void ceio_slow(void)
 	for (i = 0; i < 2; i++) {
 		char what[48];
 
-		c = base();
-		snprintf(c.model, sizeof(c.model), "ceio");
-		c.cores = 4;
-		c.ports = 1;
-		c.packets = 40000;
-		c.warmup = 0;
-		c.load = 0.1;
+		c = ceio_light();
 		c.ceio_force_slow = true;
 		c.nicmem_fetch_ns = fetch_ns[i];
 		c.ceio_fetch = i ? CEIO_FETCH_ASYNC : CEIO_FETCH_SYNC;
@@ -715,13 +723,7 @@ static void mmio_reads(void)
 	for (i = 0; i < 2; i++) {
 		char what[48];
 
-		c = base();
-		snprintf(c.model, sizeof(c.model), "ceio");
-		c.cores = 4;
-		c.ports = 1;
-		c.packets = 40000;
-		c.warmup = 0;
-		c.load = 0.1;
+		c = ceio_light();
 		c.pcie_gbps = 0;
 		c.ceio_force_slow = true;
 		c.pcie_rd_ns = rd_ns[i];
