@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Regenerate the plots of Documentation/simulator.rst (and print the
-# tables they come from).  Takes a few minutes of one core.
+# tables they come from).  Every run uses the calibrated NF of opts.c
+# (--cycles, predict.py), the one of the prediction table.  About 15
+# minutes of one core.
 #
 # Usage: experiments.sh [OUTDIR]   (default: Documentation/images)
 
@@ -20,14 +22,15 @@ run() {
 }
 
 # (1) Paper Fig. 2: privRing vs ring size, 16 cores, 2 x 100 Gbps.
-run --packets 2000000 --sweep ring=64,128,256,512,1024,2048,4096 \
-	--columns gbps,drop_pct,lat_p99_us,occ_pct,ddio_hit,cpu_hit,mem_gbs,wss_mib \
+run --packets 300000 --sweep ring=64,128,256,512,1024,2048,4096 \
+	--series touch-lines=1,0 \
+	--columns gbps,drop_pct,lat_p99_us,occ_pct,ddio_hit,cpu_hit,mem_gbs,wss_mib,pcie_rd_us \
 	--plot "$out/sim-fig2-privring-ring-size.png" \
 	--plot-y gbps,lat_p99_us,occ_pct,mem_gbs,ddio_hit,cpu_hit \
 	--plot-title 'privRing vs ring size (paper Fig. 2)'
 
 # (1) Paper Fig. 13: privRing Rx size vs rxBisect Bx size, |Ax| = 128.
-run --packets 2000000 --sweep ring=128,256,512,1024,2048,4096 \
+run --packets 300000 --sweep ring=128,256,512,1024,2048,4096 \
 	--case 'privRing:model=privring' \
 	--case 'rxBisect Ax 128:model=rxbisect,ax=128' \
 	--columns gbps,drop_pct,lat_p99_us,ddio_hit,mem_gbs,wss_mib \
@@ -36,7 +39,7 @@ run --packets 2000000 --sweep ring=128,256,512,1024,2048,4096 \
 
 # (2) mu vs lambda: occupancy and latency against per-packet cycles, the
 # LLC big enough that only queueing differs.
-run --packets 600000 --warmup 0.5 --llc 256M --llc-ways 16 --ddio-ways 16 \
+run --packets 300000 --warmup 0.5 --llc 256M --llc-ways 16 --ddio-ways 16 \
 	--sweep cycles=1000,1400,1800,2200,2600,3000 \
 	--case 'privRing 128:model=privring,ring=128' \
 	--case 'privRing 1024:model=privring,ring=1024' \
@@ -60,7 +63,7 @@ run --packets 300000 --warmup 0.1 --cores 8 --ports 1 --arrival burst \
 
 # (4) Processing variability: 1 Gbps to one core per port, which makes
 # more memory accesses per packet (paper Fig. 14).
-run --packets 500000 --warmup 0.4 --target 0 --target-share 0.01 \
+run --packets 300000 --warmup 0.4 --target 0 --target-share 0.01 \
 	--sweep target-accesses=0,50,100,200,400,800 \
 	--case 'small privRing 128:model=privring,ring=128' \
 	--case 'privRing 1024:model=privring,ring=1024' \
@@ -72,7 +75,7 @@ run --packets 500000 --warmup 0.4 --target 0 --target-share 0.01 \
 
 # (4) Traffic variability: a growing share of packets to one core per port,
 # 64 B ones as in the paper (Fig. 15).
-run --packets 500000 --warmup 0.4 --target 0 --target-pkt-size 64 \
+run --packets 300000 --warmup 0.4 --target 0 --target-pkt-size 64 \
 	--sweep target-share=0.05,0.1,0.15,0.2,0.25,0.3 \
 	--case 'small privRing 128:model=privring,ring=128' \
 	--case 'privRing 1024:model=privring,ring=1024' \
@@ -99,14 +102,14 @@ run --model rxbisect --ring 1024 --ax 128 --pool-x 2 --packets 800000 \
 
 # (9) CEIO beside privRing and rxBisect: credits = the DDIO ways' 4 MiB,
 # Poisson and bursty arrivals (a table, no plot).
-run --packets 1000000 --sweep arrival=poisson,burst \
+run --packets 500000 --sweep arrival=poisson,burst \
 	--columns gbps,drop_pct,ddio_hit,cpu_hit,mem_gbs,mem_wr_gbs,wss_mib,res_peak,tier_pct,lat_p99_us \
 	--case 'privRing 1Ki:model=privring,ring=1024' \
 	--case 'privRing 128:model=privring,ring=128' \
 	--case 'rxBisect 128/1Ki:model=rxbisect,ring=1024' \
 	--case 'CEIO 1Ki async:model=ceio,ring=1024,ceio-fetch=async' \
 	--case 'CEIO 128 async:model=ceio,ring=128,ceio-fetch=async' \
-	--case 'CEIO 128 sync:model=ceio,ring=128' \
+	--case 'CEIO 128 sync:model=ceio,ring=128,ceio-fetch=sync' \
 	--case 'CEIO no credit:model=ceio,ring=128,ceio-fetch=async,ceio-force-slow=1'
 
 # (10) Batched RxList (shring-batched, thesis 5.1.4): 64 B packets at a
@@ -138,9 +141,16 @@ done
 
 # Thesis Fig. 5.3: RxList / RxArr as the share factor grows, with the
 # NIC's descriptor cache (Documentation/simulator.rst, "Descriptor
-# prefetch"; the prediction table's --cycles).
-run --packets 300000 --cycles 652 --sweep share=1,2,4,8 \
+# prefetch").
+run --packets 300000 --sweep share=1,2,4,8 \
 	--series model=shring,shring-list \
 	--columns gbps,drop_pct,desc_wait_pct,desc_wait_us,desc_miss_pct,desc_rd_pkt \
 	--plot "$out/sim-fig5.3-rxlist-rxarr.png" --plot-y gbps,desc_wait_pct \
 	--plot-title 'RxList vs RxArr throughput by share factor (thesis Fig. 5.3)'
+
+# (12) COREC (Table 2): 1 to 4 consumers of one XL710 queue, 64 B l3fwd,
+# the NIC's 37.7 Mpps; each with and without --contention.
+run --packets 300000 --ports 1 --link-gbps 40 --pkt-size 64 --cycles 128 \
+	--app-accesses 0 --nic-mpps 37.7 --model corec --sweep cores=1,2,3,4 \
+	--series contention=1,0 \
+	--columns mpps,drop_pct,util,cyc_pkt,model_cyc,xfers,xfer_wait_ns,desc_wait_pct

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include <linux/bitops.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
 
 #include "opts.h"
 #include "sim.h"

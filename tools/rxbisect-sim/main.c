@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
 
 #include "opts.h"
 #include "sim.h"
@@ -84,9 +84,10 @@ static const char help_head[] =
 	"Simulate a multi-queue NIC with the rxbisect ring models, an LLC with DDIO\n"
 	"and the receiving cores; print throughput, drops, latency, ring occupancy,\n"
 	"DDIO hit rate, memory bandwidth and I/O working set.\n\n"
-	"Exit status: 0 done, 1 a run or the plot failed, 2 bad command line or a\n"
-	"configuration the ring model refuses (the message names the option and\n"
-	"the values it accepts).\n\n"
+	"Exit status: 0 done, 1 a run or the plot failed, or a run measured\n"
+	"nothing or lost packets (a warning on stderr, and in the CSV's last\n"
+	"column), 2 bad command line or a configuration the ring model refuses\n"
+	"(the message names the option and the values it accepts).\n\n"
 	"Output and runs:\n"
 	"  --csv                 CSV (every metric) instead of a table\n"
 	"  --columns M,M,...     table columns (metric names: see below; at most 63)\n"
@@ -265,7 +266,7 @@ static void print_header(const char *const *cols, const char *s1, const char *s2
 			csv_field(s2);
 		for (i = 0; i < sim_nmetrics; i++)
 			printf(",%s", sim_metrics[i].name);
-		printf("\n");
+		printf(",warning\n");
 		return;
 	}
 	printf("%-12s", "model");
@@ -296,6 +297,10 @@ static void print_row(const struct sim_cfg *c, const struct sim_res *r,
 				 sim_metrics[i].get(r));
 			printf(",%s", buf);
 		}
+		if (*sim_warn_str(r->warn))
+			csv_field(sim_warn_str(r->warn));
+		else
+			printf(",");
 		printf("\n");
 		fflush(stdout);
 		return;
@@ -790,6 +795,20 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 				else if (rc != 2)
 					rc = 1;
 				continue;
+			}
+			if (r->warn) {
+				/*
+				 * A run that measured nothing, or whose packets
+				 * do not add up: its row says so (CSV: the
+				 * warning column), and the exit status.
+				 */
+				fprintf(stderr, "rxbisect-sim: run %u: warning: %s (%llu offered, %llu delivered, %llu dropped)\n",
+					idx + 1, sim_warn_str(r->warn),
+					(unsigned long long)r->run_arrived,
+					(unsigned long long)r->run_delivered,
+					(unsigned long long)r->run_dropped);
+				if (rc != 2)
+					rc = 1;
 			}
 			cl->ok[idx] = true;
 			for (i = 0; ys[i]; i++)

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,11 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
 
 #include "opts.h"
 #include "sim.h"
+#include "traffic.h"
 
 enum opt_type { T_UINT, T_INT, T_U64, T_SIZE, T_DBL, T_STR, T_BOOL, T_ENUM,
 		T_EXTRA, T_CHANGE };
@@ -67,8 +69,9 @@ static const struct opt opts[] = {
 	  "dshring: overload ratio (0: default)"),
 	O("ceio-budget", T_SIZE, ceio_budget, "0",
 	  "ceio: host cache budget over the ports, credits = budget / buffer (0: DDIO ways)"),
-	E("ceio-fetch", ceio_fetch, "sync",
-	  "ceio: slow-path fetch in poll (recv) or issued ahead (async_recv)", fetch_names),
+	E("ceio-fetch", ceio_fetch, "async",
+	  "ceio: slow-path fetches issued ahead (async_recv, the module's default) or one at a time (recv)",
+	  fetch_names),
 	O("ceio-force-slow", T_BOOL, ceio_force_slow, "0",
 	  "ceio: no credits, every packet takes the slow path"),
 	O("nicmem", T_SIZE, nicmem, "64M",
@@ -115,10 +118,12 @@ static const struct opt opts[] = {
 	O("hold-us", T_DBL, hold_us, "0", "buffer held after processing (e.g. until Tx completes)"),
 	/* cores */
 	O("ghz", T_DBL, ghz, "2.1", "core clock"),
-	O("cycles", T_UINT, cycles, "1200", "base cycles per packet (without memory stalls)"),
+	O("cycles", T_UINT, cycles, "1285",
+	  "base cycles per packet (without memory stalls; calibrated: predict.py)"),
 	O("poll-cycles", T_UINT, poll_cycles, "100", "cycles per poll call"),
 	O("budget", T_UINT, budget, "32", "packets per poll (NAPI budget, DPDK burst)"),
-	O("touch-lines", T_UINT, touch_lines, "0", "packet cache lines a core reads (0: all)"),
+	O("touch-lines", T_UINT, touch_lines, "1",
+	  "packet cache lines a core reads (0: all; 1: the headers, as NAT and LB)"),
 	O("rewrite", T_BOOL, rewrite, "1", "the core writes the packet's first line (NAT/LB)"),
 	O("app-accesses", T_UINT, app_accesses, "2", "random reads per packet in --app-mem"),
 	O("app-mem", T_SIZE, app_mem, "40M", "application data the random reads go to"),
@@ -136,17 +141,28 @@ static const struct opt opts[] = {
 	O("migrate", T_BOOL, migrate, "0",
 	  "CPU-touched lines live in the ordinary ways (non-inclusive LLC)"),
 	O("llc-ns", T_DBL, llc_ns, "20", "LLC hit latency"),
-	O("dram-ns", T_DBL, dram_ns, "90", "DRAM latency, idle"),
-	O("mem-gbs", T_DBL, mem_gbs, "80", "DRAM bandwidth (GB/s) the latency rises towards"),
-	O("mem-load", T_DBL, mem_load, "1",
-	  "loaded latency: dram-ns * (1 + mem-load * u / (1 - u))"),
+	O("dram-ns", T_DBL, dram_ns, "83", "DRAM latency, idle"),
+	O("mem-gbs", T_DBL, mem_gbs, "55", "sustained DRAM bandwidth (GB/s)"),
+	O("mem-load", T_DBL, mem_load, "0.4",
+	  "loaded latency: dram-ns * (1 + mem-load * u / (1 - u)), u = bandwidth / mem-gbs"),
+	O("mem-burst-ns", T_DBL, mem_burst_ns, "1000",
+	  "DRAM backlog the memory system absorbs before requests wait"),
 	O("mlp", T_DBL, mlp, "8", "overlap of a packet's later line misses (prefetch)"),
 	/* PCIe and the NIC's buffer: Documentation/simulator.rst gives sources */
 	O("pcie-gbps", T_DBL, pcie_gbps, "125",
 	  "PCIe bandwidth per direction per port (0: no PCIe model)"),
 	O("pcie-rd-ns", T_DBL, pcie_rd_ns, "500", "DMA read latency when the LLC hits"),
-	O("pcie-reads", T_UINT, pcie_reads, "64", "outstanding DMA reads per port"),
+	O("pcie-reads", T_UINT, pcie_reads, "32",
+	  "DMA reads a port keeps in flight (its read tags)"),
 	O("nic-buf", T_SIZE, nic_buf, "256K", "on-NIC receive buffer per port"),
+	O("nic-mpps", T_DBL, nic_mpps, "0",
+	  "frames the NIC's pipeline takes per second a port, millions (0: no limit)"),
+	O("tx-ring", T_UINT, tx_ring, "1024",
+	  "--tx: Tx descriptors a queue's NIC ring holds"),
+	O("tx-iqueue", T_UINT, tx_iqueue, "1024",
+	  "--tx: packets the NF queues when its Tx ring is full"),
+	O("tx-block", T_BOOL, tx_block, "1",
+	  "--tx: with both full the core waits (0: the packet is dropped)"),
 	O("desc-prefetch", T_BOOL, desc_prefetch, "1",
 	  "NIC descriptor cache per queue, refilled by prefetch reads (0: fetched when posted)"),
 	O("desc-cache", T_UINT, desc_cache, "64", "descriptors the NIC caches per queue"),
@@ -154,6 +170,8 @@ static const struct opt opts[] = {
 	  "descriptors per prefetch read (one read request)"),
 	O("desc-thresh", T_UINT, desc_thresh, "8",
 	  "prefetch when fewer descriptors than this are cached (0: on demand only)"),
+	O("desc-reads", T_UINT, desc_reads, "8",
+	  "descriptor reads a ring's cache keeps in flight"),
 	O("dma-engines", T_UINT, dma_engines, "0",
 	  "descriptor waits a port overlaps (0: one per queue; 1: one engine a port)"),
 	O("wb-batch", T_UINT, wb_batch, "1",
@@ -163,6 +181,8 @@ static const struct opt opts[] = {
 	  "cores pay for the model code: atomics, locks, line transfers, allocs, doorbells"),
 	O("atomic-ns", T_DBL, atomic_ns, "2.6", "locked RMW (atomic, cmpxchg, lock), owned line"),
 	O("xfer-ns", T_DBL, xfer_ns, "25", "cache-line transfer from another core"),
+	O("contention", T_BOOL, contention, "1",
+	  "a line moves to one core at a time: contending cores wait for each other"),
 	O("fence-ns", T_DBL, fence_ns, "2.4", "full fence (smp_mb)"),
 	O("alloc-ns", T_DBL, alloc_ns, "0.25", "buffer allocation or free by the driver"),
 	O("doorbell-ns", T_DBL, doorbell_ns, "100", "core time of one MMIO doorbell write"),
@@ -231,12 +251,14 @@ static const struct range ranges[] = {
 	R("ddio-ways", 0, 64), R("llc-ns", 0, SIM_MAX_NS),
 	R("dram-ns", 0, SIM_MAX_NS), R("mem-gbs", 0, 1e5),
 	R("mem-load", 0, 1000), R("mlp", 1, 1024),
+	R("mem-burst-ns", 0, SIM_MAX_NS * 10),
+	R("nic-mpps", 0, 1e4), R("tx-ring", 1, 65536), R("tx-iqueue", 0, 65536),
 	R("wss-window", 2, SIM_MAX_WSS_WINDOW),
 	R("pcie-gbps", 0, 1e5), R("pcie-rd-ns", 0, 1e6),
 	R("pcie-reads", 1, 4096), R("nic-buf", 2048, 1ULL << 32),
 	/* one read request: 512 B, 32 descriptors of 16 B */
 	R("desc-cache", 1, 4096), R("desc-batch", 1, SIM_DESC_BATCH_MAX),
-	R("desc-thresh", 0, 4096),
+	R("desc-thresh", 0, 4096), R("desc-reads", 1, 32),
 	R("dma-engines", 0, RXB_MAX_MODEL_QUEUES),
 	/* one TLP: 256 B, 16 completions of 16 B; 82598 WTHRESH: 0..16 */
 	R("wb-batch", 1, SIM_WB_BATCH_MAX),
@@ -253,7 +275,8 @@ static const char *const live_opts[] = {
 	"load", "cycles", "poll-cycles", "budget", "touch-lines", "rewrite",
 	"app-accesses", "extra", "irq-us", "refill-retry-us", "tx", "hold-us",
 	"llc-ns", "dram-ns", "mem-gbs", "mem-load", "mlp", "target-share",
-	"sync-cost", "atomic-ns", "xfer-ns", "fence-ns", "alloc-ns", "doorbell-ns",
+	"sync-cost", "atomic-ns", "xfer-ns", "contention", "fence-ns", "alloc-ns",
+	"doorbell-ns",
 	"target-cycles", "target-accesses", NULL,
 };
 
@@ -321,6 +344,11 @@ static void fmt_bound(char *buf, size_t len, double v, bool size)
 	static const char sfx[] = "KMGT";
 	int i;
 
+	/* The largest u64 (--seed) is no double: 2^64 - 1, not 2^64. */
+	if (v >= 0x1p64) {
+		snprintf(buf, len, "%llu", (unsigned long long)UINT64_MAX);
+		return;
+	}
 	for (i = 3; size && i >= 0; i--) {
 		double unit = ldexp(1, 10 * (i + 1));
 
@@ -660,8 +688,50 @@ static double opt_num(const struct sim_cfg *c, const struct opt *o)
 	}
 }
 
+/*
+ * The options a model instance's configuration comes from (sim.c,
+ * cfg_model()), in the order a refusal is blamed on them.
+ */
+static const char *const model_opts[] = {
+	"ring", "ax", "share", "ax-assoc", "ax-policy", "notif-timeout-us",
+	"dsh-period-us", "dsh-window", "dsh-tput-mbps", "dsh-overload-ratio",
+	"ceio-budget", "ceio-force-slow", "nicmem", "nicmem-split", "buf-stride",
+	"headroom", "cores", "ports", "llc", "llc-ways", "ddio-ways", NULL,
+};
+
+/*
+ * The model's own rules (rxb_model_validate(), as the module applies
+ * them), named by option: the one whose default the model would accept
+ * with everything else as given, else the model.
+ */
+static int cfg_check_opts(const struct sim_cfg *c);
+
+static int model_check(const struct sim_cfg *c)
+{
+	const char *msg, *m2;
+	struct sim_cfg tmp;
+	unsigned int i;
+	char buf[64];
+
+	if (!sim_model_check(c, &msg))
+		return 0;
+	for (i = 0; model_opts[i]; i++) {
+		const struct opt *o = opt_find(model_opts[i]);
+
+		tmp = *c;
+		if (opt_apply(&tmp, o->name, o->def) || cfg_check_opts(&tmp) ||
+		    sim_model_check(&tmp, &m2))
+			continue;
+		opt_value(c, o->name, buf, sizeof(buf));
+		return fail("--%s %s: %s", o->name, buf,
+			    msg ? msg : "the ring model refuses it");
+	}
+	return fail("--model %.32s: %s", c->model,
+		    msg ? msg : "the ring model refuses this configuration");
+}
+
 /* Every option in its range, then the rules between options. */
-static int cfg_check(const struct sim_cfg *c)
+static int cfg_check_opts(const struct sim_cfg *c)
 {
 	unsigned int i;
 
@@ -707,6 +777,8 @@ static int cfg_check(const struct sim_cfg *c)
 		if (!S_ISREG(st.st_mode) || st.st_size > (1LL << 30))
 			return fail("--trace %.200s: want a regular file of at most 1 GiB",
 				    c->trace);
+		if (traffic_check_trace(c, opt_err, sizeof(opt_err)))
+			return -EINVAL;
 	} else if (!c->flows) {
 		return fail("--flows must be at least 1");
 	}
@@ -762,6 +834,11 @@ static int cfg_check(const struct sim_cfg *c)
 			return fail("--extra %u:...: want a core below --cores %u",
 				    i, c->cores);
 	return 0;
+}
+
+static int cfg_check(const struct sim_cfg *c)
+{
+	return cfg_check_opts(c) ?: model_check(c);
 }
 
 bool sim_cfg_check(const struct sim_cfg *c, FILE *err)
@@ -898,6 +975,11 @@ M(nic_drop, r->nic_drop)
 M(pcie_up_gbs, r->pcie_up_gbs)
 M(pcie_down_gbs, r->pcie_down_gbs)
 M(pcie_rd_us, r->pcie_rd_us)
+M(rd_wait_us, r->rd_wait_us)
+M(meta_pct, r->meta_pct)
+M(tx_occ_pct, r->tx_occ_pct)
+M(tx_block_pct, r->tx_block_pct)
+M(tx_drop, r->tx_drop)
 M(desc_wait_pct, r->delivered ? 100.0 * r->desc_waits / r->delivered : 0)
 M(desc_wait_us, r->desc_wait_us)
 M(desc_miss_pct, r->delivered ? 100.0 * r->desc_misses / r->delivered : 0)
@@ -939,6 +1021,9 @@ M(locks, r->lock_pkt)
 M(fences, r->fence_pkt)
 M(allocs, r->alloc_pkt)
 M(doorbells, r->db_pkt)
+M(xfer_wait_ns, r->xwait_ns_pkt)
+M(mmio_rd_pkt, r->mmio_rd_pkt)
+M(mmio_ns_pkt, r->mmio_ns_pkt)
 M(cross_frees, r->cross_frees)
 M(buf_errs, r->buf_errs)
 M(sim_ms, r->sim_s * 1e3)
@@ -959,6 +1044,12 @@ const struct sim_metric sim_metrics[] = {
 	MD(pcie_up_gbs, "%.1f", "PCIe NIC-to-host bytes, TLP overhead included (GB/s)"),
 	MD(pcie_down_gbs, "%.1f", "PCIe host-to-NIC bytes, TLP overhead included (GB/s)"),
 	MD(pcie_rd_us, "%.2f", "Tx DMA read request latency, mean (us; thesis Fig. 5.7e)"),
+	MD(rd_wait_us, "%.3f", "DMA reads: mean wait for a free read tag (us)"),
+	MD(meta_pct, "%.1f",
+	   "PCIe host-to-NIC bytes that are descriptors or notifications (%; Enso section 2)"),
+	MD(tx_occ_pct, "%.1f", "NIC Tx ring occupancy, % of --tx-ring (thesis Fig. 5.7f)"),
+	MD(tx_block_pct, "%.1f", "core time spent waiting for a full Tx path (%)"),
+	MD(tx_drop, "%.0f", "drops: Tx path full (--tx-block 0)"),
 	MD(desc_wait_pct, "%.2f",
 	   "frames the DMA engine held for a descriptor not cached (% of delivered)"),
 	MD(desc_wait_us, "%.3f", "mean wait of those frames for their descriptor (us)"),
@@ -1008,6 +1099,12 @@ const struct sim_metric sim_metrics[] = {
 	MD(fences, "%.2f", "model code: full fences per packet"),
 	MD(allocs, "%.2f", "model code: buffer allocator calls per packet"),
 	MD(doorbells, "%.3f", "model code: doorbell writes per packet"),
+	MD(mmio_rd_pkt, "%.3f",
+	   "driver's MMIO reads of NIC registers/memory per packet (pcie_mmio_reads)"),
+	MD(mmio_ns_pkt, "%.1f",
+	   "core stall on those uncached reads, ns per packet (--pcie-rd-ns each)"),
+	MD(xfer_wait_ns, "%.2f",
+	   "model code: ns per packet waiting for a line another core is taking (--contention)"),
 	MD(cross_frees, "%.0f", "buffers freed by a core other than their pool's"),
 	MD(buf_errs, "%.0f",
 	   "buffer reference errors (a buffer freed with a packet in it outstanding): 0"),

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: run test_sim of each build flavour, nested as KTAP subtests.
-# The plain build runs every case; the ASan/UBSan build the unit and model
-# cases (the experiments are the same code on longer runs).  Then the
+# The plain build runs every case, in two shards side by side
+# (SIM_SHARD); the ASan/UBSan build the unit and model cases (the
+# experiments are the same code on longer runs).  Then the
 # command line: test_cli.sh (bad input) on each flavour's rxbisect-sim,
-# fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 50, seed
+# fuzz_cli.py (random command lines, SIM_FUZZ_SECONDS, default 20, seed
 # SIM_FUZZ_SEED, default 1) on the ASan/UBSan one, and the libFuzzer
 # target of the option layer (build/fuzz/fuzz_opts, clang) for
-# SIM_LIBFUZZER_SECONDS (default 20), and predict.py --quick (three rows
+# SIM_LIBFUZZER_SECONDS (default 15) beside it, and predict.py --quick (three rows
 # of the prediction table and one of the sensitivity table: that it runs
 # and prints well-formed rows, not their numbers).  The last line is
 # "# Totals: pass:N fail:N skip:N" over the nested cases.
@@ -38,6 +39,13 @@ echo "KTAP version 1"
 echo "1..$ntests"
 n=0 pass=0 fail=0 skip=0
 
+# limited CMD...: run CMD with 600 s of CPU (a hang spins: the
+# simulation is one CPU-bound thread) and an hour of wall time, so that a
+# machine loaded by others slows the tests down without failing them.
+limited() {
+	( ulimit -t 600 && exec timeout 3600 "$@" )
+}
+
 # tally NAME LOG RC T0: count LOG's nested results, print test n's line.
 tally() {
 	local name=$1 log=$2 rc=$3 t0=$4 p s x
@@ -63,11 +71,27 @@ for f in "${flavours[@]}"; do
 	[ "$f" = plain ] || filter=${SIM_TEST:-unit}
 	t0=$SECONDS
 	echo "# $f:test_sim${filter:+ (SIM_TEST=$filter)}"
-	SIM_TEST=$filter timeout 600 "$build/$f/test_sim" 2>&1 | tee "$log" | sed -u 's/^/    /'
-	rc=${PIPESTATUS[0]}
+	if [ "$f" = plain ]; then
+		# Two shards side by side (the machine's two cores), then
+		# their logs one after the other.
+		SIM_SHARD=0/2 SIM_TEST=$filter limited "$build/$f/test_sim" \
+			>"$log.0" 2>&1 &
+		pid0=$!
+		SIM_SHARD=1/2 SIM_TEST=$filter limited "$build/$f/test_sim" \
+			>"$log.1" 2>&1
+		rc=$?
+		wait "$pid0"
+		rc0=$?
+		[ "$rc" -eq 0 ] && rc=$rc0
+		cat "$log.0" "$log.1" | tee "$log" | sed 's/^/    /'
+	else
+		SIM_TEST=$filter limited "$build/$f/test_sim" 2>&1 | tee "$log" |
+			sed -u 's/^/    /'
+		rc=${PIPESTATUS[0]}
+	fi
 	if [ "$f" != plain ] && [ -z "${SIM_TEST:-}" ]; then
 		# The models too, briefly, under the sanitizers.
-		SIM_TEST=models timeout 600 "$build/$f/test_sim" 2>&1 | tee -a "$log" |
+		SIM_TEST=models limited "$build/$f/test_sim" 2>&1 | tee -a "$log" |
 			grep -E '^(ok|not ok|#)' | sed -u 's/^/    /'
 		rc2=${PIPESTATUS[0]}
 		[ "$rc" -eq 0 ] && rc=$rc2
@@ -88,7 +112,7 @@ done
 # The libFuzzer target (one process) runs beside fuzz_cli.py (one process
 # at a time): started here, its result reported after fuzz_cli's.
 fo_pid= fo_t0=$SECONDS
-secs=${SIM_LIBFUZZER_SECONDS:-20}
+secs=${SIM_LIBFUZZER_SECONDS:-15}
 if cli_case asan:fuzz_opts && [ -x "$build/fuzz/fuzz_opts" ]; then
 	# Crash inputs land in build/fuzz/ (crash-*), to replay:
 	# build/fuzz/fuzz_opts FILE
@@ -103,13 +127,13 @@ if cli_case asan:fuzz_cli && [[ " ${flavours[*]} " == *" asan "* ]]; then
 	n=$((n + 1))
 	log=$build/asan/fuzz_cli.log
 	t0=$SECONDS
-	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-50} s, seed ${SIM_FUZZ_SEED:-1})"
+	echo "# asan:fuzz_cli (${SIM_FUZZ_SECONDS:-20} s, seed ${SIM_FUZZ_SEED:-1})"
 	if ! command -v python3 >/dev/null; then
 		echo "ok $n asan:fuzz_cli # SKIP python3 not installed"
 		skip=$((skip + 1))
 	else
-		timeout $((${SIM_FUZZ_SECONDS:-50} + 120)) python3 "$here/fuzz_cli.py" \
-			--seconds "${SIM_FUZZ_SECONDS:-50}" "$build/asan/rxbisect-sim" 2>&1 |
+		timeout $((${SIM_FUZZ_SECONDS:-20} + 120)) python3 "$here/fuzz_cli.py" \
+			--seconds "${SIM_FUZZ_SECONDS:-20}" "$build/asan/rxbisect-sim" 2>&1 |
 			tee "$log" | sed -u 's/^/    /'
 		rc=${PIPESTATUS[0]}
 		if [ "$rc" -eq 0 ]; then
@@ -160,12 +184,17 @@ if cli_case plain:predict; then
 		# Rows: source, quantity ... then paper, sim, ratio as numbers or --.
 		num='([0-9.]+|--)'
 		rows=$(grep -cE "^(Fig|Table)[^ ]* .*  $num +$num +$num( |\$)" "$log")
-		sens=$(grep -cE '  [yn] +([yn]{2} +)+(robust|fragile: )' "$log")
-		if [ "$rc" -eq 0 ] && [ "$rows" -eq 3 ] && [ "$sens" -eq 1 ]; then
+		# Grid rows: parameter, default, variation, source, a cell a
+		# headline; then the verdict.
+		sens=$(grep -cE '^[a-z-]+ +[0-9.]+ +[-+0-9]+/[-+0-9]+ % .*  [yn]{2}$' "$log")
+		verd=$(grep -cE '^Verdict: (robust|fragile: )' "$log")
+		tally=$(grep -cE '^Tally: [0-9]+ rows with a ratio' "$log")
+		if [ "$rc" -eq 0 ] && [ "$rows" -eq 3 ] && [ "$sens" -eq 1 ] &&
+		   [ "$verd" -eq 1 ] && [ "$tally" -eq 1 ]; then
 			echo "ok $n plain:predict # time=$((SECONDS - t0))s"
 			pass=$((pass + 1))
 		else
-			echo "    # exit $rc, $rows prediction rows (want 3), $sens sensitivity rows (want 1)"
+			echo "    # exit $rc, $rows prediction rows (want 3), $sens sensitivity rows (want 1), $verd verdicts, $tally tallies (want 1 each)"
 			echo "not ok $n plain:predict # (log: $log)"
 			fail=$((fail + 1))
 		fi

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rxbisect-sim engine: the NIC, the host (cores, buffer pools, LLC) and
- * the environment (struct rxb_drv_ops, struct rxb_hw_ops) the ring-model cores run in.
+ * the environment (struct rxb_drv_ops, struct rxb_hw_ops) a ring model's
+ * two halves run in (models.c creates and enters them).
  *
  * Per packet: the port's arrival process picks a flow, RSS picks the
- * queue, the model's hw_rx takes a buffer and calls dma_write, which
+ * queue, the model's NIC half (its rx, in the NIC's context) takes a
+ * buffer and calls dma_write, which
  * writes the packet's lines into the LLC model at the buffer's address.
  * A core polls its queue when an interrupt (raise_irq) finds it idle, or
  * again after a batch; it processes each packet for base cycles plus the
@@ -23,9 +25,11 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/err.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <rxbisect/rxb_desc.h>
-#include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_drv_model.h>
+#include <rxbisect/rxb_hw_model.h>
 #include <rxbisect/rxb_nicmem.h>
 #include <rxbisect/rxb_wss.h>
 #include <shim.h>
@@ -48,12 +52,14 @@
  * sequence number, LCRC and a 4-DW header per TLP; 256 B maximum payload,
  * 512 B maximum read request.  Descriptors are fetched PCIE_DESC_BATCH per
  * read when posted (--desc-prefetch 0), or by the NIC's descriptor cache
- * (desc_take()).
+ * (desc_take()).  Every DMA read the NIC issues holds one of its
+ * --pcie-reads read tags until its completion is back (dma_read()).
  *
- * DRAM is a token bucket: MEM_BURST_PS of traffic at --mem-gbs pass at
- * once (the controllers' queues); beyond that, cores wait for their reads
- * and the NIC's DMA writes stall.  Below saturation the loaded-latency curve
- * (--mem-load) alone models queueing.
+ * DRAM is a token bucket: --mem-burst-ns of traffic at --mem-gbs pass at
+ * once (the controllers' and the IIO's queues); beyond that backlog, cores
+ * wait for their reads, the NIC's DMA writes stall and its reads wait
+ * behind them.  Below saturation the measured loaded-latency curve alone
+ * models queueing (mem_tick()).
  */
 #define PCIE_TLP_OH	24
 #define PCIE_MPS	256
@@ -61,21 +67,20 @@
 #define PCIE_DESC_BATCH	8
 #define PCIE_DB_BYTES	4
 #define PCIE_NOTIF_EVERY 32	/* packets between reads of notif_* xstats */
-#define MEM_BURST_PS	(1000 * PS_PER_NS)
+#define SIM_DESC_READS_MAX 32	/* --desc-reads */
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
 /* Events of the model code a core pays for (sync_note()). */
-enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_NR };
+enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_WAIT, SC_NR };
 /* BUF_FILLED: the NIC wrote a packet into it, no core has processed it. */
 enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
 /*
- * The on-NIC memory tier: each read of its clock by a core (a fetch's busy
- * wait, an asynchronous fetch's issue or check) costs the core
- * TIER_CLOCK_PS; it bounds a busy wait's overshoot.  A frame in the tier
- * holds a struct tier_rec, and the host fetch copies it into a landing
- * pad (the bytes of the host buffer, env_dma_ptr()), read at delivery.
+ * The on-NIC memory tier: a frame in the tier holds a struct tier_rec, and
+ * the tier's fetch engine (nic_mem.c, run in the NIC's context by
+ * fetch_event() once the fetch latency has passed) copies it into a
+ * landing pad (the bytes of the host buffer, env_dma_ptr()), read at
+ * delivery.  Nobody waits on the tier's clock.
  */
-#define TIER_CLOCK_PS	(10 * PS_PER_NS)
 #define TIER_MAGIC	0x7ce10f7cU
 /*
  * The header/data split (--nicmem-split, nic_hds.c): the DMA engine's
@@ -122,13 +127,46 @@ struct tier_rec {
 struct sim;
 
 /*
- * The NIC's descriptor cache of one queue (--desc-prefetch): descriptors
- * read and not yet taken, and the one read in flight, landing at @land.
+ * The NIC's descriptor cache of one ring (--desc-prefetch): descriptors
+ * read and not yet taken, and the reads in flight (up to --desc-reads), in
+ * ring order, each landing no sooner than the one before it.
  */
 struct dcache {
-	u64 land;
-	u64 ready;		/* its last wait ends: cached ones usable */
-	u32 cached, fetching;
+	u32 cached;
+	u32 nfly, fly_head, fly_desc;
+	u32 fly_n[SIM_DESC_READS_MAX];
+	u64 fly_land[SIM_DESC_READS_MAX];
+};
+
+/*
+ * The Tx path of one queue (--tx): the packets its core processed and
+ * handed to the NIC, oldest first: [head, iss) have had every read
+ * request issued, [iss, tail) wait; the NIC reads only from the first
+ * --tx-ring of them (its Tx ring), the rest wait in the NF's queue.
+ */
+struct txent {
+	u64 t_arr;
+	u64 addr;		/* where the NIC reads it from */
+	u32 buf;
+	u32 len;
+	u16 core;
+	u16 reqs, fly;		/* read requests, those in flight */
+	u32 wlen;		/* frame bytes on the wire */
+	u8 touched;		/* lines the core read (in its L2) */
+};
+
+struct txq {
+	struct txent *e;
+	u32 mask, head, iss, tail;
+	u16 req_next;		/* requests of e[iss] issued */
+	u16 unread;		/* Tx descriptors posted, not yet read */
+};
+
+/* A Tx read request in flight: it completes at @t. */
+struct txcomp {
+	u64 t;
+	u32 idx;
+	u16 q;
 };
 
 /* A packet in the NIC's receive buffer, waiting for its DMA. */
@@ -139,11 +177,26 @@ struct npkt {
 struct sport {
 	struct sim *s;
 	unsigned int idx;
-	/* PCIe: when the links and the read slots are next free (ps) */
-	u64 up_free, down_free, rd_free;
+	/* PCIe: when the links are next free (ps) */
+	u64 up_free, down_free;
 	u64 up_bytes, down_bytes;
+	u64 meta_down;			/* of down_bytes: descriptors, notifications */
+	/* the read tags: a min-heap of the times each is free again */
+	u64 *tag;
+	unsigned int ntags;
 	double rd_lat_sum;		/* Tx read requests: latency sum (ps) */
 	u64 rd_n;
+	double rd_wait_sum;		/* DMA reads: waits for a tag (ps) */
+	u64 rd_wait_n;
+	/* the Tx engine (--tx): a queue per core, the requests in flight */
+	struct txq txq[RXB_MAX_MODEL_QUEUES];
+	struct txcomp *comp;		/* min-heap by @t */
+	u32 ncomp;
+	unsigned int tx_rr;
+	u64 egress_free;
+	double tx_occ_sum;
+	/* --nic-mpps: when the DMA engine may start its next frame */
+	u64 nic_next;
 	/* the on-NIC receive buffer, a FIFO in front of the DMA engine */
 	struct npkt *nb;
 	u32 nb_cap, nb_head, nb_tail;
@@ -160,13 +213,15 @@ struct sport {
 	u64 ent_seen, comp_seen;
 	/*
 	 * --desc-prefetch: the cache per queue the model reads descriptors
-	 * for (RXB_PCIE_DESC_RD in hw_rx), a list ring's ringG_out_of_order
+	 * for (RXB_PCIE_DESC_RD in the NIC half's rx), a list ring's ringG_out_of_order
 	 * xstats (the last value of each), when each list ring's last read
 	 * at a new place lands, when each of the --dma-engines engines is
 	 * free of a frame waiting for its descriptor, and when the next
 	 * frame may start (the earliest of those).
 	 */
 	struct dcache dc[RXB_MAX_MODEL_QUEUES];
+	u8 stream[RXB_MAX_MODEL_QUEUES];	/* queue -> its ring's cache */
+	unsigned int desc_acc;		/* --desc-prefetch 0: posted, unread */
 	u16 *xs_ooo;
 	u64 *ooo_seen;
 	unsigned int n_ooo;
@@ -182,7 +237,7 @@ struct sport {
 	u8 wb_pend[RXB_MAX_MODEL_QUEUES];
 	u32 nb_q[RXB_MAX_MODEL_QUEUES];
 	u64 cqe_writes, cqe_owed, cqe_done;
-	bool in_rx;			/* in hw_rx: a descriptor read is a take */
+	bool in_rx;			/* in the NIC half's rx: a descriptor read is a take */
 	u64 desc_reads, desc_misses, desc_waits;	/* measured */
 	double desc_wait_ps;
 	const struct rxb_model_ops *ops;
@@ -190,15 +245,19 @@ struct sport {
 	struct traffic tr;
 	bool timer_pending;
 	struct rxb_qstats *snap;	/* qstats at the end of warm-up */
+	/* the model's two halves (models.c); @m is @in.m, the driver's */
+	struct sim_inst in;
 };
 
 struct score {
 	unsigned int idx, port, q;
 	int state;
 	int n, i;			/* packets of the batch, current one */
-	u64 doorbells;			/* its queue's doorbells charged to PCIe */
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
+	bool tx_wait;			/* batch[i] processed, its Tx path full */
+	u64 tx_wait_at;
+	u64 tx_block_ps;
 	u64 busy_ps;
 	u64 sync_ps;			/* model-code cost not yet charged */
 	u64 stall_ps;			/* waited on the tier, not yet charged */
@@ -212,6 +271,7 @@ struct score {
 struct sline {
 	u64 tag;			/* line number + 1, 0: empty slot */
 	u64 sharers;			/* cores holding a copy */
+	u64 busy;			/* its last transfer ends (ps) */
 	int owner;			/* last core that wrote it, -1: none */
 };
 
@@ -250,7 +310,8 @@ struct sim {
 	double mem_bw, dram_ps;
 	u64 mem_free, mem_seen;		/* DRAM queue: next free (ps), lines */
 	double line_ps;			/* DRAM time of one line at --mem-gbs */
-	double up_ps_per_byte, rd_slot_ps;
+	u64 burst_ps;			/* --mem-burst-ns */
+	double up_ps_per_byte, rd_ps, nic_gap_ps;
 	bool pcie;
 	/* measurement */
 	bool measuring;
@@ -268,11 +329,13 @@ struct sim {
 	u64 arr_bytes, del_bytes;
 	u64 busy0[SIM_MAX_CORES];
 	u64 pool_fails0, cross0;
-	u64 nic_drop, up0, down0;
+	u64 nic_drop, up0, down0, meta0, tx_block0[SIM_MAX_CORES];
+	u64 tx_drop, copy_drop, run_delivered, run_txdrop, run_copydrop;
 	u64 events;
 	/* the on-NIC memory tier, shared by the ports, and the landing pads */
 	struct rxb_nicmem nm;
-	u64 nic_skew_ps, nic_skew_at;	/* the tier's clock read by the NIC */
+	u64 mmio_reads;			/* the driver halves' MMIO reads, measured */
+	double mmio_ps;			/* core time they took, measured */
 	u8 **land;
 	u32 nland, land_cap, *land_free, nland_free;
 	u64 tier_pkts;
@@ -400,9 +463,27 @@ static unsigned int ent_dma(const struct sim *s, unsigned int p)
 	return 3 * s->c.ports + p;
 }
 
+/* The Tx engine of port @p (with --tx and --pcie-gbps). */
+static unsigned int ent_tx(const struct sim *s, unsigned int p)
+{
+	return 4 * s->c.ports + p;
+}
+
+/* The NIC's doorbell service of port @p (after a kick). */
+static unsigned int ent_db(const struct sim *s, unsigned int p)
+{
+	return 5 * s->c.ports + p;
+}
+
+/* The fetch engine of the on-NIC memory tier (one, shared by the ports). */
+static unsigned int ent_fetch(const struct sim *s)
+{
+	return 6 * s->c.ports;
+}
+
 static unsigned int ent_core(const struct sim *s, unsigned int c)
 {
-	return 4 * s->c.ports + c;
+	return 6 * s->c.ports + 1 + c;
 }
 
 /* ---- buffers and pools --------------------------------------------- */
@@ -589,7 +670,7 @@ static void buf_put(struct sim *s, int core, u32 b)
 /*
  * DRAM as one FIFO server of --mem-gbs: every line read or written since
  * the last call queues behind the others.  Returns the backlog (ps) a
- * request made now sees; past MEM_BURST_PS, cores wait on their misses
+ * request made now sees; past --mem-burst-ns, cores wait on their misses
  * and the NIC stalls.
  */
 static u64 mem_charge(struct sim *s)
@@ -605,12 +686,18 @@ static u64 mem_charge(struct sim *s)
 	return s->mem_free - s->now;
 }
 
-/* Latency of a DRAM line read issued now, queueing included (ps). */
-static double dram_lat(struct sim *s)
+/* The backlog beyond what the memory system absorbs: the wait (ps). */
+static u64 mem_wait(struct sim *s)
 {
 	u64 q = mem_charge(s);
 
-	return s->dram_ps + (q > MEM_BURST_PS ? q - MEM_BURST_PS : 0);
+	return q > s->burst_ps ? q - s->burst_ps : 0;
+}
+
+/* Latency of a DRAM line read issued now, queueing included (ps). */
+static double dram_lat(struct sim *s)
+{
+	return s->dram_ps + mem_wait(s);
 }
 
 /* Advance PCIe resource @free by @ps from now at the earliest. */
@@ -628,8 +715,52 @@ static inline u64 tlp_bytes(u64 len, unsigned int max)
 }
 
 /*
+ * A DMA read the NIC wants to issue at @t (>= now): it takes the read tag
+ * free soonest (the min-heap's root), is issued then and holds the tag
+ * for @lat_ps.  Returns when its completion is back.  Reads that miss no
+ * line still wait behind the posted writes the memory system holds back
+ * (PCIe ordering: a read request does not pass a posted write).
+ */
+static u64 dma_read(struct sim *s, struct sport *p, u64 t, double lat_ps)
+{
+	u64 *h = p->tag, start, done;
+	unsigned int i = 0, n = p->ntags;
+
+	start = max_t(u64, t, h[0]);
+	done = start + (u64)lat_ps;
+	if (s->measuring) {
+		p->rd_wait_sum += start - t;
+		p->rd_wait_n++;
+	}
+	/* Replace the root, sift down. */
+	for (;;) {
+		unsigned int l = 2 * i + 1, r = l + 1, m = i;
+		u64 v = m == i ? done : h[m];
+
+		if (l < n && h[l] < v) {
+			m = l;
+			v = h[l];
+		}
+		if (r < n && h[r] < v)
+			m = r;
+		if (m == i)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = done;
+	return done;
+}
+
+/* Latency of a DMA read of lines that hit (descriptors, commands): ps. */
+static double dma_rd_hit_ps(struct sim *s)
+{
+	return s->rd_ps + mem_wait(s);
+}
+
+/*
  * The NIC DMA-reads @n descriptors (posted buffers): one read request up
- * per batch, the completions down, a read slot for the latency.
+ * per batch, the completions down, a read tag for the latency.
  */
 static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
 {
@@ -641,29 +772,63 @@ static void pcie_desc_fetch(struct sim *s, struct sport *p, unsigned int n)
 		 (double)n * (sizeof(struct rxb_rx_desc) +
 			      (double)PCIE_TLP_OH / PCIE_DESC_BATCH) * ps);
 	p->down_bytes += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
-	pcie_use(s, &p->rd_free, (double)n / PCIE_DESC_BATCH * s->rd_slot_ps);
+	p->meta_down += n * (sizeof(struct rxb_rx_desc) + PCIE_TLP_OH / PCIE_DESC_BATCH);
+	p->desc_acc += n;
+	while (p->desc_acc >= PCIE_DESC_BATCH) {
+		p->desc_acc -= PCIE_DESC_BATCH;
+		dma_read(s, p, s->now, dma_rd_hit_ps(s));
+	}
 }
 
 /*
- * The NIC's descriptor cache of queue @d issues a read at @t: one read
- * request up of --desc-batch descriptors (no more than the cache has room
- * for), their completion down, a read slot; it lands after the wait for
- * a slot and --pcie-rd-ns.
+ * The NIC's descriptor cache @d issues a read at @t: one read request up
+ * of --desc-batch descriptors (no more than the cache has room for), their
+ * completion down, a read tag; it lands once its tag is free and the read
+ * is back (dma_read()), and no sooner than the read before it.
  */
 static void desc_read(struct sim *s, struct sport *p, struct dcache *d, u64 t)
 {
-	u32 n = min_t(u32, s->c.desc_batch, s->c.desc_cache - d->cached);
+	u32 n = min_t(u32, s->c.desc_batch,
+		      s->c.desc_cache - d->cached - d->fly_desc);
 	u64 bytes = tlp_bytes((u64)n * sizeof(struct rxb_rx_desc), PCIE_MPS);
-	u64 slot = p->rd_free > t ? p->rd_free - t : 0;
+	u32 i = (d->fly_head + d->nfly) % SIM_DESC_READS_MAX;
+	u64 land;
 
 	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
 	p->up_bytes += PCIE_TLP_OH;
 	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
 	p->down_bytes += bytes;
-	pcie_use(s, &p->rd_free, s->rd_slot_ps);
-	d->fetching = n;
-	d->land = t + slot + (u64)(s->c.pcie_rd_ns * PS_PER_NS);
+	p->meta_down += bytes;
+	land = dma_read(s, p, t, dma_rd_hit_ps(s));
+	if (d->nfly) {
+		u32 prev = (i + SIM_DESC_READS_MAX - 1) % SIM_DESC_READS_MAX;
+
+		land = max_t(u64, land, d->fly_land[prev]);
+	}
+	d->fly_n[i] = n;
+	d->fly_land[i] = land;
+	d->nfly++;
+	d->fly_desc += n;
 	p->desc_reads += s->measuring;
+}
+
+/* The oldest read in flight of @d landed: its descriptors are cached. */
+static void desc_land(struct dcache *d)
+{
+	u32 n = d->fly_n[d->fly_head];
+
+	d->cached += n;
+	d->fly_desc -= n;
+	d->fly_head = (d->fly_head + 1) % SIM_DESC_READS_MAX;
+	d->nfly--;
+}
+
+/* Drop what @d holds and has in flight: reads for the wrong place. */
+static void desc_flush(struct dcache *d)
+{
+	d->cached = 0;
+	d->nfly = 0;
+	d->fly_desc = 0;
 }
 
 /*
@@ -709,49 +874,59 @@ static void dma_engine_hold(struct sport *p, u64 t)
 
 /*
  * The model took a descriptor for queue @qi (its RXB_PCIE_DESC_RD in
- * hw_rx).  The NIC's cache of the queue holds descriptors read ahead in
- * array order; below --desc-thresh it reads --desc-batch more, one read in
- * flight.  A take that finds the cache empty waits for that read, or for
- * one of its own.  A list ring's take out of array order (the model's
- * ringG_out_of_order moved) misses whatever is cached: the NIC reads at
- * the new place and waits.  A list ring's reads at a new place follow
- * each other (the next link is in the descriptor read last), whichever
- * queue takes.  The simulator runs hw_rx once the frame has crossed the
- * link, so the wait holds a DMA engine before the next frame
+ * the NIC half's rx), from the ring models.c says the queue takes from (a shared ring
+ * is one descriptor stream, whichever of its queues takes).  The NIC's
+ * cache of the ring holds descriptors read ahead in array order; below
+ * --desc-thresh (cached and in flight) it reads --desc-batch more at a
+ * time, up to --desc-reads reads in flight, as far as the cache has room.
+ * A take that finds the cache empty takes the next descriptor of the
+ * oldest read in flight, or of one of its own, and waits for it to land;
+ * takes of an array ring need not wait for each other (the addresses are
+ * known: on demand, reads for several frames overlap).  A list ring's
+ * take out of array order (the model's ringG_out_of_order moved) misses
+ * whatever is cached or coming:
+ * the NIC reads at the new place and waits.  A list ring's reads at a new
+ * place follow each other (the next link is in the descriptor read last),
+ * whichever queue takes.  The simulator runs the NIC half's rx once the frame has
+ * crossed the link, so the wait holds a DMA engine before the next frame
  * (dma_engine_hold(); Documentation/simulator.rst, "Descriptor prefetch").
  */
 static void desc_take(struct sim *s, struct sport *p, unsigned int qi)
 {
-	struct dcache *d = &p->dc[qi % RXB_MAX_MODEL_QUEUES];
-	u64 t = max_t(u64, s->now, d->ready);
+	struct dcache *d = &p->dc[p->stream[qi % RXB_MAX_MODEL_QUEUES]];
+	u64 t = s->now;
 	int ring;
 
-	if (d->fetching && d->land <= t) {
-		d->cached += d->fetching;
-		d->fetching = 0;
-	}
+	while (d->nfly && d->fly_land[d->fly_head] <= t)
+		desc_land(d);
 	ring = p->n_ooo ? desc_ooo(p) : -1;
 	if (ring >= 0) {
 		u64 *rl = &p->ring_land[ring % RXB_MAX_MODEL_QUEUES];
 
-		d->cached = 0;
+		desc_flush(d);
 		desc_read(s, p, d, max_t(u64, t, *rl));
-		*rl = d->land;
+		*rl = d->fly_land[d->fly_head];
 		p->desc_misses += s->measuring;
 	}
-	if (!d->cached) {
-		if (!d->fetching)
+	if (d->cached) {
+		d->cached--;
+	} else {
+		/* The next descriptor in ring order: the oldest read's. */
+		if (!d->nfly)
 			desc_read(s, p, d, t);
-		t = d->land;
-		d->cached = d->fetching;
-		d->fetching = 0;
+		t = max_t(u64, t, d->fly_land[d->fly_head]);
+		d->fly_desc--;
+		if (!--d->fly_n[d->fly_head]) {
+			d->fly_head = (d->fly_head + 1) % SIM_DESC_READS_MAX;
+			d->nfly--;
+		}
 	}
-	d->cached--;
-	if (d->cached < s->c.desc_thresh && !d->fetching)
-		desc_read(s, p, d, t);
+	if (d->cached + d->fly_desc < s->c.desc_thresh)
+		while (d->nfly < s->c.desc_reads &&
+		       d->cached + d->fly_desc + s->c.desc_batch <= s->c.desc_cache)
+			desc_read(s, p, d, s->now);
 	if (t == s->now)
 		return;
-	d->ready = t;
 	dma_engine_hold(p, t);
 	if (s->measuring) {
 		p->desc_waits++;
@@ -846,6 +1021,15 @@ static int notif_setup(struct sport *p)
  * cache (a read after another core's write, a write while others hold
  * it) costs --xfer-ns, a locked RMW --atomic-ns more, smp_mb()
  * --fence-ns.  Plain loads and stores are invisible.
+ *
+ * A line moves to one core at a time (--contention): a transfer starts
+ * when the line's previous transfer has ended, at the core's own time in
+ * its poll (now plus the model-code cost it has run up).  Cores that
+ * touch one line together wait for each other's transfers, so a contended
+ * access costs more the more cores contend, as measured for contended
+ * atomics (David, Guerraoui, Trigonakis, SOSP 2013, section 4: the latency
+ * of atomic operations on one line grows with the threads hammering it;
+ * the rate at which a line can change owner is bounded by its transfer).
  */
 static struct sline *sline_get(struct sim *s, u64 line)
 {
@@ -915,8 +1099,14 @@ static void sync_note(struct rxb_shim_sink *k, enum rxb_shim_ev ev,
 		}
 	}
 	if (xfer) {
+		u64 t = s->now + c->sync_ps, start = t;
+
+		if (s->c.contention && l->busy > t)
+			start = l->busy;
+		l->busy = start + (u64)s->xfer_ps;
 		c->sc[SC_XFER]++;
-		c->sync_ps += s->xfer_ps;
+		c->sc[SC_WAIT] += start - t;
+		c->sync_ps += start - t + (u64)s->xfer_ps;
 	}
 }
 
@@ -1043,6 +1233,7 @@ static void env_raise_irq(void *env, unsigned int q)
 	struct sim *s = p->s;
 	struct score *c = &s->core[p->idx * s->qpp + q];
 
+	rxb_nic_ctx_assert("raise_irq");
 	if (c->state != CORE_IDLE)
 		return;		/* polling: the vector is masked (NAPI) */
 	c->state = CORE_WAKING;
@@ -1069,6 +1260,18 @@ static u64 env_now_ns(void *env)
 }
 
 /*
+ * The memory system holds back more than --mem-burst-ns of traffic: the
+ * NIC's posted writes wait for it (its PCIe write credits run out), so the
+ * link takes nothing more until the backlog is back under the burst.
+ */
+static void dma_write_stall(struct sim *s, struct sport *p)
+{
+	if (mem_charge(s) > s->burst_ps && s->pcie &&
+	    p->up_free < s->mem_free - s->burst_ps)
+		p->up_free = s->mem_free - s->burst_ps;
+}
+
+/*
  * The NIC wrote a packet of @len bytes at bus address @addr: its lines
  * through DDIO; DRAM behind by more than the write buffers hold stalls
  * the NIC.
@@ -1080,9 +1283,7 @@ static void pkt_dma_lines(struct sim *s, struct sport *p, u64 addr, u32 len)
 	/* The packet's lines, not its bytes: what DDIO sees. */
 	for (a = addr & ~(u64)(LLC_LINE - 1); a < addr + len; a += LLC_LINE)
 		llc_dma_write(&s->llc, a);
-	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
-	    p->up_free < s->mem_free - MEM_BURST_PS)
-		p->up_free = s->mem_free - MEM_BURST_PS;
+	dma_write_stall(s, p);
 }
 
 /* ---- the header/data split (--nicmem-split, nic_hds.c) ------------ */
@@ -1195,6 +1396,7 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 	u64 off;
 
 	(void)csum;
+	rxb_nic_ctx_assert("dma_write");
 	if (addr < BUF_BASE + s->c.headroom || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
@@ -1237,32 +1439,20 @@ static u8 env_dma_write(void *env, const struct rxb_frame *f, u64 addr,
 
 /* ---- the on-NIC memory tier (nic_mem.c) ------------------------------ */
 
-/* The simulation the tier's clock belongs to (one run per thread). */
-static __thread struct sim *sim_cur;
-
-/*
- * The tier's clock (struct rxb_nicmem.now_ns): simulated time, plus what
- * the reader has spent reading it in this instant, TIER_CLOCK_PS a read.
- * A core pays for it (stall_ps, charged with the model code's cost); the
- * NIC's own engines do not, but their clock moves too, so no busy wait
- * on it can spin for ever.
- */
-static u64 tier_now_ns(void)
+/* The tier's clock (struct rxb_nicmem.now_ns): simulated time. */
+static u64 tier_now_ns(void *arg)
 {
-	struct sim *s = sim_cur;
-	struct score *c;
+	const struct sim *s = arg;
 
-	if (s->agent >= 0) {
-		c = &s->core[s->agent];
-		c->stall_ps += TIER_CLOCK_PS;
-		return (s->now + c->stall_ps) / PS_PER_NS;
-	}
-	if (s->nic_skew_at != s->now) {
-		s->nic_skew_at = s->now;
-		s->nic_skew_ps = 0;
-	}
-	s->nic_skew_ps += TIER_CLOCK_PS;
-	return (s->now + s->nic_skew_ps) / PS_PER_NS;
+	return s->now / PS_PER_NS;
+}
+
+/* The tier's fetch engine asks to run in @ns (fetch_event()). */
+static void tier_fetch_arm(void *arg, u64 ns)
+{
+	struct sim *s = arg;
+
+	ev_set(s, ent_fetch(s), s->now + ns * PS_PER_NS);
 }
 
 static struct rxb_nicmem *env_nicmem(void *env)
@@ -1290,6 +1480,7 @@ static void env_nicmem_write(void *env, const struct rxb_frame *f, u64 addr,
 	/* What dma_start() charged for the frame's data. */
 	u64 bytes = p->hd_kind != HD_NONE ? p->hd_tlp : tlp_bytes(f->len, PCIE_MPS);
 
+	rxb_nic_ctx_assert("nicmem_write");
 	memcpy((u8 *)rxb_nicmem_ptr(&s->nm, addr) + off, &r,
 	       min_t(u32, sizeof(r), f->len));
 	if (s->pcie)
@@ -1351,6 +1542,7 @@ static void *env_dma_ptr(void *env, u64 addr, u32 len)
 	u64 b = (addr - BUF_BASE) / s->c.buf_stride;
 
 	(void)len;	/* tier_land() records the write, when it lands */
+	rxb_nic_ctx_assert("dma_ptr");
 	if (addr < BUF_BASE || b >= s->nbuf) {
 		fprintf(stderr, "rxbisect-sim: DMA to a bus address %#llx outside the buffers\n",
 			(unsigned long long)addr);
@@ -1370,11 +1562,12 @@ static void env_pcie(void *env, unsigned int q, unsigned int kind, u32 bytes)
 	struct sport *p = env;
 	struct sim *s = p->s;
 
+	rxb_nic_ctx_assert("pcie");
 	if (!s->pcie)
 		return;
 	/*
 	 * With the descriptor cache, a descriptor is paid for when the NIC
-	 * reads it: taken in hw_rx, or read outside reception (CEIO's fetch
+	 * reads it: taken in the NIC half's rx, or read outside reception (CEIO's fetch
 	 * entries) one at a time, as when posted without the cache.
 	 */
 	if (kind == RXB_PCIE_DESC_RD && s->c.desc_prefetch) {
@@ -1465,13 +1658,12 @@ static u8 env_dma_write_ring(void *env, const struct rxb_frame *f, u64 addr,
 	u64 a, end = addr + off + f->len;
 
 	(void)csum;
+	rxb_nic_ctx_assert("dma_write");
 	/* 16-byte aligned in a ring of a multiple of 16 bytes: not split. */
 	memcpy((void *)(uintptr_t)(addr + off), &r, sizeof(r));
 	for (a = (addr + off) & ~(u64)(LLC_LINE - 1); a < end; a += LLC_LINE)
 		llc_dma_write(&s->llc, a < addr + size ? a : a - size);
-	if (mem_charge(s) > MEM_BURST_PS && s->pcie &&
-	    p->up_free < s->mem_free - MEM_BURST_PS)
-		p->up_free = s->mem_free - MEM_BURST_PS;
+	dma_write_stall(s, p);
 	rxb_wss_record(&s->wss, ((addr + off) >> 12) + 1, (addr + off) & 4095,
 		       f->len);
 	return 0;
@@ -1481,6 +1673,105 @@ static void env_dma_put(void *env, const void *src, u32 len, u64 addr)
 {
 	(void)env;
 	memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+/*
+ * Ring memory (descriptor, completion, notification, fetch rings): host
+ * memory whose bus address is the driver's mapping.  Its lines are not in
+ * the LLC model: the model's own accesses are costed by the shim's sink
+ * (sync_note()) and the PCIe model (descriptor reads, completion writes).
+ */
+static void *env_dma_alloc(void *env, size_t size, u64 *addr)
+{
+	void *va;
+
+	(void)env;
+	if (posix_memalign(&va, 4096, size ? size : 1))
+		return NULL;
+	memset(va, 0, size);
+	*addr = (uintptr_t)va;
+	return va;
+}
+
+static void env_dma_free(void *env, void *va, size_t size)
+{
+	(void)env;
+	(void)size;
+	free(va);
+}
+
+/* The NIC's view of ring memory the driver programmed (at start too). */
+static void *env_dma_map(void *env, u64 addr, size_t len)
+{
+	(void)env;
+	(void)len;
+	return (void *)(uintptr_t)addr;
+}
+
+/*
+ * A register write marked a page while the NIC had nothing pending: the
+ * NIC's doorbell service runs in its own context as the next event at this
+ * instant (doorbell_event()), after the driver's call has returned.  The
+ * write itself is charged by env_reg_write().
+ */
+static void env_kick(void *env)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	if (s->key[ent_db(s, p->idx)] == UINT64_MAX)
+		ev_set(s, ent_db(s, p->idx), s->now);
+}
+
+/*
+ * The driver half writes a NIC register (rxb_reg_write(), rxb_db_ring():
+ * every register write of every model, whatever the model calls it: a
+ * ring's tail, a completion ring's consumer index, CEIO's credit and
+ * fetch doorbells): a posted MMIO write, --doorbell-ns for the core
+ * running the driver half (none for the driver's control task, on a core
+ * of its own, or at setup) and a TLP down the link.
+ */
+static void env_reg_write(void *env, unsigned int q, u32 bytes)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	(void)q;
+	sync_charge(s, SC_DB, 1);
+	if (s->pcie) {
+		pcie_use(s, &p->down_free, (double)(bytes + PCIE_TLP_OH) *
+			 s->up_ps_per_byte);
+		p->down_bytes += bytes + PCIE_TLP_OH;
+	}
+}
+
+/*
+ * The driver half reads a NIC register or NIC memory on its data path
+ * (rxb_reg_read(), counted as pcie_mmio_reads by the module): an uncached
+ * read across PCIe.  The core stalls for the round trip (a UC load retires
+ * only when its completion is back), --pcie-rd-ns as the NIC's read of an
+ * LLC-resident line takes the other way; with the PCIe model, a read
+ * request down the link and its completion up.
+ */
+static void env_reg_read(void *env, unsigned int q, u32 bytes)
+{
+	struct sport *p = env;
+	struct sim *s = p->s;
+
+	(void)q;
+	if (s->measuring)
+		s->mmio_reads++;
+	if (s->agent >= 0) {
+		s->core[s->agent].stall_ps += (u64)s->rd_ps;
+		if (s->measuring)
+			s->mmio_ps += s->rd_ps;
+	}
+	if (s->pcie) {
+		pcie_use(s, &p->down_free, PCIE_TLP_OH * s->up_ps_per_byte);
+		p->down_bytes += PCIE_TLP_OH;
+		pcie_use(s, &p->up_free, (bytes + PCIE_TLP_OH) * s->up_ps_per_byte);
+		p->up_bytes += bytes + PCIE_TLP_OH;
+	}
 }
 
 static const struct rxb_drv_ring_ops sim_drv_ring_ops = {
@@ -1500,6 +1791,11 @@ static const struct rxb_drv_ops sim_drv_ops = {
 	.buf_idle	= env_buf_idle,
 	.buf_cookie	= env_buf_cookie,
 	.now_ns		= env_now_ns,
+	.dma_alloc	= env_dma_alloc,
+	.dma_free	= env_dma_free,
+	.reg_write	= env_reg_write,
+	.reg_read	= env_reg_read,
+	.kick		= env_kick,
 	.ring		= &sim_drv_ring_ops,
 };
 
@@ -1512,16 +1808,34 @@ static const struct rxb_hw_ops sim_hw_ops = {
 	.nicmem		= env_nicmem,
 	.nicmem_write	= env_nicmem_write,
 	.dma_ptr	= env_dma_ptr,
+	.dma_map	= env_dma_map,
 	.ring		= &sim_hw_ring_ops,
 };
 
 /* ---- memory latency under load ------------------------------------- */
 
 /*
- * DRAM latency rises with the bandwidth in use (thesis Figure 1.5):
- * latency = idle latency * (1 + mem_load * u / (1 - u)), u the EWMA of the
- * bandwidth over the peak, capped at 0.95.
+ * The DRAM latency of a miss rises with the bandwidth in use, "linearly at
+ * first and then exponentially" (thesis Figure 1.5, on the testbed's Xeon
+ * Silver 4216), as a queue's does: --dram-ns * (1 + k * u / (1 - u)), u
+ * the recent DRAM bandwidth (EWMA, 10 us) over --mem-gbs, capped at 0.99,
+ * k = --mem-load.  Its defaults, 83 ns and 0.40, are the least-squares fit
+ * to an Intel MLC loaded-latency run on a Xeon Silver 4110 (Skylake-SP
+ * Silver, COREC's testbed CPU; Intel community forum, "Intel Memory
+ * Latency Checker v3.5 test", thread 1126268), its bandwidth over its
+ * theoretical peak (12 DDR4-2400 channels, 230.4 GB/s): within 5 % at
+ * every point measured (test mem_curve_mlc).  Beyond saturation the DRAM
+ * queue of mem_charge() holds the backlog.
  */
+double sim_mem_factor(double u, double k)
+{
+	if (!(u > 0))
+		return 1.0;
+	if (u > 0.99)
+		u = 0.99;
+	return 1 + k * u / (1 - u);
+}
+
 static void mem_tick(struct sim *s)
 {
 	u64 lines = s->llc.st.mem_rd + s->llc.st.mem_wr;
@@ -1534,9 +1848,7 @@ static void mem_tick(struct sim *s)
 	w = dt >= MEM_TAU_PS ? 1.0 : (double)dt / MEM_TAU_PS;
 	s->mem_bw += (bw - s->mem_bw) * w;
 	u = s->c.mem_gbs > 0 ? s->mem_bw / (s->c.mem_gbs * 1e9) : 0;
-	if (u > 0.95)
-		u = 0.95;
-	s->dram_ps = s->c.dram_ns * PS_PER_NS * (1 + s->c.mem_load * u / (1 - u));
+	s->dram_ps = s->c.dram_ns * PS_PER_NS * sim_mem_factor(u, s->c.mem_load);
 	s->mem_t = s->now;
 	s->mem_lines = lines;
 }
@@ -1710,74 +2022,47 @@ static void held_release(struct sim *s)
 }
 
 /*
- * The NIC DMA-reads a packet of @len bytes for Tx: read requests up,
- * completions down, and each request holds one of --pcie-reads slots for
- * --pcie-rd-ns, plus @miss_ps in all: the DRAM latency of each request
- * with a line that missed the LLC.
- */
-static void pcie_tx_read(struct sim *s, struct sport *p, u32 len, double miss_ps)
-{
-	unsigned int req = (len + PCIE_MRRS - 1) / PCIE_MRRS;
-
-	/* Latency seen: waiting for a slot, the base, the DRAM time. */
-	if (s->measuring) {
-		p->rd_lat_sum += req * ((p->rd_free > s->now ? p->rd_free - s->now : 0) +
-					s->c.pcie_rd_ns * PS_PER_NS) + miss_ps;
-		p->rd_n += req;
-	}
-
-	pcie_use(s, &p->up_free, (double)req * PCIE_TLP_OH * s->up_ps_per_byte);
-	p->up_bytes += req * PCIE_TLP_OH;
-	pcie_use(s, &p->down_free, tlp_bytes(len, PCIE_MPS) * s->up_ps_per_byte);
-	p->down_bytes += tlp_bytes(len, PCIE_MPS);
-	pcie_use(s, &p->rd_free,
-		 (req * s->c.pcie_rd_ns * PS_PER_NS + miss_ps) / s->c.pcie_reads);
-}
-
-/*
  * The driver writes a nicmem command (hds.c: FETCH, TX or FREE) and rings
  * the queue's command doorbell: core @c's MMIO write (--doorbell-ns, with
  * --sync-cost), 4 B down the link, and the NIC's read of the 32 B entry
- * (a read request up, its completion down, a read slot).
+ * (a read request up, its completion down, a read tag).  Returns when
+ * the NIC has the command (now without the PCIe model).
  */
-static void split_cmd(struct sim *s, struct score *c, struct sport *p)
+static u64 split_cmd(struct sim *s, struct score *c, struct sport *p)
 {
 	if (s->c.sync_cost)
 		c->stall_ps += (u64)s->db_ps;
 	if (!s->pcie)
-		return;
+		return s->now;
 	pcie_use(s, &p->down_free, (double)(PCIE_DB_BYTES + NMC_DESC_BYTES +
 					    2 * PCIE_TLP_OH) * s->up_ps_per_byte);
 	p->down_bytes += PCIE_DB_BYTES + NMC_DESC_BYTES + 2 * PCIE_TLP_OH;
 	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
 	p->up_bytes += PCIE_TLP_OH;
-	pcie_use(s, &p->rd_free, s->rd_slot_ps);
+	return dma_read(s, p, s->now, dma_rd_hit_ps(s));
 }
 
 /*
  * A split packet goes to a socket (hds.c: FETCH with release, into the
  * buffer behind the headers): the NIC DMA-writes the payload up the link
  * and through DDIO, and core @c waits for it.  With the PCIe model the
- * wait is the command's read (a free read slot, then --pcie-rd-ns) and
- * the payload's transfer, behind what the link already carries; without
- * it the tier's --nicmem-fetch-ns, as the module waits.  Returns the wait.
+ * wait is the command's read (a free read tag, then its latency) and the
+ * payload's transfer, behind what the link already carries; without it
+ * the tier's --nicmem-fetch-ns, as the module waits.  Returns the wait.
  */
 static u64 split_fetch(struct sim *s, struct score *c, const struct spkt *pk)
 {
 	struct sport *p = &s->port[c->port];
 	struct sbuf *sb = &s->buf[pk->b];
 	u32 pay = sb->split_pay;
-	u64 wait, bytes;
-	double rd;
+	u64 wait, bytes, cmd;
 
 	if (s->pcie) {
-		rd = (p->rd_free > s->now ? p->rd_free - s->now : 0) +
-		     s->c.pcie_rd_ns * PS_PER_NS;
-		split_cmd(s, c, p);
+		cmd = split_cmd(s, c, p);
 		bytes = tlp_bytes(pay, PCIE_MPS);
 		pcie_use(s, &p->up_free, bytes * s->up_ps_per_byte);
 		p->up_bytes += bytes;
-		wait = max_t(u64, (u64)(rd + bytes * s->up_ps_per_byte),
+		wait = max_t(u64, cmd - s->now + (u64)(bytes * s->up_ps_per_byte),
 			     p->up_free - s->now);
 	} else {
 		split_cmd(s, c, p);
@@ -1799,50 +2084,303 @@ static u64 split_fetch(struct sim *s, struct score *c, const struct spkt *pk)
 	return wait;
 }
 
-static void core_finish(struct sim *s, struct score *c)
+/* The last use of buffer @b by core @core's packet ends now. */
+static void pkt_release(struct sim *s, unsigned int core, u32 b)
+{
+	if (s->c.hold_us > 0) {
+		if (!s->multi)
+			s->buf[b].state = BUF_HELD;
+		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, core);
+	} else {
+		buf_put(s, core, b);
+	}
+}
+
+/* ---- the Tx path (--tx with the PCIe model) ------------------------ */
+
+/*
+ * A forwarding NF hands each processed packet to its core's Tx queue
+ * (FastClick's ToDPDKDevice: a ring of --tx-ring descriptors the NIC reads
+ * from, and, once it is full, an internal queue of --tx-iqueue packets;
+ * with both full the core blocks, --tx-block, its default).  The NIC's
+ * Tx engine serves the queues round robin, one packet at a time: it
+ * DMA-reads each packet in 512 B requests, each holding one of the port's
+ * read tags until its completion is back, with the latency of a DMA read
+ * of its lines (the DRAM's, loaded, when one missed the LLC), sends the
+ * packet once all its requests are back and the earlier packets of the
+ * port are out, and gives the buffer back.  A packet's latency ends when
+ * it leaves on the wire.
+ */
+static inline bool tx_path(const struct sim *s)
+{
+	return s->c.tx && s->pcie;
+}
+
+static void tx_comp_push(struct sport *p, u64 t, unsigned int q, u32 idx)
+{
+	struct txcomp *h = p->comp;
+	u32 i = p->ncomp++;
+
+	while (i && h[(i - 1) / 2].t > t) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = (struct txcomp){ .t = t, .idx = idx, .q = q };
+}
+
+static void tx_comp_pop(struct sport *p)
+{
+	struct txcomp *h = p->comp, last = h[--p->ncomp];
+	u32 i = 0, n = p->ncomp;
+
+	for (;;) {
+		u32 l = 2 * i + 1, r = l + 1, m = l;
+
+		if (l >= n)
+			break;
+		if (r < n && h[r].t < h[l].t)
+			m = r;
+		if (h[m].t >= last.t)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (n)
+		h[i] = last;
+}
+
+/* Queue @q has a packet whose next read request the NIC may issue. */
+static inline bool tx_issuable(const struct sim *s, const struct txq *tq)
+{
+	return tq->iss != tq->tail && tq->iss - tq->head < s->c.tx_ring;
+}
+
+/* Issue the next read request of queue @q's packet at e[iss]. */
+static void tx_issue_one(struct sim *s, struct sport *p, unsigned int q)
+{
+	struct txq *tq = &p->txq[q];
+	struct txent *e = &tq->e[tq->iss & tq->mask];
+	u32 off = tq->req_next * PCIE_MRRS;
+	u32 len = min_t(u32, PCIE_MRRS, e->len - off);
+	u64 first = e->addr & ~(u64)(LLC_LINE - 1), a, done;
+	bool miss = false;
+	double lat;
+	u64 bytes = tlp_bytes(len, PCIE_MPS);
+
+	/* Its lines: the ones the core read are in its L2 (snooped). */
+	for (a = (e->addr + off) & ~(u64)(LLC_LINE - 1); a < e->addr + off + len;
+	     a += LLC_LINE) {
+		if ((a - first) / LLC_LINE < e->touched && !llc_present(&s->llc, a)) {
+			llc_dma_read_onchip(&s->llc);
+			continue;
+		}
+		if (!llc_dma_read(&s->llc, a))
+			miss = true;
+	}
+	/* A request's lines come from DRAM in parallel. */
+	lat = miss ? s->rd_ps + dram_lat(s) : dma_rd_hit_ps(s);
+	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += PCIE_TLP_OH;
+	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
+	p->down_bytes += bytes;
+	if (p->down_free > s->now + lat)
+		lat = p->down_free - s->now;
+	done = dma_read(s, p, s->now, lat);
+	if (s->measuring) {
+		p->rd_lat_sum += done - s->now;
+		p->rd_n++;
+	}
+	tx_comp_push(p, done, q, tq->iss);
+	e->fly++;
+	if (++tq->req_next == e->reqs) {
+		tq->req_next = 0;
+		tq->iss++;
+		p->tx_rr = (q + 1) % s->qpp;
+	} else {
+		p->tx_rr = q;
+	}
+}
+
+/* Issue read requests while a tag is free and a packet waits. */
+static void tx_issue(struct sim *s, struct sport *p)
+{
+	unsigned int k, q;
+
+	while (p->tag[0] <= s->now) {
+		for (k = 0; k < s->qpp; k++) {
+			q = (p->tx_rr + k) % s->qpp;
+			if (tx_issuable(s, &p->txq[q]))
+				break;
+		}
+		if (k == s->qpp)
+			return;
+		tx_issue_one(s, p, q);
+	}
+}
+
+/* Send queue @q's oldest packets whose reads are all back. */
+static void tx_send(struct sim *s, struct sport *p, unsigned int q)
+{
+	struct txq *tq = &p->txq[q];
+	struct score *c = &s->core[p->idx * s->qpp + q];
+
+	while (tq->head != tq->iss && !tq->e[tq->head & tq->mask].fly) {
+		struct txent *e = &tq->e[tq->head & tq->mask];
+		u64 start = max_t(u64, p->egress_free, s->now);
+
+		p->egress_free = start + (u64)((e->wlen + s->c.wire_overhead) * 8 *
+					       1000.0 / s->c.link_gbps);
+		if (s->measuring)
+			hist_add(s, p->egress_free - e->t_arr);
+		pkt_release(s, e->core, e->buf);
+		tq->head++;
+		if (c->tx_wait)
+			ev_set(s, ent_core(s, c->idx), s->now);
+	}
+}
+
+static void tx_sched(struct sim *s, struct sport *p)
+{
+	u64 next = p->ncomp ? p->comp[0].t : UINT64_MAX;
+	unsigned int q;
+
+	if (p->tag[0] < next)
+		for (q = 0; q < s->qpp; q++)
+			if (tx_issuable(s, &p->txq[q])) {
+				next = max_t(u64, p->tag[0], s->now);
+				break;
+			}
+	ev_set(s, ent_tx(s, p->idx), next);
+}
+
+static void tx_event(struct sim *s, struct sport *p)
+{
+	while (p->ncomp && p->comp[0].t <= s->now) {
+		struct txcomp c = p->comp[0];
+		struct txq *tq = &p->txq[c.q];
+
+		tx_comp_pop(p);
+		tq->e[c.idx & tq->mask].fly--;
+		tx_send(s, p, c.q);
+	}
+	tx_issue(s, p);
+	tx_sched(s, p);
+}
+
+/*
+ * The NIC reads the queue's Tx descriptors (16 B each) --desc-batch at a
+ * time, a streaming model's (Ensō's) TX notification once per --budget
+ * packets: one read request, its completion down, a read tag.  Counted as
+ * metadata (meta_pct), as the descriptor reads of reception.
+ */
+static void tx_desc_read(struct sim *s, struct sport *p, struct txq *tq)
+{
+	unsigned int per = p->ops->stream ? s->c.budget : s->c.desc_batch;
+	u64 bytes;
+
+	if (++tq->unread < per)
+		return;
+	bytes = tlp_bytes(p->ops->stream ? sizeof(struct rxb_rx_desc) :
+			  (u64)per * sizeof(struct rxb_rx_desc), PCIE_MPS);
+	tq->unread = 0;
+	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
+	p->up_bytes += PCIE_TLP_OH;
+	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
+	p->down_bytes += bytes;
+	p->meta_down += bytes;
+	dma_read(s, p, s->now, dma_rd_hit_ps(s));
+}
+
+/*
+ * Core @c hands its processed packet @pk to the NIC: @txlen bytes from
+ * the packet's address, of which the core read @touched lines.
+ */
+static void tx_enqueue(struct sim *s, struct score *c, const struct spkt *pk,
+		       u32 txlen, unsigned int touched)
+{
+	struct sport *p = &s->port[c->port];
+	struct txq *tq = &p->txq[c->q];
+	struct txent *e = &tq->e[tq->tail++ & tq->mask];
+
+	*e = (struct txent){
+		.t_arr = pk->t_arr, .addr = pk->addr, .buf = pk->b, .len = txlen,
+		.core = c->idx, .reqs = (txlen + PCIE_MRRS - 1) / PCIE_MRRS,
+		.touched = min_t(unsigned int, touched, 255), .wlen = pk->len,
+	};
+	if (!e->reqs)
+		e->reqs = 1;
+	tx_desc_read(s, p, tq);
+	tx_issue(s, p);
+	tx_sched(s, p);
+}
+
+/* Is core @c's Tx path full (its ring and the NF's queue)? */
+static bool tx_full(const struct sim *s, const struct score *c)
+{
+	const struct txq *tq = &s->port[c->port].txq[c->q];
+
+	return tq->tail - tq->head >= s->c.tx_ring + s->c.tx_iqueue;
+}
+
+/*
+ * Without the PCIe model, --tx reads the packet through the LLC at once
+ * (the DRAM traffic and hit rates), with no latency or link.
+ */
+static void tx_read_now(struct sim *s, const struct spkt *pk, u32 txlen,
+			unsigned int touched)
+{
+	u64 a = pk->addr & ~(u64)(LLC_LINE - 1);
+	unsigned int i, lines;
+
+	lines = (txlen + (pk->addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	for (i = 0; i < lines; i++, a += LLC_LINE) {
+		if (i < touched && !llc_present(&s->llc, a)) {
+			llc_dma_read_onchip(&s->llc);
+			continue;
+		}
+		llc_dma_read(&s->llc, a);
+	}
+}
+
+/*
+ * Core @c is done with packet c->batch[c->i]: counted delivered, then
+ * handed to the Tx path (--tx) or its buffer freed.  Returns false, with
+ * nothing done, if the Tx path is full and the core must wait for it.
+ */
+static bool core_finish(struct sim *s, struct score *c)
 {
 	struct spkt pk = pkt_of(s, &c->batch[c->i]);
 	u32 b = pk.b;
-	u64 a = pk.addr & ~(u64)(LLC_LINE - 1);
-	unsigned int i, lines, touched;
+	unsigned int touched;
 	/* Split, header-only: TX (--tx) or FREE, with release. */
 	u32 txlen = pk.split ? s->c.split_hdr : pk.len;
+	bool tx = s->c.tx, drop = false;
 
+	if (tx && tx_path(s) && tx_full(s, c)) {
+		if (s->c.tx_block)
+			return false;
+		drop = true;
+	}
 	if (pk.split)
 		split_cmd(s, c, &s->port[c->port]);
-	if (s->c.tx) {
-		double rd_ps = 0;
-		int missed = -1;	/* last read request that went to DRAM */
-
-		/* TX of a split packet: its headers, all read by the core. */
-		if (pk.split) {
-			lines = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) /
-				LLC_LINE;
-			touched = lines;
-		} else {
-			lines = pkt_lines(s, &pk, &touched);
-		}
-		/* The lines the core just read are in its L2: snooped. */
-		for (i = 0; i < lines; i++, a += LLC_LINE) {
-			if (i < touched && !llc_present(&s->llc, a)) {
-				llc_dma_read_onchip(&s->llc);
-				continue;
-			}
-			/* A request's lines come from DRAM in parallel. */
-			if (!llc_dma_read(&s->llc, a) &&
-			    (int)(i * LLC_LINE / PCIE_MRRS) != missed) {
-				missed = i * LLC_LINE / PCIE_MRRS;
-				rd_ps += dram_lat(s);
-			}
-		}
-		if (s->pcie)
-			pcie_tx_read(s, &s->port[c->port], txlen, rd_ps);
+	/* TX of a split packet: its headers, all read by the core. */
+	if (pk.split) {
+		touched = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
+	} else {
+		pkt_lines(s, &pk, &touched);
 	}
 	split_release(s, b);
-	if (s->measuring) {
-		hist_add(s, s->now - pk.t_arr);
-		s->qdel[c->idx]++;
-		s->del_bytes += pk.len;
+	if (drop) {
+		s->run_txdrop++;
+		s->tx_drop += s->measuring;
+	} else {
+		s->run_delivered++;
+		if (s->measuring) {
+			s->qdel[c->idx]++;
+			s->del_bytes += pk.len;
+			if (!(tx && tx_path(s)))
+				hist_add(s, s->now - pk.t_arr);
+		}
 	}
 	s->buf[b].ring_addr = 0;	/* a streaming model's copy: the skb's */
 	if (s->buf[b].up)
@@ -1855,20 +2393,17 @@ static void core_finish(struct sim *s, struct score *c)
 			s->buf[b].pend--;
 			s->resident--;
 		}
-		if (s->c.hold_us > 0)
-			held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
-		else
-			buf_put(s, c->idx, b);
-		return;
-	}
-	if (s->buf[b].state == BUF_FILLED)
+	} else if (s->buf[b].state == BUF_FILLED) {
 		s->resident--;
-	if (s->c.hold_us > 0) {
-		s->buf[b].state = BUF_HELD;
-		held_push(s, s->now + (u64)(s->c.hold_us * 1e6), b, c->idx);
-	} else {
-		buf_put(s, c->idx, b);
 	}
+	if (tx && !drop && tx_path(s)) {
+		tx_enqueue(s, c, &pk, txlen, touched);
+		return true;
+	}
+	if (tx && !drop)
+		tx_read_now(s, &pk, txlen, touched);
+	pkt_release(s, c->idx, b);
+	return true;
 }
 
 static void core_start(struct sim *s, struct score *c)
@@ -1910,8 +2445,11 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		u32 b;
 
 		memcpy(&r, c->batch[i].data, sizeof(r));
-		if (pool_alloc(s, c->idx, &b))
+		if (pool_alloc(s, c->idx, &b)) {
+			s->run_copydrop++;
+			s->copy_drop += s->measuring;
 			continue;
+		}
 		/* the skb the copy goes into: an allocator call */
 		sync_charge(s, SC_ALLOC, 1);
 		s->buf[b].state = BUF_POSTED;
@@ -1967,25 +2505,6 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 		tier_land(s, p, b);
 }
 
-/*
- * Doorbells core @c's queue rang since the last look: posted MMIO writes
- * down the link, and --doorbell-ns each for the core.
- */
-static void core_doorbells(struct sim *s, struct score *c, struct sport *p)
-{
-	u64 db = p->m->qstats[c->q].doorbells, n = db - c->doorbells;
-
-	if (!n)
-		return;
-	c->doorbells = db;
-	sync_charge(s, SC_DB, n);
-	if (s->pcie) {
-		pcie_use(s, &p->down_free, (double)n *
-			 (PCIE_DB_BYTES + PCIE_TLP_OH) * s->up_ps_per_byte);
-		p->down_bytes += n * (PCIE_DB_BYTES + PCIE_TLP_OH);
-	}
-}
-
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
@@ -1993,7 +2512,20 @@ static void core_event(struct sim *s, struct score *c)
 	u64 ps;
 
 	if (c->started) {
-		core_finish(s, c);
+		if (!core_finish(s, c)) {
+			/* Its Tx path is full: it spins until the NIC sends one. */
+			if (!c->tx_wait) {
+				c->tx_wait = true;
+				c->tx_wait_at = s->now;
+			}
+			ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+			return;
+		}
+		if (c->tx_wait) {
+			c->tx_wait = false;
+			c->busy_ps += s->now - c->tx_wait_at;
+			c->tx_block_ps += s->now - c->tx_wait_at;
+		}
 		c->started = false;
 		c->i++;
 	}
@@ -2009,7 +2541,6 @@ static void core_event(struct sim *s, struct score *c)
 	else
 		for (i = 0; i < c->n; i++)
 			pkt_up(s, p, &c->batch[i]);
-	core_doorbells(s, c, p);
 	c->i = 0;
 	c->first = true;
 	if (c->n) {
@@ -2036,7 +2567,6 @@ static void core_event(struct sim *s, struct score *c)
 		       s->now + (u64)(s->c.refill_retry_us * 1e6));
 	else
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
-	core_doorbells(s, c, p);
 	s->agent = -1;
 	/* Going idle: the cost counts as busy time, delays nothing. */
 	c->busy_ps += sync_take(c);
@@ -2053,10 +2583,11 @@ static void measure_start(struct sim *s)
 	s->res_peak = s->resident;
 	s->llc0 = s->llc.st;
 	for (p = 0; p < s->c.ports; p++)
-		memcpy(s->port[p].snap, s->port[p].m->qstats,
-		       sizeof(struct rxb_qstats) * s->qpp);
+		for (i = 0; i < s->qpp; i++)
+			rxb_model_qstats_read(s->port[p].m, i, &s->port[p].snap[i]);
 	for (i = 0; i < s->c.cores; i++) {
 		s->busy0[i] = s->core[i].busy_ps;
+		s->tx_block0[i] = s->core[i].tx_block_ps;
 		s->cost0 += s->core[i].cost_ps;
 		for (p = 0; p < SC_NR; p++)
 			s->sc0[p] += s->core[i].sc[p];
@@ -2068,6 +2599,7 @@ static void measure_start(struct sim *s)
 	for (p = 0; p < s->c.ports; p++) {
 		s->up0 += s->port[p].up_bytes;
 		s->down0 += s->port[p].down_bytes;
+		s->meta0 += s->port[p].meta_down;
 	}
 }
 
@@ -2083,8 +2615,14 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 		.hash_flags = RXB_CQE_F_L4_HASH,
 	};
 
+	/*
+	 * The doorbells posted since the NIC last ran first (sim_nic_rx()
+	 * would run them too), apart: a descriptor they read (CEIO's fetch
+	 * entries) is not this frame's take.
+	 */
+	sim_nic_doorbells(&p->in);
 	p->in_rx = true;
-	p->ops->hw_rx(p->m, pkt->queue, &f);
+	sim_nic_rx(&p->in, pkt->queue, &f);
 	p->in_rx = false;
 }
 
@@ -2114,21 +2652,25 @@ static u64 wb_complete(struct sim *s, struct sport *p, unsigned int q)
 
 /*
  * The DMA engine starts the packet at the head of the NIC's buffer: once
- * the upstream link is free, the descriptor reads are no more than one
- * read latency behind and a descriptor the last take missed has arrived
- * (desc_take()); it ends when the packet and its completion crossed the
- * link.
+ * the upstream link is free, a descriptor the last take waited for has
+ * arrived (desc_take(); a read waits for a read tag, which Tx reads may
+ * hold) and, with --nic-mpps, the NIC's pipeline has a slot; it ends when
+ * the packet and its completion crossed the link.
  */
 static void dma_start(struct sim *s, struct sport *p)
 {
 	const struct tr_pkt *pkt = &p->nb[p->nb_head & (p->nb_cap - 1)].pkt;
-	u64 rd_lat = (u64)(s->c.pcie_rd_ns * PS_PER_NS), bytes;
 	u32 data = pkt->len;
+	u64 bytes;
 
-	if (p->rd_free > rd_lat && p->up_free < p->rd_free - rd_lat)
-		p->up_free = p->rd_free - rd_lat;
 	if (p->up_free < p->dma_hold)
 		p->up_free = p->dma_hold;
+	/* --nic-mpps: the NIC's pipeline takes a frame at most that often. */
+	if (s->nic_gap_ps > 0) {
+		if (p->up_free < p->nic_next)
+			p->up_free = p->nic_next;
+		p->nic_next = max_t(u64, p->up_free, s->now) + (u64)s->nic_gap_ps;
+	}
 	/*
 	 * Split: the engine decides where the payload goes before it moves
 	 * it (room reserved in the tier now): only the headers and the
@@ -2219,13 +2761,15 @@ static void arrival_event(struct sim *s, struct sport *p)
 		 * Signed: a model whose queues take each other's packets
 		 * (corec) counts a packet on one queue and polls it on another.
 		 */
-		for (i = 0; i < s->qpp; i++) {
-			const struct rxb_qstats *st = &p->m->qstats[i];
-
+		for (i = 0; i < s->qpp; i++)
 			s->occ_sum[p->idx * s->qpp + i] +=
-				(double)(s64)(st->hw_packets - st->packets);
-		}
+				(double)(s64)(READ_ONCE(rxb_bar_qstats(&p->m->bar, i)->hw_packets) -
+					      READ_ONCE(p->m->qstats[i].packets));
 		s->occ_n[p->idx]++;
+		if (tx_path(s))
+			for (i = 0; i < s->qpp; i++)
+				p->tx_occ_sum += min_t(u32, p->txq[i].tail - p->txq[i].head,
+						       s->c.tx_ring);
 		s->wss_sum += s->wss.distinct;
 		s->res_sum += s->resident;
 		s->wss_n++;
@@ -2249,8 +2793,22 @@ static void timer_event(struct sim *s, struct sport *p)
 {
 	p->timer_pending = false;
 	ev_set(s, ent_timer(s, p->idx), UINT64_MAX);
-	if (p->ops->hw_timer)
-		p->ops->hw_timer(p->m);
+	if (p->in.hw->ops->timer)
+		sim_nic_timer(&p->in);
+}
+
+/* The NIC's doorbell service of port @p, in its context, after a kick. */
+static void doorbell_event(struct sim *s, struct sport *p)
+{
+	ev_set(s, ent_db(s, p->idx), UINT64_MAX);
+	sim_nic_doorbells(&p->in);
+}
+
+/* The tier's fetch engine completes the fetches due (it re-arms itself). */
+static void fetch_event(struct sim *s)
+{
+	ev_set(s, ent_fetch(s), UINT64_MAX);
+	sim_nic_fetch_run(&s->nm);
 }
 
 /* The driver's controller runs on a core of its own: no core time. */
@@ -2345,6 +2903,52 @@ static void sync_results(const struct sim *s, struct sim_res *r)
 	r->fence_pkt = (sc[SC_FENCE] - s->sc0[SC_FENCE]) / n;
 	r->alloc_pkt = (sc[SC_ALLOC] - s->sc0[SC_ALLOC]) / n;
 	r->db_pkt = (sc[SC_DB] - s->sc0[SC_DB]) / n;
+	r->xwait_ns_pkt = (sc[SC_WAIT] - s->sc0[SC_WAIT]) / (double)PS_PER_NS / n;
+	r->mmio_rd_pkt = s->mmio_reads / n;
+	r->mmio_ns_pkt = s->mmio_ps / PS_PER_NS / n;
+}
+
+const char *sim_warn_str(unsigned int w)
+{
+	switch (w & (SIM_WARN_NOTHING | SIM_WARN_LEAK)) {
+	case 0:
+		return "";
+	case SIM_WARN_NOTHING:
+		return "nothing delivered";
+	case SIM_WARN_LEAK:
+		return "packets lost: offered != delivered + dropped + held";
+	default:
+		return "nothing delivered; packets lost: offered != delivered + dropped + held";
+	}
+}
+
+/*
+ * The whole run's account (warm-up included): every packet offered was
+ * delivered, dropped or is still held (NIC buffer, model, a core's batch);
+ * and something was delivered in the window.  Else sim_res.warn says so.
+ */
+static void run_account(const struct sim *s, struct sim_res *r)
+{
+	unsigned int p, q;
+	u64 drop = s->run_txdrop + s->run_copydrop;
+
+	for (p = 0; p < s->c.ports; p++) {
+		drop += s->port[p].nic_drop;
+		for (q = 0; q < s->qpp; q++) {
+			struct rxb_qstats n;
+
+			rxb_model_qstats_read(s->port[p].m, q, &n);
+			drop += n.nobuf_drops + n.ring_full_drops + n.oversize_drops;
+		}
+	}
+	r->run_arrived = s->arrived;
+	r->run_delivered = s->run_delivered;
+	r->run_dropped = drop;
+	if (!r->delivered)
+		r->warn |= SIM_WARN_NOTHING;
+	if (r->run_arrived != r->run_delivered + r->run_dropped + r->in_flight +
+			      r->in_model + r->in_core)
+		r->warn |= SIM_WARN_LEAK;
 }
 
 static void results(struct sim *s, struct sim_res *r)
@@ -2359,10 +2963,11 @@ static void results(struct sim *s, struct sim_res *r)
 	r->nqueues = s->c.cores;
 	for (p = 0; p < s->c.ports; p++) {
 		for (q = 0; q < s->qpp; q++) {
-			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
 			const struct rxb_qstats *o = &s->port[p].snap[q];
+			struct rxb_qstats nst, *n = &nst;
 			struct sim_qres *qr = &r->q[p * s->qpp + q];
 
+			rxb_model_qstats_read(s->port[p].m, q, n);
 			i = p * s->qpp + q;
 			qr->arrived = s->qarr[i];
 			qr->delivered = s->qdel[i];
@@ -2409,6 +3014,37 @@ static void results(struct sim *s, struct sim_res *r)
 		}
 	}
 	r->pcie_rd_us = rd_n ? r->pcie_rd_us / rd_n : 0;
+	{
+		u64 meta = 0, down = 0;
+
+		for (p = 0; p < s->c.ports; p++) {
+			meta += s->port[p].meta_down;
+			down += s->port[p].down_bytes;
+		}
+		meta -= s->meta0;
+		down -= s->down0;
+		r->meta_pct = down ? 100.0 * meta / down : 0;
+	}
+	{
+		double wsum = 0, occ = 0, occn = 0, blk = 0;
+		u64 wn = 0;
+
+		for (p = 0; p < s->c.ports; p++) {
+			wsum += s->port[p].rd_wait_sum;
+			wn += s->port[p].rd_wait_n;
+			occ += s->port[p].tx_occ_sum;
+			occn += (double)s->occ_n[p] * s->qpp;
+		}
+		r->rd_wait_us = wn ? wsum / wn / 1e6 : 0;
+		r->tx_occ_pct = occn && s->c.tx_ring ? 100 * occ / occn / s->c.tx_ring : 0;
+		for (i = 0; i < s->c.cores; i++) {
+			const struct score *c = &s->core[i];
+
+			blk += c->tx_block_ps - s->tx_block0[i] +
+			       (c->tx_wait ? s->now - c->tx_wait_at : 0);
+		}
+		r->tx_block_pct = T > 0 ? 100 * blk / 1e12 / T / s->c.cores : 0;
+	}
 	r->desc_wait_us = r->desc_waits ? r->desc_wait_us / r->desc_waits : 0;
 	if (T > 0) {
 		r->pcie_up_gbs -= s->up0 / T / 1e9;
@@ -2443,13 +3079,23 @@ static void results(struct sim *s, struct sim_res *r)
 	r->tier_pkts = s->tier_pkts;
 	r->tier_pct = r->arrived ? 100.0 * s->tier_pkts / r->arrived : 0;
 	r->tier_peak_mib = (double)atomic64_read(&s->nm.peak) / (1 << 20);
-	for (p = 0; p < s->c.ports; p++)
-		for (q = 0; q < s->qpp; q++) {
-			const struct rxb_qstats *n = &s->port[p].m->qstats[q];
+	/*
+	 * Per port: a model whose queues take each other's packets (COREC)
+	 * counts a packet on the queue RSS chose and its poll on another.
+	 */
+	for (p = 0; p < s->c.ports; p++) {
+		u64 hw = 0, sw = 0;
 
-			if (n->hw_packets > n->packets)
-				r->in_model += n->hw_packets - n->packets;
+		for (q = 0; q < s->qpp; q++) {
+			struct rxb_qstats st;
+
+			rxb_model_qstats_read(s->port[p].m, q, &st);
+			hw += st.hw_packets;
+			sw += st.packets;
 		}
+		if (hw > sw)
+			r->in_model += hw - sw;
+	}
 	for (i = 0; i < s->c.cores; i++)
 		if (s->core[i].n > s->core[i].i)
 			r->in_core += s->core[i].n - s->core[i].i;
@@ -2477,6 +3123,9 @@ static void results(struct sim *s, struct sim_res *r)
 	r->nm_fetch_us = s->nm_fetches ? s->nm_fetch_ps / s->nm_fetches / 1e6 : 0;
 	r->buf_errs = s->buf_errs;
 	r->events = s->events;
+	r->tx_drop = s->tx_drop;
+	r->copy_drop = s->copy_drop;
+	run_account(s, r);
 	sync_results(s, r);
 	xstats(s, r);
 }
@@ -2490,8 +3139,13 @@ static void sim_free(struct sim *s)
 	/* Buffers with packets still in them go back: not an error now. */
 	s->teardown = true;
 	for (i = 0; i < s->c.ports; i++) {
-		if (s->port[i].m && !IS_ERR(s->port[i].m))
-			s->port[i].ops->destroy(s->port[i].m);
+		if (s->port[i].in.m) {
+			/* As the kernel: fetches in flight are dropped, their
+			 * owner frees them with its NIC half.
+			 */
+			rxb_nicmem_fetch_abort(&s->nm);
+			sim_models_destroy(&s->port[i].in);
+		}
 		s->port[i].m = NULL;
 	}
 	/* Split payloads still held: the module's reclaim at teardown. */
@@ -2515,6 +3169,10 @@ static void sim_free(struct sim *s)
 		free(s->port[i].xs_comp);
 		free(s->port[i].xs_ooo);
 		free(s->port[i].ooo_seen);
+		free(s->port[i].tag);
+		free(s->port[i].comp);
+		for (unsigned int q = 0; q < RXB_MAX_MODEL_QUEUES; q++)
+			free(s->port[i].txq[q].e);
 		traffic_fini(&s->port[i].tr);
 	}
 	for (i = 0; i < s->c.cores; i++)
@@ -2537,42 +3195,9 @@ static void sim_free(struct sim *s)
 	free(s);
 }
 
-static void model_cfg(const struct sim *s, struct sport *p, struct rxb_model_cfg *mc)
+static void model_cfg(const struct sim *s, struct rxb_model_cfg *mc)
 {
-	memset(mc, 0, sizeof(*mc));
-	mc->nqueues = s->qpp;
-	mc->ring_size = s->c.ring;
-	mc->buf_len = s->c.buf_stride - s->c.headroom;
-	mc->share_factor = s->c.share < s->qpp ? s->c.share : s->qpp;
-	mc->ax_ring_size = s->c.ax;
-	mc->ax_policy = s->c.ax_policy;
-	mc->notif_compress = s->c.notif_compress;
-	mc->notif_timeout_ns = (u64)(s->c.notif_timeout_us * 1e3);
-	mc->ax_assoc = s->c.ax_assoc;
-	mc->cache_bytes = s->c.llc_bytes / s->c.llc_ways * s->c.ddio_ways;
-	mc->dsh_period_ns = (u64)(s->c.dsh_period_us * 1e3);
-	mc->dsh_window = s->c.dsh_window;
-	mc->dsh_tput_mbps = s->c.dsh_tput_mbps;
-	mc->dsh_overload_ratio = s->c.dsh_overload_ratio;
-	/* CEIO: the host's cache budget, split evenly over the ports. */
-	mc->ceio_llc_budget = (s->c.ceio_budget ? s->c.ceio_budget :
-			       s->c.llc_bytes / s->c.llc_ways * s->c.ddio_ways) /
-			      s->c.ports;
-	mc->ceio_fetch_async = s->c.ceio_fetch == CEIO_FETCH_ASYNC;
-	mc->ceio_force_slow = s->c.ceio_force_slow;
-	mc->ceio_release = RXB_CEIO_REL_BATCH;
-	mc->nicmem_bytes = s->c.nicmem;
-	mc->nicmem_split = s->c.nicmem_split;
-	/* Ensō: one pipe per queue, as much memory as a ring of buffers. */
-	mc->enso_pipes = 1;
-	mc->enso_pipe_size = RXB_ENSO_PIPE_MIN;
-	while (mc->enso_pipe_size < mc->ring_size * 2048ULL &&
-	       mc->enso_pipe_size < RXB_ENSO_PIPE_MAX)
-		mc->enso_pipe_size *= 2;
-	mc->drv_ops = &sim_drv_ops;
-	mc->drv = p;
-	mc->hw_ops = &sim_hw_ops;
-	mc->hw = p;
+	sim_model_cfg(&s->c, mc);
 }
 
 /* Times per unit that follow from options (again after a --change). */
@@ -2580,12 +3205,46 @@ static void sim_derive(struct sim *s)
 {
 	s->line_ps = s->c.mem_gbs > 0 ? LLC_LINE * 1e3 / s->c.mem_gbs : 0;
 	s->up_ps_per_byte = s->c.pcie_gbps > 0 ? 8e3 / s->c.pcie_gbps : 0;
-	s->rd_slot_ps = s->c.pcie_rd_ns * PS_PER_NS / s->c.pcie_reads;
+	s->rd_ps = s->c.pcie_rd_ns * PS_PER_NS;
+	s->burst_ps = (u64)(s->c.mem_burst_ns * PS_PER_NS);
+	s->nic_gap_ps = s->c.nic_mpps > 0 ? 1e6 / s->c.nic_mpps : 0;
 	s->atomic_ps = s->c.atomic_ns * PS_PER_NS;
 	s->xfer_ps = s->c.xfer_ns * PS_PER_NS;
 	s->fence_ps = s->c.fence_ns * PS_PER_NS;
 	s->alloc_ps = s->c.alloc_ns * PS_PER_NS;
 	s->db_ps = s->c.doorbell_ns * PS_PER_NS;
+}
+
+/*
+ * Port @p's read tags (all free), its Tx queues (room for a full ring and
+ * the NF's queue each) and which ring each queue's descriptors come from.
+ */
+static int port_pcie_setup(struct sim *s, struct sport *p,
+			   const struct rxb_model_cfg *mc)
+{
+	u32 cap = roundup_pow_of_two(s->c.tx_ring + s->c.tx_iqueue + 1);
+	unsigned int q;
+	int err;
+
+	p->ntags = s->c.pcie_reads;
+	p->tag = calloc(p->ntags, sizeof(*p->tag));
+	p->comp = calloc(p->ntags, sizeof(*p->comp));
+	if (!p->tag || !p->comp)
+		return -ENOMEM;
+	for (q = 0; s->c.tx && q < s->qpp; q++) {
+		p->txq[q].e = calloc(cap, sizeof(*p->txq[q].e));
+		if (!p->txq[q].e)
+			return -ENOMEM;
+		p->txq[q].mask = cap - 1;
+	}
+	err = sim_model_streams(p->ops, mc, p->stream);
+	if (err)
+		fprintf(stderr, "rxbisect-sim: %s: descriptor streams unknown (%d): one a queue\n",
+			p->ops->name, err);
+	if (err)
+		for (q = 0; q < s->qpp; q++)
+			p->stream[q] = q;
+	return 0;
 }
 
 static int sim_setup(struct sim *s)
@@ -2613,8 +3272,10 @@ static int sim_setup(struct sim *s)
 	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;
 	s->rng = s->c.seed * 0x9e3779b97f4a7c15ULL + 1;
-	rxb_nicmem_init(&s->nm, s->c.nicmem, (u64)s->c.nicmem_fetch_ns, tier_now_ns);
-	s->nent = 4 * s->c.ports + s->c.cores;
+	rxb_nicmem_init(&s->nm, s->c.nicmem, (u64)s->c.nicmem_fetch_ns,
+			tier_now_ns, s);
+	rxb_nicmem_set_timer(&s->nm, tier_fetch_arm, s);
+	s->nent = 6 * s->c.ports + 1 + s->c.cores;
 	s->key = malloc(sizeof(*s->key) * s->nent);
 	s->heap = malloc(sizeof(*s->heap) * s->nent);
 	s->pos = malloc(sizeof(*s->pos) * s->nent);
@@ -2660,7 +3321,7 @@ static int sim_setup(struct sim *s)
 		p->neng = s->c.dma_engines ? s->c.dma_engines : s->qpp;
 		p->neng = min3(p->neng, s->c.pcie_reads,
 			       (unsigned int)RXB_MAX_MODEL_QUEUES);
-		model_cfg(s, p, &mc);
+		model_cfg(s, &mc);
 		if (rxb_model_validate(ops, &mc, &msg)) {
 			fprintf(stderr, "rxbisect-sim: %s: %s\n", ops->name, msg);
 			return -EINVAL;
@@ -2691,14 +3352,20 @@ static int sim_setup(struct sim *s)
 		err = traffic_init(&p->tr, &s->c, i, s->qpp);
 		if (err)
 			return err;
-		p->m = ops->create(&mc);
-		if (IS_ERR(p->m)) {
-			err = PTR_ERR(p->m);
-			p->m = NULL;
+		/* Tags first: --desc-prefetch 0 reads as create posts. */
+		if (s->pcie) {
+			err = port_pcie_setup(s, p, &mc);
+			if (err)
+				return err;
+		}
+		err = sim_models_create(ops, &mc, &sim_drv_ops, p, &sim_hw_ops,
+					p, &p->in);
+		if (err) {
 			fprintf(stderr, "rxbisect-sim: %s: create failed (%d)\n",
 				ops->name, err);
 			return err;
 		}
+		p->m = p->in.m;
 		if (s->pcie) {
 			err = notif_setup(p);
 			if (err)
@@ -2741,11 +3408,9 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	s->c = *c;
-	sim_cur = s;
 	err = sim_setup(s);
 	if (err) {
 		sim_free(s);
-		sim_cur = NULL;
 		return err;
 	}
 	/* Setup is free; from here the model code costs (sync_note()). */
@@ -2773,8 +3438,14 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 			ctl_event(s, &s->port[e - 2 * c->ports]);
 		} else if (e < 4 * c->ports) {
 			dma_event(s, &s->port[e - 3 * c->ports]);
+		} else if (e < 5 * c->ports) {
+			tx_event(s, &s->port[e - 4 * c->ports]);
+		} else if (e < 6 * c->ports) {
+			doorbell_event(s, &s->port[e - 5 * c->ports]);
+		} else if (e == 6 * c->ports) {
+			fetch_event(s);
 		} else {
-			core_event(s, &s->core[e - 4 * c->ports]);
+			core_event(s, &s->core[e - 6 * c->ports - 1]);
 		}
 	}
 	rxb_shim_sink = NULL;
@@ -2784,6 +3455,5 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	r->wall_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->cpu_s = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
 	sim_free(s);
-	sim_cur = NULL;
 	return 0;
 }

@@ -2,11 +2,14 @@
 /*
  * rxbisect-sim: discrete-event simulator of a multi-queue NIC, its host's
  * LLC with DDIO, and the receiving cores, around the project's ring-model
- * cores (drivers/net/rxbisect/model*.c, compiled unmodified).
+ * models' two halves (drivers/net/rxbisect/hw/models/ and drv/models/,
+ * compiled unmodified; models.c runs them).
  *
  * Time is in picoseconds.  Entities (the ports' arrival processes, the
- * models' hardware timers, the cores) each have at most one pending event;
- * an indexed binary heap orders them.
+ * NIC halves' timers, the drivers' control tasks, the DMA and Tx engines,
+ * the NICs' doorbell services, the on-NIC tier's fetch engine, the cores)
+ * each have at most one pending event; an indexed binary heap orders
+ * them.
  */
 #ifndef _RXB_SIM_H
 #define _RXB_SIM_H
@@ -113,24 +116,32 @@ struct sim_cfg {
 	double llc_ns;
 	double dram_ns;
 	double mem_gbs;			/* peak DRAM bandwidth */
-	double mem_load;		/* loaded-latency factor */
+	double mem_load;		/* scale of the loaded-latency curve's rise */
+	double mem_burst_ns;		/* DRAM backlog absorbed before requests wait */
 	double mlp;			/* overlap of a packet's line misses */
 	/* PCIe and the NIC's receive buffer, per port */
 	double pcie_gbps;		/* per direction, after encoding; 0: off */
 	double pcie_rd_ns;		/* DMA read latency, LLC hit */
-	unsigned int pcie_reads;	/* outstanding DMA reads */
+	unsigned int pcie_reads;	/* outstanding DMA reads (read tags) a port */
 	u64 nic_buf;			/* on-NIC receive buffer (bytes) */
+	double nic_mpps;		/* the NIC's frame rate a port, 0: no limit */
+	/* the Tx path of a forwarding NF (--tx): per queue */
+	unsigned int tx_ring;		/* Tx descriptors the NIC reads from */
+	unsigned int tx_iqueue;		/* packets the NF holds when it is full */
+	bool tx_block;			/* a full Tx path stalls the core (FastClick) */
 	/* the NIC's descriptor cache per queue (Documentation/simulator.rst) */
 	bool desc_prefetch;		/* 0: descriptors charged when posted */
 	unsigned int desc_cache;	/* descriptors it holds */
 	unsigned int desc_batch;	/* descriptors per read */
 	unsigned int desc_thresh;	/* prefetch below this many cached */
+	unsigned int desc_reads;	/* descriptor reads in flight per ring */
 	unsigned int dma_engines;	/* descriptor waits overlapped, 0: a queue */
 	unsigned int wb_batch;		/* completions per write-back */
 	/* cost of the ring-model code (Documentation/simulator.rst) */
 	bool sync_cost;			/* charge it at all */
 	double atomic_ns;		/* locked RMW, line already owned */
 	double xfer_ns;			/* line last written by another core */
+	bool contention;		/* a line moves to one core at a time */
 	double fence_ns;		/* smp_mb() */
 	double alloc_ns;		/* buffer alloc or free (drv ops) */
 	double doorbell_ns;		/* MMIO doorbell write */
@@ -158,6 +169,15 @@ struct sim_res {
 	u64 in_flight;			/* in the NIC's buffer at the end */
 	u64 in_model;			/* written by the NIC, not polled, at the end */
 	u64 in_core;			/* polled, not processed, at the end */
+	u64 tx_drop;			/* Tx path full (--tx-block 0) */
+	u64 copy_drop;			/* streaming models: no buffer to copy into */
+	/*
+	 * Over the whole run (warm-up included): packets offered, delivered,
+	 * dropped; offered = delivered + dropped + the in_* above, or the run
+	 * lost or invented packets (@warn).
+	 */
+	u64 run_arrived, run_delivered, run_dropped;
+	unsigned int warn;		/* SIM_WARN_* */
 	/* host-resident packets: written to host memory, not yet processed */
 	double res_mean, res_peak;
 	/* the on-NIC memory tier: frames written to it, its peak */
@@ -174,6 +194,10 @@ struct sim_res {
 	double nm_fetch_us;		/* mean wait of a payload fetch */
 	double pcie_up_gbs, pcie_down_gbs;	/* link bytes incl. TLP overhead */
 	double pcie_rd_us;		/* mean latency of a Tx DMA read request */
+	double rd_wait_us;		/* mean wait of a DMA read for a read tag */
+	double meta_pct;		/* host-to-NIC bytes: descriptors' share */
+	double tx_occ_pct;		/* NIC Tx ring occupancy, % of --tx-ring */
+	double tx_block_pct;		/* core time stalled on a full Tx path (%) */
 	/*
 	 * Descriptor cache (--desc-prefetch): its reads, the takes a list
 	 * ring made out of array order (misses), the frames whose descriptor
@@ -204,6 +228,13 @@ struct sim_res {
 	double cyc_pkt;			/* core busy cycles per packet, all in */
 	double model_cyc_pkt, xfer_pkt, rmw_pkt, lock_pkt, fence_pkt;
 	double alloc_pkt, db_pkt;
+	double xwait_ns_pkt;		/* waits for a line's earlier transfer */
+	/*
+	 * The driver halves' reads of NIC registers or NIC memory
+	 * (rxb_reg_read(), the module's pcie_mmio_reads) per packet, and the
+	 * core time they stalled for (ns per packet).
+	 */
+	double mmio_rd_pkt, mmio_ns_pkt;
 	double wall_s, cpu_s;		/* host time of the run */
 	u64 events;
 	unsigned int nqueues;
@@ -222,17 +253,76 @@ struct sim_res {
  */
 bool sim_res_xstat(const struct sim_res *r, const char *name, u64 *val);
 
+/* What a run's results may warn of (sim_res.warn). */
+#define SIM_WARN_NOTHING	1U	/* no packet delivered in the window */
+#define SIM_WARN_LEAK		2U	/* offered != delivered + dropped + held */
+/* The warnings of @w as text ("" if none), for messages and the CSV. */
+const char *sim_warn_str(unsigned int w);
+
 void sim_cfg_default(struct sim_cfg *c);
 /* Check @c; on error print why to @err and return false. */
 bool sim_cfg_check(const struct sim_cfg *c, FILE *err);
+/* The model configuration options @c give, no environment set (models.c). */
+struct rxb_model_cfg;
+void sim_model_cfg(const struct sim_cfg *c, struct rxb_model_cfg *mc);
+/*
+ * Would the model of @c accept the configuration the options give it?  0,
+ * or a negative errno with *@msg the model's static reason (models.c).
+ */
+int sim_model_check(const struct sim_cfg *c, const char **msg);
 /* Run one simulation; 0, or a negative errno (message printed to stderr). */
 int sim_run(const struct sim_cfg *c, struct sim_res *r);
 
+/* Loaded DRAM latency over idle at utilisation @u, rise @k (sim.c). */
+double sim_mem_factor(double u, double k);
+
 /* Registered ring models, by name (from the registry of model.c). */
 unsigned int sim_model_names(const char **names, unsigned int max);
-/* The models rxb_model.h declares (generated models_gen.c). */
-extern const struct rxb_model_ops *const sim_models[];
-extern const unsigned int sim_nmodels;
+/*
+ * The descriptor streams of a model instance configured as @cfg (models.c):
+ * @stream[q] is the same for queues whose NIC takes descriptors from one
+ * ring (a shared ring), distinct otherwise.  0, or a negative errno.
+ */
+struct rxb_model_ops;
+struct rxb_model_cfg;
+int sim_model_streams(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg, u8 *stream);
+
+/*
+ * A model instance: its driver half, its NIC half and their register
+ * space (models.c).  sim_models_create() creates them as the kernel does
+ * and runs the NIC's doorbell service once; 0 or a negative errno
+ * (nothing allocated).
+ */
+struct rxb_model;
+struct rxb_hw_model;
+struct rxb_drv_ops;
+struct rxb_hw_ops;
+struct rxb_frame;
+struct rxb_nicmem;
+struct sim_inst {
+	struct rxb_model *m;
+	struct rxb_hw_model *hw;
+	void *bar;
+};
+
+int sim_models_create(const struct rxb_model_ops *ops,
+		      const struct rxb_model_cfg *cfg,
+		      const struct rxb_drv_ops *drv_ops, void *drv,
+		      const struct rxb_hw_ops *hw_ops, void *hw,
+		      struct sim_inst *in);
+void sim_models_destroy(struct sim_inst *in);
+/* The NIC, in its context: a frame on queue @q (doorbells first). */
+int sim_nic_rx(struct sim_inst *in, unsigned int q, const struct rxb_frame *f);
+/* The NIC's doorbell service; true if doorbells were pending. */
+bool sim_nic_doorbells(struct sim_inst *in);
+/* The NIC's timer fired. */
+void sim_nic_timer(struct sim_inst *in);
+/* The on-NIC memory tier's fetch engine runs; true if it completed any. */
+bool sim_nic_fetch_run(struct rxb_nicmem *nm);
+/* NIC services reached outside the NIC's context (abort unless expected). */
+long sim_nic_ctx_violations(void);
+void sim_nic_ctx_expect(bool on);
 
 /* Options (opts.c). */
 int opt_apply(struct sim_cfg *c, const char *name, const char *val);

@@ -166,6 +166,48 @@ bad '--arrival trace needs --trace FILE' --arrival trace
 bad '--trace /nonexistent/x: No such file or directory' --arrival trace --trace /nonexistent/x
 bad '--trace /dev/zero: want a regular file' --arrival trace --trace /dev/zero
 bad '--trace /: want a regular file' --arrival trace --trace /
+# Traces that are not one (issue 32 item 9): refused before any run, with
+# the file and the line, not run to 0.0 Gbit/s.
+printf '' >"$tmp/empty.tr"
+printf '# only a comment\n\n' >"$tmp/comment.tr"
+printf 'garbage in here\n' >"$tmp/junk.tr"
+printf '100 1 nan\n' >"$tmp/nan.tr"
+printf '100 1 NaN 0\n' >"$tmp/nan2.tr"
+printf -- '-100 1 1500\n' >"$tmp/neg.tr"
+printf '100 -1 1500\n' >"$tmp/negflow.tr"
+printf '100 1 0\n' >"$tmp/zero.tr"
+printf '100 1 9001\n' >"$tmp/huge.tr"
+printf '100 1 1500 2\n' >"$tmp/port.tr"
+printf '100 1 1500 0 9\n' >"$tmp/five.tr"
+printf '100 1 1500x\n' >"$tmp/suffix.tr"
+printf '100 1\n200 2\n1e3 3\n' >"$tmp/third.tr"
+bad "--trace $tmp/empty.tr: no packet in it" --arrival trace --trace "$tmp/empty.tr"
+bad "--trace $tmp/comment.tr: no packet in it" --arrival trace --trace "$tmp/comment.tr"
+for f in junk nan nan2 neg negflow zero huge port five suffix; do
+	bad "--trace $tmp/$f.tr:1: want TIME_NS FLOW [LEN [PORT]]" --arrival trace \
+		--trace "$tmp/$f.tr"
+done
+bad "--trace $tmp/third.tr:3: want TIME_NS FLOW [LEN [PORT]]" --arrival trace \
+	--trace "$tmp/third.tr"
+# What the ring model refuses names the option (issue 32 item 9).
+bad '--ring 3: ring size must be a power of two in 64..8192' --ring 3
+bad '--ring 3: ring size must be a power of two in 64..8192' --model shring --ring 3
+bad '--ax 100: Ax ring size must be a power of two in 64..8192' --model rxbisect --ax 100
+bad '--ring 3: ring size must be a power of two in 64..8192' --model enso --ring 3
+bad '--ceio-budget 1024: want at least a buffer (2048 B) per port' \
+	--model ceio --ceio-budget 1K
+# --seed's range: 2^64 - 1, as it accepts.
+bad '--seed "18446744073709551616": want an integer in [0, 18446744073709551615]' \
+	--seed 18446744073709551616
+bad '--seed "-1": want an integer in [0, 18446744073709551615]' --seed -1
+# The new options' ranges.
+bad '--desc-reads "0": want an integer in [1, 32]' --desc-reads 0
+bad '--desc-reads "33": want an integer in [1, 32]' --desc-reads 33
+bad '--tx-ring "0": want an integer in [1, 65536]' --tx-ring 0
+bad '--tx-iqueue "-1": want an integer in [0, 65536]' --tx-iqueue -1
+bad '--nic-mpps "nan": want a number in [0, 10000]' --nic-mpps nan
+bad '--mem-burst-ns "-1": want a number in [0, 1000000]' --mem-burst-ns -1
+bad '--tx-ring cannot change during a run' --change 0.5:tx-ring=8
 # --change
 bad '--change "0.5:foo=1": no option --foo' --change 0.5:foo=1
 bad '--change "0.5:cores=4": --cores cannot change during a run' --change 0.5:cores=4
@@ -236,6 +278,25 @@ bad 'see --help' --nosuch-option
 bad 'see --help' --ring
 bad 'see --help' --help=1
 
+# A run that measured nothing exits 1 with a warning its CSV row carries
+# (issue 32 item 9): three packets end the run before any is processed.
+check 1 'run 1: warning: nothing delivered' "measured nothing: exit 1, warned" -- \
+	--packets 3 --warmup 0 --csv
+if ! tail -n1 "$tmp/out" | grep -q ',nothing delivered$' ||
+   ! head -n1 "$tmp/out" | grep -q ',warning$'; then
+	lines+=("# CSV without the warning column: $(tr '\n' '|' <"$tmp/out")")
+	lines[-2]="not ok $n measured nothing: exit 1, warned"
+	pass=$((pass - 1)) fail=$((fail + 1))
+fi
+printf '100 1\n# a comment\n\n2000 2 64 1\n' >"$tmp/good.tr"
+check 0 '' "good: a trace with comments, looped" -- "${small[@]}" --arrival trace \
+	--trace "$tmp/good.tr" --trace-loop --csv
+if ! tail -n1 "$tmp/out" | grep -q ',$'; then
+	lines+=("# a good run warned: $(tr '\n' '|' <"$tmp/out")")
+	lines[-2]="not ok $n good: a trace with comments, looped"
+	pass=$((pass - 1)) fail=$((fail + 1))
+fi
+
 # Duplicated options: the last one counts.
 check 0 '' "duplicate: --cores 8 --cores 4 runs with 4" -- "${small[@]}" \
 	--cores 8 --cores 4 --per-queue
@@ -251,7 +312,7 @@ check 0 '' "good: --change live options in any order" -- "${small[@]}" \
 	--change 0.6:budget=64 --change 0.3:load=0.5 --change 0.5:extra=3:100:2 \
 	--change 0.7:rewrite=0
 check 0 '' "good: model-code costs, switched off and on mid-run" -- "${small[@]}" \
-	--model shring --xfer-ns 0 --doorbell-ns 1e5 --change 0.3:sync-cost=0 \
+	--model shring --xfer-ns 0 --doorbell-ns 1e4 --change 0.3:sync-cost=0 \
 	--change 0.6:sync-cost=1 --columns model_cyc,xfers,locks
 check 0 '' "good: descriptor cache off, on demand, and at its limits" -- "${small[@]}" \
 	--model shring-list --sweep desc-prefetch=0,1 --desc-thresh 0 --desc-batch 32 \

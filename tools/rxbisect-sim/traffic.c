@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Flows, RSS and arrival processes of a port; see traffic.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,38 +70,117 @@ static int cmp_rec(const void *a, const void *b)
 	return x->t < y->t ? -1 : x->t > y->t;
 }
 
+#define TRACE_MAX_LEN	9000
+#define TRACE_MAX_NS	18000000000000000ULL	/* x 1000 ps fits a u64 */
+
+/* A decimal field of digits only, at most @max. */
+static bool trace_num(const char *f, unsigned long long max,
+		      unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*f))
+		return false;
+	errno = 0;
+	*v = strtoull(f, &end, 10);
+	return !errno && !*end && *v <= max;
+}
+
+/*
+ * One line of a trace: "TIME_NS FLOW [LEN [PORT]]" after any "# comment";
+ * false if it is not that (a blank line is *@n = 0).
+ */
+static bool trace_line(char *line, unsigned int ports, unsigned int dflt_len,
+		       unsigned int *n, struct tr_rec *rec, unsigned int *port)
+{
+	char *h = strchr(line, '#'), *f[5], *save = NULL, *tok;
+	unsigned long long v[4] = { 0, 0, dflt_len, 0 };
+	static const unsigned long long max[4] = {
+		TRACE_MAX_NS, UINT32_MAX, TRACE_MAX_LEN, SIM_MAX_PORTS - 1,
+	};
+	unsigned int i;
+
+	if (h)
+		*h = 0;
+	for (*n = 0; *n < 5 && (tok = strtok_r(*n ? NULL : line, " \t\r\n", &save)); )
+		f[(*n)++] = tok;
+	if (!*n)
+		return true;
+	if (*n < 2 || *n > 4)
+		return false;
+	for (i = 0; i < *n; i++)
+		if (!trace_num(f[i], max[i], &v[i]))
+			return false;
+	if (!v[2] || (*n == 4 && v[3] >= ports))
+		return false;
+	rec->t = v[0] * 1000;
+	rec->flow = v[1];
+	rec->len = v[2];
+	*port = *n == 4 ? v[3] : v[1] % ports;
+	return true;
+}
+
+int traffic_check_trace(const struct sim_cfg *c, char *err, size_t len)
+{
+	FILE *f = fopen(c->trace, "r");
+	char line[256];
+	unsigned long long ln = 0, pkts = 0;
+	struct tr_rec rec;
+	unsigned int n, port;
+
+	if (!f) {
+		snprintf(err, len, "--trace %.200s: %s", c->trace, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, len, "--trace %.200s:%llu: line longer than %zu bytes",
+				 c->trace, ln, sizeof(line) - 2);
+			fclose(f);
+			return -EINVAL;
+		}
+		if (!trace_line(line, c->ports, c->pkt_size, &n, &rec, &port)) {
+			snprintf(err, len,
+				 "--trace %.200s:%llu: want TIME_NS FLOW [LEN [PORT]]: integers, TIME_NS at most %llu, LEN 1..%u, PORT below --ports %u",
+				 c->trace, ln, TRACE_MAX_NS, TRACE_MAX_LEN, c->ports);
+			fclose(f);
+			return -EINVAL;
+		}
+		pkts += n > 0;
+	}
+	fclose(f);
+	if (!pkts) {
+		snprintf(err, len, "--trace %.200s: no packet in it", c->trace);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int trace_load(struct traffic *tr)
 {
 	const struct sim_cfg *c = tr->c;
-	FILE *f = fopen(c->trace, "r");
+	FILE *f;
 	char line[256];
-	u64 cap = 0, ln = 0;
+	u64 cap = 0;
+	int err;
 
+	err = traffic_check_trace(c, line, sizeof(line));
+	if (err) {
+		fprintf(stderr, "rxbisect-sim: %s\n", line);
+		return err;
+	}
+	f = fopen(c->trace, "r");
 	if (!f) {
 		fprintf(stderr, "rxbisect-sim: %s: %s\n", c->trace, strerror(errno));
 		return -errno;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long t;
-		unsigned int flow, len = c->pkt_size, port;
-		char *h = strchr(line, '#');
-		int n;
+		struct tr_rec rec;
+		unsigned int n, port;
 
-		ln++;
-		if (h)
-			*h = 0;
-		n = sscanf(line, "%llu %u %u %u", &t, &flow, &len, &port);
-		if (n <= 0)
-			continue;
-		if (n < 2 || !len || len > 9000) {
-			fprintf(stderr, "rxbisect-sim: %s:%llu: want TIME_NS FLOW [LEN [PORT]]\n",
-				c->trace, (unsigned long long)ln);
-			fclose(f);
-			return -EINVAL;
-		}
-		if (n < 4)
-			port = flow % c->ports;
-		if (port != tr->port)
+		if (!trace_line(line, c->ports, c->pkt_size, &n, &rec, &port) || !n ||
+		    port != tr->port)
 			continue;
 		if (tr->nrec == cap) {
 			struct tr_rec *nr;
@@ -113,15 +193,16 @@ static int trace_load(struct traffic *tr)
 			}
 			tr->rec = nr;
 		}
-		tr->rec[tr->nrec++] = (struct tr_rec){
-			.t = (u64)t * 1000, .flow = flow, .len = len };
+		tr->rec[tr->nrec++] = rec;
 	}
 	fclose(f);
+	/* A port the trace sends nothing to stays idle. */
+	if (!tr->nrec)
+		return 0;
 	qsort(tr->rec, tr->nrec, sizeof(*tr->rec), cmp_rec);
 	/* A loop restarts one mean gap after the last packet. */
-	if (tr->nrec)
-		tr->period = tr->rec[tr->nrec - 1].t + tr->rec[tr->nrec - 1].t /
-			     (tr->nrec > 1 ? tr->nrec - 1 : 1) + 1;
+	tr->period = tr->rec[tr->nrec - 1].t + tr->rec[tr->nrec - 1].t /
+		     (tr->nrec > 1 ? tr->nrec - 1 : 1) + 1;
 	return 0;
 }
 

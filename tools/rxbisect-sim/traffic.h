@@ -65,6 +65,12 @@ struct traffic {
 u32 rxb_sim_toeplitz(const u8 *in, unsigned int len);
 /* The RSS hash of flow @flow of port @port. */
 u32 traffic_flow_hash(u64 seed, unsigned int port, u32 flow);
+/*
+ * Is --trace a trace: readable, every line TIME_NS FLOW [LEN [PORT]] (or
+ * blank, or a comment), at least one packet?  0, or a negative errno with
+ * the reason, naming the file and line, in @err.
+ */
+int traffic_check_trace(const struct sim_cfg *c, char *err, size_t len);
 int traffic_init(struct traffic *tr, const struct sim_cfg *c,
 		 unsigned int port, unsigned int nq);
 void traffic_fini(struct traffic *tr);
