@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_drv_model.h>
@@ -760,6 +761,104 @@ static void mmio_reads(void)
 	       "privring: %.3f MMIO reads a packet", r[0].mmio_rd_pkt);
 	EXPECT(r[0].db_pkt > 1.9, "privring: %.3f register writes a packet",
 	       r[0].db_pkt);
+}
+
+/*
+ * The two halves run where they belong (models.c): the NIC half's rx and
+ * doorbell only in the NIC's context and never inside a driver call, the
+ * driver half's poll never in the NIC's context.  CEIO with every packet
+ * on the slow path rings a fetch doorbell from its poll; the NIC must
+ * act on it in its own doorbell service, later.  The check itself is
+ * live: a NIC entry point reached outside the context is a violation.
+ */
+static const struct rxb_model_ops *ctx_base;
+static struct rxb_hw_model_ops ctx_hw;
+static bool ctx_in_poll;
+static long ctx_rx, ctx_db, ctx_polls, ctx_bad;
+
+static int ctx_poll(struct rxb_model *m, unsigned int q, struct rxb_pkt *pkts,
+		    int budget)
+{
+	int n;
+
+	ctx_bad += rxb_nic_ctx_in();
+	ctx_polls++;
+	ctx_in_poll = true;
+	n = ctx_base->poll(m, q, pkts, budget);
+	ctx_in_poll = false;
+	return n;
+}
+
+static int ctx_rx_op(struct rxb_hw_model *m, unsigned int q,
+		     const struct rxb_frame *f)
+{
+	ctx_bad += !rxb_nic_ctx_in() || ctx_in_poll;
+	ctx_rx++;
+	return ctx_base->hw->rx(m, q, f);
+}
+
+static void ctx_doorbell(struct rxb_hw_model *m, u32 page)
+{
+	ctx_bad += !rxb_nic_ctx_in() || ctx_in_poll;
+	ctx_db++;
+	ctx_base->hw->doorbell(m, page);
+}
+
+static struct rxb_hw_model *ctx_create(const struct rxb_model_cfg *cfg,
+				       const struct rxb_hw_ops *env, void *hw,
+				       const struct rxb_bar *bar)
+{
+	struct rxb_hw_model *m = ctx_base->hw->create(cfg, env, hw, bar);
+
+	if (!IS_ERR(m))
+		m->ops = &ctx_hw;
+	return m;
+}
+
+static void two_halves(void)
+{
+	struct rxb_model_ops ops;
+	struct sim_res r;
+	struct sim_cfg c;
+	long v0;
+
+	if (!has_model("ceio")) {
+		skip("ceio model not registered");
+		return;
+	}
+	ctx_base = rxb_model_find("ceio");
+	ctx_hw = *ctx_base->hw;
+	ctx_hw.create = ctx_create;
+	ctx_hw.rx = ctx_rx_op;
+	ctx_hw.doorbell = ctx_doorbell;
+	ops = *ctx_base;
+	ops.hw = &ctx_hw;
+	ops.poll = ctx_poll;
+	c = ceio_light();
+	c.ops = &ops;
+	c.ceio_force_slow = true;
+	if (!run("ceio slow only, halves watched", &c, &r))
+		return;
+	expect_conserved("halves watched", &r);
+	diag("%ld frames, %ld doorbell services, %ld polls", ctx_rx, ctx_db,
+	     ctx_polls);
+	EXPECT(ctx_rx > 0 && ctx_db > 0 && ctx_polls > 0,
+	       "rx %ld, doorbell %ld, poll %ld", ctx_rx, ctx_db, ctx_polls);
+	EXPECT(!ctx_bad, "%ld calls in the wrong context", ctx_bad);
+	EXPECT(r.tier_pkts > 0 && r.delivered > 0.9 * r.arrived,
+	       "%llu via the tier, %llu of %llu delivered",
+	       (unsigned long long)r.tier_pkts, (unsigned long long)r.delivered,
+	       (unsigned long long)r.arrived);
+	/* The check is live in the simulator, and quiet inside the context. */
+	sim_nic_ctx_expect(true);
+	v0 = sim_nic_ctx_violations();
+	rxb_nic_ctx_assert("test");
+	EXPECT(sim_nic_ctx_violations() == v0 + 1, "a violation went uncounted");
+	rxb_nic_ctx_enter();
+	rxb_nic_ctx_assert("test");
+	rxb_nic_ctx_exit();
+	EXPECT(sim_nic_ctx_violations() == v0 + 1, "a NIC-context call counted");
+	sim_nic_ctx_expect(false);
 }
 
 /* ---- the header/data split into NIC memory (thesis ch. 2, nicmem) -- */
@@ -2590,6 +2689,7 @@ static const struct tcase cases[] = {
 	{ "ceio_burst", ceio_burst },
 	{ "ceio_slow", ceio_slow },
 	{ "mmio_reads", mmio_reads },
+	{ "two_halves", two_halves },
 	{ "nicmem_split_headers", nicmem_split_headers },
 	{ "nicmem_split_socket", nicmem_split_socket },
 	{ "nicmem_split_tiny", nicmem_split_tiny },
