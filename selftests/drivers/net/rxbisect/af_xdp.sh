@@ -22,6 +22,10 @@
 # then a model switch to a model without zero-copy while a zero-copy socket
 # is bound (refused, the socket keeps receiving), zero-copy transmit on
 # privring (N datagrams from rxb1's queue 1 Tx ring reach rxb0, intact),
+# zero-copy teardown on both zero-copy models (queue 1 stalled under
+# traffic so that the NIC's writes into umem buffers stay in the rings, a
+# model switch and the socket's close tear those rings down: every umem
+# buffer back to the socket, no page_pool page lost, no splat),
 # xdp-bench (when it has an
 # AF_XDP mode), bad input (a bind to a queue id out of range refused with a
 # message while the port keeps forwarding) and every page_pool getting all
@@ -48,7 +52,7 @@ rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
 ZC_MODELS="privring rxbisect"	# zero-copy AF_XDP (rxb_model_ops.umem_bufs)
-ktap_set_plan $((NM * 2 + 6))
+ktap_set_plan $((NM * 2 + 8))
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
@@ -295,6 +299,102 @@ rxb_kill_bg
 ktap_print_msg "rxb1 received $(($(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets) - p0)) frames meanwhile"
 ktap_test_result "an AF_XDP bind to a queue id out of range is refused, the port keeps forwarding" \
 	eval '[ $bad = 0 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 20'
+
+# +2: zero-copy teardown with umem buffers in the rings, under traffic.
+# zc_teardown MODEL OTHER: on MODEL a zero-copy socket on queue $Q, the
+# queue stalled (debugfs stall) while datagrams for it arrive: the NIC
+# writes them into umem buffers that no poll hands on.  Then, still under
+# traffic, the ring model switches to OTHER (MODEL's rings torn down with
+# those buffers in them), the NIC fills OTHER's rings the same way, and the
+# socket closes (OTHER's rings rebuilt without the umem).  Every umem
+# buffer must go back to the socket's pool (xsk_held 0), every page_pool
+# destroyed meanwhile must get all its pages back (a umem page handed to
+# one leaves it with a negative in-flight count) and the kernel log must
+# stay clean.  Both zero-copy models are torn down in each direction.
+# hw_grows N: wait (up to 10 s) until rxb1's queue $Q has written N more
+# frames than when $HW0 was read.
+hw_grows() {
+	local i
+	for i in $(seq 50); do
+		[ $(($(rxb_stat rxb1 rx${Q}_hw_packets) - HW0)) -ge "$1" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+zc_teardown() {
+	local pid snd i rc=0 held0 held1 held mark log ready=$RXB_TMP/ready t0=$SECONDS
+	echo "$1" > /sys/module/rxbisect/parameters/ring_model ||
+		{ ktap_print_msg "cannot switch to $1"; return 1; }
+	rxb_static_neigh rxb0 rxb1
+	SPORT=$(rxb_ports_for $Q 1) || { ktap_print_msg "no UDP source port for queue $Q"; return 1; }
+	mark=$(rxb_kmsg_mark "af_xdp.sh: zero-copy teardown $1 -> $2")
+	rm -f "$ready"
+	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n 1000000 -p 9 -q $Q -z \
+		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -e "$ready" ] || { ktap_print_msg "$1: no socket: $(cat "$RXB_TMP/xsk.out")"; return 1; }
+	rxb_knob_set rxb1 $Q stall 1
+	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
+	ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" -p 9 -s "$SPORT" \
+		-n 100000 -l $LEN -g 2000 >/dev/null 2>&1 &
+	snd=$!
+	hw_grows 16 || { ktap_print_msg "$1: the NIC wrote nothing for queue $Q"; rc=1; }
+	held0=$(xsk_held)
+	# MODEL's rings go with the umem buffers the NIC wrote into them
+	echo "$2" > /sys/module/rxbisect/parameters/ring_model ||
+		{ ktap_print_msg "$1 -> $2: the switch was refused"; rc=1; }
+	# OTHER's rings post umem buffers at their queue's first poll: let
+	# it run, then stall it again
+	rxb_knob_set rxb1 $Q stall 0
+	for i in $(seq 50); do
+		[ "$(xsk_held)" -gt 0 ] 2>/dev/null && break
+		sleep 0.2
+	done
+	rxb_knob_set rxb1 $Q stall 1
+	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
+	hw_grows 16 || { ktap_print_msg "$2: the NIC wrote nothing for queue $Q"; rc=1; }
+	held1=$(xsk_held)
+	# the socket goes: OTHER's rings go with theirs
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	for i in $(seq 50); do
+		held=$(xsk_held)
+		[ "$held" = 0 ] && break
+		sleep 0.2
+	done
+	rxb_knob_set rxb1 $Q stall 0
+	kill $snd 2>/dev/null
+	wait $snd 2>/dev/null
+	ktap_print_msg "$1 -> $2: queue $Q held $held0 umem buffers at the switch, $held1 at the close, $held after"
+	[ "$held" = 0 ] || rc=1
+	# both teardowns had umem buffers in the rings
+	[ "$held0" -gt 0 ] && [ "$held1" -gt 0 ] 2>/dev/null ||
+		{ ktap_print_msg "no umem buffer in the rings at a teardown"; rc=1; }
+	# the pools of OTHER's rings go too
+	echo "$1" > /sys/module/rxbisect/parameters/ring_model || rc=1
+	if [ -n "$RXB_PP_TRACE" ]; then
+		rxb_pp_trace_check 15 || rc=1
+	fi
+	log=$(rxb_kmsg_clean "$mark") || { ktap_print_msg "kernel log: $log"; rc=1; }
+	rxb_static_neigh rxb0 rxb1
+	rxb_ping_ok "$NS0" "$RXB_IP1" 3 || { ktap_print_msg "no ping after the teardown"; rc=1; }
+	ktap_print_msg "$1 -> $2: $((SECONDS - t0)) s"
+	return $rc
+}
+rxb_stall_timeout 600000 || ktap_print_msg "cannot raise stall_timeout_ms"
+# queue 0 borrows from no Ax ring but its own: zero-copy on rxbisect
+echo '0;0-1' > /sys/module/rxbisect/parameters/ax_assoc_map ||
+	ktap_print_msg "cannot set ax_assoc_map"
+ktap_test_result "privring -> rxbisect under traffic with umem buffers written and unpolled: all back to the socket, no page_pool page lost, no splat" \
+	zc_teardown privring rxbisect
+ktap_test_result "rxbisect -> privring under traffic with umem buffers written and unpolled: all back to the socket, no page_pool page lost, no splat" \
+	zc_teardown rxbisect privring
+echo default > /sys/module/rxbisect/parameters/ax_assoc_map
 
 # +3
 ip -n "$NS1" link set dev rxb1 xdpdrv off
