@@ -44,7 +44,9 @@
  *                       until reset to 0: 1 the new rings as a whole, 2 the
  *                       page_pool of the last new queue, 3 the ring model's
  *                       create, 4 growing the stack's queue count, 5 the
- *                       engine thread (enum rxb_reconfig_step).
+ *                       engine thread, 6 the XDP memory model of a queue's
+ *                       buffers (every new queue's; a restart's, before
+ *                       the queue stops) (enum rxb_reconfig_step).
  *
  * /sys/kernel/debug/rxbisect/models lists the ring models, one a line.
  *

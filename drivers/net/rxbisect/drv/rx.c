@@ -1129,9 +1129,15 @@ void rxb_rx_stop(struct rxb_port *port)
 /**
  * struct rxb_qmem - the memory of one receive queue (queue management API).
  * @pp: its page_pool.
+ * @xsk: the xsk buffer pool it takes buffers from instead, or NULL.
+ * @xdp_mem: the XDP memory model of those buffers, registered: all that
+ *	could fail is done at ndo_queue_mem_alloc, so that ndo_queue_start
+ *	cannot fail with the queue stopped.
  */
 struct rxb_qmem {
 	struct page_pool *pp;
+	struct xsk_buff_pool *xsk;
+	struct xdp_mem_info xdp_mem;
 };
 
 /* Live queue @idx, if it can restart alone.  RTNL held. */
@@ -1155,6 +1161,7 @@ static int rxb_queue_mem_alloc(struct net_device *dev,
 {
 	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
+	int err;
 
 	if (IS_ERR(rxq))
 		return PTR_ERR(rxq);
@@ -1162,8 +1169,15 @@ static int rxb_queue_mem_alloc(struct net_device *dev,
 			       rxb_pool_frags(rxq->rx->model->ops,
 					      &rxq->rx->model->cfg));
 	if (IS_ERR(mem->pp)) {
-		int err = PTR_ERR(mem->pp);
-
+		err = PTR_ERR(mem->pp);
+		mem->pp = NULL;
+		return err;
+	}
+	/* A zero-copy AF_XDP socket bound or gone (xsk.c). */
+	mem->xsk = rxb_xsk_pool(rxq->rx->port, rxq->rx->model->ops, idx);
+	err = rxb_xdp_mem_reg(rxq->rx->port, &mem->xdp_mem, mem->pp, mem->xsk);
+	if (err) {
+		page_pool_destroy(mem->pp);
 		mem->pp = NULL;
 		return err;
 	}
@@ -1174,7 +1188,10 @@ static void rxb_queue_mem_free(struct net_device *dev, void *qmem)
 {
 	struct rxb_qmem *mem = qmem;
 
-	/* Pages still in the stack return to it later. */
+	/* XDP's reference on the pool first; pages still in the stack
+	 * return to it later.
+	 */
+	xdp_unreg_mem_model(&mem->xdp_mem);
 	if (mem->pp)
 		page_pool_destroy(mem->pp);
 }
@@ -1203,8 +1220,11 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 	rxq->rx->model->ops->queue_reset(rxq->rx->model, idx);
 	/* The NIC's half of the queue back to power-on (a command). */
 	rxb_nic_queue_reset(rxq->rx->ctx, idx);
-	/* XDP's reference on the old pool; start registers the new one. */
-	rxb_xdp_rxq_unreg(rxq);
+	/* The old pool's XDP memory model goes with it: unregistered by
+	 * rxb_queue_mem_free(), or the queue's again if it starts with it.
+	 */
+	rxb_xdp_rxq_unreg_keep(rxq, &mem->xdp_mem);
+	mem->xsk = rxq->xsk;
 	/* The pool is destroyed with its NAPI instance running again. */
 	rxb_page_pool_disable_direct_recycling(rxq->pp);
 	mem->pp = rxq->pp;
@@ -1213,7 +1233,8 @@ static int rxb_queue_stop(struct net_device *dev, void *qmem, int idx)
 
 /* Start queue @idx, stopped, with the pool of @qmem: the old pool's page
  * counts go to the queue's totals, fresh buffers are posted, the NIC's
- * queue and the NAPI instance run again.
+ * queue and the NAPI instance run again.  Cannot fail once the queue is
+ * stopped: what could is done by rxb_queue_mem_alloc().
  */
 static int rxb_queue_start(struct net_device *dev,
 			   struct netdev_queue_config *qcfg, void *qmem, int idx)
@@ -1221,7 +1242,6 @@ static int rxb_queue_start(struct net_device *dev,
 	struct rxb_rxq *rxq = rxb_qmgmt_rxq(dev, idx);
 	struct rxb_qmem *mem = qmem;
 	struct rxb_port *port;
-	int err;
 
 	if (IS_ERR(rxq))
 		return PTR_ERR(rxq);
@@ -1237,12 +1257,9 @@ static int rxb_queue_start(struct net_device *dev,
 		/* Now the queue's: rxb_queue_mem_free() leaves it. */
 		mem->pp = NULL;
 	}
-	/* A zero-copy AF_XDP socket bound or gone (xsk.c). */
-	rxq->xsk = rxb_xsk_pool(port, rxq->rx->model->ops, idx);
+	rxq->xsk = mem->xsk;
 	rxq->xsk_live = false;
-	err = rxb_xdp_rxq_reg(rxq);
-	if (err)
-		return err;
+	rxb_xdp_rxq_set(rxq, &mem->xdp_mem);
 	rxb_xsk_start(rxq);
 	/* The poll's context: its NAPI instance is disabled. */
 	local_bh_disable();
@@ -1294,7 +1311,7 @@ int rxb_rx_queue_restart(struct net_device *dev, unsigned int q)
 		rxb_queue_mem_free(dev, &new);
 		return err;
 	}
-	/* Neither can fail once allocated and stopped. */
+	/* Cannot fail once allocated and stopped. */
 	WARN_ON(rxb_queue_start(dev, NULL, &new, q));
 	rxb_queue_mem_free(dev, &old);
 	return 0;

@@ -93,6 +93,8 @@ struct rxb_fault {
  * @RXB_RF_MODEL: the ring model's create.
  * @RXB_RF_QUEUES: growing the stack's queue count.
  * @RXB_RF_ENGINE: starting the NIC's engine thread.
+ * @RXB_RF_XDP_MEM: registering the XDP memory model of a queue's buffers
+ *	(every queue of new rings; a single queue restart's new pool).
  * @RXB_RF_NSTEPS: number of steps, plus one.
  */
 enum rxb_reconfig_step {
@@ -102,6 +104,7 @@ enum rxb_reconfig_step {
 	RXB_RF_MODEL,
 	RXB_RF_QUEUES,
 	RXB_RF_ENGINE,
+	RXB_RF_XDP_MEM,
 	RXB_RF_NSTEPS
 };
 
@@ -686,8 +689,12 @@ void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
 	      struct sk_buff *skb);
 
 /* xdp.c: the XDP path shared by every ring model */
+int rxb_xdp_mem_reg(struct rxb_port *port, struct xdp_mem_info *mem,
+		    struct page_pool *pp, bool xsk);
+void rxb_xdp_rxq_set(struct rxb_rxq *rxq, struct xdp_mem_info *mem);
 int rxb_xdp_rxq_reg(struct rxb_rxq *rxq);
 void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq);
+void rxb_xdp_rxq_unreg_keep(struct rxb_rxq *rxq, struct xdp_mem_info *mem);
 bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
 		 unsigned int *meta);

@@ -35,34 +35,70 @@
 #define RXB_XDP_MAX_MTU		RXB_LINEAR_MTU
 
 /**
+ * rxb_xdp_mem_reg() - register the XDP memory model of a queue's buffers.
+ * @port: the port (its fault knobs).
+ * @mem: set to the memory model.
+ * @pp: the queue's page_pool.
+ * @xsk: the queue's buffers come from a zero-copy AF_XDP socket's umem
+ *	(xsk.c) instead.
+ *
+ * The one step of a queue's XDP registration that allocates, and so can
+ * fail: done before anything is torn down (rxb_rx_create(), the queue
+ * management API's ndo_queue_mem_alloc), and handed to the queue's receive
+ * info by rxb_xdp_rxq_set(), which cannot fail.
+ *
+ * Return: 0 or a negative error (fault/reconfig_fail RXB_RF_XDP_MEM).
+ */
+int rxb_xdp_mem_reg(struct rxb_port *port, struct xdp_mem_info *mem,
+		    struct page_pool *pp, bool xsk)
+{
+	*mem = (struct xdp_mem_info){};
+	if (rxb_fault_step(&port->fault, RXB_RF_XDP_MEM))
+		return -ENOMEM;
+	return xsk ? xdp_reg_mem_model(mem, MEM_TYPE_XSK_BUFF_POOL, NULL) :
+		     xdp_reg_mem_model(mem, MEM_TYPE_PAGE_POOL, pp);
+}
+
+/**
+ * rxb_xdp_rxq_set() - register queue @rxq's XDP receive info.
+ * @rxq: a queue with its NAPI instance, not running.
+ * @mem: a memory model from rxb_xdp_mem_reg(), which the receive info
+ *	takes over (rxb_xdp_rxq_unreg() unregisters it); cleared.
+ */
+void rxb_xdp_rxq_set(struct rxb_rxq *rxq, struct xdp_mem_info *mem)
+{
+	/* Scatter buffers: a fragment may grow to the end of its page.
+	 * Fails only for a driver bug (no device, registered twice), which
+	 * the core warns about.
+	 */
+	if (__xdp_rxq_info_reg(&rxq->xdp_rxq, rxq->rx->port->dev, rxq->qid,
+			       rxq->napi.napi_id,
+			       rxq->rx->bl.segs > 1 ? PAGE_SIZE : 0)) {
+		xdp_unreg_mem_model(mem);
+		return;
+	}
+	rxq->xdp_rxq.mem = *mem;
+	*mem = (struct xdp_mem_info){};
+	/* Its memory model is set per packet (rxb_xdp_run()). */
+	rxq->xdp_rxq_alt = rxq->xdp_rxq;
+}
+
+/**
  * rxb_xdp_rxq_reg() - register queue @rxq's XDP receive info.
- * @rxq: a queue with its page_pool and NAPI instance.
+ * @rxq: a queue with its page_pool and NAPI instance, and its xsk pool if
+ *	it has one.
  *
  * Return: 0 or a negative error.
  */
 int rxb_xdp_rxq_reg(struct rxb_rxq *rxq)
 {
+	struct xdp_mem_info mem;
 	int err;
 
-	/* Scatter buffers: a fragment may grow to the end of its page. */
-	err = __xdp_rxq_info_reg(&rxq->xdp_rxq, rxq->rx->port->dev, rxq->qid,
-				 rxq->napi.napi_id,
-				 rxq->rx->bl.segs > 1 ? PAGE_SIZE : 0);
-	if (err)
-		return err;
-	/* A zero-copy AF_XDP queue's buffers are the socket's (xsk.c). */
-	err = rxq->xsk ?
-	      xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq,
-					 MEM_TYPE_XSK_BUFF_POOL, NULL) :
-	      xdp_rxq_info_reg_mem_model(&rxq->xdp_rxq, MEM_TYPE_PAGE_POOL,
-					 rxq->pp);
-	if (err) {
-		xdp_rxq_info_unreg(&rxq->xdp_rxq);
-		return err;
-	}
-	/* Its memory model is set per packet (rxb_xdp_run()). */
-	rxq->xdp_rxq_alt = rxq->xdp_rxq;
-	return 0;
+	err = rxb_xdp_mem_reg(rxq->rx->port, &mem, rxq->pp, rxq->xsk);
+	if (!err)
+		rxb_xdp_rxq_set(rxq, &mem);
+	return err;
 }
 
 /**
@@ -74,6 +110,21 @@ void rxb_xdp_rxq_unreg(struct rxb_rxq *rxq)
 {
 	if (xdp_rxq_info_is_reg(&rxq->xdp_rxq))
 		xdp_rxq_info_unreg(&rxq->xdp_rxq);
+}
+
+/**
+ * rxb_xdp_rxq_unreg_keep() - unregister queue @rxq's XDP receive info, but
+ *	not its memory model.
+ * @rxq: a stopped queue.
+ * @mem: set to the memory model, now the caller's (xdp_unreg_mem_model(),
+ *	or rxb_xdp_rxq_set() again).
+ */
+void rxb_xdp_rxq_unreg_keep(struct rxb_rxq *rxq, struct xdp_mem_info *mem)
+{
+	*mem = rxq->xdp_rxq.mem;
+	/* xdp_rxq_info_unreg() unregisters the model it finds: none. */
+	rxq->xdp_rxq.mem = (struct xdp_mem_info){};
+	rxb_xdp_rxq_unreg(rxq);
 }
 
 /* Put @n frames on the wire of Tx queue @qi of @port, in order, until one

@@ -8,14 +8,16 @@
 # dropped by the disabled queue, or written to a ring before its reset);
 # queue 0 receives everything again afterwards; TCP runs through restarts
 # of both queues; on kernels with the netdev netlink family the restarted
-# queues are linked to their NAPI again with one page_pool each.  Ring
-# models whose queues share rings (shring) refuse with EOPNOTSUPP, a port
-# that is down with ENETDOWN.  Same on 6.1 and 6.12.
+# queues are linked to their NAPI again with one page_pool each; a restart
+# that fails (fault/reconfig_fail 6: its XDP memory model) fails before
+# the queue stops, which keeps receiving.  Ring models whose queues share
+# rings (shring) refuse with EOPNOTSUPP, a port that is down with
+# ENETDOWN.  Same on 6.1 and 6.12.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 python3
-ktap_set_plan 8
+ktap_set_plan 9
 
 RATE=400	# datagrams per second per flow
 N=1200		# per flow: 3 s
@@ -109,14 +111,47 @@ else
 	ktap_test_result "restarted queues linked to their NAPI, one page_pool each" [ $rc = 0 ]
 fi
 
-# 7: shared rings: refused
+# 7: a restart that cannot register its new pool's XDP memory model
+# (fault/reconfig_fail step 6) fails before the queue stops: the queue
+# keeps its pool and receives, and the next restarts work (a start that
+# failed after the stop left NAPI disabled, and the next stop hung in
+# napi_disable() holding RTNL)
+restart_fault() {
+	local out got
+	rxb_fault rxb1 reconfig_fail 6
+	out=$(echo 1 2>&1 > "$R0")
+	rxb_fault rxb1 reconfig_fail 0
+	ktap_print_msg "restart with fault step 6: ${out:-accepted}"
+	[[ $out == *"Cannot allocate memory"* ]] || return 1
+	rxb_snap rxb1
+	for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
+	flows 100
+	sleep 0.5
+	rxb_snap rxb1
+	got=$(d rx0_stack_packets)
+	ktap_print_msg "queue 0 after the failed restart: $got of 100 received"
+	# a stop of a queue whose NAPI is disabled would hang: only when it runs
+	[ "$got" = 100 ] || return 1
+	echo 1 > "$R0" && echo 1 > "$R0" || return 1
+	rxb_snap rxb1
+	for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
+	flows 100
+	sleep 0.5
+	rxb_snap rxb1
+	ktap_print_msg "queue 0 after two more restarts: $(d rx0_stack_packets) of 100 received"
+	[ "$(d rx0_stack_packets)" = 100 ]
+}
+ktap_test_result "a restart failing at its XDP memory model leaves queue 0 receiving, later restarts work" \
+	restart_fault
+
+# 8: shared rings: refused
 echo shring > /sys/module/rxbisect/parameters/ring_model
 out=$(echo 1 2>&1 > "$R0")
 ktap_print_msg "shring: $out"
 ktap_test_result "shring: a queue restart is refused (EOPNOTSUPP)" \
 	grep -q "not supported" <<<"$out"
 
-# 8: down
+# 9: down
 echo privring > /sys/module/rxbisect/parameters/ring_model
 rxb_ip rxb1 link set rxb1 down
 out=$(echo 1 2>&1 > "$R0")
