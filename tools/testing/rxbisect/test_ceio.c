@@ -7,14 +7,17 @@
  * top-up, a fully slow flow (credits 0, sync and async fetch), tier
  * overflow, Algorithm 1 (both cases) with credit conservation, inactive
  * flows and round-robin re-activation, flow teardown, churn past the flow
- * table's size, and a multi-threaded stress (random credit exhaustion,
- * concurrent arrivals, the NIC's worker running): no reorder per flow,
- * every frame received or dropped in the tier, the host-resident bound.
+ * table's size, a new flow's first frames on two queues at once (a
+ * steering change) starting it once, and a multi-threaded stress (random
+ * credit exhaustion, concurrent arrivals, the NIC's worker running): no
+ * reorder per flow, every frame received or dropped in the tier, the
+ * host-resident bound.
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/err.h>
@@ -27,6 +30,7 @@
 #include <rxbisect/rxb_nicmem.h>
 
 #include "env.h"
+#include "shim/shim.h"
 #include "ktap.h"
 #include "stress.h"
 
@@ -873,6 +877,162 @@ out:
 	free(mt);
 }
 
+/* A steering change (RSS indirection, an ntuple rule) moves a flow to
+ * another queue while frames of it are still in the old queue's pipeline:
+ * each queue's stage runs under its own lock, so the first frames of a new
+ * flow may reach both at once.  Each round the first frames of NFT new
+ * flows go to queues 0 and 1 from two threads released together, in the
+ * same order, each thread yielding at every atomic operation of the model
+ * (the shim's hook: a preemption there, as on a busy core, so that the two
+ * interleave within the pipeline stage even with one free CPU); then the
+ * flows are freed (the flow table's idle sweep).  A flow must start once:
+ * NFT active flows after a round, credits conserved, none active once
+ * freed; at the end a lone new flow holds every credit (an active count
+ * left too high would give it a fraction and keep the rest idle in the
+ * pool).  Rounds until ST_SECS or ST_ROUNDS.
+ */
+#define ST_ROUNDS	100000
+#define ST_SECS		1
+#define ST_CREDITS	64
+
+struct steer {
+	struct rxb_th *t;
+	u64 go;				/* rounds released */
+	u64 done;			/* producers that finished a round */
+	int stop;
+};
+
+struct steer_arg {
+	struct steer *st;
+	unsigned int q;
+};
+
+/* Spin until *@p >= @v, yielding now and then (the machine may have fewer
+ * free cores than threads); false if *@stop is set first.
+ */
+static bool steer_wait(u64 *p, u64 v, int *stop)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v) {
+		if (stop && __atomic_load_n(stop, __ATOMIC_ACQUIRE))
+			return false;
+		if (++spins % 1024 == 0)
+			sched_yield();
+	}
+	return true;
+}
+
+/* The shim's access hook: yield at every atomic read-modify-write. */
+static void steer_note(struct rxb_shim_sink *sink __always_unused,
+		       enum rxb_shim_ev ev, const void *addr __always_unused)
+{
+	if (ev == RXB_SHIM_RMW)
+		sched_yield();
+}
+
+static struct rxb_shim_sink steer_sink = { .note = steer_note };
+
+static void *steer_producer(void *arg)
+{
+	struct steer_arg *a = arg;
+	struct steer *st = a->st;
+	u8 buf[128];
+	u32 flow;
+	u64 r;
+
+	for (r = 0; steer_wait(&st->go, r + 1, &st->stop); r++) {
+		rxb_shim_sink = &steer_sink;
+		for (flow = 0; flow < NFT; flow++) {
+			struct rxb_tframe_id id = {
+				.producer = flow, .q = a->q, .seq = r,
+			};
+			struct rxb_frame f = {
+				.data = buf, .len = 64, .hash = flow,
+				.flow = flow,
+			};
+
+			rxb_tframe_fill(buf, f.len, &id);
+			EXPECT_EQ(rxb_th_hw_rx(st->t, a->q, &f), 0);
+		}
+		rxb_shim_sink = NULL;
+		__atomic_add_fetch(&st->done, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* Hand up and give back everything queue @q holds, the NIC fetching the
+ * slow entries between polls (pump()).
+ */
+static void steer_drain(struct rxb_th *t, unsigned int q)
+{
+	struct rxb_pkt pkts[64];
+	int n, i;
+
+	do {
+		while ((n = t->ops->poll(t->m, q, pkts, 64)) > 0)
+			for (i = 0; i < n; i++)
+				if (rxb_env_pkt_take(t->env, q, &pkts[i]))
+					rxb_env_pkt_put(t->env, pkts[i].cookie);
+	} while (pump(t));
+}
+
+static void test_steer(const void *arg __always_unused)
+{
+	struct steer st = { 0 };
+	struct steer_arg a[2];
+	struct timespec t0, t1;
+	pthread_t pt[2];
+	u64 r, active = NFT;
+	struct rxb_th t;
+	unsigned int q;
+	u32 f;
+
+	if (!setup(&t, 2, ST_CREDITS, 1 << 20, 0, false))
+		goto out;
+	st.t = &t;
+	for (q = 0; q < 2; q++) {
+		a[q] = (struct steer_arg){ &st, q };
+		pthread_create(&pt[q], NULL, steer_producer, &a[q]);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (r = 0; r < ST_ROUNDS && !ktap_failures(); r++) {
+		__atomic_store_n(&st.go, r + 1, __ATOMIC_RELEASE);
+		steer_wait(&st.done, 2 * (r + 1), NULL);
+		active = rxb_th_xstat(&t, "ceio_flows_active");
+		conserved(&t);
+		for (q = 0; q < 2; q++)
+			steer_drain(&t, q);
+		for (f = 0; f < NFT; f++)
+			rxb_env_flow_free(t.env, f);
+		/* A surplus stays: the first one ends the test. */
+		if (active != NFT)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if ((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec -
+		    t0.tv_nsec >= ST_SECS * 1000000000LL)
+			break;
+	}
+	__atomic_store_n(&st.stop, 1, __ATOMIC_RELEASE);
+	for (q = 0; q < 2; q++)
+		pthread_join(pt[q], NULL);
+	ktap_diag("steer: %llu rounds of %u new flows on 2 queues at once; %llu active",
+		  (unsigned long long)r, NFT, (unsigned long long)active);
+	EXPECT_EQ(active, NFT);
+	for (q = 0; q < 2; q++)
+		steer_drain(&t, q);
+	rxb_env_run_timer(t.env);	/* the NIC reads credit_ci */
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_flows_active"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_free"), ST_CREDITS);
+	/* A lone new flow: all the credits, less the one its frame took. */
+	EXPECT_EQ(send(&t, 0, 0, 0, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), ST_CREDITS - 1);
+	steer_drain(&t, 0);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
 /* Bad input: each refused with a message (the last by the create, which
  * finds the driver cannot tell when a buffer is idle).
  */
@@ -938,6 +1098,7 @@ int main(void)
 		{ "alg1", test_alg1, NULL },
 		{ "inactive", test_inactive, NULL },
 		{ "churn", test_churn, NULL },
+		{ "steer", test_steer, NULL },
 		{ "stress_sync", test_mt, NULL },
 		{ "stress_async", test_mt, "async" },
 		{ "stress_page", test_mt, "page" },

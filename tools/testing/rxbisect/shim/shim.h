@@ -47,10 +47,11 @@ void rxb_shim_unmap_double(void *va, size_t size);
  * atomics and the spinlocks report each access to the calling thread's
  * sink, which charges the simulated core running the model code.
  *
- * Only a build with -DRXB_SHIM_COUNT has the hook; everywhere else
- * (unit tests, bench_models) rxb_shim_note() is empty and costs nothing.
- * With the hook but no sink installed it is one thread-local load and a
- * predicted branch.
+ * Only a build with -DRXB_SHIM_COUNT has the hook: the simulator, and the
+ * unit tests (test_ceio's steer case yields at a thread's atomics to widen
+ * races); elsewhere (bench_models) rxb_shim_note() is empty and costs
+ * nothing.  With the hook but no sink installed it is one thread-local
+ * load and a predicted branch.
  */
 enum rxb_shim_ev {
 	RXB_SHIM_READ,		/* load of shared state */

@@ -161,7 +161,7 @@ struct ceio_hw {
 	u32 c_total;
 	u64 inactive_ns;
 	/* The worker (one ARM core). */
-	spinlock_t ctl_lock;		/* the worker */
+	spinlock_t ctl_lock;		/* the worker; flow starts */
 	u32 rr;				/* round-robin cursor */
 };
 
@@ -289,6 +289,24 @@ static void ceio_flow_start(struct ceio_hw *ce, struct ceio_flow *fl)
 	ceio_fl_add(ce, fl, got);
 	WRITE_ONCE(fl->want, got < share ? CEIO_WANT_NEW : CEIO_WANT_NONE);
 	WRITE_ONCE(fl->state, CEIO_ACTIVE);
+}
+
+/* The first frame of a free flow, in a queue's pipeline stage: start the
+ * flow, once.  A flow's frames may be in two queues' stages at once (a
+ * steering change moved it: RSS indirection, an ntuple rule), each under
+ * its own queue's lock, and both may find it free: its state is read again
+ * under the worker's lock, which serialises every start and stop.  Lock
+ * order: a queue's lock, then the worker's; nothing takes them the other
+ * way.
+ */
+static void ceio_flow_first(struct ceio_hw *ce, struct ceio_flow *fl)
+{
+	spin_lock(&ce->ctl_lock);
+	if (READ_ONCE(fl->state) == CEIO_FREE)
+		ceio_flow_start(ce, fl);
+	else if (READ_ONCE(fl->state) == CEIO_INACTIVE)
+		WRITE_ONCE(fl->arrived, 1);
+	spin_unlock(&ce->ctl_lock);
 }
 
 static void ceio_flow_stop(struct ceio_hw *ce, struct ceio_flow *fl, u8 state)
@@ -422,7 +440,8 @@ static int ceio_slow_rx(struct ceio_hw *ce, struct ceio_hw_q *q,
 	q->slow_tail++;
 	/* Release: the entry before the tail the driver reads. */
 	smp_store_release(&q->regs->slow.slow_tail, q->slow_tail);
-	if (!fl->slow) {
+	/* Another queue's stage may flip it too (a flow on two queues). */
+	if (!READ_ONCE(fl->slow)) {
 		WRITE_ONCE(fl->slow, 1);
 		rxb_stat_inc(&q->st->to_slow);
 	}
@@ -447,7 +466,7 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 	spin_lock(&q->lock);
 	ceio_reap(ce, q);
 	if (READ_ONCE(fl->state) == CEIO_FREE)
-		ceio_flow_start(ce, fl);
+		ceio_flow_first(ce, fl);
 	else if (READ_ONCE(fl->state) == CEIO_INACTIVE)
 		WRITE_ONCE(fl->arrived, 1);
 	WRITE_ONCE(fl->last_ns, rxb_hw_now_ns(m));
@@ -472,7 +491,7 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 			q->slot_flow[slot] = idx;
 			atomic_inc(&fl->inflight);
 			rxb_stat_inc(&q->st->fast);
-			if (fl->slow) {
+			if (READ_ONCE(fl->slow)) {
 				WRITE_ONCE(fl->slow, 0);
 				rxb_stat_inc(&q->st->to_fast);
 			}
