@@ -12,6 +12,7 @@
  * would to its NIC, so that the device has a driver (devlink dev info
  * reports its name from there on 6.2 and later).
  */
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/list.h>
@@ -145,6 +146,11 @@ static ssize_t rxb_bus_id_store(const char *buf, size_t count,
 static ssize_t new_device_store(rxb_bus_type_t *bus, const char *buf,
 				size_t count)
 {
+	/* Ports pin page_pool memory no memcg is charged for (netdev.c:
+	 * rxb_newlink()): root's file mode alone is not enough.
+	 */
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
 	return rxb_bus_id_store(buf, count, rxb_bus_dev_new, -EBUSY);
 }
 static BUS_ATTR_WO(new_device);

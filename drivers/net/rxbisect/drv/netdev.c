@@ -6,6 +6,7 @@
  * would; the NIC's Tx engine does the segmentation and checksum offloads it
  * advertises in software, frame by frame, before the frame goes on the wire.
  */
+#include <linux/capability.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
@@ -881,6 +882,16 @@ static int rxb_newlink(struct net_device *dev,
 {
 	struct nlattr **tb = params->tb;
 
+	/* As for a bus device (new_device): CAP_NET_ADMIN in the network
+	 * namespace, which a user namespace of one's own gives, is not
+	 * enough.  Each port pins up to a GiB of page_pool memory no memcg
+	 * is charged for.
+	 */
+	if (!capable(CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "creating rxbisect ports needs CAP_NET_ADMIN in the initial user namespace");
+		return -EPERM;
+	}
 	if (tb[IFLA_LINK])
 		return rxb_lower_create(rtnl_newlink_link_net(params), dev,
 					nla_get_u32(tb[IFLA_LINK]), extack);
