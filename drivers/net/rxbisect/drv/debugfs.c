@@ -4,12 +4,19 @@
  *
  *   stall    1: the queue's consumer stops consuming; 0: it resumes.
  *   work     extra random cache-line touches per received packet, in a
- *            4 MiB buffer per port (the seeds' slowed-down core).
+ *            4 MiB buffer per port (the seeds' slowed-down core);
+ *            0..262144 (RXB_WORK_MAX).
  *   complete_delay
- *            microseconds (0..5000) the queue's poll busy-waits after
- *            completing NAPI, before it unmasks the vector and rechecks
- *            the rings: makes a stop that overlaps a poll's tail likely
- *            (busypoll_switch.sh).  Costs every ring model the same.
+ *            microseconds (0..5000, RXB_COMPLETE_DELAY_MAX) the queue's
+ *            poll busy-waits after completing NAPI, before it unmasks the
+ *            vector and rechecks the rings: makes a stop that overlaps a
+ *            poll's tail likely (busypoll_switch.sh).  Costs every ring
+ *            model the same.
+ *
+ *            Both run in the poll, bottom halves off: the bounds keep one
+ *            poll (64 packets, NAPI's budget) far below the soft-lockup
+ *            watchdog's 20 s even on a slow emulated guest (see
+ *            RXB_WORK_MAX).
  *   irq_cpu  CPU the queue's interrupt vector targets; -1: the default
  *            spread (queue i -> i-th online CPU).
  *   restart  write-only: writing 1 restarts the receive queue alone with a
@@ -56,6 +63,7 @@
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
@@ -63,6 +71,21 @@
 #include "rxbisect.h"
 
 static struct dentry *rxb_dbg_root;
+
+/* The most cache-line touches the work knob adds to a packet.  A poll
+ * handles at most NAPI's budget of 64 packets with bottom halves off, so
+ * at most 64 * 2^18 = 2^24 touches: one such poll took 0.12 s on 6.1
+ * under QEMU/TCG on a loaded host (7 ns a touch), which leaves a factor
+ * over 150 to the soft-lockup watchdog (2 * watchdog_thresh = 20 s) for a
+ * slower guest or a KASAN kernel.  The largest value the benchmarks use
+ * (demo.sh, bench_all.sh's sweeps).  A busy poller that raises its budget
+ * above 64 (SO_BUSY_POLL_BUDGET, CAP_NET_ADMIN) scales a poll's work.
+ */
+#define RXB_WORK_MAX		BIT(18)
+/* The longest busy-wait of complete_delay, once per poll, microseconds:
+ * MAX_UDELAY_MS, the longest one step of the kernel's own mdelay().
+ */
+#define RXB_COMPLETE_DELAY_MAX	(MAX_UDELAY_MS * USEC_PER_MSEC)
 
 /* The u32 knobs: each file's data is the knob itself. */
 static int rxb_knob_get(void *data, u64 *val)
@@ -90,7 +113,7 @@ static int rxb_work_set(void *data, u64 val)
 	struct rxb_qknobs *k = container_of(data, struct rxb_qknobs, work);
 	struct rxb_port *port = k->port;
 
-	if (val > 1000000)
+	if (val > RXB_WORK_MAX)
 		return -EINVAL;
 	if (val && !READ_ONCE(port->work_buf)) {
 		u8 *buf = vzalloc(RXB_WORK_BUF_SIZE);
@@ -108,7 +131,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(rxb_work_fops, rxb_knob_get, rxb_work_set, "%llu\n");
 
 static int rxb_complete_delay_set(void *data, u64 val)
 {
-	if (val > 5000)
+	if (val > RXB_COMPLETE_DELAY_MAX)
 		return -EINVAL;
 	WRITE_ONCE(*(u32 *)data, val);
 	return 0;

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init ping
-ktap_set_plan 18
+ktap_set_plan 20
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -66,14 +66,23 @@ refused "ip link set mtu 70000 refused" "" "rxb_mtu rxb1" rxb_ip rxb1 link set r
 refused "ip link set mtu 9001 refused (jumbo frames stop at 9000)" "" "rxb_mtu rxb1" \
 	rxb_ip rxb1 link set rxb1 mtu 9001
 
-# 14..16: debugfs knobs
+# 14..18: debugfs knobs
 kset() { echo "$4" > "$RXB_DBG/$1/q$2/$3"; }
 refused "debugfs stall = 2 refused" "" "rxb_knob rxb1 0 stall" kset rxb1 0 stall 2
 refused "debugfs irq_cpu = 4096 (no such CPU) refused" "" "rxb_knob rxb1 0 irq_cpu" \
 	kset rxb1 0 irq_cpu 4096
-refused "debugfs work = 1000001 refused" "" "rxb_knob rxb1 1 work" kset rxb1 1 work 1000001
+# the bounds that keep a poll far from the soft-lockup watchdog
+refused "debugfs work = 262145 refused (at most 262144 touches a packet)" "" \
+	"rxb_knob rxb1 1 work" kset rxb1 1 work 262145
+refused "debugfs complete_delay = 5001 refused (at most 5000 us)" "" \
+	"rxb_knob rxb1 1 complete_delay" kset rxb1 1 complete_delay 5001
+kset rxb1 1 work 262144 && kset rxb1 1 complete_delay 5000
+ktap_test_result "debugfs work = 262144 and complete_delay = 5000 (the bounds) accepted" \
+	[ "$(rxb_knob rxb1 1 work) $(rxb_knob rxb1 1 complete_delay)" = "262144 5000" ]
+kset rxb1 1 work 0
+kset rxb1 1 complete_delay 0
 
-# 17: after all that, the valid settings still apply
+# 19: after all that, the valid settings still apply
 ok=1
 e1 -G rxb1 rx 512 tx 256 || ok=0
 e1 -L rxb1 combined 3 || ok=0
@@ -81,7 +90,7 @@ rxb_ip rxb1 link set rxb1 mtu 2000 || ok=0
 ktap_test_result "valid settings apply afterwards (-G rx 512 tx 256, -L 3, mtu 2000)" \
 	eval '[ $ok = 1 ] && [ "$(rxb_ring rxb1 RX) $(rxb_ring rxb1 TX) $(rxb_channels rxb1) $(rxb_mtu rxb1)" = "512 256 3 2000" ]'
 
-# 18
+# 20
 ktap_test_result "ping rxb0 -> rxb1 at the end" rxb_ping_ok "$NS0" "$RXB_IP1" 10
 
 ktap_finished
