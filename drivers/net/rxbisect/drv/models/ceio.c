@@ -319,21 +319,32 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 	return n;
 }
 
-/* Something to poll: a fast completion, a fetch done, or a slow entry
- * whose fetch can be posted (the slow_tail register, an MMIO read).  A
- * fetch in flight is not: its completion raises the interrupt, so NAPI
- * sleeps meanwhile rather than polling until it is due.
+/* Something to poll: a fetch done, a fast completion no slow entry
+ * precedes, or a slow entry whose fetch can be posted (known from a fast
+ * completion's copy of the tail, or from the slow_tail register, an MMIO
+ * read).  A fetch in flight is not, nor a fast completion waiting behind
+ * it: the fetch's completion raises the interrupt, so NAPI sleeps
+ * meanwhile rather than repolling until it is due.
  */
 static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
 {
 	struct ceio_q *q = &to_ceio(m)->q[qi];
 
-	if (rxb_cring_pending(&q->cr, q->cq_head))
-		return true;
 	if (q->fetch_head != q->slow_head &&
 	    (ceio_fetch_flags(q, q->slow_head & q->slow_mask) &
 	     RXB_CEIO_FETCH_DONE))
 		return true;
+	if (rxb_cring_pending(&q->cr, q->cq_head)) {
+		u16 before = (u16)le16_to_cpu(q->cr.ent[q->cq_head & q->cr.mask].ring_id) -
+			     (u16)q->slow_head;
+
+		if (!before)
+			return true;
+		/* As the poll learns it: slow entries precede this one. */
+		if ((s32)(q->slow_head + before - q->slow_known) > 0)
+			q->slow_known = q->slow_head + before;
+		return ceio_can_post(m, q);
+	}
 	ceio_read_slow_tail(m, qi, q);
 	return ceio_can_post(m, q);
 }
