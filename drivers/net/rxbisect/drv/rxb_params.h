@@ -72,9 +72,9 @@ enum rxb_param_id {
 #define RXB_PARAM_RANGE_MODEL(names)	names
 #define RXB_PARAM_RANGE(type, lim)					\
 	RXB_PARAM_CALL(RXB_PARAM_RANGE_##type, RXB_PARAM_ARGS lim)
-/* Why a value is refused: "not a number in 1..32" */
+/* Why a value is refused: "not a number in the range 1..32" */
 #define RXB_PARAM_BAD_U32(min, max)					\
-	"not a number in " RXB_PARAM_RANGE_U32(min, max)
+	"not a number in the range " RXB_PARAM_RANGE_U32(min, max)
 #define RXB_PARAM_BAD_POW2(min, max)	"not " RXB_PARAM_RANGE_POW2(min, max)
 #define RXB_PARAM_BAD_NAMES(names)	"unknown value, not one of " names
 #define RXB_PARAM_BAD_STR()		"too long, " RXB_PARAM_RANGE_STR()
