@@ -24,10 +24,10 @@ it checks:
 The caller (selftests/drivers/net/rxbisect/fuzz.sh) loads the module, and
 afterwards unloads it and checks that every page_pool got its pages back.
 
-Every choice comes from one random.Random(seed), and never from a time or
-an outcome-dependent draw: each step draws the same numbers whatever the
-kernel answered, so "--seed S" replays the sequence, and "--steps N" stops
-at step N.  --secs bounds the run in time (the step reached is printed).
+Every choice comes from random.Random("SEED:STEP"), one generator per
+step, never from the time: step N of seed S always chooses the same
+action and values (what a step draws cannot shift the next one), so
+"--seed S" replays the sequence, and "--steps N" stops at step N.  --secs bounds the run in time (the step reached is printed).
 
 Exit status: 0 all checks held, 1 a check failed (the step, the seed and
 the replay command are printed), 2 setup failed.
@@ -1140,12 +1140,14 @@ class Fuzzer:
             if not up and carrier:
                 self.fail("%s is down but has carrier" % p)
         if not self.down:
-            if not all(st[p][1] for p in self.ports):
+            for _ in range(25):
                 # carrier comes with the peer's up: a moment
-                time.sleep(1)
+                if all(st[p][1] for p in self.ports):
+                    break
+                time.sleep(0.2)
                 st = {p: self.link(p) for p in self.ports}
-                if not all(st[p][1] for p in self.ports):
-                    self.fail("both ports up, no carrier: %r" % st)
+            else:
+                self.fail("both ports up, no carrier: %r" % st)
             eaten = self.xsk is not None and self.xsk.poll() is None
             need = 1 if eaten else len(PROBE_PORTS)
             got = self.prober.probe(wait=8.0, need=need)
@@ -1196,6 +1198,9 @@ class Fuzzer:
             if t_end and time.monotonic() >= t_end:
                 break
             self.step += 1
+            # each step its own generator: what one step drew (which may
+            # depend on what the kernel answered) cannot shift the next
+            self.r = random.Random("%d:%d" % (a.seed, self.step))
             act = self.r.choices(names, weights)[0]
             hist[act] = hist.get(act, 0) + 1
             log("step %d: %s%s" % (self.step, act, " [%.1fs]" % (
