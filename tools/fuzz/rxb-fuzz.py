@@ -517,7 +517,12 @@ class Fuzzer:
         return self.ns[self.ports.index(port)]
 
     def eth(self, port, *args, timeout=60):
-        return run(["ethtool"] + list(args), self.nsof(port), timeout)
+        rc, out, err = run(["ethtool"] + list(args), self.nsof(port),
+                           timeout)
+        # ethtool (6.1) exits 0 when the driver refuses an insertion
+        if rc == 0 and "Cannot insert" in err:
+            rc = 1
+        return rc, out, err
 
     def ipn(self, port, *args):
         return run(["ip", "-n", self.nsof(port).name] + list(args))
