@@ -406,7 +406,8 @@ def small(r, lo, hi):
 
 
 def garbage(r):
-    return r.choice(["", "x", "-1", "1x", "0x", "4294967296", "99999999999",
+    # (never empty: sysfs takes a write of nothing as a no-op)
+    return r.choice(["x", "-1", "1x", "0x", "4294967296", "99999999999",
                      "  ", "nan", "1.5", "\x01", "a" * 300, "on off"])
 
 
@@ -681,8 +682,9 @@ class Fuzzer:
             if got != want and not (want == "" and got in ("", "(none)")):
                 return "reads back %r, not %r" % (got, want)
             return None
+        # as echo writes it, with a newline
         self.request("modparam %s=%r" % (name, val),
-                     lambda: sys_write(path, val), bad, fp, rb,
+                     lambda: sys_write(path, val + "\n"), bad, fp, rb,
                      need_log=name != "debug_ctx")
 
     def a_devlink(self):
@@ -1058,7 +1060,7 @@ class Fuzzer:
             if ok:
                 self.extra.pop(bid, None)
         elif kind == 2:
-            val = r.choice(["abc", "-1", "", "4294967296", "0x"])
+            val = r.choice(["abc", "-1", "\n", "4294967296", "0x"])
             f = r.choice(["new_device", "del_device"])
             log("   echo %r > %s" % (val, f))
             self.request("%s %r" % (f, val),
