@@ -245,7 +245,7 @@ FUZZ_SEED ?= random
 fuzz: module
 	RXB_FUZZ_SECS=$(FUZZ_SECS) RXB_FUZZ_SEED=$(FUZZ_SEED) \
 	RXB_TEST_TIMEOUT=$$(($(FUZZ_SECS) + 600)) \
-	tools/vm/run-vm.sh --timeout $$(($(FUZZ_SECS) + 900)) -- \
+	tools/vm/run-vm.sh --timeout $$(($(FUZZ_SECS) + 1800)) -- \
 		selftests/run_kselftest.sh fuzz.sh
 
 debug-kernel:

@@ -130,6 +130,8 @@ def in_ns(ns, fn):
 
 
 TRACE = os.environ.get("RXB_FUZZ_TRACE") == "1"
+# the debug kernel runs several times slower (run-vm.sh sets the scale)
+SCALE = max(1, int(os.environ.get("RXB_TIMEOUT_SCALE", "1") or 1))
 
 
 def run(cmd, ns=None, timeout=60, inp=None):
@@ -1147,7 +1149,7 @@ class Fuzzer:
             if not up and carrier:
                 self.fail("%s is down but has carrier" % p)
         if not self.down:
-            for _ in range(25):
+            for _ in range(25 * SCALE):
                 # carrier comes with the peer's up: a moment
                 if all(st[p][1] for p in self.ports):
                     break
@@ -1157,7 +1159,7 @@ class Fuzzer:
                 self.fail("both ports up, no carrier: %r" % st)
             eaten = self.xsk is not None and self.xsk.poll() is None
             need = 1 if eaten else len(PROBE_PORTS)
-            got = self.prober.probe(wait=8.0, need=need)
+            got = self.prober.probe(wait=8.0 * SCALE, need=need)
             if got < need:
                 self.fail("forwarding: %d of %d flows answered%s" % (
                     got, len(PROBE_PORTS),
