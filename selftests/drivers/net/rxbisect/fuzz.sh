@@ -20,10 +20,12 @@
 # each run for at most RXB_FUZZ_STEPS steps (default 25) and all of them
 # within RXB_FUZZ_SECS seconds (default 90; a seed cut short by the time
 # says at which step).  RXB_FUZZ_SEED=S runs seed S alone for
-# RXB_FUZZ_SECS (no step bound); RXB_FUZZ_SEED=random runs new random seeds
-# (each printed) until RXB_FUZZ_SECS is used up: make fuzz FUZZ_SECS=N
-# [FUZZ_SEED=S].  A failing seed replays with RXB_FUZZ_SEED=S (or, on a
-# loaded module, tools/fuzz/rxb-fuzz.py --seed S --steps N --ns0 A --ns1 B).
+# RXB_FUZZ_SECS (no step bound); RXB_FUZZ_SEED=random runs the seeds of
+# RXB_FUZZ_SEEDS if set (RXB_FUZZ_STEPS each), then new random seeds (each
+# printed, no step bound) until RXB_FUZZ_SECS is used up: make fuzz
+# FUZZ_SECS=N [FUZZ_SEED=S].  A failing seed replays with RXB_FUZZ_SEED=S
+# (or, on a loaded module, tools/fuzz/rxb-fuzz.py --seed S --steps N --ns0
+# A --ns1 B).  RXB_FUZZ_TRACE=1: every step's log and each command's time.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -35,20 +37,21 @@ SECS=${RXB_FUZZ_SECS:-90}
 STEPS=${RXB_FUZZ_STEPS:-25}
 case ${RXB_FUZZ_SEED:-} in
 "") SEEDS=${RXB_FUZZ_SEEDS:-1 2} ;;
-random) SEEDS=random; STEPS=0 ;;
-*) SEEDS=$RXB_FUZZ_SEED; STEPS=0 ;;
+random) SEEDS=random ;;
+*) SEEDS=$RXB_FUZZ_SEED ;;
 esac
 
 rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
 mark=$(rxb_kmsg_mark "fuzz.sh")
 
-# fuzz_one SEED SECS: one run of the fuzzer on a freshly loaded module.
+# fuzz_one SEED SECS [STEPS]: one run of the fuzzer on a freshly loaded
+# module (SEED "": a random one; STEPS 0 or none: no bound).
 fuzz_one() {
 	local out rc
 	rxb_load queues=4 || { ktap_print_msg "cannot load the module"; return 1; }
 	out=$RXB_TMP/fuzz.out
 	python3 "$FUZZ" --ns0 "$NS0" --ns1 "$NS1" --secs "$2" \
-		${1:+--seed "$1"} $([ "$STEPS" -gt 0 ] && echo "--steps $STEPS") \
+		${1:+--seed "$1"} $([ "${3:-0}" -gt 0 ] && echo "--steps $3") \
 		>"$out" 2>&1
 	rc=$?
 	# the whole log on a failure, else the first and last lines
@@ -64,6 +67,13 @@ fuzz_one() {
 t0=$SECONDS
 n=0
 if [ "$SEEDS" = random ]; then
+	# RXB_FUZZ_SEEDS, when set, first (e.g. replays of earlier finds)
+	for s in ${RXB_FUZZ_SEEDS:-}; do
+		n=$((n + 1))
+		fuzz_one "$s" $((SECS - (SECONDS - t0))) "$STEPS"
+		rc=$?
+		ktap_test_result "seed $s" [ $rc = 0 ]
+	done
 	while [ $((SECONDS - t0)) -lt "$SECS" ]; do
 		n=$((n + 1))
 		fuzz_one "" $((SECS - (SECONDS - t0)))
@@ -77,7 +87,7 @@ else
 	for s; do
 		left=$((SECS - (SECONDS - t0)))
 		[ $left -lt 5 ] && left=5
-		fuzz_one "$s" $left
+		fuzz_one "$s" $left "$([ "$SEEDS" = "${RXB_FUZZ_SEED:-}" ] || echo "$STEPS")"
 		rc=$?
 		ktap_test_result "seed $s" [ $rc = 0 ]
 	done
