@@ -23,6 +23,11 @@
 #                   buffer budget (bench_ceio; CEIO_BENCH_ARGS)
 #   make soak       soak.sh with 100 iterations in the VM (long; not in
 #                   make test, which runs it with 2)
+#   make fuzz FUZZ_SECS=N [FUZZ_SEED=S]
+#                   the control-plane fuzzer (tools/fuzz/rxb-fuzz.py,
+#                   fuzz.sh) in the VM for N seconds (default 3600): new
+#                   random seeds, each printed, or seed S alone (a
+#                   replay); make test runs seeds 1 2 for 90 s
 #   make debug-kernel [KVER=6.12]
 #                   build the KASAN + lockdep + kmemleak kernel for the VM
 #                   from linux-source-6.1 (KVER=6.12: linux-source-6.12)
@@ -125,7 +130,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc
 
 all: module tools sim
@@ -232,6 +237,16 @@ RXB_SOAK_ITERS ?= 100
 soak: module
 	RXB_SOAK_ITERS=$(RXB_SOAK_ITERS) RXB_TEST_TIMEOUT=7000 \
 	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
+
+# The control-plane fuzzer for FUZZ_SECS seconds: random seeds, or
+# FUZZ_SEED alone (selftests/drivers/net/rxbisect/fuzz.sh).
+FUZZ_SECS ?= 3600
+FUZZ_SEED ?= random
+fuzz: module
+	RXB_FUZZ_SECS=$(FUZZ_SECS) RXB_FUZZ_SEED=$(FUZZ_SEED) \
+	RXB_TEST_TIMEOUT=$$(($(FUZZ_SECS) + 600)) \
+	tools/vm/run-vm.sh --timeout $$(($(FUZZ_SECS) + 1800)) -- \
+		selftests/run_kselftest.sh fuzz.sh
 
 debug-kernel:
 	@tools/vm/debug-kernel/build.sh --kver $(RXB_DEBUG_KVER)

@@ -118,11 +118,16 @@ done
 # about as often as not, and the vector, unmasked, then takes the next ping
 # in softirq before the busy poller sees it (busy_rx 0 of 30 now and then).
 # The deferral is made long enough to outlast a round, and poll() spins
-# for up to 200 ms, longer than a ping-pong takes on a loaded host: else
-# the server sleeps and the NAPI timer (gro_flush_timeout) takes the ping.
+# for up to 10 s, longer than any ping-pong of the round (busypoll.py's
+# BUSY_US, the sockopt rounds' window, likewise): a server that sleeps
+# between two pings has its next ping taken by the NAPI timer
+# (gro_flush_timeout), not by busy polling, and with a window of 200 ms a
+# host slow enough that every turnaround took longer saw busy_rx 0 of 30.
+# Whatever the host's speed, the server then sleeps only before the first
+# ping (the socket has no NAPI id yet) and where the scheduler preempts it.
 old_read=$(sysctl -n net.core.busy_read)
 old_poll=$(sysctl -n net.core.busy_poll)
-sysctl -qw net.core.busy_read=200000 net.core.busy_poll=200000
+sysctl -qw net.core.busy_read=10000000 net.core.busy_poll=10000000
 sq napi_defer_hard_irqs 1000000
 busy sysctl privring
 sysctl -qw net.core.busy_read="$old_read" net.core.busy_poll="$old_poll"
