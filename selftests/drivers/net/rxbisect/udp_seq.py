@@ -4,8 +4,10 @@
 
   udp_seq.py recv ADDR PORT OUT [TIMEOUT_S]
       Bind ADDR:PORT, write "ready" to OUT.ready, count datagrams until the
-      sender's end marker (then 1 s of stragglers, 0.3 s for late
-      duplicates once every datagram arrived) or TIMEOUT_S (default 60), and write one JSON object to OUT: sent, received, unique, dup,
+      sender's end marker (then stragglers until 1 s passes without one,
+      0.3 s for late duplicates once every datagram arrived) or TIMEOUT_S
+      (default 60), and write one JSON object to OUT: sent, received,
+      unique, dup,
       lost, ooo (datagrams with a lower number than one already received,
       RFC 4737's reordered packets), ooo_pct, max_dist (largest such gap),
       flows (source addresses seen) and flow_ooo (reordered within a flow:
@@ -40,7 +42,7 @@ def recv(addr, port, out, timeout=60.0):
     top = -1
     flow_top = {}
     sent = None
-    deadline = time.monotonic() + timeout
+    end = deadline = time.monotonic() + timeout
     s.settimeout(0.1)
     while time.monotonic() < deadline:
         try:
@@ -68,6 +70,10 @@ def recv(addr, port, out, timeout=60.0):
         if sent is not None and received - dup >= sent:
             # the last straggler: 0.3 s more for late duplicates
             deadline = min(deadline, time.monotonic() + 0.3)
+        elif sent is not None:
+            # stragglers still coming (a slow path draining behind the
+            # end marker): 1 s of silence more, not 1 s in all
+            deadline = min(end, time.monotonic() + 1.0)
         if seq < flow_top.get(src, -1):
             flow_ooo += 1
         else:
