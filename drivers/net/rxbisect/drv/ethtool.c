@@ -281,6 +281,19 @@ static int rxb_set_channels(struct net_device *dev,
 #define rxb_nfc_err(dev, fmt, ...) \
 	netdev_err(dev, "ethtool -N: " fmt "\n", ##__VA_ARGS__)
 
+/* The ports of rule @r and of a flow spec's value @v and mask @m (struct
+ * ethtool_tcpip4_spec or ethtool_tcpip6_spec: the same members), copied
+ * by @op: RXB_NFC_FROM_FS (to the rule) or RXB_NFC_TO_FS.
+ */
+#define RXB_NFC_FROM_FS(rule, spec)	((rule) = (spec))
+#define RXB_NFC_TO_FS(rule, spec)	((spec) = (rule))
+#define RXB_NFC_PORTS(op, r, v, m) do {					\
+	op((r)->sport, (v)->psrc);					\
+	op((r)->sport_mask, (m)->psrc);					\
+	op((r)->dport, (v)->pdst);					\
+	op((r)->dport_mask, (m)->pdst);					\
+} while (0)
+
 /* The NIC's rule -> ethtool's flow spec. */
 static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 			  struct ethtool_rx_flow_spec *fs)
@@ -300,10 +313,7 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 		m->ip4src = r->src_mask[0];
 		v->ip4dst = r->dst[0];
 		m->ip4dst = r->dst_mask[0];
-		v->psrc = r->sport;
-		m->psrc = r->sport_mask;
-		v->pdst = r->dport;
-		m->pdst = r->dport_mask;
+		RXB_NFC_PORTS(RXB_NFC_TO_FS, r, v, m);
 	} else {
 		struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
 		struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
@@ -313,11 +323,38 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 		memcpy(m->ip6src, r->src_mask, sizeof(m->ip6src));
 		memcpy(v->ip6dst, r->dst, sizeof(v->ip6dst));
 		memcpy(m->ip6dst, r->dst_mask, sizeof(m->ip6dst));
-		v->psrc = r->sport;
-		m->psrc = r->sport_mask;
-		v->pdst = r->dport;
-		m->pdst = r->dport_mask;
+		RXB_NFC_PORTS(RXB_NFC_TO_FS, r, v, m);
 	}
+}
+
+/* An IPv4 flow spec's value @v and mask @m -> rule @r; the field it asks
+ * for that the NIC cannot match, or NULL.
+ */
+static const char *rxb_nfc_from_ip4(struct rxb_nic_ntuple *r,
+				    const struct ethtool_tcpip4_spec *v,
+				    const struct ethtool_tcpip4_spec *m)
+{
+	r->family = 4;
+	r->src[0] = v->ip4src;
+	r->src_mask[0] = m->ip4src;
+	r->dst[0] = v->ip4dst;
+	r->dst_mask[0] = m->ip4dst;
+	RXB_NFC_PORTS(RXB_NFC_FROM_FS, r, v, m);
+	return m->tos ? "tos" : NULL;
+}
+
+/* The same for IPv6. */
+static const char *rxb_nfc_from_ip6(struct rxb_nic_ntuple *r,
+				    const struct ethtool_tcpip6_spec *v,
+				    const struct ethtool_tcpip6_spec *m)
+{
+	r->family = 6;
+	memcpy(r->src, v->ip6src, sizeof(r->src));
+	memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
+	memcpy(r->dst, v->ip6dst, sizeof(r->dst));
+	memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
+	RXB_NFC_PORTS(RXB_NFC_FROM_FS, r, v, m);
+	return m->tclass ? "tclass" : NULL;
 }
 
 /* ethtool's flow spec -> the NIC's rule; 0 or -EINVAL (logged). */
@@ -326,6 +363,7 @@ static int rxb_nfc_from_fs(struct net_device *dev,
 			   struct rxb_nic_ntuple *r)
 {
 	u32 type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
+	const char *bad;
 
 	memset(r, 0, sizeof(*r));
 	if (fs->flow_type != type) {
@@ -334,48 +372,22 @@ static int rxb_nfc_from_fs(struct net_device *dev,
 	}
 	switch (type) {
 	case TCP_V4_FLOW:
-	case UDP_V4_FLOW: {
-		const struct ethtool_tcpip4_spec *v = &fs->h_u.tcp_ip4_spec;
-		const struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
-
-		if (m->tos) {
-			rxb_nfc_err(dev, "tos is not supported");
-			return -EINVAL;
-		}
-		r->family = 4;
-		r->src[0] = v->ip4src;
-		r->src_mask[0] = m->ip4src;
-		r->dst[0] = v->ip4dst;
-		r->dst_mask[0] = m->ip4dst;
-		r->sport = v->psrc;
-		r->sport_mask = m->psrc;
-		r->dport = v->pdst;
-		r->dport_mask = m->pdst;
+	case UDP_V4_FLOW:
+		bad = rxb_nfc_from_ip4(r, &fs->h_u.tcp_ip4_spec,
+				       &fs->m_u.tcp_ip4_spec);
 		break;
-	}
 	case TCP_V6_FLOW:
-	case UDP_V6_FLOW: {
-		const struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
-		const struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
-
-		if (m->tclass) {
-			rxb_nfc_err(dev, "tclass is not supported");
-			return -EINVAL;
-		}
-		r->family = 6;
-		memcpy(r->src, v->ip6src, sizeof(r->src));
-		memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
-		memcpy(r->dst, v->ip6dst, sizeof(r->dst));
-		memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
-		r->sport = v->psrc;
-		r->sport_mask = m->psrc;
-		r->dport = v->pdst;
-		r->dport_mask = m->pdst;
+	case UDP_V6_FLOW:
+		bad = rxb_nfc_from_ip6(r, &fs->h_u.tcp_ip6_spec,
+				       &fs->m_u.tcp_ip6_spec);
 		break;
-	}
 	default:
 		rxb_nfc_err(dev, "flow-type %#x is not supported: tcp4, udp4, tcp6 or udp6",
 			    type);
+		return -EINVAL;
+	}
+	if (bad) {
+		rxb_nfc_err(dev, "%s is not supported", bad);
 		return -EINVAL;
 	}
 	r->proto = type == UDP_V4_FLOW || type == UDP_V6_FLOW ? IPPROTO_UDP :
