@@ -24,7 +24,7 @@
 #define _RXB_DRV_MODEL_H
 
 #ifdef RXB_NIC_SIDE
-#error "the NIC reaches the driver through ring memory and registers only (rxb_desc.h), not the driver half's interface"
+#error "the NIC reaches the driver only through ring memory and registers (rxb_desc.h)"
 #endif
 
 #include <linux/types.h>

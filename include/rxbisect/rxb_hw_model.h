@@ -22,7 +22,7 @@
 #define _RXB_HW_MODEL_H
 
 #ifdef RXB_DRIVER_SIDE
-#error "the driver reaches the NIC through ring memory and registers only (rxb_desc.h), not the hardware half's interface"
+#error "the driver reaches the NIC only through ring memory and registers (rxb_desc.h)"
 #endif
 
 #include <linux/types.h>

@@ -802,7 +802,8 @@ static int cli_main(struct cli *cl, int argc, char **argv)
 				 * do not add up: its row says so (CSV: the
 				 * warning column), and the exit status.
 				 */
-				fprintf(stderr, "rxbisect-sim: run %u: warning: %s (%llu offered, %llu delivered, %llu dropped)\n",
+				fprintf(stderr,
+					"rxbisect-sim: run %u: warning: %s (%llu offered, %llu delivered, %llu dropped)\n",
 					idx + 1, sim_warn_str(r->warn),
 					(unsigned long long)r->run_arrived,
 					(unsigned long long)r->run_delivered,

@@ -2364,11 +2364,11 @@ static bool core_finish(struct sim *s, struct score *c)
 	if (pk.split)
 		split_cmd(s, c, &s->port[c->port]);
 	/* TX of a split packet: its headers, all read by the core. */
-	if (pk.split) {
-		touched = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) / LLC_LINE;
-	} else {
+	if (pk.split)
+		touched = (txlen + (pk.addr & (LLC_LINE - 1)) + LLC_LINE - 1) /
+			  LLC_LINE;
+	else
 		pkt_lines(s, &pk, &touched);
-	}
 	split_release(s, b);
 	if (drop) {
 		s->run_txdrop++;

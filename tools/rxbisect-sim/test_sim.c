@@ -742,7 +742,7 @@ static void mmio_reads(void)
 		       what, r[i].db_pkt);
 		/* Every read stalled its core for the round trip. */
 		EXPECT(fabs(r[i].mmio_ns_pkt - r[i].mmio_rd_pkt * rd_ns[i]) <=
-		       1e-6 * r[i].mmio_ns_pkt,
+		       r[i].mmio_ns_pkt / 1e6,
 		       "%s: %.1f ns stall for %.3f reads of %.0f ns", what,
 		       r[i].mmio_ns_pkt, r[i].mmio_rd_pkt, rd_ns[i]);
 	}
@@ -2325,7 +2325,6 @@ static void sync_cost(void)
 	EXPECT(!rxb_shim_sink, "the sink is uninstalled after a run");
 }
 
-
 /* ---- the memory system and the NIC's reads ------------------------- */
 
 /*
@@ -2393,7 +2392,7 @@ static void tx_path(void)
 			c.tx = false;
 		if (!run(what[i], &c, &r[i]))
 			return;
-		diag("%s: Tx ring %.1f %%, blocked %.1f %%, Tx drops %llu, read %.2f us, tag wait %.3f us",
+		diag("%s: Tx ring %.1f%%, blocked %.1f%%, drops %llu, read %.2f us, tag %.3f us",
 		     what[i], r[i].tx_occ_pct, r[i].tx_block_pct,
 		     (unsigned long long)r[i].tx_drop, r[i].pcie_rd_us, r[i].rd_wait_us);
 		EXPECT(!r[i].warn, "%s: %s", what[i], sim_warn_str(r[i].warn));
@@ -2584,11 +2583,11 @@ static void contention(void)
 		snprintf(what, sizeof(what), "corec %u consumers", n[i]);
 		if (!run(what, &c, &r[i]))
 			return;
-		diag("%u consumers: %.2f Mpps, %.2f Mpps a core, %.2f transfers and %.2f ns of waits a packet",
+		diag("%u cores: %.2f Mpps, %.2f a core; a packet: %.2f transfers, %.2f ns waits",
 		     n[i], r[i].mpps, r[i].mpps / n[i], r[i].xfer_pkt, r[i].xwait_ns_pkt);
 	}
 	c.contention = false;
-	if (!run("corec 4, no contention", &c, &off))
+	if (!run("corec 4, lines uncontended", &c, &off))
 		return;
 	EXPECT(r[1].mpps / 2 < r[0].mpps && r[2].mpps / 4 < 0.9 * r[1].mpps / 2,
 	       "a core's share falls with consumers");

@@ -15,7 +15,8 @@
  * notes the arrival time in a per-frame slot, and counts a refused frame
  * as DROPPED by its cause (no retry).  The environment's NIC helper thread
  * serves the doorbells between frames and runs the NIC's timer and the
- * on-NIC tier's fetch engine (CEIO's slow path) for every model.  Consumer threads own the queues q with
+ * on-NIC tier's fetch engine (CEIO's slow path) for every model.  Consumer
+ * threads own the queues q with
  * q % consumers == thread and poll each one with pending completions like
  * NAPI (budget 64): check the frame, record its latency (arrival to
  * consume) and a reorder if its sequence number is below one already seen

@@ -1488,6 +1488,11 @@ static unsigned int list_models(const char *only, bool extra, bool kax,
  * round; each as median [min-max] over the rounds.  "noise": the spread of
  * the ratio to privring includes 1.
  */
+
+/* A row of the interconnect table: model, size, data, then the others. */
+#define PCIE_ROW_FMT \
+	"| %s | %u B | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f %% | %.2f %% |\n"
+
 /*
  * -P: bytes across the emulated PCIe per packet, each model at 64 B and
  * 1500 B, from one run each (the counts do not depend on timing beyond the
@@ -1530,8 +1535,7 @@ static void run_pcie(struct bench *b, const char *only)
 			dr = pc_desc / n;
 			db = pc_mmio / n;
 			rd = pc_mmio_rd / n;
-			printf("| %s | %u B | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f %% | %.2f %% |\n",
-			       b->ops->name, b->len, d, mw, dr, db, rd,
+			printf(PCIE_ROW_FMT, b->ops->name, b->len, d, mw, dr, db, rd,
 			       100 * mw / (d + mw),
 			       100 * (mw + dr + db + rd) / (d + mw + dr + db + rd));
 		}

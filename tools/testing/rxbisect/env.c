@@ -151,7 +151,6 @@ long rxb_env_ctx_violations(void)
 	return __atomic_load_n(&env_ctx_violations, __ATOMIC_RELAXED);
 }
 
-
 static void env_fetch_arm(void *arg, u64 ns);
 static void env_wake(struct rxb_env *env);
 static u64 env_now_ns(void *envp);

@@ -38,7 +38,8 @@
  * wrote, to_host_mmio and mmio_reads = NIC registers and memory the driver
  * read on its data path, which only a design that asks for it does).
  * nic_ctx_violations: entry points of the NIC reached from outside its
- * context, checked when the debug_ctx parameter is on (module-wide).  Device-wide rx_packets and rx_bytes are those of ip -s link:
+ * context, checked when the debug_ctx parameter is on (module-wide).
+ * Device-wide rx_packets and rx_bytes are those of ip -s link:
  * packets handed to the stack; rx<q>_packets count the completions the
  * model consumed, rx<q>_stack_packets those handed to the stack.
  */

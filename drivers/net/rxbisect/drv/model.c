@@ -36,6 +36,7 @@ const struct rxb_stat_desc rxb_qstats_desc[RXB_QSTATS_NUM] = {
 static const struct rxb_model_ops *const rxb_models[] = {
 	RXB_MODELS(RXB_MODEL_ENTRY)
 };
+
 #undef RXB_MODEL_ENTRY
 
 /**
