@@ -282,19 +282,6 @@ static int rxb_set_channels(struct net_device *dev,
 #define rxb_nfc_err(dev, fmt, ...) \
 	netdev_err(dev, "ethtool -N: " fmt "\n", ##__VA_ARGS__)
 
-/* The ports of rule @r and of a flow spec's value @v and mask @m (struct
- * ethtool_tcpip4_spec or ethtool_tcpip6_spec: the same members), copied
- * by @op: RXB_NFC_FROM_FS (to the rule) or RXB_NFC_TO_FS.
- */
-#define RXB_NFC_FROM_FS(rule, spec)	((rule) = (spec))
-#define RXB_NFC_TO_FS(rule, spec)	((spec) = (rule))
-#define RXB_NFC_PORTS(op, r, v, m) do {					\
-	op((r)->sport, (v)->psrc);					\
-	op((r)->sport_mask, (m)->psrc);					\
-	op((r)->dport, (v)->pdst);					\
-	op((r)->dport_mask, (m)->pdst);					\
-} while (0)
-
 /* The NIC's rule -> ethtool's flow spec. */
 static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 			  struct ethtool_rx_flow_spec *fs)
@@ -314,7 +301,10 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 		m->ip4src = r->src_mask[0];
 		v->ip4dst = r->dst[0];
 		m->ip4dst = r->dst_mask[0];
-		RXB_NFC_PORTS(RXB_NFC_TO_FS, r, v, m);
+		v->psrc = r->sport;
+		m->psrc = r->sport_mask;
+		v->pdst = r->dport;
+		m->pdst = r->dport_mask;
 	} else {
 		struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
 		struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
@@ -324,7 +314,10 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 		memcpy(m->ip6src, r->src_mask, sizeof(m->ip6src));
 		memcpy(v->ip6dst, r->dst, sizeof(v->ip6dst));
 		memcpy(m->ip6dst, r->dst_mask, sizeof(m->ip6dst));
-		RXB_NFC_PORTS(RXB_NFC_TO_FS, r, v, m);
+		v->psrc = r->sport;
+		m->psrc = r->sport_mask;
+		v->pdst = r->dport;
+		m->pdst = r->dport_mask;
 	}
 }
 
@@ -340,7 +333,10 @@ static const char *rxb_nfc_from_ip4(struct rxb_nic_ntuple *r,
 	r->src_mask[0] = m->ip4src;
 	r->dst[0] = v->ip4dst;
 	r->dst_mask[0] = m->ip4dst;
-	RXB_NFC_PORTS(RXB_NFC_FROM_FS, r, v, m);
+	r->sport = v->psrc;
+	r->sport_mask = m->psrc;
+	r->dport = v->pdst;
+	r->dport_mask = m->pdst;
 	return m->tos ? "tos" : NULL;
 }
 
@@ -354,7 +350,10 @@ static const char *rxb_nfc_from_ip6(struct rxb_nic_ntuple *r,
 	memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
 	memcpy(r->dst, v->ip6dst, sizeof(r->dst));
 	memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
-	RXB_NFC_PORTS(RXB_NFC_FROM_FS, r, v, m);
+	r->sport = v->psrc;
+	r->sport_mask = m->psrc;
+	r->dport = v->pdst;
+	r->dport_mask = m->pdst;
 	return m->tclass ? "tclass" : NULL;
 }
 

@@ -347,7 +347,7 @@ static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
 }
 
 /* The fast path's Rx ring and completion ring. */
-RXB_DEFINE_CRING_QUEUE_OPS(ceio, fast.rx_tail)
+RXB_DEFINE_CRING_QUEUE_OPS(ceio, offsetof(struct rxb_ceio_qregs, fast.rx_tail))
 
 /* The NIC's per-queue statistics registers, then the driver's own. */
 static const char *const ceio_qstat_names[] = {

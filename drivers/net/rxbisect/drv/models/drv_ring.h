@@ -187,10 +187,10 @@ static inline void rxb_nic_debug_fill(const struct rxb_model *m,
 
 /* The ring_state() and nic_debug() of a model whose queue @qi is
  * to_@pfx(m)->q[qi], with a completion ring cr the driver reads up to
- * cq_head, and an Rx ring whose tail register is the queue's
- * regs->@tail_reg.
+ * cq_head, and an Rx ring whose tail register is at byte @tail_off of the
+ * queue's register page.
  */
-#define RXB_DEFINE_CRING_QUEUE_OPS(pfx, tail_reg)			\
+#define RXB_DEFINE_CRING_QUEUE_OPS(pfx, tail_off)			\
 static void pfx##_ring_state(struct rxb_model *m, unsigned int qi,	\
 			     struct rxb_ring_state *st)			\
 {									\
@@ -201,9 +201,10 @@ static void pfx##_ring_state(struct rxb_model *m, unsigned int qi,	\
 static void pfx##_nic_debug(struct rxb_model *m, unsigned int qi,	\
 			    struct rxb_hw_debug *dbg)			\
 {									\
-	u32 tail = READ_ONCE(to_##pfx(m)->q[qi].regs->tail_reg);	\
+	const u8 *page = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);	\
 									\
-	rxb_nic_debug_fill(m, qi, tail, dbg);				\
+	rxb_nic_debug_fill(m, qi,					\
+			   READ_ONCE(*(const u32 *)(page + (tail_off))), dbg); \
 }
 
 /* The members of a driver half's ops every model has: @model_name, its

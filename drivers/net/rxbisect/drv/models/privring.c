@@ -77,7 +77,7 @@ static bool privring_rx_pending(struct rxb_model *m, unsigned int qi)
 	return rxb_cring_pending(&q->cr, q->cq_head);
 }
 
-RXB_DEFINE_CRING_QUEUE_OPS(privring, rx_tail)
+RXB_DEFINE_CRING_QUEUE_OPS(privring, offsetof(struct rxb_rxq_regs, rx_tail))
 
 /* Give back every buffer of queue @qi's slots. */
 static void privring_free_bufs(struct rxb_model *m, unsigned int qi)

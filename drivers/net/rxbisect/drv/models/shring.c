@@ -273,25 +273,21 @@ struct shring_rstats {
 
 /**
  * struct shring_ring - the driver's state of one RxArr shared ring.
- * @desc: the descriptor array, in @desc_mem.
- * @desc_mem: its ring memory.
- * @regs: the ring's registers.
- * @lock: the tail, bitmap clearing and the doorbell, shared by the
- *	group's queues.
+ * @h: what every shared ring has.  Its lock guards the tail, bitmap
+ *	clearing and the doorbell, shared by the group's queues.  A slot's
+ *	pool_q is written with its cookie by the queue that re-arms the slot
+ *	before it marks the bitmap, read by the queue the packet in it is
+ *	for; the mark, the doorbell and the CR entry order the two.
+ * @desc: the descriptor array, in @h.desc_mem.
  * @rx_tail: next descriptor to hand to the NIC.
  * @armed: slots >= @armed never got a buffer.
- * @ls: @lock's counters.
- * @st: the ring's counters, under @lock.
+ * @ls: @h.lock's counters.
+ * @st: the ring's counters, under @h.lock.
  * @bitmap: bit per slot: re-armed, not yet passed by the tail.  Any queue
  *	of the group sets bits (release); only the lock holder clears them.
- * @cookie: per slot, the handle of the buffer posted there.
- * @pool_q: per slot, the queue whose pool it came from.  Written with
- *	@cookie by the queue that re-arms the slot before it marks the
- *	bitmap, read by the queue the packet in it is for; the mark, the
- *	doorbell and the CR entry order the two.
  */
 struct shring_ring {
-	struct shring_ring_head h;	/* lock: tail, bitmap clearing, doorbell */
+	struct shring_ring_head h;
 	struct rxb_rx_desc *desc;
 	u32 rx_tail;
 	u32 armed;
@@ -299,6 +295,8 @@ struct shring_ring {
 	struct shring_rstats st;
 	atomic_long_t *bitmap;
 } ____cacheline_aligned;
+
+shring_ring_first(struct shring_ring);
 
 struct shring {
 	struct shring_base b;
@@ -515,7 +513,6 @@ static const struct rxb_layout shring_layout = {
 			       RXB_ARRAY(struct shring_q, touched, unsigned int,
 					 RXB_ARR_RING_BITS)),
 		SHRING_RING_TABLE(struct shring, struct shring_ring,
-				  SHRING_RING_ARRAYS(struct shring_ring),
 				  RXB_ARRAY(struct shring_ring, bitmap,
 					    atomic_long_t, RXB_ARR_RING_BITS)),
 	},

@@ -14,6 +14,7 @@
 #ifndef _RXB_DRV_SHRING_H
 #define _RXB_DRV_SHRING_H
 
+#include <linux/build_bug.h>
 #include <linux/cache.h>
 #include <linux/container_of.h>
 #include <linux/errno.h>
@@ -111,7 +112,7 @@ struct shring_q {
 struct shring_ring_head {
 	struct rxb_ring_mem desc_mem;
 	struct rxb_shring_regs *regs;
-	spinlock_t lock;
+	spinlock_t lock;		/* tail and doorbell: see the variant */
 	void **cookie;
 	u16 *pool_q;
 };
@@ -203,21 +204,24 @@ static inline int shring_take(struct shring_base *sb, unsigned int qi,
 
 /* The tables of a shRing variant's struct rxb_layout: its queues (struct
  * shring_q) in instance @type's b.q, and its shared rings (@rtype) in
- * instance @type's ring; each with the arrays given (a ring's cookie and
- * pool_q among them).
+ * instance @type's ring; each with the arrays given.  A ring's head
+ * (first in @rtype: shring_ring_first()) adds its slots' cookie and
+ * pool_q.
  */
 #define SHRING_Q_TABLE(type, ...)					\
 	{ .off = offsetof(type, b.q), .size = sizeof(struct shring_q),	\
 	  .arrays = { __VA_ARGS__ } }
 #define SHRING_RING_TABLE(type, rtype, ...)				\
 	{ .off = offsetof(type, ring), .size = sizeof(rtype),		\
-	  .count = rxb_shring_nrings, .arrays = { __VA_ARGS__ } }
-/* The arrays of a shared ring's struct shring_ring_head, in ring type
- * @rtype: its slots' cookie and pool_q.
- */
-#define SHRING_RING_ARRAYS(rtype)					\
-	RXB_ARRAY(rtype, h.cookie, void *, RXB_ARR_RING),		\
-	RXB_ARRAY(rtype, h.pool_q, u16, RXB_ARR_RING)
+	  .count = rxb_shring_nrings,					\
+	  .arrays = { SHRING_HEAD_COOKIE, SHRING_HEAD_POOL_Q, __VA_ARGS__ } }
+#define SHRING_HEAD_COOKIE						\
+	RXB_ARRAY(struct shring_ring_head, cookie, void *, RXB_ARR_RING)
+#define SHRING_HEAD_POOL_Q						\
+	RXB_ARRAY(struct shring_ring_head, pool_q, u16, RXB_ARR_RING)
+/* A variant's shared ring (@rtype) starts with its head, member h. */
+#define shring_ring_first(rtype)					\
+	static_assert(offsetof(rtype, h) == 0)
 
 /* The ops members every shRing variant shares: model @model_name, whose
  * hardware half is @hw_ops and layout @lay, with functions named
@@ -283,7 +287,7 @@ extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
  * it without racing the NIC.  One descriptor per ring stays unused.
  */
 struct shlist_ring {
-	struct shring_ring_head h;	/* lock: tail, count, doorbell */
+	struct shring_ring_head h;
 	struct rxb_rx_ldesc *desc;
 	const struct rxb_qdebug_regs *dbg;
 	const struct rxb_shring_rstats_regs *st;
@@ -295,6 +299,8 @@ struct shlist_ring {
 	u64 appends;
 	u64 append_len;
 } ____cacheline_aligned;
+
+shring_ring_first(struct shlist_ring);
 
 /**
  * shlist_desc_post() - re-arm a descriptor with a buffer.

@@ -33,8 +33,7 @@ const struct rxb_layout shlist_layout = {
 	.size = sizeof(struct shlist),
 	.tables = {
 		SHRING_Q_TABLE(struct shlist),
-		SHRING_RING_TABLE(struct shlist, struct shlist_ring,
-				  SHRING_RING_ARRAYS(struct shlist_ring)),
+		SHRING_RING_TABLE(struct shlist, struct shlist_ring),
 	},
 };
 
