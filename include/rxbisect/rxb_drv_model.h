@@ -261,8 +261,8 @@ struct rxb_hw_debug {
  * struct rxb_model_ops - one ring model as the driver sees it: its driver
  *	half, and the name of its hardware half for the NIC.
  * @name: model name, as given to the ring_model parameter.
- * @layout: what an instance is (struct rxb_layout): what rxb_model_alloc()
- *	allocates and rxb_model_free() frees.
+ * @layout: what an instance is (struct rxb_layout): what
+ *	rxb_model_create() allocates and rxb_model_destroy() frees.
  * @hw: the model's hardware half, an opaque name the driver passes to the
  *	NIC's "create receive context" command.
  * @multi_pkt_bufs: the model places several packets in one buffer and
@@ -278,12 +278,14 @@ struct rxb_hw_debug {
  *	(struct rxb_pkt.data), which the ring reuses once the next poll or
  *	refill call of the queue returns it to the NIC: the caller copies
  *	each packet out first.
- * @create: allocate the rings of a device with configuration @cfg, program
- *	their base registers in @bar (the NIC's register space of the
- *	context, mapped) and post the initial buffers.  Process context.
- *	Returns the instance or an ERR_PTR().
- * @destroy: free the rings and every buffer still held by them.  The NIC's
- *	context is disabled, no poll runs.
+ * @init: optional: set up instance @m, which rxb_model_create() allocated
+ *	(@layout, zeroed) for the configuration @m->cfg: allocate the rings,
+ *	program their base registers in @m->bar (the NIC's register space
+ *	of the context, mapped) and post the initial buffers.  Process
+ *	context.  Returns 0 or a negative errno; on error @fini runs.
+ * @fini: optional: free the rings and every buffer still held by them, of
+ *	an instance @init set up, wholly or in part (pointers it did not set
+ *	are NULL).  The NIC's context is disabled, no poll runs.
  * @poll: consume up to @budget completions of queue @q into @pkts, repost
  *	buffers for them and ring the doorbell.  Returns the number of
  *	packets.  Runs in @q's poll context only.
@@ -341,10 +343,8 @@ struct rxb_model_ops {
 	bool multi_pkt_bufs;
 	bool contig_bufs;
 	bool stream;
-	struct rxb_model *(*create)(const struct rxb_model_cfg *cfg,
-				    const struct rxb_drv_ops *env, void *drv,
-				    const struct rxb_bar *bar);
-	void (*destroy)(struct rxb_model *m);
+	int (*init)(struct rxb_model *m);
+	void (*fini)(struct rxb_model *m);
 	int (*poll)(struct rxb_model *m, unsigned int q, struct rxb_pkt *pkts,
 		    int budget);
 	bool (*refill)(struct rxb_model *m, unsigned int q);
@@ -384,6 +384,28 @@ struct rxb_model {
 	struct rxb_bar bar;
 	struct rxb_drv_qstats *qstats;
 };
+
+/**
+ * rxb_model_create() - create a ring model's driver half: allocate an
+ *	instance of @ops->layout for @cfg and run @ops->init.
+ * @ops: the model.
+ * @cfg: the configuration (validated by the caller).
+ * @env: the driver's services.
+ * @drv: their argument.
+ * @bar: the NIC's register space of the context.
+ *
+ * Return: the instance, or an ERR_PTR().
+ */
+struct rxb_model *rxb_model_create(const struct rxb_model_ops *ops,
+				   const struct rxb_model_cfg *cfg,
+				   const struct rxb_drv_ops *env, void *drv,
+				   const struct rxb_bar *bar);
+
+/**
+ * rxb_model_destroy() - run the model's fini and free the instance.
+ * @m: the instance; the NIC's context is disabled, no poll runs.
+ */
+void rxb_model_destroy(struct rxb_model *m);
 
 /* A model's calls into the driver's services (struct rxb_drv_ops). */
 static inline int rxb_drv_alloc_buf(const struct rxb_model *m, unsigned int q,

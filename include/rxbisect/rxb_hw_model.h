@@ -163,19 +163,21 @@ struct rxb_hw_model {
  * struct rxb_hw_model_ops - a ring model's hardware half.
  * @name: the model's name (as its driver half's).
  * @layout: what an instance is (struct rxb_layout): what
- *	rxb_hw_model_alloc() allocates and rxb_hw_model_free() frees.
+ *	rxb_hw_model_create() allocates and rxb_hw_model_destroy() frees.
  * @bar_pages: optional: pages of the register space the model uses beyond
  *	page 0 (queues' pages first); default: one per queue.
- * @create: allocate the NIC's state of a context with configuration @cfg
- *	(checked by the driver half's validate), the services @env, @hw
- *	and the register space @bar (zeroed).  Process context.  Returns
- *	the instance or an ERR_PTR().
+ * @init: set up instance @m, which rxb_hw_model_create() allocated
+ *	(@layout, zeroed) for the configuration @m->cfg (checked by the
+ *	driver half's validate), with the services @m->env, @m->hw and the
+ *	register space @m->bar (zeroed).  Process context.  Returns 0 or a
+ *	negative errno; on error @fini runs.
  * @start: the context is enabled: read the ring base registers the driver
  *	programmed and map the rings (rxb_hw_dma_map()).  Returns 0, or
  *	-EINVAL when a register is not programmed or maps nothing (the
  *	context is not enabled).  Process context, before any other call
  *	but destroy.
- * @destroy: free the state, and what the NIC holds for the context
+ * @fini: optional: free what @init set up, wholly or in part (pointers it
+ *	did not set are NULL), and what the NIC holds for the context
  *	(on-NIC memory).  Nothing runs.
  * @rx: deliver @frame to queue @q (chosen by RSS or a steering rule).
  *	Returns 0 when delivered, or the drop cause: -ENOBUFS (no buffer),
@@ -200,11 +202,9 @@ struct rxb_hw_model_ops {
 	const char *name;
 	const struct rxb_layout *layout;
 	u32 (*bar_pages)(const struct rxb_model_cfg *cfg);
-	struct rxb_hw_model *(*create)(const struct rxb_model_cfg *cfg,
-				       const struct rxb_hw_ops *env, void *hw,
-				       const struct rxb_bar *bar);
+	int (*init)(struct rxb_hw_model *m);
 	int (*start)(struct rxb_hw_model *m);
-	void (*destroy)(struct rxb_hw_model *m);
+	void (*fini)(struct rxb_hw_model *m);
 	int (*rx)(struct rxb_hw_model *m, unsigned int q,
 		  const struct rxb_frame *frame);
 	void (*doorbell)(struct rxb_hw_model *m, u32 page);
@@ -212,6 +212,28 @@ struct rxb_hw_model_ops {
 	void (*flow_free)(struct rxb_hw_model *m, u32 flow);
 	void (*queue_reset)(struct rxb_hw_model *m, unsigned int q);
 };
+
+/**
+ * rxb_hw_model_create() - create a ring model's hardware half: allocate an
+ *	instance of @ops->layout for @cfg and run @ops->init.
+ * @ops: the model's hardware half.
+ * @cfg: the context's configuration.
+ * @env: the NIC's services.
+ * @hw: their argument.
+ * @bar: the register space, as the half sees it.
+ *
+ * Return: the instance, or an ERR_PTR().
+ */
+struct rxb_hw_model *rxb_hw_model_create(const struct rxb_hw_model_ops *ops,
+					 const struct rxb_model_cfg *cfg,
+					 const struct rxb_hw_ops *env, void *hw,
+					 const struct rxb_bar *bar);
+
+/**
+ * rxb_hw_model_destroy() - run the model's fini and free the instance.
+ * @m: the instance; nothing runs.
+ */
+void rxb_hw_model_destroy(struct rxb_hw_model *m);
 
 /*
  * The NIC's context.  Every entry point of a hardware half, and of the

@@ -95,4 +95,63 @@ u64 *rxb_stats_read(u64 *vals, const void *base, const u16 *off,
 char *rxb_xstats_names_fill(char *names, const char *prefix, unsigned int n,
 			    const char *const *tbl, unsigned int ntbl);
 
+/**
+ * RXB_DEFINE_INSTANCE() - define the create and destroy of one half's
+ *	instances: the same skeleton for the driver half (struct rxb_model)
+ *	and the hardware half (struct rxb_hw_model).
+ * @create: name of the create function: allocate @ops->layout for the
+ *	configuration (zeroed), fill the instance's head, run @head_init
+ *	and then the model's optional init(); on init's failure destroy
+ *	the instance.  Returns it, or an ERR_PTR().
+ * @destroy: name of the destroy function: run the model's optional
+ *	fini() (which also undoes a failed init), @head_fini, and free; a
+ *	NULL or ERR_PTR() instance is none.
+ * @inst_t: the instance head, first in every instance of the half.
+ * @ops_t: the half's ops: members layout, init and fini.
+ * @env_t: the services the half is created with.
+ * @ctx: the head's member for their argument.
+ * @head_init: int @head_init(@inst_t *): the half's own part of the head.
+ * @head_fini: void @head_fini(@inst_t *): undoes it.
+ */
+#define RXB_DEFINE_INSTANCE(create, destroy, inst_t, ops_t, env_t, ctx,	\
+			    head_init, head_fini)			\
+void destroy(inst_t *m)							\
+{									\
+	struct rxb_model_cfg cfg;					\
+									\
+	if (IS_ERR_OR_NULL(m))						\
+		return;							\
+	cfg = m->cfg;							\
+	if (m->ops->fini)						\
+		m->ops->fini(m);					\
+	head_fini(m);							\
+	rxb_layout_free(m, m->ops->layout, &cfg);			\
+}									\
+									\
+inst_t *create(const ops_t *ops, const struct rxb_model_cfg *cfg,	\
+	       const env_t *env, void *arg, const struct rxb_bar *bar)	\
+{									\
+	inst_t *m = rxb_layout_alloc(ops->layout, cfg);			\
+	int err;							\
+									\
+	if (!m)								\
+		return ERR_PTR(-ENOMEM);				\
+	m->ops = ops;							\
+	m->cfg = *cfg;							\
+	m->env = env;							\
+	m->ctx = arg;							\
+	m->bar = *bar;							\
+	err = head_init(m);						\
+	if (err) {							\
+		rxb_layout_free(m, ops->layout, cfg);			\
+		return ERR_PTR(err);					\
+	}								\
+	err = ops->init ? ops->init(m) : 0;				\
+	if (err) {							\
+		destroy(m);						\
+		return ERR_PTR(err);					\
+	}								\
+	return m;							\
+}
+
 #endif /* _RXB_LAYOUT_H */

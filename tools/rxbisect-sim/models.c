@@ -153,21 +153,21 @@ int sim_models_create(const struct rxb_model_ops *ops,
 	/* The NIC's half first ("create receive context"), then the
 	 * driver's, which programs the rings, then the NIC loads them.
 	 */
-	h = ops->hw->create(cfg, hw_ops, hw, &bar);
+	h = rxb_hw_model_create(ops->hw, cfg, hw_ops, hw, &bar);
 	if (IS_ERR(h)) {
 		free(mem);
 		return PTR_ERR(h);
 	}
-	m = ops->create(cfg, drv_ops, drv, &bar);
+	m = rxb_model_create(ops, cfg, drv_ops, drv, &bar);
 	if (IS_ERR(m)) {
-		h->ops->destroy(h);
+		rxb_hw_model_destroy(h);
 		free(mem);
 		return PTR_ERR(m);
 	}
 	err = h->ops->start ? h->ops->start(h) : 0;
 	if (err) {
-		m->ops->destroy(m);
-		h->ops->destroy(h);
+		rxb_model_destroy(m);
+		rxb_hw_model_destroy(h);
 		free(mem);
 		return err;
 	}
@@ -182,9 +182,9 @@ int sim_models_create(const struct rxb_model_ops *ops,
 void sim_models_destroy(struct sim_inst *in)
 {
 	if (in->m)
-		in->m->ops->destroy(in->m);
+		rxb_model_destroy(in->m);
 	if (in->hw)
-		in->hw->ops->destroy(in->hw);
+		rxb_hw_model_destroy(in->hw);
 	free(in->bar);
 	memset(in, 0, sizeof(*in));
 }

@@ -804,17 +804,6 @@ static void ctx_doorbell(struct rxb_hw_model *m, u32 page)
 	ctx_base->hw->doorbell(m, page);
 }
 
-static struct rxb_hw_model *ctx_create(const struct rxb_model_cfg *cfg,
-				       const struct rxb_hw_ops *env, void *hw,
-				       const struct rxb_bar *bar)
-{
-	struct rxb_hw_model *m = ctx_base->hw->create(cfg, env, hw, bar);
-
-	if (!IS_ERR(m))
-		m->ops = &ctx_hw;
-	return m;
-}
-
 static void two_halves(void)
 {
 	struct rxb_model_ops ops;
@@ -828,7 +817,6 @@ static void two_halves(void)
 	}
 	ctx_base = rxb_model_find("ceio");
 	ctx_hw = *ctx_base->hw;
-	ctx_hw.create = ctx_create;
 	ctx_hw.rx = ctx_rx_op;
 	ctx_hw.doorbell = ctx_doorbell;
 	ops = *ctx_base;

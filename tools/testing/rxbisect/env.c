@@ -1484,21 +1484,21 @@ int rxb_models_create(const struct rxb_model_ops *ops,
 	/* The NIC's half first ("create receive context"), then the
 	 * driver's, which programs the rings, then the NIC loads them.
 	 */
-	hw = ops->hw->create(cfg, hw_ops, hwarg, &bar);
+	hw = rxb_hw_model_create(ops->hw, cfg, hw_ops, hwarg, &bar);
 	if (IS_ERR(hw)) {
 		free(mem);
 		return PTR_ERR(hw);
 	}
-	m = ops->create(cfg, drv_ops, drv, &bar);
+	m = rxb_model_create(ops, cfg, drv_ops, drv, &bar);
 	if (IS_ERR(m)) {
-		hw->ops->destroy(hw);
+		rxb_hw_model_destroy(hw);
 		free(mem);
 		return PTR_ERR(m);
 	}
 	err = hw->ops->start ? hw->ops->start(hw) : 0;
 	if (err) {
-		m->ops->destroy(m);
-		hw->ops->destroy(hw);
+		rxb_model_destroy(m);
+		rxb_hw_model_destroy(hw);
 		free(mem);
 		return err;
 	}
@@ -1512,9 +1512,9 @@ void rxb_models_destroy(struct rxb_model *m, struct rxb_hw_model *hw,
 			void *bar)
 {
 	if (m)
-		m->ops->destroy(m);
+		rxb_model_destroy(m);
 	if (hw)
-		hw->ops->destroy(hw);
+		rxb_hw_model_destroy(hw);
 	free(bar);
 }
 

@@ -627,13 +627,13 @@ static void test_nic_refuses_unprogrammed(const void *arg)
 	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
 	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
 				.xpage = 1 + t.cfg.nqueues, .npages = npages };
-	hw = hw_ops->create(&t.cfg, &rxb_env_test_hw_ops, t.env, &bar);
+	hw = rxb_hw_model_create(hw_ops, &t.cfg, &rxb_env_test_hw_ops, t.env, &bar);
 	if (EXPECT(!IS_ERR(hw), "create: %ld", PTR_ERR(hw))) {
 		if (hw_ops->start)
 			EXPECT_EQ(hw_ops->start(hw), -EINVAL);
 		else
 			ktap_diag("%s: no ring registers to load", mc->model);
-		hw_ops->destroy(hw);
+		rxb_hw_model_destroy(hw);
 	}
 	free(mem);
 	rxb_th_destroy(&t);

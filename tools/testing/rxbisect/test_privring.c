@@ -524,7 +524,7 @@ static void test_destroy_frees_all(const void *arg)
 		goto out;
 	for (i = 0; i < n; i++)
 		data[i] = rxb_env_pkt_take(t->th.env, 0, &held[i]);
-	t->th.ops->destroy(t->th.m);
+	rxb_model_destroy(t->th.m);
 	t->th.m = NULL;
 	EXPECT_EQ(rxb_env_posted(t->th.env, -1), 0);
 	EXPECT_EQ(rxb_env_held(t->th.env, -1), 5);
@@ -554,7 +554,7 @@ static void test_destroy_after_alloc_fail(const void *arg)
 	EXPECT_EQ(rx(t, 0, 64), 10);
 	EXPECT_EQ(QS(t, 0, alloc_fails), 1);
 	EXPECT_EQ(rxb_env_posted(t->th.env, 0), 54);
-	t->th.ops->destroy(t->th.m);
+	rxb_model_destroy(t->th.m);
 	t->th.m = NULL;
 	EXPECT_EQ(rxb_env_qstats(t->th.env, 0).frees, 54);
 out:

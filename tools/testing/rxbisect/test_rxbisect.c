@@ -589,12 +589,12 @@ static void expect_create_refused(struct rxb_env *env,
 	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
 	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
 				.xpage = 1 + cfg->nqueues, .npages = npages };
-	hw = ops->hw->create(cfg, &rxb_env_test_hw_ops, env, &bar);
+	hw = rxb_hw_model_create(ops->hw, cfg, &rxb_env_test_hw_ops, env, &bar);
 	if (!EXPECT(IS_ERR(hw), "the NIC's create accepted it"))
-		ops->hw->destroy(hw);
-	m = ops->create(cfg, &rxb_env_test_drv_ops, env, &bar);
+		rxb_hw_model_destroy(hw);
+	m = rxb_model_create(ops, cfg, &rxb_env_test_drv_ops, env, &bar);
 	if (!EXPECT(IS_ERR(m), "the driver's create accepted it"))
-		m->ops->destroy(m);
+		rxb_model_destroy(m);
 	free(mem);
 }
 

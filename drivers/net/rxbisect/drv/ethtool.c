@@ -321,12 +321,49 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 	}
 }
 
+/* An IPv4 flow spec's value @v and mask @m -> rule @r; the field it asks
+ * for that the NIC cannot match, or NULL.
+ */
+static const char *rxb_nfc_from_ip4(struct rxb_nic_ntuple *r,
+				    const struct ethtool_tcpip4_spec *v,
+				    const struct ethtool_tcpip4_spec *m)
+{
+	r->family = 4;
+	r->src[0] = v->ip4src;
+	r->src_mask[0] = m->ip4src;
+	r->dst[0] = v->ip4dst;
+	r->dst_mask[0] = m->ip4dst;
+	r->sport = v->psrc;
+	r->sport_mask = m->psrc;
+	r->dport = v->pdst;
+	r->dport_mask = m->pdst;
+	return m->tos ? "tos" : NULL;
+}
+
+/* The same for IPv6. */
+static const char *rxb_nfc_from_ip6(struct rxb_nic_ntuple *r,
+				    const struct ethtool_tcpip6_spec *v,
+				    const struct ethtool_tcpip6_spec *m)
+{
+	r->family = 6;
+	memcpy(r->src, v->ip6src, sizeof(r->src));
+	memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
+	memcpy(r->dst, v->ip6dst, sizeof(r->dst));
+	memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
+	r->sport = v->psrc;
+	r->sport_mask = m->psrc;
+	r->dport = v->pdst;
+	r->dport_mask = m->pdst;
+	return m->tclass ? "tclass" : NULL;
+}
+
 /* ethtool's flow spec -> the NIC's rule; 0 or -EINVAL (logged). */
 static int rxb_nfc_from_fs(struct net_device *dev,
 			   const struct ethtool_rx_flow_spec *fs,
 			   struct rxb_nic_ntuple *r)
 {
 	u32 type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
+	const char *bad;
 
 	memset(r, 0, sizeof(*r));
 	if (fs->flow_type != type) {
@@ -335,48 +372,22 @@ static int rxb_nfc_from_fs(struct net_device *dev,
 	}
 	switch (type) {
 	case TCP_V4_FLOW:
-	case UDP_V4_FLOW: {
-		const struct ethtool_tcpip4_spec *v = &fs->h_u.tcp_ip4_spec;
-		const struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
-
-		if (m->tos) {
-			rxb_nfc_err(dev, "tos is not supported");
-			return -EINVAL;
-		}
-		r->family = 4;
-		r->src[0] = v->ip4src;
-		r->src_mask[0] = m->ip4src;
-		r->dst[0] = v->ip4dst;
-		r->dst_mask[0] = m->ip4dst;
-		r->sport = v->psrc;
-		r->sport_mask = m->psrc;
-		r->dport = v->pdst;
-		r->dport_mask = m->pdst;
+	case UDP_V4_FLOW:
+		bad = rxb_nfc_from_ip4(r, &fs->h_u.tcp_ip4_spec,
+				       &fs->m_u.tcp_ip4_spec);
 		break;
-	}
 	case TCP_V6_FLOW:
-	case UDP_V6_FLOW: {
-		const struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
-		const struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
-
-		if (m->tclass) {
-			rxb_nfc_err(dev, "tclass is not supported");
-			return -EINVAL;
-		}
-		r->family = 6;
-		memcpy(r->src, v->ip6src, sizeof(r->src));
-		memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
-		memcpy(r->dst, v->ip6dst, sizeof(r->dst));
-		memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
-		r->sport = v->psrc;
-		r->sport_mask = m->psrc;
-		r->dport = v->pdst;
-		r->dport_mask = m->pdst;
+	case UDP_V6_FLOW:
+		bad = rxb_nfc_from_ip6(r, &fs->h_u.tcp_ip6_spec,
+				       &fs->m_u.tcp_ip6_spec);
 		break;
-	}
 	default:
 		rxb_nfc_err(dev, "flow-type %#x is not supported: tcp4, udp4, tcp6 or udp6",
 			    type);
+		return -EINVAL;
+	}
+	if (bad) {
+		rxb_nfc_err(dev, "%s is not supported", bad);
 		return -EINVAL;
 	}
 	r->proto = type == UDP_V4_FLOW || type == UDP_V6_FLOW ? IPPROTO_UDP :

@@ -803,7 +803,7 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_hds_flush(&rx->rxq[q]);
 	if (rx->model)
-		rx->model->ops->destroy(rx->model);
+		rxb_model_destroy(rx->model);
 	for (q = 0; q < rx->nqueues; q++) {
 		if (rx->rxq[q].napi.poll) {
 			__netif_napi_del(&rx->rxq[q].napi);
@@ -1005,7 +1005,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 	 */
 	rxb_nic_ctx_bar(rx->ctx, &bar);
 	m = rxb_fault_step(&port->fault, RXB_RF_MODEL) ? ERR_PTR(-ENOMEM) :
-	    cfg->model->create(&mcfg, &rxb_rx_drv_ops, rx, &bar);
+	    rxb_model_create(cfg->model, &mcfg, &rxb_rx_drv_ops, rx, &bar);
 	if (IS_ERR(m)) {
 		err = PTR_ERR(m);
 		goto err;

@@ -536,7 +536,7 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	rxb_nicmem_set_timer(&ctx->mem, rxb_nic_fetch_arm, ctx);
 	rxb_nic_hds_init(ctx, cfg->nicmem_split);
 	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
-	hwm = model->create(mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
+	hwm = rxb_hw_model_create(model, mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
 	if (IS_ERR(hwm)) {
 		err = PTR_ERR(hwm);
 		goto err_hds;
@@ -640,7 +640,7 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	ctx->hwm->ops->destroy(ctx->hwm);
+	rxb_hw_model_destroy(ctx->hwm);
 	rxb_nic_hds_fini(ctx);
 	rxb_nicmem_fini(&ctx->mem);
 	rxb_flow_fini(&ctx->flows);

@@ -72,10 +72,7 @@ struct ceio {
 	const struct rxb_ceio_gstats_regs *gs;	/* the NIC's statistics */
 };
 
-static struct ceio *to_ceio(struct rxb_model *m)
-{
-	return container_of(m, struct ceio, m);
-}
+#define to_ceio(mp)		container_of(mp, struct ceio, m)
 
 /* Slow (and fetch) ring entries of a configuration, as the NIC's. */
 static u32 ceio_nslow(const struct rxb_model_cfg *cfg)
@@ -349,21 +346,8 @@ static bool ceio_rx_pending(struct rxb_model *m, unsigned int qi)
 	return ceio_can_post(m, q);
 }
 
-static void ceio_ring_state(struct rxb_model *m, unsigned int qi,
-			    struct rxb_ring_state *st)
-{
-	struct ceio_q *q = &to_ceio(m)->q[qi];
-
-	rxb_cring_state(&q->cr, &q->cq_head, st);
-}
-
-static void ceio_nic_debug(struct rxb_model *m, unsigned int qi,
-			   struct rxb_hw_debug *dbg)
-{
-	struct ceio_q *q = &to_ceio(m)->q[qi];
-
-	rxb_nic_debug_fill(m, qi, READ_ONCE(q->regs->fast.rx_tail), dbg);
-}
+/* The fast path's Rx ring and completion ring. */
+RXB_DEFINE_CRING_QUEUE_OPS(ceio, offsetof(struct rxb_ceio_qregs, fast.rx_tail))
 
 /* The NIC's per-queue statistics registers, then the driver's own. */
 static const char *const ceio_qstat_names[] = {
@@ -500,7 +484,7 @@ static const struct rxb_layout ceio_layout =
 			 RXB_ARRAY(struct ceio_q, lent, void *, RXB_ARR_RING));
 
 /* The NIC's context is disabled: nothing reads or writes the rings. */
-static void ceio_destroy(struct rxb_model *m)
+static void ceio_fini(struct rxb_model *m)
 {
 	struct ceio *ce = to_ceio(m);
 	unsigned int qi, i;
@@ -523,27 +507,19 @@ static void ceio_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->fetch_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m);
 }
 
-static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
-				     const struct rxb_drv_ops *env, void *drv,
-				     const struct rxb_bar *bar)
+static int ceio_init(struct rxb_model *m)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_ceio_ops, cfg, env, drv, bar);
+	const struct rxb_model_cfg *cfg = &m->cfg;
 	u32 nslow = ceio_nslow(cfg);
-	struct ceio *ce;
+	struct ceio *ce = to_ceio(m);
 	unsigned int qi;
 
-	if (IS_ERR(m))
-		return m;
+	/* release=page keeps references on buffers it hands up. */
 	if (cfg->ceio_release == RXB_CEIO_REL_PAGE &&
-	    (!env->ref_buf || !env->buf_idle)) {
-		/* release=page keeps references on buffers it hands up. */
-		rxb_model_free(m);
-		return ERR_PTR(-EINVAL);
-	}
-	ce = to_ceio(m);
+	    (!m->env->ref_buf || !m->env->buf_idle))
+		return -EINVAL;
 	ce->gs = (const void *)((u8 *)rxb_bar_page(&m->bar, 0) +
 				RXB_GPAGE_MSTATS);
 	for (qi = 0; qi < cfg->nqueues; qi++) {
@@ -559,25 +535,20 @@ static struct rxb_model *ceio_create(const struct rxb_model_cfg *cfg,
 						&q->desc_mem, &q->cr);
 		if (!q->desc ||
 		    rxb_ring_mem_alloc(m, &q->fetch_mem,
-				       (size_t)nslow * sizeof(*q->fetch))) {
-			ceio_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
+				       (size_t)nslow * sizeof(*q->fetch)))
+			return -ENOMEM;
 		q->fetch = q->fetch_mem.va;
 		rxb_reg_base(m, qi, &q->regs->slow.fetch_base,
 			     q->fetch_mem.addr);
 		ceio_refill(m, qi);
 	}
-	return m;
+	return 0;
 }
 
 const struct rxb_model_ops rxb_ceio_ops = {
 	RXB_MODEL_OPS("ceio", ceio),
-	RXB_QUEUE_OPS(ceio),
-	RXB_XSTATS_OPS(ceio),
 	.buf_refs = ceio_buf_refs,
 	/* The fetch engine copies a slow-path frame into one host range. */
 	.contig_bufs = true,
-	.validate = ceio_validate,
 	.bufs_per_queue = ceio_bufs_per_queue,
 };

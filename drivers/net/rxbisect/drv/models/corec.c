@@ -120,10 +120,7 @@ struct corec {
 	struct corec_consumer *c;
 };
 
-static struct corec *to_corec(struct rxb_model *m)
-{
-	return container_of(m, struct corec, m);
-}
+#define to_corec(mp)		container_of(mp, struct corec, m)
 
 static struct corec_ring *corec_ring_of(struct corec *cr, unsigned int q)
 {
@@ -561,7 +558,7 @@ static const struct rxb_layout corec_layout = {
 /* The NIC's context is disabled: nothing reads the rings any more; only
  * the driver's buffers are read.
  */
-static void corec_destroy(struct rxb_model *m)
+static void corec_fini(struct rxb_model *m)
 {
 	struct corec *cr = to_corec(m);
 	unsigned int i, qi;
@@ -584,7 +581,6 @@ static void corec_destroy(struct rxb_model *m)
 		while (cr->c[qi].nstash)
 			rxb_drv_free_buf(m, qi,
 					 cr->c[qi].stash[--cr->c[qi].nstash].cookie);
-	rxb_model_free(m);
 }
 
 /* Post the initial buffers of ring @r from its consumers' pools in turn. */
@@ -638,32 +634,23 @@ static int corec_ring_alloc(struct corec *cr, unsigned int i)
 	return r->desc ? 0 : -ENOMEM;
 }
 
-static struct rxb_model *corec_create(const struct rxb_model_cfg *cfg,
-				      const struct rxb_drv_ops *env,
-				      void *drv, const struct rxb_bar *bar)
+static int corec_init(struct rxb_model *m)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_corec_ops, cfg, env, drv,
-					      bar);
-	struct corec *cr;
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct corec *cr = to_corec(m);
 	unsigned int i, qi;
 
-	if (IS_ERR(m))
-		return m;
-	cr = to_corec(m);
 	cr->mask = cfg->ring_size - 1;
 	cr->group = rxb_corec_group(cfg);
 	cr->nrings = rxb_corec_nrings(cfg);
-	for (i = 0; i < cr->nrings; i++) {
-		if (corec_ring_alloc(cr, i)) {
-			corec_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
-	}
+	for (i = 0; i < cr->nrings; i++)
+		if (corec_ring_alloc(cr, i))
+			return -ENOMEM;
 	for (i = 0; i < cr->nrings; i++)
 		corec_ring_init(cr, &cr->r[i]);
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		corec_stash_fill(cr, qi);
-	return m;
+	return 0;
 }
 
 /* ---- counters ------------------------------------------------------- */
@@ -727,9 +714,6 @@ static void corec_xstats_values(struct rxb_model *m, u64 *vals)
 
 const struct rxb_model_ops rxb_corec_ops = {
 	RXB_MODEL_OPS("corec", corec),
-	RXB_QUEUE_OPS(corec),
-	RXB_XSTATS_OPS(corec),
-	.validate	= corec_validate,
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,
 };

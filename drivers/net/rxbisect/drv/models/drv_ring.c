@@ -108,54 +108,24 @@ void rxb_cring_free(struct rxb_model *m, struct rxb_cring *cr)
 	cr->ent = NULL;
 }
 
-/**
- * rxb_model_alloc() - the create skeleton of every driver half: allocate
- *	an instance (rxb_layout_alloc()) with its counters, and set up its
- *	head.
- * @ops: the model.
- * @cfg: the configuration (validated by the caller).
- * @env: the driver's services.
- * @drv: their argument.
- * @bar: the NIC's register space of the context.
- *
- * What it allocates is @ops->layout; the instance's struct rxb_model comes
- * first.
- *
- * Return: the instance, or ERR_PTR(-ENOMEM).
- */
-struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
-				  const struct rxb_model_cfg *cfg,
-				  const struct rxb_drv_ops *env, void *drv,
-				  const struct rxb_bar *bar)
+/* The driver half's own part of an instance's head: its counters. */
+static int rxb_model_head_init(struct rxb_model *m)
 {
-	struct rxb_model *m = rxb_layout_alloc(ops->layout, cfg);
-
-	if (!m)
-		return ERR_PTR(-ENOMEM);
-	m->ops = ops;
-	m->cfg = *cfg;
-	m->env = env;
-	m->drv = drv;
-	m->bar = *bar;
-	m->qstats = kcalloc(cfg->nqueues, sizeof(*m->qstats), GFP_KERNEL);
-	if (!m->qstats) {
-		rxb_layout_free(m, ops->layout, cfg);
-		return ERR_PTR(-ENOMEM);
-	}
-	return m;
+	m->qstats = kcalloc(m->cfg.nqueues, sizeof(*m->qstats), GFP_KERNEL);
+	return m->qstats ? 0 : -ENOMEM;
 }
 
-/**
- * rxb_model_free() - free an instance rxb_model_alloc() allocated.
- * @m: the instance; the model freed its buffers and ring memory.
- */
-void rxb_model_free(struct rxb_model *m)
+static void rxb_model_head_fini(struct rxb_model *m)
 {
-	struct rxb_model_cfg cfg = m->cfg;
-
 	kfree(m->qstats);
-	rxb_layout_free(m, m->ops->layout, &cfg);
 }
+
+/* rxb_model_create() and rxb_model_destroy(), documented in
+ * rxb_drv_model.h.
+ */
+RXB_DEFINE_INSTANCE(rxb_model_create, rxb_model_destroy, struct rxb_model,
+		    struct rxb_model_ops, struct rxb_drv_ops, drv,
+		    rxb_model_head_init, rxb_model_head_fini)
 
 /**
  * rxb_ring_refill() - post fresh buffers to a ring the NIC consumes in

@@ -185,15 +185,36 @@ static inline void rxb_nic_debug_fill(const struct rxb_model *m,
 	dbg->posted = posted - dbg->taken;
 }
 
+/* The ring_state() and nic_debug() of a model whose queue @qi is
+ * to_@pfx(m)->q[qi], with a completion ring cr the driver reads up to
+ * cq_head, and an Rx ring whose tail register is at byte @tail_off of the
+ * queue's register page.
+ */
+#define RXB_DEFINE_CRING_QUEUE_OPS(pfx, tail_off)			\
+static void pfx##_ring_state(struct rxb_model *m, unsigned int qi,	\
+			     struct rxb_ring_state *st)			\
+{									\
+	rxb_cring_state(&to_##pfx(m)->q[qi].cr,				\
+			&to_##pfx(m)->q[qi].cq_head, st);		\
+}									\
+									\
+static void pfx##_nic_debug(struct rxb_model *m, unsigned int qi,	\
+			    struct rxb_hw_debug *dbg)			\
+{									\
+	const u8 *page = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);	\
+									\
+	rxb_nic_debug_fill(m, qi,					\
+			   READ_ONCE(*(const u32 *)(page + (tail_off))), dbg); \
+}
+
 /* The members of a driver half's ops every model has: @model_name, its
  * hardware half rxb_@pfx_hw_ops, its layout @pfx_layout, and functions
- * named @pfx_create, @pfx_destroy, @pfx_poll, @pfx_refill and
- * @pfx_rx_pending.
+ * named @pfx_init, @pfx_fini, @pfx_poll, @pfx_refill and @pfx_rx_pending.
  */
-#define RXB_MODEL_OPS(model_name, pfx)					\
+#define RXB_MODEL_CORE_OPS(model_name, pfx)				\
 	.name = model_name, .hw = &rxb_##pfx##_hw_ops,			\
 	.layout = &pfx##_layout,					\
-	.create = pfx##_create, .destroy = pfx##_destroy,		\
+	.init = pfx##_init, .fini = pfx##_fini,				\
 	.poll = pfx##_poll, .refill = pfx##_refill,			\
 	.rx_pending = pfx##_rx_pending
 
@@ -209,11 +230,13 @@ static inline void rxb_nic_debug_fill(const struct rxb_model *m,
 	.xstats_names = pfx##_xstats_names,				\
 	.xstats_values = pfx##_xstats_values
 
-struct rxb_model *rxb_model_alloc(const struct rxb_model_ops *ops,
-				  const struct rxb_model_cfg *cfg,
-				  const struct rxb_drv_ops *env, void *drv,
-				  const struct rxb_bar *bar);
-void rxb_model_free(struct rxb_model *m);
+/* The ops members of a model that has them all, each named after @pfx:
+ * RXB_MODEL_CORE_OPS, RXB_QUEUE_OPS, RXB_XSTATS_OPS and @pfx_validate.
+ */
+#define RXB_MODEL_OPS(model_name, pfx)					\
+	RXB_MODEL_CORE_OPS(model_name, pfx), RXB_QUEUE_OPS(pfx),	\
+	RXB_XSTATS_OPS(pfx), .validate = pfx##_validate
+
 void rxb_cring_consume(struct rxb_model *m, unsigned int qi,
 		       const struct rxb_cring *cr, u32 *head, u32 n, u32 pkts,
 		       u64 bytes);

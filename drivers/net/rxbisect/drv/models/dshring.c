@@ -160,10 +160,7 @@ static const struct rxb_layout dsh_layout = {
 	},
 };
 
-static struct dshring *to_dsh(struct rxb_model *m)
-{
-	return container_of(m, struct dshring, m);
-}
+#define to_dsh(mp)		container_of(mp, struct dshring, m)
 
 static u64 *dsh_ctr(struct rxb_drv_qstats *st, unsigned int off)
 {
@@ -519,44 +516,35 @@ static unsigned int dsh_bufs_per_queue(const struct rxb_model_cfg *cfg)
 }
 
 /* The NIC's context is disabled: nothing reads the rings any more. */
-static void dsh_destroy(struct rxb_model *m)
+static void dsh_fini(struct rxb_model *m)
 {
 	struct dshring *d = to_dsh(m);
 	unsigned int s;
 
 	for (s = 0; s < RXB_DSH_NSETS; s++)
-		if (d->set[s])
-			d->set[s]->ops->destroy(d->set[s]);
+		rxb_model_destroy(d->set[s]);
 	rxb_ring_mem_free(m, &d->status_mem);
-	rxb_model_free(m);
 }
 
-static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
-				    const struct rxb_drv_ops *env, void *drv,
-				    const struct rxb_bar *bar)
+static int dsh_init(struct rxb_model *m)
 {
 	/* Both sets keep their rings posted: the switch needs no refill. */
 	static const struct rxb_model_ops *const set_ops[RXB_DSH_NSETS] = {
 		[RXB_DSH_PRIV] = &rxb_privring_ops,
 		[RXB_DSH_SH] = &rxb_shring_ops,
 	};
-	struct rxb_model *m = rxb_model_alloc(&rxb_dshring_ops, cfg, env, drv,
-					      bar);
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct dshring *d = to_dsh(m);
 	struct rxb_dsh_status *status;
+	struct rxb_bar view;
 	unsigned int qi, s;
-	struct dshring *d;
 
-	if (IS_ERR(m))
-		return m;
-	d = to_dsh(m);
 	/* The NIC reports each queue's set here: it starts on privRing,
 	 * as the select registers do (zero).
 	 */
 	if (rxb_ring_mem_alloc(m, &d->status_mem,
-			       cfg->nqueues * sizeof(*status))) {
-		dsh_destroy(m);
-		return ERR_PTR(-ENOMEM);
-	}
+			       cfg->nqueues * sizeof(*status)))
+		return -ENOMEM;
 	status = d->status_mem.va;
 	for (qi = 0; qi < cfg->nqueues; qi++) {
 		struct dsh_q *q = &d->q[qi];
@@ -567,16 +555,11 @@ static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
 			     d->status_mem.addr + qi * sizeof(*status));
 	}
 	for (s = 0; s < RXB_DSH_NSETS; s++) {
-		struct rxb_model *set;
-		struct rxb_bar view;
-
 		rxb_dsh_set_bar(&m->bar, cfg->nqueues, s, &view);
-		set = set_ops[s]->create(cfg, env, drv, &view);
-		if (IS_ERR(set)) {
-			dsh_destroy(m);
-			return set;
-		}
-		d->set[s] = set;
+		d->set[s] = rxb_model_create(set_ops[s], cfg, m->env, m->drv,
+					     &view);
+		if (IS_ERR(d->set[s]))
+			return PTR_ERR(d->set[s]);
 	}
 	d->period_ns = cfg->dsh_period_ns ?: DSH_DEF_PERIOD_NS;
 	d->window = cfg->dsh_window ?: DSH_DEF_WINDOW;
@@ -586,7 +569,7 @@ static struct rxb_model *dsh_create(const struct rxb_model_cfg *cfg,
 	d->ratio = cfg->dsh_overload_ratio ?: DSH_DEF_RATIO;
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		dsh_fold(d, qi);
-	return m;
+	return 0;
 }
 
 /* ---- counters --------------------------------------------------------- */
@@ -638,8 +621,8 @@ const struct rxb_model_ops rxb_dshring_ops = {
 	.name		= "dshring",
 	.hw		= &rxb_dshring_hw_ops,
 	.layout		= &dsh_layout,
-	.create		= dsh_create,
-	.destroy	= dsh_destroy,
+	.init		= dsh_init,
+	.fini		= dsh_fini,
 	.poll		= dsh_poll,
 	.refill		= dsh_refill,
 	.rx_pending	= dsh_rx_pending,

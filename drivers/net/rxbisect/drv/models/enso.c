@@ -83,10 +83,7 @@ struct enso {
 static const struct rxb_layout enso_layout =
 	RXB_QUEUE_LAYOUT(struct enso, struct enso_q);
 
-static struct enso *to_enso(struct rxb_model *m)
-{
-	return container_of(m, struct enso, m);
-}
+#define to_enso(mp)		container_of(mp, struct enso, m)
 
 /* Pipe @pi of queue @qi's registers, its own page. */
 static struct rxb_enso_pipe_regs *enso_regs(struct rxb_model *m,
@@ -403,7 +400,7 @@ static int enso_validate(const struct rxb_model_cfg *cfg, const char **msg)
 }
 
 /* The NIC's context is disabled: nothing writes the rings any more. */
-static void enso_destroy(struct rxb_model *m)
+static void enso_fini(struct rxb_model *m)
 {
 	struct enso *e = to_enso(m);
 	unsigned int qi, pi;
@@ -420,7 +417,6 @@ static void enso_destroy(struct rxb_model *m)
 		kfree(q->active);
 		kfree(q->dirty);
 	}
-	rxb_model_free(m);
 }
 
 /* Allocate queue @qi's notification ring and pipes, and program their
@@ -453,32 +449,20 @@ static int enso_q_init(struct rxb_model *m, unsigned int qi, struct enso_q *q)
 	return 0;
 }
 
-static struct rxb_model *enso_create(const struct rxb_model_cfg *cfg,
-				     const struct rxb_drv_ops *env, void *drv,
-				     const struct rxb_bar *bar)
+static int enso_init(struct rxb_model *m)
 {
-	struct rxb_model *m;
 	unsigned int qi;
 
-	if (!env->ring)
-		return ERR_PTR(-EINVAL);	/* the driver cannot map pipes */
-	m = rxb_model_alloc(&rxb_enso_ops, cfg, env, drv, bar);
-	if (IS_ERR(m))
-		return m;
-	to_enso(m)->flit_mask = cfg->enso_pipe_size / RXB_ENSO_FLIT - 1;
-	for (qi = 0; qi < cfg->nqueues; qi++) {
-		if (enso_q_init(m, qi, &to_enso(m)->q[qi])) {
-			enso_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
-	}
-	return m;
+	if (!m->env->ring)
+		return -EINVAL;		/* the driver cannot map pipes */
+	to_enso(m)->flit_mask = m->cfg.enso_pipe_size / RXB_ENSO_FLIT - 1;
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		if (enso_q_init(m, qi, &to_enso(m)->q[qi]))
+			return -ENOMEM;
+	return 0;
 }
 
 const struct rxb_model_ops rxb_enso_ops = {
 	RXB_MODEL_OPS("enso", enso),
-	RXB_QUEUE_OPS(enso),
-	RXB_XSTATS_OPS(enso),
 	.stream = true,
-	.validate = enso_validate,
 };

@@ -33,10 +33,7 @@ struct privring {
 	struct privring_q *q;
 };
 
-static struct privring *to_privring(struct rxb_model *m)
-{
-	return container_of(m, struct privring, m);
-}
+#define to_privring(mp)		container_of(mp, struct privring, m)
 
 static bool privring_refill(struct rxb_model *m, unsigned int qi)
 {
@@ -80,21 +77,7 @@ static bool privring_rx_pending(struct rxb_model *m, unsigned int qi)
 	return rxb_cring_pending(&q->cr, q->cq_head);
 }
 
-static void privring_ring_state(struct rxb_model *m, unsigned int qi,
-				struct rxb_ring_state *st)
-{
-	struct privring_q *q = &to_privring(m)->q[qi];
-
-	rxb_cring_state(&q->cr, &q->cq_head, st);
-}
-
-static void privring_nic_debug(struct rxb_model *m, unsigned int qi,
-			       struct rxb_hw_debug *dbg)
-{
-	struct privring_q *q = &to_privring(m)->q[qi];
-
-	rxb_nic_debug_fill(m, qi, READ_ONCE(q->regs->rx_tail), dbg);
-}
+RXB_DEFINE_CRING_QUEUE_OPS(privring, offsetof(struct rxb_rxq_regs, rx_tail))
 
 /* Give back every buffer of queue @qi's slots. */
 static void privring_free_bufs(struct rxb_model *m, unsigned int qi)
@@ -133,7 +116,7 @@ static const struct rxb_layout privring_layout =
 				   RXB_ARR_RING));
 
 /* The NIC's context is disabled: nothing reads the rings any more. */
-static void privring_destroy(struct rxb_model *m)
+static void privring_fini(struct rxb_model *m)
 {
 	unsigned int qi;
 
@@ -145,36 +128,27 @@ static void privring_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &q->desc_mem);
 		rxb_cring_free(m, &q->cr);
 	}
-	rxb_model_free(m);
 }
 
-static struct rxb_model *privring_create(const struct rxb_model_cfg *cfg,
-					 const struct rxb_drv_ops *env,
-					 void *drv, const struct rxb_bar *bar)
+static int privring_init(struct rxb_model *m)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_privring_ops, cfg, env, drv,
-					      bar);
 	unsigned int qi;
 
-	if (IS_ERR(m))
-		return m;
-	for (qi = 0; qi < cfg->nqueues; qi++) {
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct privring_q *q = &to_privring(m)->q[qi];
 
 		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
 		q->desc = rxb_rxq_alloc(m, qi, q->regs, &q->desc_mem, &q->cr);
-		if (!q->desc) {
-			privring_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
+		if (!q->desc)
+			return -ENOMEM;
 		/* A partly filled ring is topped up by the queue's next poll. */
 		privring_refill(m, qi);
 	}
-	return m;
+	return 0;
 }
 
 const struct rxb_model_ops rxb_privring_ops = {
-	RXB_MODEL_OPS("privring", privring),
+	RXB_MODEL_CORE_OPS("privring", privring),
 	RXB_QUEUE_OPS(privring),
 	.queue_reset = privring_queue_reset,
 	.umem_bufs = true,

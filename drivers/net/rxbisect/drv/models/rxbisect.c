@@ -57,10 +57,7 @@ static const struct rxb_layout rxbisect_layout =
 			 RXB_ARRAY(struct rxbisect_q, cookie, void *,
 				   RXB_ARR_AX));
 
-static struct rxbisect *to_rxbisect(struct rxb_model *m)
-{
-	return container_of(m, struct rxbisect, m);
-}
+#define to_rxbisect(mp)		container_of(mp, struct rxbisect, m)
 
 /* The queue whose pool a buffer of Ax ring @a came from (its refiller). */
 static unsigned int rxbisect_pool(struct rxbisect *rb, unsigned int a)
@@ -371,7 +368,7 @@ static void rxbisect_free_bufs(struct rxbisect *rb)
 	}
 }
 
-static void rxbisect_destroy(struct rxb_model *m)
+static void rxbisect_fini(struct rxb_model *m)
 {
 	struct rxbisect *rb = to_rxbisect(m);
 	unsigned int qi;
@@ -381,29 +378,18 @@ static void rxbisect_destroy(struct rxb_model *m)
 		rxb_ring_mem_free(m, &rb->q[qi].ax_mem);
 		rxb_ring_mem_free(m, &rb->q[qi].bx_mem);
 	}
-	rxb_model_free(m);
 }
 
-static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg,
-					 const struct rxb_drv_ops *env,
-					 void *drv, const struct rxb_bar *bar)
+static int rxbisect_init(struct rxb_model *m)
 {
-	struct rxb_model *m = rxb_model_alloc(&rxb_rxbisect_ops, cfg, env, drv,
-					      bar);
-	struct rxbisect *rb;
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct rxbisect *rb = to_rxbisect(m);
 	unsigned int qi;
 	const char *msg;
-	int err;
 
-	if (IS_ERR(m))
-		return m;
-	rb = to_rxbisect(m);
 	/* Checked by rxbisect_validate() already. */
-	err = rxbisect_topo(cfg, &rb->t, &msg);
-	if (err) {
-		rxbisect_destroy(m);
-		return ERR_PTR(err);
-	}
+	if (rxbisect_topo(cfg, &rb->t, &msg))
+		return -EINVAL;
 	rb->amask = cfg->ax_ring_size - 1;
 	rb->bmask = cfg->ring_size - 1;
 	rb->border = ilog2(cfg->ring_size);
@@ -417,11 +403,11 @@ static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 			q->cookie = NULL;
 		} else if (rxb_ring_mem_alloc(m, &q->ax_mem, (size_t)cfg->ax_ring_size *
 					      sizeof(*q->ax))) {
-			goto nomem;
+			return -ENOMEM;
 		}
 		if (rxb_ring_mem_alloc(m, &q->bx_mem, (size_t)cfg->ring_size *
 				       sizeof(*q->bx)))
-			goto nomem;
+			return -ENOMEM;
 		q->ax = q->ax_mem.va;
 		q->bx = q->bx_mem.va;
 		if (q->ax)
@@ -430,11 +416,7 @@ static struct rxb_model *rxbisect_create(const struct rxb_model_cfg *cfg,
 	}
 	for (qi = 0; qi < cfg->nqueues; qi++)
 		rxbisect_refill(m, qi);
-	return m;
-
-nomem:
-	rxbisect_destroy(m);
-	return ERR_PTR(-ENOMEM);
+	return 0;
 }
 
 /* ---- counters ------------------------------------------------------- */
@@ -489,9 +471,6 @@ static void rxbisect_xstats_values(struct rxb_model *m, u64 *vals)
 
 const struct rxb_model_ops rxb_rxbisect_ops = {
 	RXB_MODEL_OPS("rxbisect", rxbisect),
-	RXB_QUEUE_OPS(rxbisect),
-	RXB_XSTATS_OPS(rxbisect),
-	.validate	= rxbisect_validate,
 	.advise		= rxbisect_advise,
 	.bufs_per_queue	= rxbisect_bufs_per_queue,
 	.umem_bufs	= true,

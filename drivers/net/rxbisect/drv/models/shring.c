@@ -34,64 +34,88 @@
 
 /* ---- the base of the shRing driver halves (shring.h) ---------------- */
 
-/**
- * shring_base_free() - free what shring_base_alloc() allocated: the
- *	queues' completion rings and the instance.
- * @m: the instance; the variant freed its rings' buffers and memory.
+/* Shared ring @g's head: the rings are the second table of the variant's
+ * layout (struct shring_base).
  */
-void shring_base_free(struct rxb_model *m)
+static struct shring_ring_head *shring_head(struct rxb_model *m,
+					    unsigned int g)
 {
-	struct shring_base *sb = to_shring_base(m);
-	unsigned int qi;
+	const struct rxb_table *t = &m->ops->layout->tables[1];
+	u8 *rings = *(u8 **)((u8 *)m + t->off);
 
-	for (qi = 0; qi < m->cfg.nqueues; qi++)
-		rxb_cring_free(m, &sb->q[qi].cr);
-	rxb_model_free(m);
+	return (struct shring_ring_head *)(rings + g * t->size);
 }
 
 /**
- * shring_base_alloc() - allocate a shRing driver half and its queues'
- *	completion rings, and program their base registers.
- * @ops: the model; its layout's instance starts with struct shring_base,
- *	whose queue table is the layout's first.
- * @cfg: requested configuration.
- * @env: the driver's services.
- * @drv: their argument.
- * @bar: the NIC's register space of the context.
+ * shring_base_fini() - fini() of every shRing driver half: give back every
+ *	buffer the shared rings' slots hold, and free the descriptor arrays
+ *	and the queues' completion rings.
+ * @m: the instance; the NIC's context is disabled, no poll runs.
+ *
+ * Posted, taken, written but not polled, or re-armed and waiting for the
+ * tail: a slot holds each buffer exactly once.
+ */
+void shring_base_fini(struct rxb_model *m)
+{
+	struct shring_base *sb = to_shring_base(m);
+	unsigned int g, qi;
+	u32 slot;
+
+	for (g = 0; g < sb->nrings; g++) {
+		struct shring_ring_head *h = shring_head(m, g);
+
+		for (slot = 0; h->cookie && slot < m->cfg.ring_size; slot++)
+			if (h->cookie[slot])
+				rxb_drv_free_buf(m, h->pool_q[slot],
+						 h->cookie[slot]);
+		rxb_ring_mem_free(m, &h->desc_mem);
+	}
+	for (qi = 0; qi < m->cfg.nqueues; qi++)
+		rxb_cring_free(m, &sb->q[qi].cr);
+}
+
+/**
+ * shring_base_init() - set up a shRing driver half's base: allocate its
+ *	queues' completion rings and its shared rings' descriptor arrays,
+ *	and program their base registers.
+ * @m: the instance; its layout's instance starts with struct shring_base.
+ * @desc_size: bytes of a shared ring's descriptor.
  * @ring_xstat_names: names of each shared ring's counters.
  * @ring_xstats: entries of @ring_xstat_names.
  *
- * Return: the instance, or ERR_PTR(-ENOMEM).
+ * Return: 0, or -ENOMEM.
  */
-struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
-				    const struct rxb_model_cfg *cfg,
-				    const struct rxb_drv_ops *env, void *drv,
-				    const struct rxb_bar *bar,
-				    const char *const *ring_xstat_names,
-				    unsigned int ring_xstats)
+int shring_base_init(struct rxb_model *m, size_t desc_size,
+		     const char *const *ring_xstat_names,
+		     unsigned int ring_xstats)
 {
-	struct rxb_model *m = rxb_model_alloc(ops, cfg, env, drv, bar);
-	struct shring_base *sb;
-	unsigned int qi;
+	struct shring_base *sb = to_shring_base(m);
+	unsigned int g, qi;
 
-	if (IS_ERR(m))
-		return m;
-	sb = to_shring_base(m);
-	sb->mask = cfg->ring_size - 1;
-	sb->nrings = rxb_shring_nrings(cfg);
+	sb->mask = m->cfg.ring_size - 1;
+	sb->nrings = rxb_shring_nrings(&m->cfg);
 	sb->ring_xstat_names = ring_xstat_names;
 	sb->ring_xstats = ring_xstats;
-	for (qi = 0; qi < cfg->nqueues; qi++) {
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct shring_q *q = &sb->q[qi];
 
 		q->regs = rxb_shring_cq_regs(&m->bar, qi);
-		if (rxb_cring_alloc(m, qi, &q->cr, cfg->ring_size,
-				    &q->regs->cq_base, &q->regs->cq_head)) {
-			shring_base_free(m);
-			return ERR_PTR(-ENOMEM);
-		}
+		if (rxb_cring_alloc(m, qi, &q->cr, m->cfg.ring_size,
+				    &q->regs->cq_base, &q->regs->cq_head))
+			return -ENOMEM;
 	}
-	return m;
+	for (g = 0; g < sb->nrings; g++) {
+		struct shring_ring_head *h = shring_head(m, g);
+
+		spin_lock_init(&h->lock);
+		h->regs = rxb_shring_ring_regs(&m->bar, g);
+		if (rxb_ring_mem_alloc(m, &h->desc_mem,
+				       m->cfg.ring_size * desc_size))
+			return -ENOMEM;
+		rxb_reg_base(m, g * m->cfg.share_factor, &h->regs->rx_base,
+			     h->desc_mem.addr);
+	}
+	return 0;
 }
 
 /**
@@ -249,46 +273,37 @@ struct shring_rstats {
 
 /**
  * struct shring_ring - the driver's state of one RxArr shared ring.
- * @desc: the descriptor array, in @desc_mem.
- * @desc_mem: its ring memory.
- * @regs: the ring's registers.
- * @lock: the tail, bitmap clearing and the doorbell, shared by the
- *	group's queues.
+ * @h: what every shared ring has.  Its lock guards the tail, bitmap
+ *	clearing and the doorbell, shared by the group's queues.  A slot's
+ *	pool_q is written with its cookie by the queue that re-arms the slot
+ *	before it marks the bitmap, read by the queue the packet in it is
+ *	for; the mark, the doorbell and the CR entry order the two.
+ * @desc: the descriptor array, in @h.desc_mem.
  * @rx_tail: next descriptor to hand to the NIC.
  * @armed: slots >= @armed never got a buffer.
- * @ls: @lock's counters.
- * @st: the ring's counters, under @lock.
+ * @ls: @h.lock's counters.
+ * @st: the ring's counters, under @h.lock.
  * @bitmap: bit per slot: re-armed, not yet passed by the tail.  Any queue
  *	of the group sets bits (release); only the lock holder clears them.
- * @cookie: per slot, the handle of the buffer posted there.
- * @pool_q: per slot, the queue whose pool it came from.  Written with
- *	@cookie by the queue that re-arms the slot before it marks the
- *	bitmap, read by the queue the packet in it is for; the mark, the
- *	doorbell and the CR entry order the two.
  */
 struct shring_ring {
+	struct shring_ring_head h;
 	struct rxb_rx_desc *desc;
-	struct rxb_ring_mem desc_mem;
-	struct rxb_shring_regs *regs;
-	spinlock_t lock;		/* tail, bitmap clearing, doorbell */
 	u32 rx_tail;
 	u32 armed;
 	struct shring_lock_stats ls;
 	struct shring_rstats st;
 	atomic_long_t *bitmap;
-	void **cookie;
-	u16 *pool_q;
 } ____cacheline_aligned;
+
+shring_ring_first(struct shring_ring);
 
 struct shring {
 	struct shring_base b;
 	struct shring_ring *ring;
 };
 
-static struct shring *to_shring(struct rxb_model *m)
-{
-	return container_of(m, struct shring, b.m);
-}
+#define to_shring(mp)		container_of(mp, struct shring, b.m)
 
 static struct shring_ring *shring_ring_of(struct shring *sr, unsigned int qi)
 {
@@ -315,7 +330,7 @@ static void shring_mark(struct shring_ring *r, struct shring_q *q,
 /* Move the tail over the run of reposted descriptors that starts at it
  * (Listing 5.1 lines 30-35): find the first zero bit of each word and
  * clear the run with one atomic per word.  The run always ends: the slot
- * at the NIC's head is posted, so its bit is clear.  Under r->lock;
+ * at the NIC's head is posted, so its bit is clear.  Under r->h.lock;
  * returns how far the tail moved and counts the atomics in *@atomics.
  */
 static u32 shring_advance(struct shring *sr, struct shring_ring *r,
@@ -349,7 +364,7 @@ static u32 shring_advance(struct shring *sr, struct shring_ring *r,
 
 /* Give slots [r->armed, ring_size) their first buffer, from the pools of
  * queues @first .. @first + @nq - 1 in turn, and mark them reposted.
- * Stops at the first allocation failure.  Under r->lock, or before the
+ * Stops at the first allocation failure.  Under r->h.lock, or before the
  * ring is in use.
  */
 static void shring_arm(struct shring *sr, struct shring_ring *r,
@@ -360,7 +375,7 @@ static void shring_arm(struct shring *sr, struct shring_ring *r,
 	struct rxb_buf buf;
 
 	for (; slot <= sr->b.mask; slot++) {
-		if (!shring_arm_slot(m, r->cookie, r->pool_q, slot,
+		if (!shring_arm_slot(m, r->h.cookie, r->h.pool_q, slot,
 				     first + slot % nq, &buf))
 			break;
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
@@ -372,7 +387,7 @@ static void shring_arm(struct shring *sr, struct shring_ring *r,
 	WRITE_ONCE(r->armed, slot);
 }
 
-/* Hand the tail's run to the NIC; under r->lock.  Returns its length. */
+/* Hand the tail's run to the NIC; under r->h.lock.  Returns its length. */
 static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 			   unsigned int qi)
 {
@@ -387,7 +402,7 @@ static u32 shring_doorbell(struct shring *sr, struct shring_ring *r,
 		/* Release: the run's descriptors before the tail.  Pairs
 		 * with the acquire of the NIC's read in shring_rx().
 		 */
-		rxb_db_ring(&sr->b.m, qi, &r->regs->rx_tail, r->rx_tail);
+		rxb_db_ring(&sr->b.m, qi, &r->h.regs->rx_tail, r->rx_tail);
 	}
 	return adv;
 }
@@ -400,7 +415,7 @@ static void shring_repost(struct shring *sr, struct shring_ring *r,
 	u64 held = 0;
 	unsigned int i, w;
 
-	shring_lock(&r->lock, &r->ls);
+	shring_lock(&r->h.lock, &r->ls);
 	shring_doorbell(sr, r, qi);
 	/* Our marks the tail did not reach wait for an earlier descriptor
 	 * (a slot passed, taken again and marked by another queue within
@@ -416,7 +431,7 @@ static void shring_repost(struct shring *sr, struct shring_ring *r,
 	rxb_stat_add(&r->st.reposts, n);
 	rxb_stat_add(&r->st.bitmap_atomics, atomics);
 	rxb_stat_add(&r->st.held_back, held);
-	spin_unlock(&r->lock);
+	spin_unlock(&r->h.lock);
 	q->ntouched = 0;
 }
 
@@ -426,10 +441,10 @@ static void shring_arm_rest(struct shring *sr, struct shring_ring *r,
 {
 	if (READ_ONCE(r->armed) > sr->b.mask)
 		return;
-	shring_lock(&r->lock, &r->ls);
+	shring_lock(&r->h.lock, &r->ls);
 	shring_arm(sr, r, qi, 1);
 	shring_doorbell(sr, r, qi);
-	spin_unlock(&r->lock);
+	spin_unlock(&r->h.lock);
 }
 
 static int shring_poll(struct rxb_model *m, unsigned int qi,
@@ -449,8 +464,8 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 	q->starved = false;
 	/* Lines 14-15: replace each buffer in place. */
 	while (n < budget &&
-	       (slot = shring_take(&sr->b, qi, head, &pkts[n], r->cookie,
-				   r->pool_q, &buf)) >= 0) {
+	       (slot = shring_take(&sr->b, qi, head, &pkts[n], r->h.cookie,
+				   r->h.pool_q, &buf)) >= 0) {
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		if (bits && slot / BITS_PER_LONG != word) {
 			shring_mark(r, q, word, bits);
@@ -498,10 +513,6 @@ static const struct rxb_layout shring_layout = {
 			       RXB_ARRAY(struct shring_q, touched, unsigned int,
 					 RXB_ARR_RING_BITS)),
 		SHRING_RING_TABLE(struct shring, struct shring_ring,
-				  RXB_ARRAY(struct shring_ring, cookie, void *,
-					    RXB_ARR_RING),
-				  RXB_ARRAY(struct shring_ring, pool_q, u16,
-					    RXB_ARR_RING),
 				  RXB_ARRAY(struct shring_ring, bitmap,
 					    atomic_long_t, RXB_ARR_RING_BITS)),
 	},
@@ -518,51 +529,20 @@ static const char *shring_advise(const struct rxb_model_cfg *cfg)
 	return NULL;
 }
 
-/* The NIC's context is disabled: nothing reads the rings any more. */
-static void shring_destroy(struct rxb_model *m)
-{
-	struct shring *sr = to_shring(m);
-	unsigned int i;
-
-	for (i = 0; i < sr->b.nrings; i++) {
-		shring_free_bufs(m, sr->ring[i].cookie, sr->ring[i].pool_q);
-		rxb_ring_mem_free(m, &sr->ring[i].desc_mem);
-	}
-	shring_base_free(m);
-}
-
 static const char * const shring_ring_xstat_names[SHRING_RING_XSTATS] = {
 	"reposts", "lock_acquired", "lock_contended", "bitmap_atomics",
 	"tail_advances", "tail_advance_len", "held_back", "posted",
 };
 
-static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg,
-				       const struct rxb_drv_ops *env,
-				       void *drv, const struct rxb_bar *bar)
+static int shring_init(struct rxb_model *m)
 {
-	struct rxb_model *m;
-	struct shring *sr;
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct shring *sr = to_shring(m);
 	unsigned int i;
 
-	m = shring_base_alloc(&rxb_shring_ops, cfg, env, drv, bar,
-			      shring_ring_xstat_names, SHRING_RING_XSTATS);
-	if (IS_ERR(m))
-		return m;
-	sr = to_shring(m);
-	for (i = 0; i < sr->b.nrings; i++) {
-		struct shring_ring *r = &sr->ring[i];
-
-		spin_lock_init(&r->lock);
-		r->regs = rxb_shring_ring_regs(&m->bar, i);
-		if (rxb_ring_mem_alloc(m, &r->desc_mem, (size_t)cfg->ring_size *
-				       sizeof(*r->desc))) {
-			shring_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
-		r->desc = r->desc_mem.va;
-		rxb_reg_base(m, i * cfg->share_factor, &r->regs->rx_base,
-			     r->desc_mem.addr);
-	}
+	if (shring_base_init(m, sizeof(*sr->ring->desc),
+			     shring_ring_xstat_names, SHRING_RING_XSTATS))
+		return -ENOMEM;
 	/* Each queue's pool supplies its share of the ring; slots left
 	 * empty are filled by the group's next refill.
 	 */
@@ -570,10 +550,11 @@ static struct rxb_model *shring_create(const struct rxb_model_cfg *cfg,
 		struct shring_ring *r = &sr->ring[i];
 		unsigned int first = i * cfg->share_factor;
 
+		r->desc = r->h.desc_mem.va;
 		shring_arm(sr, r, first, rxb_shring_group_size(cfg, i));
 		shring_doorbell(sr, r, first);
 	}
-	return m;
+	return 0;
 }
 
 /* The u64 counters of a ring, in shring_ring_xstat_names order. */
@@ -604,8 +585,8 @@ static void shring_xstats_values(struct rxb_model *m, u64 *vals)
 }
 
 const struct rxb_model_ops rxb_shring_ops = {
-	RXB_MODEL_OPS("shring", shring),
-	SHRING_OPS(shring_xstats_values),
+	SHRING_OPS("shring", rxb_shring_hw_ops, shring_layout, shring,
+		   shring_xstats_values),
 	.validate	= shring_validate,
 	.advise		= shring_advise,
 	.nic_debug	= shring_nic_debug,

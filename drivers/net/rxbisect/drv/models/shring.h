@@ -14,6 +14,7 @@
 #ifndef _RXB_DRV_SHRING_H
 #define _RXB_DRV_SHRING_H
 
+#include <linux/build_bug.h>
 #include <linux/cache.h>
 #include <linux/container_of.h>
 #include <linux/errno.h>
@@ -97,6 +98,26 @@ struct shring_q {
 } ____cacheline_aligned;
 
 /**
+ * struct shring_ring_head - what every shRing variant's shared ring starts
+ *	with (the driver's side); set up and freed by the base.
+ * @desc_mem: the ring's descriptor array (the variant's type).
+ * @regs: the ring's registers.
+ * @lock: serialises the ring's tail and doorbell among the group's queues
+ *	(what else: the variant's).
+ * @cookie: per slot, the buffer's environment handle.
+ * @pool_q: per slot, the queue whose pool the buffer came from: a
+ *	descriptor carries a buffer from the pool of whichever queue
+ *	re-armed it.
+ */
+struct shring_ring_head {
+	struct rxb_ring_mem desc_mem;
+	struct rxb_shring_regs *regs;
+	spinlock_t lock;		/* tail and doorbell: see the variant */
+	void **cookie;
+	u16 *pool_q;
+};
+
+/**
  * struct shring_base - head of every shRing driver half.
  * @m: the common head.
  * @q: per queue, nqueues entries.
@@ -105,7 +126,9 @@ struct shring_q {
  * @ring_xstat_names: names of each shared ring's counters.
  * @ring_xstats: entries of @ring_xstat_names.
  *
- * The variant's instance adds its array of @nrings shared rings.
+ * The variant's instance adds its array of @nrings shared rings, the
+ * second table of its layout (SHRING_RING_TABLE), each starting with a
+ * struct shring_ring_head.
  */
 struct shring_base {
 	struct rxb_model m;
@@ -116,10 +139,7 @@ struct shring_base {
 	unsigned int ring_xstats;
 };
 
-static inline struct shring_base *to_shring_base(struct rxb_model *m)
-{
-	return container_of(m, struct shring_base, m);
-}
+#define to_shring_base(mp)	container_of(mp, struct shring_base, m)
 
 /**
  * shring_arm_slot() - give a slot of a shared ring its first buffer.
@@ -182,52 +202,44 @@ static inline int shring_take(struct shring_base *sb, unsigned int qi,
 	return slot;
 }
 
-/**
- * shring_free_bufs() - free every buffer the slots of a shared ring hold.
- * @m: the instance; the NIC's context is disabled, no poll runs.
- * @cookie: the ring's buffer handle per slot (NULL: none).
- * @pool_q: the ring's pool queue per slot.
- *
- * Posted, taken, written but not polled, or re-armed and waiting for the
- * tail: a slot holds each buffer exactly once.
- */
-static inline void shring_free_bufs(struct rxb_model *m, void **cookie,
-				    const u16 *pool_q)
-{
-	u32 slot;
-
-	for (slot = 0; cookie && slot < m->cfg.ring_size; slot++)
-		if (cookie[slot])
-			rxb_drv_free_buf(m, pool_q[slot], cookie[slot]);
-}
-
 /* The tables of a shRing variant's struct rxb_layout: its queues (struct
  * shring_q) in instance @type's b.q, and its shared rings (@rtype) in
- * instance @type's ring; each with the arrays given (a ring's cookie and
- * pool_q among them).
+ * instance @type's ring; each with the arrays given.  A ring's head
+ * (first in @rtype: shring_ring_first()) adds its slots' cookie and
+ * pool_q.
  */
 #define SHRING_Q_TABLE(type, ...)					\
 	{ .off = offsetof(type, b.q), .size = sizeof(struct shring_q),	\
 	  .arrays = { __VA_ARGS__ } }
 #define SHRING_RING_TABLE(type, rtype, ...)				\
 	{ .off = offsetof(type, ring), .size = sizeof(rtype),		\
-	  .count = rxb_shring_nrings, .arrays = { __VA_ARGS__ } }
+	  .count = rxb_shring_nrings,					\
+	  .arrays = { SHRING_HEAD_COOKIE, SHRING_HEAD_POOL_Q, __VA_ARGS__ } }
+#define SHRING_HEAD_COOKIE						\
+	RXB_ARRAY(struct shring_ring_head, cookie, void *, RXB_ARR_RING)
+#define SHRING_HEAD_POOL_Q						\
+	RXB_ARRAY(struct shring_ring_head, pool_q, u16, RXB_ARR_RING)
+/* A variant's shared ring (@rtype) starts with its head, member h. */
+#define shring_ring_first(rtype)					\
+	static_assert(offsetof(rtype, h) == 0)
 
-/* The members every shRing driver half's ops share (and rx_pending);
- * @values: its xstats_values.
+/* The ops members every shRing variant shares: model @model_name, whose
+ * hardware half is @hw_ops and layout @lay, with functions named
+ * @pfx_init, @pfx_poll and @pfx_refill; @values: its xstats_values.
  */
-#define SHRING_OPS(values)						\
+#define SHRING_OPS(model_name, hw_ops, lay, pfx, values)		\
+	.name = model_name, .hw = &(hw_ops), .layout = &(lay),		\
+	.init = pfx##_init, .fini = shring_base_fini,			\
+	.poll = pfx##_poll, .refill = pfx##_refill,			\
+	.rx_pending = shring_rx_pending,				\
 	.ring_state = shring_ring_state,				\
 	.xstats_count = shring_xstats_count,				\
 	.xstats_names = shring_xstats_names, .xstats_values = values
 
-struct rxb_model *shring_base_alloc(const struct rxb_model_ops *ops,
-				    const struct rxb_model_cfg *cfg,
-				    const struct rxb_drv_ops *env, void *drv,
-				    const struct rxb_bar *bar,
-				    const char *const *ring_xstat_names,
-				    unsigned int ring_xstats);
-void shring_base_free(struct rxb_model *m);
+int shring_base_init(struct rxb_model *m, size_t desc_size,
+		     const char *const *ring_xstat_names,
+		     unsigned int ring_xstats);
+void shring_base_fini(struct rxb_model *m);
 u32 shring_nic_debug_fill(struct rxb_model *m, unsigned int qi,
 			  struct rxb_hw_debug *dbg);
 void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
@@ -249,24 +261,19 @@ extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
 /**
  * struct shlist_ring - the driver's state of one RxList shared ring
  *	(thesis section 5.1.4, Listing 5.2).
- * @desc: the descriptor array, in @desc_mem: the driver writes it, the
+ * @h: what every shared ring has; its lock guards the list's tail and the
+ *	doorbell, shared by the group's queues.
+ * @desc: the descriptor array, in @h.desc_mem: the driver writes it, the
  *	NIC reads it.
- * @desc_mem: its ring memory.
- * @regs: the ring's registers.
  * @dbg: its debug registers, which the NIC writes.
  * @st: its statistics registers, which the NIC writes.
- * @lock: the list's tail and the doorbell, shared by the group's queues.
  * @tail: hwTail, the list's last slot.
  * @count: descriptors appended so far (the doorbell's value).
  * @armed: slots >= @armed never got a buffer.
- * @ls: @lock's counters.
+ * @ls: @h.lock's counters.
  * @reposts: descriptors re-armed by a queue's poll.
  * @appends: chains appended (doorbells).
  * @append_len: descriptors in those chains.
- * @cookie: per slot, the buffer's environment handle.
- * @pool_q: per slot, the queue whose pool the buffer came from: a
- *	descriptor carries a buffer from the pool of whichever queue
- *	re-armed it.
  *
  * The empty-buffer queue is a linked list overlaid on the descriptor array
  * (struct rxb_rx_ldesc.next): the NIC takes descriptors in list order from
@@ -280,12 +287,10 @@ extern const char * const shlist_ring_xstat_names[SHLIST_RING_XSTATS];
  * it without racing the NIC.  One descriptor per ring stays unused.
  */
 struct shlist_ring {
+	struct shring_ring_head h;
 	struct rxb_rx_ldesc *desc;
-	struct rxb_ring_mem desc_mem;
-	struct rxb_shring_regs *regs;
 	const struct rxb_qdebug_regs *dbg;
 	const struct rxb_shring_rstats_regs *st;
-	spinlock_t lock;		/* tail, count, doorbell */
 	u32 tail;
 	u32 count;
 	u32 armed;
@@ -293,9 +298,9 @@ struct shlist_ring {
 	u64 reposts;
 	u64 appends;
 	u64 append_len;
-	void **cookie;
-	u16 *pool_q;
 } ____cacheline_aligned;
+
+shring_ring_first(struct shlist_ring);
 
 /**
  * shlist_desc_post() - re-arm a descriptor with a buffer.
@@ -322,10 +327,7 @@ struct shlist {
 	struct shlist_ring *ring;
 };
 
-static inline struct shlist *to_shlist(struct rxb_model *m)
-{
-	return container_of(m, struct shlist, b.m);
-}
+#define to_shlist(mp)		container_of(mp, struct shlist, b.m)
 
 static inline struct shlist_ring *shlist_ring_of(struct shlist *sl,
 						 unsigned int qi)
@@ -333,25 +335,15 @@ static inline struct shlist_ring *shlist_ring_of(struct shlist *sl,
 	return &sl->ring[rxb_shring_group(&sl->b.m.cfg, qi)];
 }
 
-/* The ops members the RxList models share: model @model_name, whose
- * hardware half is @hw_ops and whose functions are named @pfx_create,
- * @pfx_poll and @pfx_refill; @values: its xstats_values.  Both have the
- * layout shlist_layout.
+/* The ops members the RxList models share: SHRING_OPS with the layout
+ * shlist_layout, and their nic_debug.
  */
 #define SHLIST_OPS(model_name, hw_ops, pfx, values)			\
-	.name = model_name, .hw = &(hw_ops), .layout = &shlist_layout,	\
-	.create = pfx##_create, .destroy = shlist_destroy,		\
-	.poll = pfx##_poll, .refill = pfx##_refill,			\
-	.rx_pending = shring_rx_pending, .nic_debug = shlist_nic_debug,	\
-	SHRING_OPS(values)
+	SHRING_OPS(model_name, hw_ops, shlist_layout, pfx, values),	\
+	.nic_debug = shlist_nic_debug
 
-struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
-			       const struct rxb_model_cfg *cfg,
-			       const struct rxb_drv_ops *env, void *drv,
-			       const struct rxb_bar *bar,
-			       const char *const *ring_xstat_names,
-			       unsigned int ring_xstats);
-void shlist_destroy(struct rxb_model *m);
+int shlist_rings_init(struct rxb_model *m, const char *const *ring_xstat_names,
+		      unsigned int ring_xstats);
 extern const struct rxb_layout shlist_layout;
 void shlist_nic_debug(struct rxb_model *m, unsigned int qi,
 		      struct rxb_hw_debug *dbg);

@@ -56,9 +56,9 @@ static void shbat_rearm(struct shlist *sb, struct shlist_ring *r,
 			rxb_stat_inc(&st->alloc_fails);
 			break;
 		}
-		rxb_drv_free_buf(&sb->b.m, r->pool_q[slot], r->cookie[slot]);
-		r->cookie[slot] = buf.cookie;
-		r->pool_q[slot] = qi;
+		rxb_drv_free_buf(&sb->b.m, r->h.pool_q[slot], r->h.cookie[slot]);
+		r->h.cookie[slot] = buf.cookie;
+		r->h.pool_q[slot] = qi;
 		shlist_desc_post(&r->desc[slot], buf.addr, sb->b.m.cfg.buf_len);
 		last = slot;
 		/* The next closed one; the link survives the re-arm. */
@@ -69,10 +69,10 @@ static void shbat_rearm(struct shlist *sb, struct shlist_ring *r,
 	q->ret_first = slot;
 	q->nret -= k;
 	rxb_stat_add(&st->refills, k);
-	shring_lock(&r->lock, &r->ls);
+	shring_lock(&r->h.lock, &r->ls);
 	shlist_ring_append(&sb->b.m, r, qi, first, last, k);
 	rxb_stat_add(&r->reposts, k);
-	spin_unlock(&r->lock);
+	spin_unlock(&r->h.lock);
 }
 
 /* Queue a descriptor the NIC closed for re-arming. */
@@ -114,8 +114,8 @@ static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		}
 		q->cur = slot;
 		q->open = true;
-		p->cookie = r->cookie[slot];
-		p->pool_q = r->pool_q[slot];
+		p->cookie = r->h.cookie[slot];
+		p->pool_q = r->h.pool_q[slot];
 		p->flags &= ~RXB_MCQE_F_CLOSE;
 		p->offset = le16_to_cpu(q->cr.ent[(head - 1) & q->cr.mask].buf_off);
 		p->frag = true;
@@ -160,12 +160,9 @@ static const char * const shbat_ring_xstat_names[SHBAT_RING_XSTATS] = {
 	"idle_closes", "frag_refs",
 };
 
-static struct rxb_model *shbat_create(const struct rxb_model_cfg *cfg,
-				      const struct rxb_drv_ops *env,
-				      void *drv, const struct rxb_bar *bar)
+static int shbat_init(struct rxb_model *m)
 {
-	return shlist_alloc(&rxb_shring_batched_ops, cfg, env, drv, bar,
-			    shbat_ring_xstat_names, SHBAT_RING_XSTATS);
+	return shlist_rings_init(m, shbat_ring_xstat_names, SHBAT_RING_XSTATS);
 }
 
 static void shbat_xstats_values(struct rxb_model *m, u64 *vals)

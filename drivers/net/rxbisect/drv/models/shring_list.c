@@ -33,11 +33,7 @@ const struct rxb_layout shlist_layout = {
 	.size = sizeof(struct shlist),
 	.tables = {
 		SHRING_Q_TABLE(struct shlist),
-		SHRING_RING_TABLE(struct shlist, struct shlist_ring,
-				  RXB_ARRAY(struct shlist_ring, cookie, void *,
-					    RXB_ARR_RING),
-				  RXB_ARRAY(struct shlist_ring, pool_q, u16,
-					    RXB_ARR_RING)),
+		SHRING_RING_TABLE(struct shlist, struct shlist_ring),
 	},
 };
 
@@ -45,7 +41,7 @@ const struct rxb_layout shlist_layout = {
  * shlist_ring_append() - append a chain to the list and ring the doorbell
  *	(Listing 5.2 lines 18-24).
  * @m: the model instance.
- * @r: the ring; under r->lock.
+ * @r: the ring; under r->h.lock.
  * @qi: queue appending (its doorbell counter counts it).
  * @first: first slot of the chain.
  * @last: last slot of the chain.
@@ -66,14 +62,14 @@ void shlist_ring_append(struct rxb_model *m, struct shlist_ring *r,
 	 * link, are visible before the count.  Pairs with the acquire in
 	 * shlist_hw_can_take() (NIC).
 	 */
-	rxb_db_ring(m, qi, &r->regs->rx_tail, r->count);
+	rxb_db_ring(m, qi, &r->h.regs->rx_tail, r->count);
 }
 
 /**
  * shlist_ring_arm() - give slots [r->armed, ring size) their first buffer
  *	and append them as one chain.
  * @m: the model instance.
- * @r: the ring; under r->lock, or before it is in use.
+ * @r: the ring; under r->h.lock, or before it is in use.
  * @mask: ring size - 1.
  * @first: first queue of the group.
  * @nq: queues in the group: buffers come from their pools in turn.
@@ -87,7 +83,7 @@ static void shlist_ring_arm(struct rxb_model *m, struct shlist_ring *r,
 	struct rxb_buf buf;
 
 	for (slot = start; slot <= mask; slot++) {
-		if (!shring_arm_slot(m, r->cookie, r->pool_q, slot,
+		if (!shring_arm_slot(m, r->h.cookie, r->h.pool_q, slot,
 				     first + slot % nq, &buf))
 			break;
 		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
@@ -113,9 +109,9 @@ void shlist_ring_arm_rest(struct rxb_model *m, struct shlist_ring *r,
 {
 	if (READ_ONCE(r->armed) > mask)
 		return;
-	shring_lock(&r->lock, &r->ls);
+	shring_lock(&r->h.lock, &r->ls);
 	shlist_ring_arm(m, r, mask, qi, 1);
-	spin_unlock(&r->lock);
+	spin_unlock(&r->h.lock);
 }
 
 /**
@@ -164,71 +160,35 @@ u64 *shlist_ring_xstats(struct rxb_model *m, unsigned int g, u64 *vals,
 }
 
 /**
- * shlist_destroy() - destroy() of the RxList models.
- * @m: the instance; the NIC's context is disabled, no poll runs.
- */
-void shlist_destroy(struct rxb_model *m)
-{
-	struct shlist *sl = to_shlist(m);
-	unsigned int i;
-
-	for (i = 0; i < sl->b.nrings; i++) {
-		shring_free_bufs(m, sl->ring[i].cookie, sl->ring[i].pool_q);
-		rxb_ring_mem_free(m, &sl->ring[i].desc_mem);
-	}
-	shring_base_free(m);
-}
-
-/**
- * shlist_alloc() - create the driver half of an RxList model: rings and
- *	completion rings programmed, every ring given its buffers, each
- *	group's from its queues' pools in turn.
- * @ops: the model (shring-list or shring-batched).
- * @cfg: requested configuration.
- * @env: the driver's services.
- * @drv: their argument.
- * @bar: the NIC's register space of the context.
+ * shlist_rings_init() - the init of the RxList models (shring-list and
+ *	shring-batched): rings and completion rings programmed, every ring
+ *	given its buffers, each group's from its queues' pools in turn.
+ * @m: the instance.
  * @ring_xstat_names: names of each ring's counters.
  * @ring_xstats: entries of @ring_xstat_names.
  *
- * Return: the instance, or ERR_PTR(-ENOMEM).
+ * Return: 0, or -ENOMEM.
  */
-struct rxb_model *shlist_alloc(const struct rxb_model_ops *ops,
-			       const struct rxb_model_cfg *cfg,
-			       const struct rxb_drv_ops *env, void *drv,
-			       const struct rxb_bar *bar,
-			       const char *const *ring_xstat_names,
-			       unsigned int ring_xstats)
+int shlist_rings_init(struct rxb_model *m, const char *const *ring_xstat_names,
+		      unsigned int ring_xstats)
 {
-	struct rxb_model *m = shring_base_alloc(ops, cfg, env, drv, bar,
-						ring_xstat_names, ring_xstats);
-	struct shlist *sl;
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct shlist *sl = to_shlist(m);
 	unsigned int i;
 
-	if (IS_ERR(m))
-		return m;
-	sl = to_shlist(m);
+	if (shring_base_init(m, sizeof(*sl->ring->desc), ring_xstat_names,
+			     ring_xstats))
+		return -ENOMEM;
 	for (i = 0; i < sl->b.nrings; i++) {
 		struct shlist_ring *r = &sl->ring[i];
 
-		spin_lock_init(&r->lock);
-		r->regs = rxb_shring_ring_regs(&m->bar, i);
 		r->dbg = rxb_shring_ring_debug(&m->bar, i);
 		r->st = rxb_shring_ring_stats(&m->bar, i);
-		if (rxb_ring_mem_alloc(m, &r->desc_mem, (size_t)cfg->ring_size *
-				       sizeof(*r->desc))) {
-			shlist_destroy(m);
-			return ERR_PTR(-ENOMEM);
-		}
-		r->desc = r->desc_mem.va;
-		rxb_reg_base(m, i * cfg->share_factor, &r->regs->rx_base,
-			     r->desc_mem.addr);
-	}
-	for (i = 0; i < sl->b.nrings; i++)
-		shlist_ring_arm(m, &sl->ring[i], cfg->ring_size - 1,
-				i * cfg->share_factor,
+		r->desc = r->h.desc_mem.va;
+		shlist_ring_arm(m, r, cfg->ring_size - 1, i * cfg->share_factor,
 				rxb_shring_group_size(cfg, i));
-	return m;
+	}
+	return 0;
 }
 
 /* ---- RxList (Listing 5.2) --------------------------------------------- */
@@ -257,8 +217,8 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 	rxb_stat_inc(&m->qstats[qi].polls);
 	/* Lines 9-10: replace each buffer in place. */
 	while (n < budget &&
-	       (slot = shring_take(&sl->b, qi, head, &pkts[n], r->cookie,
-				   r->pool_q, &buf)) >= 0) {
+	       (slot = shring_take(&sl->b, qi, head, &pkts[n], r->h.cookie,
+				   r->h.pool_q, &buf)) >= 0) {
 		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		/* Lines 11-13: link the dequeued descriptors into a chain;
 		 * the NIC is done with them, so their links are ours.
@@ -277,19 +237,17 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 	if (!n)
 		return 0;
 	shring_poll_done(&sl->b, qi, n, bytes);
-	shring_lock(&r->lock, &r->ls);
+	shring_lock(&r->h.lock, &r->ls);
 	shlist_ring_append(m, r, qi, first, last, n);
 	rxb_stat_add(&r->reposts, n);
-	spin_unlock(&r->lock);
+	spin_unlock(&r->h.lock);
 	return n;
 }
 
-static struct rxb_model *shlist_create(const struct rxb_model_cfg *cfg,
-				       const struct rxb_drv_ops *env,
-				       void *drv, const struct rxb_bar *bar)
+static int shlist_init(struct rxb_model *m)
 {
-	return shlist_alloc(&rxb_shring_list_ops, cfg, env, drv, bar,
-			    shlist_ring_xstat_names, SHLIST_RING_XSTATS);
+	return shlist_rings_init(m, shlist_ring_xstat_names,
+				 SHLIST_RING_XSTATS);
 }
 
 static void shlist_xstats_values(struct rxb_model *m, u64 *vals)

@@ -165,10 +165,7 @@ struct ceio_hw {
 	u32 rr;				/* round-robin cursor */
 };
 
-static struct ceio_hw *to_ceio(struct rxb_hw_model *m)
-{
-	return container_of(m, struct ceio_hw, m);
-}
+#define to_ceio(mp)		container_of(mp, struct ceio_hw, m)
 
 /* Slow ring entries of a configuration. */
 static u32 ceio_nslow(const struct rxb_model_cfg *cfg)
@@ -701,49 +698,21 @@ static const struct rxb_layout ceio_hw_layout =
 			 RXB_ARRAY(struct ceio_hw_q, slot_flow, u32,
 				   RXB_ARR_RING));
 
-/* Nothing runs: the frames still in the tier go with the context (their
- * fetches, if any were in flight, were aborted when it was disabled).
- */
-static void ceio_destroy(struct rxb_hw_model *m)
+static int ceio_init(struct rxb_hw_model *m)
 {
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	const struct rxb_hw_ops *env = m->env;
+	u32 nslow = ceio_nslow(cfg), i;
 	struct ceio_hw *ce = to_ceio(m);
 	unsigned int qi;
 
-	for (qi = 0; ce->q && qi < m->cfg.nqueues; qi++) {
-		struct ceio_hw_q *q = &ce->q[qi];
-		u32 i;
-
-		for (i = q->fe_done; q->slow && i != q->slow_tail; i++)
-			rxb_nicmem_free(ce->nm, q->slow[i & q->slow_mask].addr);
-		kvfree(q->slow);
-		kvfree(q->req);
-	}
-	kvfree(ce->flow);
-	rxb_hw_model_free(m);
-}
-
-static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
-					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar)
-{
-	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_ceio_hw_ops, cfg, env,
-						    hw, bar);
-	u32 nslow = ceio_nslow(cfg), i;
-	struct ceio_hw *ce;
-	unsigned int qi;
-
-	if (IS_ERR(m))
-		return m;
-	ce = to_ceio(m);
 	/* The NIC needs its memory tier and the DMA engine's fetch path. */
-	if (!env->nicmem || !env->nicmem_write || !env->dma_ptr) {
-		rxb_hw_model_free(m);
-		return ERR_PTR(-EINVAL);
-	}
+	if (!env->nicmem || !env->nicmem_write || !env->dma_ptr)
+		return -EINVAL;
 	ce->nflows = cfg->flow_table_size + cfg->nqueues;
 	ce->flow = kvcalloc(ce->nflows, sizeof(*ce->flow), GFP_KERNEL);
 	if (!ce->flow)
-		goto nomem;
+		return -ENOMEM;
 	ce->nm = rxb_hw_nicmem(m);
 	ce->gs = (void *)((u8 *)rxb_bar_page(&m->bar, 0) + RXB_GPAGE_MSTATS);
 	ce->c_total = cfg->ceio_force_slow ? 0 :
@@ -758,7 +727,7 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 		q->slow = kvcalloc(nslow, sizeof(*q->slow), GFP_KERNEL);
 		q->req = kvcalloc(nslow, sizeof(*q->req), GFP_KERNEL);
 		if (!q->slow || !q->req)
-			goto nomem;
+			return -ENOMEM;
 		for (i = 0; i < nslow; i++) {
 			q->req[i].ce = ce;
 			q->req[i].qi = qi;
@@ -770,16 +739,31 @@ static struct rxb_hw_model *ceio_create(const struct rxb_model_cfg *cfg,
 		q->dbg = rxb_bar_qdebug(&m->bar, qi);
 		q->st = rxb_bar_q(&m->bar, qi, RXB_QPAGE_MSTATS);
 	}
-	return m;
-nomem:
-	ceio_destroy(m);
-	return ERR_PTR(-ENOMEM);
+	return 0;
+}
+
+/* Nothing runs: the frames still in the tier go with the context (their
+ * fetches, if any were in flight, were aborted when it was disabled).
+ */
+static void ceio_fini(struct rxb_hw_model *m)
+{
+	struct ceio_hw *ce = to_ceio(m);
+	unsigned int qi;
+
+	for (qi = 0; ce->q && qi < m->cfg.nqueues; qi++) {
+		struct ceio_hw_q *q = &ce->q[qi];
+		u32 i;
+
+		for (i = q->fe_done; q->slow && i != q->slow_tail; i++)
+			rxb_nicmem_free(ce->nm, q->slow[i & q->slow_mask].addr);
+		kvfree(q->slow);
+		kvfree(q->req);
+	}
+	kvfree(ce->flow);
 }
 
 const struct rxb_hw_model_ops rxb_ceio_hw_ops = {
 	RXB_HW_MODEL_OPS("ceio", ceio),
-	.destroy = ceio_destroy,
-	.doorbell = ceio_doorbell,
+	RXB_HW_FLOW_OPS(ceio),
 	.timer = ceio_timer,
-	.flow_free = ceio_flow_free,
 };

@@ -42,10 +42,7 @@ struct corec_hw {
 	struct corec_hw_ring *r;
 };
 
-static struct corec_hw *to_corec_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct corec_hw, m);
-}
+#define to_corec_hw(mp)		container_of(mp, struct corec_hw, m)
 
 static int corec_rx(struct rxb_hw_model *m, unsigned int qi,
 		    const struct rxb_frame *f)
@@ -96,25 +93,18 @@ static int corec_start(struct rxb_hw_model *m)
 	}
 	return 0;
 }
-
 static const struct rxb_layout corec_hw_layout = {
 	.size = sizeof(struct corec_hw),
 	.tables = { RXB_TABLE(struct corec_hw, r, struct corec_hw_ring,
 			      rxb_corec_nrings) },
 };
 
-static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
-					 const struct rxb_hw_ops *env,
-					 void *hw, const struct rxb_bar *bar)
+static int corec_init(struct rxb_hw_model *m)
 {
-	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_corec_hw_ops, cfg,
-						    env, hw, bar);
-	struct corec_hw *ch;
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct corec_hw *ch = to_corec_hw(m);
 	unsigned int i;
 
-	if (IS_ERR(m))
-		return m;
-	ch = to_corec_hw(m);
 	ch->group = rxb_corec_group(cfg);
 	for (i = 0; i < rxb_corec_nrings(cfg); i++) {
 		struct corec_hw_ring *r = &ch->r[i];
@@ -131,10 +121,9 @@ static struct rxb_hw_model *corec_create(const struct rxb_model_cfg *cfg,
 		WRITE_ONCE(r->dbg->taken, RXB_COREC_ID0);
 		WRITE_ONCE(r->dbg->cq_tail, RXB_COREC_ID0);
 	}
-	return m;
+	return 0;
 }
 
 const struct rxb_hw_model_ops rxb_corec_hw_ops = {
 	RXB_HW_MODEL_OPS("corec", corec),
-	.destroy = rxb_hw_model_free,
 };

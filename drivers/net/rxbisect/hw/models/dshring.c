@@ -54,10 +54,7 @@ struct dsh_hw {
 	struct dsh_hw_q *q;
 };
 
-static struct dsh_hw *to_dsh_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct dsh_hw, m);
-}
+#define to_dsh_hw(mp)		container_of(mp, struct dsh_hw, m)
 
 static int dsh_rx(struct rxb_hw_model *m, unsigned int qi,
 		  const struct rxb_frame *f)
@@ -114,57 +111,46 @@ static int dsh_start(struct rxb_hw_model *m)
 	return 0;
 }
 
-static const struct rxb_layout dsh_hw_layout =
-	RXB_QUEUE_LAYOUT(struct dsh_hw, struct dsh_hw_q);
-
-static void dsh_destroy(struct rxb_hw_model *m)
+static void dsh_fini(struct rxb_hw_model *m)
 {
 	struct dsh_hw *d = to_dsh_hw(m);
 	unsigned int s;
 
 	for (s = 0; s < RXB_DSH_NSETS; s++)
-		if (d->set[s])
-			d->set[s]->ops->destroy(d->set[s]);
-	rxb_hw_model_free(m);
+		rxb_hw_model_destroy(d->set[s]);
 }
+static const struct rxb_layout dsh_hw_layout =
+	RXB_QUEUE_LAYOUT(struct dsh_hw, struct dsh_hw_q);
 
-static struct rxb_hw_model *dsh_create(const struct rxb_model_cfg *cfg,
-				       const struct rxb_hw_ops *env,
-				       void *hw, const struct rxb_bar *bar)
+/* The ring sets are the privRing and shRing hardware halves, each in its
+ * view of the register space.
+ */
+static int dsh_init(struct rxb_hw_model *m)
 {
 	static const struct rxb_hw_model_ops *const set_ops[RXB_DSH_NSETS] = {
 		[RXB_DSH_PRIV] = &rxb_privring_hw_ops,
 		[RXB_DSH_SH] = &rxb_shring_hw_ops,
 	};
-	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_dshring_hw_ops, cfg,
-						    env, hw, bar);
-	struct dsh_hw *d;
+	struct dsh_hw *d = to_dsh_hw(m);
+	struct rxb_bar view;
 	unsigned int qi, s;
 
-	if (IS_ERR(m))
-		return m;
-	d = to_dsh_hw(m);
-	for (qi = 0; qi < cfg->nqueues; qi++) {
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		spin_lock_init(&d->q[qi].lock);
 		d->q[qi].regs = rxb_dsh_regs(&m->bar, qi);
 	}
 	for (s = 0; s < RXB_DSH_NSETS; s++) {
-		struct rxb_hw_model *set;
-		struct rxb_bar view;
-
-		rxb_dsh_set_bar(&m->bar, cfg->nqueues, s, &view);
-		set = set_ops[s]->create(cfg, env, hw, &view);
-		if (IS_ERR(set)) {
-			dsh_destroy(m);
-			return set;
-		}
-		d->set[s] = set;
+		rxb_dsh_set_bar(&m->bar, m->cfg.nqueues, s, &view);
+		d->set[s] = rxb_hw_model_create(set_ops[s], &m->cfg, m->env,
+						m->hw, &view);
+		if (IS_ERR(d->set[s]))
+			return PTR_ERR(d->set[s]);
 	}
-	return m;
+	return 0;
 }
 
 const struct rxb_hw_model_ops rxb_dshring_hw_ops = {
 	RXB_HW_MODEL_OPS("dshring", dsh),
-	.destroy = dsh_destroy,
+	.fini = dsh_fini,
 	.bar_pages = rxb_dsh_bar_pages,
 };

@@ -112,10 +112,7 @@ static const struct rxb_layout enso_hw_layout =
 #define ENSO_BIND_Q(b)		((b) >> 16)
 #define ENSO_BIND_PIPE(b)	((b) & 0xffff)
 
-static struct enso_hw *to_enso_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct enso_hw, m);
-}
+#define to_enso_hw(mp)		container_of(mp, struct enso_hw, m)
 
 /* The pipe of its queue the RSS hash picks: the hash's other bits (the
  * low ones chose the queue).
@@ -406,40 +403,20 @@ static int enso_start(struct rxb_hw_model *m)
 	return 0;
 }
 
-/* Nothing runs: free the NIC's state. */
-static void enso_destroy(struct rxb_hw_model *m)
+static int enso_init(struct rxb_hw_model *m)
 {
-	struct enso_hw *e = to_enso_hw(m);
-	unsigned int qi;
-
-	for (qi = 0; e->q && qi < m->cfg.nqueues; qi++) {
-		kfree(e->q[qi].pipe);
-		kfree(e->q[qi].retry);
-	}
-	kvfree(e->flow_pipe);
-	rxb_hw_model_free(m);
-}
-
-static struct rxb_hw_model *enso_create(const struct rxb_model_cfg *cfg,
-					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar)
-{
+	const struct rxb_model_cfg *cfg = &m->cfg;
 	unsigned int np = cfg->enso_pipes, qi, pi;
-	struct rxb_hw_model *m;
-	struct enso_hw *e;
+	struct enso_hw *e = to_enso_hw(m);
 
-	if (!env->ring)
-		return ERR_PTR(-EINVAL);	/* no DMA into pipes */
-	m = rxb_hw_model_alloc(&rxb_enso_hw_ops, cfg, env, hw, bar);
-	if (IS_ERR(m))
-		return m;
-	e = to_enso_hw(m);
+	if (!m->env->ring)
+		return -EINVAL;		/* no DMA into pipes */
 	e->flit_mask = cfg->enso_pipe_size / RXB_ENSO_FLIT - 1;
 	if (cfg->flow_table_size) {
 		e->flow_pipe = kvmalloc_array(cfg->flow_table_size,
 					      sizeof(*e->flow_pipe), GFP_KERNEL);
 		if (!e->flow_pipe)
-			goto nomem;
+			return -ENOMEM;
 		memset(e->flow_pipe, 0xff,
 		       cfg->flow_table_size * sizeof(*e->flow_pipe));
 	}
@@ -453,24 +430,31 @@ static struct rxb_hw_model *enso_create(const struct rxb_model_cfg *cfg,
 		q->pipe = kcalloc(np, sizeof(*q->pipe), GFP_KERNEL);
 		q->retry = kcalloc(np, sizeof(*q->retry), GFP_KERNEL);
 		if (!q->pipe || !q->retry)
-			goto nomem;
+			return -ENOMEM;
 		for (pi = 0; pi < np; pi++)
 			q->pipe[pi].regs = rxb_enso_pipe_regs(&m->bar, np, qi,
 							      pi);
 		/* Every pipe empty: one flit of each stays free. */
 		WRITE_ONCE(q->dbg->free, np * e->flit_mask);
 	}
-	return m;
+	return 0;
+}
 
-nomem:
-	enso_destroy(m);
-	return ERR_PTR(-ENOMEM);
+/* Nothing runs: free the NIC's state. */
+static void enso_fini(struct rxb_hw_model *m)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	unsigned int qi;
+
+	for (qi = 0; e->q && qi < m->cfg.nqueues; qi++) {
+		kfree(e->q[qi].pipe);
+		kfree(e->q[qi].retry);
+	}
+	kvfree(e->flow_pipe);
 }
 
 const struct rxb_hw_model_ops rxb_enso_hw_ops = {
 	RXB_HW_MODEL_OPS("enso", enso),
-	.destroy = enso_destroy,
+	RXB_HW_FLOW_OPS(enso),
 	.bar_pages = enso_bar_pages,
-	.doorbell = enso_doorbell,
-	.flow_free = enso_flow_free,
 };

@@ -12,48 +12,17 @@
 #include <linux/slab.h>
 #include "hw_ring.h"
 
-/**
- * rxb_hw_model_alloc() - the create skeleton of every hardware half:
- *	allocate an instance (rxb_layout_alloc()) and set up its head.
- * @ops: the model's hardware half.
- * @cfg: the context's configuration.
- * @env: the NIC's services.
- * @hw: their argument.
- * @bar: the register space, as the half sees it.
- *
- * What it allocates is @ops->layout; the instance's struct rxb_hw_model
- * comes first.
- *
- * Return: the instance, or ERR_PTR(-ENOMEM).
+/* The hardware half's head has nothing of its own. */
+#define rxb_hw_model_head_init(m)	0
+#define rxb_hw_model_head_fini(m)	do { } while (0)
+
+/* rxb_hw_model_create() and rxb_hw_model_destroy(), documented in
+ * rxb_hw_model.h.
  */
-struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
-					const struct rxb_model_cfg *cfg,
-					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar)
-{
-	struct rxb_hw_model *m = rxb_layout_alloc(ops->layout, cfg);
-
-	if (!m)
-		return ERR_PTR(-ENOMEM);
-	m->ops = ops;
-	m->cfg = *cfg;
-	m->env = env;
-	m->hw = hw;
-	m->bar = *bar;
-	return m;
-}
-
-/**
- * rxb_hw_model_free() - free an instance rxb_hw_model_alloc() allocated;
- *	the destroy op of a model that holds nothing else.
- * @m: the instance.
- */
-void rxb_hw_model_free(struct rxb_hw_model *m)
-{
-	struct rxb_model_cfg cfg = m->cfg;
-
-	rxb_layout_free(m, m->ops->layout, &cfg);
-}
+RXB_DEFINE_INSTANCE(rxb_hw_model_create, rxb_hw_model_destroy,
+		    struct rxb_hw_model, struct rxb_hw_model_ops,
+		    struct rxb_hw_ops, hw, rxb_hw_model_head_init,
+		    rxb_hw_model_head_fini)
 
 /**
  * rxb_hw_cring_deliver() - DMA a frame into a buffer and report it in a

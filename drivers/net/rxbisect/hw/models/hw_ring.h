@@ -199,19 +199,20 @@ static inline int rxb_nic_finish(struct rxb_hw_model *m, unsigned int qi,
 }
 
 /* The members of a hardware half's ops every model has: @model_name, the
- * layout @pfx_hw_layout, and functions named @pfx_create, @pfx_start and
- * @pfx_rx.  The model names its destroy op: its own, or rxb_hw_model_free()
- * when it holds nothing beyond its layout.
+ * layout @pfx_hw_layout, and functions named @pfx_init, @pfx_start and
+ * @pfx_rx.  A model that holds more than its layout names its fini op.
  */
 #define RXB_HW_MODEL_OPS(model_name, pfx)				\
 	.name = model_name, .layout = &pfx##_hw_layout,			\
-	.create = pfx##_create, .start = pfx##_start, .rx = pfx##_rx
+	.init = pfx##_init, .start = pfx##_start, .rx = pfx##_rx
 
-struct rxb_hw_model *rxb_hw_model_alloc(const struct rxb_hw_model_ops *ops,
-					const struct rxb_model_cfg *cfg,
-					const struct rxb_hw_ops *env, void *hw,
-					const struct rxb_bar *bar);
-void rxb_hw_model_free(struct rxb_hw_model *m);
+/* The members of a model that keeps per-flow state and takes commands by
+ * doorbell (Ensō, CEIO): @pfx_fini, @pfx_doorbell and @pfx_flow_free.
+ */
+#define RXB_HW_FLOW_OPS(pfx)						\
+	.fini = pfx##_fini, .doorbell = pfx##_doorbell,			\
+	.flow_free = pfx##_flow_free
+
 void rxb_hw_doorbells(struct rxb_hw_model *m,
 		      void (*core)(void *arg, u32 page), void *arg);
 void rxb_hw_cring_deliver(struct rxb_hw_model *m, unsigned int qi,

@@ -30,10 +30,7 @@ struct privring_hw {
 	struct privring_hw_q *q;
 };
 
-static struct privring_hw *to_privring_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct privring_hw, m);
-}
+#define to_privring_hw(mp)	container_of(mp, struct privring_hw, m)
 
 static int privring_rx(struct rxb_hw_model *m, unsigned int qi,
 		       const struct rxb_frame *f)
@@ -56,6 +53,23 @@ static void privring_queue_reset(struct rxb_hw_model *m, unsigned int qi)
 	WRITE_ONCE(q->dbg->cq_tail, 0);
 }
 
+static const struct rxb_layout privring_hw_layout =
+	RXB_QUEUE_LAYOUT(struct privring_hw, struct privring_hw_q);
+
+static int privring_init(struct rxb_hw_model *m)
+{
+	unsigned int qi;
+
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		struct privring_hw_q *q = &to_privring_hw(m)->q[qi];
+
+		spin_lock_init(&q->lock);
+		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
+		q->dbg = rxb_bar_qdebug(&m->bar, qi);
+	}
+	return 0;
+}
+
 /* The context is enabled: map the rings the driver programmed. */
 static int privring_start(struct rxb_hw_model *m)
 {
@@ -71,31 +85,7 @@ static int privring_start(struct rxb_hw_model *m)
 	return 0;
 }
 
-static const struct rxb_layout privring_hw_layout =
-	RXB_QUEUE_LAYOUT(struct privring_hw, struct privring_hw_q);
-
-static struct rxb_hw_model *privring_create(const struct rxb_model_cfg *cfg,
-					    const struct rxb_hw_ops *env,
-					    void *hw, const struct rxb_bar *bar)
-{
-	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_privring_hw_ops, cfg,
-						    env, hw, bar);
-	unsigned int qi;
-
-	if (IS_ERR(m))
-		return m;
-	for (qi = 0; qi < cfg->nqueues; qi++) {
-		struct privring_hw_q *q = &to_privring_hw(m)->q[qi];
-
-		spin_lock_init(&q->lock);
-		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
-		q->dbg = rxb_bar_qdebug(&m->bar, qi);
-	}
-	return m;
-}
-
 const struct rxb_hw_model_ops rxb_privring_hw_ops = {
 	RXB_HW_MODEL_OPS("privring", privring),
-	.destroy = rxb_hw_model_free,
 	.queue_reset = privring_queue_reset,
 };

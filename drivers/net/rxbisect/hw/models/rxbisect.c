@@ -68,10 +68,7 @@ struct rxbisect_hw {
 	spinlock_t lock ____cacheline_aligned;
 };
 
-static struct rxbisect_hw *to_rxbisect_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct rxbisect_hw, m);
-}
+#define to_rxbisect_hw(mp)	container_of(mp, struct rxbisect_hw, m)
 
 /* The queue Ax ring @a is linked to: where its state lives. */
 static struct rxbisect_hw_q *rxbisect_axq(struct rxbisect_hw *rb,
@@ -365,6 +362,33 @@ static void rxbisect_timer(struct rxb_hw_model *m)
 		rxb_hw_arm_timer(m, rb->timeout_ns);
 }
 
+static const struct rxb_layout rxbisect_hw_layout =
+	RXB_QUEUE_LAYOUT(struct rxbisect_hw, struct rxbisect_hw_q);
+
+static int rxbisect_init(struct rxb_hw_model *m)
+{
+	const struct rxb_model_cfg *cfg = &m->cfg;
+	struct rxbisect_hw *rb = to_rxbisect_hw(m);
+	unsigned int qi;
+	const char *msg;
+
+	spin_lock_init(&rb->lock);
+	rb->amask = cfg->ax_ring_size - 1;
+	rb->bmask = cfg->ring_size - 1;
+	rb->border = ilog2(cfg->ring_size);
+	rb->timeout_ns = cfg->notif_timeout_ns ?: RXBISECT_NOTIF_TIMEOUT_NS;
+	for (qi = 0; qi < cfg->nqueues; qi++) {
+		struct rxbisect_hw_q *q = &rb->q[qi];
+
+		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
+		q->dbg = rxb_bar_qdebug(&m->bar, qi);
+		q->xs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_MSTATS);
+		q->rnd = qi + 1;	/* any nonzero LFSR seed */
+	}
+	/* Checked by the driver half's validate already. */
+	return rxbisect_topo(cfg, &rb->t, &msg);
+}
+
 /* The context is enabled: map the rings the driver programmed. */
 static int rxbisect_start(struct rxb_hw_model *m)
 {
@@ -388,47 +412,7 @@ static int rxbisect_start(struct rxb_hw_model *m)
 	return 0;
 }
 
-static const struct rxb_layout rxbisect_hw_layout =
-	RXB_QUEUE_LAYOUT(struct rxbisect_hw, struct rxbisect_hw_q);
-
-static struct rxb_hw_model *rxbisect_create(const struct rxb_model_cfg *cfg,
-					    const struct rxb_hw_ops *env,
-					    void *hw, const struct rxb_bar *bar)
-{
-	struct rxb_hw_model *m = rxb_hw_model_alloc(&rxb_rxbisect_hw_ops, cfg,
-						    env, hw, bar);
-	struct rxbisect_hw *rb;
-	unsigned int qi;
-	const char *msg;
-	int err;
-
-	if (IS_ERR(m))
-		return m;
-	rb = to_rxbisect_hw(m);
-	/* Checked by the driver half's validate already. */
-	err = rxbisect_topo(cfg, &rb->t, &msg);
-	if (err) {
-		rxb_hw_model_free(m);
-		return ERR_PTR(err);
-	}
-	spin_lock_init(&rb->lock);
-	rb->amask = cfg->ax_ring_size - 1;
-	rb->bmask = cfg->ring_size - 1;
-	rb->border = ilog2(cfg->ring_size);
-	rb->timeout_ns = cfg->notif_timeout_ns ?: RXBISECT_NOTIF_TIMEOUT_NS;
-	for (qi = 0; qi < cfg->nqueues; qi++) {
-		struct rxbisect_hw_q *q = &rb->q[qi];
-
-		q->regs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_REGS);
-		q->dbg = rxb_bar_qdebug(&m->bar, qi);
-		q->xs = rxb_bar_q(&m->bar, qi, RXB_QPAGE_MSTATS);
-		q->rnd = qi + 1;	/* any nonzero LFSR seed */
-	}
-	return m;
-}
-
 const struct rxb_hw_model_ops rxb_rxbisect_hw_ops = {
 	RXB_HW_MODEL_OPS("rxbisect", rxbisect),
-	.destroy = rxb_hw_model_free,
 	.timer = rxbisect_timer,
 };

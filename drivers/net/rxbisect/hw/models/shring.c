@@ -26,50 +26,68 @@
 
 /* ---- the base of the shRing hardware halves (shring.h) -------------- */
 
-/**
- * shring_hw_base_alloc() - allocate a shRing hardware half and find its
- *	queues' registers.
- * @ops: the model's hardware half; its layout's instance starts with struct
- *	shring_hw_base, whose queue table is the layout's first.
- * @cfg: the context's configuration.
- * @env: the NIC's services.
- * @hw: their argument.
- * @bar: the register space, as the half sees it.
- *
- * Return: the instance, or ERR_PTR(-ENOMEM).
+/* Shared ring @g's head: the rings are the second table of the variant's
+ * layout (struct shring_hw_base).
  */
-struct rxb_hw_model *shring_hw_base_alloc(const struct rxb_hw_model_ops *ops,
-					  const struct rxb_model_cfg *cfg,
-					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar)
+static struct shring_hw_ring_head *shring_hw_head(struct rxb_hw_model *m,
+						  unsigned int g)
 {
-	struct rxb_hw_model *m = rxb_hw_model_alloc(ops, cfg, env, hw, bar);
-	struct shring_hw_base *sb;
-	unsigned int qi;
+	const struct rxb_table *t = &m->ops->layout->tables[1];
+	u8 *rings = *(u8 **)((u8 *)m + t->off);
 
-	if (IS_ERR(m))
-		return m;
-	sb = to_shring_hw_base(m);
-	sb->mask = cfg->ring_size - 1;
-	sb->nrings = rxb_shring_nrings(cfg);
-	for (qi = 0; qi < cfg->nqueues; qi++) {
-		sb->q[qi].dbg = rxb_bar_qdebug(&m->bar, qi);
-		sb->q[qi].st = rxb_shring_qstats(&m->bar, qi);
-	}
-	return m;
+	return (struct shring_hw_ring_head *)(rings + g * t->size);
 }
 
 /**
- * shring_hw_base_start() - map the queues' completion rings.
- * @sb: the instance.
+ * shring_hw_base_init() - init of every shRing hardware half's base: find
+ *	its queues' and its shared rings' registers.
+ * @m: the instance; its layout's instance starts with struct
+ *	shring_hw_base, whose queue table is the layout's first.
+ * @desc_size: bytes of a shared ring's descriptor.
+ */
+void shring_hw_base_init(struct rxb_hw_model *m, size_t desc_size)
+{
+	struct shring_hw_base *sb = to_shring_hw_base(m);
+	unsigned int qi, g;
+
+	sb->mask = m->cfg.ring_size - 1;
+	sb->nrings = rxb_shring_nrings(&m->cfg);
+	sb->desc_size = desc_size;
+	for (qi = 0; qi < m->cfg.nqueues; qi++) {
+		sb->q[qi].dbg = rxb_bar_qdebug(&m->bar, qi);
+		sb->q[qi].st = rxb_shring_qstats(&m->bar, qi);
+	}
+	for (g = 0; g < sb->nrings; g++) {
+		struct shring_hw_ring_head *h = shring_hw_head(m, g);
+
+		spin_lock_init(&h->lock);
+		h->regs = rxb_shring_ring_regs(&m->bar, g);
+		h->dbg = rxb_shring_ring_debug(&m->bar, g);
+	}
+}
+
+/**
+ * shring_hw_base_start() - start() of every shRing hardware half: map the
+ *	shared rings' descriptor arrays and the queues' completion rings
+ *	the driver programmed.
+ * @m: the instance.
  *
  * Return: 0, or -EINVAL when a base register maps nothing.
  */
-int shring_hw_base_start(struct shring_hw_base *sb)
+int shring_hw_base_start(struct rxb_hw_model *m)
 {
-	struct rxb_hw_model *m = &sb->m;
-	unsigned int qi;
+	struct shring_hw_base *sb = to_shring_hw_base(m);
+	unsigned int qi, g;
 
+	for (g = 0; g < sb->nrings; g++) {
+		struct shring_hw_ring_head *h = shring_hw_head(m, g);
+
+		h->desc = rxb_hw_dma_map(m, &h->regs->rx_base,
+					 (size_t)m->cfg.ring_size *
+					 sb->desc_size);
+		if (!h->desc)
+			return -EINVAL;
+	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct rxb_cq_regs *regs = rxb_shring_cq_regs(&m->bar, qi);
 
@@ -84,17 +102,12 @@ int shring_hw_base_start(struct shring_hw_base *sb)
 
 /**
  * struct shring_hw_ring - the NIC's state of one RxArr shared ring.
- * @lock: the ring's pipeline stage: its head and its queues' CRs.
- * @desc: the descriptor array, mapped from the ring's base register.
- * @regs: the ring's registers.
- * @dbg: its debug registers; taken is the NIC's head, the next
- *	descriptor it takes (free-running).
+ * @h: what every shared ring has; its desc is struct rxb_rx_desc, its
+ *	dbg's taken the NIC's head, the next descriptor it takes
+ *	(free-running).
  */
 struct shring_hw_ring {
-	spinlock_t lock;		/* the ring's pipeline stage */
-	const struct rxb_rx_desc *desc;
-	const struct rxb_shring_regs *regs;
-	struct rxb_qdebug_regs *dbg;
+	struct shring_hw_ring_head h;
 } ____cacheline_aligned;
 
 struct shring_hw {
@@ -102,10 +115,7 @@ struct shring_hw {
 	struct shring_hw_ring *ring;
 };
 
-static struct shring_hw *to_shring_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct shring_hw, b.m);
-}
+#define to_shring_hw(mp)	container_of(mp, struct shring_hw, b.m)
 
 static int shring_rx(struct rxb_hw_model *m, unsigned int qi,
 		     const struct rxb_frame *f)
@@ -118,42 +128,24 @@ static int shring_rx(struct rxb_hw_model *m, unsigned int qi,
 	u32 held, head;
 	int err;
 
-	spin_lock(&r->lock);
+	spin_lock(&r->h.lock);
 	held = rxb_hw_cring_held(&q->cr, q->dbg->cq_tail);
-	head = r->dbg->taken;
+	head = r->h.dbg->taken;
 	/* Strictly in array order: the NIC's contiguous descriptor prefetch. */
-	d = &r->desc[head & sr->b.mask];
-	if (rxb_db_read(&r->regs->rx_tail) == head)
+	d = (const struct rxb_rx_desc *)r->h.desc + (head & sr->b.mask);
+	if (rxb_db_read(&r->h.regs->rx_tail) == head)
 		err = shring_hw_nobuf(&sr->b, qi, held);
 	else
 		err = rxb_hw_cring_admit(&q->cr, held, f->len, d->buf_len);
 	if (!err) {
 		/* WRITE_ONCE: a debug register, read from anywhere. */
-		WRITE_ONCE(r->dbg->taken, head + 1);
+		WRITE_ONCE(r->h.dbg->taken, head + 1);
 		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*d));
 		rxb_hw_cring_deliver(m, qi, &q->cr, &q->dbg->cq_tail, f,
-				     le64_to_cpu(d->buf_addr), d - r->desc, g,
-				     0);
+				     le64_to_cpu(d->buf_addr),
+				     head & sr->b.mask, g, 0);
 	}
-	return rxb_nic_finish(m, qi, &r->lock, err);
-}
-
-/* The context is enabled: map the rings the driver programmed. */
-static int shring_start(struct rxb_hw_model *m)
-{
-	struct shring_hw *sr = to_shring_hw(m);
-	unsigned int g;
-
-	for (g = 0; g < sr->b.nrings; g++) {
-		struct shring_hw_ring *r = &sr->ring[g];
-
-		r->desc = rxb_hw_dma_map(m, &r->regs->rx_base,
-					 (size_t)m->cfg.ring_size *
-					 sizeof(*r->desc));
-		if (!r->desc)
-			return -EINVAL;
-	}
-	return shring_hw_base_start(&sr->b);
+	return rxb_nic_finish(m, qi, &r->h.lock, err);
 }
 
 static const struct rxb_layout shring_hw_layout = {
@@ -164,28 +156,12 @@ static const struct rxb_layout shring_hw_layout = {
 	},
 };
 
-static struct rxb_hw_model *shring_create(const struct rxb_model_cfg *cfg,
-					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar)
+static int shring_init(struct rxb_hw_model *m)
 {
-	struct rxb_hw_model *m = shring_hw_base_alloc(&rxb_shring_hw_ops, cfg,
-						      env, hw, bar);
-	unsigned int g;
-
-	if (IS_ERR(m))
-		return m;
-	for (g = 0; g < to_shring_hw(m)->b.nrings; g++) {
-		struct shring_hw_ring *r = &to_shring_hw(m)->ring[g];
-
-		spin_lock_init(&r->lock);
-		r->regs = rxb_shring_ring_regs(&m->bar, g);
-		r->dbg = rxb_shring_ring_debug(&m->bar, g);
-	}
-	return m;
+	shring_hw_base_init(m, sizeof(struct rxb_rx_desc));
+	return 0;
 }
 
 const struct rxb_hw_model_ops rxb_shring_hw_ops = {
-	RXB_HW_MODEL_OPS("shring", shring),
-	.destroy = rxb_hw_model_free,
-	SHRING_HW_OPS,
+	SHRING_HW_OPS("shring", shring_hw_layout, shring_init, shring_rx),
 };

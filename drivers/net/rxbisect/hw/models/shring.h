@@ -47,25 +47,42 @@ struct shring_hw_q {
 } ____cacheline_aligned;
 
 /**
+ * struct shring_hw_ring_head - what every shRing variant's shared ring
+ *	starts with (the NIC's side); set up by the base.
+ * @lock: the ring's pipeline stage: its takes and its queues' CRs.
+ * @desc: the descriptor array (the variant's type), mapped from the ring's
+ *	base register; the driver writes it, the NIC reads it.
+ * @regs: the ring's registers.
+ * @dbg: its debug registers; taken is the NIC's count of takes.
+ */
+struct shring_hw_ring_head {
+	spinlock_t lock;
+	const void *desc;
+	const struct rxb_shring_regs *regs;
+	struct rxb_qdebug_regs *dbg;
+};
+
+/**
  * struct shring_hw_base - head of every shRing hardware half.
  * @m: the common head.
  * @q: per queue, nqueues entries.
  * @mask: ring size - 1 (shared rings and completion rings alike).
  * @nrings: shared rings (groups of queues).
+ * @desc_size: bytes of a shared ring's descriptor.
  *
- * The variant's instance adds its array of @nrings shared rings.
+ * The variant's instance adds its array of @nrings shared rings, the
+ * second table of its layout (SHRING_HW_RING_TABLE), each starting with a
+ * struct shring_hw_ring_head.
  */
 struct shring_hw_base {
 	struct rxb_hw_model m;
 	struct shring_hw_q *q;
 	u32 mask;
 	unsigned int nrings;
+	size_t desc_size;
 };
 
-static inline struct shring_hw_base *to_shring_hw_base(struct rxb_hw_model *m)
-{
-	return container_of(m, struct shring_hw_base, m);
-}
+#define to_shring_hw_base(mp)	container_of(mp, struct shring_hw_base, m)
 
 /**
  * shring_hw_nobuf() - count a no-buffer drop of queue @qi, and a victim
@@ -96,38 +113,40 @@ static inline int shring_hw_nobuf(struct shring_hw_base *sb, unsigned int qi,
 	{ .off = offsetof(type, ring), .size = sizeof(rtype),		\
 	  .count = rxb_shring_nrings }
 
-/* The members of a shRing hardware half's ops besides RXB_HW_MODEL_OPS. */
-#define SHRING_HW_OPS	.bar_pages = rxb_shring_bar_pages
+/* The ops members every shRing hardware half has: model @model_name, its
+ * layout @lay, its init @init_fn and rx @rx_fn; the base starts it.
+ */
+#define SHRING_HW_OPS(model_name, lay, init_fn, rx_fn)			\
+	.name = model_name, .layout = &(lay), .init = init_fn,		\
+	.start = shring_hw_base_start, .rx = rx_fn,			\
+	.bar_pages = rxb_shring_bar_pages
 
-struct rxb_hw_model *shring_hw_base_alloc(const struct rxb_hw_model_ops *ops,
-					  const struct rxb_model_cfg *cfg,
-					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar);
-int shring_hw_base_start(struct shring_hw_base *sb);
+void shring_hw_base_init(struct rxb_hw_model *m, size_t desc_size);
+int shring_hw_base_start(struct rxb_hw_model *m);
 
 /* ---- the RxList ring (shring_list.c), shared with batched RxList ---- */
 
 /**
  * struct shlist_hw_ring - the NIC's state of one RxList shared ring
  *	(thesis section 5.1.4, Listing 5.2).
- * @lock: the ring's pipeline stage: its takes and its queues' CRs.
- * @desc: the descriptor array, mapped from the ring's base register; the
- *	driver writes it, the NIC reads it.
- * @regs: the ring's registers.
- * @dbg: its debug registers; taken is the NIC's count of takes.
+ * @h: what every shared ring has; its desc is struct rxb_rx_ldesc.
  * @st: its statistics registers.
  * @head: hwHead, the slot the NIC takes next.
  * @last: the slot taken last.
  */
 struct shlist_hw_ring {
-	spinlock_t lock;		/* the ring's pipeline stage */
-	const struct rxb_rx_ldesc *desc;
-	const struct rxb_shring_regs *regs;
-	struct rxb_qdebug_regs *dbg;
+	struct shring_hw_ring_head h;
 	struct rxb_shring_rstats_regs *st;
 	u32 head;
 	u32 last;
 } ____cacheline_aligned;
+
+/* Ring @r's descriptor array. */
+static inline const struct rxb_rx_ldesc *
+shlist_hw_desc(const struct shlist_hw_ring *r)
+{
+	return r->h.desc;
+}
 
 /**
  * struct shlist_hw - the hardware half of an RxList model (shring-list or
@@ -142,10 +161,7 @@ struct shlist_hw {
 	bool ticking;
 };
 
-static inline struct shlist_hw *to_shlist_hw(struct rxb_hw_model *m)
-{
-	return container_of(m, struct shlist_hw, b.m);
-}
+#define to_shlist_hw(mp)	container_of(mp, struct shlist_hw, b.m)
 
 static inline struct shlist_hw_ring *shlist_hw_ring_of(struct shlist_hw *sl,
 						       unsigned int qi)
@@ -155,7 +171,7 @@ static inline struct shlist_hw_ring *shlist_hw_ring_of(struct shlist_hw *sl,
 
 /**
  * shlist_hw_can_take() - may the NIC take a descriptor?
- * @r: the ring; under r->lock.
+ * @r: the ring; under r->h.lock.
  *
  * The list's last descriptor only marks its end.  The register read
  * (acquire) covers the driver's writes of every descriptor and link below
@@ -165,12 +181,12 @@ static inline struct shlist_hw_ring *shlist_hw_ring_of(struct shlist_hw *sl,
  */
 static inline bool shlist_hw_can_take(const struct shlist_hw_ring *r)
 {
-	return rxb_db_read(&r->regs->rx_tail) - r->dbg->taken >= 2;
+	return rxb_db_read(&r->h.regs->rx_tail) - r->h.dbg->taken >= 2;
 }
 
 /**
  * shlist_hw_take() - take the descriptor at hwHead.
- * @r: the ring; under r->lock, shlist_hw_can_take() true.
+ * @r: the ring; under r->h.lock, shlist_hw_can_take() true.
  * @mask: ring size - 1.
  *
  * Return: the slot taken.
@@ -184,9 +200,9 @@ static inline u32 shlist_hw_take(struct shlist_hw_ring *r, u32 mask)
 		rxb_stat_inc(&r->st->out_of_order);
 	r->last = slot;
 	/* Not the list's last, so its link is valid (shlist_hw_can_take). */
-	r->head = le32_to_cpu(r->desc[slot].next) & mask;
+	r->head = le32_to_cpu(shlist_hw_desc(r)[slot].next) & mask;
 	/* WRITE_ONCE: a debug register, the driver reads it from anywhere. */
-	WRITE_ONCE(r->dbg->taken, r->dbg->taken + 1);
+	WRITE_ONCE(r->h.dbg->taken, r->h.dbg->taken + 1);
 	return slot;
 }
 
@@ -194,7 +210,7 @@ static inline u32 shlist_hw_take(struct shlist_hw_ring *r, u32 mask)
  * shlist_hw_admit() - may a frame to queue @qi take the next descriptor of
  *	the list?
  * @sl: the instance.
- * @r: @qi's ring; under r->lock.
+ * @r: @qi's ring; under r->h.lock.
  * @qi: the queue.
  * @len: frame length.
  * @held: rxb_hw_cring_held() of @qi's CR.
@@ -209,14 +225,10 @@ static inline int shlist_hw_admit(struct shlist_hw *sl,
 	if (!shlist_hw_can_take(r))
 		return shring_hw_nobuf(&sl->b, qi, held);
 	return rxb_hw_cring_admit(&sl->b.q[qi].cr, held, len,
-				  r->desc[r->head].buf_len);
+				  shlist_hw_desc(r)[r->head].buf_len);
 }
 
-struct rxb_hw_model *shlist_hw_alloc(const struct rxb_hw_model_ops *ops,
-				     const struct rxb_model_cfg *cfg,
-				     const struct rxb_hw_ops *env, void *hw,
-				     const struct rxb_bar *bar);
-int shlist_hw_start(struct rxb_hw_model *m);
+int shlist_hw_init(struct rxb_hw_model *m);
 extern const struct rxb_layout shlist_hw_layout;
 
 #endif /* _RXB_HW_SHRING_H */

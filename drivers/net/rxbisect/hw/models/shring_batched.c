@@ -41,16 +41,17 @@ static int shbat_rx(struct rxb_hw_model *m, unsigned int qi,
 {
 	struct shlist_hw *sb = to_shlist_hw(m);
 	struct shlist_hw_ring *r = shlist_hw_ring_of(sb, qi);
+	const struct rxb_rx_ldesc *desc = shlist_hw_desc(r);
 	struct shring_hw_q *q = &sb->b.q[qi];
 	u8 flags = 0;
 	u32 held;
 	int err;
 
-	spin_lock(&r->lock);
+	spin_lock(&r->h.lock);
 	held = rxb_hw_cring_held(&q->cr, q->dbg->cq_tail);
 	/* The current descriptor's buf_len is the one the driver posted. */
 	if (!q->open ||
-	    q->off + f->len > le32_to_cpu(r->desc[q->cur].buf_len)) {
+	    q->off + f->len > le32_to_cpu(desc[q->cur].buf_len)) {
 		err = shlist_hw_admit(sb, r, qi, f->len, held);
 		if (!err) {
 			/* Close the current descriptor: the next one is the
@@ -59,8 +60,7 @@ static int shbat_rx(struct rxb_hw_model *m, unsigned int qi,
 			if (q->open)
 				flags = RXB_MCQE_F_CLOSE;
 			q->cur = shlist_hw_take(r, sb->b.mask);
-			rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD,
-				    sizeof(r->desc[0]));
+			rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*desc));
 			q->off = 0;
 			q->open = true;
 			/* The idle timer watches open descriptors. */
@@ -75,11 +75,11 @@ static int shbat_rx(struct rxb_hw_model *m, unsigned int qi,
 	if (!err) {
 		/* A failed write still uses its space: the driver skips it. */
 		rxb_hw_cring_deliver(m, qi, &q->cr, &q->dbg->cq_tail, f,
-				     le64_to_cpu(r->desc[q->cur].buf_addr) +
-				     q->off, q->cur, q->off, flags);
+				     le64_to_cpu(desc[q->cur].buf_addr) + q->off,
+				     q->cur, q->off, flags);
 		q->off += ALIGN(f->len, RXB_MCQE_ALIGN);
 	}
-	return rxb_nic_finish(m, qi, &r->lock, err);
+	return rxb_nic_finish(m, qi, &r->h.lock, err);
 }
 
 /* Close queue @qi's current descriptor if no packet came for it since the
@@ -119,10 +119,10 @@ static void shbat_timer(struct rxb_hw_model *m)
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		struct shlist_hw_ring *r = shlist_hw_ring_of(sb, qi);
 
-		spin_lock(&r->lock);
+		spin_lock(&r->h.lock);
 		if (shbat_idle_close(sb, r, qi, &open))
 			wrote |= 1ULL << qi;
-		spin_unlock(&r->lock);
+		spin_unlock(&r->h.lock);
 	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		if (wrote & (1ULL << qi))
@@ -138,9 +138,9 @@ static void shbat_timer(struct rxb_hw_model *m)
 		for (qi = 0; qi < m->cfg.nqueues && !open; qi++) {
 			struct shlist_hw_ring *r = shlist_hw_ring_of(sb, qi);
 
-			spin_lock(&r->lock);
+			spin_lock(&r->h.lock);
 			open = sb->b.q[qi].open;
-			spin_unlock(&r->lock);
+			spin_unlock(&r->h.lock);
 		}
 		if (!open)
 			return;
@@ -149,17 +149,8 @@ static void shbat_timer(struct rxb_hw_model *m)
 	rxb_hw_arm_timer(m, SHBAT_IDLE_NS);
 }
 
-static struct rxb_hw_model *shbat_create(const struct rxb_model_cfg *cfg,
-					 const struct rxb_hw_ops *env,
-					 void *hw, const struct rxb_bar *bar)
-{
-	return shlist_hw_alloc(&rxb_shring_batched_hw_ops, cfg, env, hw, bar);
-}
-
 const struct rxb_hw_model_ops rxb_shring_batched_hw_ops = {
-	.name = "shring-batched", .create = shbat_create,
-	.layout = &shlist_hw_layout,
-	.start = shlist_hw_start, .destroy = rxb_hw_model_free,
-	.rx = shbat_rx, .timer = shbat_timer,
-	SHRING_HW_OPS,
+	SHRING_HW_OPS("shring-batched", shlist_hw_layout, shlist_hw_init,
+		      shbat_rx),
+	.timer = shbat_timer,
 };

@@ -36,60 +36,25 @@ const struct rxb_layout shlist_hw_layout = {
 };
 
 /**
- * shlist_hw_alloc() - create the hardware half of an RxList model.
- * @ops: the model's hardware half (shring-list or shring-batched).
- * @cfg: the context's configuration.
- * @env: the NIC's services.
- * @hw: their argument.
- * @bar: the register space, as the half sees it.
+ * shlist_hw_init() - init of the RxList models' hardware halves
+ *	(shring-list and shring-batched).
+ * @m: the instance.
  *
- * Return: the instance, or ERR_PTR(-ENOMEM).
+ * Return: 0.
  */
-struct rxb_hw_model *shlist_hw_alloc(const struct rxb_hw_model_ops *ops,
-				     const struct rxb_model_cfg *cfg,
-				     const struct rxb_hw_ops *env, void *hw,
-				     const struct rxb_bar *bar)
+int shlist_hw_init(struct rxb_hw_model *m)
 {
-	struct rxb_hw_model *m = shring_hw_base_alloc(ops, cfg, env, hw, bar);
 	unsigned int g;
 
-	if (IS_ERR(m))
-		return m;
+	shring_hw_base_init(m, sizeof(struct rxb_rx_ldesc));
 	for (g = 0; g < to_shlist_hw(m)->b.nrings; g++) {
 		struct shlist_hw_ring *r = &to_shlist_hw(m)->ring[g];
 
-		spin_lock_init(&r->lock);
-		r->regs = rxb_shring_ring_regs(&m->bar, g);
-		r->dbg = rxb_shring_ring_debug(&m->bar, g);
 		r->st = rxb_shring_ring_stats(&m->bar, g);
 		/* The list starts in array order at slot 0. */
-		r->last = cfg->ring_size - 1;
+		r->last = m->cfg.ring_size - 1;
 	}
-	return m;
-}
-
-/**
- * shlist_hw_start() - start() of the RxList models: map the descriptor
- *	arrays and the completion rings the driver programmed.
- * @m: the instance.
- *
- * Return: 0, or -EINVAL when a base register maps nothing.
- */
-int shlist_hw_start(struct rxb_hw_model *m)
-{
-	struct shlist_hw *sl = to_shlist_hw(m);
-	unsigned int g;
-
-	for (g = 0; g < sl->b.nrings; g++) {
-		struct shlist_hw_ring *r = &sl->ring[g];
-
-		r->desc = rxb_hw_dma_map(m, &r->regs->rx_base,
-					 (size_t)m->cfg.ring_size *
-					 sizeof(*r->desc));
-		if (!r->desc)
-			return -EINVAL;
-	}
-	return shring_hw_base_start(&sl->b);
+	return 0;
 }
 
 /* ---- RxList ----------------------------------------------------------- */
@@ -99,34 +64,25 @@ static int shlist_rx(struct rxb_hw_model *m, unsigned int qi,
 {
 	struct shlist_hw *sl = to_shlist_hw(m);
 	struct shlist_hw_ring *r = shlist_hw_ring_of(sl, qi);
+	const struct rxb_rx_ldesc *desc = shlist_hw_desc(r);
 	struct shring_hw_q *q = &sl->b.q[qi];
 	u32 slot;
 	int err;
 
-	spin_lock(&r->lock);
+	spin_lock(&r->h.lock);
 	err = shlist_hw_admit(sl, r, qi, f->len,
 			      rxb_hw_cring_held(&q->cr, q->dbg->cq_tail));
 	if (!err) {
 		slot = shlist_hw_take(r, sl->b.mask);
-		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(r->desc[0]));
+		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*desc));
 		rxb_hw_cring_deliver(m, qi, &q->cr, &q->dbg->cq_tail, f,
-				     le64_to_cpu(r->desc[slot].buf_addr), slot,
+				     le64_to_cpu(desc[slot].buf_addr), slot,
 				     r - sl->ring, 0);
 	}
-	return rxb_nic_finish(m, qi, &r->lock, err);
-}
-
-static struct rxb_hw_model *shlist_create(const struct rxb_model_cfg *cfg,
-					  const struct rxb_hw_ops *env,
-					  void *hw, const struct rxb_bar *bar)
-{
-	return shlist_hw_alloc(&rxb_shring_list_hw_ops, cfg, env, hw, bar);
+	return rxb_nic_finish(m, qi, &r->h.lock, err);
 }
 
 const struct rxb_hw_model_ops rxb_shring_list_hw_ops = {
-	.name = "shring-list", .create = shlist_create,
-	.layout = &shlist_hw_layout,
-	.start = shlist_hw_start, .destroy = rxb_hw_model_free,
-	.rx = shlist_rx,
-	SHRING_HW_OPS,
+	SHRING_HW_OPS("shring-list", shlist_hw_layout, shlist_hw_init,
+		      shlist_rx),
 };
