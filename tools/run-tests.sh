@@ -27,6 +27,9 @@
 # other than the first takes build/test/ko-K/ as an earlier run left it.
 # RXB_VM_LOCK=FILE: the VM stages wait for
 # an flock on FILE (a machine shared by several users of the VM).
+# RXB_VM_SHARD=1 (default, with several kernels and no RXB_SELFTESTS): the
+# kernels share the suite, each selftest on one of them but those that
+# differ by kernel on each (vm_shard); 0: each kernel runs it all.
 # RXB_VM_PARALLEL=1 (default): the kernels' VM stages at the same time,
 # each one's output printed whole, in order, each VM on one host thread
 # (RXB_VM_TCG_THREAD=single); 0: one after the other (tools/vm/README).
@@ -485,12 +488,48 @@ stage_vm() {
 	fi
 	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
 	tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
-	# the whole suite: about 30 min on Debian's kernels; 2.7 h on the 6.12
-	# debug kernel (2026-11-28), whose tests each run 3 to 10 times slower
-	local vmt=$((2400 * scale))
+	# the whole suite: about 50 min on Debian's kernels, half of it with
+	# the kernels sharing it; 2.7 h on the 6.12 debug kernel (2026-11-28),
+	# whose tests each run 3 to 10 times slower
+	local vmt=$((2400 * scale)) tests
 	[ "$1" = debug ] && vmt=$((vmt * 3))
+	tests=${RXB_SELFTESTS:-$(vm_shard "$1")}
+	[ -n "${RXB_SELFTESTS:-}" ] || [ "${RXB_VM_SHARD:-1}" = 0 ] ||
+		[ ${#vm_kernels[@]} -lt 2 ] ||
+		echo "# the kernels share the suite (RXB_VM_SHARD=0: each runs it all): $1 runs $(wc -w <<<"$tests") selftests"
 	RXB_VM_KERNEL=$k RXB_VM_KO_DIR=$kodir \
-		tools/vm/run-vm.sh --timeout $vmt -- selftests/run_kselftest.sh ${RXB_SELFTESTS:-}
+		tools/vm/run-vm.sh --timeout $vmt -- selftests/run_kselftest.sh $tests
+}
+
+# Selftests every kernel runs when the kernels share the suite: those with
+# kernel-version branches (multi-buffer redirect before 6.3), those that
+# only run where the netdev netlink family is (a quick skip elsewhere), and
+# the module's load and parameter conventions.
+vm_every_kernel="jumbo.sh nicmem.sh kdrv_tests.sh qstats.sh queue_napi.sh
+load_unload.sh conventions.sh"
+
+# vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
+# several kernels (RXB_VM_SHARD=1, the default), each selftest on one of
+# them, in turn in name order, and vm_every_kernel's on each; else none
+# named (the whole suite).
+vm_shard() {
+	local k=$1 nk=${#vm_kernels[@]} ki=0 i=0 t n
+
+	[ "${RXB_VM_SHARD:-1}" != 0 ] && [ "$nk" -ge 2 ] || return 0
+	for n in "${!vm_kernels[@]}"; do
+		[ "${vm_kernels[$n]}" = "$k" ] && ki=$n
+	done
+	for t in selftests/drivers/net/rxbisect/*.sh; do
+		[ -x "$t" ] || continue
+		t=${t##*/}
+		case $t in lib.sh|lib_*.sh|*_lib.sh|*.lib.sh) continue ;; esac
+		if [[ " ${vm_every_kernel//$'\n'/ } " == *" $t "* ]]; then
+			echo "$t"
+		else
+			[ $((i % nk)) = "$ki" ] && echo "$t"
+			i=$((i + 1))
+		fi
+	done
 }
 
 run_stage() {
