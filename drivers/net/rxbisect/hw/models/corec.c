@@ -93,6 +93,7 @@ static int corec_start(struct rxb_hw_model *m)
 	}
 	return 0;
 }
+
 static const struct rxb_layout corec_hw_layout = {
 	.size = sizeof(struct corec_hw),
 	.tables = { RXB_TABLE(struct corec_hw, r, struct corec_hw_ring,

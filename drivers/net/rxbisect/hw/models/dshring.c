@@ -119,6 +119,7 @@ static void dsh_fini(struct rxb_hw_model *m)
 	for (s = 0; s < RXB_DSH_NSETS; s++)
 		rxb_hw_model_destroy(d->set[s]);
 }
+
 static const struct rxb_layout dsh_hw_layout =
 	RXB_QUEUE_LAYOUT(struct dsh_hw, struct dsh_hw_q);
 

@@ -56,7 +56,7 @@ struct shring_hw_q {
  * @dbg: its debug registers; taken is the NIC's count of takes.
  */
 struct shring_hw_ring_head {
-	spinlock_t lock;
+	spinlock_t lock;		/* the ring's pipeline stage */
 	const void *desc;
 	const struct rxb_shring_regs *regs;
 	struct rxb_qdebug_regs *dbg;
