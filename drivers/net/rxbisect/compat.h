@@ -473,6 +473,24 @@ static inline void rxb_page_pool_disable_direct_recycling(struct page_pool *pool
 #endif
 }
 
+/**
+ * rxb_page_pool_discard() - destroy a pool no NAPI instance ever used.
+ * @pool: a pool made for a queue restart that did not happen; its NAPI
+ *	instance still runs the queue on its old pool.
+ *
+ * From 6.9 page_pool_destroy() asserts that the pool's NAPI instance is
+ * disabled, since it could be recycling into the pool; this one never
+ * reached it, so it is unlinked first.  Before 6.8 no pool knows its NAPI
+ * instance.
+ */
+static inline void rxb_page_pool_discard(struct page_pool *pool)
+{
+#ifdef HAVE_PAGE_POOL_PARAMS_NETDEV
+	WRITE_ONCE(pool->p.napi, NULL);
+#endif
+	page_pool_destroy(pool);
+}
+
 /* 6.10: the queue management API (one receive queue restarted alone).  The
  * driver's callbacks have the newest signatures (mem_alloc and start take
  * the queue's struct netdev_queue_config, which the driver does not use:

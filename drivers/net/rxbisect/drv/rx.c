@@ -1177,7 +1177,7 @@ static int rxb_queue_mem_alloc(struct net_device *dev,
 	mem->xsk = rxb_xsk_pool(rxq->rx->port, rxq->rx->model->ops, idx);
 	err = rxb_xdp_mem_reg(rxq->rx->port, &mem->xdp_mem, mem->pp, mem->xsk);
 	if (err) {
-		page_pool_destroy(mem->pp);
+		rxb_page_pool_discard(mem->pp);
 		mem->pp = NULL;
 		return err;
 	}
