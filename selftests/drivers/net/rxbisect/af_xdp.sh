@@ -85,19 +85,29 @@ xsk_held() { rxb_knob rxb1 $Q xsk_held; }
 # in the background while rxb0's namespace sends them from $SPORT; its
 # stdout and stderr in OUT, the umem buffers queue $Q held once the socket
 # was ready in HELD; 0 when it got them all, intact.
+# xsk_recv_start COUNT [ARGS...]: the umem receiver on rxb1 in the
+# background (its pid in XSK_PID, its output in $RXB_TMP/xsk.out), waited
+# for until its socket is bound ($RXB_TMP/ready) or it exits, 10 s at most.
+xsk_recv_start() {
+	local n=$1 i ready=$RXB_TMP/ready
+	shift
+	rm -f "$ready"
+	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n "$n" -p 9 "$@" \
+		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
+	XSK_PID=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		kill -0 $XSK_PID 2>/dev/null || break
+		sleep 0.1
+	done
+}
+
 OUT=
 HELD=
 xsk_recv() {
 	local pid i rc ready=$RXB_TMP/ready
-	rm -f "$ready"
-	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n $N -p 9 \
-		-m "$BPFFS/xsks" -t 60 -r "$ready" "$@" >"$RXB_TMP/xsk.out" 2>&1 &
-	pid=$!
-	for i in $(seq 100); do
-		[ -e "$ready" ] && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
+	xsk_recv_start $N "$@"
+	pid=$XSK_PID
 	HELD=$(xsk_held)
 	[ -e "$ready" ] && ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" \
 		-p 9 -s "$SPORT" -n $N -l $LEN -g 100 >/dev/null
@@ -198,15 +208,8 @@ echo 0 > /sys/module/rxbisect/parameters/corec_consumers
 # socket keeps receiving
 switch_refused() {
 	local pid i rc held ready=$RXB_TMP/ready
-	rm -f "$ready"
-	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n $N -p 9 -q $Q -z \
-		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
-	pid=$!
-	for i in $(seq 100); do
-		[ -e "$ready" ] && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
+	xsk_recv_start $N -q $Q -z
+	pid=$XSK_PID
 	held=$(xsk_held)
 	ktap_print_msg "queue $Q holds $held umem buffers with the socket bound"
 	mark=$(rxb_kmsg_mark "af_xdp.sh: $m to shring")
@@ -328,15 +331,8 @@ zc_teardown() {
 	rxb_static_neigh rxb0 rxb1
 	SPORT=$(rxb_ports_for $Q 1) || { ktap_print_msg "no UDP source port for queue $Q"; return 1; }
 	mark=$(rxb_kmsg_mark "af_xdp.sh: zero-copy teardown $1 -> $2")
-	rm -f "$ready"
-	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n 1000000 -p 9 -q $Q -z \
-		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
-	pid=$!
-	for i in $(seq 100); do
-		[ -e "$ready" ] && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
+	xsk_recv_start 1000000 -q $Q -z
+	pid=$XSK_PID
 	[ -e "$ready" ] || { ktap_print_msg "$1: no socket: $(cat "$RXB_TMP/xsk.out")"; return 1; }
 	rxb_knob_set rxb1 $Q stall 1
 	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
