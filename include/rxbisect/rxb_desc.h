@@ -1314,6 +1314,74 @@ struct rxb_nicmem_counters {
 	u64 fetch_ns;
 };
 
+/*
+ * The kTLS offload (hw/nic_tls.c, drv/tls.c; Documentation/rxbisect-tls.rst).
+ *
+ * Receive: a frame of a flow with an RX crypto context reports what the
+ * NIC did in its completion, whatever the ring model, through the RSS
+ * fields every completion has: both hash bits set (RXB_CQE_F_TLS_META, a
+ * combination RSS never reports) mean that the 32-bit hash field carries
+ * an offload word instead of a hash, and the frame has no RSS hash.
+ */
+#define RXB_CQE_F_TLS_META	(RXB_CQE_F_L4_HASH | RXB_CQE_F_L3_HASH)
+#define RXB_TLS_META_DECRYPTED	BIT(31)	/* decrypted in place, every tag
+					 * ending in it verified; its TCP
+					 * checksum was verified before
+					 */
+#define RXB_TLS_META_RESYNC	BIT(30)	/* the NIC asks software to confirm
+					 * a record header: the context's
+					 * struct rxb_tls_rx_mbox says which
+					 */
+#define RXB_TLS_META_ID		GENMASK(23, 0)	/* the crypto context */
+
+/**
+ * struct rxb_tls_rx_mbox - where the NIC posts a resync request of an RX
+ * crypto context, in host memory (its bus address given at the context's
+ * creation).  The NIC writes @hdr_seq, then @gen, then the completion of
+ * the frame that carries RXB_TLS_META_RESYNC (release); the driver reads
+ * the completion (acquire), then @gen and @hdr_seq.
+ */
+struct rxb_tls_rx_mbox {
+	/** @hdr_seq: [0] TCP sequence number of the candidate header. */
+	__le32 hdr_seq;
+	/** @gen: [4] Requests posted so far. */
+	__le32 gen;
+} __packed;
+static_assert(sizeof(struct rxb_tls_rx_mbox) == 8);
+
+/*
+ * Transmit: a frame of a flow with a TX crypto context goes to the NIC's
+ * TLS engine with this descriptor (in the frame's control block): the
+ * engine encrypts its TCP payload in place of the plaintext and puts it on
+ * the wire, in the order the descriptors were posted.
+ */
+#define RXB_TLS_TXD_DUMP	0x01	/* not sent: the bytes, from @seq on,
+					 * are the record's plaintext before
+					 * a retransmission; the engine
+					 * restarts at the record (@seq,
+					 * @rec_seq) and rebuilds its state
+					 */
+#define RXB_TLS_TXD_PLAIN	0x02	/* send as it is (bytes sent before
+					 * the offload started, no payload)
+					 */
+
+/**
+ * struct rxb_tls_txd - a TLS transmit descriptor.
+ */
+struct rxb_tls_txd {
+	/** @id: [0] The TX crypto context. */
+	__le32 id;
+	/** @flags: [4] RXB_TLS_TXD_*. */
+	__le32 flags;
+	/** @seq: [8] DUMP: TCP sequence number of the record's header. */
+	__le32 seq;
+	/** @pad: [12] Zero. */
+	__le32 pad;
+	/** @rec_seq: [16] DUMP: the record's sequence number. */
+	__le64 rec_seq;
+} __packed;
+static_assert(sizeof(struct rxb_tls_txd) == 24);
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

@@ -48,6 +48,10 @@ struct rxb_hw_model_ops;
 #define RXB_NICMEM_MAX_KB	1048576	/* 1 GiB */
 #define RXB_NICMEM_DEF_NS	1000	/* its fetch latency: 1 us */
 #define RXB_NICMEM_MAX_NS	1000000
+#define RXB_TLS_CTX_MIN		1	/* TLS crypto context table entries */
+#define RXB_TLS_CTX_MAX		1048576
+/* The thesis's table: 4 MiB of NIC memory, 208 B per context (ch. 3). */
+#define RXB_TLS_CTX_DEF		20165
 
 /**
  * struct rxb_nic_hds_counters - the header/data split's counters of the
@@ -224,6 +228,80 @@ struct rxb_nic_ctx_cfg {
 };
 
 /**
+ * struct rxb_nic_tls_params - a crypto context to create (ADD_CTX).
+ * @rx: receive direction (else transmit).
+ * @key_len: 16 or 32 (AES-GCM-128 or -256).
+ * @key: the AES key.
+ * @salt: the implicit nonce.
+ * @rec_seq: sequence number of the first record.
+ * @tcp_seq: TCP sequence number of its first byte.
+ * @family: RX: 4 or 6.
+ * @saddr: RX: the flow's source address as this NIC receives it (the
+ *	peer's; IPv4: @saddr[0]).
+ * @daddr: RX: its destination address (ours).
+ * @sport: RX: its source port.
+ * @dport: RX: its destination port.
+ * @mbox: RX: bus address of the context's struct rxb_tls_rx_mbox.
+ */
+struct rxb_nic_tls_params {
+	bool rx;
+	u8 key_len;
+	u8 key[32];
+	u8 salt[4];
+	u64 rec_seq;
+	u32 tcp_seq;
+	u8 family;
+	__be32 saddr[4];
+	__be32 daddr[4];
+	__be16 sport;
+	__be16 dport;
+	u64 mbox;
+};
+
+/**
+ * struct rxb_nic_tls_counters - the TLS engine's device-wide counters
+ *	(ethtool -S tls_*), since the NIC was created.
+ * @ctx_active: crypto contexts in the table now.
+ * @ctx_added: contexts created.
+ * @ctx_refused: creations refused: the table was full.
+ * @ctx_deleted: contexts deleted.
+ * @resync_confirmed: RX resyncs software confirmed and the NIC took.
+ */
+struct rxb_nic_tls_counters {
+	u64 ctx_active;
+	u64 ctx_added;
+	u64 ctx_refused;
+	u64 ctx_deleted;
+	u64 resync_confirmed;
+};
+
+/**
+ * struct rxb_nic_tls_qcounters - the TLS engine's counters of one queue.
+ * @tx_records: records the NIC encrypted (tag written).
+ * @tx_packets: packets it encrypted.
+ * @tx_dumps: retransmissions it recovered from a record dump.
+ * @tx_drops: packets it could not encrypt and dropped (no context, out
+ *	of step, a bad record).
+ * @rx_decrypted: packets it decrypted and marked.
+ * @rx_records: records it decrypted and authenticated.
+ * @rx_encrypted: packets of an RX context's flow it passed up as they
+ *	came (out of step, or a tag that failed).
+ * @rx_resync_req: resync requests it posted.
+ * @rx_auth_fail: records whose tag did not verify.
+ */
+struct rxb_nic_tls_qcounters {
+	u64 tx_records;
+	u64 tx_packets;
+	u64 tx_dumps;
+	u64 tx_drops;
+	u64 rx_decrypted;
+	u64 rx_records;
+	u64 rx_encrypted;
+	u64 rx_resync_req;
+	u64 rx_auth_fail;
+};
+
+/**
  * struct rxb_nic_qdebug - the interrupt vector's debug registers of one
  *	queue (the ring model's are in the context's register space).
  * @vec_masked: the queue's vector is masked (raised, not re-armed).
@@ -247,7 +325,7 @@ static inline bool rxb_fault_hit(const u32 *rate)
 
 /* nic.c: power-on, registers, contexts, counters */
 struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
-			       unsigned int mtu);
+			       unsigned int mtu, u32 tls_contexts);
 void rxb_nic_destroy(struct rxb_nic *nic);
 void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb);
 void rxb_nic_set_max_frame(struct rxb_nic *nic, u32 len);
@@ -302,6 +380,19 @@ void rxb_nic_vec_set_cpu(struct rxb_nic *nic, unsigned int q, int cpu);
 void rxb_nic_vec_unmask(struct rxb_nic *nic, unsigned int q);
 void rxb_nic_vec_trigger(struct rxb_nic *nic, unsigned int q);
 void rxb_nic_vec_sync(struct rxb_nic *nic, unsigned int q);
+
+/* nic_tls.c: the kTLS offload's crypto contexts and TLS engine */
+int rxb_nic_tls_add(struct rxb_nic *nic, const struct rxb_nic_tls_params *p,
+		    u32 *id);
+void rxb_nic_tls_del(struct rxb_nic *nic, u32 id);
+void rxb_nic_tls_set_size(struct rxb_nic *nic, u32 size);
+void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
+			   u64 rec_seq);
+bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
+		      struct sk_buff *skb, struct sk_buff_head *out);
+void rxb_nic_tls_read(struct rxb_nic *nic, struct rxb_nic_tls_counters *c);
+void rxb_nic_tls_read_q(struct rxb_nic *nic, unsigned int q,
+			struct rxb_nic_tls_qcounters *c);
 
 /* nic_dma.c: the DMA engine's fault knob */
 int rxb_nic_set_dma_fail(struct rxb_nic *nic, u32 per_mille);

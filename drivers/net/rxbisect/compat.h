@@ -98,6 +98,22 @@ static inline long rxb_page_pool_refs(struct page *page)
 #endif
 }
 
+/* The kTLS device offload's mark on an skb: decrypted by the NIC (RX),
+ * plaintext to encrypt (TX); absent without CONFIG_TLS_DEVICE.
+ */
+static inline void rxb_skb_set_decrypted(struct sk_buff *skb, bool on)
+{
+#ifdef HAVE_SKB_DECRYPTED
+	skb->decrypted = on;
+#endif
+}
+
+/* 6.7: tls_is_skb_tx_device_offloaded() replaced the socket's test. */
+#ifndef HAVE_TLS_IS_SKB_TX_DEVICE_OFFLOADED
+#define tls_is_skb_tx_device_offloaded(skb)				\
+	((skb)->sk && tls_is_sk_tx_device_offloaded((skb)->sk))
+#endif
+
 /* 6.5: skb_gso_segment() moved to net/gso.h. */
 #ifdef HAVE_NET_GSO_H
 #include <net/gso.h>

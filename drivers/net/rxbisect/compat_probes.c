@@ -65,6 +65,26 @@ long rxb_probe(struct page *page)
 }
 #endif
 
+/* 6.7: the kTLS offload asks an skb, not its socket, if it is offloaded. */
+#ifdef HAVE_TLS_IS_SKB_TX_DEVICE_OFFLOADED
+#include <net/tls.h>
+bool rxb_probe(const struct sk_buff *skb)
+{
+	return tls_is_skb_tx_device_offloaded(skb);
+}
+#endif
+
+/* The kTLS device offload's skb mark (CONFIG_TLS_DEVICE; 6.11: its own
+ * CONFIG_SKB_DECRYPTED, which TLS_DEVICE selects).
+ */
+#ifdef HAVE_SKB_DECRYPTED
+#include <linux/skbuff.h>
+int rxb_probe(struct sk_buff *skb)
+{
+	return skb->decrypted;
+}
+#endif
+
 /* 6.5: skb_gso_segment() moved to net/gso.h. */
 #ifdef HAVE_NET_GSO_H
 #include <net/gso.h>

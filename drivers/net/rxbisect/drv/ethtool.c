@@ -63,7 +63,9 @@ enum {
 	RXB_DS_HDS_TX, RXB_DS_HDS_TX_NIC, RXB_DS_HDS_TX_HOST,
 	RXB_DS_HDS_FALLBACK, RXB_DS_HDS_WHOLE, RXB_DS_HDS_HELD,
 	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED, RXB_DS_PCIE_HMMIO,
-	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD,
+	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD, RXB_DS_TLS_ACTIVE,
+	RXB_DS_TLS_ADDED, RXB_DS_TLS_REFUSED, RXB_DS_TLS_DELETED,
+	RXB_DS_TLS_CONFIRMED,
 	RXB_DEV_STATS
 };
 
@@ -131,6 +133,11 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_PCIE_HMMIO]	= "pcie_to_host_mmio_bytes",
 	[RXB_DS_PCIE_MMIO_RD]	= "pcie_mmio_reads",
 	[RXB_DS_CTX_BAD]	= "nic_ctx_violations",
+	[RXB_DS_TLS_ACTIVE]	= "tls_ctx_active",
+	[RXB_DS_TLS_ADDED]	= "tls_ctx_added",
+	[RXB_DS_TLS_REFUSED]	= "tls_ctx_refused",
+	[RXB_DS_TLS_DELETED]	= "tls_ctx_deleted",
+	[RXB_DS_TLS_CONFIRMED]	= "tls_resync_confirmed",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -149,14 +156,24 @@ static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 	"ntuple_steered", "pcie_to_host_data_bytes", "pcie_to_host_meta_bytes",
 	"pcie_to_nic_desc_bytes", "pcie_to_nic_mmio_bytes",
 	"pcie_to_host_mmio_bytes", "pcie_mmio_reads",
+	/* the kTLS offload's (struct rxb_nic_tls_qcounters) */
+	"tls_decrypted", "tls_records", "tls_encrypted", "tls_resync_req",
+	"tls_auth_fail",
 };
 
 #define RXB_QX_STATS	ARRAY_SIZE(rxb_qx_names)
 #define RXB_QNIC_STATS	ARRAY_SIZE(rxb_qnic_names)
 static_assert(sizeof(struct rxb_qxstats) / sizeof(u64) == RXB_QX_STATS);
 #define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS + RXB_QNIC_STATS)
-/* Per transmit queue: packets, bytes, drops, xdp_xmit, xdp_xmit_errors. */
-#define RXB_TXQ_STATS	5
+/* Per transmit queue: packets, bytes, drops, xdp_xmit, xdp_xmit_errors,
+ * and the kTLS offload's.
+ */
+static const char rxb_txq_names[][ETH_GSTRING_LEN] = {
+	"packets", "bytes", "drops", "xdp_xmit", "xdp_xmit_errors",
+	"tls_records", "tls_packets", "tls_dumps", "tls_drops",
+};
+
+#define RXB_TXQ_STATS	ARRAY_SIZE(rxb_txq_names)
 
 static void rxb_get_drvinfo(struct net_device *dev,
 			    struct ethtool_drvinfo *info)
@@ -622,13 +639,9 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		for (i = 0; i < RXB_QNIC_STATS; i++)
 			ethtool_sprintf(&data, "rx%u_%s", q, rxb_qnic_names[i]);
 	}
-	for (q = 0; q < port->cfg.nqueues; q++) {
-		ethtool_sprintf(&data, "tx%u_packets", q);
-		ethtool_sprintf(&data, "tx%u_bytes", q);
-		ethtool_sprintf(&data, "tx%u_drops", q);
-		ethtool_sprintf(&data, "tx%u_xdp_xmit", q);
-		ethtool_sprintf(&data, "tx%u_xdp_xmit_errors", q);
-	}
+	for (q = 0; q < port->cfg.nqueues; q++)
+		for (i = 0; i < RXB_TXQ_STATS; i++)
+			ethtool_sprintf(&data, "tx%u_%s", q, rxb_txq_names[i]);
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;
 
@@ -644,6 +657,8 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
+	struct rxb_nic_tls_qcounters tc;
+	struct rxb_nic_tls_counters tls;
 	struct rxb_nic_counters nc;
 	struct rxb_txq_counts tx;
 	unsigned int q, i;
@@ -700,8 +715,20 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = qc.to_nic_mmio;
 		*p++ = qc.to_host_mmio;
 		*p++ = qc.mmio_reads;
+		rxb_nic_tls_read_q(port->nic, q, &tc);
+		*p++ = tc.rx_decrypted;
+		*p++ = tc.rx_records;
+		*p++ = tc.rx_encrypted;
+		*p++ = tc.rx_resync_req;
+		*p++ = tc.rx_auth_fail;
 	}
 	tot[RXB_DS_CTX_BAD] = rxb_nic_ctx_violations();
+	rxb_nic_tls_read(port->nic, &tls);
+	tot[RXB_DS_TLS_ACTIVE] = tls.ctx_active;
+	tot[RXB_DS_TLS_ADDED] = tls.ctx_added;
+	tot[RXB_DS_TLS_REFUSED] = tls.ctx_refused;
+	tot[RXB_DS_TLS_DELETED] = tls.ctx_deleted;
+	tot[RXB_DS_TLS_CONFIRMED] = tls.resync_confirmed;
 	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
 	tot[RXB_DS_RUNT] = nc.runt_drops;
 	tot[RXB_DS_STOPPED] = nc.stopped_drops;
@@ -757,6 +784,11 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = tx.drops;
 		*p++ = tx.xdp_xmit;
 		*p++ = tx.xdp_xmit_errors;
+		rxb_nic_tls_read_q(port->nic, q, &tc);
+		*p++ = tc.tx_records;
+		*p++ = tc.tx_packets;
+		*p++ = tc.tx_dumps;
+		*p++ = tc.tx_drops;
 	}
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;

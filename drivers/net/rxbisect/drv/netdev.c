@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/vmalloc.h>
 #include <net/rtnetlink.h>
+#include <net/tls.h>
 #include "rxbisect.h"
 
 /**
@@ -313,9 +314,8 @@ out:
 	return n;
 }
 
-static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
+static void rxb_xmit_one(struct rxb_port *port, struct sk_buff *skb)
 {
-	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_txq_stats *ts = &port->txs[skb_get_queue_mapping(skb)];
 	struct net_device *peer_dev;
 	struct sk_buff *segs, *seg, *next;
@@ -326,7 +326,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (lower) {
 		rxb_lower_xmit(port, lower, skb);
 		rcu_read_unlock();
-		return NETDEV_TX_OK;
+		return;
 	}
 	peer_dev = rcu_dereference(port->peer);
 	if (unlikely(!peer_dev)) {
@@ -336,7 +336,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (!skb_is_gso(skb)) {
 		rxb_wire(netdev_priv(peer_dev), ts, skb);
 		rcu_read_unlock();
-		return NETDEV_TX_OK;
+		return;
 	}
 	/* The Tx engine's TSO: MSS-sized frames, checksums left to DMA. */
 	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
@@ -351,6 +351,22 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 out:
 	rcu_read_unlock();
 	consume_skb(skb);
+}
+
+static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	struct sk_buff_head out;
+
+	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
+		rxb_xmit_one(port, skb);
+		return NETDEV_TX_OK;
+	}
+	/* The NIC's TLS engine; inline, its frames come back to go out. */
+	__skb_queue_head_init(&out);
+	rxb_tls_xmit(port, skb, &out);
+	while ((skb = __skb_dequeue(&out)))
+		rxb_xmit_one(port, skb);
 	return NETDEV_TX_OK;
 }
 
@@ -581,6 +597,7 @@ static void rxb_reconf_commit(struct rxb_reconf *rc)
 	if (rc->running)
 		rxb_rx_start(port, rc->rx);
 	port->cfg = rc->cfg;
+	rxb_nic_tls_set_size(port->nic, port->cfg.mp.tls_contexts);
 }
 
 /**
@@ -780,7 +797,8 @@ static int rxb_init(struct net_device *dev)
 	/* Freed by rxb_free(), which register_netdevice() also calls if it
 	 * fails after this.
 	 */
-	port->nic = rxb_nic_create(dev, port->cfg.nqueues, dev->mtu);
+	port->nic = rxb_nic_create(dev, port->cfg.nqueues, dev->mtu,
+				   port->cfg.mp.tls_contexts);
 	if (!port->nic)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
@@ -841,6 +859,8 @@ static void rxb_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 
 	port->dev = dev;
+	/* The kTLS offload: offered, off (tls.c). */
+	rxb_tls_init(port);
 	INIT_LIST_HEAD(&port->list);
 	port->cfg = rxb_default_cfg;
 	spin_lock_init(&port->stats_lock);

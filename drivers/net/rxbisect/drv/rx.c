@@ -252,7 +252,9 @@ static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
 			const struct rxb_pkt *p)
 {
 	skb_record_rx_queue(skb, rxq->qid);
-	if (!(rxq->rx->port->dev->features & NETIF_F_RXHASH))
+	if ((p->flags & RXB_CQE_F_TLS_META) == RXB_CQE_F_TLS_META)
+		;	/* the hash field is the kTLS offload's word (below) */
+	else if (!(rxq->rx->port->dev->features & NETIF_F_RXHASH))
 		;	/* ethtool -K rxhash off: the NIC's hash is not reported */
 	else if (p->flags & RXB_CQE_F_L4_HASH)
 		skb_set_hash(skb, p->hash, PKT_HASH_TYPE_L4);
@@ -262,6 +264,8 @@ static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_COMPLETE;
 		skb->csum = (__force __wsum)p->csum;
 	}
+	if (unlikely((p->flags & RXB_CQE_F_TLS_META) == RXB_CQE_F_TLS_META))
+		rxb_tls_rx_meta(rxq->rx->port, skb, p->hash);
 	rxq->poll_pkts++;
 	rxq->poll_bytes += p->len;
 }

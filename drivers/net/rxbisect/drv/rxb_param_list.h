@@ -40,6 +40,7 @@
 #define RXB_PARAM_DESC_ceio_release "ceio: lazy credit release: at the end of the NAPI batch (batch) or when the page returns to the page_pool (page)"
 #define RXB_PARAM_DESC_ceio_fetch "ceio: slow-path fetch from the on-NIC tier: async, the paper's async_recv() (fetches posted for every slow entry known, delivered as they complete), or sync, recv() (one fetch at a time)"
 #define RXB_PARAM_DESC_ceio_force_slow "ceio: no credits, every packet takes the slow path (on; needs nicmem_kb > 0)"
+#define RXB_PARAM_DESC_tls_contexts "kTLS offload: entries of the NIC's crypto context table (one per offloaded socket and direction); a full table refuses a socket, which stays in software"
 #define RXB_PARAM_DESC_nicmem_split "NIC header/data split: TCP/UDP headers to host buffers, payloads into the on-NIC memory tier (on; needs nicmem_kb > 0; not with shring-batched or enso)"
 
 RXB_PARAM(ring_model, MODEL, (RXB_MODEL_NAMES), "privring", NULL)
@@ -74,5 +75,7 @@ RXB_PARAM(ceio_release, NAMES, ("batch|page"), "batch", NULL)
 RXB_PARAM(ceio_fetch, NAMES, ("sync|async"), "async", NULL)
 RXB_PARAM(ceio_force_slow, NAMES, ("off|on"), "off", rxb_check_force_slow)
 RXB_PARAM(nicmem_split, NAMES, ("off|on"), "off", rxb_check_split)
+RXB_PARAM(tls_contexts, U32, (RXB_TLS_CTX_MIN, RXB_TLS_CTX_MAX),
+	  __stringify(RXB_TLS_CTX_DEF), NULL)
 
 #undef RXB_PARAM

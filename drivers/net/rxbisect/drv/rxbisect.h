@@ -449,6 +449,8 @@ struct rxb_tx_src {
  * @fault: fault injection knobs.
  * @work_buf: memory the work knob touches.
  * @dbg_dir: debugfs directory of this port.
+ * @tls_rx: the kTLS offload's RX contexts, by the NIC's id (RCU readers:
+ *	the receive path's resync requests).
  * @list: entry in the list of all ports, under RTNL.
  * @rdev: the bus device (devlink instance) owning the port, or NULL for
  *	ports created with "ip link add".
@@ -478,6 +480,7 @@ struct rxb_port {
 	struct rxb_fault fault;
 	u8 *work_buf;
 	struct dentry *dbg_dir;
+	struct xarray tls_rx;
 };
 
 #define RXB_WORK_BUF_SIZE	(4U << 20)
@@ -601,6 +604,12 @@ int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
 unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 			  struct rxb_tx_src *src);
+
+/* tls.c: the kTLS device offload's driver half */
+void rxb_tls_init(struct rxb_port *port);
+void rxb_tls_xmit(struct rxb_port *port, struct sk_buff *skb,
+		  struct sk_buff_head *out);
+void rxb_tls_rx_meta(struct rxb_port *port, struct sk_buff *skb, u32 meta);
 
 /* xdp.c: the XDP path shared by every ring model */
 int rxb_xdp_mem_reg(struct rxb_port *port, struct xdp_mem_info *mem,

@@ -56,11 +56,12 @@ void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues)
  * @dev: the net device the NIC is wired to (names its traces and thread).
  * @nqueues: queues the default indirection table spreads over.
  * @mtu: initial MTU.
+ * @tls_contexts: entries of the kTLS offload's context table.
  *
  * Return: the NIC, with no receive context enabled, or NULL.
  */
 struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
-			       unsigned int mtu)
+			       unsigned int mtu, u32 tls_contexts)
 {
 	struct rxb_nic *nic = kzalloc(sizeof(*nic), GFP_KERNEL);
 	unsigned int q;
@@ -75,6 +76,10 @@ struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
 	skb_queue_head_init(&nic->held);
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		rxb_vec_init(nic, &nic->vec[q]);
+	if (rxb_nic_tls_init(nic, tls_contexts)) {
+		kfree(nic);
+		return NULL;
+	}
 	return nic;
 }
 
@@ -88,6 +93,7 @@ void rxb_nic_destroy(struct rxb_nic *nic)
 		return;
 	rxb_nic_engine_fini(nic);
 	rxb_ntuple_fini(nic);
+	rxb_nic_tls_fini(nic);
 	kfree(nic);
 }
 
@@ -843,6 +849,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 		trace_rxb_drop(nic->dev, name, q, "stopped");
 		return;
 	}
+	rxb_nic_tls_rx(nic, skb, &t, f, q);
 	err = rxb_hwm_rx(ctx->hwm, q, f);
 	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
 		return;

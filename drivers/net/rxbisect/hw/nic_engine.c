@@ -191,6 +191,20 @@ static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
 	}
 }
 
+/* The TLS engine's transmit work (nic_tls.c), bottom halves off. */
+static void rxb_engine_egress(struct rxb_engine *eng)
+{
+	struct llist_node *list = llist_del_all(&eng->egress);
+
+	if (!list)
+		return;
+	local_bh_disable();
+	rcu_read_lock();
+	rxb_nic_tls_egress(eng->nic, llist_reverse_order(list));
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
 static int rxb_engine_fn(void *arg)
 {
 	struct rxb_engine *eng = arg;
@@ -202,17 +216,24 @@ static int rxb_engine_fn(void *arg)
 		 * after this check wakes us, one added before is seen here;
 		 * with wake_up_process() in rxb_nic_stall(), and in
 		 * rxb_nic_ctx_kick() after the driver set the doorbell
-		 * pending flag.
+		 * pending flag; with llist_add() in rxb_nic_tls_xmit() for
+		 * the egress queue.
 		 */
-		if (READ_ONCE(eng->nic->engine_stall) ||
-		    (llist_empty(&eng->ingress) &&
-		     !rxb_nic_doorbells_pending(eng->nic))) {
+		if (llist_empty(&eng->egress) &&
+		    (READ_ONCE(eng->nic->engine_stall) ||
+		     (llist_empty(&eng->ingress) &&
+		      !rxb_nic_doorbells_pending(eng->nic)))) {
 			if (kthread_should_stop())
 				break;
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
+		rxb_engine_egress(eng);
+		if (READ_ONCE(eng->nic->engine_stall)) {
+			cond_resched();
+			continue;
+		}
 		/* Doorbells the driver posted (rxb_nic_ctx_kick() woke us). */
 		if (llist_empty(&eng->ingress)) {
 			rxb_nic_serve_doorbells(eng->nic);
@@ -248,6 +269,7 @@ int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
 	eng->nic = nic;
 	eng->cpu = cpu;
 	init_llist_head(&eng->ingress);
+	init_llist_head(&eng->egress);
 	eng->task = kthread_create(rxb_engine_fn, eng, "rxb-nic/%s",
 				   netdev_name(nic->dev));
 	if (IS_ERR(eng->task)) {
@@ -271,6 +293,7 @@ static void rxb_engine_free(struct rxb_engine *eng)
 	/* No sender still adds to the ingress queue after this. */
 	synchronize_net();
 	kthread_stop(eng->task);
+	rxb_engine_egress(eng);
 	rxb_engine_run(eng, llist_reverse_order(llist_del_all(&eng->ingress)));
 	kfree(eng);
 }

@@ -46,6 +46,8 @@
  *	not yet signalled.
  * @nic: owner.
  */
+struct rxb_tls_table;
+
 struct rxb_vector {
 	unsigned long flags;
 	int cpu;
@@ -69,6 +71,8 @@ struct rxb_vector {
  * @task: the thread.
  * @nic: its NIC.
  * @ingress: frames from the wire (multi-producer llist, lock-free).
+ * @egress: frames the driver posted to the TLS engine (nic_tls.c), in
+ *	the same way.
  * @len: frames in @ingress.
  * @cpu: the CPU the thread is bound to.
  */
@@ -76,6 +80,7 @@ struct rxb_engine {
 	struct task_struct *task;
 	struct rxb_nic *nic;
 	struct llist_head ingress;
+	struct llist_head egress;
 	atomic_t len;
 	int cpu;
 };
@@ -361,6 +366,7 @@ struct rxb_nic_ctx {
  * @wire_xmit: the port's wire, where the NIC's own TX sends (the
  *	header/data split's TX commands); set by the driver.
  * @wire_arg: its argument.
+ * @tls: the kTLS offload's context table (nic_tls.c).
  */
 struct rxb_nic {
 	struct net_device *dev;
@@ -397,6 +403,7 @@ struct rxb_nic {
 	void (*wire_xmit)(void *arg, unsigned int q,
 			  struct sk_buff_head *frames);
 	void *wire_arg;
+	struct rxb_tls_table *tls;
 };
 
 /**
@@ -453,6 +460,14 @@ void rxb_nic_hds_doorbell(void *arg, u32 page);
 
 /* nic_engine.c */
 void rxb_nic_engine_fini(struct rxb_nic *nic);
+
+/* nic_tls.c */
+int rxb_nic_tls_init(struct rxb_nic *nic, u32 size);
+void rxb_nic_tls_fini(struct rxb_nic *nic);
+void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
+		    const struct rxb_nic_tuple *key, struct rxb_frame *f,
+		    unsigned int q);
+void rxb_nic_tls_egress(struct rxb_nic *nic, struct llist_node *list);
 
 /* rss.c */
 void rxb_nic_parse(const u8 *frame, unsigned int len,
