@@ -26,7 +26,8 @@ when it is broken; no file is exempt by its name:
           either side's model interface (rxb_hw_model.h, rxb_drv_model.h)
           nor a side's folder, but rxb_hw_model.h and rxb_drv_model.h
           themselves.
-  core    hw/models/**, drv/models/**, lib/**, hw/wss.c, hw/nic_mem.c and
+  core    hw/models/**, drv/models/**, lib/**, hw/wss.c, hw/nic_mem.c,
+          hw/tls_rec.c and
           include/rxbisect/* but rxb_nic.h: built in userspace too, so no
           netdev, skb or page_pool API, nor their headers.
 
@@ -70,7 +71,7 @@ CALL = re.compile(r"\b(rxb_\w+)\s*\(")
 PROTO = re.compile(r"\b(rxb_\w+)\s*\(")
 
 # Headers of one side only, in include/rxbisect (besides the side's folder).
-NIC_HEADERS = {"rxb_hw_model.h", "rxb_nicmem.h", "rxb_wss.h"}
+NIC_HEADERS = {"rxb_hw_model.h", "rxb_nicmem.h", "rxb_wss.h", "rxb_tls.h"}
 DRIVER_HEADERS = {"rxb_drv_model.h"}
 
 
@@ -268,7 +269,8 @@ def check(root):
                         f"{chain[-1]}{via(chain)}")
     core = [f for f in hw + drv if "/models/" in f] + lib
     core += [f for f in inc if os.path.basename(f) != "rxb_nic.h"]
-    core += [f for f in (HW + "/wss.c", HW + "/nic_mem.c") if f in hw]
+    core += [f for f in (HW + "/wss.c", HW + "/nic_mem.c", HW + "/tls_rec.c")
+             if f in hw]
     for rel in core:
         for line, name, _ in t.includes(rel):
             if NET_HEADERS.match(name):

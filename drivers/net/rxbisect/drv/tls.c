@@ -307,6 +307,7 @@ void rxb_tls_xmit(struct rxb_port *port, struct sk_buff *skb,
 void rxb_tls_rx_meta(struct rxb_port *port, struct sk_buff *skb, u32 meta)
 {
 	struct rxb_tls_drv *d;
+	u32 seq;
 
 	if (meta & RXB_TLS_META_DECRYPTED) {
 		rxb_skb_set_decrypted(skb, true);
@@ -319,10 +320,12 @@ void rxb_tls_rx_meta(struct rxb_port *port, struct sk_buff *skb, u32 meta)
 	rcu_read_lock();
 	d = xa_load(&port->tls_rx, meta & RXB_TLS_META_ID);
 	/* The completion was read with acquire: the mailbox is written. */
-	if (d)
-		tls_offload_rx_resync_request(d->sk,
-			cpu_to_be32(le32_to_cpu(READ_ONCE(d->mbox.hdr_seq)) +
-				    TLS_HEADER_SIZE - 1));
+	if (d) {
+		/* The stack names a header by its last byte. */
+		seq = le32_to_cpu(READ_ONCE(d->mbox.hdr_seq)) +
+		      TLS_HEADER_SIZE - 1;
+		tls_offload_rx_resync_request(d->sk, cpu_to_be32(seq));
+	}
 	rcu_read_unlock();
 }
 

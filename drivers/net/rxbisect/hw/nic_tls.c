@@ -99,6 +99,7 @@ enum {
 	RXB_TLS_Q_RX_ENCRYPTED, RXB_TLS_Q_RX_RESYNC, RXB_TLS_Q_RX_AUTH_FAIL,
 	RXB_TLS_Q_NUM
 };
+
 static_assert(sizeof(struct rxb_nic_tls_qcounters) ==
 	      RXB_TLS_Q_NUM * sizeof(u64));
 
