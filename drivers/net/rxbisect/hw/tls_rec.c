@@ -423,8 +423,13 @@ static u32 rx_track(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 pos,
 		if (!hdr_ok(r, r->track_hdr)) {
 			r->mode = RXB_TLS_SEARCH;
 			res->lost = true;
-			/* Search again from after the bad header's start. */
-			return max(pos, at + n - RXB_TLS_HDR_LEN + 1);
+			/* Search again from after the bad header's start: from
+			 * the packet's first byte when it began before it.
+			 */
+			at += n;
+			if (at < RXB_TLS_HDR_LEN)
+				return pos;
+			return max(pos, at - RXB_TLS_HDR_LEN + 1);
 		}
 		r->track_seq += RXB_TLS_HDR_LEN +
 				(r->track_hdr[3] << 8 | r->track_hdr[4]);
