@@ -316,9 +316,9 @@ static void gcm_ref(const struct flow *f, const u8 *nonce, const u8 *aad,
 	EVP_CIPHER_CTX_free(x);
 }
 
-/* @nrec records of at most @max data bytes each. */
-static void flow_make(struct flow *f, const struct cfg *k, u64 seed, u32 nrec,
-		      u32 max)
+/* @nrec records of at most @max data bytes each (@fixed: exactly). */
+static void flow_make_sized(struct flow *f, const struct cfg *k, u64 seed,
+			    u32 nrec, u32 max, bool fixed)
 {
 	struct rng g = { seed };
 	u32 pre = rec_pre(k->tls13), i, o, dlen, rlen, cap;
@@ -347,7 +347,7 @@ static void flow_make(struct flow *f, const struct cfg *k, u64 seed, u32 nrec,
 		u8 type = 23;
 
 		f->rs[i] = o;
-		dlen = data_size(&g, max);
+		dlen = fixed ? max : data_size(&g, max);
 		if (f->tls13) {
 			/* The inner content type ends the plaintext. */
 			p[pre + dlen] = rng_pct(&g, 10) ? 22 : 23;
@@ -391,6 +391,12 @@ static void flow_make(struct flow *f, const struct cfg *k, u64 seed, u32 nrec,
 	}
 	f->rs[nrec] = o;
 	f->total = o;
+}
+
+static void flow_make(struct flow *f, const struct cfg *k, u64 seed, u32 nrec,
+		      u32 max)
+{
+	flow_make_sized(f, k, seed, nrec, max, false);
 }
 
 static void flow_free(struct flow *f)
@@ -1224,6 +1230,159 @@ static void test_rx_reorder(const void __always_unused *arg)
 	}
 }
 
+/*
+ * The search's rules, on records of 200 data bytes (TLS 1.2, 229 bytes on
+ * the wire) with fake headers planted in ciphertext: a candidate whose
+ * next header lies in the same packet and fails is no candidate; after a
+ * false candidate (never confirmed) the tracked lengths meet a bad header,
+ * whole or split by a packet boundary, and the search goes on right after
+ * it in the same packet; a confirmation while a tracked header is split
+ * resumes only at the boundary after that header.
+ */
+struct srch {
+	struct rx x;
+	u8 *w;			/* the wire, with the planted bytes */
+};
+
+static void srch_setup(struct srch *s, u64 seed)
+{
+	memset(s, 0, sizeof(*s));
+	flow_make_sized(&s->x.f, &cfgs[0], seed, 16, 200, true);
+	cipher_init(&s->x.c, s->x.f.key, s->x.f.keylen);
+	rxb_tls_rec_init(&s->x.r, &t_ops, &s->x.c, false, s->x.f.salt,
+			 s->x.f.iv, s->x.f.rec_seq0, s->x.f.seq0);
+	s->w = dup_bytes(s->x.f.wire, s->x.f.total);
+}
+
+static void srch_teardown(struct srch *s)
+{
+	free(s->w);
+	flow_free(&s->x.f);
+	cipher_fini(&s->x.c);
+}
+
+/* A fake header at @o with length field @l; zeros where it says the next
+ * one is (an impossible header).
+ */
+static void srch_plant(struct srch *s, u32 o, u32 l)
+{
+	u8 *h = s->w + o;
+
+	h[0] = 23;
+	h[1] = 3;
+	h[2] = 3;
+	h[3] = l >> 8;
+	h[4] = l & 0xff;
+	memset(s->w + o + RXB_TLS_HDR_LEN + l, 0, RXB_TLS_HDR_LEN);
+}
+
+/* Receive [@a, @b) of the planted wire; check it against @dec_exp. */
+static void srch_rx(struct srch *s, u32 a, u32 b, bool dec_exp,
+		    struct rxb_tls_rx_res *res)
+{
+	u8 *p = dup_bytes(s->w + a, b - a);
+
+	rxb_tls_rx(&s->x.r, s->x.f.seq0 + a, p, b - a, res);
+	EXPECT_EQ(res->decrypted, dec_exp);
+	EXPECT(!memcmp(p, (res->decrypted ? s->x.f.dec : s->w) + a, b - a),
+	       "[%u, %u)", a, b);
+	EXPECT_EQ(res->auth_fail, 0);
+	free(p);
+}
+
+static void test_rx_search(const void __always_unused *arg)
+{
+	struct rxb_tls_rx_res res;
+	struct rx_stats st;
+	struct srch s;
+	const u32 *rs;
+	u32 o;
+
+	/* The candidate's next header, in the packet, fails: no candidate;
+	 * the true header between the two is found.
+	 */
+	srch_setup(&s, 0x8500);
+	rs = s.x.f.rs;
+	o = rs[5] - 30;
+	srch_plant(&s, o, 40);
+	srch_rx(&s, o, rs[5] + 60, false, &res);
+	EXPECT(res.lost && res.resync);
+	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[5]);
+	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[5],
+				  s.x.f.rec_seq0 + 5));
+	srch_rx(&s, rs[5] + 60, rs[7], false, &res);
+	EXPECT_EQ(res.records, 1);
+	srch_rx(&s, rs[7], rs[9] + 7, true, &res);
+	EXPECT_EQ(res.records, 2);
+	srch_teardown(&s);
+
+	/* A false candidate whose next header lies in the next packet and
+	 * fails there: lost, and the true header after it in that packet
+	 * is found.
+	 */
+	srch_setup(&s, 0x8501);
+	rs = s.x.f.rs;
+	o = rs[5] - 100;
+	srch_plant(&s, o, 200);
+	srch_rx(&s, o, rs[5] + 60, false, &res);
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + o,
+	       "candidate %u, planted %u", res.resync_seq - s.x.f.seq0, o);
+	srch_rx(&s, rs[5] + 60, rs[6] + 30, false, &res);
+	EXPECT(res.lost, "the bad tracked header");
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + rs[6],
+	       "candidate %u, header %u", res.resync_seq - s.x.f.seq0, rs[6]);
+	EXPECT(!rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + o, s.x.f.rec_seq0));
+	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[6],
+				  s.x.f.rec_seq0 + 6));
+	srch_rx(&s, rs[6] + 30, rs[8], false, &res);
+	srch_rx(&s, rs[8], rs[9] + 100, true, &res);
+	srch_teardown(&s);
+
+	/* The same with the bad tracked header split by the packets'
+	 * boundary (two bytes in the first): the search goes on in the
+	 * second.
+	 */
+	srch_setup(&s, 0x8502);
+	rs = s.x.f.rs;
+	o = rs[5] - 100;
+	srch_plant(&s, o, rs[5] - 22 - o - RXB_TLS_HDR_LEN);
+	srch_rx(&s, o, rs[5] - 20, false, &res);
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + o,
+	       "candidate %u, planted %u", res.resync_seq - s.x.f.seq0, o);
+	srch_rx(&s, rs[5] - 20, rs[5] + 100, false, &res);
+	EXPECT(res.lost, "the bad tracked header");
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + rs[5],
+	       "split bad header: candidate %u (resync %d), header %u",
+	       res.resync_seq - s.x.f.seq0, res.resync, rs[5]);
+	srch_teardown(&s);
+
+	/* Confirmed while the tracked header rs[5] is split (two bytes in
+	 * the packet before): resume at rs[6], not inside rs[5]'s header.
+	 */
+	srch_setup(&s, 0x8503);
+	rs = s.x.f.rs;
+	{
+		struct rng g = { 1 };
+		const struct arrival arr[] = {
+			{ 0, rs[2] },
+			{ rs[3] + 50, rs[5] + 2 - rs[3] - 50 },
+			{ rs[5] + 2, rs[6] + 10 - rs[5] - 2 },
+			{ rs[6] + 10, rs[8] - rs[6] - 10 },
+			{ rs[8], rs[9] - rs[8] },
+			{ rs[9], RXB_TLS_HDR_LEN - 1 },
+			{ rs[9] + RXB_TLS_HDR_LEN - 1, rs[12] - rs[9] -
+			  RXB_TLS_HDR_LEN + 1 },
+		};
+
+		rx_sim(&s.x, arr, ARRAY_SIZE(arr), &g, 0, &st);
+		EXPECT_EQ(st.confirms, 1);
+		EXPECT_EQ(st.resumes, 1);
+		EXPECT_EQ(st.decrypted, 5);
+	}
+	srch_teardown(&s);
+	ktap_diag("planted headers: a candidate whose next header fails is skipped; after a false candidate the bad tracked header, whole or split, is followed by the true one in the same packet; a confirmation during a split header resumes after it");
+}
+
 /* ---- threads: one engine per flow, flows on several threads ---- */
 
 #define NTHREADS	4
@@ -1506,6 +1665,7 @@ int main(void)
 		{ "tls:rx_corrupt", test_rx_corrupt, NULL },
 		{ "tls:rx_loss", test_rx_loss, NULL },
 		{ "tls:rx_reorder", test_rx_reorder, NULL },
+		{ "tls:rx_search", test_rx_search, NULL },
 		{ "tls:threads", test_threads, NULL },
 		{ "tls:fuzz", test_fuzz, NULL },
 	};
