@@ -463,8 +463,15 @@ void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 		if (r->mode != RXB_TLS_SEARCH)
 			res->lost = true;	/* bytes were lost */
 		r->mode = RXB_TLS_SEARCH;
-	} else if (r->mode != RXB_TLS_SEARCH) {
+	} else {
 		pos = r->next_seq - seq;	/* partly old: the rest only */
+		/* Searching, only headers that end in the new bytes: software
+		 * may have parsed one in the old bytes already, and would
+		 * never confirm it.
+		 */
+		if (r->mode == RXB_TLS_SEARCH)
+			pos = pos < RXB_TLS_HDR_LEN ? 0 :
+			      pos - (RXB_TLS_HDR_LEN - 1);
 	}
 	r->next_seq = end;
 	while (pos < len) {
