@@ -201,8 +201,8 @@ static void t_ghash_update(struct rxb_tls_cipher *c, const u8 *p, u32 len)
 {
 	u32 k;
 
-	if (!c->ghash_on)
-		abort();	/* the engine hashed without a ghash_init */
+	if (!EXPECT(c->ghash_on, "GHASH update without ghash_init"))
+		return;
 	if (c->npart) {
 		k = min(len, 16 - c->npart);
 		memcpy(c->part + c->npart, p, k);
@@ -222,6 +222,7 @@ static void t_ghash_update(struct rxb_tls_cipher *c, const u8 *p, u32 len)
 
 static void t_ghash_final(struct rxb_tls_cipher *c, u8 out[16])
 {
+	EXPECT(c->ghash_on, "GHASH final without ghash_init");
 	if (c->npart) {
 		memset(c->part + c->npart, 0, 16 - c->npart);
 		ghash_block(c, c->part);
@@ -941,7 +942,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < n; i++) {
 		u32 off = arr[i].off, len = arr[i].len, end = off + len;
-		u32 newstart, sync_from = ~0U, b;
+		u32 newstart, sstart, sync_from = ~0U, b;
 		bool gap, exp_dec = false, searching;
 		u8 *p = dup_bytes(f->wire + off, len);
 
@@ -983,6 +984,9 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 		}
 		next = end;
 		searching = mode == M_SEARCH;
+		/* Searching, the first header that ends in the new bytes. */
+		sstart = max(off, newstart < RXB_TLS_HDR_LEN - 1 ? 0 :
+				  newstart - (RXB_TLS_HDR_LEN - 1));
 		if (mode == M_SYNC) {
 			sync_from = newstart;
 			exp_dec = newstart == off;
@@ -1002,9 +1006,9 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 			EXPECT(searching || fuzzy,
 			       "arrival %u: resync request while not searching",
 			       i);
-			EXPECT(cand >= off && cand + RXB_TLS_HDR_LEN <= end,
+			EXPECT(cand >= sstart && cand + RXB_TLS_HDR_LEN <= end,
 			       "arrival %u: candidate %u outside [%u, %u)", i,
-			       cand, off, end);
+			       cand, sstart, end);
 			if (!is_hdr(f, cand)) {
 				/* The pattern matched ciphertext: software
 				 * never confirms it.
@@ -1020,8 +1024,10 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 				confirmed = false;
 				pend = false;
 			} else {
-				/* The first header wholly in the packet. */
-				b = boundary_from(f, off);
+				/* The first header wholly in the packet and
+				 * ending in its new bytes.
+				 */
+				b = boundary_from(f, sstart);
 				EXPECT(fuzzy || cand == b,
 				       "arrival %u: candidate %u, first header %u",
 				       i, cand, b);
@@ -1046,8 +1052,10 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 				st->false_refused += 2;
 			}
 		} else if (searching && !fuzzy) {
-			/* Liveness: a whole header in the packet is found. */
-			b = boundary_from(f, off);
+			/* Liveness: a whole header in the packet, ending in
+			 * its new bytes, is found.
+			 */
+			b = boundary_from(f, sstart);
 			EXPECT(b + RXB_TLS_HDR_LEN > end,
 			       "arrival %u [%u, %u): header at %u not found",
 			       i, off, end, b);
@@ -1356,6 +1364,45 @@ static void test_rx_search(const void __always_unused *arg)
 	       res.resync_seq - s.x.f.seq0, res.resync, rs[5]);
 	srch_teardown(&s);
 
+	/* Searching, a partly old packet (a spurious retransmission) holds
+	 * a whole header in its old bytes, rs[5], split between two earlier
+	 * packets: software has parsed it (the lost bytes before it came
+	 * again), so it would never confirm it and the engine would track,
+	 * unconfirmed, until the next loss.  The candidate must be the
+	 * first header ending in the new bytes, rs[6].
+	 */
+	srch_setup(&s, 0x8504);
+	rs = s.x.f.rs;
+	srch_rx(&s, 0, rs[2], true, &res);
+	srch_rx(&s, rs[4] + 10, rs[5] - 50, false, &res);	/* a gap */
+	EXPECT(res.lost && !res.resync);
+	srch_rx(&s, rs[5] - 50, rs[5] + 2, false, &res);
+	EXPECT(!res.resync);
+	srch_rx(&s, rs[5] + 2, rs[5] + 100, false, &res);
+	EXPECT(!res.resync);
+	srch_rx(&s, rs[2], rs[4] + 10, false, &res);		/* old */
+	srch_rx(&s, rs[5] - 10, rs[6] + 50, false, &res);
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + rs[6],
+	       "old bytes searched: candidate %u (resync %d), want %u",
+	       res.resync_seq - s.x.f.seq0, res.resync, rs[6]);
+	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[6],
+				  s.x.f.rec_seq0 + 6));
+	srch_rx(&s, rs[6] + 50, rs[7] + 20, false, &res);
+	srch_rx(&s, rs[7] + 20, rs[9], true, &res);
+	/* And a header that straddles the old and the new bytes is found
+	 * (software cannot have parsed it yet).
+	 */
+	srch_rx(&s, rs[11] + 10, rs[12], false, &res);		/* a gap */
+	EXPECT(res.lost && !res.resync);
+	srch_rx(&s, rs[12], rs[12] + 2, false, &res);
+	srch_rx(&s, rs[12] + 2, rs[13] + 2, false, &res);
+	EXPECT(!res.resync);
+	srch_rx(&s, rs[13] - 30, rs[13] + 40, false, &res);
+	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + rs[13],
+	       "straddling header: candidate %u (resync %d), want %u",
+	       res.resync_seq - s.x.f.seq0, res.resync, rs[13]);
+	srch_teardown(&s);
+
 	/* Confirmed while the tracked header rs[5] is split (two bytes in
 	 * the packet before): resume at rs[6], not inside rs[5]'s header.
 	 */
@@ -1484,7 +1531,7 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 	const struct cfg *k = &cfgs[rng_range(g, 0, 3)];
 	u8 key[32], salt[4], iv[8], *p, *q;
 	struct rxb_tls_rec rx, tx;
-	struct rxb_tls_cipher c;
+	struct rxb_tls_cipher crx, ctx;
 	struct rxb_tls_rx_res res;
 	struct rxb_tls_tx_res tres;
 	u32 i, len, seq, last_cand = 0;
@@ -1493,10 +1540,14 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 	rng_bytes(g, key, sizeof(key));
 	rng_bytes(g, salt, sizeof(salt));
 	rng_bytes(g, iv, sizeof(iv));
-	cipher_init(&c, key, k->keylen);
+	/* Each engine its own cipher state (the GHASH runs across calls). */
+	cipher_init(&crx, key, k->keylen);
+	cipher_init(&ctx, key, k->keylen);
 	seq = rng_next(g);
-	rxb_tls_rec_init(&rx, &t_ops, &c, k->tls13, salt, iv, rng_next(g), seq);
-	rxb_tls_rec_init(&tx, &t_ops, &c, k->tls13, salt, iv, rng_next(g), seq);
+	rxb_tls_rec_init(&rx, &t_ops, &crx, k->tls13, salt, iv, rng_next(g),
+			 seq);
+	rxb_tls_rec_init(&tx, &t_ops, &ctx, k->tls13, salt, iv, rng_next(g),
+			 seq);
 	for (i = 0; i < 100; i++, (*ops)++) {
 		switch (rng_next(g) % 8) {
 		case 0:
@@ -1550,7 +1601,8 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 		fuzz_sane(&rx);
 		fuzz_sane(&tx);
 	}
-	cipher_fini(&c);
+	cipher_fini(&crx);
+	cipher_fini(&ctx);
 }
 
 /*
