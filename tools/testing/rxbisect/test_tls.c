@@ -317,9 +317,12 @@ static void gcm_ref(const struct flow *f, const u8 *nonce, const u8 *aad,
 	EVP_CIPHER_CTX_free(x);
 }
 
-/* @nrec records of at most @max data bytes each (@fixed: exactly). */
+/*
+ * @nrec records of at most @max data bytes each (@fixed: exactly); with
+ * @empty_pct, that share of them empty (the fuzz only).
+ */
 static void flow_make_sized(struct flow *f, const struct cfg *k, u64 seed,
-			    u32 nrec, u32 max, bool fixed)
+			    u32 nrec, u32 max, bool fixed, u32 empty_pct)
 {
 	struct rng g = { seed };
 	u32 pre = rec_pre(k->tls13), i, o, dlen, rlen, cap;
@@ -349,6 +352,8 @@ static void flow_make_sized(struct flow *f, const struct cfg *k, u64 seed,
 
 		f->rs[i] = o;
 		dlen = fixed ? max : data_size(&g, max);
+		if (empty_pct && rng_pct(&g, empty_pct))
+			dlen = 0;
 		if (f->tls13) {
 			/* The inner content type ends the plaintext. */
 			p[pre + dlen] = rng_pct(&g, 10) ? 22 : 23;
@@ -397,7 +402,7 @@ static void flow_make_sized(struct flow *f, const struct cfg *k, u64 seed,
 static void flow_make(struct flow *f, const struct cfg *k, u64 seed, u32 nrec,
 		      u32 max)
 {
-	flow_make_sized(f, k, seed, nrec, max, false);
+	flow_make_sized(f, k, seed, nrec, max, false, 0);
 }
 
 static void flow_free(struct flow *f)
@@ -925,6 +930,13 @@ struct rx_stats {
 	u32 confirms, stale_refused, false_refused, resumes, records;
 };
 
+/* Software's answer for the header at @hdr: its record's number. */
+static bool sim_confirm(struct rx *x, u32 hdr)
+{
+	return rxb_tls_rx_confirm(&x->r, x->f.seq0 + hdr,
+				  x->f.rec_seq0 + rec_of(&x->f, hdr));
+}
+
 /*
  * Run @n arrivals through @x's engine.  @max_delay: confirmations come
  * 0..@max_delay packets after the request.  @strict: check the model
@@ -1032,9 +1044,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 				       "arrival %u: candidate %u, first header %u",
 				       i, cand, b);
 				if (pend) {
-					EXPECT(!rxb_tls_rx_confirm(&x->r,
-								   f->seq0 + pend_seq,
-								   f->rec_seq0 + rec_of(f, pend_seq)));
+					EXPECT(!sim_confirm(x, pend_seq));
 					st->stale_refused++;
 				}
 				mode = M_TRACK;
@@ -1063,8 +1073,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 		if (gap && pend) {
 			/* Asked before the gap: stale now. */
 			if (!res.resync || pend_seq != res.resync_seq - f->seq0) {
-				EXPECT(!rxb_tls_rx_confirm(&x->r, f->seq0 + pend_seq,
-							   f->rec_seq0 + rec_of(f, pend_seq)));
+				EXPECT(!sim_confirm(x, pend_seq));
 				st->stale_refused++;
 				pend = false;
 			}
@@ -1082,8 +1091,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 confirm:
 		if (pend) {
 			if (!pend_due) {
-				EXPECT(rxb_tls_rx_confirm(&x->r, f->seq0 + pend_seq,
-							  f->rec_seq0 + rec_of(f, pend_seq)),
+				EXPECT(sim_confirm(x, pend_seq),
 				       "arrival %u: confirmation of %u refused",
 				       i, pend_seq);
 				st->confirms++;
@@ -1255,7 +1263,7 @@ struct srch {
 static void srch_setup(struct srch *s, u64 seed)
 {
 	memset(s, 0, sizeof(*s));
-	flow_make_sized(&s->x.f, &cfgs[0], seed, 16, 200, true);
+	flow_make_sized(&s->x.f, &cfgs[0], seed, 16, 200, true, 0);
 	cipher_init(&s->x.c, s->x.f.key, s->x.f.keylen);
 	rxb_tls_rec_init(&s->x.r, &t_ops, &s->x.c, false, s->x.f.salt,
 			 s->x.f.iv, s->x.f.rec_seq0, s->x.f.seq0);
@@ -1441,11 +1449,19 @@ static void *thread_fn(void *arg)
 
 	for (round = 0; round < 2; round++) {
 		for (k = 0; k < ARRAY_SIZE(cfgs); k++) {
+			u64 seed = 0x9000 + 64 * id + 8 * round + k;
+			struct rng g = { seed };
 			struct tx t;
+			u32 n, a;
 
-			tx_setup(&t, &cfgs[k], 0x9000 + 64 * id + 8 * round + k,
-				 40);
+			tx_setup(&t, &cfgs[k], seed, 40);
 			EXPECT_EQ(tx_stream(&t), t.f.nrec);
+			for (n = 0; n < 10; n++) {
+				a = rng_range(&g, 0, t.f.total - 1);
+				EXPECT(tx_retransmit(&t, &g, a,
+						     min(a + pkt_size(&g),
+							 t.f.total), true));
+			}
 			tx_teardown(&t);
 			rx_loss_one(&cfgs[k], 0x9800 + 64 * id + 8 * round + k,
 				    60, true);
@@ -1463,7 +1479,7 @@ static void test_threads(const void __always_unused *arg)
 		pthread_create(&t[i], NULL, thread_fn, (void *)i);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
-	ktap_diag("%d threads, each 2 x 4 ciphers x (TX in sequence, RX with loss) on its own flows' engines",
+	ktap_diag("%d threads, each 2 x 4 ciphers x (TX in sequence and 10 retransmissions, RX with loss) on its own flows' engines",
 		  NTHREADS);
 }
 
@@ -1525,8 +1541,13 @@ static bool fuzz_sane(const struct rxb_tls_rec *r)
 					    RXB_TLS12_NONCE_LEN));
 }
 
+struct fuzz_stats {
+	u32 ops, decrypted, resyncs, confirmed, auth_fail, tx_pkts, retx;
+	u32 modelled;
+};
+
 /* Random garbage into an RX and a TX engine. */
-static void fuzz_garbage(struct rng *g, u32 *ops)
+static void fuzz_garbage(struct rng *g, struct fuzz_stats *fs)
 {
 	const struct cfg *k = &cfgs[rng_range(g, 0, 3)];
 	u8 key[32], salt[4], iv[8], *p, *q;
@@ -1548,11 +1569,12 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 			 seq);
 	rxb_tls_rec_init(&tx, &t_ops, &ctx, k->tls13, salt, iv, rng_next(g),
 			 seq);
-	for (i = 0; i < 100; i++, (*ops)++) {
+	for (i = 0; i < 100; i++, fs->ops++) {
 		switch (rng_next(g) % 8) {
 		case 0:
-			rxb_tls_rx_confirm(&rx, rng_pct(g, 70) ? last_cand :
-					   rng_next(g), rng_next(g));
+			fs->confirmed += rxb_tls_rx_confirm(&rx, rng_pct(g, 70) ?
+							    last_cand : rng_next(g),
+							    rng_next(g));
 			break;
 		case 1:
 		case 2:
@@ -1594,6 +1616,9 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 				       "a packet not decrypted was changed");
 			if (res.resync)
 				last_cand = res.resync_seq;
+			fs->decrypted += res.decrypted;
+			fs->resyncs += res.resync;
+			fs->auth_fail += res.auth_fail;
 			free(p);
 			free(q);
 			break;
@@ -1606,24 +1631,57 @@ static void fuzz_garbage(struct rng *g, u32 *ops)
 }
 
 /*
+ * TX over @x's flow: in sequence in random packets, with retransmissions
+ * (of any range, the dump in several pieces) now and then; every packet
+ * must give the wire's bytes.
+ */
+static void fuzz_tx(struct rx *x, struct rng *g, struct fuzz_stats *fs)
+{
+	struct tx t = { .f = x->f };
+	u32 o = 0, e, a;
+
+	cipher_init(&t.c, t.f.key, t.f.keylen);
+	rxb_tls_rec_init(&t.r, &t_ops, &t.c, t.f.tls13, t.f.salt, t.f.iv,
+			 t.f.rec_seq0, t.f.seq0);
+	while (o < t.f.total && ktap_failures() < 5) {
+		e = min(o + (rng_pct(g, 50) ? rng_range(g, 1, 64) :
+			     pkt_size(g)), t.f.total);
+		if (rng_pct(g, 15)) {
+			a = rng_range(g, 0, o);
+			tx_retransmit(&t, g, a, min(a + pkt_size(g), t.f.total),
+				      false);
+			fs->retx++;
+			/* Back to where the stream was. */
+			tx_retransmit(&t, g, o, e, false);
+		} else {
+			tx_pkt(&t, o, e);
+		}
+		fs->tx_pkts++;
+		o = e;
+	}
+	cipher_fini(&t.c);
+}
+
+/*
  * A real flow mutated: random cuts, loss, reordering, duplicates and
  * overlaps, random confirmations (true ones with the right record number,
  * false ones), sometimes flipped bytes.  Without flips every decrypted
  * packet must hold the plaintext and no tag may fail.
  */
-static void fuzz_flow(struct rng *g, u32 *ops)
+static void fuzz_flow(struct rng *g, struct fuzz_stats *fs)
 {
 	const struct cfg *k = &cfgs[rng_range(g, 0, 3)];
 	bool flips = rng_pct(g, 30);
-	u32 i, n, last_cand = 0, have_cand = 0;
+	u32 i, n, cur, last_cand = 0, have_cand = 0;
 	struct rxb_tls_rx_res res;
 	struct arrival *arr;
 	struct rx x;
 	u8 *wire;
 
 	/* Small records too: a random bound on the data's size. */
-	flow_make(&x.f, k, rng_next(g), rng_range(g, 2, 40),
-		  rng_pct(g, 50) ? rng_range(g, 1, 100) : 16384);
+	flow_make_sized(&x.f, k, rng_next(g), rng_range(g, 2, 40),
+			rng_pct(g, 50) ? rng_range(g, 1, 100) : 16384, false,
+			rng_pct(g, 30) ? 20 : 0);
 	cipher_init(&x.c, x.f.key, x.f.keylen);
 	rxb_tls_rec_init(&x.r, &t_ops, &x.c, x.f.tls13, x.f.salt, x.f.iv,
 			 x.f.rec_seq0, x.f.seq0);
@@ -1632,25 +1690,50 @@ static void fuzz_flow(struct rng *g, u32 *ops)
 	if (flips)
 		for (i = rng_range(g, 1, 4); i--;)
 			wire[rng_range(g, 0, x.f.total - 1)] ^= rng_range(g, 1, 255);
-	arr = xmalloc(2 * x.npkts * sizeof(*arr) + 16);
-	n = 0;
-	for (i = 0; i < 2 * x.npkts; i++) {
-		u32 a = rng_range(g, 0, x.npkts - 1);
+	/* Mostly in order; 5 % each lost, an old one again, a swap. */
+	arr = xmalloc((2 * x.npkts + 2) * sizeof(*arr));
+	for (n = 0, cur = 0; cur < x.npkts;) {
+		u32 a = cur, r = rng_next(g) % 20;
 
-		if (rng_pct(g, 60) && i < x.npkts)
-			a = i;
+		if (r == 0) {
+			cur++;
+			continue;
+		}
+		if (r == 1) {
+			a = rng_range(g, 0, cur);
+		} else if (r == 2 && cur + 1 < x.npkts) {
+			arr[n].off = x.offs[cur + 1];
+			arr[n].len = x.offs[cur + 2] - x.offs[cur + 1];
+			n++;
+			cur++;
+		} else {
+			cur++;
+		}
 		arr[n].off = x.offs[a];
 		arr[n].len = x.offs[a + 1] - x.offs[a];
 		if (rng_pct(g, 10)) {
-			u32 e = min(arr[n].off + arr[n].len + rng_range(g, 0, 3000),
-				    x.f.total);
+			/* Sent again with other boundaries. */
+			u32 e = min(arr[n].off + arr[n].len +
+				    rng_range(g, 0, 3000), x.f.total);
 
 			arr[n].off -= min(arr[n].off, rng_range(g, 0, 3000));
 			arr[n].len = e - arr[n].off;
 		}
 		n++;
 	}
-	for (i = 0; i < n; i++, (*ops)++) {
+	if (!flips && rng_pct(g, 50)) {
+		/* The model's checks on random arrivals. */
+		struct rx_stats st;
+
+		rx_sim(&x, arr, n, g, rng_range(g, 0, 4), &st);
+		fs->ops += st.pkts;
+		fs->decrypted += st.decrypted;
+		fs->resyncs += st.resyncs;
+		fs->confirmed += st.confirms;
+		fs->modelled++;
+		n = 0;
+	}
+	for (i = 0; i < n; i++, fs->ops++) {
 		u32 off = arr[i].off, len = arr[i].len;
 		u8 *p = dup_bytes(wire + off, len);
 
@@ -1663,6 +1746,9 @@ static void fuzz_flow(struct rng *g, u32 *ops)
 			       "[%u, %u) decrypted wrong", off, off + len);
 		if (!flips)
 			EXPECT_EQ(res.auth_fail, 0);
+		fs->decrypted += res.decrypted;
+		fs->resyncs += res.resync;
+		fs->auth_fail += res.auth_fail;
 		if (res.resync) {
 			last_cand = res.resync_seq - x.f.seq0;
 			have_cand = 1;
@@ -1673,8 +1759,10 @@ static void fuzz_flow(struct rng *g, u32 *ops)
 			if (rng_pct(g, 20))
 				s += rng_range(g, 1, 30);
 			if (is_hdr(&x.f, s))
-				rxb_tls_rx_confirm(&x.r, x.f.seq0 + s,
-						   x.f.rec_seq0 + rec_of(&x.f, s));
+				fs->confirmed +=
+					rxb_tls_rx_confirm(&x.r, x.f.seq0 + s,
+							   x.f.rec_seq0 +
+							   rec_of(&x.f, s));
 			else if (s != last_cand)
 				EXPECT(!rxb_tls_rx_confirm(&x.r, x.f.seq0 + s,
 							   rng_next(g)),
@@ -1686,6 +1774,7 @@ static void fuzz_flow(struct rng *g, u32 *ops)
 	}
 	free(arr);
 	free(wire);
+	fuzz_tx(&x, g, fs);
 	rx_teardown(&x);
 }
 
@@ -1694,17 +1783,19 @@ static void test_fuzz(const void __always_unused *arg)
 	const char *e = getenv("RXB_FUZZ_SECS");
 	double secs = e ? atof(e) : 2, t0 = ktap_now();
 	struct rng g = { 0xf022 };
-	u32 iters = 0, ops = 0;
+	struct fuzz_stats fs = {};
+	u32 iters = 0;
 
 	while (ktap_now() - t0 < secs && ktap_failures() < 5) {
 		if (iters % 2)
-			fuzz_flow(&g, &ops);
+			fuzz_flow(&g, &fs);
 		else
-			fuzz_garbage(&g, &ops);
+			fuzz_garbage(&g, &fs);
 		iters++;
 	}
-	ktap_diag("%.0f s: %u runs (garbage and mutated flows), %u engine calls; no crash, no packet not decrypted changed",
-		  secs, iters, ops);
+	ktap_diag("%.0f s: %u runs (garbage and mutated flows, %u of them checked against the model), %u RX/TX calls: %u packets decrypted, %u resync requests, %u confirmations taken, %u tags failed; %u TX packets (%u retransmissions) equal to the reference",
+		  secs, iters, fs.modelled, fs.ops, fs.decrypted, fs.resyncs,
+		  fs.confirmed, fs.auth_fail, fs.tx_pkts, fs.retx);
 }
 
 int main(void)
