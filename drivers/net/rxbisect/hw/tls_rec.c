@@ -16,7 +16,9 @@
  * allows; when the next header after it lies in the same packet it must
  * pass too.  Where the paper is silent, these are our choices: candidates
  * are looked for within one packet only (a header split by a packet
- * boundary waits for the next candidate); a tracked header that fails
+ * boundary waits for the next candidate), and in a partly old packet only
+ * among headers that end in its new bytes (software may have parsed an
+ * older one, and would never confirm it); a tracked header that fails
  * sends the engine back to searching; a confirmation that names another
  * header than the current candidate is stale and ignored.
  */
