@@ -88,7 +88,8 @@ enum rxb_tls_mode {
  * @ops: its crypto units.
  * @c: their state.
  * @tls13: TLS 1.3 (else 1.2).
- * @mode: enum rxb_tls_mode (TX: always RXB_TLS_SYNC).
+ * @mode: enum rxb_tls_mode (TX: RXB_TLS_SYNC, or RXB_TLS_SEARCH out of step
+ *	after an impossible header until rxb_tls_tx_resync()).
  * @iv: the static part of the nonce: the salt, and TLS 1.3's iv after it.
  * @rec_seq: sequence number of the current record (of the next one at a
  *	record boundary).

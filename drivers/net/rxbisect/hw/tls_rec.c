@@ -16,7 +16,9 @@
  * allows; when the next header after it lies in the same packet it must
  * pass too.  Where the paper is silent, these are our choices: candidates
  * are looked for within one packet only (a header split by a packet
- * boundary waits for the next candidate); a tracked header that fails
+ * boundary waits for the next candidate), and in a partly old packet only
+ * among headers that end in its new bytes (software may have parsed an
+ * older one, and would never confirm it); a tracked header that fails
  * sends the engine back to searching; a confirmation that names another
  * header than the current candidate is stale and ignored.
  */
@@ -423,8 +425,13 @@ static u32 rx_track(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 pos,
 		if (!hdr_ok(r, r->track_hdr)) {
 			r->mode = RXB_TLS_SEARCH;
 			res->lost = true;
-			/* Search again from after the bad header's start. */
-			return max(pos, at + n - RXB_TLS_HDR_LEN + 1);
+			/* Search again from after the bad header's start: from
+			 * the packet's first byte when it began before it.
+			 */
+			at += n;
+			if (at < RXB_TLS_HDR_LEN)
+				return pos;
+			return max(pos, at - RXB_TLS_HDR_LEN + 1);
 		}
 		r->track_seq += RXB_TLS_HDR_LEN +
 				(r->track_hdr[3] << 8 | r->track_hdr[4]);
@@ -458,8 +465,15 @@ void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 		if (r->mode != RXB_TLS_SEARCH)
 			res->lost = true;	/* bytes were lost */
 		r->mode = RXB_TLS_SEARCH;
-	} else if (r->mode != RXB_TLS_SEARCH) {
+	} else {
 		pos = r->next_seq - seq;	/* partly old: the rest only */
+		/* Searching, only headers that end in the new bytes: software
+		 * may have parsed one in the old bytes already, and would
+		 * never confirm it.
+		 */
+		if (r->mode == RXB_TLS_SEARCH)
+			pos = pos < RXB_TLS_HDR_LEN ? 0 :
+			      pos - (RXB_TLS_HDR_LEN - 1);
 	}
 	r->next_seq = end;
 	while (pos < len) {
