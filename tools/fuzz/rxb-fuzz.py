@@ -780,7 +780,8 @@ class Fuzzer:
         r = self.r
         port = r.choice(self.ports)
         feat = r.choice(["rx", "rxhash", "gro", "tso", "sg", "ntuple", "tx",
-                         "rx-vlan-offload", "hw-tc-offload"])
+                         "rx-vlan-offload", "hw-tc-offload",
+                         "tls-hw-tx-offload", "tls-hw-rx-offload"])
         on = r.choice(["on", "off"])
         log("   ethtool -K %s %s %s" % (port, feat, on))
         rc, out, err = self.eth(port, "-K", port, feat, on)
