@@ -29,7 +29,9 @@
 #             not, each sender's NIC encrypted at least the records the
 #             application sent (tx<q>_tls_records), each receiver's NIC
 #             decrypted them (rx<q>_tls_records, rx<q>_tls_decrypted > 0)
-#             and passed none up encrypted (rx<q>_tls_encrypted 0), no
+#             and passed none up encrypted (rx<q>_tls_encrypted 0 where
+#             TCP did not retransmit: a spurious retransmission of a slow
+#             VM reaches the NIC out of sequence), no
 #             drops or authentication failures, tls_ctx_added = the
 #             contexts (TX and RX per socket on each port), all deleted
 #             again (tls_ctx_active back); TLS 1.3, which the kernel's
