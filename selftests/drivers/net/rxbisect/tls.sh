@@ -11,7 +11,8 @@
 #   default   tls-hw-tx-offload and tls-hw-rx-offload are off on both ports;
 #   software  TLS 1.2 and 1.3, AES-GCM-128 and -256, both directions at
 #             once, record sizes drawn from 1 B to 16 KiB, then records of
-#             1-31 B, records of 16 KiB, sendfile() of a file, three
+#             1-31 B, records of 16 KiB, sendfile() of a file (also with
+#             TLS_TX_ZEROCOPY_RO, which software kTLS ignores), three
 #             connections at once and one after the other: byte-exact, and
 #             in each namespace's /proc/net/tls_stat TlsTxSw and TlsRxSw
 #             move by the sockets opened, TlsTxDevice, TlsRxDevice and
@@ -36,7 +37,8 @@
 #             contexts (TX and RX per socket on each port), all deleted
 #             again (tls_ctx_active back); TLS 1.3, which the kernel's
 #             tls_device does not offload (6.1, 6.12), stays in software
-#             with no context added; small and full records; sendfile();
+#             with no context added; small and full records; sendfile(),
+#             also with TLS_TX_ZEROCOPY_RO;
 #             netem loss 2 %: resync requests (rx<q>_tls_resync_req),
 #             confirmations (tls_resync_confirmed, TlsRxDeviceResync),
 #             TX record dumps for the retransmissions, no TlsDecryptError;
@@ -382,13 +384,16 @@ records_case() {
 }
 
 # sendfile_case WHAT: sendfile() of a 1 MiB file (plus 777 B: a partial
-# last page) both ways.
+# last page) both ways, then again with TLS_TX_ZEROCOPY_RO on the sending
+# sockets (a device offload may send the page-cache pages as they are;
+# software kTLS ignores it).
 sendfile_case() {
 	local f=$RXB_TMP/sendfile.bin
 	[ -s "$f" ] || head -c $((1048576 + 777)) /dev/urandom >"$f"
 	SARGS="--sendfile $f"
-	ktap_test_result "$1: sendfile() of a 1 MiB file both ways, byte-exact, tls_stat" \
-		pair_run "sendfile$OFFLOAD" 1.2 128 1 --dir both --sendfile "$f" --rec-min 1 --rec-max 16384
+	ktap_test_result "$1: sendfile() of a 1 MiB file both ways, also zero-copy, byte-exact, tls_stat" \
+		eval 'pair_run "sendfile$OFFLOAD" 1.2 128 1 --dir both --sendfile "$f" &&
+		      pair_run "sendfile-zc$OFFLOAD" 1.2 256 1 --dir both --sendfile "$f" --zerocopy'
 	SARGS=
 }
 
@@ -514,6 +519,7 @@ done <<-EOF
 	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 --conns 65
 	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 --corrupt 100
 	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 --sendfile /dev/null
+	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 --zerocopy
 	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 surplus
 	client --addr 192.0.2.2 --port 4000 --seed 1 --bytes 100 --port
 EOF
@@ -628,7 +634,7 @@ OFFLOAD_CASES=(
 	"$(matrix_desc offload 1.3 128)"
 	"$(matrix_desc offload 1.3 256)"
 	"offload: records of 1-31 B both ways, and of 16 KiB, byte-exact"
-	"offload: sendfile() of a 1 MiB file both ways, byte-exact, tls_stat"
+	"offload: sendfile() of a 1 MiB file both ways, also zero-copy, byte-exact, tls_stat"
 	"offload: netem loss 2% on both ports, both ways, byte-exact"
 	"offload: netem delay 1ms reorder 2% on both ports, both ways, byte-exact"
 	"offload toggled off and on under traffic: byte-exact, new sockets take the setting"

@@ -17,7 +17,8 @@
  *   rxb_ktls client --addr A --port P --seed S [--tls 1.2|1.3]
  *		     [--cipher 128|256] (--bytes N | --sendfile FILE)
  *		     [--rec-min A] [--rec-max B] [--dir tx|rx|both]
- *		     [--conns K] [--serial] [--toggle-cmd CMD] [--timeout SECS]
+ *		     [--conns K] [--serial] [--toggle-cmd CMD] [--zerocopy]
+ *		     [--timeout SECS]
  *	Open K connections (default 1) to A:P, all at once (the transfers
  *	then run one connection after the other, all of them open), or with
  *	--serial one at a time (open, transfer, close).  On each connection
@@ -29,9 +30,11 @@
  *	16384): without MSG_MORE, each call of at most 16384 bytes makes one
  *	TLS record.  With --toggle-cmd, CMD (sh -c) runs once per connection
  *	when half of its bytes went out (or came in, for --dir rx) and must
- *	exit 0.  --corrupt OFFSET flips the byte at that offset of each
- *	connection's client -> server payload before it is sent (a check of
- *	the receiver's check).
+ *	exit 0.  --zerocopy (with --sendfile) sets TLS_TX_ZEROCOPY_RO on the
+ *	sending sockets (both ends'), so that a device offload may send the
+ *	file's page-cache pages as they are.  --corrupt OFFSET flips the
+ *	byte at that offset of each connection's client -> server payload
+ *	before it is sent (a check of the receiver's check).
  *
  * The payload of connection c in direction d is a pattern of the seed:
  * byte i is byte (i % 8) of splitmix64(seed, c, d, i / 8); with --sendfile
@@ -104,6 +107,7 @@
 
 #define F_SERIAL	1u
 #define F_SENDFILE	2u
+#define F_ZEROCOPY	4u
 
 enum dir { DIR_TX = 1, DIR_RX = 2, DIR_BOTH = 3 };
 
@@ -277,6 +281,22 @@ static int set_crypto(const struct opts *o, int fd, int optname,
 		fail("setsockopt(SOL_TLS, %s, TLS %s AES-GCM-%u): %s",
 		     optname == TLS_TX ? "TLS_TX" : "TLS_RX",
 		     o->tls == 13 ? "1.3" : "1.2", o->cipher, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * TLS_TX_ZEROCOPY_RO: sendfile() may hand the page-cache pages to the
+ * device unencrypted (the file must not change meanwhile); only a device
+ * offload (tls_device) acts on it, software kTLS accepts and ignores it.
+ */
+static int set_zerocopy(int fd)
+{
+	unsigned int one = 1;
+
+	if (setsockopt(fd, SOL_TLS, TLS_TX_ZEROCOPY_RO, &one, sizeof(one)) < 0) {
+		fail("setsockopt(SOL_TLS, TLS_TX_ZEROCOPY_RO): %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -710,7 +730,7 @@ static int hello_unpack(struct hello *h, const unsigned char *p)
 	if (!h->conns || h->conns > MAX_CONNS || h->conn >= h->conns ||
 	    h->dir < DIR_TX || h->dir > DIR_BOTH || !h->rec_min ||
 	    h->rec_min > h->rec_max || h->rec_max > REC_MAX ||
-	    h->bytes > MAX_BYTES || (h->flags & ~(F_SERIAL | F_SENDFILE))) {
+	    h->bytes > MAX_BYTES || (h->flags & ~(F_SERIAL | F_SENDFILE | F_ZEROCOPY))) {
 		fail("the hello's parameters are out of range");
 		return -1;
 	}
@@ -809,6 +829,8 @@ static int server_setup(const struct opts *o, int lfd, unsigned int i,
 		     c->h.seed, c->h.conn);
 		return -1;
 	}
+	if ((c->h.flags & F_ZEROCOPY) && set_zerocopy(c->fd))
+		return -1;
 	return 0;
 }
 
@@ -958,7 +980,8 @@ static int client_open(const struct opts *o, unsigned int i, __u64 bytes)
 		usleep(20000);
 	}
 	if (recv_exact(fd, &go, 1, "go byte") || set_ulp(fd) ||
-	    set_crypto(o, fd, TLS_TX, c2s(i)) || set_crypto(o, fd, TLS_RX, s2c(i)))
+	    set_crypto(o, fd, TLS_TX, c2s(i)) || set_crypto(o, fd, TLS_RX, s2c(i)) ||
+	    ((o->flags & F_ZEROCOPY) && set_zerocopy(fd)))
 		goto err;
 	if (go != GO_BYTE) {
 		fail("connection %u: the server's first byte is 0x%02x", i,
@@ -1061,6 +1084,7 @@ static void bad_usage(const char *why, ...)
 		"       %s client --addr A --port P --seed S [--tls 1.2|1.3] [--cipher 128|256]\n"
 		"                (--bytes N | --sendfile FILE) [--rec-min A] [--rec-max B]\n"
 		"                [--dir tx|rx|both] [--conns K] [--serial] [--toggle-cmd CMD]\n"
+		"                [--zerocopy]\n"
 		"                [--timeout SECS] [--corrupt OFFSET]\n"
 		"  record sizes 1..%u bytes, --bytes 1..%llu, --conns 1..%u, --timeout 1..3600\n",
 		prog, prog, REC_MAX, MAX_BYTES, MAX_CONNS);
@@ -1089,6 +1113,7 @@ static __u64 parse_num(const char *opt, const char *s, __u64 min, __u64 max)
 enum {
 	O_ADDR = 1, O_PORT, O_TLS, O_CIPHER, O_SEED, O_BYTES, O_RMIN, O_RMAX,
 	O_DIR, O_FILE, O_CONNS, O_SERIAL, O_TOGGLE, O_TIMEOUT, O_CORRUPT,
+	O_ZEROCOPY,
 };
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -1109,6 +1134,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "toggle-cmd", required_argument, NULL, O_TOGGLE },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "corrupt", required_argument, NULL, O_CORRUPT },
+		{ "zerocopy", no_argument, NULL, O_ZEROCOPY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1207,6 +1233,10 @@ static void parse(int argc, char **argv, struct opts *o)
 		case O_TIMEOUT:
 			o->timeout = parse_num("--timeout", optarg, 1, 3600);
 			break;
+		case O_ZEROCOPY:
+			o->flags |= F_ZEROCOPY;
+			client_only = "--zerocopy";
+			break;
 		case O_CORRUPT:
 			o->corrupt = parse_num("--corrupt", optarg, 0, MAX_BYTES - 1);
 			o->have_corrupt = 1;
@@ -1240,6 +1270,8 @@ static void parse(int argc, char **argv, struct opts *o)
 	} else if (!o->have_bytes) {
 		bad_usage("--bytes or --sendfile is required for the client");
 	}
+	if ((o->flags & F_ZEROCOPY) && !o->file)
+		bad_usage("--zerocopy is for --sendfile");
 	if (o->rec_min > o->rec_max)
 		bad_usage("--rec-min %u is above --rec-max %u", o->rec_min, o->rec_max);
 	if (o->have_corrupt && (o->file || o->corrupt >= o->bytes))
