@@ -515,7 +515,8 @@ vm_cost="jumbo.sh 320 kdrv_tests.sh 350 xdp.sh 270 nf.sh 230 kfwd_tests.sh 180
 rxbisect_props.sh 150 nicmem.sh 120 faults.sh 120 shring_traffic.sh 100
 updown_switch.sh 90 napi_modes.sh 80 fuzz.sh 70 reconfig_fault.sh 70
 ntuple.sh 70 queue_restart.sh 70 af_xdp.sh 60 nic_ctx.sh 60 rss.sh 60
-shring_reconfig.sh 50 devlink.sh 50 rxbisect_model.sh 45 pcie_bytes.sh 40
+shring_reconfig.sh 50 devlink.sh 50 tls.sh 50 rxbisect_model.sh 45
+pcie_bytes.sh 40
 flow_table.sh 40 badinput.sh 40 lower.sh 40 ceio.sh 40 coalesce.sh 40
 ethtool_live.sh 40 traffic.sh 40 nic_bh.sh 40 corec.sh 40 invalid.sh 35
 enso.sh 35 shring_traffic_batched.sh 35 shring_traffic_list.sh 35
