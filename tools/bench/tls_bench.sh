@@ -1,0 +1,496 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kTLS device offload's measurements (thesis chapter 3, §3.5.1 and
+# §3.5.4; issue 34 item 6), with tools/bench/ktls_bulk.c as the
+# application: TLS 1.2, AES-GCM, a fixed key, 16 KiB records.
+#
+# Part "cpu": the application core's cost.  A bulk transfer over the port
+# pair rxb0 (namespace NS0) - rxb1 (NS1), one queue each, the NIC on its
+# own engine thread (engine=cpu$PEER_CPU).  The measured application runs
+# in NS0 pinned to APP_CPU, and rxb0's queue interrupts APP_CPU (its NAPI:
+# ACKs and TX completions for TX, the whole receive path for RX, as the
+# thesis's single core does all of its host's work); the peer application,
+# rxb1's queue interrupt and both NICs' engine threads are on PEER_CPU.
+# TX: NS0 sends; RX: NS0 receives, NS1 sends.  Each of plain TCP, software
+# kTLS (tls-hw-*-offload off) and the device offload (on) moves BYTES; the
+# cost is APP_CPU's busy time per byte: user + nice + system + irq +
+# softirq of its /proc/stat line over the transfer (ns/B).  That and not
+# the process's rusage, because the receive path's softirq work on that
+# CPU is charged to whatever task it interrupts (or to ksoftirqd): the
+# CPU's line holds all of it, and nothing runs there but the application
+# and its port's interrupt.  The process's own CPU time is recorded too
+# (self ns/B).  Each repetition runs the three modes back to back, in an
+# order that rotates, and the ratio sw/offload is taken within it; the
+# table gives the median and range over REPS.  The emulated NIC does the
+# offloaded crypto on its engine thread, i.e. on PEER_CPU's busy time, not
+# APP_CPU's (Documentation/rxbisect-tls.rst, "who pays").
+#
+# Part "loss": the offload's effectiveness under loss and reordering.  Two
+# ports stacked on a veth pair (rxbA on vA in NS0, rxbB on vB in NS1), so
+# that netem can act on the wire below the NICs (netem with a delay on an
+# offloading port itself makes the kernel drop the offloaded skbs); netem
+# on vA only, the data direction (NS0 sends to NS1).  Per condition (LOSS:
+# "0 1 2 5 r2" = 0, 1, 2, 5 % loss, 2 % reordering: netem "delay
+# REORDER_DELAY reorder 2%", i.e. 2 % of the packets skip the delay and
+# overtake the others), one verified transfer of LOSS_BYTES: every record
+# software received, classified by the tls:tls_device_decrypted tracepoint
+# as the thesis's Fig. 3.16b/3.17b do (fully offloaded: every packet
+# decrypted by the NIC; partially; not offloaded), the NIC's own count of
+# records it decrypted (rx tls_records), packets it passed up encrypted,
+# resync requests and confirmations, TX record dumps (retransmissions);
+# /proc/net/tls_stat's TlsDecryptError must stay 0 and every byte must
+# arrive intact, else the script fails.
+#
+# Run as root where the module loads (it is unloaded first and at the end):
+#   make tls-bench [TLS_BENCH_ARGS='--reps 5']
+#   tools/vm/run-vm.sh -- tools/bench/tls_bench.sh --out results/x
+#   tools/bench/tls_bench.sh --app-cpu 2 --peer-cpu 3 --bytes 1G   (a host)
+# Options (the environment variable of the same meaning in brackets):
+#   --reps N          repetitions of part cpu (REPS, 3)
+#   --bytes N         bytes per transfer of part cpu (BYTES, 4M; K, M, G)
+#   --loss-bytes N    bytes per transfer of part loss (LOSS_BYTES, 4M)
+#   --loss LIST       conditions of part loss (LOSS, "0 1 2 5 r2"): N is
+#                     N % loss, rN is N % reordering
+#   --reorder-delay D netem delay for reordering (REORDER_DELAY, 1ms)
+#   --app-cpu N       the measured application's CPU (APP_CPU, 0)
+#   --peer-cpu N      peer, engine threads, peer IRQ (PEER_CPU, 1)
+#   --cipher 128|256  AES-GCM key bits (CIPHER, 128)
+#   --parts LIST      "cpu loss" (PARTS), either or both
+#   --out DIR         results (OUT, results/tls-bench-DATE)
+# Writes OUT/cpu.csv, OUT/loss.csv and OUT/tls.md (the tables printed).
+# Exit status: 0 done, 1 a failure (setup, transfer, integrity, a mode
+# that did not run as asked), 2 bad usage.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+lib=$top/selftests/drivers/net/rxbisect
+
+usage() {
+	[ -n "${1:-}" ] && echo "tls_bench: $1" >&2
+	sed -n '/^# Options/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+REPS=${REPS:-3}
+BYTES=${BYTES:-4M}
+LOSS_BYTES=${LOSS_BYTES:-4M}
+LOSS=${LOSS:-0 1 2 5 r2}
+REORDER_DELAY=${REORDER_DELAY:-1ms}
+APP_CPU=${APP_CPU:-0}
+PEER_CPU=${PEER_CPU:-1}
+CIPHER=${CIPHER:-128}
+PARTS=${PARTS:-cpu loss}
+OUT=${OUT:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--parts|--out)
+		[ $# -ge 2 ] || usage "$1 needs a value" ;;
+	esac
+	case $1 in
+	--reps)		REPS=$2; shift 2 ;;
+	--bytes)	BYTES=$2; shift 2 ;;
+	--loss-bytes)	LOSS_BYTES=$2; shift 2 ;;
+	--loss)		LOSS=$2; shift 2 ;;
+	--reorder-delay) REORDER_DELAY=$2; shift 2 ;;
+	--app-cpu)	APP_CPU=$2; shift 2 ;;
+	--peer-cpu)	PEER_CPU=$2; shift 2 ;;
+	--cipher)	CIPHER=$2; shift 2 ;;
+	--parts)	PARTS=$2; shift 2 ;;
+	--out)		OUT=$2; shift 2 ;;
+	-h|--help)	usage ;;
+	*)		usage "unknown argument '$1'" ;;
+	esac
+done
+
+# size N[KMG] -> bytes, or nothing when malformed
+size() {
+	local v=$1 m=1
+	case $v in
+	*[kK]) m=1024; v=${v%?} ;;
+	*M) m=$((1024 * 1024)); v=${v%?} ;;
+	*G) m=$((1024 * 1024 * 1024)); v=${v%?} ;;
+	esac
+	[[ $v =~ ^[1-9][0-9]{0,12}$ ]] && echo $((v * m))
+}
+
+[[ $REPS =~ ^[1-9][0-9]{0,3}$ ]] || usage "REPS must be a whole number 1..9999, not '$REPS'"
+b=$(size "$BYTES") || b=
+[ -n "$b" ] || usage "BYTES must be a positive size (N, NK, NM, NG), not '$BYTES'"
+BYTES=$b
+b=$(size "$LOSS_BYTES") || b=
+[ -n "$b" ] || usage "LOSS_BYTES must be a positive size (N, NK, NM, NG), not '$LOSS_BYTES'"
+LOSS_BYTES=$b
+for c in $LOSS; do
+	[[ $c =~ ^r?([0-9]|[1-9][0-9])(\.[0-9]+)?$ ]] ||
+		usage "a LOSS condition is N or rN with N a percentage below 100, not '$c'"
+done
+[ -n "${LOSS// /}" ] || usage "LOSS is empty"
+[[ $REORDER_DELAY =~ ^[1-9][0-9]*(us|ms)$ ]] || usage "REORDER_DELAY is Nus or Nms, not '$REORDER_DELAY'"
+for c in APP_CPU PEER_CPU; do
+	[[ ${!c} =~ ^(0|[1-9][0-9]{0,4})$ ]] || usage "$c must be a CPU number, not '${!c}'"
+done
+[ "$APP_CPU" != "$PEER_CPU" ] || usage "APP_CPU and PEER_CPU must differ"
+[ "$CIPHER" = 128 ] || [ "$CIPHER" = 256 ] || usage "CIPHER is 128 or 256, not '$CIPHER'"
+DO_CPU=
+DO_LOSS=
+for p in $PARTS; do
+	case $p in
+	cpu) DO_CPU=1 ;;
+	loss) DO_LOSS=1 ;;
+	*) usage "PARTS are cpu and loss, not '$p'" ;;
+	esac
+done
+[ -n "$DO_CPU$DO_LOSS" ] || usage "PARTS is empty"
+
+# ---- environment -------------------------------------------------------------
+
+fail() { echo "tls_bench: FAIL: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || fail "must run as root"
+for c in $APP_CPU $PEER_CPU; do
+	[ "$c" = 0 ] || [ "$(cat "/sys/devices/system/cpu/cpu$c/online" 2>/dev/null)" = 1 ] ||
+		fail "CPU $c is not online (--app-cpu/--peer-cpu)"
+done
+BULK=${KTLS_BULK:-$top/build/bench/ktls_bulk}
+if [ ! -x "$BULK" ]; then
+	mkdir -p "$(dirname "$BULK")" &&
+		cc -O2 -Wall -o "$BULK" "$here/ktls_bulk.c" ||
+		fail "$BULK is not built and cc failed (make -C $top build/bench/ktls_bulk)"
+fi
+for t in ip ethtool tc ss modprobe awk; do
+	command -v "$t" >/dev/null || fail "$t is not installed"
+done
+# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
+source "$lib/lib.sh"
+if modinfo -n rxbisect >/dev/null 2>&1; then
+	RXB_MODPROBE=1
+elif [ -r "${RXB_KO:-}" ]; then
+	RXB_MODPROBE=0
+else
+	fail "rxbisect is not installed (make install) and RXB_KO is not set"
+fi
+modprobe tls 2>/dev/null
+[ -r /proc/net/tls_stat ] || fail "no kTLS (modprobe tls failed; CONFIG_TLS_DEVICE?)"
+
+OUT=${OUT:-$top/results/tls-bench-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT" || exit 1
+RXB_TMP=$(mktemp -d /tmp/rxb-tlsbench.XXXXXX)
+NS0=rxbt-a-$$
+NS1=rxbt-b-$$
+VA=rxbtva$$
+VB=rxbtvb$$
+TRACE=
+cleanup() {
+	[ -n "$TRACE" ] && { echo 0 > "$TRACE/tracing_on"; rmdir "$TRACE"; } 2>/dev/null
+	ip link del "$VA" 2>/dev/null
+	rxb_cleanup
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+PORT=$((20000 + $$ % 20000))
+MD=$OUT/tls.md
+: > "$MD"
+
+progress() { printf '[%4ds] %s\n' "$SECONDS" "$*" | tee -a "$OUT/progress.log" >&2; }
+say() { echo "$*" | tee -a "$MD"; }
+
+# The tracepoint that classifies each record software receives on an
+# offloaded socket (net/tls/tls_device.c, tls_device_decrypted()), in a
+# trace instance of our own.
+trace_setup() {
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$t/instances" ] && break
+	done
+	[ -d "$t/events/tls/tls_device_decrypted" ] || return 1
+	TRACE=$t/instances/rxb-tlsbench-$$
+	mkdir "$TRACE" 2>/dev/null || { TRACE=; return 1; }
+	echo 8192 > "$TRACE/buffer_size_kb"
+	echo 1 > "$TRACE/events/tls/tls_device_decrypted/enable" || return 1
+	echo 1 > "$TRACE/tracing_on"
+}
+
+# trace_count: "records fully partly none lost" since the last call, then
+# empty the buffer.
+trace_count() {
+	awk '/^# entries-in-buffer/ { split($3, a, "/"); lost = a[2] - a[1] }
+		/tls_device_decrypted:/ { n++
+			if ($0 ~ / encrypted=0 decrypted=1/) f++
+			else if ($0 ~ / encrypted=1 decrypted=0/) s++
+			else p++ }
+		END { printf "%d %d %d %d %d\n", n, f, p, s, lost }' "$TRACE/trace"
+	echo > "$TRACE/trace"
+}
+
+declare -A ST=()
+# stats NS IF PREFIX: ethtool -S IF and /proc/net/tls_stat in NS into
+# ST[PREFIX.name], with the per-queue TLS counters summed over queues
+# (ST[PREFIX.tx_tls_records], ST[PREFIX.rx_tls_records], ...).
+stats() {
+	local k v q
+	while read -r k v; do
+		k=${k%:}
+		[ -n "$v" ] || continue
+		if [[ $k =~ ^(tx|rx)[0-9]+_(tls_.*)$ ]]; then
+			q=$3.${BASH_REMATCH[1]}_${BASH_REMATCH[2]}
+			ST[$q]=$((${ST[$q]:-0} + v))
+		else
+			ST[$3.$k]=$v
+		fi
+	done < <(ip netns exec "$1" ethtool -S "$2" 2>/dev/null)
+	while read -r k v; do
+		ST[$3.$k]=$v
+	done < <(ip netns exec "$1" cat /proc/net/tls_stat)
+}
+
+# snap NS0 IF0 NS1 IF1 WHEN: both sides' counters, zeroing the sums first.
+snap() {
+	local k
+	for k in "${!ST[@]}"; do
+		[[ $k == "$5".* ]] && unset "ST[$k]"
+	done
+	stats "$1" "$2" "$5.0"
+	stats "$3" "$4" "$5.1"
+}
+
+# d SIDE NAME: counter NAME of side 0 or 1, after minus before.
+d() { echo $((${ST[a.$1.$2]:-0} - ${ST[b.$1.$2]:-0})); }
+
+offload() {	# NS IF on|off
+	ip netns exec "$1" ethtool -K "$2" tls-hw-tx-offload "$3" tls-hw-rx-offload "$3" ||
+		fail "ethtool -K $2 tls-hw-*-offload $3"
+}
+
+# transfer NSSEND NSRECV ADDR MEASURED CPU_SEND CPU_RECV BYTES EXTRA...:
+# one ktls_bulk transfer from NSSEND to NSRECV (listening on ADDR); prints
+# the measured side's (send or recv) result line.
+transfer() {
+	local nss=$1 nsr=$2 addr=$3 meas=$4 cs=$5 cr=$6 n=$7 rpid rc port
+	shift 7
+	PORT=$((PORT + 1))
+	port=$PORT
+	ip netns exec "$nsr" "$BULK" recv -l "$port" -n "$n" -C "$cr" "$@" \
+		>"$RXB_TMP/recv.out" 2>"$RXB_TMP/recv.err" &
+	rpid=$!
+	rxb_wait_listen "$nsr" "$port" || { kill "$rpid"; fail "the receiver did not listen"; }
+	ip netns exec "$nss" "$BULK" send -c "$addr:$port" -n "$n" -C "$cs" "$@" \
+		>"$RXB_TMP/send.out" 2>"$RXB_TMP/send.err"
+	rc=$?
+	wait "$rpid" || rc=1
+	if [ "$rc" != 0 ]; then
+		cat "$RXB_TMP/send.err" "$RXB_TMP/recv.err" >&2
+		fail "transfer failed ($*)"
+	fi
+	cat "$RXB_TMP/$meas.out"
+}
+
+kv() {	# LINE KEY
+	[[ " $1 " =~ \ $2=([^ ]*)\  ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# median and range of the numbers on stdin: "median min max"
+stat3() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "- - -"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3g %.3g %.3g\n", m, v[1], v[NR] }'
+}
+
+say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+say ""
+say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
+say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --parts '$PARTS'"
+say ""
+
+# ---- part cpu ----------------------------------------------------------------
+
+# cpu_run DIR MODE REP: one transfer, one row of cpu.csv.
+cpu_run() {
+	local dir=$1 mode=$2 rep=$3 line m=tls busy hz bytes nsb selfb sirq k
+	local snd=0 rcv=1
+	[ "$mode" = plain ] && m=plain
+	offload "$NS0" rxb0 "$([ "$mode" = hw ] && echo on || echo off)"
+	offload "$NS1" rxb1 "$([ "$mode" = hw ] && echo on || echo off)"
+	snap "$NS0" rxb0 "$NS1" rxb1 b
+	if [ "$dir" = tx ]; then
+		line=$(transfer "$NS0" "$NS1" "$RXB_IP1" send "$APP_CPU" "$PEER_CPU" "$BYTES" \
+			-m "$m" -k "$CIPHER" -w 262144) || exit 1
+	else
+		snd=1 rcv=0
+		line=$(transfer "$NS1" "$NS0" "$RXB_IP0" recv "$PEER_CPU" "$APP_CPU" "$BYTES" \
+			-m "$m" -k "$CIPHER" -w 262144) || exit 1
+	fi
+	snap "$NS0" rxb0 "$NS1" rxb1 a
+	# the mode ran as asked: kTLS's device or software path, the NIC's
+	# TLS engine busy or idle
+	case $mode in
+	hw)	[ "$(d $snd TlsTxDevice)" -ge 1 ] && [ "$(d $rcv TlsRxDevice)" -ge 1 ] ||
+			fail "$dir $mode: the sockets did not get the device offload (TlsTxDevice/TlsRxDevice)"
+		[ "$(d $snd tx_tls_records)" -gt 0 ] && [ "$(d $rcv rx_tls_records)" -gt 0 ] ||
+			fail "$dir $mode: the NIC encrypted or decrypted no record" ;;
+	sw)	[ "$(d $snd TlsTxSw)" -ge 1 ] && [ "$(d $rcv TlsRxSw)" -ge 1 ] ||
+			fail "$dir $mode: the sockets are not in software kTLS (TlsTxSw/TlsRxSw)" ;;
+	esac
+	[ "$(d $rcv TlsDecryptError)" = 0 ] ||
+		fail "$dir $mode: TlsDecryptError went up by $(d $rcv TlsDecryptError)"
+	[ "$mode" = hw ] || [ "$(d $snd tx_tls_records)$(d $rcv rx_tls_records)" = 00 ] ||
+		fail "$dir $mode: the NIC's TLS engine worked without the offload"
+	busy=$(kv "$line" busy_ticks)
+	sirq=$(kv "$line" softirq_ticks)
+	hz=$(kv "$line" hz)
+	bytes=$(kv "$line" bytes)
+	nsb=$(awk -v b="$busy" -v h="$hz" -v n="$bytes" 'BEGIN { printf "%.4f", b * 1e9 / h / n }')
+	selfb=$(awk -v s="$(kv "$line" self_ns)" -v n="$bytes" 'BEGIN { printf "%.4f", s / n }')
+	echo "$rep,$dir,$mode,$bytes,$(kv "$line" wall_ns),$busy,$sirq,$hz,$nsb,$selfb,$(d $snd tx_tls_records),$(d $rcv rx_tls_records),$(d $rcv rx_tls_encrypted)" >> "$OUT/cpu.csv"
+	progress "rep $rep $dir $mode: $nsb ns/B on CPU $APP_CPU (busy $busy ticks, softirq $sirq), self $selfb ns/B"
+}
+
+part_cpu() {
+	local rep dir mode modes i r
+	progress "part cpu: load, pair rxb0-rxb1, engine=cpu$PEER_CPU"
+	rxb_load pairs=1 queues=1 engine="cpu$PEER_CPU" || fail "loading rxbisect"
+	rxb_setup_netns rxb0 rxb1 || fail "setting up the pair"
+	echo "$APP_CPU" > "$RXB_DBG/rxb0/q0/irq_cpu" &&
+		echo "$PEER_CPU" > "$RXB_DBG/rxb1/q0/irq_cpu" ||
+		fail "setting the queues' irq_cpu (debugfs)"
+	echo "rep,dir,mode,bytes,wall_ns,busy_ticks,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts" > "$OUT/cpu.csv"
+	modes=(plain sw hw)
+	for rep in $(seq 1 "$REPS"); do
+		for dir in tx rx; do
+			for i in 0 1 2; do
+				mode=${modes[$(((i + rep) % 3))]}
+				cpu_run "$dir" "$mode" "$rep"
+			done
+		done
+	done
+	rxb_unload
+
+	say "## Application-core cost (part cpu)"
+	say ""
+	say "$(numfmt --to=iec "$BYTES" 2>/dev/null || echo "$BYTES") per transfer, REPS=$REPS; measured: CPU $APP_CPU's busy time (/proc/stat user+nice+system+irq+softirq) per byte; peer, both NICs' engine threads (engine=cpu$PEER_CPU) and the peer's interrupts on CPU $PEER_CPU."
+	say "The emulated NIC does the offloaded AES-GCM on its engine thread, i.e. on CPU $PEER_CPU, as hardware does it on the NIC: CPU $APP_CPU pays only the driver's part."
+	say ""
+	say "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload (median [min-max]) | sw/plain | offload/plain | thesis (1 core, iperf) |"
+	say "|---|---|---|---|---|---|---|---|"
+	for dir in tx rx; do
+		local p s h rs rp rh th
+		p=$(awk -F, -v d=$dir '$2 == d && $3 == "plain" { print $9 }' "$OUT/cpu.csv" | stat3)
+		s=$(awk -F, -v d=$dir '$2 == d && $3 == "sw" { print $9 }' "$OUT/cpu.csv" | stat3)
+		h=$(awk -F, -v d=$dir '$2 == d && $3 == "hw" { print $9 }' "$OUT/cpu.csv" | stat3)
+		# ratios within a repetition
+		r=$(awk -F, -v d=$dir '$2 == d { v[$1 "," $3] = $9; reps[$1] = 1 }
+			END { for (r in reps) if (v[r ",hw"] > 0 && v[r ",plain"] > 0)
+				printf "%f %f %f\n", v[r ",sw"] / v[r ",hw"], v[r ",sw"] / v[r ",plain"], v[r ",hw"] / v[r ",plain"] }' "$OUT/cpu.csv")
+		rs=$(awk '{ print $1 }' <<<"$r" | stat3)
+		rp=$(awk '{ print $2 }' <<<"$r" | stat3)
+		rh=$(awk '{ print $3 }' <<<"$r" | stat3)
+		th="3.3x TX"
+		[ $dir = rx ] && th="2.2x RX"
+		say "| $dir | ${p%% *} | ${s%% *} | ${h%% *} | $(fmt3 "$rs")x | $(fmt3 "$rp")x | $(fmt3 "$rh")x | $th throughput; crypto 46-74 % of cycles |"
+	done
+	say ""
+}
+
+fmt3() { set -- $1; echo "$1 [$2-$3]"; }
+
+# ---- part loss ---------------------------------------------------------------
+
+loss_run() {	# COND
+	local c=$1 netem line rec full part none lost nicrec encp decp rsq conf rsd dumps txdrops derr what
+	tc qdisc del dev "$VA" root 2>/dev/null
+	case $c in
+	0)	netem= ; what="none" ;;
+	r*)	netem="delay $REORDER_DELAY reorder ${c#r}%"; what="reorder ${c#r} %" ;;
+	*)	netem="loss $c%"; what="loss $c %" ;;
+	esac
+	[ -z "$netem" ] || tc qdisc add dev "$VA" root netem $netem limit 100000 ||
+		fail "tc qdisc add dev $VA root netem $netem"
+	[ -n "$TRACE" ] && trace_count >/dev/null
+	snap "$NS0" rxbA "$NS1" rxbB b
+	line=$(transfer "$NS0" "$NS1" "$RXB_IP1" recv "$APP_CPU" "$PEER_CPU" "$LOSS_BYTES" \
+		-m tls -k "$CIPHER" -w 262144 -V -t 600) || exit 1
+	snap "$NS0" rxbA "$NS1" rxbB a
+	tc qdisc del dev "$VA" root 2>/dev/null
+	[ "$(kv "$line" verify)" = ok ] || fail "$what: no byte check"
+	derr=$(d 1 TlsDecryptError)
+	[ "$derr" = 0 ] || fail "$what: TlsDecryptError went up by $derr"
+	[ "$(d 0 TlsTxDevice)" -ge 1 ] && [ "$(d 1 TlsRxDevice)" -ge 1 ] ||
+		fail "$what: the sockets did not get the device offload"
+	if [ -n "$TRACE" ]; then
+		# shellcheck disable=SC2046
+		set -- $(trace_count)
+		rec=$1 full=$2 part=$3 none=$4 lost=$5
+		[ "$lost" = 0 ] || fail "$what: the trace lost $lost events (buffer_size_kb)"
+	else
+		rec=$(( (LOSS_BYTES + 16383) / 16384 )) full=- part=- none=-
+	fi
+	nicrec=$(d 1 rx_tls_records)
+	decp=$(d 1 rx_tls_decrypted)
+	encp=$(d 1 rx_tls_encrypted)
+	rsq=$(d 1 rx_tls_resync_req)
+	conf=$(d 1 tls_resync_confirmed)
+	rsd=$(d 1 TlsRxDeviceResync)
+	dumps=$(d 0 tx_tls_dumps)
+	txdrops=$(d 0 tx_tls_drops)
+	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr" >> "$OUT/loss.csv"
+	progress "$what: records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf; tx dumps $dumps, drops $txdrops"
+}
+
+part_loss() {
+	local c
+	progress "part loss: load, rxbA/rxbB stacked on veth $VA/$VB, netem on $VA"
+	rxb_load pairs=0 queues=1 engine="cpu$PEER_CPU" || fail "loading rxbisect"
+	for c in $NS0 $NS1; do
+		[ -e "/run/netns/$c" ] || ip netns add "$c" || fail "ip netns add"
+		ip netns exec "$c" sh -c 'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6' 2>/dev/null
+	done
+	ip link add "$VA" type veth peer name "$VB" &&
+		ip link set "$VA" up && ip link set "$VB" up &&
+		ip link add link "$VA" name rxbA type rxbisect &&
+		ip link add link "$VB" name rxbB type rxbisect &&
+		ip link set rxbA netns "$NS0" && ip link set rxbB netns "$NS1" ||
+		fail "setting up rxbA/rxbB on $VA/$VB"
+	RXB_NS[rxbA]=$NS0
+	RXB_NS[rxbB]=$NS1
+	ip -n "$NS0" addr add "$RXB_IP0/24" dev rxbA && ip -n "$NS0" link set rxbA up &&
+		ip -n "$NS0" link set lo up &&
+		ip -n "$NS1" addr add "$RXB_IP1/24" dev rxbB && ip -n "$NS1" link set rxbB up &&
+		ip -n "$NS1" link set lo up || fail "addresses"
+	offload "$NS0" rxbA on
+	offload "$NS1" rxbB on
+	rxb_wait_carrier rxbA
+	ip netns exec "$NS0" ping -q -c 1 -W 5 "$RXB_IP1" >/dev/null ||
+		ip netns exec "$NS0" ping -q -c 2 -W 5 "$RXB_IP1" >/dev/null || fail "no ping over rxbA-rxbB"
+	trace_setup || progress "tls:tls_device_decrypted tracepoint unavailable: records from the byte count, no classification"
+	echo "cond,bytes,records,full,partial,none,nic_rx_records,rx_pkts_decrypted,rx_pkts_encrypted,resync_req,resync_confirmed,TlsRxDeviceResync,nic_tx_records,tx_dumps,tx_drops,TlsDecryptError" > "$OUT/loss.csv"
+	for c in $LOSS; do
+		loss_run "$c"
+	done
+
+	say "## Offload effectiveness under loss and reordering (part loss)"
+	say ""
+	say "$(numfmt --to=iec "$LOSS_BYTES" 2>/dev/null || echo "$LOSS_BYTES") per condition, one transfer each, every byte checked; netem on the veth below the sending NIC (data direction only; reordering: delay $REORDER_DELAY, N % of packets skip it). Records as software received them (tracepoint tls:tls_device_decrypted): full = every packet decrypted by the NIC, partial = some, none = none; NIC = records the NIC authenticated (rx tls_records)."
+	say ""
+	say "| wire | records | full | partial | none | NIC records | pkts up encrypted | resync req / confirmed / TlsRxDeviceResync | TX dumps | TlsDecryptError | thesis |"
+	say "|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 {
+		w = $1 == "0" ? "clean" : ($1 ~ /^r/ ? "reorder " substr($1, 2) " %" : "loss " $1 " %")
+		th = "-"
+		if ($1 == "0") th = "(all in sequence)"
+		if ($1 == "1" || $1 == "2") th = "no number in the text (Fig. 3.16b)"
+		if ($1 == "5") th = "receiver loss: more than half fully offloaded, +19 % tput; sender loss: +33 % tput"
+		if ($1 == "r2") th = "24 % fully offloaded, +9 % tput"
+		if ($1 == "r5") th = "<= 2 % offloaded, tput as software"
+		f = $4 == "-" ? "-" : sprintf("%.1f %%", 100 * $4 / $3)
+		p = $5 == "-" ? "-" : sprintf("%.1f %%", 100 * $5 / $3)
+		n = $6 == "-" ? "-" : sprintf("%.1f %%", 100 * $6 / $3)
+		printf "| %s | %d | %s | %s | %s | %.1f %% | %d of %d | %d / %d / %d | %d | %d | %s |\n",
+			w, $3, f, p, n, 100 * $7 / $3, $9, $8 + $9, $10, $11, $12, $14, $16, th
+	}' "$OUT/loss.csv" | tee -a "$MD"
+	say ""
+}
+
+[ -n "$DO_CPU" ] && part_cpu
+[ -n "$DO_LOSS" ] && part_loss
+progress "done: $OUT"
