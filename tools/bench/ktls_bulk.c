@@ -4,7 +4,8 @@
  * tools/bench/tls_bench.sh.
  *
  *   ktls_bulk send|recv -l PORT | -c ADDR:PORT [-n BYTES] [-r RECORD]
- *             [-w WRITE] [-m tls|plain] [-k 128|256] [-C CPU] [-V] [-t SECS]
+ *             [-w WRITE] [-m tls|plain] [-k 128|256] [-C CPU] [-P CPU]
+ *             [-R RATE] [-V] [-t SECS]
  *
  * The sender writes BYTES in send() calls of WRITE bytes (default: the
  * record size; with 16 KiB records any multiple of 16 KiB, kTLS cutting
@@ -18,12 +19,17 @@
  * with shutdown(SHUT_WR) and waits for the receiver's close, so its window
  * holds the ACK processing of all it sent.
  *
- * -C CPU pins the process to CPU.  The measured window runs from just
- * before the first byte moves to the end of the transfer; the program
- * prints one line of key=value: bytes, records (written, sender), the
- * window's wall time, the process's CPU time (getrusage, utime and stime,
- * ns) and the /proc/stat ticks of its CPU (busy = user + nice + system +
- * irq + softirq; softirq alone; idle + iowait; USER_HZ units).  -V fills
+ * -R RATE paces the sender at RATE bytes per second (SO_MAX_PACING_RATE,
+ * TCP's own pacing).  -C CPU pins the process to CPU.  The measured window
+ * runs from just before the first byte moves to the end of the transfer;
+ * the program prints one line of key=value: bytes, records (written,
+ * sender), the window's wall time, the process's CPU time (getrusage,
+ * utime and stime, ns), its CPU's busy time (busy_ns: the window's wall
+ * time less the CPU's idle time, which /proc/timer_list gives in ns; -1
+ * when it does not) and the /proc/stat ticks of that CPU (busy = user +
+ * nice + system + irq + softirq; softirq alone; idle + iowait; USER_HZ
+ * units, sampled by the tick: a cross-check), and with
+ * -P CPU the busy ticks of that other CPU over the same window.  -V fills
  * the data with a pattern of its absolute offset (sender) and checks every
  * byte (receiver): the first difference fails with its offset.
  *
@@ -57,7 +63,8 @@
 #define TLS_MAX_REC	16384
 
 struct cpustat {
-	unsigned long long busy, softirq, idle;
+	unsigned long long busy, softirq, idle, idle_ns;
+	int idle_ok;
 };
 
 static const char *prog = "ktls_bulk";
@@ -74,7 +81,8 @@ static void usage(const char *msg)
 		fprintf(stderr, "%s: %s\n", prog, msg);
 	fprintf(stderr,
 		"usage: %s send|recv -l PORT | -c ADDR:PORT [-n BYTES] [-r RECORD]\n"
-		"       [-w WRITE] [-m tls|plain] [-k 128|256] [-C CPU] [-V] [-t SECS]\n",
+		"       [-w WRITE] [-m tls|plain] [-k 128|256] [-C CPU] [-P CPU] [-R RATE]\n"
+		"       [-V] [-t SECS]\n",
 		prog);
 	exit(2);
 }
@@ -115,6 +123,42 @@ static unsigned long long self_ns(unsigned long long *user,
 	return *user + *sys;
 }
 
+/* @cpu's idle time in ns, as the tick code keeps it (struct tick_sched's
+ * idle_sleeptime + iowait_sleeptime, which /proc/stat rounds to USER_HZ):
+ * precise for the CPU this process runs on, which is not idle while it
+ * reads.  idle_ok stays 0 when /proc/timer_list does not show it.
+ */
+static void idle_ns(int cpu, struct cpustat *st)
+{
+	unsigned long long v;
+	char line[512], *p;
+	int cur = -1, seen = 0;
+	FILE *f;
+
+	f = fopen("/proc/timer_list", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu: %d", &cur) == 1)
+			continue;
+		if (cur != cpu)
+			continue;
+		p = strstr(line, ".idle_sleeptime");
+		if (!p)
+			p = strstr(line, ".iowait_sleeptime");
+		if (!p)
+			continue;
+		p = strchr(p, ':');
+		if (!p || sscanf(p + 1, "%llu", &v) != 1)
+			continue;
+		st->idle_ns += v;
+		if (++seen == 2)
+			break;
+	}
+	fclose(f);
+	st->idle_ok = seen == 2;
+}
+
 /* The "cpuN" line of /proc/stat; all zero when cpu < 0. */
 static void cpu_stat(int cpu, struct cpustat *st)
 {
@@ -146,6 +190,7 @@ static void cpu_stat(int cpu, struct cpustat *st)
 		break;
 	}
 	fclose(f);
+	idle_ns(cpu, st);
 }
 
 /* The pattern's byte at absolute offset @o: a 64-bit word per 8 bytes. */
@@ -219,10 +264,11 @@ static void on_alarm(int sig)
 int main(int argc, char **argv)
 {
 	unsigned long long n = 4 << 20, rec = TLS_MAX_REC, wr = 0, done = 0;
-	unsigned long long t0, t1, s0, s1, u0, u1, k0, k1, records = 0;
-	int send_side, opt, fd, lfd, cpu = -1, bits = 128, tls = 1;
+	unsigned long long t0, t1, s0, s1, u0, u1, k0, k1, records = 0, rate = 0;
+	long long busy_ns;
+	int send_side, opt, fd, lfd, cpu = -1, pcpu = -1, bits = 128, tls = 1;
 	int verify = 0, port = 0, timeout = 120, one = 1;
-	struct cpustat c0, c1;
+	struct cpustat c0, c1, p0, p1;
 	struct sockaddr_in sa;
 	char *addr = NULL, *colon, go = 'g';
 	unsigned char *buf;
@@ -239,7 +285,7 @@ int main(int argc, char **argv)
 	else
 		usage("the first argument is send or recv");
 	optind = 2;
-	while ((opt = getopt(argc, argv, "l:c:n:r:w:m:k:C:Vt:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:c:n:r:w:m:k:C:P:R:Vt:")) != -1) {
 		switch (opt) {
 		case 'l':
 			port = num(optarg, "port", 1, 65535);
@@ -276,6 +322,12 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			cpu = num(optarg, "CPU", 0, CPU_SETSIZE - 1);
+			break;
+		case 'P':
+			pcpu = num(optarg, "CPU", 0, CPU_SETSIZE - 1);
+			break;
+		case 'R':
+			rate = num(optarg, "rate", 1, ~0U);
 			break;
 		case 'V':
 			verify = 1;
@@ -342,8 +394,12 @@ int main(int argc, char **argv)
 	if (send_side) {
 		if (tls)
 			set_tls(fd, TLS_TX, bits);
+		if (rate && setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE,
+				       &rate, sizeof(rate)))
+			die("setsockopt SO_MAX_PACING_RATE");
 		if (recv(fd, &go, 1, MSG_WAITALL) != 1)
 			die("waiting for the receiver's go");
+		cpu_stat(pcpu, &p0);
 		cpu_stat(cpu, &c0);
 		s0 = self_ns(&u0, &k0);
 		t0 = now_ns();
@@ -368,6 +424,7 @@ int main(int argc, char **argv)
 	} else {
 		if (tls)
 			set_tls(fd, TLS_RX, bits);
+		cpu_stat(pcpu, &p0);
 		cpu_stat(cpu, &c0);
 		s0 = self_ns(&u0, &k0);
 		t0 = now_ns();
@@ -392,11 +449,16 @@ int main(int argc, char **argv)
 	t1 = now_ns();
 	s1 = self_ns(&u1, &k1);
 	cpu_stat(cpu, &c1);
+	cpu_stat(pcpu, &p1);
 	close(fd);
-	printf("role=%s mode=%s bytes=%llu records=%llu wall_ns=%llu self_ns=%llu user_ns=%llu sys_ns=%llu cpu=%d busy_ticks=%llu softirq_ticks=%llu idle_ticks=%llu hz=%ld verify=%s\n",
+	busy_ns = -1;
+	if (c0.idle_ok && c1.idle_ok)
+		busy_ns = (long long)(t1 - t0) - (long long)(c1.idle_ns - c0.idle_ns);
+	printf("role=%s mode=%s bytes=%llu records=%llu wall_ns=%llu self_ns=%llu user_ns=%llu sys_ns=%llu cpu=%d busy_ns=%lld busy_ticks=%llu softirq_ticks=%llu idle_ticks=%llu peer_cpu=%d peer_busy_ticks=%llu hz=%ld rate=%llu verify=%s\n",
 	       send_side ? "send" : "recv", tls ? "tls" : "plain", done,
-	       records, t1 - t0, s1 - s0, u1 - u0, k1 - k0, cpu,
+	       records, t1 - t0, s1 - s0, u1 - u0, k1 - k0, cpu, busy_ns,
 	       c1.busy - c0.busy, c1.softirq - c0.softirq, c1.idle - c0.idle,
-	       sysconf(_SC_CLK_TCK), verify ? "ok" : "off");
+	       pcpu, p1.busy - p0.busy,
+	       sysconf(_SC_CLK_TCK), rate, verify ? "ok" : "off");
 	return 0;
 }

@@ -12,19 +12,27 @@
 # ACKs and TX completions for TX, the whole receive path for RX, as the
 # thesis's single core does all of its host's work); the peer application,
 # rxb1's queue interrupt and both NICs' engine threads are on PEER_CPU.
-# TX: NS0 sends; RX: NS0 receives, NS1 sends.  Each of plain TCP, software
-# kTLS (tls-hw-*-offload off) and the device offload (on) moves BYTES; the
-# cost is APP_CPU's busy time per byte: user + nice + system + irq +
-# softirq of its /proc/stat line over the transfer (ns/B).  That and not
-# the process's rusage, because the receive path's softirq work on that
-# CPU is charged to whatever task it interrupts (or to ksoftirqd): the
-# CPU's line holds all of it, and nothing runs there but the application
-# and its port's interrupt.  The process's own CPU time is recorded too
-# (self ns/B).  Each repetition runs the three modes back to back, in an
-# order that rotates, and the ratio sw/offload is taken within it; the
-# table gives the median and range over REPS.  The emulated NIC does the
-# offloaded crypto on its engine thread, i.e. on PEER_CPU's busy time, not
-# APP_CPU's (Documentation/rxbisect-tls.rst, "who pays").
+# TX: NS0 sends (tx: rxb0's TSO on; txgso: off, see the table's note);
+# RX: NS0 receives, NS1 sends.  Each of plain TCP, software kTLS
+# (tls-hw-*-offload off) and the device offload (on) moves BYTES; the cost
+# is APP_CPU's busy time per byte: the transfer's wall time less APP_CPU's
+# idle time (/proc/timer_list's idle_sleeptime and iowait_sleeptime, the
+# ns counts /proc/stat rounds to 10 ms), read by the application on that
+# CPU.  That and not the process's rusage, because the receive path's
+# softirq work on that CPU is charged to whatever task it interrupts (or to
+# ksoftirqd, or to no task when it wakes the CPU from idle): every cycle
+# not idle counts, and nothing runs there but the application and its
+# port's interrupt.  The process's own CPU time and the tick-sampled
+# /proc/stat busy time are recorded too.  Each mode runs bulk (as fast as
+# it goes) and paced at one rate for all (RATE; TCP pacing at the sender):
+# bulk, the offload's CPU-bound peer makes the application core idle more
+# in that mode than in the others; paced, every mode works at the same
+# throughput (the thesis's "CPU at line rate").  Each repetition runs the
+# three modes back to back, in an order that rotates, and the ratios are
+# taken within it; the table gives their median and range over REPS.
+# The emulated NIC does the offloaded crypto on its engine thread, i.e.
+# on PEER_CPU's busy time, not APP_CPU's (Documentation/rxbisect-tls.rst,
+# "who pays").
 #
 # Part "loss": the offload's effectiveness under loss and reordering.  Two
 # ports stacked on a veth pair (rxbA on vA in NS0, rxbB on vB in NS1), so
@@ -56,6 +64,9 @@
 #   --app-cpu N       the measured application's CPU (APP_CPU, 0)
 #   --peer-cpu N      peer, engine threads, peer IRQ (PEER_CPU, 1)
 #   --cipher 128|256  AES-GCM key bits (CIPHER, 128)
+#   --rate R          part cpu also paced, every mode at R bytes/s (RATE,
+#                     auto: half the slowest bulk transfer of the first
+#                     repetition; off: bulk only)
 #   --parts LIST      "cpu loss" (PARTS), either or both
 #   --out DIR         results (OUT, results/tls-bench-DATE)
 # Writes OUT/cpu.csv, OUT/loss.csv and OUT/tls.md (the tables printed).
@@ -81,11 +92,12 @@ REORDER_DELAY=${REORDER_DELAY:-1ms}
 APP_CPU=${APP_CPU:-0}
 PEER_CPU=${PEER_CPU:-1}
 CIPHER=${CIPHER:-128}
+RATE=${RATE:-auto}
 PARTS=${PARTS:-cpu loss}
 OUT=${OUT:-}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--parts|--out)
+	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--rate|--parts|--out)
 		[ $# -ge 2 ] || usage "$1 needs a value" ;;
 	esac
 	case $1 in
@@ -97,6 +109,7 @@ while [ $# -gt 0 ]; do
 	--app-cpu)	APP_CPU=$2; shift 2 ;;
 	--peer-cpu)	PEER_CPU=$2; shift 2 ;;
 	--cipher)	CIPHER=$2; shift 2 ;;
+	--rate)		RATE=$2; shift 2 ;;
 	--parts)	PARTS=$2; shift 2 ;;
 	--out)		OUT=$2; shift 2 ;;
 	-h|--help)	usage ;;
@@ -133,6 +146,11 @@ for c in APP_CPU PEER_CPU; do
 done
 [ "$APP_CPU" != "$PEER_CPU" ] || usage "APP_CPU and PEER_CPU must differ"
 [ "$CIPHER" = 128 ] || [ "$CIPHER" = 256 ] || usage "CIPHER is 128 or 256, not '$CIPHER'"
+if [ "$RATE" != auto ] && [ "$RATE" != off ]; then
+	b=$(size "$RATE") || b=
+	[ -n "$b" ] && [ "$b" -lt 4294967296 ] || usage "RATE is auto, off or bytes/s (N, NK, NM, NG) below 4G, not '$RATE'"
+	RATE=$b
+fi
 DO_CPU=
 DO_LOSS=
 for p in $PARTS; do
@@ -189,6 +207,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 PORT=$((20000 + $$ % 20000))
+BUSY_SRC="the transfer's wall time less the CPU's idle time (/proc/timer_list idle_sleeptime + iowait_sleeptime, ns): every cycle the CPU did not idle, the application's, its interrupts' and softirqs', whoever they were charged to"
 MD=$OUT/tls.md
 : > "$MD"
 
@@ -300,67 +319,125 @@ stat3() {
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
-say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --parts '$PARTS'"
+say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --parts '$PARTS'"
 say ""
 
 # ---- part cpu ----------------------------------------------------------------
 
-# cpu_run DIR MODE REP: one transfer, one row of cpu.csv.
+# cpu_run DIR MODE REP KIND: one transfer (KIND bulk: as fast as it goes;
+# paced: the sender paced at $RATE_BPS), one row of cpu.csv.
 cpu_run() {
-	local dir=$1 mode=$2 rep=$3 line m=tls busy hz bytes nsb selfb sirq k
-	local snd=0 rcv=1
+	local dir=$1 mode=$2 rep=$3 kind=$4 line m=tls busy hz bytes wall nsb selfb sirq peerb util
+	local snd=0 rcv=1 onoff=off pace=() tput
 	[ "$mode" = plain ] && m=plain
-	offload "$NS0" rxb0 "$([ "$mode" = hw ] && echo on || echo off)"
-	offload "$NS1" rxb1 "$([ "$mode" = hw ] && echo on || echo off)"
+	[ "$mode" = hw ] && onoff=on
+	offload "$NS0" rxb0 $onoff
+	offload "$NS1" rxb1 $onoff
+	[ "$kind" = paced ] && pace=(-R "$RATE_BPS")
+	# txgso: TX with rxb0's TSO off, the stack's GSO segmenting on the
+	# application's CPU in every mode (see part_cpu)
+	ip netns exec "$NS0" ethtool -K rxb0 tso "$([ "$dir" = txgso ] && echo off || echo on)" ||
+		fail "ethtool -K rxb0 tso"
 	snap "$NS0" rxb0 "$NS1" rxb1 b
-	if [ "$dir" = tx ]; then
+	if [ "$dir" != rx ]; then
 		line=$(transfer "$NS0" "$NS1" "$RXB_IP1" send "$APP_CPU" "$PEER_CPU" "$BYTES" \
-			-m "$m" -k "$CIPHER" -w 262144) || exit 1
+			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" "${pace[@]}") || exit 1
 	else
 		snd=1 rcv=0
 		line=$(transfer "$NS1" "$NS0" "$RXB_IP0" recv "$PEER_CPU" "$APP_CPU" "$BYTES" \
-			-m "$m" -k "$CIPHER" -w 262144) || exit 1
+			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" "${pace[@]}") || exit 1
 	fi
 	snap "$NS0" rxb0 "$NS1" rxb1 a
 	# the mode ran as asked: kTLS's device or software path, the NIC's
 	# TLS engine busy or idle
 	case $mode in
-	hw)	[ "$(d $snd TlsTxDevice)" -ge 1 ] && [ "$(d $rcv TlsRxDevice)" -ge 1 ] ||
+	hw)	{ [ "$(d $snd TlsTxDevice)" -ge 1 ] && [ "$(d $rcv TlsRxDevice)" -ge 1 ]; } ||
 			fail "$dir $mode: the sockets did not get the device offload (TlsTxDevice/TlsRxDevice)"
-		[ "$(d $snd tx_tls_records)" -gt 0 ] && [ "$(d $rcv rx_tls_records)" -gt 0 ] ||
+		{ [ "$(d $snd tx_tls_records)" -gt 0 ] && [ "$(d $rcv rx_tls_records)" -gt 0 ]; } ||
 			fail "$dir $mode: the NIC encrypted or decrypted no record" ;;
-	sw)	[ "$(d $snd TlsTxSw)" -ge 1 ] && [ "$(d $rcv TlsRxSw)" -ge 1 ] ||
+	sw)	{ [ "$(d $snd TlsTxSw)" -ge 1 ] && [ "$(d $rcv TlsRxSw)" -ge 1 ]; } ||
 			fail "$dir $mode: the sockets are not in software kTLS (TlsTxSw/TlsRxSw)" ;;
 	esac
 	[ "$(d $rcv TlsDecryptError)" = 0 ] ||
 		fail "$dir $mode: TlsDecryptError went up by $(d $rcv TlsDecryptError)"
 	[ "$mode" = hw ] || [ "$(d $snd tx_tls_records)$(d $rcv rx_tls_records)" = 00 ] ||
 		fail "$dir $mode: the NIC's TLS engine worked without the offload"
-	busy=$(kv "$line" busy_ticks)
-	sirq=$(kv "$line" softirq_ticks)
 	hz=$(kv "$line" hz)
 	bytes=$(kv "$line" bytes)
-	nsb=$(awk -v b="$busy" -v h="$hz" -v n="$bytes" 'BEGIN { printf "%.4f", b * 1e9 / h / n }')
+	wall=$(kv "$line" wall_ns)
+	sirq=$(kv "$line" softirq_ticks)
+	busy=$(kv "$line" busy_ns)
+	if [ "$busy" = -1 ]; then
+		# no /proc/timer_list: the tick-sampled busy time
+		busy=$(awk -v b="$(kv "$line" busy_ticks)" -v h="$hz" 'BEGIN { printf "%d", b * 1e9 / h }')
+		BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
+	fi
+	nsb=$(awk -v b="$busy" -v n="$bytes" 'BEGIN { printf "%.4f", b / n }')
 	selfb=$(awk -v s="$(kv "$line" self_ns)" -v n="$bytes" 'BEGIN { printf "%.4f", s / n }')
-	echo "$rep,$dir,$mode,$bytes,$(kv "$line" wall_ns),$busy,$sirq,$hz,$nsb,$selfb,$(d $snd tx_tls_records),$(d $rcv rx_tls_records),$(d $rcv rx_tls_encrypted)" >> "$OUT/cpu.csv"
-	progress "rep $rep $dir $mode: $nsb ns/B on CPU $APP_CPU (busy $busy ticks, softirq $sirq), self $selfb ns/B"
+	peerb=$(awk -v b="$(kv "$line" peer_busy_ticks)" -v h="$hz" -v n="$bytes" 'BEGIN { printf "%.4f", b * 1e9 / h / n }')
+	util=$(awk -v b="$busy" -v w="$wall" 'BEGIN { printf "%.3f", b / w }')
+	tput=$(awk -v n="$bytes" -v w="$wall" 'BEGIN { printf "%d", n / (w / 1e9) }')
+	echo "$rep,$kind,$dir,$mode,$bytes,$wall,$tput,${RATE_BPS:-0},$busy,$sirq,$hz,$nsb,$selfb,$util,$peerb,$(d $snd tx_tls_records),$(d $rcv rx_tls_records),$(d $rcv rx_tls_encrypted)" >> "$OUT/cpu.csv"
+	progress "rep $rep $kind $dir $mode: $nsb ns/B on CPU $APP_CPU ($util busy, softirq $sirq ticks), self $selfb ns/B; CPU $PEER_CPU $peerb ns/B; $((tput / 1000)) kB/s"
 }
 
+# cpu_table KIND: the medians and ratios of cpu.csv's KIND rows.
+cpu_table() {
+	local kind=$1 dir p s h r rs rp rh th u pb
+	col() { awk -F, -v k="$kind" -v d="$dir" -v m="$1" -v c="$2" \
+		'$2 == k && $3 == d && $4 == m { print $c }' "$OUT/cpu.csv" | stat3; }
+	say "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload | sw/plain | offload/plain | CPU $APP_CPU busy: plain / sw / offload | CPU $PEER_CPU ns/B: plain / sw / offload | kB/s: plain / sw / offload |"
+	say "|---|---|---|---|---|---|---|---|---|---|"
+	for dir in $DIRS; do
+		p=$(col plain 12)
+		s=$(col sw 12)
+		h=$(col hw 12)
+		u="$(col plain 14 | cut -d' ' -f1) / $(col sw 14 | cut -d' ' -f1) / $(col hw 14 | cut -d' ' -f1)"
+		pb="$(col plain 15 | cut -d' ' -f1) / $(col sw 15 | cut -d' ' -f1) / $(col hw 15 | cut -d' ' -f1)"
+		th="$(awk "BEGIN { printf \"%d\", $(col plain 7 | cut -d' ' -f1) / 1000 }") / $(awk "BEGIN { printf \"%d\", $(col sw 7 | cut -d' ' -f1) / 1000 }") / $(awk "BEGIN { printf \"%d\", $(col hw 7 | cut -d' ' -f1) / 1000 }")"
+		# ratios within a repetition
+		r=$(awk -F, -v k="$kind" -v d="$dir" '$2 == k && $3 == d { v[$1 "," $4] = $12; reps[$1] = 1 }
+			END { for (r in reps) if (v[r ",hw"] > 0 && v[r ",plain"] > 0)
+				printf "%f %f %f\n", v[r ",sw"] / v[r ",hw"], v[r ",sw"] / v[r ",plain"], v[r ",hw"] / v[r ",plain"] }' "$OUT/cpu.csv")
+		rs=$(awk '{ print $1 }' <<<"$r" | stat3)
+		rp=$(awk '{ print $2 }' <<<"$r" | stat3)
+		rh=$(awk '{ print $3 }' <<<"$r" | stat3)
+		say "| $dir | ${p%% *} | ${s%% *} | ${h%% *} | $(fmt3 "$rs") | $(fmt3 "$rp") | $(fmt3 "$rh") | $u | $pb | $th |"
+	done
+	say ""
+}
+
+fmt3() { set -- $1; echo "$1x [$2-$3]"; }
+
 part_cpu() {
-	local rep dir mode modes i r
+	local rep dir mode modes i kind kinds
 	progress "part cpu: load, pair rxb0-rxb1, engine=cpu$PEER_CPU"
 	rxb_load pairs=1 queues=1 engine="cpu$PEER_CPU" || fail "loading rxbisect"
 	rxb_setup_netns rxb0 rxb1 || fail "setting up the pair"
-	echo "$APP_CPU" > "$RXB_DBG/rxb0/q0/irq_cpu" &&
-		echo "$PEER_CPU" > "$RXB_DBG/rxb1/q0/irq_cpu" ||
+	{ echo "$APP_CPU" > "$RXB_DBG/rxb0/q0/irq_cpu" &&
+		echo "$PEER_CPU" > "$RXB_DBG/rxb1/q0/irq_cpu"; } ||
 		fail "setting the queues' irq_cpu (debugfs)"
-	echo "rep,dir,mode,bytes,wall_ns,busy_ticks,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts" > "$OUT/cpu.csv"
+	echo "rep,kind,dir,mode,bytes,wall_ns,bytes_per_s,pacing_rate,busy_ns,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,app_cpu_busy_share,peer_cpu_busy_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts" > "$OUT/cpu.csv"
 	modes=(plain sw hw)
+	DIRS="tx txgso rx"
+	RATE_BPS=
+	[ "$RATE" = off ] || [ "$RATE" = auto ] || RATE_BPS=$RATE
+	kinds=bulk
+	[ "$RATE" = off ] || kinds="bulk paced"
 	for rep in $(seq 1 "$REPS"); do
-		for dir in tx rx; do
-			for i in 0 1 2; do
-				mode=${modes[$(((i + rep) % 3))]}
-				cpu_run "$dir" "$mode" "$rep"
+		for kind in $kinds; do
+			if [ "$kind" = paced ] && [ -z "$RATE_BPS" ]; then
+				# half the slowest bulk transfer of the first
+				# repetition, two significant digits
+				RATE_BPS=$(awk -F, 'NR > 1 && $2 == "bulk" && (!m || $7 < m) { m = $7 }
+					END { e = 10 ^ int(log(m / 2) / log(10) - 1); printf "%d", int(m / 2 / e) * e }' "$OUT/cpu.csv")
+				progress "pacing rate: $RATE_BPS B/s (half the slowest bulk transfer)"
+			fi
+			for dir in $DIRS; do
+				for i in 0 1 2; do
+					mode=${modes[$(((i + rep) % 3))]}
+					cpu_run "$dir" "$mode" "$rep" "$kind"
+				done
 			done
 		done
 	done
@@ -368,31 +445,25 @@ part_cpu() {
 
 	say "## Application-core cost (part cpu)"
 	say ""
-	say "$(numfmt --to=iec "$BYTES" 2>/dev/null || echo "$BYTES") per transfer, REPS=$REPS; measured: CPU $APP_CPU's busy time (/proc/stat user+nice+system+irq+softirq) per byte; peer, both NICs' engine threads (engine=cpu$PEER_CPU) and the peer's interrupts on CPU $PEER_CPU."
-	say "The emulated NIC does the offloaded AES-GCM on its engine thread, i.e. on CPU $PEER_CPU, as hardware does it on the NIC: CPU $APP_CPU pays only the driver's part."
+	say "$(numfmt --to=iec "$BYTES" 2>/dev/null || echo "$BYTES") per transfer, REPS=$REPS, modes interleaved, ratios taken within each repetition: median [min-max]; ns/B: medians."
+	say "Measured: CPU $APP_CPU's busy time per byte, $BUSY_SRC; it runs the measured application and its port's interrupt (NAPI), nothing else."
+	say "On CPU $PEER_CPU: the peer application, the peer port's interrupt and both NICs' engine threads (engine=cpu$PEER_CPU; its ns/B is /proc/stat ticks)."
+	say "The emulated NIC does the offloaded AES-GCM (and its copies) on its engine thread, i.e. on CPU $PEER_CPU, as hardware does it on the NIC: CPU $APP_CPU pays only the driver's part."
+	say "busy: CPU $APP_CPU's busy share of the transfer's wall time (1 = saturated, as the thesis's single core)."
 	say ""
-	say "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload (median [min-max]) | sw/plain | offload/plain | thesis (1 core, iperf) |"
-	say "|---|---|---|---|---|---|---|---|"
-	for dir in tx rx; do
-		local p s h rs rp rh th
-		p=$(awk -F, -v d=$dir '$2 == d && $3 == "plain" { print $9 }' "$OUT/cpu.csv" | stat3)
-		s=$(awk -F, -v d=$dir '$2 == d && $3 == "sw" { print $9 }' "$OUT/cpu.csv" | stat3)
-		h=$(awk -F, -v d=$dir '$2 == d && $3 == "hw" { print $9 }' "$OUT/cpu.csv" | stat3)
-		# ratios within a repetition
-		r=$(awk -F, -v d=$dir '$2 == d { v[$1 "," $3] = $9; reps[$1] = 1 }
-			END { for (r in reps) if (v[r ",hw"] > 0 && v[r ",plain"] > 0)
-				printf "%f %f %f\n", v[r ",sw"] / v[r ",hw"], v[r ",sw"] / v[r ",plain"], v[r ",hw"] / v[r ",plain"] }' "$OUT/cpu.csv")
-		rs=$(awk '{ print $1 }' <<<"$r" | stat3)
-		rp=$(awk '{ print $2 }' <<<"$r" | stat3)
-		rh=$(awk '{ print $3 }' <<<"$r" | stat3)
-		th="3.3x TX"
-		[ $dir = rx ] && th="2.2x RX"
-		say "| $dir | ${p%% *} | ${s%% *} | ${h%% *} | $(fmt3 "$rs")x | $(fmt3 "$rp")x | $(fmt3 "$rh")x | $th throughput; crypto 46-74 % of cycles |"
-	done
+	say "Bulk (as fast as it goes):"
+	say ""
+	cpu_table bulk
+	if [ "$RATE" != off ]; then
+		say "Paced at $RATE_BPS B/s, every mode the same (sender's SO_MAX_PACING_RATE):"
+		say ""
+		cpu_table paced
+	fi
+	say "tx: rxb0's TSO on.  rxbisect's Tx engine segments a plain or software-kTLS frame (its TSO, skb_gso_segment() in drv/netdev.c rxb_xmit_one()) synchronously in the sender's context, on CPU $APP_CPU even with engine=cpuN, but an offloaded frame on the NIC's engine thread together with its encryption: the NIC's segmentation is charged to the application core for plain and sw only, which favours the offload.  txgso: rxb0's TSO off, the stack's GSO segments on CPU $APP_CPU in all three modes, charging each the segmentation a real NIC does in hardware.  So sw/offload of txgso is a lower bound and that of tx an upper bound of the ratio with a NIC whose TSO is free in every mode."
+	say ""
+	say "Thesis (§3.5.1, iperf, 256 KiB messages, 16 KiB records, ConnectX-6 Dx): single-core throughput with offload 3.3x (TX) and 2.2x (RX) of software kTLS; CPU at line rate 2.4x (TX) and 1.7x (RX) less; crypto is up to 74 % (TX) and 60 % (RX) of the cycles, 46-74 % over its four workloads."
 	say ""
 }
-
-fmt3() { set -- $1; echo "$1 [$2-$3]"; }
 
 # ---- part loss ---------------------------------------------------------------
 
