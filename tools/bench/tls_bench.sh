@@ -244,23 +244,20 @@ trace_count() {
 
 declare -A ST=()
 # stats NS IF PREFIX: ethtool -S IF and /proc/net/tls_stat in NS into
-# ST[PREFIX.name], with the per-queue TLS counters summed over queues
-# (ST[PREFIX.tx_tls_records], ST[PREFIX.rx_tls_records], ...).
+# ST[PREFIX.name], with the per-queue counters summed over queues
+# (ST[PREFIX.tx_tls_records], ST[PREFIX.rx_irqs], ...).
 stats() {
 	local k v q
 	while read -r k v; do
 		k=${k%:}
 		[ -n "$v" ] || continue
-		if [[ $k =~ ^(tx|rx)[0-9]+_(tls_.*)$ ]]; then
+		if [[ $k =~ ^(tx|rx)[0-9]+_(.*)$ ]]; then
 			q=$3.${BASH_REMATCH[1]}_${BASH_REMATCH[2]}
 			ST[$q]=$((${ST[$q]:-0} + v))
 		else
 			ST[$3.$k]=$v
 		fi
-	done < <(ip netns exec "$1" ethtool -S "$2" 2>/dev/null)
-	while read -r k v; do
-		ST[$3.$k]=$v
-	done < <(ip netns exec "$1" cat /proc/net/tls_stat)
+	done < <(ip netns exec "$1" sh -c 'ethtool -S "$0" 2>/dev/null; cat /proc/net/tls_stat' "$2")
 }
 
 # snap NS0 IF0 NS1 IF1 WHEN: both sides' counters, zeroing the sums first.
@@ -276,9 +273,15 @@ snap() {
 # d SIDE NAME: counter NAME of side 0 or 1, after minus before.
 d() { echo $((${ST[a.$1.$2]:-0} - ${ST[b.$1.$2]:-0})); }
 
-offload() {	# NS IF on|off
-	ip netns exec "$1" ethtool -K "$2" tls-hw-tx-offload "$3" tls-hw-rx-offload "$3" ||
-		fail "ethtool -K $2 tls-hw-*-offload $3"
+declare -A FEAT=()
+# features NS IF TLS-OFFLOAD [TSO]: ethtool -K IF's kTLS offload (both
+# directions) on or off, and its TSO (default on), when they change.
+features() {
+	local want="tls-hw-tx-offload $3 tls-hw-rx-offload $3 tso ${4:-on}"
+	[ "${FEAT[$1.$2]:-}" = "$want" ] && return 0
+	# shellcheck disable=SC2086 # the options, split
+	ip netns exec "$1" ethtool -K "$2" $want || fail "ethtool -K $2 $want"
+	FEAT[$1.$2]=$want
 }
 
 # transfer NSSEND NSRECV ADDR MEASURED CPU_SEND CPU_RECV BYTES EXTRA...:
@@ -308,14 +311,6 @@ kv() {	# LINE KEY
 	[[ " $1 " =~ \ $2=([^ ]*)\  ]] && echo "${BASH_REMATCH[1]}"
 }
 
-# median and range of the numbers on stdin: "median min max"
-stat3() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "- - -"; exit }
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.3g %.3g %.3g\n", m, v[1], v[NR] }'
-}
-
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
@@ -331,13 +326,11 @@ cpu_run() {
 	local snd=0 rcv=1 onoff=off pace=() tput
 	[ "$mode" = plain ] && m=plain
 	[ "$mode" = hw ] && onoff=on
-	offload "$NS0" rxb0 $onoff
-	offload "$NS1" rxb1 $onoff
-	[ "$kind" = paced ] && pace=(-R "$RATE_BPS")
 	# txgso: TX with rxb0's TSO off, the stack's GSO segmenting on the
-	# application's CPU in every mode (see part_cpu)
-	ip netns exec "$NS0" ethtool -K rxb0 tso "$([ "$dir" = txgso ] && echo off || echo on)" ||
-		fail "ethtool -K rxb0 tso"
+	# application's CPU in every mode (see cpu_notes)
+	features "$NS0" rxb0 $onoff "$([ "$dir" = txgso ] && echo off || echo on)"
+	features "$NS1" rxb1 $onoff
+	[ "$kind" = paced ] && pace=(-R "$RATE_BPS")
 	snap "$NS0" rxb0 "$NS1" rxb1 b
 	if [ "$dir" != rx ]; then
 		line=$(transfer "$NS0" "$NS1" "$RXB_IP1" send "$APP_CPU" "$PEER_CPU" "$BYTES" \
@@ -372,42 +365,57 @@ cpu_run() {
 		busy=$(awk -v b="$(kv "$line" busy_ticks)" -v h="$hz" 'BEGIN { printf "%d", b * 1e9 / h }')
 		BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
 	fi
-	nsb=$(awk -v b="$busy" -v n="$bytes" 'BEGIN { printf "%.4f", b / n }')
-	selfb=$(awk -v s="$(kv "$line" self_ns)" -v n="$bytes" 'BEGIN { printf "%.4f", s / n }')
-	peerb=$(awk -v b="$(kv "$line" peer_busy_ticks)" -v h="$hz" -v n="$bytes" 'BEGIN { printf "%.4f", b * 1e9 / h / n }')
-	util=$(awk -v b="$busy" -v w="$wall" 'BEGIN { printf "%.3f", b / w }')
-	tput=$(awk -v n="$bytes" -v w="$wall" 'BEGIN { printf "%d", n / (w / 1e9) }')
-	echo "$rep,$kind,$dir,$mode,$bytes,$wall,$tput,${RATE_BPS:-0},$busy,$sirq,$hz,$nsb,$selfb,$util,$peerb,$(d $snd tx_tls_records),$(d $rcv rx_tls_records),$(d $rcv rx_tls_encrypted)" >> "$OUT/cpu.csv"
-	progress "rep $rep $kind $dir $mode: $nsb ns/B on CPU $APP_CPU ($util busy, softirq $sirq ticks), self $selfb ns/B; CPU $PEER_CPU $peerb ns/B; $((tput / 1000)) kB/s"
+	read -r nsb selfb peerb util tput < <(awk -v b="$busy" -v n="$bytes" -v w="$wall" -v h="$hz" \
+		-v s="$(kv "$line" self_ns)" -v p="$(kv "$line" peer_busy_ticks)" \
+		'BEGIN { printf "%.4f %.4f %.4f %.3f %d\n", b / n, s / n, p * 1e9 / h / n, b / w, n / (w / 1e9) }')
+	echo "$rep,$kind,$dir,$mode,$bytes,$wall,$tput,${RATE_BPS:-0},$busy,$sirq,$hz,$nsb,$selfb,$util,$peerb,$(d $snd tx_tls_records),$(d $rcv rx_tls_records),$(d $rcv rx_tls_encrypted),$(d 0 rx_stack_packets),$(d 0 tx_packets),$(d 0 rx_irqs)" >> "$OUT/cpu.csv"
+	progress "rep $rep $kind $dir $mode: $nsb ns/B on CPU $APP_CPU ($util busy, softirq $sirq ticks), self $selfb ns/B; CPU $PEER_CPU $peerb ns/B; $((tput / 1000)) kB/s; rxb0 $(d 0 rx_stack_packets) pkts in, $(d 0 tx_packets) out, $(d 0 rx_irqs) irqs"
 }
 
-# cpu_table KIND: the medians and ratios of cpu.csv's KIND rows.
+# cpu_table KIND: the medians and ratios of cpu.csv's KIND rows (one awk:
+# process start-up is slow under TCG).
 cpu_table() {
-	local kind=$1 dir p s h r rs rp rh th u pb
-	col() { awk -F, -v k="$kind" -v d="$dir" -v m="$1" -v c="$2" \
-		'$2 == k && $3 == d && $4 == m { print $c }' "$OUT/cpu.csv" | stat3; }
-	say "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload | sw/plain | offload/plain | CPU $APP_CPU busy: plain / sw / offload | CPU $PEER_CPU ns/B: plain / sw / offload | kB/s: plain / sw / offload |"
-	say "|---|---|---|---|---|---|---|---|---|---|"
-	for dir in $DIRS; do
-		p=$(col plain 12)
-		s=$(col sw 12)
-		h=$(col hw 12)
-		u="$(col plain 14 | cut -d' ' -f1) / $(col sw 14 | cut -d' ' -f1) / $(col hw 14 | cut -d' ' -f1)"
-		pb="$(col plain 15 | cut -d' ' -f1) / $(col sw 15 | cut -d' ' -f1) / $(col hw 15 | cut -d' ' -f1)"
-		th="$(awk "BEGIN { printf \"%d\", $(col plain 7 | cut -d' ' -f1) / 1000 }") / $(awk "BEGIN { printf \"%d\", $(col sw 7 | cut -d' ' -f1) / 1000 }") / $(awk "BEGIN { printf \"%d\", $(col hw 7 | cut -d' ' -f1) / 1000 }")"
-		# ratios within a repetition
-		r=$(awk -F, -v k="$kind" -v d="$dir" '$2 == k && $3 == d { v[$1 "," $4] = $12; reps[$1] = 1 }
-			END { for (r in reps) if (v[r ",hw"] > 0 && v[r ",plain"] > 0)
-				printf "%f %f %f\n", v[r ",sw"] / v[r ",hw"], v[r ",sw"] / v[r ",plain"], v[r ",hw"] / v[r ",plain"] }' "$OUT/cpu.csv")
-		rs=$(awk '{ print $1 }' <<<"$r" | stat3)
-		rp=$(awk '{ print $2 }' <<<"$r" | stat3)
-		rh=$(awk '{ print $3 }' <<<"$r" | stat3)
-		say "| $dir | ${p%% *} | ${s%% *} | ${h%% *} | $(fmt3 "$rs") | $(fmt3 "$rp") | $(fmt3 "$rh") | $u | $pb | $th |"
-	done
+	awk -F, -v k="$1" -v dirs="$DIRS" -v app="$APP_CPU" -v peer="$PEER_CPU" '
+	function med(list,    n, a, i, j, t) {
+		n = split(list, a, " ")
+		if (!n) return "-"
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		lo = a[1]; hi = a[n]
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function g(v) { return v == "-" ? "-" : sprintf("%.3g", v) }
+	function rng(list,    m) { m = med(list); return m == "-" ? "-" : sprintf("%.3gx [%.3g-%.3g]", m, lo, hi) }
+	NR > 1 && $2 == k {
+		key = $3 "," $4
+		nsb[key] = nsb[key] " " $12; busy[key] = busy[key] " " $14
+		peerb[key] = peerb[key] " " $15; tput[key] = tput[key] " " $7
+		v[$1 "," key] = $12; reps[$1] = 1
+	}
+	END {
+		printf "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload | sw/plain | offload/plain | CPU %s busy: plain / sw / offload | CPU %s ns/B: plain / sw / offload | kB/s: plain / sw / offload |\n", app, peer
+		print "|---|---|---|---|---|---|---|---|---|---|"
+		nd = split(dirs, D, " ")
+		for (i = 1; i <= nd; i++) {
+			d = D[i]; rs = rp = rh = ""
+			for (r in reps) {
+				s = v[r "," d ",sw"]; h = v[r "," d ",hw"]; p = v[r "," d ",plain"]
+				if (s > 0 && h > 0 && p > 0) {
+					rs = rs " " s / h; rp = rp " " s / p; rh = rh " " h / p
+				}
+			}
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %d / %d / %d |\n", d,
+				g(med(nsb[d ",plain"])), g(med(nsb[d ",sw"])), g(med(nsb[d ",hw"])),
+				rng(rs), rng(rp), rng(rh),
+				g(med(busy[d ",plain"])), g(med(busy[d ",sw"])), g(med(busy[d ",hw"])),
+				g(med(peerb[d ",plain"])), g(med(peerb[d ",sw"])), g(med(peerb[d ",hw"])),
+				med(tput[d ",plain"]) / 1000, med(tput[d ",sw"]) / 1000, med(tput[d ",hw"]) / 1000
+		}
+	}' "$OUT/cpu.csv" | tee -a "$MD"
 	say ""
 }
-
-fmt3() { set -- $1; echo "$1x [$2-$3]"; }
 
 part_cpu() {
 	local rep dir mode modes i kind kinds
@@ -417,7 +425,7 @@ part_cpu() {
 	{ echo "$APP_CPU" > "$RXB_DBG/rxb0/q0/irq_cpu" &&
 		echo "$PEER_CPU" > "$RXB_DBG/rxb1/q0/irq_cpu"; } ||
 		fail "setting the queues' irq_cpu (debugfs)"
-	echo "rep,kind,dir,mode,bytes,wall_ns,bytes_per_s,pacing_rate,busy_ns,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,app_cpu_busy_share,peer_cpu_busy_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts" > "$OUT/cpu.csv"
+	echo "rep,kind,dir,mode,bytes,wall_ns,bytes_per_s,pacing_rate,busy_ns,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,app_cpu_busy_share,peer_cpu_busy_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts,rxb0_rx_pkts,rxb0_tx_pkts,rxb0_irqs" > "$OUT/cpu.csv"
 	modes=(plain sw hw)
 	DIRS="tx txgso rx"
 	RATE_BPS=
@@ -441,7 +449,8 @@ part_cpu() {
 			done
 		done
 	done
-	rxb_unload
+	rxb_unload || fail "unloading rxbisect"
+	progress "part cpu: done"
 
 	say "## Application-core cost (part cpu)"
 	say ""
@@ -528,8 +537,8 @@ part_loss() {
 		ip -n "$NS0" link set lo up &&
 		ip -n "$NS1" addr add "$RXB_IP1/24" dev rxbB && ip -n "$NS1" link set rxbB up &&
 		ip -n "$NS1" link set lo up || fail "addresses"
-	offload "$NS0" rxbA on
-	offload "$NS1" rxbB on
+	features "$NS0" rxbA on
+	features "$NS1" rxbB on
 	rxb_wait_carrier rxbA
 	ip netns exec "$NS0" ping -q -c 1 -W 5 "$RXB_IP1" >/dev/null ||
 		ip netns exec "$NS0" ping -q -c 2 -W 5 "$RXB_IP1" >/dev/null || fail "no ping over rxbA-rxbB"
