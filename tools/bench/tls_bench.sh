@@ -67,6 +67,10 @@
 #   --rate R          part cpu also paced, every mode at R bytes/s (RATE,
 #                     auto: half the slowest bulk transfer of the first
 #                     repetition; off: bulk only)
+#   --dirs LIST       part cpu's directions (DIRS, "tx txgso rx")
+#   --coalesce N      part cpu: both ports' interrupt moderation,
+#                     rx-usecs N rx-frames 64 (COALESCE, 0: none, every
+#                     event interrupts, the module's default)
 #   --parts LIST      "cpu loss" (PARTS), either or both
 #   --out DIR         results (OUT, results/tls-bench-DATE)
 # Writes OUT/cpu.csv, OUT/loss.csv and OUT/tls.md (the tables printed).
@@ -93,11 +97,13 @@ APP_CPU=${APP_CPU:-0}
 PEER_CPU=${PEER_CPU:-1}
 CIPHER=${CIPHER:-128}
 RATE=${RATE:-auto}
+DIRS=${DIRS:-tx txgso rx}
+COALESCE=${COALESCE:-0}
 PARTS=${PARTS:-cpu loss}
 OUT=${OUT:-}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--rate|--parts|--out)
+	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--rate|--dirs|--coalesce|--parts|--out)
 		[ $# -ge 2 ] || usage "$1 needs a value" ;;
 	esac
 	case $1 in
@@ -110,6 +116,8 @@ while [ $# -gt 0 ]; do
 	--peer-cpu)	PEER_CPU=$2; shift 2 ;;
 	--cipher)	CIPHER=$2; shift 2 ;;
 	--rate)		RATE=$2; shift 2 ;;
+	--dirs)		DIRS=$2; shift 2 ;;
+	--coalesce)	COALESCE=$2; shift 2 ;;
 	--parts)	PARTS=$2; shift 2 ;;
 	--out)		OUT=$2; shift 2 ;;
 	-h|--help)	usage ;;
@@ -151,6 +159,15 @@ if [ "$RATE" != auto ] && [ "$RATE" != off ]; then
 	[ -n "$b" ] && [ "$b" -lt 4294967296 ] || usage "RATE is auto, off or bytes/s (N, NK, NM, NG) below 4G, not '$RATE'"
 	RATE=$b
 fi
+for c in $DIRS; do
+	case $c in
+	tx|txgso|rx) ;;
+	*) usage "DIRS are tx, txgso and rx, not '$c'" ;;
+	esac
+done
+[ -n "${DIRS// /}" ] || usage "DIRS is empty"
+[[ $COALESCE =~ ^(0|[1-9][0-9]{0,3}|10000)$ ]] && [ "$COALESCE" -le 10000 ] ||
+	usage "COALESCE is rx-usecs 0..10000, not '$COALESCE'"
 DO_CPU=
 DO_LOSS=
 for p in $PARTS; do
@@ -314,7 +331,7 @@ kv() {	# LINE KEY
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
-say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --parts '$PARTS'"
+say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --dirs '$DIRS' --coalesce $COALESCE --parts '$PARTS'"
 say ""
 
 # ---- part cpu ----------------------------------------------------------------
@@ -427,7 +444,11 @@ part_cpu() {
 		fail "setting the queues' irq_cpu (debugfs)"
 	echo "rep,kind,dir,mode,bytes,wall_ns,bytes_per_s,pacing_rate,busy_ns,softirq_ticks,hz,busy_ns_per_byte,self_ns_per_byte,app_cpu_busy_share,peer_cpu_busy_ns_per_byte,nic_tx_records,nic_rx_records,nic_rx_encrypted_pkts,rxb0_rx_pkts,rxb0_tx_pkts,rxb0_irqs" > "$OUT/cpu.csv"
 	modes=(plain sw hw)
-	DIRS="tx txgso rx"
+	if [ "$COALESCE" != 0 ]; then
+		ip netns exec "$NS0" ethtool -C rxb0 rx-usecs "$COALESCE" rx-frames 64 &&
+			ip netns exec "$NS1" ethtool -C rxb1 rx-usecs "$COALESCE" rx-frames 64 ||
+			fail "ethtool -C rx-usecs $COALESCE rx-frames 64"
+	fi
 	RATE_BPS=
 	[ "$RATE" = off ] || [ "$RATE" = auto ] || RATE_BPS=$RATE
 	kinds=bulk
@@ -458,6 +479,7 @@ part_cpu() {
 	say "Measured: CPU $APP_CPU's busy time per byte, $BUSY_SRC; it runs the measured application and its port's interrupt (NAPI), nothing else."
 	say "On CPU $PEER_CPU: the peer application, the peer port's interrupt and both NICs' engine threads (engine=cpu$PEER_CPU; its ns/B is /proc/stat ticks)."
 	say "The emulated NIC does the offloaded AES-GCM (and its copies) on its engine thread, i.e. on CPU $PEER_CPU, as hardware does it on the NIC: CPU $APP_CPU pays only the driver's part."
+	[ "$COALESCE" = 0 ] || say "Interrupt moderation on both ports: rx-usecs $COALESCE rx-frames 64."
 	say "busy: CPU $APP_CPU's busy share of the transfer's wall time (1 = saturated, as the thesis's single core)."
 	say ""
 	say "Bulk (as fast as it goes):"
