@@ -181,12 +181,14 @@ done
 
 # ---- environment -------------------------------------------------------------
 
+for c in $APP_CPU $PEER_CPU; do
+	[ -d "/sys/devices/system/cpu/cpu$c" ] &&
+		[ "$(cat "/sys/devices/system/cpu/cpu$c/online" 2>/dev/null || echo 1)" = 1 ] ||
+		usage "CPU $c is not online (--app-cpu/--peer-cpu)"
+done
+
 fail() { echo "tls_bench: FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "must run as root"
-for c in $APP_CPU $PEER_CPU; do
-	[ "$c" = 0 ] || [ "$(cat "/sys/devices/system/cpu/cpu$c/online" 2>/dev/null)" = 1 ] ||
-		fail "CPU $c is not online (--app-cpu/--peer-cpu)"
-done
 BULK=${KTLS_BULK:-$top/build/bench/ktls_bulk}
 if [ ! -x "$BULK" ]; then
 	mkdir -p "$(dirname "$BULK")" &&
@@ -265,6 +267,7 @@ declare -A ST=()
 # (ST[PREFIX.tx_tls_records], ST[PREFIX.rx_irqs], ...).
 stats() {
 	local k v q
+	# shellcheck disable=SC2016 # $0 is sh's, below
 	while read -r k v; do
 		k=${k%:}
 		[ -n "$v" ] || continue
@@ -506,6 +509,7 @@ loss_run() {	# COND
 	r*)	netem="delay $REORDER_DELAY reorder ${c#r}%"; what="reorder ${c#r} %" ;;
 	*)	netem="loss $c%"; what="loss $c %" ;;
 	esac
+	# shellcheck disable=SC2086 # the netem options, split
 	[ -z "$netem" ] || tc qdisc add dev "$VA" root netem $netem limit 100000 ||
 		fail "tc qdisc add dev $VA root netem $netem"
 	[ -n "$TRACE" ] && trace_count >/dev/null
