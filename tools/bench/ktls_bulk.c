@@ -80,7 +80,7 @@ static void usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "%s: %s\n", prog, msg);
 	fprintf(stderr,
-		"usage: %s send|recv -l PORT | -c ADDR:PORT [-n BYTES] [-r RECORD]\n"
+		"Usage: %s send|recv -l PORT | -c ADDR:PORT [-n BYTES] [-r RECORD]\n"
 		"       [-w WRITE] [-m tls|plain] [-k 128|256] [-C CPU] [-P CPU] [-R RATE]\n"
 		"       [-V] [-t SECS]\n",
 		prog);
@@ -454,11 +454,16 @@ int main(int argc, char **argv)
 	busy_ns = -1;
 	if (c0.idle_ok && c1.idle_ok)
 		busy_ns = (long long)(t1 - t0) - (long long)(c1.idle_ns - c0.idle_ns);
-	printf("role=%s mode=%s bytes=%llu records=%llu wall_ns=%llu self_ns=%llu user_ns=%llu sys_ns=%llu cpu=%d busy_ns=%lld busy_ticks=%llu softirq_ticks=%llu idle_ticks=%llu peer_cpu=%d peer_busy_ticks=%llu hz=%ld rate=%llu verify=%s\n",
+	printf("role=%s mode=%s bytes=%llu records=%llu wall_ns=%llu",
 	       send_side ? "send" : "recv", tls ? "tls" : "plain", done,
-	       records, t1 - t0, s1 - s0, u1 - u0, k1 - k0, cpu, busy_ns,
-	       c1.busy - c0.busy, c1.softirq - c0.softirq, c1.idle - c0.idle,
-	       pcpu, p1.busy - p0.busy,
-	       sysconf(_SC_CLK_TCK), rate, verify ? "ok" : "off");
+	       records, t1 - t0);
+	printf(" self_ns=%llu user_ns=%llu sys_ns=%llu", s1 - s0, u1 - u0,
+	       k1 - k0);
+	printf(" cpu=%d busy_ns=%lld busy_ticks=%llu softirq_ticks=%llu idle_ticks=%llu",
+	       cpu, busy_ns, c1.busy - c0.busy, c1.softirq - c0.softirq,
+	       c1.idle - c0.idle);
+	printf(" peer_cpu=%d peer_busy_ticks=%llu hz=%ld rate=%llu verify=%s\n",
+	       pcpu, p1.busy - p0.busy, sysconf(_SC_CLK_TCK), rate,
+	       verify ? "ok" : "off");
 	return 0;
 }
