@@ -9,7 +9,7 @@
 # pair rxb0 (namespace NS0) - rxb1 (NS1), one queue each, the NIC on its
 # own engine thread (engine=cpu$PEER_CPU).  The measured application runs
 # in NS0 pinned to APP_CPU, and rxb0's queue interrupts APP_CPU (its NAPI:
-# ACKs and TX completions for TX, the whole receive path for RX, as the
+# the ACKs for TX, the whole receive path for RX, as the
 # thesis's single core does all of its host's work); the peer application,
 # rxb1's queue interrupt and both NICs' engine threads are on PEER_CPU.
 # TX: NS0 sends (tx: rxb0's TSO on; txgso: off, see the table's note);
@@ -343,22 +343,24 @@ say ""
 # paced: the sender paced at $RATE_BPS), one row of cpu.csv.
 cpu_run() {
 	local dir=$1 mode=$2 rep=$3 kind=$4 line m=tls busy hz bytes wall nsb selfb sirq peerb util
-	local snd=0 rcv=1 onoff=off pace=() tput
+	local snd=0 rcv=1 onoff=off pace=() tput tmo
 	[ "$mode" = plain ] && m=plain
 	[ "$mode" = hw ] && onoff=on
 	# txgso: TX with rxb0's TSO off, the stack's GSO segmenting on the
 	# application's CPU in every mode (see cpu_notes)
 	features "$NS0" rxb0 $onoff "$([ "$dir" = txgso ] && echo off || echo on)"
 	features "$NS1" rxb1 $onoff
-	[ "$kind" = paced ] && pace=(-R "$RATE_BPS")
+	# the helper's time limit: at least 0.5 MB/s, or half the pacing rate
+	tmo=$((60 + BYTES / 500000))
+	[ "$kind" = paced ] && pace=(-R "$RATE_BPS") && tmo=$((tmo + 2 * BYTES / RATE_BPS))
 	snap "$NS0" rxb0 "$NS1" rxb1 b
 	if [ "$dir" != rx ]; then
 		line=$(transfer "$NS0" "$NS1" "$RXB_IP1" send "$APP_CPU" "$PEER_CPU" "$BYTES" \
-			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" "${pace[@]}") || exit 1
+			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" -t "$tmo" "${pace[@]}") || exit 1
 	else
 		snd=1 rcv=0
 		line=$(transfer "$NS1" "$NS0" "$RXB_IP0" recv "$PEER_CPU" "$APP_CPU" "$BYTES" \
-			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" "${pace[@]}") || exit 1
+			-m "$m" -k "$CIPHER" -w 262144 -P "$PEER_CPU" -t "$tmo" "${pace[@]}") || exit 1
 	fi
 	snap "$NS0" rxb0 "$NS1" rxb1 a
 	# the mode ran as asked: kTLS's device or software path, the NIC's
@@ -463,6 +465,8 @@ part_cpu() {
 				# repetition, two significant digits
 				RATE_BPS=$(awk -F, 'NR > 1 && $2 == "bulk" && (!m || $7 < m) { m = $7 }
 					END { e = 10 ^ int(log(m / 2) / log(10) - 1); printf "%d", int(m / 2 / e) * e }' "$OUT/cpu.csv")
+				[ "${RATE_BPS:-0}" -ge 1000 ] ||
+					fail "the bulk transfers were too slow to pace at half their rate ($RATE_BPS B/s)"
 				progress "pacing rate: $RATE_BPS B/s (half the slowest bulk transfer)"
 			fi
 			for dir in $DIRS; do
@@ -515,7 +519,7 @@ loss_run() {	# COND
 	[ -n "$TRACE" ] && trace_count >/dev/null
 	snap "$NS0" rxbA "$NS1" rxbB b
 	line=$(transfer "$NS0" "$NS1" "$RXB_IP1" recv "$APP_CPU" "$PEER_CPU" "$LOSS_BYTES" \
-		-m tls -k "$CIPHER" -w 262144 -V -t 600) || exit 1
+		-m tls -k "$CIPHER" -w 262144 -V -t $((120 + LOSS_BYTES / 100000))) || exit 1
 	snap "$NS0" rxbA "$NS1" rxbB a
 	tc qdisc del dev "$VA" root 2>/dev/null
 	[ "$(kv "$line" verify)" = ok ] || fail "$what: no byte check"
