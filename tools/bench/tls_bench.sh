@@ -422,8 +422,8 @@ cpu_table() {
 		v[$1 "," key] = $12; reps[$1] = 1
 	}
 	END {
-		printf "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload | sw/plain | offload/plain | CPU %s busy: plain / sw / offload | CPU %s ns/B: plain / sw / offload | kB/s: plain / sw / offload |\n", app, peer
-		print "|---|---|---|---|---|---|---|---|---|---|"
+		printf "| dir | plain ns/B | sw kTLS ns/B | offload ns/B | sw/offload | thesis sw/offload | sw/plain | offload/plain | CPU %s busy: plain / sw / offload | CPU %s ns/B: plain / sw / offload | kB/s: plain / sw / offload |\n", app, peer
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
 		nd = split(dirs, D, " ")
 		for (i = 1; i <= nd; i++) {
 			d = D[i]; rs = rp = rh = ""
@@ -433,9 +433,11 @@ cpu_table() {
 					rs = rs " " s / h; rp = rp " " s / p; rh = rh " " h / p
 				}
 			}
-			printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %d / %d / %d |\n", d,
+			th = d == "rx" ? (k == "bulk" ? "2.2x (1-core tput)" : "1.7x (CPU at line rate)") \
+				       : (k == "bulk" ? "3.3x (1-core tput)" : "2.4x (CPU at line rate)")
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %d / %d / %d |\n", d,
 				g(med(nsb[d ",plain"])), g(med(nsb[d ",sw"])), g(med(nsb[d ",hw"])),
-				rng(rs), rng(rp), rng(rh),
+				rng(rs), th, rng(rp), rng(rh),
 				g(med(busy[d ",plain"])), g(med(busy[d ",sw"])), g(med(busy[d ",hw"])),
 				g(med(peerb[d ",plain"])), g(med(peerb[d ",sw"])), g(med(peerb[d ",hw"])),
 				med(tput[d ",plain"]) / 1000, med(tput[d ",sw"]) / 1000, med(tput[d ",hw"]) / 1000
