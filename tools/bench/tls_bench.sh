@@ -53,7 +53,8 @@
 # Run as root where the module loads (it is unloaded first and at the end):
 #   make tls-bench [TLS_BENCH_ARGS='--reps 5']
 #   tools/vm/run-vm.sh -- tools/bench/tls_bench.sh --out results/x
-#   tools/bench/tls_bench.sh --app-cpu 2 --peer-cpu 3 --bytes 1G   (a host)
+#   tools/bench/tls_bench.sh --app-cpu 2 --peer-cpu 3 --bytes 1G   (a host;
+#   keep other work off both CPUs: everything APP_CPU does is counted)
 # Options (the environment variable of the same meaning in brackets):
 #   --reps N          repetitions of part cpu (REPS, 3)
 #   --bytes N         bytes per transfer of part cpu (BYTES, 4M; K, M, G)
@@ -212,6 +213,8 @@ elif [ -r "${RXB_KO:-}" ]; then
 else
 	fail "rxbisect is not installed (make install) and RXB_KO is not set"
 fi
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 modprobe tls 2>/dev/null
 [ -r /proc/net/tls_stat ] || fail "no kTLS (modprobe tls failed; CONFIG_TLS_DEVICE?)"
 
