@@ -16,6 +16,9 @@
 #   make bench      the full benchmark matrix in the VM (results/bench-*/;
 #                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
 #                   full sweeps, hours under TCG)
+#   make tls-bench  the kTLS device offload: app-core ns/B, offload vs
+#                   software kTLS, TX and RX; records offloaded under
+#                   loss and reordering (results/tls-bench-*/)
 #   make nf-bench   the network functions (tools/nf: nat, lb, l3fwd) on
 #                   every model and veth in the VM: Mpps, drops by cause
 #   make microbench the ring-model cores in userspace: ns, cycles per packet
@@ -130,7 +133,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench microbench ceio-bench soak fuzz install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc
 
 all: module tools sim
@@ -230,6 +233,21 @@ microbench:
 # More: make ceio-bench CEIO_BENCH_ARGS="-R 5 -n 300000".
 ceio-bench:
 	$(MAKE) -C tools/testing/rxbisect ceio-bench
+
+# The kTLS device offload's measurements (thesis chapter 3, issue 34) in
+# the VM (tools/bench/tls_bench.sh, its helper tools/bench/ktls_bulk.c):
+# the application core's ns per byte with plain TCP, software kTLS and the
+# offload, TX and RX, sw/offload within each repetition; the share of
+# records the NIC decrypted fully under 0-5 % loss and 2 % reordering.
+# TLS_BENCH_ARGS: its options, e.g. TLS_BENCH_ARGS='--reps 5 --bytes 8M'.
+TLS_BENCH_ARGS ?=
+tls-bench: module $(TOP)/build/bench/ktls_bulk
+	@d=$(TOP)/results/tls-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	tools/vm/run-vm.sh --timeout 1800 -- tools/bench/tls_bench.sh --out $$d $(TLS_BENCH_ARGS)
+
+$(TOP)/build/bench/ktls_bulk: tools/bench/ktls_bulk.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -o $@ $<
 
 # Load/unload, ring-model switches, ethtool -L/-G, each RXB_SOAK_ITERS
 # times under iperf3 (selftests/drivers/net/rxbisect/soak.sh).
