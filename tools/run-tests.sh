@@ -505,9 +505,10 @@ stage_vm() {
 # Selftests every kernel runs when the kernels share the suite: those with
 # kernel-version branches (multi-buffer redirect before 6.3), those that
 # only run where the netdev netlink family is (a quick skip elsewhere), and
-# the module's load and parameter conventions.
+# the module's load and parameter conventions, and the kTLS offload (the
+# kernel's tls_device differs between releases: its skb test, its skb mark).
 vm_every_kernel="jumbo.sh nicmem.sh kdrv_tests.sh qstats.sh queue_napi.sh
-load_unload.sh conventions.sh"
+load_unload.sh conventions.sh tls.sh"
 
 # Seconds each selftest took in a quiet run (6.12, 2026-11-29, rounded):
 # what vm_shard balances with; a selftest not named here counts 60.
@@ -515,7 +516,7 @@ vm_cost="jumbo.sh 320 kdrv_tests.sh 350 xdp.sh 270 nf.sh 230 kfwd_tests.sh 180
 rxbisect_props.sh 150 nicmem.sh 120 faults.sh 120 shring_traffic.sh 100
 updown_switch.sh 90 napi_modes.sh 80 fuzz.sh 70 reconfig_fault.sh 70
 ntuple.sh 70 queue_restart.sh 70 af_xdp.sh 60 nic_ctx.sh 60 rss.sh 60
-shring_reconfig.sh 50 devlink.sh 50 tls.sh 50 rxbisect_model.sh 45
+shring_reconfig.sh 50 devlink.sh 50 tls.sh 190 rxbisect_model.sh 45
 pcie_bytes.sh 40
 flow_table.sh 40 badinput.sh 40 lower.sh 40 ceio.sh 40 coalesce.sh 40
 ethtool_live.sh 40 traffic.sh 40 nic_bh.sh 40 corec.sh 40 invalid.sh 35

@@ -42,9 +42,14 @@
 #             netem loss 2 %: resync requests (rx<q>_tls_resync_req),
 #             confirmations (tls_resync_confirmed, TlsRxDeviceResync),
 #             TX record dumps for the retransmissions, no TlsDecryptError;
-#             netem reordering; the offload toggled off and on under
-#             traffic (new sockets take the new setting, open ones keep
-#             working); tls_contexts=2 with three sockets open on rxb0:
+#             reordering (netem delay 1ms reorder 2 % on a veth pair the
+#             two NICs are stacked on: netem with a delay cannot sit on an
+#             offloading port, see case 26): resync requests and
+#             confirmations, no TX drop or authentication failure; the
+#             offload toggled off and on under traffic (new sockets take
+#             the new setting, open ones keep working); every ring model,
+#             switched at run time, on the device path; tls_contexts=2
+#             with three sockets open on rxb0:
 #             the third is refused (tls_ctx_refused) and stays in
 #             software, all three byte-exact.
 #
@@ -62,6 +67,8 @@ SEED=${RXB_TLS_SEED:-20261129}
 KPORT=4430
 VA=
 VB=
+WA=
+WB=
 declare -A ANCHOR=()
 VIP0=198.51.100.1
 VIP1=198.51.100.2
@@ -79,12 +86,13 @@ tls_cleanup() {
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	rxb_ns_del $VA $VB
+	ip link del rxbwA 2>/dev/null
+	rxb_ns_del $VA $VB $WA $WB
 	rxb_cleanup
 }
 trap tls_cleanup EXIT
 
-ktap_set_plan 27
+ktap_set_plan 28
 
 rxb_load || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -636,8 +644,9 @@ OFFLOAD_CASES=(
 	"offload: records of 1-31 B both ways, and of 16 KiB, byte-exact"
 	"offload: sendfile() of a 1 MiB file both ways, also zero-copy, byte-exact, tls_stat"
 	"offload: netem loss 2% on both ports, both ways, byte-exact"
-	"offload: netem delay 1ms reorder 2% on both ports, both ways, byte-exact"
+	"offload: netem delay 1ms reorder 2% on the wire below the NICs, both ways, byte-exact, NIC resyncs"
 	"offload toggled off and on under traffic: byte-exact, new sockets take the setting"
+	"offload on every ring model (switched at run time): byte-exact, on the device path"
 	"tls_contexts=2: the third socket stays in software, all byte-exact"
 )
 owhy=
@@ -667,9 +676,66 @@ done
 records_case "offload"
 sendfile_case "offload"
 
-# 25, 26
+# 25
 netem_case "offload" loss 2%
-netem_case "offload" delay 1ms reorder 2%
+
+# 26: reordering.  netem with a delay cannot sit on a port that offloads
+# TLS: netem orphans the skb and the stack then drops an offloaded skb
+# ("unencrypted skb with no associated socket"; mlx5 alike).  So on the
+# wire below the NICs: two ports stacked on a veth pair (lower.sh), netem on
+# the veths, which carry the NICs' ciphertext.
+WA=rxb-wa-$$-$RANDOM
+WB=rxb-wb-$$-$RANDOM
+WIP0=203.0.113.1
+WIP1=203.0.113.2
+wire_setup() {
+	ip link add rxbwA type veth peer name rxbwB && ip link set rxbwA up &&
+		ip link set rxbwB up &&
+		ip link add link rxbwA name rxbtA type rxbisect &&
+		ip link add link rxbwB name rxbtB type rxbisect &&
+		ip netns add $WA && ip netns add $WB &&
+		ip link set rxbtA netns $WA && ip link set rxbtB netns $WB &&
+		ip -n $WA addr add $WIP0/24 dev rxbtA && ip -n $WA link set lo up &&
+		ip -n $WA link set rxbtA up &&
+		ip -n $WB addr add $WIP1/24 dev rxbtB && ip -n $WB link set lo up &&
+		ip -n $WB link set rxbtB up || return 1
+	RXB_NS[rxbtA]=$WA
+	RXB_NS[rxbtB]=$WB
+	offload_set on rxbtA rxbtB && ns_anchor $WA && ns_anchor $WB &&
+		tc qdisc add dev rxbwA root netem delay 1ms reorder 2% &&
+		tc qdisc add dev rxbwB root netem delay 1ms reorder 2%
+}
+wire_case() {
+	local ok=1 ofo n
+	local -A sum=()
+	wire_setup || { ktap_print_msg "cannot set up the veth wire"; return 1; }
+	tls_snap 0 "$WA" "$WB"
+	nic_snap 0 rxbtA rxbtB
+	ktls_run wire "$WB" $WIP1 "$WA" "--tls 1.2 --cipher 256" --tls 1.2 --cipher 256 \
+		--dir both --bytes 1048576 || ok=0
+	tls_snap 1 "$WA" "$WB"
+	nic_snap 1 rxbtA rxbtB
+	ofo=$(($(tls_d "$WA" TcpExtTCPOFOQueue) + $(tls_d "$WB" TcpExtTCPOFOQueue)))
+	for n in tx:tls_dumps tx:tls_drops rx:tls_resync_req rx:tls_encrypted rx:tls_decrypted \
+		 rx:tls_auth_fail; do
+		sum[$n]=$(($(nic_qd rxbtA ${n%%:*} ${n#*:}) + $(nic_qd rxbtB ${n%%:*} ${n#*:})))
+	done
+	sum[confirmed]=$(($(nic_d rxbtA tls_resync_confirmed) + $(nic_d rxbtB tls_resync_confirmed)))
+	sum[resync]=$(($(tls_d "$WA" TlsRxDeviceResync) + $(tls_d "$WB" TlsRxDeviceResync)))
+	ktap_print_msg "wire: queued $ofo out of order; NIC: decrypted ${sum[rx:tls_decrypted]}," \
+		"up encrypted ${sum[rx:tls_encrypted]}, resync requests ${sum[rx:tls_resync_req]}," \
+		"confirmed ${sum[confirmed]} (TlsRxDeviceResync +${sum[resync]}), TX dumps" \
+		"${sum[tx:tls_dumps]}, drops ${sum[tx:tls_drops]}, auth failures ${sum[rx:tls_auth_fail]}"
+	tls_expect "$WA" 0 0 1 1 || ok=0
+	tls_expect "$WB" 0 0 1 1 || ok=0
+	[ "$ofo" -gt 0 ] || { ktap_print_msg "wire: no reordering seen"; ok=0; }
+	[ "${sum[rx:tls_decrypted]}" -gt 0 ] && [ "${sum[rx:tls_resync_req]}" -gt 0 ] &&
+		[ "${sum[confirmed]}" -gt 0 ] && [ "${sum[resync]}" -gt 0 ] &&
+		[ "${sum[tx:tls_drops]}" = 0 ] && [ "${sum[rx:tls_auth_fail]}" = 0 ] || ok=0
+	[ "$ok" = 1 ]
+}
+ktap_test_result "${OFFLOAD_CASES[8]}" wire_case
+ip link del rxbwA 2>/dev/null
 
 # 27: toggled under traffic: four connections one after the other, the
 # offload turned off halfway through the first, on in the second, ...: the
@@ -702,7 +768,27 @@ toggle_case() {
 ktap_test_result "offload toggled off and on under traffic: byte-exact, new sockets take the setting" \
 	toggle_case
 
-# 28: the context table, 2 contexts: three sockets at once with TX
+# 28: every ring model: the NIC's TLS stage is the same for all, and its
+# report travels in every model's completion
+models_case() {
+	local m ok=1 models
+	models=$(rxb_models | xargs)
+	[ -n "$models" ] || { ktap_print_msg "no models listed"; return 1; }
+	for m in $models; do
+		echo "$m" >/sys/module/rxbisect/parameters/ring_model ||
+			{ ktap_print_msg "$m: cannot switch"; ok=0; continue; }
+		rxb_static_neigh rxb0 rxb1
+		pair_run "model-$m" 1.2 128 1 --dir both --bytes 262144 ||
+			{ ktap_print_msg "$m: failed"; ok=0; }
+	done
+	echo privring >/sys/module/rxbisect/parameters/ring_model
+	rxb_static_neigh rxb0 rxb1
+	[ "$ok" = 1 ]
+}
+ktap_test_result "offload on every ring model (switched at run time): byte-exact, on the device path" \
+	models_case
+
+# 29: the context table, 2 contexts: three sockets at once with TX
 # offload on rxb0 only; the third stays in software
 ctx_case() {
 	local ok=1
