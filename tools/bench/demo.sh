@@ -135,7 +135,7 @@ cleanup
 
 # bench_models reads the list of models from the same module
 RXB_KO=${RXB_KO:-$here/../../rxbisect.ko}
-if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else load=(insmod "$RXB_KO"); fi
+if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else modprobe -q tls; load=(insmod "$RXB_KO"); fi
 # one clear error when the module does not load at all
 "${load[@]}" queues="$QUEUES" ax_ring_size=$((1024 / QUEUES)) ||
 	{ echo "cannot load rxbisect" >&2; exit 1; }

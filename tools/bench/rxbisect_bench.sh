@@ -41,6 +41,7 @@ load() {
 	if modinfo -n rxbisect >/dev/null 2>&1; then
 		modprobe rxbisect "$@"
 	else
+		modprobe -q tls
 		insmod "${RXB_KO:-$here/../../rxbisect.ko}" "$@"
 	fi || { echo "cannot load rxbisect $*" >&2; exit 1; }
 	ip netns add "$NS0"; ip netns add "$NS1"

@@ -217,6 +217,8 @@ rxb_load() {
 	if [ "$RXB_MODPROBE" = 1 ]; then
 		modprobe rxbisect "$@" || return 1
 	else
+		# insmod resolves no dependency: the kTLS offload needs tls.ko
+		modprobe -q tls
 		insmod "$RXB_KO" "$@" || return 1
 	fi
 	RXB_LOADED=1
