@@ -111,7 +111,8 @@ static inline void rxb_skb_set_decrypted(struct sk_buff *skb, bool on)
 /* 6.7: tls_is_skb_tx_device_offloaded() replaced the socket's test. */
 #ifndef HAVE_TLS_IS_SKB_TX_DEVICE_OFFLOADED
 #define tls_is_skb_tx_device_offloaded(skb)				\
-	((skb)->sk && tls_is_sk_tx_device_offloaded((skb)->sk))
+	({ struct sock *__sk = (skb)->sk;				\
+	   __sk && tls_is_sk_tx_device_offloaded(__sk); })
 #endif
 
 /* 6.5: skb_gso_segment() moved to net/gso.h. */

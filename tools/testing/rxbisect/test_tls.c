@@ -574,9 +574,10 @@ static void test_tx_seq(const void __always_unused *arg)
 		tx_setup(&t, &cfgs[k], 0x7100 + k, 160);
 		recs = tx_stream(&t);
 		EXPECT_EQ(recs, t.f.nrec);
-		ktap_diag("%s: %u records, %u bytes, %u packets encrypted in step, all equal to OpenSSL's records; %u tags written",
-			  cfg_name(&cfgs[k]), t.f.nrec, t.f.total, t.npkts,
-			  recs);
+		ktap_diag("%s: %u records, %u bytes, %u packets encrypted in step",
+			  cfg_name(&cfgs[k]), t.f.nrec, t.f.total, t.npkts);
+		ktap_diag("%s: all equal to OpenSSL's records; %u tags written",
+			  cfg_name(&cfgs[k]), recs);
 		tx_teardown(&t);
 	}
 }
@@ -651,9 +652,12 @@ static void test_tx_retx(const void __always_unused *arg)
 				bad++;
 		}
 		EXPECT_EQ(bad, 0);
-		ktap_diag("%s: %u retransmissions (%u original packets, %u from a record start, %u from inside a header, %u from inside a tag) rebuilt from dumps: %u differ",
-			  cfg_name(&cfgs[k]), n, kinds[0], kinds[1], kinds[2],
-			  kinds[3], bad);
+		ktap_diag("%s: %u retransmissions rebuilt from dumps: %u differ",
+			  cfg_name(&cfgs[k]), n, bad);
+		ktap_diag("%s: %u original packets, %u from a record start,",
+			  cfg_name(&cfgs[k]), kinds[0], kinds[1]);
+		ktap_diag("%s: %u from inside a header, %u from inside a tag",
+			  cfg_name(&cfgs[k]), kinds[2], kinds[3]);
 		tx_teardown(&t);
 	}
 }
@@ -759,8 +763,10 @@ static void test_tx_errors(const void __always_unused *arg)
 		free(p);
 		tx_teardown(&t);
 	}
-	ktap_diag("%u refusals checked (-EPROTO out of sequence, buffer untouched; -EBADMSG on 7 kinds of impossible header, whole and split, and after a good record; out of step until resync) over 4 ciphers",
-		  checks);
+	ktap_diag("%u refusals checked over 4 ciphers:", checks);
+	ktap_diag("-EPROTO out of sequence, buffer untouched;");
+	ktap_diag("-EBADMSG on 7 kinds of impossible header, whole and split,");
+	ktap_diag("and after a good record; out of step until resync");
 }
 
 /* ---- RX ---- */
@@ -818,8 +824,10 @@ static void test_rx_seq(const void __always_unused *arg)
 			free(p);
 		}
 		EXPECT_EQ(recs, x.f.nrec);
-		ktap_diag("%s: %u packets in sequence: %u decrypted equal to the plaintext, %u records verified of %u",
-			  cfg_name(&cfgs[k]), x.npkts, dec, recs, x.f.nrec);
+		ktap_diag("%s: %u packets in sequence: %u decrypted equal to the plaintext",
+			  cfg_name(&cfgs[k]), x.npkts, dec);
+		ktap_diag("%s: %u records verified of %u",
+			  cfg_name(&cfgs[k]), recs, x.f.nrec);
 		rx_teardown(&x);
 	}
 }
@@ -897,9 +905,12 @@ static void rx_corrupt_one(const struct cfg *k, u32 kind, u64 seed)
 	}
 	EXPECT_EQ(fails, 1);
 	EXPECT_EQ(recs, x.f.nrec - 1);
-	ktap_diag("%s: %s of record %u (byte %u) corrupted: packet %u of %u (its tag's end) left encrypted with auth_fail %u; %u packets decrypted, %u records verified",
-		  cfg_name(k), what[kind], ri, pos, at_pkt, x.npkts, fails,
-		  dec, recs);
+	ktap_diag("%s: %s of record %u (byte %u) corrupted:",
+		  cfg_name(k), what[kind], ri, pos);
+	ktap_diag("%s: packet %u of %u (its tag's end) left encrypted with auth_fail %u;",
+		  cfg_name(k), at_pkt, x.npkts, fails);
+	ktap_diag("%s: %u packets decrypted, %u records verified",
+		  cfg_name(k), dec, recs);
 	free(wire);
 	free(dec_exp);
 	rx_teardown(&x);
@@ -1113,11 +1124,17 @@ confirm:
 static void rx_sim_diag(const struct cfg *k, const char *what,
 			const struct rx *x, const struct rx_stats *st)
 {
-	ktap_diag("%s: %s: %u of %u packets arrived (%u gaps, %u old, %u overlapping); %u decrypted; %u resync requests (all true headers but %u), %u confirmed, %u resumed; %u stale and %u false confirmations refused; %u of %u records verified by the NIC",
+	ktap_diag("%s: %s: %u of %u packets arrived (%u gaps, %u old, %u overlapping);",
 		  cfg_name(k), what, st->pkts, x->npkts, st->gaps, st->old,
-		  st->overlaps, st->decrypted, st->resyncs, st->false_cands,
-		  st->confirms, st->resumes, st->stale_refused,
-		  st->false_refused, st->records, x->f.nrec);
+		  st->overlaps);
+	ktap_diag("%s: %s: %u decrypted; %u resync requests (all true headers but %u),",
+		  cfg_name(k), what, st->decrypted, st->resyncs,
+		  st->false_cands);
+	ktap_diag("%s: %s: %u confirmed, %u resumed; %u stale and %u false confirmations refused;",
+		  cfg_name(k), what, st->confirms, st->resumes,
+		  st->stale_refused, st->false_refused);
+	ktap_diag("%s: %s: %u of %u records verified by the NIC",
+		  cfg_name(k), what, st->records, x->f.nrec);
 }
 
 /* Drop 1-5 % of the packets. */
@@ -1435,7 +1452,10 @@ static void test_rx_search(const void __always_unused *arg)
 		EXPECT_EQ(st.decrypted, 5);
 	}
 	srch_teardown(&s);
-	ktap_diag("planted headers: a candidate whose next header fails is skipped; after a false candidate the bad tracked header, whole or split, is followed by the true one in the same packet; a confirmation during a split header resumes after it");
+	ktap_diag("planted headers: a candidate whose next header fails is skipped;");
+	ktap_diag("after a false candidate the bad tracked header, whole or split,");
+	ktap_diag("is followed by the true one in the same packet;");
+	ktap_diag("a confirmation during a split header resumes after it");
 }
 
 /* ---- threads: one engine per flow, flows on several threads ---- */
@@ -1479,8 +1499,9 @@ static void test_threads(const void __always_unused *arg)
 		pthread_create(&t[i], NULL, thread_fn, (void *)i);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
-	ktap_diag("%d threads, each 2 x 4 ciphers x (TX in sequence and 10 retransmissions, RX with loss) on its own flows' engines",
+	ktap_diag("%d threads, each 2 x 4 ciphers x (TX in sequence and 10 retransmissions,",
 		  NTHREADS);
+	ktap_diag("RX with loss) on its own flows' engines");
 }
 
 /* ---- fuzz ---- */
@@ -1793,9 +1814,13 @@ static void test_fuzz(const void __always_unused *arg)
 			fuzz_garbage(&g, &fs);
 		iters++;
 	}
-	ktap_diag("%.0f s: %u runs (garbage and mutated flows, %u of them checked against the model), %u RX/TX calls: %u packets decrypted, %u resync requests, %u confirmations taken, %u tags failed; %u TX packets (%u retransmissions) equal to the reference",
-		  secs, iters, fs.modelled, fs.ops, fs.decrypted, fs.resyncs,
-		  fs.confirmed, fs.auth_fail, fs.tx_pkts, fs.retx);
+	ktap_diag("%.0f s: %u runs (garbage and mutated flows, %u checked against the model),",
+		  secs, iters, fs.modelled);
+	ktap_diag("%u RX/TX calls: %u packets decrypted, %u resync requests,",
+		  fs.ops, fs.decrypted, fs.resyncs);
+	ktap_diag("%u confirmations taken,", fs.confirmed);
+	ktap_diag("%u tags failed; %u TX packets (%u retransmissions) equal to the reference",
+		  fs.auth_fail, fs.tx_pkts, fs.retx);
 }
 
 int main(void)

@@ -28,6 +28,8 @@
 #include <rxbisect/rxb_nicmem.h>
 #include <rxbisect/rxb_nic.h>
 
+struct rxb_tls_table;
+
 /**
  * struct rxb_vector - one emulated MSI-X vector.
  * @flags: RXB_VEC_MASKED: raised and not yet re-armed by the driver;
@@ -46,8 +48,6 @@
  *	not yet signalled.
  * @nic: owner.
  */
-struct rxb_tls_table;
-
 struct rxb_vector {
 	unsigned long flags;
 	int cpu;
