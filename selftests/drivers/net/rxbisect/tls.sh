@@ -49,7 +49,9 @@
 #             offload toggled off and on under traffic (new sockets take
 #             the new setting, open ones keep working); every ring model,
 #             switched at run time, on the device path; tls_contexts=2
-#             with three sockets open on rxb0:
+#             with three sockets open on rxb0 (after Debian's openssl
+#             s_server -sendfile and s_client, Options = KTLS, over the
+#             offload: byte-exact, TlsTxDevice/TlsRxDevice, NIC records):
 #             the third is refused (tls_ctx_refused) and stays in
 #             software, all three byte-exact.
 #
@@ -92,7 +94,7 @@ tls_cleanup() {
 }
 trap tls_cleanup EXIT
 
-ktap_set_plan 28
+ktap_set_plan 29
 
 rxb_load || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -647,6 +649,7 @@ OFFLOAD_CASES=(
 	"offload: netem delay 1ms reorder 2% on the wire below the NICs, both ways, byte-exact, NIC resyncs"
 	"offload toggled off and on under traffic: byte-exact, new sockets take the setting"
 	"offload on every ring model (switched at run time): byte-exact, on the device path"
+	"openssl s_server -sendfile and s_client (Options = KTLS) over the offload: byte-exact, on the device path"
 	"tls_contexts=2: the third socket stays in software, all byte-exact"
 )
 owhy=
@@ -788,7 +791,62 @@ models_case() {
 ktap_test_result "offload on every ring model (switched at run time): byte-exact, on the device path" \
 	models_case
 
-# 29: the context table, 2 contexts: three sockets at once with TX
+# 29: a client and server users already have, unmodified: Debian's openssl
+# (built with KTLS) told by its configuration to use kTLS, the server's
+# -sendfile sending the file's page-cache pages through the offload
+ossl_case() {
+	local ok=1 d=$RXB_TMP/ossl spid size=1048576
+	mkdir -p "$d" && head -c $size /dev/urandom >"$d/f.bin" || return 1
+	cat >"$d/ktls.cnf" <<-EOF
+		openssl_conf = openssl_init
+		[openssl_init]
+		ssl_conf = ssl_sect
+		[ssl_sect]
+		system_default = system_default_sect
+		[system_default_sect]
+		Options = KTLS
+	EOF
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+		-keyout "$d/k.pem" -out "$d/c.pem" -days 2 -subj /CN=rxb >/dev/null 2>&1 ||
+		{ ktap_print_msg "openssl req failed"; return 1; }
+	tls_snap 0 "$NS0" "$NS1"
+	nic_snap 0 rxb0 rxb1
+	(cd "$d" && OPENSSL_CONF=$d/ktls.cnf exec ip netns exec "$NS1" openssl s_server \
+		-accept 4499 -cert c.pem -key k.pem -tls1_2 \
+		-cipher ECDHE-ECDSA-AES128-GCM-SHA256 -WWW -sendfile) >"$d/srv.log" 2>&1 &
+	spid=$!
+	RXB_PIDS+=("$spid")
+	for _ in $(seq 50); do
+		grep -q ACCEPT "$d/srv.log" && break
+		sleep 0.1
+	done
+	printf 'GET /f.bin HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$d/ktls.cnf ip netns exec "$NS0" \
+		timeout 60 openssl s_client -connect "$RXB_IP1:4499" -tls1_2 \
+		-cipher ECDHE-ECDSA-AES128-GCM-SHA256 -quiet -ign_eof >"$d/out.bin" 2>"$d/cli.log"
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	tls_snap 1 "$NS0" "$NS1"
+	nic_snap 1 rxb0 rxb1
+	ktap_print_msg "openssl: $(grep -m1 -o 'KTLS SENDFILE.*' "$d/srv.log");" \
+		"client got $(stat -c %s "$d/out.bin") B; server TlsTxDevice +$(tls_d "$NS1" TlsTxDevice)," \
+		"client TlsRxDevice +$(tls_d "$NS0" TlsRxDevice); rxb1's NIC encrypted" \
+		"$(nic_qd rxb1 tx tls_records) records, rxb0's decrypted $(nic_qd rxb0 rx tls_records)"
+	tail -c $size "$d/out.bin" | cmp -s - "$d/f.bin" ||
+		{ ktap_print_msg "openssl: the file differs"; ok=0; }
+	grep -q "KTLS SENDFILE 'f.bin' OK" "$d/srv.log" || ok=0
+	[ "$(tls_d "$NS1" TlsTxDevice)" = 1 ] && [ "$(tls_d "$NS0" TlsRxDevice)" = 1 ] &&
+		[ "$(tls_d "$NS0" TlsDecryptError)" = 0 ] &&
+		[ "$(nic_qd rxb1 tx tls_records)" -ge $((size / 16384)) ] &&
+		[ "$(nic_qd rxb0 rx tls_records)" -gt 0 ] || ok=0
+	[ "$ok" = 1 ]
+}
+if ! openssl s_server -help 2>&1 | grep -q -- -sendfile; then
+	ktap_test_skip "${OFFLOAD_CASES[11]}" "this openssl has no s_server -sendfile (no KTLS)"
+else
+	ktap_test_result "${OFFLOAD_CASES[11]}" ossl_case
+fi
+
+# 30: the context table, 2 contexts: three sockets at once with TX
 # offload on rxb0 only; the third stays in software
 ctx_case() {
 	local ok=1
