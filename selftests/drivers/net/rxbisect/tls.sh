@@ -48,11 +48,11 @@
 #             confirmations, no TX drop or authentication failure; the
 #             offload toggled off and on under traffic (new sockets take
 #             the new setting, open ones keep working); every ring model,
-#             switched at run time, on the device path; tls_contexts=2
-#             with three sockets open on rxb0 (after Debian's openssl
-#             s_server -sendfile and s_client, Options = KTLS, over the
-#             offload: byte-exact, TlsTxDevice/TlsRxDevice, NIC records):
-#             the third is refused (tls_ctx_refused) and stays in
+#             switched at run time, on the device path; Debian's openssl
+#             s_server -sendfile and s_client (Options = KTLS) over the
+#             offload: byte-exact, TlsTxDevice/TlsRxDevice, NIC records;
+#             tls_contexts=2 with three sockets open on rxb0: the third
+#             is refused (tls_ctx_refused) and stays in
 #             software, all three byte-exact.
 #
 # Byte counts are small (384 KiB to 1 MiB a run) for the TCG VM; sizes and
