@@ -206,6 +206,8 @@ for t in ip ethtool tc ss modprobe awk; do
 done
 # shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
 source "$lib/lib.sh"
+# read by lib.sh's rxb_load
+# shellcheck disable=SC2034
 if modinfo -n rxbisect >/dev/null 2>&1; then
 	RXB_MODPROBE=1
 elif [ -r "${RXB_KO:-}" ]; then
@@ -571,8 +573,9 @@ part_loss() {
 		ip link add link "$VB" name rxbB type rxbisect &&
 		ip link set rxbA netns "$NS0" && ip link set rxbB netns "$NS1" ||
 		fail "setting up rxbA/rxbB on $VA/$VB"
-	RXB_NS[rxbA]=$NS0
-	RXB_NS[rxbB]=$NS1
+	# lib.sh's map of ports to namespaces
+	# shellcheck disable=SC2034
+	RXB_NS["rxbA"]=$NS0 RXB_NS["rxbB"]=$NS1
 	ip -n "$NS0" addr add "$RXB_IP0/24" dev rxbA && ip -n "$NS0" link set rxbA up &&
 		ip -n "$NS0" link set lo up &&
 		ip -n "$NS1" addr add "$RXB_IP1/24" dev rxbB && ip -n "$NS1" link set rxbB up &&

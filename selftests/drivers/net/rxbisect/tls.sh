@@ -702,8 +702,9 @@ wire_setup() {
 		ip -n $WA link set rxbtA up &&
 		ip -n $WB addr add $WIP1/24 dev rxbtB && ip -n $WB link set lo up &&
 		ip -n $WB link set rxbtB up || return 1
-	RXB_NS[rxbtA]=$WA
-	RXB_NS[rxbtB]=$WB
+	# lib.sh's map of ports to namespaces (rxb_in, rxb_snap)
+	# shellcheck disable=SC2034
+	RXB_NS["rxbtA"]=$WA RXB_NS["rxbtB"]=$WB
 	offload_set on rxbtA rxbtB && ns_anchor $WA && ns_anchor $WB &&
 		tc qdisc add dev rxbwA root netem delay 1ms reorder 2% &&
 		tc qdisc add dev rxbwB root netem delay 1ms reorder 2%
