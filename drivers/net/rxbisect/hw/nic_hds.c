@@ -28,12 +28,6 @@
  * which nicmem's prototype exposed to the kernel as device pages); the
  * driver hands it to XDP programs as a read-mostly fragment.
  */
-#include <linux/if_vlan.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
-#include <linux/tcp.h>
-#include <linux/udp.h>
-#include <net/ip.h>
 #include <linux/skbuff.h>
 #include "nic_hw.h"
 
@@ -48,63 +42,9 @@
  */
 static u32 rxb_hds_hdr_len(const struct sk_buff *skb, u32 len)
 {
-	union {
-		struct iphdr ip;
-		struct ipv6hdr ip6;
-		struct tcphdr tcp;
-		struct vlan_hdr vlan;
-		__be16 proto;
-	} b;
-	const void *h;
-	u32 off = ETH_HLEN;
-	__be16 proto;
-	u8 l4;
+	struct rxb_nic_l4 s;
 
-	h = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
-			       sizeof(b.proto), &b);
-	if (!h)
-		return 0;
-	proto = *(const __be16 *)h;
-	if (proto == htons(ETH_P_8021Q)) {
-		h = skb_header_pointer(skb, off, sizeof(b.vlan), &b);
-		if (!h)
-			return 0;
-		proto = ((const struct vlan_hdr *)h)->h_vlan_encapsulated_proto;
-		off += VLAN_HLEN;
-	}
-	if (proto == htons(ETH_P_IP)) {
-		const struct iphdr *ip = skb_header_pointer(skb, off,
-							    sizeof(b.ip), &b);
-
-		if (!ip || ip->ihl < 5 || ip_is_fragment(ip))
-			return 0;
-		l4 = ip->protocol;
-		off += ip->ihl * 4;
-	} else if (proto == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip6 = skb_header_pointer(skb, off,
-							       sizeof(b.ip6),
-							       &b);
-
-		if (!ip6)
-			return 0;
-		l4 = ip6->nexthdr;
-		off += sizeof(*ip6);
-	} else {
-		return 0;
-	}
-	if (l4 == IPPROTO_TCP) {
-		const struct tcphdr *th = skb_header_pointer(skb, off,
-							     sizeof(b.tcp), &b);
-
-		if (!th || th->doff < 5)
-			return 0;
-		off += th->doff * 4;
-	} else if (l4 == IPPROTO_UDP) {
-		off += sizeof(struct udphdr);
-	} else {
-		return 0;
-	}
-	return off < len ? off : 0;
+	return rxb_nic_parse_l4(skb, &s) && s.data < len ? s.data : 0;
 }
 
 static void rxb_hds_bh(struct tasklet_struct *t);

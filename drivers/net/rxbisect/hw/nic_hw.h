@@ -110,6 +110,27 @@ struct rxb_nic_tuple {
 };
 
 /**
+ * struct rxb_nic_l4 - where a TCP or UDP frame's parts are
+ *	(rxb_nic_parse_l4()), as byte offsets in the frame.
+ * @family: 4 or 6.
+ * @proto: IPPROTO_TCP or IPPROTO_UDP.
+ * @l3: the IP header.
+ * @l4: the TCP or UDP header.
+ * @data: the payload.
+ * @end: the IP packet's end.
+ * @seq: TCP: the sequence number of the payload's first byte.
+ */
+struct rxb_nic_l4 {
+	u8 family;
+	u8 proto;
+	u32 l3;
+	u32 l4;
+	u32 data;
+	u32 end;
+	u32 seq;
+};
+
+/**
  * struct rxb_flow_ent - one entry of the flow table.
  * @key: the flow's 5-tuple.
  * @first_ns: when the entry was learned.
@@ -474,6 +495,7 @@ void rxb_nic_parse(const u8 *frame, unsigned int len,
 		   struct rxb_nic_tuple *t);
 u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
 		 u8 *hash_flags);
+bool rxb_nic_parse_l4(const struct sk_buff *skb, struct rxb_nic_l4 *s);
 
 /* nic_flow.c */
 int rxb_flow_init(struct rxb_flow_table *ft, struct rxb_nic_ctx *ctx,

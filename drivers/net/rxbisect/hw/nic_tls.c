@@ -32,13 +32,11 @@
  */
 #include <crypto/hash.h>
 #include <crypto/skcipher.h>
-#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/jhash.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/task_stack.h>
-#include <linux/tcp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include <rxbisect/rxb_tls.h>
@@ -418,86 +416,21 @@ void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
 	rcu_read_unlock();
 }
 
-/**
- * struct rxb_tls_l4 - where a TCP segment's parts are in a frame.
- * @family: 4 or 6.
- * @l3: offset of the IP header.
- * @l4: offset of the TCP header.
- * @data: offset of the payload.
- * @len: payload bytes.
- * @seq: TCP sequence number of the payload's first byte.
- */
-struct rxb_tls_l4 {
-	u8 family;
-	u32 l3;
-	u32 l4;
-	u32 data;
-	u32 len;
-	u32 seq;
-};
-
-/* Find the TCP payload of frame @skb (Ethernet, an optional VLAN tag, IPv4
- * without fragmentation or IPv6 without extension headers).
- */
-static bool rxb_tls_parse(const struct sk_buff *skb, struct rxb_tls_l4 *s)
+/* Find the TCP payload of frame @skb: @s, its length in *@len. */
+static bool rxb_tls_parse(const struct sk_buff *skb, struct rxb_nic_l4 *s,
+			  u32 *len)
 {
-	__be16 proto, pbuf;
-	const __be16 *pp;
-	u32 off = ETH_HLEN, end;
-	struct tcphdr tbuf;
-	const struct tcphdr *th;
-
-	pp = skb_header_pointer(skb, ETH_HLEN - 2, 2, &pbuf);
-	if (!pp)
+	if (!rxb_nic_parse_l4(skb, s) || s->proto != IPPROTO_TCP ||
+	    s->end > skb->len || s->data > s->end)
 		return false;
-	proto = *pp;
-	if (proto == htons(ETH_P_8021Q)) {
-		pp = skb_header_pointer(skb, ETH_HLEN + 2, 2, &pbuf);
-		if (!pp)
-			return false;
-		proto = *pp;
-		off += VLAN_HLEN;
-	}
-	s->l3 = off;
-	if (proto == htons(ETH_P_IP)) {
-		struct iphdr ibuf;
-		const struct iphdr *ip;
-
-		ip = skb_header_pointer(skb, off, sizeof(ibuf), &ibuf);
-		if (!ip || ip->ihl < 5 || ip->protocol != IPPROTO_TCP ||
-		    ip_is_fragment(ip))
-			return false;
-		s->family = 4;
-		end = off + ntohs(ip->tot_len);
-		off += ip->ihl * 4;
-	} else if (proto == htons(ETH_P_IPV6)) {
-		struct ipv6hdr ibuf;
-		const struct ipv6hdr *ip6;
-
-		ip6 = skb_header_pointer(skb, off, sizeof(ibuf), &ibuf);
-		if (!ip6 || ip6->nexthdr != IPPROTO_TCP)
-			return false;
-		s->family = 6;
-		end = off + sizeof(*ip6) + ntohs(ip6->payload_len);
-		off += sizeof(*ip6);
-	} else {
-		return false;
-	}
-	th = skb_header_pointer(skb, off, sizeof(tbuf), &tbuf);
-	if (!th || th->doff < 5 || end > skb->len ||
-	    off + th->doff * 4 > end)
-		return false;
-	s->l4 = off;
-	s->data = off + th->doff * 4;
-	s->len = end - s->data;
-	s->seq = ntohl(th->seq);
+	*len = s->end - s->data;
 	return true;
 }
 
 /* Is the TCP checksum of linear frame @skb right? */
-static bool rxb_tls_csum_ok(struct sk_buff *skb, const struct rxb_tls_l4 *s)
+static bool rxb_tls_csum_ok(struct sk_buff *skb, const struct rxb_nic_l4 *s)
 {
-	u32 len = s->data + s->len - s->l4;
+	u32 len = s->end - s->l4;
 	__wsum sum = skb_checksum(skb, s->l4, len, 0);
 
 	if (s->family == 4) {
@@ -540,13 +473,13 @@ void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 	struct rxb_tls_table *t = nic->tls;
 	struct rxb_tls_rx_res res;
 	struct rxb_tls_ctx *ctx;
-	struct rxb_tls_l4 s;
-	u32 meta;
+	struct rxb_nic_l4 s;
+	u32 meta, len;
 
 	if (!atomic_read(&t->nrx) || key->proto != IPPROTO_TCP)
 		return;
 	ctx = rxb_tls_lookup(t, key);
-	if (!ctx || !rxb_tls_parse(skb, &s) || !s.len)
+	if (!ctx || !rxb_tls_parse(skb, &s, &len) || !len)
 		return;
 	/* The NIC's own copy of the frame, linear, to decrypt in. */
 	if (skb_ensure_writable(skb, skb->len))
@@ -566,7 +499,7 @@ void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 	    rxb_tls_rx_confirm(&ctx->rec, READ_ONCE(ctx->confirm_seq),
 			       READ_ONCE(ctx->confirm_sn)))
 		atomic64_inc(&t->confirmed);
-	rxb_tls_rx(&ctx->rec, s.seq, skb->data + s.data, s.len, &res);
+	rxb_tls_rx(&ctx->rec, s.seq, skb->data + s.data, len, &res);
 	if (res.resync) {
 		/* Read by the driver after this frame's completion (whose
 		 * release write orders these before it).
@@ -603,16 +536,17 @@ static void rxb_tls_tx_seg(struct rxb_tls_table *t, struct rxb_tls_ctx *ctx,
 			   struct sk_buff_head *out)
 {
 	struct rxb_tls_tx_res res;
-	struct rxb_tls_l4 s;
+	struct rxb_nic_l4 s;
 	struct sk_buff *nskb;
+	u32 len;
 	int err;
 
-	if (!rxb_tls_parse(seg, &s)) {
+	if (!rxb_tls_parse(seg, &s, &len)) {
 		kfree_skb(seg);
 		rxb_tls_count(t, q, RXB_TLS_Q_TX_DROPS, 1);
 		return;
 	}
-	if (!s.len) {
+	if (!len) {
 		__skb_queue_tail(out, seg);
 		return;
 	}
@@ -625,7 +559,7 @@ static void rxb_tls_tx_seg(struct rxb_tls_table *t, struct rxb_tls_ctx *ctx,
 	}
 	rxb_skb_set_decrypted(nskb, false);
 	spin_lock(&ctx->lock);
-	err = rxb_tls_tx(&ctx->rec, s.seq, nskb->data + s.data, s.len, &res);
+	err = rxb_tls_tx(&ctx->rec, s.seq, nskb->data + s.data, len, &res);
 	spin_unlock(&ctx->lock);
 	if (err) {
 		/* It holds plaintext: it must not leave. */

@@ -13,6 +13,8 @@
 #include <linux/ipv6.h>
 #include <net/ip.h>
 #include <linux/if_vlan.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 #include "nic_hw.h"
 
 static u32 rxb_toeplitz(const u8 *key, const u8 *in, unsigned int len)
@@ -115,4 +117,83 @@ u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
 		*hash_flags = RXB_CQE_F_L3_HASH;
 	}
 	return rxb_toeplitz(key, in, in_len);
+}
+
+/**
+ * rxb_nic_parse_l4() - where the parts of a TCP or UDP frame are: the
+ *	parser of the stages that look into the payload (the header/data
+ *	split, the TLS engine).
+ * @skb: the frame (Ethernet, one optional VLAN tag).
+ * @s: filled in.
+ *
+ * Return: true for TCP or UDP over IPv4 (not a fragment) or IPv6 (no
+ * extension header) whose headers are all in the frame; @s->end is where
+ * the IP packet says it ends (the frame may be longer: padding).
+ */
+bool rxb_nic_parse_l4(const struct sk_buff *skb, struct rxb_nic_l4 *s)
+{
+	union {
+		struct iphdr ip;
+		struct ipv6hdr ip6;
+		struct tcphdr tcp;
+		struct vlan_hdr vlan;
+		__be16 proto;
+	} b;
+	const void *h;
+	u32 off = ETH_HLEN;
+	__be16 proto;
+
+	h = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
+			       sizeof(b.proto), &b);
+	if (!h)
+		return false;
+	proto = *(const __be16 *)h;
+	if (proto == htons(ETH_P_8021Q)) {
+		h = skb_header_pointer(skb, off, sizeof(b.vlan), &b);
+		if (!h)
+			return false;
+		proto = ((const struct vlan_hdr *)h)->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	s->l3 = off;
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *ip = skb_header_pointer(skb, off,
+							    sizeof(b.ip), &b);
+
+		if (!ip || ip->ihl < 5 || ip_is_fragment(ip))
+			return false;
+		s->family = 4;
+		s->proto = ip->protocol;
+		s->end = off + ntohs(ip->tot_len);
+		off += ip->ihl * 4;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = skb_header_pointer(skb, off,
+							       sizeof(b.ip6),
+							       &b);
+
+		if (!ip6)
+			return false;
+		s->family = 6;
+		s->proto = ip6->nexthdr;
+		s->end = off + sizeof(*ip6) + ntohs(ip6->payload_len);
+		off += sizeof(*ip6);
+	} else {
+		return false;
+	}
+	s->l4 = off;
+	s->seq = 0;
+	if (s->proto == IPPROTO_TCP) {
+		const struct tcphdr *th = skb_header_pointer(skb, off,
+							     sizeof(b.tcp), &b);
+
+		if (!th || th->doff < 5)
+			return false;
+		s->seq = ntohl(th->seq);
+		s->data = off + th->doff * 4;
+	} else if (s->proto == IPPROTO_UDP) {
+		s->data = off + sizeof(struct udphdr);
+	} else {
+		return false;
+	}
+	return true;
 }
