@@ -35,6 +35,8 @@
 #                      kernel runs several times slower: run-vm.sh sets 3)
 #   RXB_KMEMLEAK=0     skip the kmemleak test (RXB_LOCKDEP=0: the lockdep one)
 #   RXB_DMESG_CHECK=0  do not check dmesg
+#   RXB_STATS=0        lib.sh reads counters with ethtool -S, not through
+#                      rxb_stats.py (the same ioctls, without an exec)
 #
 # Each result line ends with the test's wall time, "time=Ns" (as the unit
 # stage prints it): "ok 3 NAME # time=12s", "ok 4 NAME # SKIP why time=1s",

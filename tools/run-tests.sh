@@ -190,21 +190,27 @@ static_jobs() {
 		local name=$1
 
 		shift
-		( "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc" ) &
+		( t0=$SECONDS
+		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
+		  echo "$name $((SECONDS - t0))s" >"$d/$name.time" ) &
 	}
 	# dkms copies drivers/ from the tree: only once the in-tree build,
 	# which writes there, is over
 	(
+		t0=$SECONDS
 		make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' >"$d/w1.out"
 		echo 0 >"$d/w1.rc"
+		echo "w1 $((SECONDS - t0))s" >"$d/w1.time"
 		# and once the newest kernel is fetched (dkms builds for it
 		# too where it is unpacked): at most 30 min
 		for _ in $(seq 1800); do
 			[ -e "$d/newest.rc" ] || [ -e "$d/newest.none" ] && break
 			sleep 1
 		done
+		t0=$SECONDS
 		tools/dkms-test.sh >"$d/dkms.out" 2>&1
 		echo $? >"$d/dkms.rc"
+		echo "dkms $((SECONDS - t0))s" >"$d/dkms.time"
 	) &
 	# Both Debian 12 kernels: the other one's build too (not the debug
 	# kernel's: make test KERNEL=debug checks that one alone).
@@ -461,6 +467,7 @@ stage_static() {
 	sed 's/^/# /' "$d/dkms.out"
 	result "$([ "$t" = 0 ] && echo ok)" "dkms: install, build for each kernel's headers, uninstall (tools/dkms-test.sh)" \
 		"$([ "$t" = 4 ] && tail -n1 "$d/dkms.out" | sed 's/.*# SKIP //')"
+	echo "# the checks' wall times, side by side: $(cat "$d"/*.time 2>/dev/null | sort -k2,2rn | xargs)"
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 

@@ -29,7 +29,7 @@ docs=("$DOCS_ROOT"/README "$DOCS_ROOT"/Documentation/*.rst)
 rxb_load queues=2 || rxb_bail "cannot load the module"
 MODELS=$(rxb_models | xargs)
 [ -n "$MODELS" ] || rxb_bail "no $RXB_DBG/models"
-ktap_set_plan "$(wc -w <<<"$MODELS")"
+ktap_set_plan $(($(wc -w <<<"$MODELS") + 1))
 ip link set rxb0 up && ip link set rxb1 up || rxb_bail "cannot bring the ports up"
 
 # The words of the documents, each also with a numbered family's index
@@ -74,5 +74,28 @@ for m in $MODELS; do
 		[ "$n" -gt 0 -a -z "$missing" ]
 done
 echo privring > $P/ring_model
+
+# +1: rxb_snap's reader and ethtool -S agree
+# ethtool_vals FILE: "name value" lines of ethtool -S rxb1, sorted.
+ethtool_vals() {
+	ethtool -S rxb1 | sed -nE 's/^[[:space:]]+([^:[:space:]]+): (-?[0-9]+)$/\1 \2/p' |
+		sort > "$1"
+}
+for _ in $(seq 50); do [ -s "$RXB_TMP/stats.port" ] && break; sleep 0.2; done
+if [ -s "$RXB_TMP/stats.port" ]; then
+	ethtool_vals "$RXB_TMP/e1"
+	rxb_snap rxb1 && for k in "${!RXB_S[@]}"; do echo "$k ${RXB_S[$k]}"; done |
+		sort > "$RXB_TMP/s"
+	ethtool_vals "$RXB_TMP/e2"
+	bad=$(join "$RXB_TMP/e1" "$RXB_TMP/e2" | join -a1 -a2 -e X -o 0,1.2,1.3,2.2 - "$RXB_TMP/s" |
+		awk '$2 == "X" || $4 == "X" ||
+		     !(($4 >= $2 && $4 <= $3) || ($4 <= $2 && $4 >= $3)) { print }' | head -n 5)
+	ktap_print_msg "rxb_stats.py: $(wc -l <"$RXB_TMP/s") counters, ethtool -S $(wc -l <"$RXB_TMP/e1"); differing: ${bad:-none}"
+	ktap_test_result "rxb_snap's reader (rxb_stats.py) gives ethtool -S's names and values" \
+		[ -s "$RXB_TMP/s" -a -z "$bad" ]
+else
+	ktap_test_skip "rxb_snap's reader (rxb_stats.py) gives ethtool -S's names and values" \
+		"rxb_stats.py did not start (python3: $(command -v python3 || echo none))"
+fi
 
 ktap_finished

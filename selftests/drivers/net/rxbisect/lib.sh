@@ -42,6 +42,7 @@ RXB_DBG=/sys/kernel/debug/rxbisect
 RXB_IP0=192.0.2.1
 RXB_IP1=192.0.2.2
 RXB_TMP=
+RXB_STATS_PID=		# rxb_stats.py (rxb_init)
 RXB_LOADED=
 NS0=
 NS1=
@@ -172,6 +173,7 @@ rxb_cleanup() {
 			kill -9 "$p" 2>/dev/null
 		done
 	done
+	[ -n "$RXB_STATS_PID" ] && kill "$RXB_STATS_PID" 2>/dev/null
 	[ -n "$RXB_LOADED" ] && rxb_unload
 	rxb_pp_trace_stop
 	for ns in $NS0 $NS1; do
@@ -187,6 +189,12 @@ rxb_init() {
 	NS1=rxb-b-$$-$RANDOM
 	trap rxb_cleanup EXIT
 	trap 'exit 130' INT TERM
+	# rxb_snap's counter reader (RXB_STATS=0: ethtool's); it goes away
+	# with this shell
+	if [ "${RXB_STATS:-1}" != 0 ] && command -v python3 >/dev/null; then
+		$RXB_PY "$RXB_DIR/rxb_stats.py" "$RXB_TMP/stats.port" </dev/null &
+		RXB_STATS_PID=$!
+	fi
 	ktap_print_header
 }
 
@@ -379,8 +387,20 @@ rxb_ping_ok() {
 declare -A RXB_S=()
 
 rxb_snap() {
-	local k v out
+	local k v out fd port
 	RXB_S=()
+	# rxb_stats.py, started by rxb_init: the same ioctls as ethtool,
+	# through builtins only (no exec); ethtool when it is not there
+	if [ -n "$RXB_TMP" ] && [ -s "$RXB_TMP/stats.port" ] &&
+	   read -r port <"$RXB_TMP/stats.port" &&
+	   exec {fd}<>"/dev/tcp/127.0.0.1/$port"; then
+		echo "${RXB_NS[$1]:--} $1" >&"$fd"
+		read -r -t 30 k out <&"$fd"
+		exec {fd}>&-
+		[ "$k" = 0 ] || return 1
+		eval "RXB_S=$out"
+		return 0
+	fi 2>/dev/null
 	out=$(rxb_in "$1" ethtool -S "$1" 2>/dev/null) || return 1
 	while read -r k v; do
 		[ -n "$v" ] && RXB_S[${k%:}]=$v
