@@ -98,7 +98,7 @@ xsk_recv_start() {
 	for i in $(seq 100); do
 		[ -e "$ready" ] && break
 		kill -0 $XSK_PID 2>/dev/null || break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 }
 
@@ -267,7 +267,7 @@ tx_case() {
 	pid=$!
 	for i in $(seq 100); do
 		[ -e "$ready" ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	out=$(ip netns exec "$NS1" timeout 60 "$XSK" xmit -i rxb1 -q $Q -z -a "$RXB_IP1" \
 		-d "$RXB_IP0" -D "$mac" -p 9 -s 4242 -n $N -l $LEN -g 2000 -t 20 2>&1)
@@ -320,7 +320,7 @@ hw_grows() {
 	local i
 	for i in $(seq 50); do
 		[ $(($(rxb_stat rxb1 rx${Q}_hw_packets) - HW0)) -ge "$1" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -349,7 +349,7 @@ zc_teardown() {
 	rxb_knob_set rxb1 $Q stall 0
 	for i in $(seq 50); do
 		[ "$(xsk_held)" -gt 0 ] 2>/dev/null && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	rxb_knob_set rxb1 $Q stall 1
 	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
@@ -361,7 +361,7 @@ zc_teardown() {
 	for i in $(seq 50); do
 		held=$(xsk_held)
 		[ "$held" = 0 ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	rxb_knob_set rxb1 $Q stall 0
 	kill $snd 2>/dev/null

@@ -368,7 +368,7 @@ frames=(
 mark
 e0=$(snmp_errs)
 inj "${frames[@]}"
-sleep 0.5
+rxb_sleep 0.5
 d=$(delta hw rx_runt_drops rx_oversize_drops)
 e1=$(snmp_errs)
 ktap_print_msg "${#frames[@]} frames with garbage headers: hw_packets, runt, oversize +: $d; stack errors +$((e1 - e0))"

@@ -51,7 +51,7 @@ rxb_bg ip netns exec "$NS1" timeout 900 python3 "$RXB_DIR/busypoll.py" spin \
 SPIN=${RXB_PIDS[-1]}
 for ((i = 0; i < 100; i++)); do
 	[ -e "$RXB_TMP/ready" ] && break
-	sleep 0.1
+	rxb_sleep 0.1
 done
 [ -e "$RXB_TMP/ready" ] || rxb_bail "the busy poller does not start: $(<"$RXB_TMP/spin")"
 # about 200 datagrams a second, to port 9, until the cleanup ends them
@@ -72,14 +72,14 @@ for ((r = 0; r < ROUNDS; r++)); do
 	for m in $models; do
 		want=$((want + 1))
 		echo "$m" > "$P/ring_model" && switches=$((switches + 1))
-		sleep 0.2
+		rxb_sleep 0.2
 		[ -n "$R0" ] || continue
 		# models whose queues share rings refuse (EOPNOTSUPP)
 		err=$( { echo 1 > "$R0"; } 2>&1) && restarts=$((restarts + 1))
 		[[ $err == *"not supported"* ]] && continue
 		want_r=$((want_r + 1))
 		[ -z "$err" ] || ktap_print_msg "$m: restart of rxb1's queue 0: $err"
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 done
 ktap_print_msg "$switches of $want switches${R0:+, $restarts of $want_r restarts of queue 0 of rxb1} in $((SECONDS - t0)) s"

@@ -95,7 +95,7 @@ rxb_bg ip netns exec "$NS0" ping -q -i 0.01 -c 300 "$RXB_IP1" >/dev/null 2>&1
 ok=1
 for m in privring ceio privring ceio; do
 	rxb_dl_set ring_model $m || ok=0
-	sleep 0.3
+	rxb_sleep 0.3
 done
 ktap_test_result "ring_model switched ceio <-> privring four times under traffic" \
 	[ $ok = 1 -a "$(rxb_dl_get ring_model)" = ceio ]

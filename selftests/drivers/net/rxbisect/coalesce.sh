@@ -84,7 +84,7 @@ measure() {
 	for i in $(seq 100); do
 		rxb_snap rxb1
 		[ $((RXB_S[rx_packets] - p0)) -ge "$sent" ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	i=$((RXB_S[rx_irqs] - i0)); p=$((RXB_S[rx_packets] - p0))
 	IPP=$((i * 1000 / (p ? p : 1)))

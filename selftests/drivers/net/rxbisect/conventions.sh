@@ -41,7 +41,7 @@ hashes() {
 	echo "name == \"$1\"" > $T/events/net/napi_gro_receive_entry/filter
 	echo 1 > $T/events/net/napi_gro_receive_entry/enable
 	rxb_udp_blast "$NS0" "$RXB_IP1" 20 4 200 >/dev/null
-	sleep 0.5
+	rxb_sleep 0.5
 	echo 0 > $T/events/net/napi_gro_receive_entry/enable
 	echo 0 > $T/events/net/napi_gro_receive_entry/filter
 	sed -n 's/.* hash=\(0x[0-9a-f]*\) l4_hash=\([01]\).*/\1 \2/p' $T/trace

@@ -122,7 +122,7 @@ rxb_wait_rx rxb1 200 5	# the stream flows
 ok=1
 for v in 1 2 0; do
 	echo $v > $P/corec_consumers || ok=0
-	sleep 0.5
+	rxb_sleep 0.5
 	n=$(rxb_stat rxb1 ring0_consumers)
 	[ "$(cat $P/corec_consumers)" = $v ] || ok=0
 	[ "$n" = "$([ $v = 1 ] && echo 1 || echo 2)" ] || ok=0
@@ -131,7 +131,7 @@ done
 ktap_test_result "under traffic: corec_consumers 1, 2, 0 applied" [ $ok = 1 ]
 ok=1
 [ "$(cat $P/corec_irq_policy)" = all ] || ok=0
-echo rr > $P/corec_irq_policy && sleep 0.5 && echo all > $P/corec_irq_policy || ok=0
+echo rr > $P/corec_irq_policy && rxb_sleep 0.5 && echo all > $P/corec_irq_policy || ok=0
 wait "$RXB_IPERF_PID"
 rc=$?
 ktap_test_result "under traffic: corec_irq_policy all (default), rr, all; the TCP stream survived" \

@@ -96,7 +96,7 @@ for m in $MODELS; do
 	rxb_snap rxb1
 	nd=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - n0))
 	read -r got p b d <<<"$(rcv hold rx_packets "$((${sent:-0} - nd))")"
-	sleep 0.3
+	rxb_sleep 0.3
 	rxb_snap rxb1
 	r1=${RXB_S[rx_pp_released]:-y}
 	nd=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops] - n0))

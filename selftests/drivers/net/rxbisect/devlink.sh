@@ -76,7 +76,7 @@ for m in $avail privring; do
 	fw=${fw#*firmware-version: emulated }
 	fw=${fw%%$'\n'*}
 	[ "$fw" = "$m" ] || { ktap_print_msg "rxb1 runs '$fw', not $m"; ok=0; }
-	sleep 0.3
+	rxb_sleep 0.3
 done
 ktap_test_result "switched through every model under traffic" [ $ok = 1 ]
 wait "$RXB_IPERF_PID"
@@ -91,7 +91,7 @@ rxb_knob_set rxb1 0 stall 1
 rxb_ping "$NS0" "$RXB_IP1" 3 >/dev/null
 for i in $(seq 30); do
 	[ "$(rxb_knob rxb1 0 stall)" = 0 ] && break
-	sleep 0.2
+	rxb_sleep 0.2
 done
 h=$(devlink health show $DL reporter rx_stall)
 ktap_print_msg "$(echo "$h" | tr -s ' \n' ' ')"

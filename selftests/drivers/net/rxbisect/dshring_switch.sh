@@ -43,13 +43,13 @@ wait_shared() {
 	for i in $(seq $(($2 * 10))); do
 		dsh
 		[ "$shared" = "$1" ] && return 0
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	return 1
 }
 
 # 1
-sleep 0.5
+rxb_sleep 0.5
 dsh
 sw0=$sw
 ticks0=${RXB_S[dsh_ctl_ticks]:-0}
@@ -92,7 +92,7 @@ ports1=$(rxb_ports_for 1 2) || rxb_bail "no UDP source ports for queue 1"
 rxb_knob_set rxb1 1 stall 1
 rxb_udp_flows "$NS0" "$RXB_IP1" 50 $ports1
 rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null
-sleep 0.3
+rxb_sleep 0.3
 dsh
 sw1=$sw ov0=${RXB_S[dsh_overloaded]:-0} hi0=${RXB_S[dsh_tput_high]:-0}
 rxb_iperf "$RXB_TMP/tcp2.json" 3 -P 4

@@ -38,11 +38,11 @@ ktap_test_result "the engine processed the frames (engine_frames grows)" \
 
 # 4, 5: switching under traffic
 rxb_iperf_start "$RXB_TMP/sw.json" 10 || rxb_bail "iperf3 did not start"
-sleep 1
+rxb_sleep 1
 ok=1
 for e in inline cpu0 inline cpu$last; do
 	echo "$e" > $P/engine || { ktap_print_msg "engine $e failed"; ok=0; }
-	sleep 1.5
+	rxb_sleep 1.5
 done
 ktap_test_result "engine inline/cpu0/inline/cpu$last under traffic" [ $ok = 1 ]
 wait "$RXB_IPERF_PID"
@@ -64,7 +64,7 @@ ktap_test_result "invalid engine values refused, value kept" \
 # 8, 9: frames in the ingress queue at teardown are not leaked
 echo cpu0 > $P/engine
 rxb_udp_blast "$NS0" "$RXB_IP1" 3000 16 >/dev/null &
-sleep 0.3
+rxb_sleep 0.3
 ktap_test_result "link down with the engine busy" rxb_ip rxb1 link set rxb1 down
 wait
 ktap_test_result "unload with the engine running" rxb_unload

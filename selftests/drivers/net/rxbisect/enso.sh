@@ -114,7 +114,7 @@ rxb_wait_rx rxb1 10 5 || ktap_print_msg "the ping did not start"
 ok=1
 for m in privring enso privring enso; do
 	rxb_dl_set ring_model $m || ok=0
-	sleep 0.3
+	rxb_sleep 0.3
 done
 kill $ping 2>/dev/null
 ktap_test_result "ring_model switched enso <-> privring four times under traffic" \

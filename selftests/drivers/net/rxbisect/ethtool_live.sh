@@ -28,7 +28,7 @@ live() {
 	rc=$?
 	[ -n "$out" ] && ktap_print_msg "$out"
 	ktap_test_result "under traffic: ethtool $*" [ $rc = 0 ]
-	sleep 0.2
+	rxb_sleep 0.2
 }
 
 base01=$(rxb_balance rxb0 rxb1)
@@ -53,7 +53,7 @@ live rxb1 -L rxb1 combined 4
 live rxb0 -L rxb0 combined 3
 
 # 11
-if rxb_ip rxb1 link set rxb1 down && sleep 0.2 && rxb_ip rxb1 link set rxb1 up &&
+if rxb_ip rxb1 link set rxb1 down && rxb_sleep 0.2 && rxb_ip rxb1 link set rxb1 up &&
    rxb_wait_carrier rxb1; then
 	rxb_static_neigh rxb0 rxb1
 	ktap_test_pass "under traffic: ip link set rxb1 down, up"

@@ -54,7 +54,7 @@ flows() {
 	snap
 	p0=$P
 	while [ $((SECONDS - t0)) -le $FLOWS_WAIT ]; do
-		sleep 0.1
+		rxb_sleep 0.1
 		snap
 		[ $((P - p0)) -ge 50 ] && return 0
 	done
@@ -78,7 +78,7 @@ model_faults() {	# MODEL: one KTAP result
 	# alloc_fail: a fifth of the allocations fail for a while
 	af0=$AF
 	rxb_fault rxb1 alloc_fail 200
-	sleep 0.2
+	rxb_sleep 0.2
 	snap
 	rxb_fault rxb1 alloc_fail 0
 	[ $((AF - af0)) -gt 0 ] || { ktap_print_msg "$m: alloc_fails did not grow"; ok=0; }
@@ -92,9 +92,9 @@ model_faults() {	# MODEL: one KTAP result
 	# packets into (their failures counted above, in rx_skb_drops).
 	[ "$m" = enso ] || {
 	rxb_fault rxb1 alloc_fail 1000
-	sleep 0.3
+	rxb_sleep 0.3
 	snap; p0=$POLLS; bo0=$BO; t0=$T
-	sleep 0.5
+	rxb_sleep 0.5
 	snap
 	rxb_fault rxb1 alloc_fail 0
 	pps=$(((POLLS - p0) * 1000000000 / (T - t0)))
@@ -107,7 +107,7 @@ model_faults() {	# MODEL: one KTAP result
 	# dma_fail: a third of the DMA writes fail
 	df0=$DF; de0=$DE
 	rxb_fault rxb1 dma_fail 333
-	sleep 0.2
+	rxb_sleep 0.2
 	snap
 	rxb_fault rxb1 dma_fail 0
 	[ $((DF - df0)) -gt 0 ] && [ $((DE - de0)) -gt 0 ] ||
@@ -117,9 +117,9 @@ model_faults() {	# MODEL: one KTAP result
 
 	# engine_stall: nothing is written while it lasts, all comes later
 	rxb_fault rxb1 engine_stall 1
-	sleep 0.1
+	rxb_sleep 0.1
 	snap; sf0=$SF; hw0=$HW
-	sleep 0.3
+	rxb_sleep 0.3
 	snap
 	rxb_fault rxb1 engine_stall 0
 	[ $((SF - sf0)) -gt 0 ] && [ "$HW" = "$hw0" ] ||
@@ -177,7 +177,7 @@ for eng in inline cpu$(($(rxb_online_cpus | tail -n1))); do
 		rxb_snap rxb1
 		in2=$(rxb_s_rx_in)
 		[ $((in2 - in1)) -ge 4096 ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	rxb_wait_consumed rxb1 || ok=0
 	ktap_print_msg "engine $eng: 4200 frames while stalled: rx_fifo_drops +$((f1 - f0)), processed while stalled $((in1 - in0)), after it resumed $((in2 - in1))"

@@ -29,7 +29,7 @@ wait_idle() {
 	local i
 	for i in $(seq $((100 * SC))); do
 		[ "$(fstat flow_active)" = 0 ] && return 0
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	return 1
 }
@@ -42,7 +42,7 @@ snap_learned() {
 	for i in $(seq 20); do
 		rxb_snap rxb1
 		[ "${RXB_S[flow_learned]:-0}" -ge "$1" ] && return 0
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 }
 
@@ -87,7 +87,7 @@ for i in $(seq 20); do
 	rxb_snap rxb1
 	r1=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
 	[ $((RXB_S[flow_untracked_frames] - u0)) -ge 8 ] && [ $((r1 - r0)) -ge 40 ] && break
-	sleep 0.1
+	rxb_sleep 0.1
 done
 ktap_print_msg "20 flows x 2: learned +$((RXB_S[flow_learned] - l0)), active ${RXB_S[flow_active]}, untracked frames +$((RXB_S[flow_untracked_frames] - u0)), delivered +$((r1 - r0))"
 ktap_test_result "a full table learns no new flow, counts its frames, delivers them" \

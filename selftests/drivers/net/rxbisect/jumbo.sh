@@ -175,7 +175,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		for b0 in $(seq 25); do
 			read -r frames mb bytes max < <(mb_stats $k)
 			[ "$frames" -ge $N ] && break
-			sleep 0.2
+			rxb_sleep 0.2
 		done
 		ktap_print_msg "$m $c: program saw $frames frames, $mb in several buffers, longest $max bytes; $got replies"
 		[ "$frames" = $N ] && [ "$mb" = $want_mb ] && [ "$max" = $FRAME ] &&
@@ -189,7 +189,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 			# for bytes that never reach rxr1
 			for b0 in $(seq 25); do
 				[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) -ge $N ] && break
-				sleep 0.2
+				rxb_sleep 0.2
 			done
 			b0=$(($(rxsum rxr1 hw_bytes) - st0))
 			ktap_print_msg "$m $c: kernel $(uname -r) redirects no multi-buffer frame; rxr1's NIC wrote $b0 bytes"
@@ -198,7 +198,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		elif [ $c = xdp_redirect ]; then
 			for b0 in $(seq 25); do
 				[ $(($(rxsum rxr1 hw_bytes) - st0)) -ge $((N * FRAME)) ] && break
-				sleep 0.2
+				rxb_sleep 0.2
 			done
 			b0=$(($(rxsum rxr1 hw_bytes) - st0))
 			ktap_print_msg "$m $c: rxr1's NIC wrote $b0 bytes"
@@ -207,7 +207,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		else
 			for b0 in $(seq 25); do
 				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
-				sleep 0.2
+				rxb_sleep 0.2
 			done
 			b0=$(($(rxsum rxb0 stack_packets) - st0))
 			[ $(($(rxsum rxb1 xdp_tx) - t0)) = $N ] && [ $b0 -ge $N ] ||

@@ -51,6 +51,16 @@ RXB_PIDS=()			# background processes to kill on exit
 RXB_PORT=5201			# next iperf3 port
 RXB_PY="python3 -S"		# for stdlib-only scripts: no site import
 
+# rxb_sleep SECS: sleep without an exec: read's timeout on a pipe whose
+# write end this shell holds, so no data and no EOF ever come.  Under TCG
+# an exec of sleep(1) costs more than the 0.1-0.2 s the wait loops sleep.
+# Opened here, once, so that subshells and background jobs share it.
+exec {RXB_SLEEP_FD}<> <(:)
+rxb_sleep() {
+	read -r -t "$1" -u "$RXB_SLEEP_FD" _
+	return 0
+}
+
 KTAP_CNT=0
 KTAP_PASS=0
 KTAP_FAIL=0
@@ -210,7 +220,7 @@ rxb_unload() {
 	timeout 60 rmmod rxbisect || return 1
 	for i in $(seq 50); do
 		rxb_is_loaded || return 0
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	return 1
 }
@@ -334,7 +344,7 @@ rxb_wait_carrier() {
 	local i
 	for i in $(seq 50); do
 		[[ $(rxb_ip "$1" -o link show "$1" 2>/dev/null) == *LOWER_UP* ]] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -471,7 +481,7 @@ rxb_wait_balance() {
 	for i in $(seq 25); do
 		b=$(rxb_balance "$1" "$2")
 		[ "$b" = "$3" ] && { echo "$b"; return 0; }
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	echo "$b"
 	return 1
@@ -484,7 +494,7 @@ rxb_wait_rx() {
 	p0=$(rxb_in "$1" cat "$f") || return 1
 	RXB_RX_GREW=0
 	for i in $(seq $(($3 * 5))); do
-		sleep 0.2
+		rxb_sleep 0.2
 		RXB_RX_GREW=$(($(rxb_in "$1" cat "$f") - p0))
 		[ "$RXB_RX_GREW" -ge "$2" ] && return 0
 	done
@@ -503,7 +513,7 @@ rxb_wait_consumed() {
 		p=$(($(rxb_s_qsum packets) + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
 		[ "$p" = "$h" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	ktap_print_msg "$1: sum of rxN_packets + rx_flushed $p, sum of rxN_hw_packets $h"
 	return 1
@@ -593,7 +603,7 @@ rxb_wait_listen() {
 	local i
 	for i in $(seq 50); do
 		[ -n "$(ip netns exec "$1" ss -ltnH "sport = :$2" 2>/dev/null)" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -739,12 +749,12 @@ rxb_udp_seq() {
 		>"$out.log" 2>&1
 	for i in $(seq 100); do
 		[ -e "$out.ready" ] && break
-		sleep 0.05
+		rxb_sleep 0.05
 	done
 	RXB_UDP_SENT=$(ip netns exec "$NS0" timeout 100 $seq send "$RXB_IP1" $RXB_UDP_PORT "$2" "$3" "$4")
 	for i in $(seq 200); do
 		[ -s "$out" ] && break
-		sleep 0.05
+		rxb_sleep 0.05
 	done
 	RXB_UDP_PORT=$((RXB_UDP_PORT + 1))
 }
@@ -921,7 +931,7 @@ rxb_pp_trace_check() {
 				print pools + 0, def + 0, max + 0, left
 			}' "$RXB_PP_TRACE/trace")
 		[ "$RXB_PP_LEFT" = 0 ] && break
-		sleep 0.5
+		rxb_sleep 0.5
 	done
 	RXB_PP_LOST=0
 	grep -q 'LOST.*EVENTS' "$RXB_PP_TRACE/trace" && RXB_PP_LOST=1

@@ -72,7 +72,7 @@ ktap_test_result "the port's address follows the lower's ($mac)" \
 
 # 8, 9: delete the rxbisect port under traffic; the lower survives
 rxb_iperf_start "$RXB_TMP/d1.json" 6
-sleep 2
+rxb_sleep 2
 ip link del rxbL -n "$NS1" 2>/dev/null || ip -n "$NS1" link del rxbL
 ktap_test_result "delete the port under traffic: port gone, lower intact" \
 	eval '! ip -n "$NS1" link show rxbL >/dev/null 2>&1 && ip link show rxbvB >/dev/null'
@@ -82,7 +82,7 @@ rxb_kill_bg
 
 # 10, 11: delete the lower under traffic; the port goes with it
 rxb_iperf_start "$RXB_TMP/d2.json" 6
-sleep 2
+rxb_sleep 2
 ip link del rxbvB
 ktap_test_result "delete the lower under traffic: the port is removed with it" \
 	eval '! ip -n "$NS1" link show rxbL >/dev/null 2>&1'
@@ -93,7 +93,7 @@ ip netns add "$NS0"; ip netns add "$NS1"
 
 # 12..15: virtio-net lower (two virtio NICs cabled to each other)
 modprobe virtio_net 2>/dev/null
-sleep 1
+rxb_sleep 1
 vnics=()
 for d in /sys/class/net/*; do
 	[ "$(basename "$(readlink -f "$d/device/driver" 2>/dev/null)")" = virtio_net ] &&

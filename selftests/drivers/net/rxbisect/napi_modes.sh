@@ -35,7 +35,7 @@ napi_threads() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^napi/rxb1-'; }
 # 1..nm+2: threaded NAPI under traffic
 rxb_iperf_start "$RXB_TMP/thr.json" $((nm * 2 + 4)) ||
 	rxb_bail "iperf3 did not start"
-sleep 1
+rxb_sleep 1
 threaded 1
 n=$(napi_threads)
 ktap_test_result "threaded on under traffic: $n NAPI kthreads of rxb1 (>= $NQ)" \

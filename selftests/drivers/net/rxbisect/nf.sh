@@ -155,7 +155,7 @@ nf_start() {
 		grep -q attached "$NF_OUT.err" 2>/dev/null && [ -e "$NF_OUT.sniff.ready" ] &&
 			return 0
 		kill -0 $NF_PID 2>/dev/null || break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	ktap_print_msg "$1 on $5: $(cat "$NF_OUT.err" "$NF_OUT.sniff.log" 2>/dev/null)"
 	return 1
@@ -169,7 +169,7 @@ nf_dump() {
 	for i in $(seq 50); do
 		l=$(wc -l <"$NF_OUT.json")
 		[ "$l" -gt "$n" ] && { NF_LINE=$(tail -n 1 "$NF_OUT.json"); return 0; }
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	return 1
 }
@@ -211,7 +211,7 @@ nf_round() {
 		tx=$(($(nf_get tx) - tx0))
 		got=$(($(nf_rx "$2" "$3") - r0))
 		[ "$tx" -ge "$sent" ] && [ "$got" -ge "$sent" ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	rx=$(($(nf_get rx) - rx0)) d=$(($(nf_get drop) - d0))
 	[ "$sent" = $((COUNT * FLOWS)) ] || why+=" sent $sent of $((COUNT * FLOWS));"
@@ -231,7 +231,7 @@ nf_stop() {
 	wait $SNIFF_PID $NF_PID 2>/dev/null
 	for i in $(seq 50); do
 		[ -s "$NF_OUT.sniff" ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	NF_LINE=$(tail -n 1 "$NF_OUT.json")
 }
@@ -403,7 +403,7 @@ redir_round() {
 		redir_counts || break
 		[ $((RC[0] - c0[0])) -ge $((sent + lost)) ] &&
 			[ $((RC[8] - c0[8])) -ge "$sent" ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	for k in "${!c0[@]}"; do d[k]=$((${RC[k]:-0} - c0[k])); done
 	[ "$sent" = $((COUNT * FLOWS)) ] && [ "$lost" = "$COUNT" ] ||
@@ -555,7 +555,7 @@ big_unload() {
 			[ "$m" -ge $((BIG_M0 - 131072)) ] && [ $((m - p)) -lt 4096 ] && break
 		fi
 		p=$m
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	ktap_print_msg "unloaded and freed in $((SECONDS - t0))s: MemAvailable $((m / 1024)) MiB (before loading $((BIG_M0 / 1024)) MiB)"
 	! bpftool map show id "$BIG_MAP" >/dev/null 2>&1 || why+=" map $BIG_MAP still exists;"

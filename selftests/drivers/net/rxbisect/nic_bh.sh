@@ -47,7 +47,7 @@ held_burst() {
 	for i in $(seq 100); do
 		in=$(rxb_rx_in rxb1)
 		[ $((in - in0)) -ge $HELD ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	HB_IN=$((in - in0))
 	HB_MAX=$(cat "$BH")
@@ -67,13 +67,13 @@ seq_stalls() {
 	(
 		for i in $(seq 200); do
 			[ "$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)" -gt $((p0 + 100)) ] && break
-			sleep 0.1
+			rxb_sleep 0.1
 		done
 		for i in 1 2 3; do
 			rxb_fault rxb1 engine_stall 1
-			sleep 0.3
+			rxb_sleep 0.3
 			rxb_fault rxb1 engine_stall 0
-			sleep 0.3
+			rxb_sleep 0.3
 		done
 	) &
 	tpid=$!
@@ -107,7 +107,7 @@ sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 5000 8)
 for i in $(seq 50); do
 	e1=$(rxb_stat rxb1 engine_frames)
 	[ $((e1 - e0)) -ge "$sent" ] && break
-	sleep 0.1
+	rxb_sleep 0.1
 done
 m=$(cat "$BH")
 ktap_print_msg "engine thread: UDP burst of $sent: engine_frames +$((e1 - e0)), max_bh_batch $m"

@@ -182,7 +182,7 @@ nm_wait() {
 	local i
 	for i in $(seq "$3"); do
 		[ "$1" "$2" ] && return 0
-		sleep 0.05
+		rxb_sleep 0.05
 	done
 	return 1
 }
@@ -227,7 +227,7 @@ nm_settle() {
 	for i in $(seq 25); do
 		rxb_snap rxb1
 		[ "${RXB_S[nicmem_split_held]:-1}" = 0 ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -429,7 +429,7 @@ else
 		fetch=$(nm_d nicmem_split_fetch_bytes)
 		hmmio=$(nm_d pcie_to_host_mmio_bytes)
 		[ $((nmr + hmmio / LEN)) -ge $NH ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	held=${RXB_S[nicmem_split_held]:-}
 	touch "$out.release"
@@ -464,7 +464,7 @@ rm -f "$out" "$out.ready"
 rxb_bg ip netns exec "$NS1" timeout 60 $NMPY recv "$RXB_IP1" 7100 $NF $LEN "$out"
 nm_wait -e "$out.ready" 200 || why+=" no receiver;"
 ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7100 $NF $LEN >/dev/null
-sleep 0.5
+rxb_sleep 0.5
 for q in 0 1; do rxb_knob_set rxb1 $q stall 0; done
 nm_wait -s "$out" 300
 read -r GOOD BAD < <(cat "$out" 2>/dev/null || echo "0 0")

@@ -45,7 +45,7 @@ steer_ok() {
 		rxb_snap rxb1
 		got=$(rxb_vsub "$(rxb_s_qvals hw_packets)" "$before")
 		[ "$got" = "$(want_vec $Q 20)" ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	st=$(rxb_vsub "$(rxb_s_qvals ntuple_steered)" "$sb")
 	ktap_print_msg "$1: per-queue frames $got, steered $st"
@@ -71,7 +71,7 @@ for i in $(seq 10); do
 	rxb_snap rxb1
 	d1=${RXB_S[rx_ntuple_drops]:-y} h1=$(rxb_s_qsum hw_packets)
 	[ $((d1 - d0)) -ge 20 ] && break
-	sleep 0.1
+	rxb_sleep 0.1
 done
 ktap_print_msg "drop rule: rx_ntuple_drops +$((d1 - d0)), frames delivered +$((h1 - h0))"
 ktap_test_result "action -1 drops the flow and counts it in rx_ntuple_drops" \
@@ -139,7 +139,7 @@ rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
 for i in $(seq 10); do
 	got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
 	[ "$got" = "$(want_vec $RSSQ 20)" ] && break
-	sleep 0.1
+	rxb_sleep 0.1
 done
 ktap_print_msg "rule deleted: per-queue frames $got (RSS queue $RSSQ)"
 ktap_test_result "without the rule the flow goes where RSS sends it" \

@@ -22,14 +22,14 @@ for m in $MODELS; do
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model ||
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
 	rxb_wait_carrier rxb1
-	sleep 0.2
+	rxb_sleep 0.2
 	rxb_snap rxb1
 	d0=${RXB_S[pcie_to_host_data_bytes]} m0=${RXB_S[pcie_to_host_meta_bytes]}
 	r0=${RXB_S[pcie_to_nic_desc_bytes]} b0=${RXB_S[pcie_to_nic_mmio_bytes]}
 	h0=$(rxb_s_qsum hw_packets)
 	sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" $N 4 2000)
 	rxb_wait_consumed rxb1
-	sleep 0.3
+	rxb_sleep 0.3
 	rxb_snap rxb1
 	d=$((RXB_S[pcie_to_host_data_bytes] - d0))
 	mt=$((RXB_S[pcie_to_host_meta_bytes] - m0))
@@ -60,13 +60,13 @@ ok=0
 if echo ceio > /sys/module/rxbisect/parameters/ring_model &&
    echo on > /sys/module/rxbisect/parameters/ceio_force_slow; then
 	rxb_wait_carrier rxb1
-	sleep 0.2
+	rxb_sleep 0.2
 	rxb_snap rxb1
 	d0=${RXB_S[pcie_to_host_data_bytes]} m0=${RXB_S[pcie_to_host_meta_bytes]}
 	h0=$(rxb_s_qsum hw_packets)
 	rxb_udp_blast "$NS0" "$RXB_IP1" $N 4 2000 >/dev/null
 	rxb_wait_consumed rxb1
-	sleep 0.3
+	rxb_sleep 0.3
 	rxb_snap rxb1
 	d=$((RXB_S[pcie_to_host_data_bytes] - d0))
 	mt=$((RXB_S[pcie_to_host_meta_bytes] - m0))

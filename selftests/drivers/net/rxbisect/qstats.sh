@@ -35,7 +35,7 @@ rxb_fault rxb1 alloc_fail 200
 rxb_udp_blast "$NS0" "$RXB_IP1" 600 16 >/dev/null
 rxb_fault rxb1 alloc_fail 0
 rxb_ping_ok "$NS0" "$RXB_IP1" 3 >/dev/null
-sleep 1
+rxb_sleep 1
 check rxb1 "rx: qstats of every queue and the device equal ethtool -S, ip -s link"
 fails=$(rxb_qsum rxb1 alloc_fails)
 ktap_print_msg "rxb1 alloc failures: $fails"
@@ -44,7 +44,7 @@ check rxb0 "tx: qstats of every queue and the device equal ethtool -S, ip -s lin
 # 3: two queues fewer: the dropped queues' counts are in the base
 rxb_in rxb1 ethtool -L rxb1 combined 2 || ktap_print_msg "ethtool -L failed"
 rxb_udp_blast "$NS0" "$RXB_IP1" 200 16 >/dev/null
-sleep 1
+rxb_sleep 1
 check rxb1 "after ethtool -L combined 2: queues + base add up to the device"
 
 # 4: down: the device's qstats, no queue's, and the same totals

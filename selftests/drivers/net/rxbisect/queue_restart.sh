@@ -53,7 +53,7 @@ PY
 # the background; the successes in $RXB_TMP/restarts
 restarts() {
 	rxb_bg bash -c 'ok=0; for i in $(seq '"$2"'); do
-		echo 1 > '"$1"' && ok=$((ok + 1)); sleep 0.1; done; echo $ok > '"$RXB_TMP/restarts"
+		echo 1 > '"$1"' && ok=$((ok + 1)); rxb_sleep 0.1; done; echo $ok > '"$RXB_TMP/restarts"
 }
 
 d() { echo $((${RXB_S[$1]:-0} - ${B[$1]:-0})); }
@@ -64,7 +64,7 @@ for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
 restarts "$R0" 20
 flows $N
 wait "${RXB_PIDS[-1]}"
-sleep 0.5
+rxb_sleep 0.5
 rxb_snap rxb1
 ok=$(<"$RXB_TMP/restarts")
 ktap_test_result "20 restarts of queue 0 under traffic ($ok succeeded)" [ "$ok" = 20 ]
@@ -86,14 +86,14 @@ ktap_test_result "queue 0: every frame accounted for (written, or dropped by the
 # 4: queue 0 receives everything again
 for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
 flows 200
-sleep 0.5
+rxb_sleep 0.5
 rxb_snap rxb1
 ktap_test_result "after the restarts queue 0 received all of 200 ($(d rx0_stack_packets))" \
 	[ "$(d rx0_stack_packets)" = 200 ]
 
 # 5: TCP through restarts of both queues
 rxb_iperf_start "$RXB_TMP/tcp.json" 6 -P 4 || rxb_bail "iperf3 did not start"
-sleep 1
+rxb_sleep 1
 restarts "$R0" 10
 restarts "$R1" 10
 wait "$RXB_IPERF_PID"
@@ -126,7 +126,7 @@ restart_fault() {
 	rxb_snap rxb1
 	for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
 	flows 100
-	sleep 0.5
+	rxb_sleep 0.5
 	rxb_snap rxb1
 	got=$(d rx0_stack_packets)
 	ktap_print_msg "queue 0 after the failed restart: $got of 100 received"
@@ -136,7 +136,7 @@ restart_fault() {
 	rxb_snap rxb1
 	for k in "${!RXB_S[@]}"; do B[$k]=${RXB_S[$k]}; done
 	flows 100
-	sleep 0.5
+	rxb_sleep 0.5
 	rxb_snap rxb1
 	ktap_print_msg "queue 0 after two more restarts: $(d rx0_stack_packets) of 100 received"
 	[ "$(d rx0_stack_packets)" = 100 ]

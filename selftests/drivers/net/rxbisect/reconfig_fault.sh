@@ -166,7 +166,7 @@ rxb_udp_blast "$NS0" "$RXB_IP1" 300 4 1000 >/dev/null
 for i in $(seq 25); do	# up to 5 s
 	p1=$(rxb_stat rxb1 rx_packets)
 	[ $((p1 - p0)) -ge 300 ] && break
-	sleep 0.2
+	rxb_sleep 0.2
 done
 ktap_print_msg "rx_packets +$((p1 - p0)) of 300 datagrams"
 ktap_test_result "a UDP flow arrives whole afterwards" [ $((p1 - p0)) -ge 300 ]

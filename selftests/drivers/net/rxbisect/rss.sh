@@ -49,7 +49,7 @@ steer_check() {
 	for i in $(seq 50); do
 		got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
 		[ "$got" = "${want[*]}" ] && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	ktap_print_msg "per-queue frames: expected (Toeplitz) ${want[*]}, got $got"
 	ktap_test_result "$1" [ "$got" = "${want[*]}" ]

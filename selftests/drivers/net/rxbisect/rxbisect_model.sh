@@ -56,7 +56,7 @@ ktap_test_result "every queue received packets" \
 # 14 s: room for slower kernels (a message says if the stream ended before
 # the last change)
 rxb_iperf_start "$RXB_TMP/live.json" 14 -P 2 || rxb_bail "iperf3 did not start"
-sleep 1
+rxb_sleep 1
 change() {
 	local what=$1 out rc
 	shift
@@ -64,7 +64,7 @@ change() {
 	rc=$?
 	[ -n "$out" ] && ktap_print_msg "$out"
 	ktap_test_result "under traffic: $what" [ $rc = 0 ]
-	sleep 1
+	rxb_sleep 1
 }
 change "ethtool -G rx 1024" rxb_in rxb1 ethtool -G rxb1 rx 1024
 change "ax_ring_size 256" sh -c "echo 256 > $P/ax_ring_size"

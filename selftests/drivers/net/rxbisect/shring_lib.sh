@@ -87,7 +87,7 @@ shr_traffic() {
 		# The NIC's idle timer closed the queues' current descriptors
 		# (100 us without a packet): every descriptor taken is re-armed.
 		# Every packet went up as a page_pool fragment, with no copy.
-		sleep 0.2
+		rxb_sleep 0.2
 		rxb_snap rxb1
 		r=${RXB_S[ring0_reposts]:-x}
 		l=${RXB_S[ring0_tail_advance_len]:-y}

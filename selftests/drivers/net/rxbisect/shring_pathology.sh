@@ -46,7 +46,7 @@ for model in shring shring-list shring-batched privring; do
 	# a loaded host) cannot lose any on privring.
 	rxb_udp_flows "$NS0" "$RXB_IP1" 150 $ports0
 	rxb_udp_flows "$NS0" "$RXB_IP1" 50 $ports1
-	sleep 0.5
+	rxb_sleep 0.5
 	rxb_snap rxb1
 	d0=$((RXB_S[rx0_hw_packets] - hw0)) d1=$((RXB_S[rx1_hw_packets] - hw1))
 	n1=$((RXB_S[rx1_nobuf_drops] - nb1)) vv=$((${RXB_S[rx1_nobuf_victim_drops]:-0} - v1))

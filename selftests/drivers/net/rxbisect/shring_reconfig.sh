@@ -32,7 +32,7 @@ change() {
 	rc=$?
 	[ -n "$out" ] && ktap_print_msg "$out"
 	ktap_test_result "under traffic: $what" [ $rc = 0 ]
-	sleep 0.2
+	rxb_sleep 0.2
 }
 e1() { rxb_in rxb1 ethtool "$@"; }
 
@@ -90,7 +90,7 @@ for i in $(seq 25); do
 	rxb_snap rxb1
 	p=$((RXB_S[rx_packets] - p0)) h=$(($(rxb_s_qsum hw_packets) - h0))
 	[ $p = $h ] && break
-	sleep 0.2
+	rxb_sleep 0.2
 done
 ktap_print_msg "after the changes: $h frames written, $p consumed"
 ktap_test_result "after the changes every frame written is consumed exactly once" \

@@ -128,7 +128,7 @@ for i in $(seq "$n"); do
 	keep_traffic
 	m=${MODELS[$((i % ${#MODELS[@]}))]}
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model || bad=$((bad + 1))
-	sleep 0.2
+	rxb_sleep 0.2
 done
 end_traffic
 fw=$(rxb_in rxb1 ethtool -i rxb1 | sed -n 's/^firmware-version: emulated //p')
@@ -147,7 +147,7 @@ for i in $(seq "$ITERS"); do
 	keep_traffic
 	rxb_in rxb1 ethtool -L rxb1 combined $((i % 2 + 1)) || bad=$((bad + 1))
 	rxb_in rxb0 ethtool -G rxb0 rx $((i % 2 ? 256 : 1024)) || bad=$((bad + 1))
-	sleep 0.2
+	rxb_sleep 0.2
 done
 end_traffic
 ktap_print_msg "ethtool -L/-G: $ITERS in $((SECONDS - t1)) s, $IPERF_RUNS iperf3 runs, $IPERF_BAD failed"

@@ -112,7 +112,7 @@ ns_anchor() {	# NS
 	# ip execs sleep once it entered the namespace
 	for i in $(seq 50); do
 		[ /proc/$!/ns/net -ef "/run/netns/$1" ] && return 0
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	return 1
 }
@@ -257,7 +257,7 @@ tls_expect() {
 			[ "$got" = "$want" ] || cur+=" $k $got (was $want)"
 		done
 		[ -z "$cur" ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	[ -z "$cur" ] || { ktap_print_msg "$ns: not back after the close:$cur"; ok=0; }
 	[ "$ok" = 1 ]
@@ -322,7 +322,7 @@ nic_expect() {
 			[ "$(nic_d "$s" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$c" tls_ctx_active)" = 0 ] &&
 			[ "$(nic_d "$s" tls_ctx_active)" = 0 ] && break
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	[ "$i" -lt 25 ] || {
 		ktap_print_msg "contexts not all deleted: $c deleted +$(nic_d "$c" tls_ctx_deleted)" \
@@ -819,7 +819,7 @@ ossl_case() {
 	RXB_PIDS+=("$spid")
 	for _ in $(seq 50); do
 		grep -q ACCEPT "$d/srv.log" && break
-		sleep 0.1
+		rxb_sleep 0.1
 	done
 	printf 'GET /f.bin HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$d/ktls.cnf ip netns exec "$NS0" \
 		timeout 60 openssl s_client -connect "$RXB_IP1:4499" -tls1_2 \

@@ -24,7 +24,7 @@ ktap_test_result "iperf3 TCP and UDP (reverse) streams started" [ $ok = 1 ]
 # 2: both directions carry traffic before the unload
 rxb_snap rxb1; a1=${RXB_S[rx_packets]}; t1=${RXB_S[tx_packets]}
 for i in $(seq 25); do
-	sleep 0.2
+	rxb_sleep 0.2
 	rxb_snap rxb1
 	[ $((RXB_S[rx_packets] - a1)) -gt 2000 ] && [ $((RXB_S[tx_packets] - t1)) -gt 200 ] && break
 done
@@ -70,7 +70,7 @@ ktap_test_result "iperf3 TCP 2 s after reloading" \
 rxb_in rxb1 ethtool -G rxb1 rx 64 >/dev/null
 rxb_bg rxb_udp_blast "$NS0" "$RXB_IP1" 200000 16 >/dev/null
 rxb_bg rxb_udp_blast "$NS1" "$RXB_IP0" 200000 16 >/dev/null
-sleep 1
+rxb_sleep 1
 start=$SECONDS
 timeout 30 rmmod rxbisect
 rc=$?

@@ -108,7 +108,7 @@ xdp_settle() {
 	for i in $(seq 25); do
 		xdp_sums "$1"
 		[ $((X[packets] + X[flushed])) = "${X[hw_packets]}" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -120,7 +120,7 @@ xdp_wait_hw() {
 	for i in $(seq 25); do
 		xdp_sums "$1"
 		[ "${X[hw_packets]}" -ge "$2" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -213,7 +213,7 @@ xdp_case() {
 		for k in $(seq 25); do
 			xdp_sums rxb0
 			[ $((X[stack_packets] - b0)) -ge $N ] && break
-			sleep 0.2
+			rxb_sleep 0.2
 		done
 		xdp_settle rxb0 || why+=" rxb0 not consumed;"
 		b1=$((X[stack_packets] - b0))
@@ -243,7 +243,7 @@ xdp_case() {
 		for k in $(seq 25); do
 			b1=$(($(rxb_in "$PEER" cat "/sys/class/net/$PEER/statistics/rx_packets") - r0))
 			[ $b1 -ge $N ] && break
-			sleep 0.2
+			rxb_sleep 0.2
 		done
 		[ $(d xdp_redirect) = $N ] && [ $st = 0 ] && [ $b1 = $N ] ||
 			why+=" xdp_redirect $(d xdp_redirect) errors $(d xdp_redirect_errors) stack $st $PEER got $b1;"
@@ -283,7 +283,7 @@ for step in "attach pass" "attach drop" "model shring" "attach tx" \
 	    "model rxbisect" "attach pass_adjust" "model shring-batched" \
 	    "attach aborted" "model corec" "attach drop" "detach" \
 	    "attach pass" "model enso" "attach tx" "model privring" "detach"; do
-	sleep 0.4
+	rxb_sleep 0.4
 	set -- $step
 	case $1 in
 	attach) xdp_attach rxb1 "$2" || { ktap_print_msg "$step failed"; bad=1; } ;;

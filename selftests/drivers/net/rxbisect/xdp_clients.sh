@@ -64,7 +64,7 @@ wait_xdp() {
 	for i in $(seq 100); do
 		has_xdp "$1" && return 0
 		kill -0 "$CPID" 2>/dev/null || return 1
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -72,7 +72,7 @@ wait_noxdp() {
 	local i
 	for i in $(seq 50); do
 		has_xdp "$1" || return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -105,7 +105,7 @@ settle() {
 	for i in $(seq 50); do
 		snap "$1"
 		[ $((C[packets] + C[flushed])) = "${C[hw_packets]}" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
@@ -213,7 +213,7 @@ tp_wait() {	# COUNT: until testpmd's RX-packets reaches COUNT (10 s)
 	for i in $(seq 50); do
 		v=$(testpmd_rx)
 		[ "${v:-0}" -ge "$1" ] && return 0
-		sleep 0.2
+		rxb_sleep 0.2
 	done
 	return 1
 }
