@@ -93,6 +93,9 @@ KDIR=$KSRC/tools/testing/selftests/drivers/net
 # ever (bkg(exit_wait=True)).  So the library and socat are loaded once
 # before the lanes start.
 export PYTHONPYCACHEPREFIX=$RXB_TMP/pycache PYTHONUNBUFFERED=1
+# pylib/sitecustomize.py: their specs parsed by libyaml, not by PyYAML's
+# pure-Python parser (seconds per spec under TCG)
+export PYTHONPATH=$RXB_DIR/pylib${PYTHONPATH:+:$PYTHONPATH}
 unset PYTHONDONTWRITEBYTECODE
 (cd "$KDIR" && python3 -c 'import lib.py') >/dev/null 2>&1
 socat -V >/dev/null 2>&1

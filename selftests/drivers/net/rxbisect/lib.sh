@@ -42,7 +42,6 @@ RXB_DBG=/sys/kernel/debug/rxbisect
 RXB_IP0=192.0.2.1
 RXB_IP1=192.0.2.2
 RXB_TMP=
-RXB_STATS_PID=		# rxb_stats.py (rxb_init)
 RXB_LOADED=
 NS0=
 NS1=
@@ -183,7 +182,8 @@ rxb_cleanup() {
 			kill -9 "$p" 2>/dev/null
 		done
 	done
-	[ -n "$RXB_STATS_PID" ] && kill "$RXB_STATS_PID" 2>/dev/null
+	[ -s "$RXB_TMP/stats.port" ] && read -r _ p <"$RXB_TMP/stats.port" &&
+		kill "$p" 2>/dev/null
 	[ -n "$RXB_LOADED" ] && rxb_unload
 	rxb_pp_trace_stop
 	for ns in $NS0 $NS1; do
@@ -199,11 +199,11 @@ rxb_init() {
 	NS1=rxb-b-$$-$RANDOM
 	trap rxb_cleanup EXIT
 	trap 'exit 130' INT TERM
-	# rxb_snap's counter reader (RXB_STATS=0: ethtool's); it goes away
-	# with this shell
+	# rxb_snap's counter reader (RXB_STATS=0: ethtool's): detached, not
+	# a job a test's "wait" would wait for; it goes away with this shell
 	if [ "${RXB_STATS:-1}" != 0 ] && command -v python3 >/dev/null; then
-		$RXB_PY "$RXB_DIR/rxb_stats.py" "$RXB_TMP/stats.port" </dev/null &
-		RXB_STATS_PID=$!
+		( $RXB_PY "$RXB_DIR/rxb_stats.py" "$RXB_TMP/stats.port" $$ \
+			</dev/null >/dev/null 2>&1 & )
 	fi
 	ktap_print_header
 }
@@ -402,7 +402,7 @@ rxb_snap() {
 	# rxb_stats.py, started by rxb_init: the same ioctls as ethtool,
 	# through builtins only (no exec); ethtool when it is not there
 	if [ -n "$RXB_TMP" ] && [ -s "$RXB_TMP/stats.port" ] &&
-	   read -r port <"$RXB_TMP/stats.port" &&
+	   read -r port _ <"$RXB_TMP/stats.port" &&
 	   exec {fd}<>"/dev/tcp/127.0.0.1/$port"; then
 		echo "${RXB_NS[$1]:--} $1" >&"$fd"
 		read -r -t 30 k out <&"$fd"

@@ -46,6 +46,15 @@ def family():
         skip("no YNL (tools/ynl.sh --fetch): " + e.stderr.strip())
     sys.path.insert(0, os.path.join(ksrc, "tools/net/ynl"))
     try:
+        import yaml
+
+        # libyaml's parser for the spec: PyYAML's pure-Python one takes
+        # seconds under TCG (as pylib/sitecustomize.py does)
+        if getattr(yaml, "__with_libyaml__", False):
+            yaml.safe_load = lambda s: yaml.load(s, Loader=yaml.CSafeLoader)
+    except ImportError:
+        pass
+    try:
         from lib import YnlFamily
     except ImportError as e:
         skip("cannot import YNL: %s" % e)

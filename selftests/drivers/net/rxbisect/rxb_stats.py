@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""rxb_stats.py PORTFILE: serve "ethtool -S" over a loopback TCP socket.
+"""rxb_stats.py PORTFILE PID: serve "ethtool -S" over a loopback TCP socket.
 
 lib.sh's rxb_snap reads a port's counters hundreds of times per selftest.
 Through ethtool that is two execs (ip netns exec, ethtool) and a fork per
@@ -18,8 +18,10 @@ assignment, or "1 message".
 The server holds no reference to a namespace between requests (it enters
 one, opens a socket there, leaves it, and closes the socket after the
 reply), so "ip netns del" frees a namespace as it would without it.  It
-listens on 127.0.0.1 on a port the kernel picks, written to PORTFILE once
-it listens, and exits when its parent (the selftest) is gone.
+listens on 127.0.0.1 on a port the kernel picks, and writes "PORT SERVERPID"
+to PORTFILE once it listens.  It exits when process PID (the selftest's
+shell) is gone: lib.sh starts it detached, not as a job of that shell,
+whose tests "wait" for their own background jobs.
 """
 
 import ctypes
@@ -118,11 +120,21 @@ def answer(req, home):
                             for k, v in st if k) + ")"
 
 
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.stderr.write("usage: rxb_stats.py PORTFILE\n")
+    if len(sys.argv) != 3 or not sys.argv[2].isdigit():
+        sys.stderr.write("usage: rxb_stats.py PORTFILE PID\n")
         return 2
-    parent = os.getppid()
+    owner = int(sys.argv[2])
     home = os.open("/proc/self/ns/net", os.O_RDONLY)
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.bind(("127.0.0.1", 0))
@@ -130,9 +142,9 @@ def main():
     srv.settimeout(2)
     tmp = sys.argv[1] + ".tmp"
     with open(tmp, "w") as f:
-        f.write("%d\n" % srv.getsockname()[1])
+        f.write("%d %d\n" % (srv.getsockname()[1], os.getpid()))
     os.rename(tmp, sys.argv[1])
-    while os.getppid() == parent:
+    while alive(owner):
         try:
             conn, _ = srv.accept()
         except socket.timeout:
