@@ -171,7 +171,7 @@ deps:
 # The builds first, on every CPU (their sub-makes are parallel-safe).
 test:
 	@$(MAKE) -j$$(nproc 2>/dev/null || echo 1) all ksrc
-	@tools/run-tests.sh
+	@RXB_ALL_BUILT=1 tools/run-tests.sh
 
 # The kernel's driver tests and ynl of linux-source-6.12, extracted on the
 # host into build/ksrc-6.12 (cached) for kdrv_tests.sh in the VM, which
