@@ -95,7 +95,7 @@ xsk_recv_start() {
 	ip netns exec "$NS1" timeout 90 "$XSK" recv -i rxb1 -n "$n" -p 9 "$@" \
 		-m "$BPFFS/xsks" -t 60 -r "$ready" >"$RXB_TMP/xsk.out" 2>&1 &
 	XSK_PID=$!
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		[ -e "$ready" ] && break
 		kill -0 $XSK_PID 2>/dev/null || break
 		rxb_sleep 0.1
@@ -265,7 +265,7 @@ tx_case() {
 	rm -f "$ready"
 	ip netns exec "$NS0" timeout 60 python3 -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
 	pid=$!
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		[ -e "$ready" ] && break
 		rxb_sleep 0.1
 	done
@@ -318,7 +318,7 @@ ktap_test_result "an AF_XDP bind to a queue id out of range is refused, the port
 # frames than when $HW0 was read.
 hw_grows() {
 	local i
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[ $(($(rxb_stat rxb1 rx${Q}_hw_packets) - HW0)) -ge "$1" ] && return 0
 		rxb_sleep 0.2
 	done
@@ -347,7 +347,7 @@ zc_teardown() {
 	# OTHER's rings post umem buffers at their queue's first poll: let
 	# it run, then stall it again
 	rxb_knob_set rxb1 $Q stall 0
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[ "$(xsk_held)" -gt 0 ] 2>/dev/null && break
 		rxb_sleep 0.2
 	done
@@ -358,7 +358,7 @@ zc_teardown() {
 	# the socket goes: OTHER's rings go with theirs
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		held=$(xsk_held)
 		[ "$held" = 0 ] && break
 		rxb_sleep 0.2

@@ -81,7 +81,7 @@ measure() {
 	sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" $N 1)
 	# up to 10 s: a loaded machine (another VM beside) was seen to need
 	# more than 5 s
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		rxb_snap rxb1
 		[ $((RXB_S[rx_packets] - p0)) -ge "$sent" ] && break
 		rxb_sleep 0.1

@@ -81,7 +81,7 @@ ethtool_vals() {
 	ethtool -S rxb1 | sed -nE 's/^[[:space:]]+([^:[:space:]]+): (-?[0-9]+)$/\1 \2/p' |
 		sort > "$1"
 }
-for _ in $(seq 50); do [ -s "$RXB_TMP/stats.port" ] && break; rxb_sleep 0.2; done
+for _ in {1..50}; do [ -s "$RXB_TMP/stats.port" ] && break; rxb_sleep 0.2; done
 if [ -s "$RXB_TMP/stats.port" ]; then
 	ethtool_vals "$RXB_TMP/e1"
 	rxb_snap rxb1 && for k in "${!RXB_S[@]}"; do echo "$k ${RXB_S[$k]}"; done |

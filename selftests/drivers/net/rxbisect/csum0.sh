@@ -111,13 +111,13 @@ PY
 out=$RXB_TMP/csum0.json
 rxb_bg ip netns exec "$NS1" python3 "$RXB_TMP/csum0.py" recv rxb1 $PORT $N \
 	"$RXB_TMP/ready" > "$out"
-for i in $(seq 100); do
+for i in {1..100}; do
 	[ -e "$RXB_TMP/ready" ] && break
 	rxb_sleep 0.1
 done
 ip netns exec "$NS0" python3 "$RXB_TMP/csum0.py" send $SPORT $PORT $N \
 	$RXB_IP0 $RXB_IP1 $IP6_0 $IP6_1 || ktap_print_msg "the sender failed"
-for i in $(seq 250); do
+for i in {1..250}; do
 	[ -s "$out" ] && break
 	rxb_sleep 0.1
 done

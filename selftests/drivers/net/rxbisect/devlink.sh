@@ -89,7 +89,7 @@ errs0=$(devlink health show $DL reporter rx_stall | sed -n 's/.* error \([0-9]*\
 rxb_in rxb1 ethtool -X rxb1 weight 1 0 >/dev/null
 rxb_knob_set rxb1 0 stall 1
 rxb_ping "$NS0" "$RXB_IP1" 3 >/dev/null
-for i in $(seq 30); do
+for i in {1..30}; do
 	[ "$(rxb_knob rxb1 0 stall)" = 0 ] && break
 	rxb_sleep 0.2
 done

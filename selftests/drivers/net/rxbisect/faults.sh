@@ -173,7 +173,7 @@ for eng in inline cpu$(($(rxb_online_cpus | tail -n1))); do
 	rxb_fault rxb1 engine_stall 0
 	# The ring takes what it can of the burst, the rest are ring drops:
 	# all of it counts in rx_in.
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		rxb_snap rxb1
 		in2=$(rxb_s_rx_in)
 		[ $((in2 - in1)) -ge 4096 ] && break

@@ -39,7 +39,7 @@ wait_idle() {
 # snapshot comes well within the idle time.
 snap_learned() {
 	local i
-	for i in $(seq 20); do
+	for i in {1..20}; do
 		rxb_snap rxb1
 		[ "${RXB_S[flow_learned]:-0}" -ge "$1" ] && return 0
 		rxb_sleep 0.1
@@ -83,7 +83,7 @@ rxb_snap rxb1
 u0=${RXB_S[flow_untracked_frames]} l0=${RXB_S[flow_learned]}
 r0=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
 flows 20 43000 2
-for i in $(seq 20); do
+for i in {1..20}; do
 	rxb_snap rxb1
 	r1=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
 	[ $((RXB_S[flow_untracked_frames] - u0)) -ge 8 ] && [ $((r1 - r0)) -ge 40 ] && break

@@ -147,7 +147,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		w=$(rxsum rxb1 xdp_pass)
 		[ $c = xdp_redirect ] && w=$(rxsum rxb1 xdp_redirect_errors)
 		got=$(jping)
-		for b0 in $(seq 25); do
+		for b0 in {1..25}; do
 			read -r frames mb bytes max < <(mb_stats $k)
 			[ "$frames" -ge $N ] && break
 			rxb_sleep 0.2
@@ -162,7 +162,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		elif [ $c = xdp_redirect ] && [ $KSG = 0 ] && [ $want_mb = $N ]; then
 			# every frame a redirect error: wait for those, not
 			# for bytes that never reach rxr1
-			for b0 in $(seq 25); do
+			for b0 in {1..25}; do
 				[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) -ge $N ] && break
 				rxb_sleep 0.2
 			done
@@ -171,7 +171,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 			[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) = $N ] && [ $b0 = 0 ] ||
 				why+=" redirect errors $(($(rxsum rxb1 xdp_redirect_errors) - w)), rxr1's NIC wrote $b0 bytes;"
 		elif [ $c = xdp_redirect ]; then
-			for b0 in $(seq 25); do
+			for b0 in {1..25}; do
 				[ $(($(rxsum rxr1 hw_bytes) - st0)) -ge $((N * FRAME)) ] && break
 				rxb_sleep 0.2
 			done
@@ -180,7 +180,7 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 			[ $(($(rxsum rxb1 xdp_redirect) - t0)) = $N ] && [ $b0 = $((N * FRAME)) ] ||
 				why+=" xdp_redirect $(($(rxsum rxb1 xdp_redirect) - t0)), rxr1's NIC wrote $b0 bytes;"
 		else
-			for b0 in $(seq 25); do
+			for b0 in {1..25}; do
 				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
 				rxb_sleep 0.2
 			done

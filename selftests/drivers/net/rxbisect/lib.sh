@@ -218,7 +218,7 @@ rxb_unload() {
 	RXB_LOADED=
 	rxb_is_loaded || return 0
 	timeout 60 rmmod rxbisect || return 1
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		rxb_is_loaded || return 0
 		rxb_sleep 0.1
 	done
@@ -342,7 +342,7 @@ rxb_static_neigh() {
 # rxb_wait_carrier IF: wait (up to 10 s) for carrier on IF.
 rxb_wait_carrier() {
 	local i
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[[ $(rxb_ip "$1" -o link show "$1" 2>/dev/null) == *LOWER_UP* ]] && return 0
 		rxb_sleep 0.2
 	done
@@ -478,7 +478,7 @@ rxb_balance() {
 # BASE again; prints the last balance, 0 when it matched.
 rxb_wait_balance() {
 	local b i
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		b=$(rxb_balance "$1" "$2")
 		[ "$b" = "$3" ] && { echo "$b"; return 0; }
 		rxb_sleep 0.2
@@ -493,7 +493,7 @@ rxb_wait_rx() {
 	local f=/sys/class/net/$1/statistics/rx_packets p0 i
 	p0=$(rxb_in "$1" cat "$f") || return 1
 	RXB_RX_GREW=0
-	for i in $(seq $(($3 * 5))); do
+	for ((i = 0; i < $3 * 5; i++)); do
 		rxb_sleep 0.2
 		RXB_RX_GREW=$(($(rxb_in "$1" cat "$f") - p0))
 		[ "$RXB_RX_GREW" -ge "$2" ] && return 0
@@ -508,7 +508,7 @@ rxb_wait_rx() {
 # once.
 rxb_wait_consumed() {
 	local i p h
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		rxb_snap "$1"
 		p=$(($(rxb_s_qsum packets) + ${RXB_S[rx_flushed]:-0}))
 		h=$(rxb_s_qsum hw_packets)
@@ -601,7 +601,7 @@ rxb_bg() { "$@" & RXB_PIDS+=($!); }
 # rxb_wait_listen NS PORT: wait until something listens on TCP PORT in NS.
 rxb_wait_listen() {
 	local i
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[ -n "$(ip netns exec "$1" ss -ltnH "sport = :$2" 2>/dev/null)" ] && return 0
 		rxb_sleep 0.2
 	done
@@ -747,12 +747,12 @@ rxb_udp_seq() {
 	rm -f "$out" "$out.ready"
 	rxb_bg ip netns exec "$NS1" timeout 120 $seq recv "$RXB_IP1" $RXB_UDP_PORT "$out" 90 \
 		>"$out.log" 2>&1
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		[ -e "$out.ready" ] && break
 		rxb_sleep 0.05
 	done
 	RXB_UDP_SENT=$(ip netns exec "$NS0" timeout 100 $seq send "$RXB_IP1" $RXB_UDP_PORT "$2" "$3" "$4")
-	for i in $(seq 200); do
+	for i in {1..200}; do
 		[ -s "$out" ] && break
 		rxb_sleep 0.05
 	done
@@ -911,7 +911,7 @@ rxb_pp_released_result() {
 # pages back.
 rxb_pp_trace_check() {
 	local i
-	for i in $(seq $((${1:-15} * 2))); do
+	for ((i = 0; i < ${1:-15} * 2; i++)); do
 		read -r RXB_PP_POOLS RXB_PP_DEFERRED RXB_PP_MAXINF RXB_PP_LEFT < <(
 			awk '{
 				p = ""; n = 0

@@ -166,7 +166,7 @@ nf_dump() {
 	local n i l
 	n=$(wc -l <"$NF_OUT.json")
 	kill -USR1 $NF_PID 2>/dev/null || return 1
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		l=$(wc -l <"$NF_OUT.json")
 		[ "$l" -gt "$n" ] && { NF_LINE=$(tail -n 1 "$NF_OUT.json"); return 0; }
 		rxb_sleep 0.1
@@ -206,7 +206,7 @@ nf_round() {
 	r0=$(nf_rx "$2" "$3")
 	sent=$(nf_send "$2" "$dst")
 	NF_SENT=$((NF_SENT + sent))
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		nf_dump || break
 		tx=$(($(nf_get tx) - tx0))
 		got=$(($(nf_rx "$2" "$3") - r0))
@@ -229,7 +229,7 @@ nf_stop() {
 	local i
 	kill $SNIFF_PID $NF_PID 2>/dev/null
 	wait $SNIFF_PID $NF_PID 2>/dev/null
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[ -s "$NF_OUT.sniff" ] && break
 		rxb_sleep 0.1
 	done
@@ -399,7 +399,7 @@ redir_round() {
 	sent=$(nf_send "$NS0" "$DST")
 	lost=$(FLOWS=1 nf_send "$NS0" "$NOROUTE")
 	NF_SENT=$((NF_SENT + sent))
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		redir_counts || break
 		[ $((RC[0] - c0[0])) -ge $((sent + lost)) ] &&
 			[ $((RC[8] - c0[8])) -ge "$sent" ] && break
@@ -548,7 +548,7 @@ big_unload() {
 	# the map's id goes before its memory (freed from a workqueue): wait
 	# for the memory all back, or within 128 MiB and no longer growing
 	p=0
-	for _ in $(seq 100); do
+	for _ in {1..100}; do
 		m=$(meminfo MemAvailable)
 		if ! bpftool map show id "$BIG_MAP" >/dev/null 2>&1; then
 			[ "$m" -ge $((BIG_M0 - 32768)) ] && break

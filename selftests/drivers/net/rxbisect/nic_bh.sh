@@ -44,7 +44,7 @@ held_burst() {
 	PY
 	echo 0 > "$BH"
 	rxb_fault rxb1 engine_stall 0
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		in=$(rxb_rx_in rxb1)
 		[ $((in - in0)) -ge $HELD ] && break
 		rxb_sleep 0.1
@@ -65,7 +65,7 @@ seq_stalls() {
 	nd0=${RXB_S[rx_nobuf_drops]}
 	p0=$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)
 	(
-		for i in $(seq 200); do
+		for i in {1..200}; do
 			[ "$(rxb_in rxb1 cat /sys/class/net/rxb1/statistics/rx_packets)" -gt $((p0 + 100)) ] && break
 			rxb_sleep 0.1
 		done
@@ -104,7 +104,7 @@ ktap_test_result "engine thread: $HELD queued frames run 64 per BH-off section (
 echo 0 > "$BH"
 e0=$(rxb_stat rxb1 engine_frames)
 sent=$(rxb_udp_blast "$NS0" "$RXB_IP1" 5000 8)
-for i in $(seq 50); do
+for i in {1..50}; do
 	e1=$(rxb_stat rxb1 engine_frames)
 	[ $((e1 - e0)) -ge "$sent" ] && break
 	rxb_sleep 0.1

@@ -42,7 +42,7 @@ ktap_test_result "ethtool -S shows nic_ctx_violations, 0 after load" [ "${v:-x}"
 ctx_traffic() {
 	local v ok=1
 	rxb_ping_ok "$NS0" "$RXB_IP1" 3 || { ktap_print_msg "$1: ping rxb0 -> rxb1 failed"; ok=0; }
-	rxb_udp_flows "$NS0" "$RXB_IP1" 300 $(seq 5001 5008) ||
+	rxb_udp_flows "$NS0" "$RXB_IP1" 300 {5001..5008} ||
 		{ ktap_print_msg "$1: UDP flows failed"; ok=0; }
 	rxb_ping_ok "$NS1" "$RXB_IP0" 3 || { ktap_print_msg "$1: ping rxb1 -> rxb0 failed"; ok=0; }
 	v=$(violations)

@@ -224,7 +224,7 @@ nm_d() { echo $((${RXB_S[$1]:-0} - ${S1[$1]:-0})); }
 # nm_settle: wait (up to 5 s) until rxb1 holds no payload in NIC memory.
 nm_settle() {
 	local i
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		rxb_snap rxb1
 		[ "${RXB_S[nicmem_split_held]:-1}" = 0 ] && return 0
 		rxb_sleep 0.2
@@ -423,7 +423,7 @@ else
 	nm_s1
 	nmr0=$(rxb_s_qsum xdp_redirect_nicmem)
 	ip netns exec "$NS0" timeout 60 $NMPY send "$RXB_IP1" 7777 $NH $LEN >/dev/null
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		rxb_snap rxb1
 		nmr=$(($(rxb_s_qsum xdp_redirect_nicmem) - nmr0))
 		fetch=$(nm_d nicmem_split_fetch_bytes)

@@ -41,7 +41,7 @@ steer_ok() {
 	before=$(rxb_s_qvals hw_packets)
 	sb=$(rxb_s_qvals ntuple_steered)
 	rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		rxb_snap rxb1
 		got=$(rxb_vsub "$(rxb_s_qvals hw_packets)" "$before")
 		[ "$got" = "$(want_vec $Q 20)" ] && break
@@ -67,7 +67,7 @@ e1 -N rxb1 flow-type udp4 dst-ip "$RXB_IP1" src-port 40002 dst-port 9 action -1 
 rxb_snap rxb1
 d0=${RXB_S[rx_ntuple_drops]:-x} h0=$(rxb_s_qsum hw_packets)
 rxb_udp_flows "$NS0" "$RXB_IP1" 20 40002
-for i in $(seq 10); do
+for i in {1..10}; do
 	rxb_snap rxb1
 	d1=${RXB_S[rx_ntuple_drops]:-y} h1=$(rxb_s_qsum hw_packets)
 	[ $((d1 - d0)) -ge 20 ] && break
@@ -136,7 +136,7 @@ steer_ok "after bad input: still steering to queue $Q"
 e1 -N rxb1 delete 5
 before=$(rxb_qvals rxb1 hw_packets)
 rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
-for i in $(seq 10); do
+for i in {1..10}; do
 	got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
 	[ "$got" = "$(want_vec $RSSQ 20)" ] && break
 	rxb_sleep 0.1
@@ -148,7 +148,7 @@ ktap_test_result "without the rule the flow goes where RSS sends it" \
 # NM+6: full table (one rule left, at 7); ethtool (6.1) exits 0 when the
 # driver refuses an insertion, its "Cannot insert" on stderr tells.
 mark=$(rxb_kmsg_mark "ntuple.sh: full table")
-added=$(rxb_in rxb1 bash -c 'for i in $(seq 130); do
+added=$(rxb_in rxb1 bash -c 'for i in {1..130}; do
 	out=$(ethtool -N rxb1 flow-type udp4 src-port $((50000 + i)) action 0 2>&1) &&
 		[[ $out != *Cannot* ]] || break
 	echo

@@ -163,7 +163,7 @@ ktap_test_result "without the fault every change applies" \
 # 18: a UDP flow still arrives whole
 p0=$(rxb_stat rxb1 rx_packets)
 rxb_udp_blast "$NS0" "$RXB_IP1" 300 4 1000 >/dev/null
-for i in $(seq 25); do	# up to 5 s
+for i in {1..25}; do	# up to 5 s
 	p1=$(rxb_stat rxb1 rx_packets)
 	[ $((p1 - p0)) -ge 300 ] && break
 	rxb_sleep 0.2

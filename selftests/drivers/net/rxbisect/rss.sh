@@ -40,13 +40,13 @@ steer_check() {
 		return
 	fi
 	for i in $(seq 0 $((NQ - 1))); do want[i]=0; done
-	for sp in $(seq 40001 40008); do
+	for sp in {40001..40008}; do
 		q=$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" "$sp" 9)
 		want[q]=$((want[q] + n))
 	done
 	before=$(rxb_qvals rxb1 hw_packets)
-	rxb_udp_flows "$NS0" "$RXB_IP1" $n $(seq 40001 40008)
-	for i in $(seq 50); do
+	rxb_udp_flows "$NS0" "$RXB_IP1" $n {40001..40008}
+	for i in {1..50}; do
 		got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
 		[ "$got" = "${want[*]}" ] && break
 		rxb_sleep 0.1

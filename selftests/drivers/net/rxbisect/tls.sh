@@ -110,7 +110,7 @@ ns_anchor() {	# NS
 	ANCHOR[$1]=$!
 	RXB_PIDS+=("$!")
 	# ip execs sleep once it entered the namespace
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		[ /proc/$!/ns/net -ef "/run/netns/$1" ] && return 0
 		rxb_sleep 0.1
 	done
@@ -248,7 +248,7 @@ tls_expect() {
 		ktap_print_msg "$ns: $k +$got, expected +${exp[$k]}"
 		ok=0
 	done
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		cur=
 		for k in TlsCurrTxSw TlsCurrRxSw TlsCurrTxDevice TlsCurrRxDevice; do
 			want=${TS[0:$ns:$k]}
@@ -316,7 +316,7 @@ nic_expect() {
 	done
 	# the contexts go once the sockets are gone (TX ones once their
 	# records are acknowledged)
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		nic_snap 1 "$c" "$s"
 		[ "$(nic_d "$c" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$s" tls_ctx_deleted)" = $((2 * k)) ] &&
@@ -817,7 +817,7 @@ ossl_case() {
 		-cipher ECDHE-ECDSA-AES128-GCM-SHA256 -WWW -sendfile) >"$d/srv.log" 2>&1 &
 	spid=$!
 	RXB_PIDS+=("$spid")
-	for _ in $(seq 50); do
+	for _ in {1..50}; do
 		grep -q ACCEPT "$d/srv.log" && break
 		rxb_sleep 0.1
 	done

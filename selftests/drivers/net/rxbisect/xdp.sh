@@ -105,7 +105,7 @@ xdp_sums() {
 # consumed (rxb_wait_consumed); X: IF's last sums.
 xdp_settle() {
 	local i
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		xdp_sums "$1"
 		[ $((X[packets] + X[flushed])) = "${X[hw_packets]}" ] && return 0
 		rxb_sleep 0.2
@@ -117,7 +117,7 @@ xdp_settle() {
 # in all (hw_packets); X: IF's last sums.
 xdp_wait_hw() {
 	local i
-	for i in $(seq 25); do
+	for i in {1..25}; do
 		xdp_sums "$1"
 		[ "${X[hw_packets]}" -ge "$2" ] && return 0
 		rxb_sleep 0.2
@@ -210,7 +210,7 @@ xdp_case() {
 	dbg "$1 $c: $got replies"
 	xdp_wait_hw rxb1 $((A[hw_packets] + N))
 	if [ $c = tx ]; then
-		for k in $(seq 25); do
+		for k in {1..25}; do
 			xdp_sums rxb0
 			[ $((X[stack_packets] - b0)) -ge $N ] && break
 			rxb_sleep 0.2
@@ -240,7 +240,7 @@ xdp_case() {
 			why+=" $(($(xdp_trace_count) - x0)) xdp_exception events;" ;;
 	redirect_*)
 		b1=0
-		for k in $(seq 25); do
+		for k in {1..25}; do
 			b1=$(($(rxb_in "$PEER" cat "/sys/class/net/$PEER/statistics/rx_packets") - r0))
 			[ $b1 -ge $N ] && break
 			rxb_sleep 0.2

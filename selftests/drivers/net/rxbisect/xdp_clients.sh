@@ -61,7 +61,7 @@ trap 'client_stop; rxb_cleanup' EXIT
 has_xdp() { rxb_ip "$1" -d link show dev "$1" | grep -q 'prog/xdp'; }
 wait_xdp() {
 	local i
-	for i in $(seq 100); do
+	for i in {1..100}; do
 		has_xdp "$1" && return 0
 		kill -0 "$CPID" 2>/dev/null || return 1
 		rxb_sleep 0.2
@@ -70,7 +70,7 @@ wait_xdp() {
 }
 wait_noxdp() {
 	local i
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		has_xdp "$1" || return 0
 		rxb_sleep 0.2
 	done
@@ -102,7 +102,7 @@ snap() {
 # consumed; C: its counters then.
 settle() {
 	local i
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		snap "$1"
 		[ $((C[packets] + C[flushed])) = "${C[hw_packets]}" ] && return 0
 		rxb_sleep 0.2
@@ -210,7 +210,7 @@ testpmd_rx() {
 }
 tp_wait() {	# COUNT: until testpmd's RX-packets reaches COUNT (10 s)
 	local i v
-	for i in $(seq 50); do
+	for i in {1..50}; do
 		v=$(testpmd_rx)
 		[ "${v:-0}" -ge "$1" ] && return 0
 		rxb_sleep 0.2
