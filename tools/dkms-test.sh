@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # DKMS on the build machine (make dkms-test; make test's static stage):
-# make dkms-install (twice), `dkms build` for every kernel whose headers
-# are installed (/lib/modules/*/build) within dkms.conf's
+# make dkms-install (twice), `dkms build` for every kernel series whose
+# headers are installed (/lib/modules/*/build; the newest release of each
+# series, 6.1, 6.12, ...) within dkms.conf's
 # BUILD_EXCLUSIVE_KERNEL, the built rxbisect.ko's vermagic, then make
 # dkms-uninstall (twice) and nothing left behind: no `dkms status` line,
 # no /usr/src/rxbisect-*, no /var/lib/dkms/rxbisect.  Nothing is installed
@@ -163,11 +164,24 @@ build_for() {
 range=$(sed -nE 's/^BUILD_EXCLUSIVE_KERNEL="(.*)"[[:space:]]*$/\1/p' dkms.conf)
 built=0
 seen612=
+# One build per kernel series (6.1, 6.12, ...): its newest release with
+# headers here.  Releases of one series share the interfaces the module
+# builds against (Debian's 6.1.0-56 and -57 alike); dkms's own
+# mechanism is the same for each.
+declare -A series=()
 for mk in /lib/modules/*/build/Makefile; do
 	[ -f "$mk" ] || continue
 	k=${mk#/lib/modules/}
-	build_for "${k%/build/Makefile}"
-done
+	echo "${k%/build/Makefile}"
+done | sort -V >"$keydir/releases"
+while read -r k; do
+	[[ $k =~ ^([0-9]+\.[0-9]+)\. ]] && series[${BASH_REMATCH[1]}]=$k
+done <"$keydir/releases"
+while read -r k; do
+	[[ $k =~ ^([0-9]+\.[0-9]+)\. ]] && [ "${series[${BASH_REMATCH[1]}]}" != "$k" ] &&
+		{ echo "# $k: ${series[${BASH_REMATCH[1]}]} is built for its series"; continue; }
+	build_for "$k"
+done <"$keydir/releases"
 kdirs=${RXB_DKMS_KDIRS-$(tools/vm/debian-kernel.sh --env newest 2>/dev/null | sed -n 's/^KDIR=//p')}
 if [ -z "${RXB_DKMS_KDIRS+x}" ] && [ ! -f "$kdirs/Makefile" ]; then
 	echo "# the newest Debian kernel is not unpacked (make module KERNEL=newest): not built"

@@ -128,6 +128,7 @@ newest_kernel_build() {
 		tail -n 5 "$logdir/fetch-newest.log"
 		return 1
 	fi
+	: >"$logdir/static/newest.fetched"
 	# sparse where the kernel accepts this machine's: 7.x's headers use
 	# __typeof_unqual__, which bookworm's sparse 0.6.4 lacks, and their
 	# Makefile turns C=1 off with a warning then (checker-valid.sh)
@@ -197,17 +198,20 @@ static_jobs() {
 		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
 		  echo "$name $((SECONDS - t0))s" >"$d/$name.time" ) &
 	}
-	# dkms copies drivers/ from the tree: only once the in-tree build,
-	# which writes there, is over
 	(
 		t0=$SECONDS
 		make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' >"$d/w1.out"
 		echo 0 >"$d/w1.rc"
 		echo "w1 $((SECONDS - t0))s" >"$d/w1.time"
-		# and once the newest kernel is fetched (dkms builds for it
-		# too where it is unpacked): at most 30 min
+	) &
+	# dkms beside the builds (its copy of the tree takes sources only,
+	# tools/dkms.sh: no kbuild product the in-tree build is writing),
+	# once the newest kernel is fetched (dkms builds for it too where it
+	# is unpacked; newest_kernel_build's newest.fetched): at most 30 min
+	(
 		for _ in $(seq 1800); do
-			[ -e "$d/newest.rc" ] || [ -e "$d/newest.none" ] && break
+			[ -e "$d/newest.fetched" ] || [ -e "$d/newest.rc" ] ||
+				[ -e "$d/newest.none" ] && break
 			sleep 1
 		done
 		t0=$SECONDS
@@ -476,7 +480,7 @@ stage_static() {
 
 	t=$(rc dkms)
 	sed 's/^/# /' "$d/dkms.out"
-	result "$([ "$t" = 0 ] && echo ok)" "dkms: install, build for each kernel's headers, uninstall (tools/dkms-test.sh)" \
+	result "$([ "$t" = 0 ] && echo ok)" "dkms: install, build for each kernel series' headers, uninstall (tools/dkms-test.sh)" \
 		"$([ "$t" = 4 ] && tail -n1 "$d/dkms.out" | sed 's/.*# SKIP //')"
 	echo "# the checks' wall times, side by side: $(cat "$d"/*.time 2>/dev/null | sort -k2,2rn | xargs)"
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
