@@ -362,6 +362,8 @@ struct rxb_qknobs {
  * @xdp_xmit: frames other devices redirected to this port (ndo_xdp_xmit)
  *	that it sent (also in @packets).
  * @xdp_xmit_errors: frames redirected to it that it could not send.
+ * @stops: times the queue stopped: its Tx ring was full (engine thread).
+ * @wakes: times the NIC's completions woke it.
  * @syncp: written by the queue's xmit only (Tx queue lock held, bottom
  *	halves off), read on any CPU.
  */
@@ -371,6 +373,8 @@ struct rxb_txq_stats {
 	u64_stats_t drops;
 	u64_stats_t xdp_xmit;
 	u64_stats_t xdp_xmit_errors;
+	u64_stats_t stops;
+	u64_stats_t wakes;
 	struct u64_stats_sync syncp;
 };
 
@@ -381,6 +385,12 @@ struct rxb_txq_stats {
  * @drops: see struct rxb_txq_stats.
  * @xdp_xmit: see struct rxb_txq_stats.
  * @xdp_xmit_errors: see struct rxb_txq_stats.
+ * @stops: see struct rxb_txq_stats.
+ * @wakes: see struct rxb_txq_stats.
+ * @engine: frames the NIC's engine thread sent (struct
+ *	rxb_nic_txq_counters).
+ *
+ * @drops includes the NIC's Tx engine's drops.
  */
 struct rxb_txq_counts {
 	u64 packets;
@@ -388,6 +398,9 @@ struct rxb_txq_counts {
 	u64 drops;
 	u64 xdp_xmit;
 	u64 xdp_xmit_errors;
+	u64 stops;
+	u64 wakes;
+	u64 engine;
 };
 
 /* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */
@@ -602,6 +615,7 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 void rxb_pair_destroy(struct rxb_port *port);
 int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
+void rxb_tx_posted(struct rxb_port *port, unsigned int q, unsigned int len);
 unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 			  struct rxb_tx_src *src);
 
