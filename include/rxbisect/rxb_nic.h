@@ -401,7 +401,7 @@ void rxb_nic_tls_set_size(struct rxb_nic *nic, u32 size);
 void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
 			   u64 rec_seq);
 bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
-		      struct sk_buff *skb, struct sk_buff_head *out);
+		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out);
 void rxb_nic_tls_read(struct rxb_nic *nic, struct rxb_nic_tls_counters *c);
 void rxb_nic_tls_read_q(struct rxb_nic *nic, unsigned int q,
 			struct rxb_nic_tls_qcounters *c);
@@ -419,7 +419,7 @@ void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng);
 void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old);
 bool rxb_nic_engine_running(struct rxb_nic *nic);
 bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
-		     bool tls);
+		     bool tls, u32 bytes);
 u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q);
 void rxb_nic_set_tx_done(struct rxb_nic *nic,
 			 void (*done)(void *arg, unsigned int q,

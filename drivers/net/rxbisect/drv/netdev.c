@@ -381,15 +381,25 @@ static bool rxb_tx_room(struct rxb_port *port, unsigned int q)
 	       READ_ONCE(port->cfg.tx_ring_size);
 }
 
+/* Does Tx queue @txq have no qdisc (noqueue, the default: IFF_NO_QUEUE)?
+ * A stopped queue then drops what the stack sends it, with a complaint,
+ * so the driver neither stops it nor runs byte queue limits on it: a full
+ * ring drops.  Within ndo_start_xmit (RCU-bh).
+ */
+static bool rxb_txq_noqueue(struct netdev_queue *txq)
+{
+	return !rcu_dereference_bh(txq->qdisc)->enqueue;
+}
+
 /* Stop Tx queue @q if its ring has no room for another xmit; its lock
- * held.  Return: true when it stays stopped.
+ * held, a qdisc on it.  Return: true when it stays stopped.
  */
 static bool rxb_tx_maybe_stop(struct rxb_port *port, struct netdev_queue *txq,
 			      unsigned int q)
 {
 	struct rxb_txq_stats *ts = &port->txs[q];
 
-	if (likely(rxb_tx_room(port, q)))
+	if (likely(rxb_tx_room(port, q)) || rxb_txq_noqueue(txq))
 		return false;
 	netif_tx_stop_queue(txq);
 	u64_stats_update_begin(&ts->syncp);
@@ -408,18 +418,36 @@ static bool rxb_tx_maybe_stop(struct rxb_port *port, struct netdev_queue *txq,
 }
 
 /**
+ * rxb_tx_bql_bytes() - what a frame posted to the NIC's Tx engine counts
+ *	in its queue's byte queue limits.
+ * @port: the port.
+ * @q: the Tx queue, whose lock is held (ndo_start_xmit).
+ * @skb: the frame.
+ *
+ * Return: its length, or 0 on a queue without a qdisc (no BQL there).
+ */
+u32 rxb_tx_bql_bytes(struct rxb_port *port, unsigned int q,
+		     const struct sk_buff *skb)
+{
+	return rxb_txq_noqueue(netdev_get_tx_queue(port->dev, q)) ? 0 :
+	       skb->len;
+}
+
+/**
  * rxb_tx_posted() - account a frame posted to the NIC's Tx engine.
  * @port: the port.
  * @q: its Tx queue, whose lock is held.
- * @len: the frame's length when posted (its completion reports it).
+ * @bytes: what it was posted with (rxb_tx_bql_bytes()), which its
+ *	completion reports.
  */
-void rxb_tx_posted(struct rxb_port *port, unsigned int q, unsigned int len)
+void rxb_tx_posted(struct rxb_port *port, unsigned int q, u32 bytes)
 {
-	netdev_tx_sent_queue(netdev_get_tx_queue(port->dev, q), len);
+	if (bytes)
+		netdev_tx_sent_queue(netdev_get_tx_queue(port->dev, q), bytes);
 }
 
 /* The NIC's transmit completion (its Tx interrupt): @frames posted frames
- * of queue @q, @bytes long when posted, are done.  From the NIC's Tx
+ * of queue @q are done, @bytes of them counted in its byte queue limits.  From the NIC's Tx
  * engine, bottom halves off; calls never overlap (BQL needs that).
  */
 static void rxb_tx_done(void *arg, unsigned int q, unsigned int frames,
@@ -458,20 +486,29 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct rxb_port *port = netdev_priv(dev);
 	unsigned int q = skb_get_queue_mapping(skb);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
-	unsigned int len = skb->len;
 	struct sk_buff_head out;
+	u32 bytes;
 
-	/* A ring that shrank (ethtool -G tx) under frames in flight. */
-	if (unlikely(!rxb_tx_room(port, q)) &&
-	    rxb_tx_maybe_stop(port, txq, q))
-		return NETDEV_TX_BUSY;
+	/* The ring full: with no qdisc to hold the frame, drop it; else
+	 * the queue was stopped (or the ring shrank, ethtool -G tx).
+	 */
+	if (unlikely(!rxb_tx_room(port, q))) {
+		if (rxb_txq_noqueue(txq)) {
+			rxb_txq_drop(&port->txs[q]);
+			kfree_skb(skb);
+			return NETDEV_TX_OK;
+		}
+		if (rxb_tx_maybe_stop(port, txq, q))
+			return NETDEV_TX_BUSY;
+	}
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
-		if (!rxb_nic_tx_post(port->nic, q, skb, false)) {
+		bytes = rxb_tx_bql_bytes(port, q, skb);
+		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes)) {
 			rxb_xmit_one(port, skb);
 			return NETDEV_TX_OK;
 		}
 		/* The doorbell: the NIC's engine thread does the rest. */
-		rxb_tx_posted(port, q, len);
+		rxb_tx_posted(port, q, bytes);
 		rxb_tx_maybe_stop(port, txq, q);
 		return NETDEV_TX_OK;
 	}

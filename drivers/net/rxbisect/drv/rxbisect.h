@@ -615,7 +615,9 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 void rxb_pair_destroy(struct rxb_port *port);
 int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
-void rxb_tx_posted(struct rxb_port *port, unsigned int q, unsigned int len);
+u32 rxb_tx_bql_bytes(struct rxb_port *port, unsigned int q,
+		     const struct sk_buff *skb);
+void rxb_tx_posted(struct rxb_port *port, unsigned int q, u32 bytes);
 unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 			  struct rxb_tx_src *src);
 

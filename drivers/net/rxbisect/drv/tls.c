@@ -199,10 +199,10 @@ static const struct tlsdev_ops rxb_tlsdev_ops = {
 static void rxb_tls_post(struct rxb_port *port, unsigned int q,
 			 struct sk_buff *skb, struct sk_buff_head *out)
 {
-	unsigned int len = skb->len;
+	u32 bytes = rxb_tx_bql_bytes(port, q, skb);
 
-	if (!rxb_nic_tls_xmit(port->nic, q, skb, out))
-		rxb_tx_posted(port, q, len);
+	if (!rxb_nic_tls_xmit(port->nic, q, skb, bytes, out))
+		rxb_tx_posted(port, q, bytes);
 }
 
 /* Post a DUMP of the bytes of @seq's record before @seq (the record's

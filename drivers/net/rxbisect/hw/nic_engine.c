@@ -229,6 +229,8 @@ u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q)
  * @skb: the frame; consumed when posted.
  * @tls: the TLS engine runs first: @skb->cb holds the driver's struct
  *	rxb_tls_txd.
+ * @bytes: what the frame's completion reports (the driver's byte count
+ *	of it, for byte queue limits; 0 for none).
  *
  * With an engine thread the frame is stored behind the frames posted
  * before it and the thread does the NIC's transmit work: the TLS engine,
@@ -240,7 +242,7 @@ u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q)
  * Return: true when posted.
  */
 bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
-		     bool tls)
+		     bool tls, u32 bytes)
 {
 	struct rxb_nic_txd *d = (void *)skb->cb;
 	struct rxb_nic_txq *tq = &nic->txq[q];
@@ -253,7 +255,7 @@ bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
 		return false;
 	}
 	d->flags = tls ? RXB_NIC_TXD_TLS : 0;
-	d->len = skb->len;
+	d->bytes = bytes;
 	skb_set_queue_mapping(skb, q);
 	WRITE_ONCE(tq->posted, tq->posted + 1);
 	/* llist_add() is a full barrier: the frame and its count are
@@ -278,8 +280,8 @@ bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
  *	driver (its Tx interrupt).
  * @nic: the NIC, before its port opens.
  * @done: called from the Tx engine, bottom halves off, once a run has
- *	sent @frames posted frames (@bytes: their lengths when posted) of
- *	queue @q; rxb_nic_tx_pending() counts them done already.  Calls for
+ *	sent @frames posted frames of queue @q (@bytes: the sum of what they
+ *	were posted with); rxb_nic_tx_pending() counts them done already.  Calls for
  *	one NIC never overlap.
  * @arg: its first argument.
  */
@@ -407,7 +409,7 @@ static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
 				rxb_nic_tx_wire(nic, wq, &out);
 			wq = q;
 			frames[q]++;
-			bytes[q] += ((struct rxb_nic_txd *)skb->cb)->len;
+			bytes[q] += ((struct rxb_nic_txd *)skb->cb)->bytes;
 			if (engine)
 				atomic64_inc(&nic->txq[q].engine);
 			rxb_nic_tx_one(nic, skb, &out);

@@ -367,12 +367,12 @@ struct rxb_nic_txq {
  * in its control block.
  * @tls: the driver's TLS descriptor, with %RXB_NIC_TXD_TLS.
  * @flags: RXB_NIC_TXD_*.
- * @len: the frame's length when posted (its completion reports it).
+ * @bytes: what its completion reports, as the driver posted it.
  */
 struct rxb_nic_txd {
 	struct rxb_tls_txd tls;
 	u32 flags;
-	u32 len;
+	u32 bytes;
 };
 
 /**

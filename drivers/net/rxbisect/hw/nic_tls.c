@@ -656,6 +656,7 @@ void rxb_nic_tls_tx(struct rxb_nic *nic, struct sk_buff *skb,
  * @nic: the NIC.
  * @q: the Tx queue; its xmit lock held.
  * @skb: the frame; consumed.
+ * @bytes: what its completion reports, if posted (rxb_nic_tx_post()).
  * @out: inline engine: the frames to put on the wire now, appended (the
  *	caller sends them, its Tx queue lock held).
  *
@@ -667,10 +668,10 @@ void rxb_nic_tls_tx(struct rxb_nic *nic, struct sk_buff *skb,
  * frame was posted: the NIC sends its frames itself.
  */
 bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
-		      struct sk_buff *skb, struct sk_buff_head *out)
+		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out)
 {
 	skb_set_queue_mapping(skb, q);
-	if (rxb_nic_tx_post(nic, q, skb, true))
+	if (rxb_nic_tx_post(nic, q, skb, true, bytes))
 		return false;
 	rcu_read_lock();
 	rxb_nic_ctx_enter();
