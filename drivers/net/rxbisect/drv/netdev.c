@@ -79,6 +79,7 @@ void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
 	rxb_nic_tx_read_q(port->nic, q, &nc);
 	c->drops += nc.drops;
 	c->engine = nc.engine;
+	c->inflight = rxb_nic_tx_pending(port->nic, q);
 }
 
 /* The standard counters (ip -s link):

@@ -389,6 +389,8 @@ struct rxb_txq_stats {
  * @wakes: see struct rxb_txq_stats.
  * @engine: frames the NIC's engine thread sent (struct
  *	rxb_nic_txq_counters).
+ * @inflight: frames posted to the NIC's Tx engine and not completed now
+ *	(rxb_nic_tx_pending()).
  *
  * @drops includes the NIC's Tx engine's drops.
  */
@@ -401,6 +403,7 @@ struct rxb_txq_counts {
 	u64 stops;
 	u64 wakes;
 	u64 engine;
+	u64 inflight;
 };
 
 /* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */

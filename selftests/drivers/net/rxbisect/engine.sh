@@ -11,7 +11,7 @@
 # hog drops without a qdisc (tx<q>_drops), and with one (mq) stops the
 # queue (tx<q>_stops) until the engine's completions wake it
 # (tx<q>_wakes); TCP completes through it, and a link down with frames
-# posted sends them all (BQL's inflight back to 0 on every queue).
+# posted sends them all (tx<q>_inflight back to 0 on every queue).
 
 source "$(dirname "$0")/lib.sh"
 
@@ -35,12 +35,9 @@ txsum() {
 	echo "$s"
 }
 
-# inflight IF: BQL's bytes posted and not completed, summed over IF's Tx
-# queues ("" without BQL).
-inflight() {
-	rxb_in "$1" sh -c "cat /sys/class/net/$1/queues/tx-*/byte_queue_limits/inflight" \
-		2>/dev/null | awk '{ s += $1; n++ } END { if (n) print s }'
-}
+# inflight IF: frames posted on IF's Tx rings and not completed now,
+# summed over its queues (tx<q>_inflight).
+inflight() { txsum "$1" inflight; }
 
 rxb_load queues=2 engine=cpu$last || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -105,11 +102,12 @@ ktap_test_result "invalid engine values refused, value kept" \
 
 # 10-13: backpressure.  rxb0's Tx ring at 64 frames, both engines on
 # CPU 0, held off it by a real-time hog, the test and its senders on CPU
-# $last.  With no qdisc
-# (noqueue, the default) a full ring drops, counted; with one (mq) the
-# queue stops with 64 frames posted and the engine's completions wake it,
-# BQL's inflight back to 0 once the hog is gone (BQL's floor above what
-# 64 frames hold, so that the ring is what stops the queue).
+# $last.  With no qdisc (noqueue, the default) a full ring drops, counted;
+# with one (mq) the queue stops with 64 frames posted and the engine's
+# completions wake it, nothing in flight (tx<q>_inflight) once the hog is
+# gone (BQL's floor, where its sysfs is (6.1), above what 64 frames hold,
+# so that the ring is what stops the queue).
+
 # hog_start SECS: a real-time busy loop on CPU 0 for at most SECS, the RT
 # throttle off meanwhile, so that it holds the engines off CPU 0 entirely
 # (an engine's stop waits for it: kthread_stop()).
@@ -124,7 +122,7 @@ hog_start() {
 }
 hog_stop() { kill "$HOG" 2>/dev/null; wait "$HOG" 2>/dev/null; echo "$RT0" > $RT; }
 
-# wait_drained IF: wait (up to 10 s) until BQL's inflight of IF is 0.
+# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
 wait_drained() {
 	local i f
 	for i in $(seq 50); do
@@ -137,7 +135,7 @@ wait_drained() {
 }
 
 # blast_hogged: UDP datagrams from rxb0 with the engines held off; sets
-# SENT, and F, BQL's inflight then
+# SENT, and F, the frames in flight then
 blast_hogged() {
 	hog_start 20
 	sleep 0.3
@@ -146,7 +144,7 @@ blast_hogged() {
 	hog_stop
 }
 
-# wait_inflight IF: wait (up to 10 s) until BQL's inflight of IF is not 0.
+# wait_inflight IF: wait (up to 10 s) until frames are in flight on IF.
 wait_inflight() {
 	local i f
 	for i in $(seq 50); do
@@ -176,11 +174,11 @@ blast_hogged
 wait_drained rxb0
 drained=$?
 s1=$(txsum rxb0 stops) w1=$(txsum rxb0 wakes) d1=$(txsum rxb0 drops)
-ktap_print_msg "mq, 64-frame ring: $SENT datagrams sent, inflight ${F:-unknown} B under the hog," \
+ktap_print_msg "mq, 64-frame ring: $SENT datagrams sent, ${F:-unknown} frames in flight under the hog," \
 	"tx_stops +$((s1 - s0)), tx_wakes +$((w1 - w0)), tx_drops +$((d1 - d0))"
 ktap_test_result "a full Tx ring stops the queue, the engine's completions wake it (tx<q>_stops, tx<q>_wakes)" \
 	eval '[ $((s1 - s0)) -gt 0 ] && [ $((w1 - w0)) -gt 0 ] && [ $((d1 - d0)) = 0 ]'
-ktap_test_result "the frames posted under the hog all completed (BQL inflight back to 0)" \
+ktap_test_result "the frames posted under the hog all completed (tx<q>_inflight back to 0)" \
 	eval "[ $drained = 0 ] && [ ${F:-0} -gt 0 ]"
 
 rxb_iperf_start "$RXB_TMP/ring.json" 4 || rxb_bail "iperf3 did not start"
@@ -195,7 +193,7 @@ ktap_test_result "TCP through the 64-frame Tx ring, the engine held off for 1 s"
 # 14, 15, 16: frames in the ingress queue and posted to the Tx engine at
 # teardown are not leaked: both links go down with the engines held off
 # (rxb1's ingress queue full of frames, frames posted on rxb0), which
-# processes and sends them (BQL inflight 0); then unload with the engine
+# processes and sends them (tx<q>_inflight 0); then unload with the engine
 # running
 hog_start 20
 sleep 0.3
@@ -209,8 +207,8 @@ hog_stop
 wait "$dpid"
 ktap_test_result "link down with the engine busy" [ $? = 0 ]
 wait
-ktap_print_msg "link down with ${f:-unknown} B in flight; after: $(inflight rxb0) B"
-ktap_test_result "link down sent what was posted (BQL inflight 0)" \
+ktap_print_msg "link down with ${f:-unknown} frames in flight; after: $(inflight rxb0)"
+ktap_test_result "link down sent what was posted (tx<q>_inflight 0)" \
 	eval '[ "${f:-0}" -gt 0 ] && [ "$(inflight rxb0)" = 0 ]'
 taskset -pc "0-$last" $$ >/dev/null
 ktap_test_result "unload with the engine running" rxb_unload
