@@ -111,16 +111,26 @@ ktap_test_result "invalid engine values refused, value kept" \
 # hog_start SECS: a real-time busy loop on CPU 0 for at most SECS, the RT
 # throttle off meanwhile, so that it holds the engines off CPU 0 entirely
 # (an engine's stop waits for it: kthread_stop()).
+# From 6.12 a deadline server gives CPU 0's fair tasks 50 ms a second
+# whatever the RT throttle: its runtime goes to 0 meanwhile too.
 RT=/proc/sys/kernel/sched_rt_runtime_us
 RT0=$(cat $RT)
+FS=/sys/kernel/debug/sched/fair_server/cpu0/runtime
+FS0=$(cat $FS 2>/dev/null)
 hog_start() {
 	echo -1 > $RT
+	[ -z "$FS0" ] || echo 0 > $FS
 	# timeout off CPU 0: the loop starves whatever else runs there
 	timeout "$1" taskset -c 0 chrt -f 1 sh -c 'while :; do :; done' &
 	HOG=$!
 	RXB_PIDS+=("$HOG")
 }
-hog_stop() { kill "$HOG" 2>/dev/null; wait "$HOG" 2>/dev/null; echo "$RT0" > $RT; }
+hog_stop() {
+	kill "$HOG" 2>/dev/null
+	wait "$HOG" 2>/dev/null
+	[ -z "$FS0" ] || echo "$FS0" > $FS
+	echo "$RT0" > $RT
+}
 
 # wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
 wait_drained() {
