@@ -259,6 +259,18 @@ struct rxb_nic_tls_params {
 };
 
 /**
+ * struct rxb_nic_txq_counters - the Tx engine's counters of one transmit
+ *	queue (ethtool -S), since the NIC was created.
+ * @engine: frames the NIC's engine thread took from the queue and sent
+ *	(or dropped), in its own context (engine=cpuN).
+ * @drops: frames the Tx engine dropped: its TSO failed.
+ */
+struct rxb_nic_txq_counters {
+	u64 engine;
+	u64 drops;
+};
+
+/**
  * struct rxb_nic_tls_counters - the TLS engine's device-wide counters
  *	(ethtool -S tls_*), since the NIC was created.
  * @ctx_active: crypto contexts in the table now.
@@ -389,7 +401,7 @@ void rxb_nic_tls_set_size(struct rxb_nic *nic, u32 size);
 void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
 			   u64 rec_seq);
 bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
-		      struct sk_buff *skb, struct sk_buff_head *out);
+		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out);
 void rxb_nic_tls_read(struct rxb_nic *nic, struct rxb_nic_tls_counters *c);
 void rxb_nic_tls_read_q(struct rxb_nic *nic, unsigned int q,
 			struct rxb_nic_tls_qcounters *c);
@@ -398,7 +410,7 @@ void rxb_nic_tls_read_q(struct rxb_nic *nic, unsigned int q,
 int rxb_nic_set_dma_fail(struct rxb_nic *nic, u32 per_mille);
 u32 rxb_nic_get_dma_fail(struct rxb_nic *nic);
 
-/* nic_engine.c: where the receive pipeline runs */
+/* nic_engine.c: where the NIC runs; the transmit doorbell */
 void rxb_nic_stall(struct rxb_nic *nic, bool stall);
 bool rxb_nic_stalled(struct rxb_nic *nic);
 int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
@@ -406,5 +418,14 @@ int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
 void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng);
 void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old);
 bool rxb_nic_engine_running(struct rxb_nic *nic);
+bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
+		     bool tls, u32 bytes);
+u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q);
+void rxb_nic_set_tx_done(struct rxb_nic *nic,
+			 void (*done)(void *arg, unsigned int q,
+				      unsigned int frames, unsigned int bytes),
+			 void *arg);
+void rxb_nic_tx_read_q(struct rxb_nic *nic, unsigned int q,
+		       struct rxb_nic_txq_counters *c);
 
 #endif /* _RXB_NIC_H */

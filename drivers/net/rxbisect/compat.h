@@ -396,6 +396,8 @@ struct netdev_queue_stats_tx {
 	u64 bytes;
 	u64 packets;
 	u64 hw_drops;
+	u64 stop;
+	u64 wake;
 };
 
 struct netdev_stat_ops {

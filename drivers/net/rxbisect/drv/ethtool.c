@@ -166,10 +166,12 @@ static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 static_assert(sizeof(struct rxb_qxstats) / sizeof(u64) == RXB_QX_STATS);
 #define RXB_RXQ_STATS	(RXB_QSTATS_NUM + RXB_QX_STATS + RXB_QNIC_STATS)
 /* Per transmit queue: packets, bytes, drops, xdp_xmit, xdp_xmit_errors,
- * and the kTLS offload's.
+ * the ring's stops and wakes, the NIC's engine thread's frames and the
+ * frames in flight on the ring now, and the kTLS offload's.
  */
 static const char rxb_txq_names[][ETH_GSTRING_LEN] = {
 	"packets", "bytes", "drops", "xdp_xmit", "xdp_xmit_errors",
+	"stops", "wakes", "engine", "inflight",
 	"tls_records", "tls_packets", "tls_dumps", "tls_drops",
 };
 
@@ -784,6 +786,10 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = tx.drops;
 		*p++ = tx.xdp_xmit;
 		*p++ = tx.xdp_xmit_errors;
+		*p++ = tx.stops;
+		*p++ = tx.wakes;
+		*p++ = tx.engine;
+		*p++ = tx.inflight;
 		rxb_nic_tls_read_q(port->nic, q, &tc);
 		*p++ = tc.tx_records;
 		*p++ = tc.tx_packets;

@@ -5,6 +5,10 @@
  * Transmit hands each frame to the peer port's emulated NIC, as a cable
  * would; the NIC's Tx engine does the segmentation and checksum offloads it
  * advertises in software, frame by frame, before the frame goes on the wire.
+ * Inline (the default engine) that runs here, in ndo_start_xmit; with an
+ * engine thread (engine=cpuN) ndo_start_xmit only rings the transmit
+ * doorbell (rxb_nic_tx_post()) and the NIC's thread does the work, behind
+ * a Tx ring of tx_ring_size frames per queue (ethtool -G tx).
  */
 #include <linux/capability.h>
 #include <linux/etherdevice.h>
@@ -58,6 +62,7 @@ void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
 			struct rxb_txq_counts *c)
 {
 	const struct rxb_txq_stats *ts = &port->txs[q];
+	struct rxb_nic_txq_counters nc;
 	unsigned int start;
 
 	do {
@@ -67,7 +72,14 @@ void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
 		c->drops = u64_stats_read(&ts->drops);
 		c->xdp_xmit = u64_stats_read(&ts->xdp_xmit);
 		c->xdp_xmit_errors = u64_stats_read(&ts->xdp_xmit_errors);
+		c->stops = u64_stats_read(&ts->stops);
+		c->wakes = u64_stats_read(&ts->wakes);
 	} while (u64_stats_fetch_retry(&ts->syncp, start));
+	/* The NIC's registers of the queue. */
+	rxb_nic_tx_read_q(port->nic, q, &nc);
+	c->drops += nc.drops;
+	c->engine = nc.engine;
+	c->inflight = rxb_nic_tx_pending(port->nic, q);
 }
 
 /* The standard counters (ip -s link):
@@ -120,7 +132,8 @@ static void rxb_get_stats64(struct net_device *dev,
  *  rx alloc-fail:	rx<q>_alloc_fails;
  *  rx hw-drop-overruns: rx<q>_nobuf_drops + rx<q>_ring_full_drops;
  *  rx hw-drops:	those + rx<q>_oversize_drops + rx<q>_dma_errors;
- *  tx packets, bytes, hw-drops: tx<q>_packets, tx<q>_bytes, tx<q>_drops.
+ *  tx packets, bytes, hw-drops: tx<q>_packets, tx<q>_bytes, tx<q>_drops;
+ *  tx stop, wake: tx<q>_stops, tx<q>_wakes.
  * The base holds the queues beyond the live count and the NIC's own drops
  * (runt, oversize, stopped, FIFO), so that base plus live queues add up to
  * the device's totals (ip -s link's rx/tx packets and bytes).
@@ -140,6 +153,8 @@ static void rxb_qstats_tx_zero(struct netdev_queue_stats_tx *tx)
 	tx->packets = 0;
 	tx->bytes = 0;
 	tx->hw_drops = 0;
+	tx->stop = 0;
+	tx->wake = 0;
 }
 
 static void rxb_qstats_rx_add(struct rxb_port *port, unsigned int q,
@@ -166,6 +181,8 @@ static void rxb_qstats_tx_add(struct rxb_port *port, unsigned int q,
 	tx->packets += c.packets;
 	tx->bytes += c.bytes;
 	tx->hw_drops += c.drops;
+	tx->stop += c.stops;
+	tx->wake += c.wakes;
 }
 
 static void rxb_get_queue_stats_rx(struct net_device *dev, int idx,
@@ -353,13 +370,147 @@ out:
 	consume_skb(skb);
 }
 
+/* Frames one ndo_start_xmit posts at most: a TLS frame and its dump. */
+#define RXB_TX_MAX_POSTS	2
+
+/* Has Tx queue @q's ring room for the posts of one more xmit?  The NIC's
+ * producer and consumer indices; 0 in flight when it runs inline.
+ */
+static bool rxb_tx_room(struct rxb_port *port, unsigned int q)
+{
+	return rxb_nic_tx_pending(port->nic, q) + RXB_TX_MAX_POSTS <=
+	       READ_ONCE(port->cfg.tx_ring_size);
+}
+
+/* Does Tx queue @txq have no qdisc (noqueue, the default: IFF_NO_QUEUE)?
+ * A stopped queue then drops what the stack sends it, with a complaint,
+ * so the driver neither stops it nor runs byte queue limits on it: a full
+ * ring drops.  Within ndo_start_xmit (RCU-bh).
+ */
+static bool rxb_txq_noqueue(struct netdev_queue *txq)
+{
+	return !rcu_dereference_bh(txq->qdisc)->enqueue;
+}
+
+/* Stop Tx queue @q if its ring has no room for another xmit; its lock
+ * held, a qdisc on it.  Return: true when it stays stopped.
+ */
+static bool rxb_tx_maybe_stop(struct rxb_port *port, struct netdev_queue *txq,
+			      unsigned int q)
+{
+	struct rxb_txq_stats *ts = &port->txs[q];
+
+	if (likely(rxb_tx_room(port, q)) || rxb_txq_noqueue(txq))
+		return false;
+	netif_tx_stop_queue(txq);
+	u64_stats_update_begin(&ts->syncp);
+	u64_stats_inc(&ts->stops);
+	u64_stats_update_end(&ts->syncp);
+	/* Pairs with smp_mb() in rxb_tx_done(): either the NIC's completion
+	 * sees the queue stopped and wakes it, or this sees the consumer
+	 * index it advanced before and restarts the queue: it cannot stay
+	 * stopped with its ring drained.
+	 */
+	smp_mb__after_atomic();
+	if (!rxb_tx_room(port, q))
+		return true;
+	netif_tx_start_queue(txq);
+	return false;
+}
+
+/**
+ * rxb_tx_bql_bytes() - what a frame posted to the NIC's Tx engine counts
+ *	in its queue's byte queue limits.
+ * @port: the port.
+ * @q: the Tx queue, whose lock is held (ndo_start_xmit).
+ * @skb: the frame.
+ *
+ * Return: its length, or 0 on a queue without a qdisc (no BQL there).
+ */
+u32 rxb_tx_bql_bytes(struct rxb_port *port, unsigned int q,
+		     const struct sk_buff *skb)
+{
+	return rxb_txq_noqueue(netdev_get_tx_queue(port->dev, q)) ? 0 :
+	       skb->len;
+}
+
+/**
+ * rxb_tx_posted() - account a frame posted to the NIC's Tx engine.
+ * @port: the port.
+ * @q: its Tx queue, whose lock is held.
+ * @bytes: what it was posted with (rxb_tx_bql_bytes()), which its
+ *	completion reports.
+ */
+void rxb_tx_posted(struct rxb_port *port, unsigned int q, u32 bytes)
+{
+	if (bytes)
+		netdev_tx_sent_queue(netdev_get_tx_queue(port->dev, q), bytes);
+}
+
+/* The NIC's transmit completion (its Tx interrupt): @frames posted frames
+ * of queue @q are done, @bytes of them counted in its byte queue limits.  From the NIC's Tx
+ * engine, bottom halves off; calls never overlap (BQL needs that).
+ */
+static void rxb_tx_done(void *arg, unsigned int q, unsigned int frames,
+			unsigned int bytes)
+{
+	struct rxb_port *port = arg;
+	struct net_device *dev = port->dev;
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
+	struct rxb_txq_stats *ts = &port->txs[q];
+
+	netdev_tx_completed_queue(txq, frames, bytes);
+	/* Pairs with smp_mb__after_atomic() in rxb_tx_maybe_stop(): the
+	 * consumer index the NIC advanced before this is seen by an xmit
+	 * that stops the queue after the test below.  A port going down
+	 * is not woken: dev_close() clears netif_running() and waits for an
+	 * RCU grace period, which this call is within, before ndo_stop.
+	 */
+	smp_mb();
+	if (likely(!netif_tx_queue_stopped(txq)) || !netif_running(dev) ||
+	    rxb_nic_tx_pending(port->nic, q) >
+	    READ_ONCE(port->cfg.tx_ring_size) / 2)
+		return;
+	/* Below half full: wake it, under its lock (no xmit runs). */
+	__netif_tx_lock(txq, smp_processor_id());
+	if (netif_tx_queue_stopped(txq) && rxb_tx_room(port, q)) {
+		netif_tx_wake_queue(txq);
+		u64_stats_update_begin(&ts->syncp);
+		u64_stats_inc(&ts->wakes);
+		u64_stats_update_end(&ts->syncp);
+	}
+	__netif_tx_unlock(txq);
+}
+
 static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	unsigned int q = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
 	struct sk_buff_head out;
+	u32 bytes;
 
+	/* The ring full: with no qdisc to hold the frame, drop it; else
+	 * the queue was stopped (or the ring shrank, ethtool -G tx).
+	 */
+	if (unlikely(!rxb_tx_room(port, q))) {
+		if (rxb_txq_noqueue(txq)) {
+			rxb_txq_drop(&port->txs[q]);
+			kfree_skb(skb);
+			return NETDEV_TX_OK;
+		}
+		if (rxb_tx_maybe_stop(port, txq, q))
+			return NETDEV_TX_BUSY;
+	}
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
-		rxb_xmit_one(port, skb);
+		bytes = rxb_tx_bql_bytes(port, q, skb);
+		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes)) {
+			rxb_xmit_one(port, skb);
+			return NETDEV_TX_OK;
+		}
+		/* The doorbell: the NIC's engine thread does the rest. */
+		rxb_tx_posted(port, q, bytes);
+		rxb_tx_maybe_stop(port, txq, q);
 		return NETDEV_TX_OK;
 	}
 	/* The NIC's TLS engine; inline, its frames come back to go out. */
@@ -367,6 +518,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	rxb_tls_xmit(port, skb, &out);
 	while ((skb = __skb_dequeue(&out)))
 		rxb_xmit_one(port, skb);
+	rxb_tx_maybe_stop(port, txq, q);
 	return NETDEV_TX_OK;
 }
 
@@ -802,6 +954,7 @@ static int rxb_init(struct net_device *dev)
 	if (!port->nic)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
+	rxb_nic_set_tx_done(port->nic, rxb_tx_done, port);
 	return 0;
 }
 

@@ -22,7 +22,7 @@
 #define RXB_PARAM_DESC_cache_kb "Cache capacity (KiB) the I/O working set should fit, e.g. the LLC's DDIO ways; used for configuration advice and by dynamic shRing"
 #define RXB_PARAM_DESC_corec_consumers "COREC: queues consuming each shared queue (groups of consecutive queues), at most the queue count; 0: all queues share one"
 #define RXB_PARAM_DESC_corec_irq_policy "COREC: consumers interrupted per completion: the next one, round-robin (rr), or all, any idle one taking it"
-#define RXB_PARAM_DESC_engine "Where the emulated NIC runs: inline, in the sender's context, or cpuN, a dedicated kernel thread bound to CPU N (online), fed by a lock-free ingress queue"
+#define RXB_PARAM_DESC_engine "Where the emulated NIC runs, its receive pipeline and its transmit work (TSO, TLS, the wire): inline, in the sender's context, or cpuN, a dedicated kernel thread bound to CPU N (online), fed by a lock-free ingress queue and the transmit doorbell"
 #define RXB_PARAM_DESC_dsh_period_us "dshring: controller sampling period, us"
 #define RXB_PARAM_DESC_dsh_window "dshring: samples in the sliding window, a multiple of 8"
 #define RXB_PARAM_DESC_dsh_tput_mbps "dshring: a sample's throughput is high above this, Mbit/s"

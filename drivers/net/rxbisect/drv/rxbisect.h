@@ -362,6 +362,8 @@ struct rxb_qknobs {
  * @xdp_xmit: frames other devices redirected to this port (ndo_xdp_xmit)
  *	that it sent (also in @packets).
  * @xdp_xmit_errors: frames redirected to it that it could not send.
+ * @stops: times the queue stopped: its Tx ring was full (engine thread).
+ * @wakes: times the NIC's completions woke it.
  * @syncp: written by the queue's xmit only (Tx queue lock held, bottom
  *	halves off), read on any CPU.
  */
@@ -371,6 +373,8 @@ struct rxb_txq_stats {
 	u64_stats_t drops;
 	u64_stats_t xdp_xmit;
 	u64_stats_t xdp_xmit_errors;
+	u64_stats_t stops;
+	u64_stats_t wakes;
 	struct u64_stats_sync syncp;
 };
 
@@ -381,6 +385,14 @@ struct rxb_txq_stats {
  * @drops: see struct rxb_txq_stats.
  * @xdp_xmit: see struct rxb_txq_stats.
  * @xdp_xmit_errors: see struct rxb_txq_stats.
+ * @stops: see struct rxb_txq_stats.
+ * @wakes: see struct rxb_txq_stats.
+ * @engine: frames the NIC's engine thread sent (struct
+ *	rxb_nic_txq_counters).
+ * @inflight: frames posted to the NIC's Tx engine and not completed now
+ *	(rxb_nic_tx_pending()).
+ *
+ * @drops includes the NIC's Tx engine's drops.
  */
 struct rxb_txq_counts {
 	u64 packets;
@@ -388,6 +400,10 @@ struct rxb_txq_counts {
 	u64 drops;
 	u64 xdp_xmit;
 	u64 xdp_xmit_errors;
+	u64 stops;
+	u64 wakes;
+	u64 engine;
+	u64 inflight;
 };
 
 /* Count a frame of @len bytes sent by the Tx queue of @ts (its xmit). */
@@ -602,6 +618,9 @@ int rxb_pair_create(struct net *net, struct net_device *dev,
 void rxb_pair_destroy(struct rxb_port *port);
 int rxb_port_prepare(struct net_device *dev);
 bool rxb_csum_offload_ok(const struct sk_buff *skb);
+u32 rxb_tx_bql_bytes(struct rxb_port *port, unsigned int q,
+		     const struct sk_buff *skb);
+void rxb_tx_posted(struct rxb_port *port, unsigned int q, u32 bytes);
 unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 			  struct rxb_tx_src *src);
 

@@ -195,6 +195,16 @@ static const struct tlsdev_ops rxb_tlsdev_ops = {
 	.tls_dev_resync	= rxb_tls_dev_resync,
 };
 
+/* Post @skb, its descriptor written, to the NIC's TLS engine. */
+static void rxb_tls_post(struct rxb_port *port, unsigned int q,
+			 struct sk_buff *skb, struct sk_buff_head *out)
+{
+	u32 bytes = rxb_tx_bql_bytes(port, q, skb);
+
+	if (!rxb_nic_tls_xmit(port->nic, q, skb, bytes, out))
+		rxb_tx_posted(port, q, bytes);
+}
+
 /* Post a DUMP of the bytes of @seq's record before @seq (the record's
  * pages, referenced).  Return: 0, RXB_TLS_TXD_PLAIN when the frame's
  * bytes all come before the offload started, or -EINVAL (drop it).
@@ -244,7 +254,7 @@ static int rxb_tls_dump(struct rxb_port *port, struct rxb_tls_drv *d,
 	txd->flags = cpu_to_le32(RXB_TLS_TXD_DUMP);
 	txd->seq = cpu_to_le32(start);
 	txd->rec_seq = cpu_to_le64(rcd_sn);
-	rxb_nic_tls_xmit(port->nic, q, dump, out);
+	rxb_tls_post(port, q, dump, out);
 	return 0;
 }
 
@@ -292,7 +302,7 @@ void rxb_tls_xmit(struct rxb_port *port, struct sk_buff *skb,
 	memset(txd, 0, sizeof(*txd));
 	txd->id = cpu_to_le32(d->id);
 	txd->flags = cpu_to_le32(flags);
-	rxb_nic_tls_xmit(port->nic, q, skb, out);
+	rxb_tls_post(port, q, skb, out);
 }
 
 /**

@@ -74,6 +74,7 @@ struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
 	nic->rx_csum = true;
 	skb_queue_head_init(&nic->held);
+	rxb_nic_tx_init(nic);
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		rxb_vec_init(nic, &nic->vec[q]);
 	if (rxb_nic_tls_init(nic, tls_contexts)) {

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the NIC's receive pipeline runs: inline, in the context of the
- * sender that put the frame on the wire, or on a dedicated engine thread
- * bound to one CPU (the engine parameter), which takes frames from a
- * lock-free ingress FIFO as the seeds' emulator core does.  Also the
- * engine_stall fault knob, which freezes either.
+ * Where the NIC runs: inline, in the context of the sender that put the
+ * frame on the wire, or on a dedicated engine thread bound to one CPU (the
+ * engine parameter), which takes frames from a lock-free ingress FIFO as
+ * the seeds' emulator core does.  Also the engine_stall fault knob, which
+ * freezes either's receive pipeline.
+ *
+ * Transmit, with an engine thread: the driver's ndo_start_xmit rings the
+ * transmit doorbell (rxb_nic_tx_post()), and the thread does the NIC's
+ * transmit work, the TLS engine's and TSO, puts the segments on the wire
+ * and reports completions (rxb_nic_tx_run()); the driver bounds the
+ * frames in flight by its Tx ring.  Inline the driver does that work in
+ * ndo_start_xmit.
  */
 #include <linux/kthread.h>
 #include <linux/netdevice.h>
@@ -191,18 +198,250 @@ static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
 	}
 }
 
-/* The TLS engine's transmit work (nic_tls.c), bottom halves off. */
-static void rxb_engine_egress(struct rxb_engine *eng)
-{
-	struct llist_node *list = llist_del_all(&eng->egress);
+/* ---- the Tx engine ---------------------------------------------------- */
 
-	if (!list)
-		return;
-	local_bh_disable();
+static_assert(sizeof(struct rxb_nic_txd) <= sizeof_field(struct sk_buff, cb));
+
+/**
+ * rxb_nic_tx_pending() - frames posted to Tx queue @q and not completed:
+ *	the distance between its producer and consumer indices.
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES.
+ *
+ * Return: the frames in flight; 0 when the NIC runs inline.
+ */
+u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+
+	/* Acquire: pairs with the release in rxb_nic_tx_complete(): the
+	 * frames counted done are on the wire before what the caller sends
+	 * next.
+	 */
+	return READ_ONCE(tq->posted) - smp_load_acquire(&tq->done);
+}
+
+/**
+ * rxb_nic_tx_post() - the transmit doorbell: post a frame to the NIC's
+ *	Tx engine.
+ * @nic: the NIC.
+ * @q: the Tx queue, below RXB_MAX_QUEUES; its xmit lock held.
+ * @skb: the frame; consumed when posted.
+ * @tls: the TLS engine runs first: @skb->cb holds the driver's struct
+ *	rxb_tls_txd.
+ * @bytes: what the frame's completion reports (the driver's byte count
+ *	of it, for byte queue limits; 0 for none).
+ *
+ * With an engine thread the frame is stored behind the frames posted
+ * before it and the thread does the NIC's transmit work: the TLS engine,
+ * TSO, the wire (rxb_nic_tx_run()).  With none, a frame goes the same way
+ * while frames of its queue are still in flight (an engine thread has just
+ * stopped), so that it leaves behind them; otherwise nothing is posted and
+ * the caller does the work inline, in its own context.  Bottom halves off.
+ *
+ * Return: true when posted.
+ */
+bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
+		     bool tls, u32 bytes)
+{
+	struct rxb_nic_txd *d = (void *)skb->cb;
+	struct rxb_nic_txq *tq = &nic->txq[q];
+	struct rxb_engine *eng;
+
 	rcu_read_lock();
-	rxb_nic_tls_egress(eng->nic, llist_reverse_order(list));
+	eng = rcu_dereference(nic->engine);
+	if (likely(!eng) && !rxb_nic_tx_pending(nic, q)) {
+		rcu_read_unlock();
+		return false;
+	}
+	d->flags = tls ? RXB_NIC_TXD_TLS : 0;
+	d->bytes = bytes;
+	skb_set_queue_mapping(skb, q);
+	WRITE_ONCE(tq->posted, tq->posted + 1);
+	/* llist_add() is a full barrier: the frame and its count are
+	 * complete before a run of the Tx engine can take it; pairs with
+	 * llist_del_all() in rxb_nic_tx_run().  Whoever makes the queue
+	 * non-empty wakes a consumer: the engine thread, which sleeps only
+	 * after finding it empty (rxb_engine_fn()), or with none the work
+	 * item; an engine stopped meanwhile is drained by its stop.
+	 */
+	if (llist_add(&skb->ll_node, &nic->egress)) {
+		if (eng)
+			wake_up_process(eng->task);
+		else
+			schedule_work(&nic->tx_work);
+	}
 	rcu_read_unlock();
-	local_bh_enable();
+	return true;
+}
+
+/**
+ * rxb_nic_set_tx_done() - wire the NIC's transmit completions to the
+ *	driver (its Tx interrupt).
+ * @nic: the NIC, before its port opens.
+ * @done: called from the Tx engine, bottom halves off, once a run has
+ *	sent @frames posted frames of queue @q (@bytes: the sum of what they
+ *	were posted with); rxb_nic_tx_pending() counts them done already.  Calls for
+ *	one NIC never overlap.
+ * @arg: its first argument.
+ */
+void rxb_nic_set_tx_done(struct rxb_nic *nic,
+			 void (*done)(void *arg, unsigned int q,
+				      unsigned int frames, unsigned int bytes),
+			 void *arg)
+{
+	nic->tx_done_arg = arg;
+	/* Release: pairs with the acquire in rxb_nic_tx_complete(). */
+	smp_store_release(&nic->tx_done, done);
+}
+
+/**
+ * rxb_nic_tx_read_q() - the Tx engine's counters of queue @q.
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES.
+ * @c: filled in.
+ */
+void rxb_nic_tx_read_q(struct rxb_nic *nic, unsigned int q,
+		       struct rxb_nic_txq_counters *c)
+{
+	c->engine = atomic64_read(&nic->txq[q].engine);
+	c->drops = atomic64_read(&nic->txq[q].drops);
+}
+
+/* The Tx engine on one posted frame: the TLS engine, or the TSO; the
+ * frames to put on the wire go to @out.
+ */
+static void rxb_nic_tx_one(struct rxb_nic *nic, struct sk_buff *skb,
+			   struct sk_buff_head *out)
+{
+	const struct rxb_nic_txd *d = (const void *)skb->cb;
+	unsigned int q = skb_get_queue_mapping(skb);
+	struct sk_buff *segs, *seg, *next;
+
+	if (d->flags & RXB_NIC_TXD_TLS) {
+		rxb_nic_tls_tx(nic, skb, out);
+		return;
+	}
+	if (!skb_is_gso(skb)) {
+		__skb_queue_tail(out, skb);
+		return;
+	}
+	/* TSO: MSS-sized frames, checksums left to DMA (the wire helps
+	 * those the DMA engine cannot fill in), as inline.
+	 */
+	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
+	if (IS_ERR_OR_NULL(segs)) {
+		atomic64_inc(&nic->txq[q].drops);
+		kfree_skb(skb);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		skb_set_queue_mapping(seg, q);
+		__skb_queue_tail(out, seg);
+	}
+}
+
+/* Count @n frames of queue @q done and tell the driver. */
+static void rxb_nic_tx_complete(struct rxb_nic *nic, unsigned int q,
+				unsigned int n, unsigned int bytes)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+	void (*done)(void *arg, unsigned int q, unsigned int frames,
+		     unsigned int bytes);
+
+	/* Release: the frames are on the wire before an xmit that reads
+	 * the count (rxb_nic_tx_pending(), acquire) sends behind them.
+	 */
+	smp_store_release(&tq->done, tq->done + n);
+	/* Acquire: pairs with the release in rxb_nic_set_tx_done(). */
+	done = smp_load_acquire(&nic->tx_done);
+	if (done)
+		done(nic->tx_done_arg, q, n, bytes);
+}
+
+/* Put @out on the wire from queue @q. */
+static void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
+			    struct sk_buff_head *out)
+{
+	if (!skb_queue_empty(out))
+		nic->wire_xmit(nic->wire_arg, q, out);
+	__skb_queue_purge(out);
+}
+
+/**
+ * rxb_nic_tx_run() - the Tx engine: take the frames posted so far and do
+ *	their transmit work, oldest first.
+ * @nic: the NIC.
+ * @engine: the caller is an engine thread (counted in tx<q>_engine).
+ *
+ * RXB_NIC_BH_BATCH frames at a time with bottom halves off, in the NIC's
+ * context: the TLS engine or TSO (rxb_nic_tx_one()), then the wire, a
+ * queue's run of frames at once; then each queue's completion.  Runs are
+ * serialised by @nic->tx_lock, so that two engine threads (one replacing
+ * the other), a stop's drain and the work item keep each queue's order.
+ * Process context.
+ */
+static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
+{
+	unsigned int n, q, wq, frames[RXB_MAX_QUEUES], bytes[RXB_MAX_QUEUES];
+	struct llist_node *list;
+	struct sk_buff_head out;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&out);
+	mutex_lock(&nic->tx_lock);
+	list = llist_reverse_order(llist_del_all(&nic->egress));
+	while (list) {
+		memset(frames, 0, sizeof(frames));
+		memset(bytes, 0, sizeof(bytes));
+		wq = 0;
+		local_bh_disable();
+		rcu_read_lock();
+		rxb_nic_ctx_enter();
+		for (n = 0; list && n < RXB_NIC_BH_BATCH; n++) {
+			skb = llist_entry(list, struct sk_buff, ll_node);
+			list = list->next;
+			skb->next = NULL;
+			q = skb_get_queue_mapping(skb);
+			if (q != wq)
+				rxb_nic_tx_wire(nic, wq, &out);
+			wq = q;
+			frames[q]++;
+			bytes[q] += ((struct rxb_nic_txd *)skb->cb)->bytes;
+			if (engine)
+				atomic64_inc(&nic->txq[q].engine);
+			rxb_nic_tx_one(nic, skb, &out);
+		}
+		rxb_nic_tx_wire(nic, wq, &out);
+		rxb_nic_ctx_exit();
+		for (q = 0; q < RXB_MAX_QUEUES; q++)
+			if (frames[q])
+				rxb_nic_tx_complete(nic, q, frames[q], bytes[q]);
+		rcu_read_unlock();
+		local_bh_enable();
+		rxb_nic_bh_batch(nic, n);
+		cond_resched();
+	}
+	mutex_unlock(&nic->tx_lock);
+}
+
+/* Frames posted with no engine thread: run the Tx engine here. */
+static void rxb_nic_tx_work(struct work_struct *work)
+{
+	rxb_nic_tx_run(container_of(work, struct rxb_nic, tx_work), false);
+}
+
+/**
+ * rxb_nic_tx_init() - power on the Tx engine, no frame posted.
+ * @nic: the NIC being created.
+ */
+void rxb_nic_tx_init(struct rxb_nic *nic)
+{
+	init_llist_head(&nic->egress);
+	mutex_init(&nic->tx_lock);
+	INIT_WORK(&nic->tx_work, rxb_nic_tx_work);
 }
 
 static int rxb_engine_fn(void *arg)
@@ -216,10 +455,10 @@ static int rxb_engine_fn(void *arg)
 		 * after this check wakes us, one added before is seen here;
 		 * with wake_up_process() in rxb_nic_stall(), and in
 		 * rxb_nic_ctx_kick() after the driver set the doorbell
-		 * pending flag; with llist_add() in rxb_nic_tls_xmit() for
-		 * the egress queue.
+		 * pending flag; with llist_add() in rxb_nic_tx_post() for
+		 * the Tx engine's queue.
 		 */
-		if (llist_empty(&eng->egress) &&
+		if (llist_empty(&eng->nic->egress) &&
 		    (READ_ONCE(eng->nic->engine_stall) ||
 		     (llist_empty(&eng->ingress) &&
 		      !rxb_nic_doorbells_pending(eng->nic)))) {
@@ -229,7 +468,8 @@ static int rxb_engine_fn(void *arg)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		rxb_engine_egress(eng);
+		if (!llist_empty(&eng->nic->egress))
+			rxb_nic_tx_run(eng->nic, true);
 		if (READ_ONCE(eng->nic->engine_stall)) {
 			cond_resched();
 			continue;
@@ -269,7 +509,6 @@ int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
 	eng->nic = nic;
 	eng->cpu = cpu;
 	init_llist_head(&eng->ingress);
-	init_llist_head(&eng->egress);
 	eng->task = kthread_create(rxb_engine_fn, eng, "rxb-nic/%s",
 				   netdev_name(nic->dev));
 	if (IS_ERR(eng->task)) {
@@ -286,14 +525,19 @@ int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
 }
 
 /* Stop @eng, no longer published: process what it still holds (or drop
- * it if no context is enabled) and free it.
+ * it if no context is enabled) and free it.  The frames posted to the Tx
+ * engine are sent: those posted while it ran, and any posted meanwhile
+ * behind them (rxb_nic_tx_post() with no engine), which the work item
+ * sends otherwise.
  */
 static void rxb_engine_free(struct rxb_engine *eng)
 {
-	/* No sender still adds to the ingress queue after this. */
+	/* No sender still adds to the ingress queue after this, nor posts
+	 * to the Tx engine believing this thread runs it.
+	 */
 	synchronize_net();
 	kthread_stop(eng->task);
-	rxb_engine_egress(eng);
+	rxb_nic_tx_run(eng->nic, false);
 	rxb_engine_run(eng, llist_reverse_order(llist_del_all(&eng->ingress)));
 	kfree(eng);
 }
@@ -305,7 +549,9 @@ static void rxb_engine_free(struct rxb_engine *eng)
  *	one, after which the NIC runs inline.
  *
  * Frames the engine still holds are processed (or dropped if no receive
- * context is enabled) first.
+ * context is enabled) first, and the frames posted to the Tx engine sent:
+ * none is left behind, and each queue's completions are reported (the
+ * driver wakes its queues unless it is going down).
  */
 void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng)
 {
@@ -347,10 +593,13 @@ bool rxb_nic_engine_running(struct rxb_nic *nic)
 /**
  * rxb_nic_engine_fini() - at the NIC's destruction: stop the engine and
  * drop the frames a stall held.
- * @nic: the NIC; nothing transmits to it any more.
+ * @nic: the NIC; nothing transmits to it, nor through it, any more.
  */
 void rxb_nic_engine_fini(struct rxb_nic *nic)
 {
+	struct llist_node *list;
+	struct sk_buff *skb;
+
 	/* The net device's destructor runs after rtnl_unlock(): no RTNL
 	 * here, but nothing else sees the NIC any more either.
 	 */
@@ -361,4 +610,16 @@ void rxb_nic_engine_fini(struct rxb_nic *nic)
 		rxb_engine_free(eng);
 	}
 	skb_queue_purge(&nic->held);
+	/* Engines stop with their port (rxb_nic_engine_stop()), which sends
+	 * what was posted; anything still posted is dropped, counted.
+	 */
+	cancel_work_sync(&nic->tx_work);
+	list = llist_del_all(&nic->egress);
+	while (list) {
+		skb = llist_entry(list, struct sk_buff, ll_node);
+		list = list->next;
+		skb->next = NULL;
+		atomic64_inc(&nic->txq[skb_get_queue_mapping(skb)].drops);
+		kfree_skb(skb);
+	}
 }

@@ -17,6 +17,7 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/llist.h>
+#include <linux/mutex.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -71,8 +72,6 @@ struct rxb_vector {
  * @task: the thread.
  * @nic: its NIC.
  * @ingress: frames from the wire (multi-producer llist, lock-free).
- * @egress: frames the driver posted to the TLS engine (nic_tls.c), in
- *	the same way.
  * @len: frames in @ingress.
  * @cpu: the CPU the thread is bound to.
  */
@@ -80,7 +79,6 @@ struct rxb_engine {
 	struct task_struct *task;
 	struct rxb_nic *nic;
 	struct llist_head ingress;
-	struct llist_head egress;
 	atomic_t len;
 	int cpu;
 };
@@ -347,6 +345,37 @@ struct rxb_nic_ctx {
 };
 
 /**
+ * struct rxb_nic_txq - a transmit queue's registers.
+ * @posted: frames the driver posted (rxb_nic_tx_post()): the producer
+ *	index, written under the queue's xmit lock.
+ * @done: frames the NIC completed (sent, or dropped and counted): the
+ *	consumer index, written under &struct rxb_nic.tx_lock, with release.
+ * @engine: frames the engine thread took (ethtool -S tx<q>_engine).
+ * @drops: frames the Tx engine dropped (its TSO failed), in tx<q>_drops.
+ */
+struct rxb_nic_txq {
+	u32 posted;
+	u32 done;
+	atomic64_t engine;
+	atomic64_t drops;
+} ____cacheline_aligned_in_smp;
+
+#define RXB_NIC_TXD_TLS	0x01	/* the TLS engine first (struct rxb_tls_txd) */
+
+/**
+ * struct rxb_nic_txd - what the transmit doorbell stores of a posted frame,
+ * in its control block.
+ * @tls: the driver's TLS descriptor, with %RXB_NIC_TXD_TLS.
+ * @flags: RXB_NIC_TXD_*.
+ * @bytes: what its completion reports, as the driver posted it.
+ */
+struct rxb_nic_txd {
+	struct rxb_tls_txd tls;
+	u32 flags;
+	u32 bytes;
+};
+
+/**
  * struct rxb_nic - one port's emulated NIC.
  * @dev: the net device the NIC is wired to; names its trace events and
  *	its engine thread, nothing else.
@@ -387,6 +416,16 @@ struct rxb_nic_ctx {
  * @wire_xmit: the port's wire, where the NIC's own TX sends (the
  *	header/data split's TX commands); set by the driver.
  * @wire_arg: its argument.
+ * @tx_done: the driver's transmit completion (rxb_nic_set_tx_done()).
+ * @tx_done_arg: its argument.
+ * @egress: frames the driver posted to the Tx engine, oldest last
+ *	(multi-producer llist): plain frames and those of the TLS engine.
+ * @tx_lock: serialises the Tx engine's runs over @egress (an engine
+ *	thread, the one it replaces, a stop's drain, @tx_work), so that the
+ *	frames of a queue leave in the order they were posted.
+ * @tx_work: runs the Tx engine while frames are posted with no engine
+ *	thread (just after one stopped).
+ * @txq: the transmit queues' registers.
  * @tls: the kTLS offload's context table (nic_tls.c).
  */
 struct rxb_nic {
@@ -424,6 +463,13 @@ struct rxb_nic {
 	void (*wire_xmit)(void *arg, unsigned int q,
 			  struct sk_buff_head *frames);
 	void *wire_arg;
+	void (*tx_done)(void *arg, unsigned int q, unsigned int frames,
+			unsigned int bytes);
+	void *tx_done_arg;
+	struct llist_head egress;
+	struct mutex tx_lock;	/* the Tx engine's runs */
+	struct work_struct tx_work;
+	struct rxb_nic_txq txq[RXB_MAX_QUEUES];
 	struct rxb_tls_table *tls;
 };
 
@@ -480,6 +526,7 @@ int rxb_nic_hds_load(struct rxb_nic_ctx *ctx);
 void rxb_nic_hds_doorbell(void *arg, u32 page);
 
 /* nic_engine.c */
+void rxb_nic_tx_init(struct rxb_nic *nic);
 void rxb_nic_engine_fini(struct rxb_nic *nic);
 
 /* nic_tls.c */
@@ -488,7 +535,8 @@ void rxb_nic_tls_fini(struct rxb_nic *nic);
 void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 		    const struct rxb_nic_tuple *key, struct rxb_frame *f,
 		    unsigned int q);
-void rxb_nic_tls_egress(struct rxb_nic *nic, struct llist_node *list);
+void rxb_nic_tls_tx(struct rxb_nic *nic, struct sk_buff *skb,
+		    struct sk_buff_head *out);
 
 /* rss.c */
 void rxb_nic_parse(const u8 *frame, unsigned int len,

@@ -599,9 +599,17 @@ static void rxb_tls_tx_dump_skb(struct rxb_tls_table *t,
 	consume_skb(skb);
 }
 
-/* The TLS engine on one TX descriptor; the frames to send go to @out. */
-static void rxb_tls_tx_one(struct rxb_nic *nic, struct sk_buff *skb,
-			   struct sk_buff_head *out)
+/**
+ * rxb_nic_tls_tx() - the TLS engine on one TX descriptor.
+ * @nic: the NIC.
+ * @skb: the frame, its struct rxb_tls_txd in @skb->cb; consumed.
+ * @out: the frames to send, appended.
+ *
+ * In the NIC's context: inline from rxb_nic_tls_xmit(), or the Tx engine
+ * (rxb_nic_tx_run()).
+ */
+void rxb_nic_tls_tx(struct rxb_nic *nic, struct sk_buff *skb,
+		    struct sk_buff_head *out)
 {
 	const struct rxb_tls_txd *d = (const void *)skb->cb;
 	unsigned int q = skb_get_queue_mapping(skb);
@@ -646,64 +654,31 @@ static void rxb_tls_tx_one(struct rxb_nic *nic, struct sk_buff *skb,
  * rxb_nic_tls_xmit() - post a frame of an offloaded socket to the TLS
  *	engine, its struct rxb_tls_txd in @skb->cb.
  * @nic: the NIC.
- * @q: the Tx queue.
+ * @q: the Tx queue; its xmit lock held.
  * @skb: the frame; consumed.
+ * @bytes: what its completion reports, if posted (rxb_nic_tx_post()).
  * @out: inline engine: the frames to put on the wire now, appended (the
  *	caller sends them, its Tx queue lock held).
  *
+ * With an engine thread the frame goes through the transmit doorbell
+ * (rxb_nic_tx_post()): the Tx engine runs the TLS engine on it, then puts
+ * it on the wire, in posting order with the queue's other frames.
+ *
  * Return: true when the frames are in @out (inline), false when the
- * NIC's engine thread took the frame: it sends its frames itself.
+ * frame was posted: the NIC sends its frames itself.
  */
 bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
-		      struct sk_buff *skb, struct sk_buff_head *out)
+		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out)
 {
-	struct rxb_engine *eng;
-
 	skb_set_queue_mapping(skb, q);
-	rcu_read_lock();
-	eng = rcu_dereference(nic->engine);
-	if (eng) {
-		/* llist_add() is a full barrier: the frame is complete
-		 * before the engine sees it; pairs with llist_del_all() in
-		 * rxb_engine_fn().
-		 */
-		if (llist_add(&skb->ll_node, &eng->egress))
-			wake_up_process(eng->task);
-		rcu_read_unlock();
+	if (rxb_nic_tx_post(nic, q, skb, true, bytes))
 		return false;
-	}
+	rcu_read_lock();
 	rxb_nic_ctx_enter();
-	rxb_tls_tx_one(nic, skb, out);
+	rxb_nic_tls_tx(nic, skb, out);
 	rxb_nic_ctx_exit();
 	rcu_read_unlock();
 	return true;
-}
-
-/**
- * rxb_nic_tls_egress() - the engine thread's TLS transmit work: run the
- *	TLS engine on @list, oldest first, and send the frames.
- * @nic: the NIC.
- * @list: frames posted by rxb_nic_tls_xmit(), in posting order.
- *
- * Bottom halves disabled, RCU read lock held.
- */
-void rxb_nic_tls_egress(struct rxb_nic *nic, struct llist_node *list)
-{
-	struct sk_buff_head out;
-	struct sk_buff *skb;
-	unsigned int q;
-
-	__skb_queue_head_init(&out);
-	while (list) {
-		skb = llist_entry(list, struct sk_buff, ll_node);
-		list = list->next;
-		skb->next = NULL;
-		q = skb_get_queue_mapping(skb);
-		rxb_tls_tx_one(nic, skb, &out);
-		if (!skb_queue_empty(&out))
-			nic->wire_xmit(nic->wire_arg, q, &out);
-		__skb_queue_purge(&out);
-	}
 }
 
 /**

@@ -4,17 +4,40 @@
 # NIC engine placement: inline (in the sender's context) or a dedicated
 # kernel thread bound to one CPU and fed by a lock-free ingress queue, like
 # the seeds' emulator core; switching under traffic; invalid placements.
+# Transmit: with an engine thread ndo_start_xmit only rings the doorbell
+# and the sending NIC's thread does the TSO and the wire (tx<q>_engine);
+# inline the sender does (tx<q>_engine stays); the Tx ring bounds what is
+# posted: a 64-frame ring with the engine held off its CPU by a real-time
+# hog drops without a qdisc (tx<q>_drops), and with one (mq) stops the
+# queue (tx<q>_stops) until the engine's completions wake it
+# (tx<q>_wakes); TCP completes through it, and a link down with frames
+# posted sends them all (tx<q>_inflight back to 0 on every queue).
 
 source "$(dirname "$0")/lib.sh"
 
-rxb_init iperf3 ping ps
-ktap_set_plan 9
+rxb_init iperf3 ping ps ethtool taskset chrt tc
+ktap_set_plan 16
 
 P=/sys/module/rxbisect/parameters
 last=$(($(nproc) - 1))
 
 # engine_cpus: "name:cpu" of every rxb-nic thread
 engine_cpus() { ps -eo psr=,comm= | awk '$2 ~ /^rxb-nic\// { print $2 ":" $1 }' | sort; }
+
+# txsum IF FIELD: tx<q>_FIELD of IF summed over its queues.
+txsum() {
+	local q=0 s=0
+	rxb_snap "$1" || return 1
+	while [ -n "${RXB_S[tx${q}_$2]:-}" ]; do
+		s=$((s + ${RXB_S[tx${q}_$2]}))
+		q=$((q + 1))
+	done
+	echo "$s"
+}
+
+# inflight IF: frames posted on IF's Tx rings and not completed now,
+# summed over its queues (tx<q>_inflight).
+inflight() { txsum "$1" inflight; }
 
 rxb_load queues=2 engine=cpu$last || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -25,18 +48,27 @@ ktap_print_msg "threads: $(echo $t)"
 ktap_test_result "engine=cpu$last: one thread per port, on CPU $last" \
 	[ "$t" = "$(printf 'rxb-nic/rxb0:%s\nrxb-nic/rxb1:%s' $last $last)" ]
 
-# 2, 3: traffic goes through the engine
+# 2, 3, 4: traffic goes through the engine; the sender's (rxb0's) NIC
+# thread does its transmit work: TSO on, each frame it took from the
+# queues (tx<q>_engine) became one wire frame or more (tx<q>_packets)
+tso=$(rxb_in rxb0 ethtool -k rxb0 | sed -n 's/^tcp-segmentation-offload: //p')
 e0=$(rxb_stat rxb1 engine_frames)
+t0=$(txsum rxb0 engine) p0=$(txsum rxb0 packets) d0=$(txsum rxb0 drops)
 rxb_iperf "$RXB_TMP/tcp.json" 3
 rc=$?
 e1=$(rxb_stat rxb1 engine_frames)
+t1=$(txsum rxb0 engine) p1=$(txsum rxb0 packets) d1=$(txsum rxb0 drops)
 ktap_print_msg "engine_frames +$((e1 - e0)), rx_fifo_drops $(rxb_stat rxb1 rx_fifo_drops)"
 ktap_test_result "TCP through the dedicated engine" rxb_iperf_check "$RXB_TMP/tcp.json" $rc "TCP, engine thread"
 # At least a frame a 1500 bytes received: a count, whatever the rate.
 ktap_test_result "the engine processed the frames (engine_frames grows)" \
 	eval '[ $((e1 - e0)) -gt 0 ] && [ $((e1 - e0)) -ge $((IPERF_BYTES / 1500)) ]'
+ktap_print_msg "rxb0 (TSO $tso): tx_engine +$((t1 - t0)), tx_packets +$((p1 - p0)), tx_drops +$((d1 - d0))"
+ktap_test_result "the sending NIC's engine thread did the Tx work (tx<q>_engine grows, TSO after the doorbell)" \
+	eval '[ "$tso" = on ] && [ $((t1 - t0)) -gt 0 ] && [ $((p1 - p0)) -gt $((t1 - t0)) ] &&
+	      [ $((d1 - d0)) = 0 ]'
 
-# 4, 5: switching under traffic
+# 5, 6: switching under traffic
 rxb_iperf_start "$RXB_TMP/sw.json" 10 || rxb_bail "iperf3 did not start"
 rxb_sleep 1
 ok=1
@@ -49,11 +81,18 @@ wait "$RXB_IPERF_PID"
 ktap_test_result "the TCP stream survived the switches" \
 	rxb_iperf_check "$RXB_TMP/sw.json" $? "TCP across engine switches"
 
-# 6
+# 7, 8
 echo inline > $P/engine
 ktap_test_result "engine=inline: no engine thread left" [ -z "$(engine_cpus)" ]
+t0=$(txsum rxb0 engine) p0=$(txsum rxb0 packets)
+rxb_in rxb0 ping -c 5 -i 0.2 -q "$RXB_IP1" >/dev/null
+rc=$?
+t1=$(txsum rxb0 engine) p1=$(txsum rxb0 packets)
+ktap_print_msg "inline: ping exit $rc, rxb0 tx_engine +$((t1 - t0)), tx_packets +$((p1 - p0))"
+ktap_test_result "engine=inline: the sender does the Tx work (tx<q>_engine unchanged)" \
+	eval '[ $rc = 0 ] && [ $((t1 - t0)) = 0 ] && [ $((p1 - p0)) -ge 5 ]'
 
-# 7: invalid placements
+# 9: invalid placements
 bad=0
 for v in cpu99 cpu$((last + 1)) foo "" 3 -1; do
 	echo "$v" > $P/engine 2>/dev/null && { ktap_print_msg "engine '$v' accepted"; bad=1; }
@@ -61,12 +100,127 @@ done
 ktap_test_result "invalid engine values refused, value kept" \
 	[ $bad = 0 -a "$(cat $P/engine)" = inline ]
 
-# 8, 9: frames in the ingress queue at teardown are not leaked
+# 10-13: backpressure.  rxb0's Tx ring at 64 frames, both engines on
+# CPU 0, held off it by a real-time hog, the test and its senders on CPU
+# $last.  With no qdisc (noqueue, the default) a full ring drops, counted;
+# with one (mq) the queue stops with 64 frames posted and the engine's
+# completions wake it, nothing in flight (tx<q>_inflight) once the hog is
+# gone (BQL's floor, where its sysfs is (6.1), above what 64 frames hold,
+# so that the ring is what stops the queue).
+
+# hog_start SECS: a real-time busy loop on CPU 0 for at most SECS, the RT
+# throttle off meanwhile, so that it holds the engines off CPU 0 entirely
+# (an engine's stop waits for it: kthread_stop()).
+# From 6.12 a deadline server gives CPU 0's fair tasks 50 ms a second
+# whatever the RT throttle: its runtime goes to 0 meanwhile too.
+RT=/proc/sys/kernel/sched_rt_runtime_us
+RT0=$(cat $RT)
+FS=/sys/kernel/debug/sched/fair_server/cpu0/runtime
+FS0=$(cat $FS 2>/dev/null)
+hog_start() {
+	echo -1 > $RT
+	[ -z "$FS0" ] || echo 0 > $FS
+	# timeout off CPU 0: the loop starves whatever else runs there
+	timeout "$1" taskset -c 0 chrt -f 1 sh -c 'while :; do :; done' &
+	HOG=$!
+	RXB_PIDS+=("$HOG")
+}
+hog_stop() {
+	kill "$HOG" 2>/dev/null
+	wait "$HOG" 2>/dev/null
+	[ -z "$FS0" ] || echo "$FS0" > $FS
+	echo "$RT0" > $RT
+}
+
+# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
+wait_drained() {
+	local i f
+	for i in {1..50}; do
+		f=$(inflight "$1")
+		[ "$f" = 0 ] && return 0
+		rxb_sleep 0.2
+	done
+	ktap_print_msg "$1: inflight ${f:-unknown}"
+	return 1
+}
+
+# blast_hogged: UDP datagrams from rxb0 with the engines held off; sets
+# SENT, and F, the frames in flight then
+blast_hogged() {
+	hog_start 20
+	rxb_sleep 0.3
+	SENT=$(rxb_udp_blast "$NS0" "$RXB_IP1" 1000 16)
+	F=$(inflight rxb0)
+	hog_stop
+}
+
+# wait_inflight IF: wait (up to 10 s) until frames are in flight on IF.
+wait_inflight() {
+	local i f
+	for i in {1..50}; do
+		f=$(inflight "$1")
+		[ "${f:-0}" -gt 0 ] && { echo "$f"; return 0; }
+		rxb_sleep 0.2
+	done
+	echo "${f:-0}"
+	return 1
+}
+
 echo cpu0 > $P/engine
-rxb_udp_blast "$NS0" "$RXB_IP1" 3000 16 >/dev/null &
+rxb_in rxb0 ethtool -G rxb0 tx 64 || ktap_print_msg "ethtool -G rxb0 tx 64 failed"
+taskset -pc "$last" $$ >/dev/null
+s0=$(txsum rxb0 stops) d0=$(txsum rxb0 drops)
+blast_hogged
+s1=$(txsum rxb0 stops) d1=$(txsum rxb0 drops)
+ktap_print_msg "noqueue, 64-frame ring: $SENT datagrams sent, tx_drops +$((d1 - d0)), tx_stops +$((s1 - s0))"
+ktap_test_result "no qdisc: a full Tx ring drops, counted (tx<q>_drops), never stops the queue" \
+	eval '[ $((d1 - d0)) -gt 0 ] && [ $((s1 - s0)) = 0 ]'
+
+rxb_in rxb0 tc qdisc replace dev rxb0 root mq || ktap_print_msg "tc qdisc replace dev rxb0 root mq failed"
+rxb_in rxb0 sh -c 'for f in /sys/class/net/rxb0/queues/tx-*/byte_queue_limits/limit_min; do
+	echo 10000000 > "$f"; done' 2>/dev/null
+s0=$(txsum rxb0 stops) w0=$(txsum rxb0 wakes) d0=$(txsum rxb0 drops)
+blast_hogged
+wait_drained rxb0
+drained=$?
+s1=$(txsum rxb0 stops) w1=$(txsum rxb0 wakes) d1=$(txsum rxb0 drops)
+ktap_print_msg "mq, 64-frame ring: $SENT datagrams sent, ${F:-unknown} frames in flight under the hog," \
+	"tx_stops +$((s1 - s0)), tx_wakes +$((w1 - w0)), tx_drops +$((d1 - d0))"
+ktap_test_result "a full Tx ring stops the queue, the engine's completions wake it (tx<q>_stops, tx<q>_wakes)" \
+	eval '[ $((s1 - s0)) -gt 0 ] && [ $((w1 - w0)) -gt 0 ] && [ $((d1 - d0)) = 0 ]'
+ktap_test_result "the frames posted under the hog all completed (tx<q>_inflight back to 0)" \
+	eval "[ $drained = 0 ] && [ ${F:-0} -gt 0 ]"
+
+rxb_iperf_start "$RXB_TMP/ring.json" 4 || rxb_bail "iperf3 did not start"
+rxb_sleep 1
+hog_start 1
+rxb_sleep 1
+hog_stop
+wait "$RXB_IPERF_PID"
+ktap_test_result "TCP through the 64-frame Tx ring, the engine held off for 1 s" \
+	rxb_iperf_check "$RXB_TMP/ring.json" $? "TCP, 64-frame Tx ring"
+
+# 14, 15, 16: frames in the ingress queue and posted to the Tx engine at
+# teardown are not leaked: both links go down with the engines held off
+# (rxb1's ingress queue full of frames, frames posted on rxb0), which
+# processes and sends them (tx<q>_inflight 0); then unload with the engine
+# running
+hog_start 20
 rxb_sleep 0.3
-ktap_test_result "link down with the engine busy" rxb_ip rxb1 link set rxb1 down
+rxb_udp_blast "$NS0" "$RXB_IP1" 1000 16 >/dev/null &
+f=$(wait_inflight rxb0)
+# the engines' stop waits for the hog, gone a second later
+(rxb_ip rxb1 link set rxb1 down && rxb_ip rxb0 link set rxb0 down) &
+dpid=$!
+rxb_sleep 1
+hog_stop
+wait "$dpid"
+ktap_test_result "link down with the engine busy" [ $? = 0 ]
 wait
+ktap_print_msg "link down with ${f:-unknown} frames in flight; after: $(inflight rxb0)"
+ktap_test_result "link down sent what was posted (tx<q>_inflight 0)" \
+	eval '[ "${f:-0}" -gt 0 ] && [ "$(inflight rxb0)" = 0 ]'
+taskset -pc "0-$last" $$ >/dev/null
 ktap_test_result "unload with the engine running" rxb_unload
 
 ktap_finished

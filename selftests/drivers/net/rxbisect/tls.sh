@@ -53,7 +53,11 @@
 #             offload: byte-exact, TlsTxDevice/TlsRxDevice, NIC records;
 #             tls_contexts=2 with three sockets open on rxb0: the third
 #             is refused (tls_ctx_refused) and stays in
-#             software, all three byte-exact.
+#             software, all three byte-exact; with the NIC on its engine
+#             thread (engine=cpuN) and a 64-frame Tx ring (mq), offloaded
+#             frames go through the transmit doorbell like plain ones:
+#             each sender's engine thread took them (tx<q>_engine), its
+#             TLS engine encrypted them, byte-exact both ways.
 #
 # Byte counts are small (384 KiB to 1 MiB a run) for the TCG VM; sizes and
 # payloads come from the seed (RXB_TLS_SEED), so a run repeats exactly, up
@@ -94,7 +98,7 @@ tls_cleanup() {
 }
 trap tls_cleanup EXIT
 
-ktap_set_plan 29
+ktap_set_plan 30
 
 rxb_load || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -651,6 +655,7 @@ OFFLOAD_CASES=(
 	"offload on every ring model (switched at run time): byte-exact, on the device path"
 	"openssl s_server -sendfile and s_client (Options = KTLS) over the offload: byte-exact, on the device path"
 	"tls_contexts=2: the third socket stays in software, all byte-exact"
+	"engine=cpuN, 64-frame Tx ring: offloaded frames sent by the NIC's engine thread (tx<q>_engine), byte-exact"
 )
 owhy=
 out=$(rxb_in rxb0 ethtool -K rxb0 tls-hw-tx-offload on 2>&1)
@@ -872,5 +877,28 @@ if ! modinfo -F parm "${RXB_KO:-rxbisect}" 2>/dev/null | grep -q '^tls_contexts:
 else
 	ktap_test_result "tls_contexts=2: the third socket stays in software, all byte-exact" ctx_case
 fi
+
+# 31: the NIC on its engine thread: an offloaded socket's frames take the
+# one transmit path (the doorbell, then the sending NIC's engine thread:
+# the TLS engine, TSO, the wire), behind a 64-frame Tx ring
+engine_case() {
+	local ok=1 p last=$(($(nproc) - 1))
+	rxb_load engine=cpu$last && rxb_setup_netns && offload_set on ||
+		{ ktap_print_msg "cannot reload with engine=cpu$last"; return 1; }
+	for p in rxb0 rxb1; do
+		rxb_in $p ethtool -G $p tx 64 && rxb_in $p tc qdisc replace dev $p root mq ||
+			return 1
+	done
+	pair_run engine 1.2 128 1 --dir both --bytes 524288 --rec-min 1 --rec-max 16384 || ok=0
+	for p in rxb0 rxb1; do
+		ktap_print_msg "$p: tx_engine +$(nic_qd $p tx engine), tx_packets" \
+			"+$(nic_qd $p tx packets), tls_packets +$(nic_qd $p tx tls_packets)," \
+			"tx_stops +$(nic_qd $p tx stops), tx_drops +$(nic_qd $p tx drops)"
+		[ "$(nic_qd $p tx engine)" -gt 0 ] && [ "$(nic_qd $p tx tls_packets)" -gt 0 ] &&
+			[ "$(nic_qd $p tx drops)" = 0 ] || ok=0
+	done
+	[ "$ok" = 1 ]
+}
+ktap_test_result "${OFFLOAD_CASES[13]}" engine_case
 
 ktap_finished
