@@ -640,6 +640,7 @@ vm_shard() {
 run_stage() {
 	local name=$1 log=$logdir/$1.log rc t0=$SECONDS t1
 
+	[ -n "${vm_bg[$name]:-}" ] || rm -f "$log.t1"
 	echo "# ---- $name ----"
 	case $name in
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
