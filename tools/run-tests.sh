@@ -34,7 +34,7 @@
 # each one's output printed whole, in order, each VM on one host thread
 # (RXB_VM_TCG_THREAD=single); 0: one after the other (tools/vm/README).
 # RXB_OVERLAP=1 (default): the VM stages start first, the other stages run
-# beside them at nice 10 (each stage is still printed whole, in order);
+# beside them at nice 19 (each stage is still printed whole, in order);
 # 0: one stage after the other.
 # RXB_JOBS: make -j of the unit and sim stages' builds and checkpatch
 # processes of the static stage, whose checks run side by side (default nproc).
@@ -702,7 +702,7 @@ start_vms_together() {
 	# once, here, not in each stage at the same time
 	tools/ynl.sh --fetch >/dev/null 2>&1
 	[ "$n" -ge 2 ] && export RXB_VM_TCG_THREAD=${RXB_VM_TCG_THREAD:-single}
-	echo "# ---- the $n VM stage(s) start$([ "$overlap" = 1 ] && echo ", beside the other stages (RXB_OVERLAP=1; those at nice 10)")$([ "$n" -ge 2 ] && echo ", at the same time (RXB_VM_PARALLEL=1, TCG thread=$RXB_VM_TCG_THREAD)") ----"
+	echo "# ---- the $n VM stage(s) start$([ "$overlap" = 1 ] && echo ", beside the other stages (RXB_OVERLAP=1; those at nice 19)")$([ "$n" -ge 2 ] && echo ", at the same time (RXB_VM_PARALLEL=1, TCG thread=$RXB_VM_TCG_THREAD)") ----"
 	for s in "${stages[@]}"; do
 		case $s in vm-*) ;; *) continue ;; esac
 		echo $SECONDS > "$logdir/$s.log.t0"
@@ -726,10 +726,11 @@ vm_lock() {
 
 # RXB_OVERLAP=1 (the default, with RXB_VM_PARALLEL=1): the VM stages start
 # first and run beside the static, unit and sim stages, which this shell
-# then runs at nice 10.  A VM keeps about one core busy and leaves the
+# then runs at nice 19.  A VM keeps about one core busy and leaves the
 # rest idle while the guest waits; the builds, checkpatch and userspace
 # tests take that up instead of running before the VMs, and the VMs keep
-# the CPU they had alone (their selftests see the same speed).  A kernel
+# the CPU they had alone (their selftests see the same speed: at nice 10,
+# six static jobs took a quarter of the CPU from two VMs).  A kernel
 # other than the first starts once its module is built (its VM stage and
 # the static stage's check share that build: other_kernel_build).
 # 0: the stages one after the other.
@@ -740,7 +741,7 @@ if [ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ "${RXB_OVERLAP:-1}" = 1 ] &&
 	overlap=1
 	vm_lock
 	start_vms_together
-	renice -n 10 -p $$ >/dev/null
+	renice -n 19 -p $$ >/dev/null
 fi
 
 times=()
