@@ -548,7 +548,7 @@ traffic.sh 40 enso.sh 35 invalid.sh 35 rxbisect_topo.sh 35
 shring_traffic_batched.sh 35 shring_traffic_list.sh 35
 unload_traffic.sh 34 qstats.sh 31 busypoll_switch.sh 30 counters.sh 25
 dshring_switch.sh 25 engine.sh 25 stall.sh 25 queue_napi.sh 23
-shring_pathology.sh 22 mtu.sh 20 enso_steer.sh 15 counter_docs.sh 10
+shring_pathology.sh 22 mtu.sh 20 macaddr.sh 20 enso_steer.sh 15 counter_docs.sh 10
 csum0.sh 10 privilege.sh 10 jumbo_redirect.sh 75"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
