@@ -2,7 +2,8 @@
 #
 # rxbisect top-level Makefile.
 #
-#   make            build rxbisect.ko (against KDIR) and the userspace tools
+#   make            build rxbisect.ko (against KDIR), the selftests' programs
+#                   and the userspace tools
 #   make deps       install the Debian packages the build and tests need
 #   make test       static checks, userspace core tests, the simulator's
 #                   tests, then the selftests in a QEMU VM booting 6.1 and
@@ -136,14 +137,18 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc
 
-all: module tools sim
+all: module xdp-progs tools sim
 
-module: $(VM_KERNEL_DEPS) xdp-progs
+# rxbisect.ko needs the kernel's build directory and a C compiler only; the
+# selftests' programs are built too where their toolchain is (clang and
+# libbpf for the BPF ones: BPF_OPTIONAL=1 leaves them out, with a note).
+module: $(VM_KERNEL_DEPS)
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@$(MAKE) -s -C selftests/drivers/net/rxbisect/progs BPF_OPTIONAL=1
 
 # The selftests' BPF programs (xdp.sh, af_xdp.sh) and AF_XDP client, built on
-# the host: the VM only runs.
+# the host: the VM only runs.  Here a missing clang or libbpf is an error.
 xdp-progs:
 	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 
@@ -183,7 +188,7 @@ unit-test:
 	$(MAKE) -C tools/testing/rxbisect check
 	$(MAKE) -C tools/nf check
 
-vm-test: module ksrc
+vm-test: module xdp-progs ksrc
 	@tools/run-tests.sh vm
 
 # Boot the VM, compare every ring model (and veth), print the table,
@@ -202,7 +207,7 @@ BENCH ?= quick
 BENCH_REPS ?= 5
 BENCH_ENV ?=
 BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4200,800) )))
-bench: module tools
+bench: module xdp-progs tools
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
@@ -213,7 +218,7 @@ bench: module tools
 # repetition.  make bench runs it too (its "nf" cell).  NF_BENCH_ENV: more
 # of nf_bench.sh's variables, e.g. NF_BENCH_ENV='REPS=5 CONN_MAX=10000000'.
 NF_BENCH_ENV ?=
-nf-bench: module tools
+nf-bench: module xdp-progs tools
 	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
 
@@ -260,7 +265,7 @@ soak: module
 # FUZZ_SEED alone (selftests/drivers/net/rxbisect/fuzz.sh).
 FUZZ_SECS ?= 3600
 FUZZ_SEED ?= random
-fuzz: module
+fuzz: module xdp-progs
 	RXB_FUZZ_SECS=$(FUZZ_SECS) RXB_FUZZ_SEED=$(FUZZ_SEED) \
 	RXB_TEST_TIMEOUT=$$(($(FUZZ_SECS) + 600)) \
 	tools/vm/run-vm.sh --timeout $$(($(FUZZ_SECS) + 1800)) -- \
