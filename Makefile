@@ -74,7 +74,7 @@ KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V |
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
-# Plain `make` builds the module and the tools, as the README says: the
+# Plain `make` builds the module and the tools, as `make help` says: the
 # included vm.mk must not make its first target (vm-initramfs) the default.
 .DEFAULT_GOAL := all
 
@@ -271,7 +271,7 @@ clean: ## remove the build products
 	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build
 
-# ---- DKMS (dkms.conf; README "Installing with DKMS") ----
+# ---- DKMS (dkms.conf; Documentation/usage.rst "Installing with DKMS") ----
 #   make dkms-install    copy the sources the build needs to
 #                        /usr/src/rxbisect-VERSION and `dkms add` them
 #                        (VERSION: RXB_DRV_VERSION); again: refreshes

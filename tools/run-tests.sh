@@ -251,6 +251,7 @@ static_jobs() {
 	job checkpatch run_checkpatch
 	job kerneldoc run_kerneldoc
 	job rst rst_check
+	job paramsdoc python3 tools/params-doc.py --check
 	job shsyntax sh_syntax
 	job ktaplib ktap_lib_test
 	wait
@@ -410,7 +411,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..15"
+	echo "1..16"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -482,6 +483,8 @@ stage_static() {
 		sed 's/^/# /' "$d/rst.out"
 		result "$([ "$(rc rst)" = 0 ] && echo ok)" "make docs: every .rst parses without docutils warnings, index.rst's toctree complete"
 	fi
+	sed 's/^/# /' "$d/paramsdoc.out"
+	result "$([ "$(rc paramsdoc)" = 0 ] && echo ok)" "README and Documentation/devlink.rst list the parameters modinfo gives and the counters the source names (params-doc.py --check)"
 	sed 's/^/# /' "$d/shsyntax.out"
 	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
 	sed 's/^/# /' "$d/ktaplib.out"
