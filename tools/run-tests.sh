@@ -228,6 +228,8 @@ static_jobs() {
 	rm -rf "$d" && mkdir -p "$d"
 	local plain_ko=
 	[ -f rxbisect.ko ] && plain_ko=1
+	# params-doc.py's modinfo reads a copy, the module as this stage found it
+	[ -n "$plain_ko" ] && cp rxbisect.ko "$d/params.ko"
 	job() {
 		local name=$1
 
@@ -284,6 +286,7 @@ static_jobs() {
 	job checkpatch run_checkpatch
 	job kerneldoc run_kerneldoc
 	job rst rst_check
+	job paramsdoc params_doc_check
 	job shsyntax sh_syntax
 	job ktaplib ktap_lib_test
 	wait
@@ -308,18 +311,37 @@ run_kerneldoc() {
 	return 0
 }
 
-# Documentation/*.rst parse without docutils errors or warnings (an
-# undefined substitution, a broken table).  Exit 4: no docutils.
+# Every *.rst of the tree parses without docutils warnings or errors (an
+# undefined substitution, a broken table, a missing image) and
+# Documentation/index.rst's toctree reaches every document: make docs,
+# tools/rst-lint.py.  Exit 4: no docutils.
 rst_check() {
-	python3 -c 'import docutils' 2>/dev/null || return 4
-	local f
+	python3 tools/rst-lint.py
+}
 
-	for f in Documentation/*.rst; do
-		python3 -c 'import sys, docutils.core
-docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
-	settings_overrides={"report_level": 2, "halt_level": 5})' "$f" 2>&1
+# The README's parameter and counter lists and Documentation/devlink.rst's
+# rows are what modinfo and the driver's source say (tools/params-doc.py),
+# on the module make test built, or without one the W=1 build's once done.
+params_doc_check() {
+	local ko=$logdir/static/params.ko
+
+	if [ ! -f "$ko" ]; then
+		while [ ! -e "$logdir/static/w1.rc" ]; do sleep 2; done
+		ko=rxbisect.ko
+	fi
+	python3 tools/params-doc.py --check "$ko"
+}
+
+# make help lists every .PHONY target of the makefiles (each rule line's
+# "## " comment): prints those it lacks.
+help_missing() {
+	local phony listed t
+
+	phony=$(make -npq .DEFAULT 2>/dev/null | sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | sort -u)
+	listed=$(make -s help | awk '/^  [a-z]/ { print $1 }' | sort -u)
+	for t in $phony; do
+		grep -qx -- "$t" <<<"$listed" || echo "$t"
 	done
-	return 0
 }
 
 # The selftests' KTAP helpers (lib.sh) give the exit status their results
@@ -437,7 +459,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..14"
+	echo "1..16"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -479,6 +501,9 @@ stage_static() {
 	done
 	[ -n "$missing" ] && echo "# README names make targets the Makefile lacks:$missing"
 	result "$([ -z "$missing" ] && echo ok)" "every make command of the README is a target"
+	missing=$(help_missing | xargs)
+	[ -n "$missing" ] && echo "# make help lacks these .PHONY targets (a \"## \" comment on the rule line): $missing"
+	result "$([ -z "$missing" ] && echo ok)" "make help lists every .PHONY target"
 
 	[ "$(rc report)" = 0 ] || sed 's/^/# /' "$d/report.out"
 	result "$([ "$(rc report)" = 0 ] && echo ok)" "bench report: medians, spreads, ratios within noise (test_report.py)"
@@ -501,11 +526,13 @@ stage_static() {
 		result "$([ "$(rc kerneldoc)" = 0 ] && [ ! -s "$d/kerneldoc.out" ] && echo ok)" "kernel-doc: no warnings"
 	fi
 	if [ "$(rc rst)" = 4 ]; then
-		result ok "Documentation parses" "no python3-docutils"
+		result ok "make docs: every .rst parses" "no python3-docutils"
 	else
 		sed 's/^/# /' "$d/rst.out"
-		result "$([ "$(rc rst)" = 0 ] && [ ! -s "$d/rst.out" ] && echo ok)" "Documentation/*.rst parse without docutils warnings"
+		result "$([ "$(rc rst)" = 0 ] && echo ok)" "make docs: every .rst parses without docutils warnings, index.rst's toctree complete"
 	fi
+	sed 's/^/# /' "$d/paramsdoc.out"
+	result "$([ "$(rc paramsdoc)" = 0 ] && echo ok)" "README and Documentation/devlink.rst list the parameters modinfo gives and the counters the source names (params-doc.py --check)"
 	sed 's/^/# /' "$d/shsyntax.out"
 	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
 	sed 's/^/# /' "$d/ktaplib.out"
@@ -585,7 +612,8 @@ queue_restart.sh 32 shring_traffic.sh 32 shring_traffic_batched.sh 32
 shring_traffic_list.sh 32 engine.sh 60 invalid.sh 30 qstats.sh 30
 counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
 dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
-enso_steer.sh 20 mtu.sh 20 csum0.sh 16 trace.sh 11 privilege.sh 9"
+enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
+privilege.sh 9"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
 # several kernels (RXB_VM_SHARD=1, the default), vm_every_kernel's on each
