@@ -214,6 +214,8 @@ w1_build() {
 	make -C "$tmp" -s module W=1 C=1 >"$logdir/w1.log" 2>&1 || rc=1
 	grep -E 'warning|error' "$logdir/w1.log"
 	[ $rc -eq 0 ] || tail -n 5 "$logdir/w1.log"
+	# for params_doc_check when make test built none at the top
+	[ $rc -eq 0 ] && cp "$tmp/rxbisect.ko" "$logdir/static/w1.ko"
 	rm -rf "$tmp"
 	return $rc
 }
@@ -321,13 +323,14 @@ rst_check() {
 
 # The README's parameter and counter lists and Documentation/devlink.rst's
 # rows are what modinfo and the driver's source say (tools/params-doc.py),
-# on the module make test built, or without one the W=1 build's once done.
+# on the module make test built, or without one the W=1 build's (in its
+# copy of the tree) once done.
 params_doc_check() {
 	local ko=$logdir/static/params.ko
 
 	if [ ! -f "$ko" ]; then
 		while [ ! -e "$logdir/static/w1.rc" ]; do sleep 2; done
-		ko=rxbisect.ko
+		ko=$logdir/static/w1.ko
 	fi
 	python3 tools/params-doc.py --check "$ko"
 }
