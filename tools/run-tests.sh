@@ -188,34 +188,37 @@ other_kernel_build() {
 # kernel_build_copy KERNEL [MAKE-ARGS]: other_kernel_build's build, into
 # build/test/ko-KERNEL/ (which exists).
 kernel_build_copy() {
-	local k=$1 tmp rc=0 kodir=$top/$logdir/ko-$1
+	local k=$1
 
 	shift
-	tmp=$(mktemp -d /tmp/rxb-otherkernel.XXXXXX) || return 1
-	copy_tree "$tmp" &&
-	make -C "$tmp" -s module "$@" KERNEL="$k" >"$logdir/kernel-$k.log" 2>&1 || rc=1
-	grep -E 'warning|error' "$logdir/kernel-$k.log"
-	if [ $rc -ne 0 ] || ! cp "$tmp"/*.ko "$kodir/"; then
-		rc=1
-		tail -n 5 "$logdir/kernel-$k.log"
-	fi
-	rm -rf "$tmp"
-	return $rc
+	copy_build "$logdir/kernel-$k.log" "$top/$logdir/ko-$k" module "$@" KERNEL="$k"
 }
 
 # W=1 C=1 build for the first kernel, in a copy of the tree: rxbisect.ko at
-# the top, which that kernel's VM stage may be loading, is not rebuilt.
-# Prints the warnings and errors.
+# the top, which that kernel's VM stage may be loading, is not rebuilt.  Its
+# module goes to build/test/static/w1/ (for params_doc_check when make test
+# built none at the top).  Prints the warnings and errors.
 w1_build() {
-	local tmp rc=0
+	mkdir -p "$logdir/static/w1" &&
+	copy_build "$logdir/w1.log" "$logdir/static/w1" module W=1 C=1
+}
 
-	tmp=$(mktemp -d /tmp/rxb-w1.XXXXXX) || return 1
+# copy_build LOG DIR MAKE-ARGS...: `make -s MAKE-ARGS` in a copy of the tree,
+# its output in LOG, the *.ko it built copied to DIR (which exists).
+# Prints the warnings and errors (and LOG's last lines when it fails);
+# fails on a failed build or no module.
+copy_build() {
+	local log=$1 dir=$2 tmp rc=0
+
+	shift 2
+	tmp=$(mktemp -d /tmp/rxb-build.XXXXXX) || return 1
 	copy_tree "$tmp" &&
-	make -C "$tmp" -s module W=1 C=1 >"$logdir/w1.log" 2>&1 || rc=1
-	grep -E 'warning|error' "$logdir/w1.log"
-	[ $rc -eq 0 ] || tail -n 5 "$logdir/w1.log"
-	# for params_doc_check when make test built none at the top
-	[ $rc -eq 0 ] && cp "$tmp/rxbisect.ko" "$logdir/static/w1.ko"
+	make -C "$tmp" -s "$@" >"$log" 2>&1 || rc=1
+	grep -E 'warning|error' "$log"
+	if [ $rc -ne 0 ] || ! cp "$tmp"/*.ko "$dir/"; then
+		rc=1
+		tail -n 5 "$log"
+	fi
 	rm -rf "$tmp"
 	return $rc
 }
@@ -230,8 +233,6 @@ static_jobs() {
 	rm -rf "$d" && mkdir -p "$d"
 	local plain_ko=
 	[ -f rxbisect.ko ] && plain_ko=1
-	# params-doc.py's modinfo reads a copy, the module as this stage found it
-	[ -n "$plain_ko" ] && cp rxbisect.ko "$d/params.ko"
 	job() {
 		local name=$1
 
@@ -288,7 +289,7 @@ static_jobs() {
 	job checkpatch run_checkpatch
 	job kerneldoc run_kerneldoc
 	job rst rst_check
-	job paramsdoc params_doc_check
+	job paramsdoc params_doc_check "$plain_ko"
 	job shsyntax sh_syntax
 	job ktaplib ktap_lib_test
 	wait
@@ -323,14 +324,15 @@ rst_check() {
 
 # The README's parameter and counter lists and Documentation/devlink.rst's
 # rows are what modinfo and the driver's source say (tools/params-doc.py),
-# on the module make test built, or without one the W=1 build's (in its
-# copy of the tree) once done.
+# on the module at the top (PLAIN-KO nonempty: the stage found one; nothing
+# rebuilds it), or without one the W=1 build's (in its copy of the tree)
+# once done.  Usage: params_doc_check [PLAIN-KO]
 params_doc_check() {
-	local ko=$logdir/static/params.ko
+	local ko=rxbisect.ko
 
-	if [ ! -f "$ko" ]; then
+	if [ -z "${1:-}" ]; then
 		while [ ! -e "$logdir/static/w1.rc" ]; do sleep 2; done
-		ko=$logdir/static/w1.ko
+		ko=$logdir/static/w1/rxbisect.ko
 	fi
 	python3 tools/params-doc.py --check "$ko"
 }
