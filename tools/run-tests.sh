@@ -36,6 +36,9 @@
 # RXB_OVERLAP=1 (default): the VM stages start first, the other stages run
 # beside them at nice 19 (each stage is still printed whole, in order);
 # 0: one stage after the other.
+# RXB_W1_LOG=FILE (make test sets it): the log of the `make module W=1 C=1`
+# that built rxbisect.ko at the top; the static stage reports its warnings
+# instead of building the module with W=1 C=1 again in a copy of the tree.
 # RXB_JOBS: make -j of the unit and sim stages' builds and checkpatch
 # processes of the static stage, whose checks run side by side (default nproc).
 
@@ -203,6 +206,13 @@ w1_build() {
 	copy_build "$logdir/w1.log" "$logdir/static/w1" module W=1 C=1
 }
 
+# w1_log LOG: the warnings and errors of make test's own `make module W=1
+# C=1` at the top (the Makefile's RXB_W1_LOG), which built rxbisect.ko.
+w1_log() {
+	grep -E 'warning|error' "$1"
+	[ -f rxbisect.ko ]
+}
+
 # copy_build LOG DIR MAKE-ARGS...: `make -s MAKE-ARGS` in a copy of the tree,
 # its output in LOG, the *.ko it built copied to DIR (which exists).
 # Prints the warnings and errors (and LOG's last lines when it fails);
@@ -241,7 +251,11 @@ static_jobs() {
 		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
 		  echo "$name $((SECONDS - t0))s" >"$d/$name.time" ) &
 	}
-	job w1 w1_build
+	if [ -n "${RXB_W1_LOG:-}" ] && [ -r "$RXB_W1_LOG" ] && [ -n "$plain_ko" ]; then
+		job w1 w1_log "$RXB_W1_LOG"
+	else
+		job w1 w1_build
+	fi
 	# dkms beside the builds (its copy of the tree takes sources only,
 	# tools/dkms.sh: no kbuild product the in-tree build is writing),
 	# once the newest kernel is fetched (dkms builds for it too where it
@@ -273,8 +287,8 @@ static_jobs() {
 	*) job newest newest_kernel_build ;;
 	esac
 	# make test has just built the default goal in this tree (the
-	# Makefile says so with RXB_ALL_BUILT=1): its rxbisect.ko, before
-	# the W=1 build above rebuilds it; else a copy of the tree is built
+	# Makefile says so with RXB_ALL_BUILT=1), rxbisect.ko with it;
+	# else a copy of the tree is built
 	if [ "${RXB_ALL_BUILT:-0}" = 1 ] && [ -n "$plain_ko" ]; then
 		echo "make test's own plain make (default goal all) built rxbisect.ko" >"$d/plain.out"
 		echo 0 >"$d/plain.rc"
