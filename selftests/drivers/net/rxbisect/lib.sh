@@ -85,11 +85,27 @@ ktap_test_skip() {
 	KTAP_CNT=$((KTAP_CNT + 1)); KTAP_SKIP=$((KTAP_SKIP + 1))
 	echo "ok $KTAP_CNT $1 # SKIP $2"
 }
-# ktap_test_result DESC CMD... : ok when CMD exits 0.
+# ktap_test_result DESC CMD... : ok when CMD exits 0.  While KTAP_SKIP_WHY
+# is set, CMD does not run and the case is skipped with that reason (a
+# section skipped whole: rxb_kdep_only).
 ktap_test_result() {
 	local desc=$1; shift
-	if "$@"; then ktap_test_pass "$desc"; else ktap_test_fail "$desc"; fi
+	if [ -n "${KTAP_SKIP_WHY:-}" ]; then
+		ktap_test_skip "$desc" "$KTAP_SKIP_WHY"
+	elif "$@"; then
+		ktap_test_pass "$desc"
+	else
+		ktap_test_fail "$desc"
+	fi
 }
+
+# rxb_kdep_only: this kernel runs only the kernel-dependent cases of a
+# selftest every kernel runs.  make test's kernels share the suite
+# (tools/run-tests.sh, vm_every_kernel); the first kernel runs such a
+# selftest whole, the others (RXB_SHARD_KDEP=1) the cases that differ by
+# kernel, the rest skipped with RXB_KDEP_WHY.
+RXB_KDEP_WHY="not kernel-dependent: make test runs it on its first kernel (RXB_SHARD_KDEP=1)"
+rxb_kdep_only() { [ "${RXB_SHARD_KDEP:-0}" = 1 ]; }
 ktap_print_totals() {
 	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
 }
