@@ -385,6 +385,8 @@ ktap_lib_test() {
 1|ktap_set_plan 3; ktap_test_pass a; rxb_bail within the plan
 1|ktap_set_plan 1; ktap_test_pass a; rxb_bail after the plan
 1|ktap_set_plan 2; ktap_test_pass a; ktap_finished
+4|ktap_set_plan 1; KTAP_SKIP_WHY=x; ktap_test_result a exit 1; ktap_finished
+1|ktap_set_plan 2; KTAP_SKIP_WHY=x; ktap_test_result a true; KTAP_SKIP_WHY=; ktap_test_result b false; ktap_finished
 0|dmesg() { printf 'WARNING: old\nrxb-mark: t [1]\nfine\n'; }; rxb_kmsg_clean 'rxb-mark: t [1]'
 0|dmesg() { printf 'old\nrxb-mark: t [1]\nfine\n'; }; [ "$(rxb_kmsg_since 'rxb-mark: t [1]')" = fine ]
 1|dmesg() { printf 'rxb-mark: t [1]\nBUG: KASAN: use-after-free\n'; }; rxb_kmsg_clean 'rxb-mark: t [1]'
