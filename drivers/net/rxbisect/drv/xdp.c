@@ -363,8 +363,8 @@ static u32 rxb_xdpq_head(const struct rxb_xdpq *xq)
 }
 
 /**
- * rxb_xdpq_inflight() - descriptors of Tx queue @q's XDP Tx ring posted
- *	and not completed.
+ * rxb_xdpq_inflight() - descriptors Tx queue @q's XDP Tx ring holds:
+ *	posted and not reclaimed.
  * @port: the port.
  * @q: the queue.
  *
@@ -374,7 +374,7 @@ u32 rxb_xdpq_inflight(const struct rxb_port *port, unsigned int q)
 {
 	const struct rxb_xdpq *xq = &port->xdpq[q];
 
-	return READ_ONCE(xq->prod) - rxb_xdpq_head(xq);
+	return READ_ONCE(xq->prod) - READ_ONCE(xq->clean);
 }
 
 /**
