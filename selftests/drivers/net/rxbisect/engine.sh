@@ -39,6 +39,18 @@ txsum() {
 # summed over its queues (tx<q>_inflight).
 inflight() { txsum "$1" inflight; }
 
+# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
+wait_drained() {
+	local i f
+	for i in {1..50}; do
+		f=$(inflight "$1")
+		[ "$f" = 0 ] && return 0
+		rxb_sleep 0.2
+	done
+	ktap_print_msg "$1: inflight ${f:-unknown}"
+	return 1
+}
+
 rxb_load queues=2 engine=cpu$last || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
@@ -284,18 +296,6 @@ hog_stop() {
 	wait "$HOG" 2>/dev/null
 	[ -z "$FS0" ] || echo "$FS0" > $FS
 	echo "$RT0" > $RT
-}
-
-# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
-wait_drained() {
-	local i f
-	for i in {1..50}; do
-		f=$(inflight "$1")
-		[ "$f" = 0 ] && return 0
-		rxb_sleep 0.2
-	done
-	ktap_print_msg "$1: inflight ${f:-unknown}"
-	return 1
 }
 
 # blast_hogged: UDP datagrams from rxb0 with the engines held off; sets
