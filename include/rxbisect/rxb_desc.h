@@ -1382,6 +1382,32 @@ struct rxb_tls_txd {
 } __packed;
 static_assert(sizeof(struct rxb_tls_txd) == 24);
 
+/**
+ * struct rxb_xdp_txd - descriptor of an XDP Tx ring (one per Tx queue).
+ *
+ * Written by the driver, read by the NIC's Tx engine: the frames of
+ * XDP_TX, ndo_xdp_xmit and a zero-copy AF_XDP socket's Tx ring, which the
+ * engine reads from host memory (a gather: a frame of several buffers
+ * takes one descriptor each, all but the last with RXB_XDP_TXD_F_MORE)
+ * and puts on the wire.  The driver posts descriptors up to the ring's
+ * tail register (its doorbell); the NIC writes back how many it completed
+ * (a free-running head index in host memory) and signals the queue's
+ * vector.  A descriptor the NIC cannot send (a frame shorter than an
+ * Ethernet header, or longer than the largest frame) is completed all the
+ * same and dropped, counted.
+ */
+struct rxb_xdp_txd {
+	/** @buf_addr: [0] Bus address of the buffer's first byte. */
+	__le64 buf_addr;
+	/** @len: [8] Bytes of the frame in the buffer. */
+	__le32 len;
+	/** @flags: [12] RXB_XDP_TXD_F_*. */
+	__le32 flags;
+} __packed;
+static_assert(sizeof(struct rxb_xdp_txd) == 16);
+
+#define RXB_XDP_TXD_F_MORE	0x01	/* the frame goes on in the next one */
+
 /* Largest and smallest ring the NIC supports (Rx, CR, Ax, Bx). */
 #define RXB_RING_MIN	64
 #define RXB_RING_MAX	8192

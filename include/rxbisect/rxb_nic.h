@@ -427,5 +427,10 @@ void rxb_nic_set_tx_done(struct rxb_nic *nic,
 			 void *arg);
 void rxb_nic_tx_read_q(struct rxb_nic *nic, unsigned int q,
 		       struct rxb_nic_txq_counters *c);
+void rxb_nic_tx_drain(struct rxb_nic *nic);
+void rxb_nic_xdpq_set(struct rxb_nic *nic, unsigned int q,
+		      const struct rxb_xdp_txd *ring, u32 size, __le32 *wb);
+bool rxb_nic_xdpq_async(struct rxb_nic *nic, unsigned int q);
+void rxb_nic_xdpq_doorbell(struct rxb_nic *nic, unsigned int q, u32 tail);
 
 #endif /* _RXB_NIC_H */

@@ -79,7 +79,8 @@ void rxb_get_txq_counts(const struct rxb_port *port, unsigned int q,
 	rxb_nic_tx_read_q(port->nic, q, &nc);
 	c->drops += nc.drops;
 	c->engine = nc.engine;
-	c->inflight = rxb_nic_tx_pending(port->nic, q);
+	c->inflight = rxb_nic_tx_pending(port->nic, q) +
+		      rxb_xdpq_inflight(port, q);
 }
 
 /* The standard counters (ip -s link):
@@ -281,7 +282,10 @@ static void rxb_wire(struct rxb_port *peer, struct rxb_txq_stats *ts,
  * the Tx queue's lock and counted in its counters (tx<q>_packets, bytes,
  * drops; @src->xmit_n: xdp_xmit, xdp_xmit_errors).  With no wire (no peer,
  * no lower device) the frames are dropped, counted, if @src->drain, and
- * left to the caller otherwise.  Bottom halves off.
+ * left to the caller otherwise.  With @src->post and an engine thread the
+ * frames are posted to the queue's XDP Tx ring instead (xdp.c), and the
+ * NIC's engine does the work; the wire's counters then count when it
+ * sends.  Bottom halves off.
  *
  * Return: the frames taken from @src (sent, or dropped and counted).
  */
@@ -305,6 +309,12 @@ unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 	if (unlikely(!lower && !peer && !src->drain))
 		goto out;
 	__netif_tx_lock(txq, smp_processor_id());
+	if (src->post && rxb_xdpq_async(port, qi)) {
+		n = src->post(src, port, qi, rxb_xdpq_room(port, qi));
+		if (src->flush)
+			rxb_xdpq_ring(port, qi);
+		goto counted;
+	}
 	while ((skb = src->next(src))) {
 		n++;
 		if (IS_ERR(skb) || unlikely(!lower && !peer)) {
@@ -319,6 +329,7 @@ unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 		else
 			rxb_wire(netdev_priv(peer), ts, skb);
 	}
+counted:
 	if (src->xmit_n) {
 		u64_stats_update_begin(&ts->syncp);
 		u64_stats_add(&ts->xdp_xmit, n);
@@ -568,6 +579,10 @@ static int rxb_stop(struct net_device *dev)
 	rxb_carrier_update(dev);
 	rxb_nic_engine_stop(port->nic, NULL);
 	rxb_rx_stop(port);
+	/* No poll reclaims the XDP Tx rings any more: give every frame
+	 * back (page_pool pages, AF_XDP descriptors).
+	 */
+	rxb_xdpq_quiesce(port);
 	return 0;
 }
 
@@ -955,7 +970,7 @@ static int rxb_init(struct net_device *dev)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
 	rxb_nic_set_tx_done(port->nic, rxb_tx_done, port);
-	return 0;
+	return rxb_xdpq_alloc(port);
 }
 
 static const struct net_device_ops rxb_netdev_ops = {
@@ -982,6 +997,7 @@ static void rxb_free(struct net_device *dev)
 
 	rxb_debugfs_port_del(port);
 	rxb_nic_destroy(port->nic);
+	rxb_xdpq_free(port);
 	vfree(port->work_buf);
 }
 

@@ -520,6 +520,11 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 	rcu_read_unlock();
 	/* Payloads in NIC memory lent to redirected frames (hds.c). */
 	lent = rxq->hds && rxb_hds_reclaim(rxq);
+	/* The XDP Tx ring of the channel's Tx queue: what the NIC's engine
+	 * thread completed goes back (xdp.c), before the socket's Tx ring
+	 * posts more.
+	 */
+	rxb_xdpq_reclaim(port, q);
 	/* A zero-copy AF_XDP socket's Tx ring (xsk.c): more left, poll on. */
 	if (rxq->xsk && rxb_xsk_tx(rxq))
 		done = budget;
@@ -556,7 +561,8 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 		 * fetches completed meanwhile (hds.c).
 		 */
 		if (m->ops->rx_pending(m, q) ||
-		    (rxq->hds && rxb_hds_pending(rxq)))
+		    (rxq->hds && rxb_hds_pending(rxq)) ||
+		    rxb_xdpq_pending(port, q))
 			napi_schedule(napi);
 		else if (lent)
 			mod_timer(&rxq->refill_timer,

@@ -423,21 +423,63 @@ static inline void rxb_txq_drop(struct rxb_txq_stats *ts)
 	u64_stats_update_end(&ts->syncp);
 }
 
+struct rxb_port;
+
 /**
  * struct rxb_tx_src - the frames of a burst for rxb_tx_burst().
  * @next: the next frame, as an skb whose data starts at its Ethernet
  *	header; NULL when there is none, or when the next one cannot be
  *	built (it and those after it stay the caller's); an ERR_PTR() for a
  *	frame taken but not built (counted as a drop, the burst goes on).
+ * @post: or NULL: when the NIC's Tx engine reads the queue's XDP Tx ring
+ *	(rxb_xdpq_async()), post the frames to it in order while they fit in
+ *	@room descriptors; return the frames taken (the others stay the
+ *	caller's).
  * @drain: with no wire, take the frames and drop them (counted) rather
  *	than leave them to the caller.
+ * @flush: with @post, ring the XDP Tx ring's doorbell after the burst.
  * @xmit_n: the frames of an ndo_xdp_xmit call, or 0: those sent are
  *	counted in xdp_xmit, the others in xdp_xmit_errors.
  */
 struct rxb_tx_src {
 	struct sk_buff *(*next)(struct rxb_tx_src *src);
+	unsigned int (*post)(struct rxb_tx_src *src, struct rxb_port *port,
+			     unsigned int q, u32 room);
 	bool drain;
+	bool flush;
 	unsigned int xmit_n;
+};
+
+/* Descriptors of each Tx queue's XDP Tx ring (struct rxb_xdpq); the ring
+ * holds min(tx_ring_size, RXB_XDPQ_SIZE) frames' descriptors at once.
+ */
+#define RXB_XDPQ_SIZE	256
+
+/* struct rxb_xdpq.buf of a zero-copy AF_XDP descriptor: its pool, tagged. */
+#define RXB_XDPQ_XSK	1UL
+
+/**
+ * struct rxb_xdpq - the driver's half of a Tx queue's XDP Tx ring, which
+ *	the NIC's Tx engine reads when an engine thread runs it (xdp.c).
+ * @lock: serialises reclaims (the channel's NAPI poll, a teardown's).
+ * @desc: the descriptors, in host memory the NIC reads.
+ * @buf: per descriptor, what its completion gives back: the xdp_frame (on
+ *	a frame's last descriptor), an AF_XDP pool tagged RXB_XDPQ_XSK (one
+ *	xsk_tx_completed() each), or NULL.
+ * @wb: the NIC's write-back of its head index: descriptors completed.
+ * @prod: descriptors posted, free-running; under the queue's xmit lock.
+ * @tail: the tail register as last written (the doorbell); ditto.
+ * @clean: descriptors reclaimed, free-running; written under @lock with
+ *	release, read by posters with acquire.
+ */
+struct rxb_xdpq {
+	spinlock_t lock;	/* reclaims */
+	struct rxb_xdp_txd *desc;
+	void **buf;
+	__le32 wb;
+	u32 prod;
+	u32 tail;
+	u32 clean;
 };
 
 /**
@@ -461,6 +503,7 @@ struct rxb_tx_src {
  * @flushed: frames the NIC wrote that were still in the rings when they
  *	were torn down (a reconfiguration, link down), freed unreceived.
  * @txs: per-Tx-queue counters, written under the Tx queue lock.
+ * @xdpq: per Tx queue, its XDP Tx ring.
  * @knobs: per-queue debug knobs.
  * @fault: fault injection knobs.
  * @work_buf: memory the work knob touches.
@@ -491,6 +534,7 @@ struct rxb_port {
 	struct rxb_qxstats xbase[RXB_MAX_QUEUES];
 	u64 flushed;
 	struct rxb_txq_stats txs[RXB_MAX_QUEUES];
+	struct rxb_xdpq xdpq[RXB_MAX_QUEUES];
 
 	struct rxb_qknobs knobs[RXB_MAX_QUEUES];
 	struct rxb_fault fault;
@@ -621,6 +665,17 @@ bool rxb_csum_offload_ok(const struct sk_buff *skb);
 u32 rxb_tx_bql_bytes(struct rxb_port *port, unsigned int q,
 		     const struct sk_buff *skb);
 void rxb_tx_posted(struct rxb_port *port, unsigned int q, u32 bytes);
+int rxb_xdpq_alloc(struct rxb_port *port);
+void rxb_xdpq_free(struct rxb_port *port);
+bool rxb_xdpq_async(struct rxb_port *port, unsigned int q);
+u32 rxb_xdpq_room(struct rxb_port *port, unsigned int q);
+void rxb_xdpq_put(struct rxb_xdpq *xq, u64 addr, u32 len, bool more,
+		  void *buf);
+void rxb_xdpq_ring(struct rxb_port *port, unsigned int q);
+u32 rxb_xdpq_inflight(const struct rxb_port *port, unsigned int q);
+bool rxb_xdpq_pending(struct rxb_port *port, unsigned int q);
+void rxb_xdpq_reclaim(struct rxb_port *port, unsigned int q);
+void rxb_xdpq_quiesce(struct rxb_port *port);
 unsigned int rxb_tx_burst(struct rxb_port *port, unsigned int sender,
 			  struct rxb_tx_src *src);
 

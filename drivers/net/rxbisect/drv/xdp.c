@@ -23,11 +23,25 @@
  * path of netdev.c (rxb_tx_burst(): the Tx queue's lock and counters): the
  * peer port's NIC, or the lower device, receives them.  XDP_TX sends from
  * the Tx queue of the frame's channel, ndo_xdp_xmit from the sending CPU's.
+ *
+ * Inline (no engine thread) the sender does the NIC's transmit work in its
+ * own context, at once.  With an engine thread the frames are posted to
+ * the Tx queue's XDP Tx ring (struct rxb_xdpq: descriptors in host memory,
+ * a doorbell, rxb_nic_xdpq_doorbell()), which the engine reads and sends
+ * from; the NIC writes back its head and signals the queue's vector, and
+ * the channel's NAPI poll gives the frames back (rxb_xdpq_reclaim():
+ * xdp_return_frame(), xsk_tx_completed()), as a real driver reclaims its
+ * XDP send queue.  A full ring refuses a frame: an XDP_TX error, a frame
+ * ndo_xdp_xmit does not take (its caller frees it), an AF_XDP descriptor
+ * left in the socket's Tx ring.  A frame of several buffers takes one
+ * descriptor each (a gather).
  */
 #include <linux/bpf_trace.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
+#include <linux/mm.h>
 #include <net/xdp.h>
+#include <net/xdp_sock_drv.h>
 #include "rxbisect.h"
 
 /* The largest MTU whose frames single-buffer XDP sees whole, on every
@@ -163,18 +177,56 @@ static struct sk_buff *rxb_xdp_next(struct rxb_tx_src *src)
 	return skb;
 }
 
+/* Post the frames to Tx queue @q's XDP Tx ring while they fit in @room
+ * descriptors, one per buffer; stop at the first that does not fit, or
+ * that cannot be sent.
+ */
+static unsigned int rxb_xdp_post(struct rxb_tx_src *src,
+				 struct rxb_port *port, unsigned int q,
+				 u32 room)
+{
+	struct rxb_xdp_src *x = container_of(src, struct rxb_xdp_src, src);
+	struct rxb_xdpq *xq = &port->xdpq[q];
+	struct skb_shared_info *sh;
+	struct xdp_frame *f;
+	unsigned int j, nfr;
+	skb_frag_t *fr;
+
+	for (; x->i < x->n; x->i++) {
+		f = x->frames[x->i];
+		sh = xdp_frame_has_frags(f) ?
+		     xdp_get_shared_info_from_frame(f) : NULL;
+		nfr = sh ? sh->nr_frags : 0;
+		if (nfr + 1 > room || unlikely(f->len < ETH_HLEN))
+			break;
+		room -= nfr + 1;
+		rxb_xdpq_put(xq, virt_to_phys(f->data), f->len, nfr,
+			     nfr ? NULL : f);
+		for (j = 0; j < nfr; j++) {
+			fr = &sh->frags[j];
+			rxb_xdpq_put(xq, page_to_phys(skb_frag_page(fr)) +
+				     skb_frag_off(fr), skb_frag_size(fr),
+				     j + 1 < nfr, j + 1 < nfr ? NULL : f);
+		}
+	}
+	return x->i;
+}
+
 /* Put @n frames on the port's wire from @sender (rxb_tx_burst()), in
  * order, until one cannot be sent.  @ndo: they come from another device
- * (ndo_xdp_xmit), counted as such.
+ * (ndo_xdp_xmit), counted as such.  @flush: ring the XDP Tx ring's
+ * doorbell (an engine thread sends them).
  *
- * Return: the frames sent; the rest are still the caller's.
+ * Return: the frames sent or posted; the rest are still the caller's.
  */
 static unsigned int rxb_xdp_wire(struct rxb_port *port, unsigned int sender,
 				 struct xdp_frame **frames, unsigned int n,
-				 bool ndo)
+				 bool ndo, bool flush)
 {
 	struct rxb_xdp_src x = {
 		.src.next = rxb_xdp_next,
+		.src.post = rxb_xdp_post,
+		.src.flush = flush,
 		.src.xmit_n = ndo ? n : 0,
 		.dev = port->dev,
 		.frames = frames,
@@ -185,14 +237,246 @@ static unsigned int rxb_xdp_wire(struct rxb_port *port, unsigned int sender,
 }
 
 /**
+ * rxb_xdpq_alloc() - allocate and program the port's XDP Tx rings.
+ * @port: the port, its NIC created, before it opens.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rxb_xdpq_alloc(struct rxb_port *port)
+{
+	struct rxb_xdp_txd *desc;
+	unsigned int q;
+	void **buf;
+
+	desc = kvcalloc(RXB_MAX_QUEUES * RXB_XDPQ_SIZE, sizeof(*desc),
+			GFP_KERNEL);
+	buf = kvcalloc(RXB_MAX_QUEUES * RXB_XDPQ_SIZE, sizeof(*buf),
+		       GFP_KERNEL);
+	if (!desc || !buf) {
+		kvfree(desc);
+		kvfree(buf);
+		return -ENOMEM;
+	}
+	for (q = 0; q < RXB_MAX_QUEUES; q++) {
+		struct rxb_xdpq *xq = &port->xdpq[q];
+
+		spin_lock_init(&xq->lock);
+		xq->desc = desc + q * RXB_XDPQ_SIZE;
+		xq->buf = buf + q * RXB_XDPQ_SIZE;
+		rxb_nic_xdpq_set(port->nic, q, xq->desc, RXB_XDPQ_SIZE,
+				 &xq->wb);
+	}
+	return 0;
+}
+
+/**
+ * rxb_xdpq_free() - free the port's XDP Tx rings.
+ * @port: the port, its NIC destroyed (rxb_xdpq_quiesce() at its last stop
+ *	reclaimed every frame).
+ */
+void rxb_xdpq_free(struct rxb_port *port)
+{
+	kvfree(port->xdpq[0].desc);
+	kvfree(port->xdpq[0].buf);
+}
+
+/**
+ * rxb_xdpq_async() - are the frames of a burst on Tx queue @q posted to its
+ *	XDP Tx ring?
+ * @port: the port.
+ * @q: the queue, its xmit lock held, within an RCU read-side section that
+ *	lasts until the doorbell.
+ *
+ * Return: true with an engine thread, and while descriptors are posted
+ * that the NIC has not sent (which the new ones go behind).
+ */
+bool rxb_xdpq_async(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_xdpq *xq = &port->xdpq[q];
+
+	return xq->prod != xq->tail || rxb_nic_xdpq_async(port->nic, q);
+}
+
+/**
+ * rxb_xdpq_room() - descriptors Tx queue @q's XDP Tx ring has free.
+ * @port: the port.
+ * @q: the queue, its xmit lock held.
+ *
+ * Return: min(tx_ring_size, RXB_XDPQ_SIZE) less those not reclaimed.
+ */
+u32 rxb_xdpq_room(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_xdpq *xq = &port->xdpq[q];
+	u32 size = min_t(u32, READ_ONCE(port->cfg.tx_ring_size),
+			 RXB_XDPQ_SIZE);
+	/* Acquire: pairs with the release in rxb_xdpq_reclaim(). */
+	u32 used = xq->prod - smp_load_acquire(&xq->clean);
+
+	return used < size ? size - used : 0;
+}
+
+/**
+ * rxb_xdpq_put() - write the next descriptor of an XDP Tx ring.
+ * @xq: the ring, its queue's xmit lock held, rxb_xdpq_room() checked.
+ * @addr: bus address of the buffer.
+ * @len: bytes of the frame in it.
+ * @more: the frame goes on in the next descriptor.
+ * @buf: what the descriptor's completion gives back (struct rxb_xdpq.buf).
+ */
+void rxb_xdpq_put(struct rxb_xdpq *xq, u64 addr, u32 len, bool more,
+		  void *buf)
+{
+	unsigned int i = xq->prod & (RXB_XDPQ_SIZE - 1);
+	struct rxb_xdp_txd *d = &xq->desc[i];
+
+	d->buf_addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->flags = cpu_to_le32(more ? RXB_XDP_TXD_F_MORE : 0);
+	xq->buf[i] = buf;
+	xq->prod++;
+}
+
+/**
+ * rxb_xdpq_ring() - ring Tx queue @q's XDP Tx ring doorbell for what was
+ *	posted since the last.
+ * @port: the port.
+ * @q: the queue, its xmit lock held, within an RCU read-side section;
+ *	bottom halves off.
+ */
+void rxb_xdpq_ring(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_xdpq *xq = &port->xdpq[q];
+
+	if (xq->tail == xq->prod)
+		return;
+	xq->tail = xq->prod;
+	rxb_nic_xdpq_doorbell(port->nic, q, xq->tail);
+}
+
+/* The descriptors the NIC completed: its write-back. */
+static u32 rxb_xdpq_head(const struct rxb_xdpq *xq)
+{
+	/* Acquire: pairs with the NIC's release of its write-back: the
+	 * frames have left their buffers.
+	 */
+	return le32_to_cpu(smp_load_acquire(&xq->wb));
+}
+
+/**
+ * rxb_xdpq_inflight() - descriptors Tx queue @q's XDP Tx ring holds:
+ *	posted and not reclaimed.
+ * @port: the port.
+ * @q: the queue.
+ *
+ * Return: their number (a snapshot).
+ */
+u32 rxb_xdpq_inflight(const struct rxb_port *port, unsigned int q)
+{
+	const struct rxb_xdpq *xq = &port->xdpq[q];
+
+	return READ_ONCE(xq->prod) - READ_ONCE(xq->clean);
+}
+
+/**
+ * rxb_xdpq_pending() - has the NIC completed descriptors of Tx queue @q's
+ *	XDP Tx ring that are not reclaimed?
+ * @port: the port.
+ * @q: the queue.
+ *
+ * Return: true when it has (the channel's poll goes on).
+ */
+bool rxb_xdpq_pending(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_xdpq *xq = &port->xdpq[q];
+
+	return rxb_xdpq_head(xq) != READ_ONCE(xq->clean);
+}
+
+/**
+ * rxb_xdpq_reclaim() - give back the frames of Tx queue @q's XDP Tx ring
+ *	that the NIC completed.
+ * @port: the port.
+ * @q: the queue: from the NAPI poll of channel @q, or a teardown's.
+ *
+ * XDP frames go back to their memory (xdp_return_frame()), AF_XDP
+ * descriptors to their socket's completion ring (xsk_tx_completed()).
+ */
+void rxb_xdpq_reclaim(struct rxb_port *port, unsigned int q)
+{
+	struct rxb_xdpq *xq = &port->xdpq[q];
+	struct xsk_buff_pool *pool = NULL, *p;
+	u32 head, i, nxsk = 0;
+	unsigned long b;
+
+	if (!rxb_xdpq_pending(port, q))
+		return;
+	spin_lock_bh(&xq->lock);
+	head = rxb_xdpq_head(xq);
+	for (i = xq->clean; i != head; i++) {
+		b = (unsigned long)xq->buf[i & (RXB_XDPQ_SIZE - 1)];
+		if (!(b & RXB_XDPQ_XSK)) {
+			if (b)
+				xdp_return_frame((struct xdp_frame *)b);
+			continue;
+		}
+		p = (struct xsk_buff_pool *)(b & ~RXB_XDPQ_XSK);
+		if (p != pool && nxsk) {
+			xsk_tx_completed(pool, nxsk);
+			nxsk = 0;
+		}
+		pool = p;
+		nxsk++;
+	}
+	if (nxsk)
+		xsk_tx_completed(pool, nxsk);
+	/* Release: the slots are free before a poster sees them so. */
+	smp_store_release(&xq->clean, head);
+	spin_unlock_bh(&xq->lock);
+}
+
+/**
+ * rxb_xdpq_quiesce() - send and reclaim every frame posted to the port's
+ *	XDP Tx rings.
+ * @port: the port; RTNL held.  Nothing posts any more to the rings of
+ *	what is to be reclaimed: the port is down, or its sockets' queues
+ *	restarted without them.
+ *
+ * Descriptors posted and not rung yet (ndo_xdp_xmit without
+ * XDP_XMIT_FLUSH) are rung; the NIC finishes its transmit work
+ * (rxb_nic_tx_drain()), then the frames are given back.  Afterwards no
+ * page of a page_pool and no AF_XDP descriptor is left in the rings.
+ */
+void rxb_xdpq_quiesce(struct rxb_port *port)
+{
+	struct netdev_queue *txq;
+	unsigned int q;
+
+	for (q = 0; q < port->dev->num_tx_queues && q < RXB_MAX_QUEUES; q++) {
+		txq = netdev_get_tx_queue(port->dev, q);
+		local_bh_disable();
+		rcu_read_lock();
+		__netif_tx_lock(txq, smp_processor_id());
+		rxb_xdpq_ring(port, q);
+		__netif_tx_unlock(txq);
+		rcu_read_unlock();
+		local_bh_enable();
+	}
+	rxb_nic_tx_drain(port->nic);
+	for (q = 0; q < RXB_MAX_QUEUES; q++)
+		rxb_xdpq_reclaim(port, q);
+}
+
+/**
  * rxb_xdp_xmit() - ndo_xdp_xmit: frames another device redirected here
  * go out of this port (to its peer, or on its lower device).
  * @dev: the port.
  * @n: frames.
  * @frames: the frames.
- * @flags: XDP_XMIT_* (the Tx engine sends at once: nothing to flush).
+ * @flags: XDP_XMIT_*: XDP_XMIT_FLUSH rings the XDP Tx ring's doorbell
+ *	when an engine thread sends (inline the frames go at once).
  *
- * Return: frames sent (the caller frees the others) or a negative error.
+ * Return: frames sent or posted (the caller frees the others: the ring
+ * was full) or a negative error.
  */
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		 u32 flags)
@@ -204,7 +488,7 @@ int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 		return -ENETDOWN;
 	/* No queue of this port's: the sending CPU picks the Tx queue. */
 	return rxb_xdp_wire(netdev_priv(dev), smp_processor_id(), frames, n,
-			    true);
+			    true, flags & XDP_XMIT_FLUSH);
 }
 
 /* A packet in a buffer it shares with others, or in a streaming model's
@@ -409,7 +693,7 @@ void rxb_xdp_flush(struct rxb_rxq *rxq)
 
 	if (n) {
 		sent = rxb_xdp_wire(rxq->rx->port, rxq->qid, rxq->xdp_tx, n,
-				    false);
+				    false, true);
 		for (i = sent; i < n; i++)
 			xdp_return_frame(rxq->xdp_tx[i]);
 		rxq->poll_xdp[RXB_XDP_TX] += sent;

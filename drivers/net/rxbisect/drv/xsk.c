@@ -26,7 +26,11 @@
  * rx<q>_xdp_copies), XDP_TX copies it into a page (the core's
  * xdp_convert_zc_to_xdp_frame()).
  *
- * The socket's Tx ring is read by the queue's poll (rxb_xsk_tx()).
+ * The socket's Tx ring is read by the queue's poll (rxb_xsk_tx()): inline
+ * the frames are sent at once; with an engine thread their descriptors
+ * are posted to the XDP Tx ring of the channel's Tx queue (xdp.c), the
+ * NIC reads the frames out of the umem, and the poll completes them to
+ * the socket once the NIC has (rxb_xdpq_reclaim()).
  *
  * A pool comes and goes with the queue stopped: the queue management
  * API's single-queue restart where the model has it (privRing), else a
@@ -181,11 +185,13 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
  * @src: the burst's source.
  * @pool: the socket's pool.
  * @n: descriptors taken.
+ * @posted: they were posted to the NIC, which completes them later.
  */
 struct rxb_xsk_src {
 	struct rxb_tx_src src;
 	struct xsk_buff_pool *pool;
 	unsigned int n;
+	bool posted;
 };
 
 /* The Tx engine copies the next frame out of the umem into an skb for the
@@ -208,6 +214,29 @@ static struct sk_buff *rxb_xsk_next(struct rxb_tx_src *src)
 	return skb;
 }
 
+/* Post the socket's Tx descriptors to Tx queue @q's XDP Tx ring while
+ * there is @room: the NIC reads the frames out of the umem.  A descriptor
+ * the NIC cannot send it completes and drops, counted.
+ */
+static unsigned int rxb_xsk_post(struct rxb_tx_src *src,
+				 struct rxb_port *port, unsigned int q,
+				 u32 room)
+{
+	struct rxb_xsk_src *x = container_of(src, struct rxb_xsk_src, src);
+	void *tag = (void *)((unsigned long)x->pool | RXB_XDPQ_XSK);
+	struct xdp_desc desc;
+
+	x->posted = true;
+	while (x->n < min_t(u32, room, RXB_XSK_TX_BUDGET) &&
+	       xsk_tx_peek_desc(x->pool, &desc)) {
+		x->n++;
+		rxb_xdpq_put(&port->xdpq[q],
+			     xsk_buff_raw_get_dma(x->pool, desc.addr),
+			     desc.len, false, tag);
+	}
+	return x->n;
+}
+
 /**
  * rxb_xsk_tx() - the socket's Tx ring on the wire of the queue's channel.
  * @rxq: a queue with a pool, in its NAPI poll (ndo_xsk_wakeup fires its
@@ -215,8 +244,10 @@ static struct sk_buff *rxb_xsk_next(struct rxb_tx_src *src)
  *
  * The Tx engine copies each frame out of the umem into an skb for the
  * wire (the peer port's NIC, or the lower device) from the channel's Tx
- * queue (rxb_tx_burst()); it is synchronous, so each descriptor is
- * completed at once.  Counted on that Tx queue (tx<q>_packets, drops).
+ * queue (rxb_tx_burst()).  Inline that is synchronous, so each descriptor
+ * is completed at once; with an engine thread the descriptors are posted
+ * (rxb_xsk_post()) and completed by rxb_xdpq_reclaim() once the NIC sent
+ * them.  Counted on that Tx queue (tx<q>_packets, drops).
  *
  * Return: true when descriptors are left (the poll goes on).
  */
@@ -224,14 +255,17 @@ bool rxb_xsk_tx(struct rxb_rxq *rxq)
 {
 	struct rxb_xsk_src x = {
 		.src.next = rxb_xsk_next,
+		.src.post = rxb_xsk_post,
 		.src.drain = true,
+		.src.flush = true,
 		.pool = rxq->xsk,
 	};
 
 	rxb_tx_burst(rxq->rx->port, rxq->qid, &x.src);
 	if (x.n) {
 		xsk_tx_release(x.pool);
-		xsk_tx_completed(x.pool, x.n);
+		if (!x.posted)
+			xsk_tx_completed(x.pool, x.n);
 	}
 	if (xsk_uses_need_wakeup(x.pool))
 		xsk_set_tx_need_wakeup(x.pool);
@@ -432,6 +466,10 @@ static int rxb_xsk_disable(struct rxb_port *port, unsigned int q)
 			   q, err);
 		rxb_rx_stop(port);
 	}
+	/* Its Tx descriptors still on an XDP Tx ring: sent and completed
+	 * to it before it goes.
+	 */
+	rxb_xdpq_quiesce(port);
 	xsk_pool_dma_unmap(pool, 0);
 	return 0;
 }

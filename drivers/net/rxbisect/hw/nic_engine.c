@@ -11,7 +11,11 @@
  * transmit work, the TLS engine's and TSO, puts the segments on the wire
  * and reports completions (rxb_nic_tx_run()); the driver bounds the
  * frames in flight by its Tx ring.  Inline the driver does that work in
- * ndo_start_xmit.
+ * ndo_start_xmit.  The same thread reads each queue's XDP Tx ring (XDP_TX,
+ * ndo_xdp_xmit, AF_XDP zero-copy Tx: struct rxb_xdp_txd) once its doorbell
+ * rings (rxb_nic_xdpq_doorbell()), gathers each frame from host memory,
+ * puts it on the wire, writes back its head index and signals the queue's
+ * vector; the driver reclaims the frames in its NAPI poll.
  */
 #include <linux/kthread.h>
 #include <linux/netdevice.h>
@@ -380,6 +384,104 @@ static void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
 	__skb_queue_purge(out);
 }
 
+/* The largest frame the Tx engine gathers from an XDP Tx ring. */
+#define RXB_XDPQ_MAX_FRAME	(64 * 1024)
+
+/* One frame of queue @q's XDP Tx ring, from descriptor @head on (the
+ * tail at @tail): read it from host memory into a buffer of the NIC's,
+ * for the wire (@out).  Return: the descriptor after the frame's last.
+ */
+static u32 rxb_nic_xdpq_frame(struct rxb_nic *nic, unsigned int q, u32 head,
+			      u32 tail, struct sk_buff_head *out)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+	const struct rxb_xdp_txd *d;
+	struct sk_buff *skb = NULL;
+	u32 i, end, len = 0, dlen;
+	bool last = false;
+
+	for (end = head; end != tail && !last; end++) {
+		d = &tq->xring[end & tq->xmask];
+		len += le32_to_cpu(READ_ONCE(d->len));
+		last = !(le32_to_cpu(READ_ONCE(d->flags)) & RXB_XDP_TXD_F_MORE);
+	}
+	/* A frame cut by the tail, a runt or a giant: completed, dropped. */
+	if (last && len >= ETH_HLEN && len <= RXB_XDPQ_MAX_FRAME)
+		skb = alloc_skb(len, GFP_ATOMIC);
+	if (unlikely(!skb)) {
+		atomic64_inc(&tq->drops);
+		return end;
+	}
+	/* The DMA engine's reads of the buffers, in order. */
+	for (i = head; i != end && len; i++) {
+		d = &tq->xring[i & tq->xmask];
+		dlen = min(le32_to_cpu(READ_ONCE(d->len)), len);
+		skb_put_data(skb, phys_to_virt(le64_to_cpu(READ_ONCE(d->buf_addr))),
+			     dlen);
+		len -= dlen;
+	}
+	skb_set_queue_mapping(skb, q);
+	__skb_queue_tail(out, skb);
+	return end;
+}
+
+/* The XDP Tx ring of queue @q: its frames up to the tail the doorbell
+ * wrote, RXB_NIC_BH_BATCH at a time with bottom halves off, on the wire;
+ * after each batch the head written back and the queue's vector
+ * signalled (the driver's poll reclaims the frames).  Under
+ * @nic->tx_lock.  @engine: the caller is an engine thread.
+ */
+static void rxb_nic_xdpq_run(struct rxb_nic *nic, unsigned int q, bool engine)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+	u32 head = tq->xhead, tail, n;
+	struct sk_buff_head out;
+
+	if (!tq->xring)
+		return;
+	__skb_queue_head_init(&out);
+	/* Acquire: pairs with the release in rxb_nic_xdpq_doorbell(): the
+	 * descriptors are written before the tail that covers them.
+	 */
+	tail = smp_load_acquire(&tq->xtail);
+	while (head != tail) {
+		local_bh_disable();
+		rcu_read_lock();
+		rxb_nic_ctx_enter();
+		for (n = 0; head != tail && n < RXB_NIC_BH_BATCH; n++)
+			head = rxb_nic_xdpq_frame(nic, q, head, tail, &out);
+		if (engine)
+			atomic64_add(n, &tq->engine);
+		rxb_nic_tx_wire(nic, q, &out);
+		rxb_nic_ctx_exit();
+		tq->xhead = head;
+		/* Release: the frames have left their buffers before the
+		 * driver, reading the head, reclaims them.
+		 */
+		smp_store_release(tq->xwb, cpu_to_le32(head));
+		rxb_vec_event(&nic->vec[q], READ_ONCE(nic->coal_frames),
+			      READ_ONCE(nic->coal_usecs));
+		rcu_read_unlock();
+		local_bh_enable();
+		rxb_nic_bh_batch(nic, n);
+		cond_resched();
+	}
+}
+
+/* The XDP Tx rings whose doorbell rang, each up to its tail. */
+static void rxb_nic_xdpq_run_all(struct rxb_nic *nic, bool engine)
+{
+	unsigned long db;
+	unsigned int q;
+
+	/* Fully ordered: pairs with test_and_set_bit() in
+	 * rxb_nic_xdpq_doorbell(), after the tail it covers.
+	 */
+	while ((db = xchg(&nic->xdp_db, 0)))
+		for_each_set_bit(q, &db, RXB_MAX_QUEUES)
+			rxb_nic_xdpq_run(nic, q, engine);
+}
+
 /**
  * rxb_nic_tx_run() - the Tx engine: take the frames posted so far and do
  *	their transmit work, oldest first.
@@ -391,6 +493,7 @@ static void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
  * queue's run of frames at once; then each queue's completion.  Runs are
  * serialised by @nic->tx_lock, so that two engine threads (one replacing
  * the other), a stop's drain and the work item keep each queue's order.
+ * Then the XDP Tx rings whose doorbell rang (rxb_nic_xdpq_run()).
  * Process context.
  */
 static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
@@ -432,13 +535,113 @@ static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
 		rxb_nic_bh_batch(nic, n);
 		cond_resched();
 	}
+	rxb_nic_xdpq_run_all(nic, engine);
 	mutex_unlock(&nic->tx_lock);
+}
+
+/* Is anything posted to the Tx engine, or an XDP Tx doorbell rung? */
+static bool rxb_nic_tx_idle(struct rxb_nic *nic)
+{
+	return llist_empty(&nic->egress) && !READ_ONCE(nic->xdp_db);
 }
 
 /* Frames posted with no engine thread: run the Tx engine here. */
 static void rxb_nic_tx_work(struct work_struct *work)
 {
 	rxb_nic_tx_run(container_of(work, struct rxb_nic, tx_work), false);
+}
+
+/**
+ * rxb_nic_tx_drain() - driver: have the NIC finish the transmit work
+ *	posted so far, before the driver reclaims its rings.
+ * @nic: the NIC; its port down, no engine thread (rxb_nic_engine_stop()).
+ *
+ * Whatever the work item was to send is sent when this returns, and every
+ * XDP Tx ring whose doorbell rang is completed up to its tail.  Process
+ * context.
+ */
+void rxb_nic_tx_drain(struct rxb_nic *nic)
+{
+	flush_work(&nic->tx_work);
+	rxb_nic_tx_run(nic, false);
+}
+
+/**
+ * rxb_nic_xdpq_set() - driver: program the XDP Tx ring of queue @q.
+ * @nic: the NIC, before its port opens.
+ * @q: the queue, below RXB_MAX_QUEUES.
+ * @ring: the ring's descriptors, in host memory.
+ * @size: its size, a power of two.
+ * @wb: where the NIC writes back its head index.
+ *
+ * The ring's indices start at 0.
+ */
+void rxb_nic_xdpq_set(struct rxb_nic *nic, unsigned int q,
+		      const struct rxb_xdp_txd *ring, u32 size, __le32 *wb)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+
+	tq->xring = ring;
+	tq->xwb = wb;
+	tq->xmask = size - 1;
+	tq->xtail = 0;
+	tq->xhead = 0;
+	*wb = 0;
+}
+
+/**
+ * rxb_nic_xdpq_async() - does an XDP Tx ring doorbell of queue @q now go
+ *	to the Tx engine?
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES; its xmit lock held, within an RCU
+ *	read-side section that lasts until the doorbell.
+ *
+ * With an engine thread the driver posts its XDP frames to the queue's
+ * XDP Tx ring and the thread sends them.  With none the driver sends them
+ * itself, in its own context, as with every frame when the NIC runs
+ * inline, unless descriptors it rang are still to be sent (an engine
+ * thread has just stopped): the new ones go behind them, the work item
+ * sends them.
+ *
+ * Return: true when the driver is to post and ring.
+ */
+bool rxb_nic_xdpq_async(struct rxb_nic *nic, unsigned int q)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+
+	return tq->xring && (rcu_access_pointer(nic->engine) ||
+			     READ_ONCE(tq->xtail) != READ_ONCE(tq->xhead));
+}
+
+/**
+ * rxb_nic_xdpq_doorbell() - driver: the XDP Tx ring's tail register.
+ * @nic: the NIC.
+ * @q: the queue, below RXB_MAX_QUEUES; its xmit lock held, within the RCU
+ *	read-side section of rxb_nic_xdpq_async().
+ * @tail: the descriptor after the last one posted (free-running).
+ *
+ * The Tx engine sends the frames up to @tail, the engine thread's or, with
+ * none, the work item.  Bottom halves off.
+ */
+void rxb_nic_xdpq_doorbell(struct rxb_nic *nic, unsigned int q, u32 tail)
+{
+	struct rxb_nic_txq *tq = &nic->txq[q];
+	struct rxb_engine *eng;
+
+	/* Release: pairs with the acquire in rxb_nic_xdpq_run(). */
+	smp_store_release(&tq->xtail, tail);
+	/* Fully ordered: the tail before the bit; whoever sets it wakes the
+	 * Tx engine, which sleeps only after finding none set
+	 * (rxb_engine_fn()); an engine stopped meanwhile is drained by its
+	 * stop.
+	 */
+	if (test_and_set_bit(q, &nic->xdp_db))
+		return;
+	eng = rcu_dereference(nic->engine);
+	if (eng)
+		wake_up_process(eng->task);
+	else
+		schedule_work(&nic->tx_work);
 }
 
 /**
@@ -464,9 +667,10 @@ static int rxb_engine_fn(void *arg)
 		 * with wake_up_process() in rxb_nic_stall(), and in
 		 * rxb_nic_ctx_kick() after the driver set the doorbell
 		 * pending flag; with llist_add() in rxb_nic_tx_post() for
-		 * the Tx engine's queue.
+		 * the Tx engine's queue, and with test_and_set_bit() in
+		 * rxb_nic_xdpq_doorbell() for its XDP Tx rings.
 		 */
-		if (llist_empty(&eng->nic->egress) &&
+		if (rxb_nic_tx_idle(eng->nic) &&
 		    (READ_ONCE(eng->nic->engine_stall) ||
 		     (llist_empty(&eng->ingress) &&
 		      !rxb_nic_doorbells_pending(eng->nic)))) {
@@ -476,7 +680,7 @@ static int rxb_engine_fn(void *arg)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		if (!llist_empty(&eng->nic->egress))
+		if (!rxb_nic_tx_idle(eng->nic))
 			rxb_nic_tx_run(eng->nic, true);
 		if (READ_ONCE(eng->nic->engine_stall)) {
 			cond_resched();

@@ -350,14 +350,30 @@ struct rxb_nic_ctx {
  *	index, written under the queue's xmit lock.
  * @done: frames the NIC completed (sent, or dropped and counted): the
  *	consumer index, written under &struct rxb_nic.tx_lock, with release.
- * @engine: frames the engine thread took (ethtool -S tx<q>_engine).
- * @drops: frames the Tx engine dropped (its TSO failed), in tx<q>_drops.
+ * @engine: frames the engine thread took (ethtool -S tx<q>_engine), from
+ *	the driver's posts and from the queue's XDP Tx ring.
+ * @drops: frames the Tx engine dropped (its TSO failed, an XDP Tx
+ *	descriptor it could not send), in tx<q>_drops.
+ * @xring: the XDP Tx ring's base register (struct rxb_xdp_txd, in host
+ *	memory), or NULL: none (rxb_nic_xdpq_set()).
+ * @xwb: where the NIC writes back its head index of the XDP Tx ring
+ *	(host memory).
+ * @xmask: the XDP Tx ring's size, a power of two, minus one.
+ * @xtail: the XDP Tx ring's tail register, free-running: the doorbell
+ *	(rxb_nic_xdpq_doorbell()), written under the queue's xmit lock.
+ * @xhead: the descriptors of the XDP Tx ring the NIC completed,
+ *	free-running; written under &struct rxb_nic.tx_lock.
  */
 struct rxb_nic_txq {
 	u32 posted;
 	u32 done;
 	atomic64_t engine;
 	atomic64_t drops;
+	const struct rxb_xdp_txd *xring;
+	__le32 *xwb;
+	u32 xmask;
+	u32 xtail;
+	u32 xhead;
 } ____cacheline_aligned_in_smp;
 
 #define RXB_NIC_TXD_TLS	0x01	/* the TLS engine first (struct rxb_tls_txd) */
@@ -425,6 +441,8 @@ struct rxb_nic_txd {
  *	frames of a queue leave in the order they were posted.
  * @tx_work: runs the Tx engine while frames are posted with no engine
  *	thread (just after one stopped).
+ * @xdp_db: the XDP Tx rings whose doorbell rang since the Tx engine last
+ *	looked, bit q for queue q.
  * @txq: the transmit queues' registers.
  * @tls: the kTLS offload's context table (nic_tls.c).
  */
@@ -469,6 +487,7 @@ struct rxb_nic {
 	struct llist_head egress;
 	struct mutex tx_lock;	/* the Tx engine's runs */
 	struct work_struct tx_work;
+	unsigned long xdp_db;
 	struct rxb_nic_txq txq[RXB_MAX_QUEUES];
 	struct rxb_tls_table *tls;
 };

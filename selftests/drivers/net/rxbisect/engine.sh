@@ -16,7 +16,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 ping ps ethtool taskset chrt tc
-ktap_set_plan 16
+ktap_set_plan 22
 
 P=/sys/module/rxbisect/parameters
 last=$(($(nproc) - 1))
@@ -38,6 +38,18 @@ txsum() {
 # inflight IF: frames posted on IF's Tx rings and not completed now,
 # summed over its queues (tx<q>_inflight).
 inflight() { txsum "$1" inflight; }
+
+# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
+wait_drained() {
+	local i f
+	for i in {1..50}; do
+		f=$(inflight "$1")
+		[ "$f" = 0 ] && return 0
+		rxb_sleep 0.2
+	done
+	ktap_print_msg "$1: inflight ${f:-unknown}"
+	return 1
+}
 
 rxb_load queues=2 engine=cpu$last || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -68,7 +80,161 @@ ktap_test_result "the sending NIC's engine thread did the Tx work (tx<q>_engine 
 	eval '[ "$tso" = on ] && [ $((t1 - t0)) -gt 0 ] && [ $((p1 - p0)) -gt $((t1 - t0)) ] &&
 	      [ $((d1 - d0)) = 0 ]'
 
-# 5, 6: switching under traffic
+# 5-9: XDP transmit with the engine thread.  XDP_TX, ndo_xdp_xmit (a
+# redirect to the first port of a second rxbisect pair) and AF_XDP
+# zero-copy Tx post their frames to the Tx queue's XDP Tx ring, and the
+# NIC's engine thread (on CPU $last, test 1) gathers and sends them, its
+# work counted exactly in tx<q>_engine (the ports send nothing else: no
+# IPv6, static neighbours, the pings not answered); the frames arrive.  A
+# full ring refuses frames: the target's NAPI stalled (nothing reclaimed),
+# its 64-frame ring takes 64 of the 80 frames redirected to it, xdp_xmit
+# 64 and xdp_xmit_errors 16, and holds them (tx<q>_inflight: posted, not
+# reclaimed) until its NAPI runs again.  22: the page pools got every page
+# back, XDP_TX's included, once the module is unloaded.
+PROGS=$RXB_DIR/progs
+XSK=$PROGS/rxb_xsk
+rxb_pp_trace_start || ktap_print_msg "no trace instance for page_pool events"
+rxb_static_neigh rxb0 rxb1
+N=20
+
+# xdp_on IF PROG: PROG (progs/xdp_PROG.bpf.o) on IF.
+xdp_on() { rxb_ip "$1" -force link set dev "$1" xdpdrv obj "$PROGS/xdp_$2.bpf.o" sec xdp; }
+
+# settle IF FIELD COUNT: wait (up to 5 s) until IF's rx<q>_FIELD sum reaches
+# COUNT; prints the sum.
+settle() {
+	local i v
+	for i in {1..25}; do
+		v=$(rxb_qsum "$1" "$2")
+		[ "${v:-0}" -ge "$3" ] && break
+		rxb_sleep 0.2
+	done
+	echo "${v:-0}"
+}
+
+xdp_tx_case() {
+	local x0 e0 b0 x1 e1 b1 er
+	xdp_on rxb1 tx || { ktap_print_msg "cannot attach xdp_tx to rxb1"; return 1; }
+	x0=$(rxb_qsum rxb1 xdp_tx) e0=$(txsum rxb1 engine) b0=$(rxb_qsum rxb0 stack_packets)
+	rxb_ping "$NS0" "$RXB_IP1" $N -i 0.02 -W 0.1 >/dev/null
+	b1=$(settle rxb0 stack_packets $((b0 + N)))
+	x1=$(rxb_qsum rxb1 xdp_tx) e1=$(txsum rxb1 engine) er=$(rxb_qsum rxb1 xdp_tx_errors)
+	rxb_ip rxb1 link set dev rxb1 xdpdrv off
+	ktap_print_msg "XDP_TX: xdp_tx +$((x1 - x0)) (errors $er), rxb1 tx_engine +$((e1 - e0)), rxb0 stack +$((b1 - b0))"
+	XTX_ENGINE=$((e1 - e0))
+	[ $((x1 - x0)) = $N ] && [ "$er" = 0 ] && [ $((b1 - b0)) = $N ]
+}
+
+redirect_case() {
+	local l r0 p0 e0 r1 p1 e1 pe
+	ip -n "$NS1" link add rxr0 index 1000 type rxbisect || return 1
+	l=$(ip -n "$NS1" -o link show rxr0) || return 1
+	[[ $l =~ rxr0@([a-z0-9]+): ]] || return 1
+	ip -n "$NS1" link set dev "${BASH_REMATCH[1]}" name rxr1 || return 1
+	RXB_NS[rxr0]=$NS1 RXB_NS[rxr1]=$NS1
+	# the receiving end takes frames with XDP_PASS
+	rxb_ip rxr0 link set rxr0 up && rxb_ip rxr1 link set rxr1 up || return 1
+	xdp_on rxb1 redirect || { ktap_print_msg "cannot attach xdp_redirect to rxb1"; return 1; }
+	r0=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
+	p0=$(txsum rxr0 xdp_xmit) e0=$(txsum rxr0 engine)
+	rxb_ping "$NS0" "$RXB_IP1" $N -i 0.02 -W 0.1 >/dev/null
+	for i in {1..25}; do
+		r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
+		[ $((r1 - r0)) -ge $N ] && break
+		rxb_sleep 0.2
+	done
+	p1=$(txsum rxr0 xdp_xmit) e1=$(txsum rxr0 engine) pe=$(txsum rxr0 xdp_xmit_errors)
+	ktap_print_msg "ndo_xdp_xmit: rxr0 xdp_xmit +$((p1 - p0)) (errors $pe), tx_engine +$((e1 - e0)), rxr1 rx +$((r1 - r0))"
+	[ $((p1 - p0)) = $N ] && [ "$pe" = 0 ] && [ $((r1 - r0)) = $N ] && [ $((e1 - e0)) = $N ]
+}
+
+ring_full_case() {
+	local r0 p0 pe0 r1 p1 pe1 f q
+	rxb_in rxr0 ethtool -G rxr0 tx 64 || return 1
+	for q in 0 1; do rxb_knob_set rxr0 $q stall 1; done
+	r0=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
+	p0=$(txsum rxr0 xdp_xmit) pe0=$(txsum rxr0 xdp_xmit_errors)
+	rxb_ping "$NS0" "$RXB_IP1" 80 -i 0.01 -W 0.1 >/dev/null
+	for i in {1..25}; do
+		r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
+		[ $((r1 - r0)) -ge 64 ] && break
+		rxb_sleep 0.2
+	done
+	rxb_sleep 0.3
+	r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
+	p1=$(txsum rxr0 xdp_xmit) pe1=$(txsum rxr0 xdp_xmit_errors) f=$(inflight rxr0)
+	for q in 0 1; do rxb_knob_set rxr0 $q stall 0; done
+	ktap_print_msg "full ring: rxr0 xdp_xmit +$((p1 - p0)), xdp_xmit_errors +$((pe1 - pe0)), rxr1 rx +$((r1 - r0)), in flight $f; after the stall: $(inflight rxr0)"
+	[ $((p1 - p0)) = 64 ] && [ $((pe1 - pe0)) = 16 ] && [ $((r1 - r0)) = 64 ] && [ "$f" = 64 ] &&
+		wait_drained rxr0
+}
+
+# The receiver of af_xdp.sh's transmit case, in rxb0's namespace.
+UDP_RECV='
+import socket, struct, sys, time
+n = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 1 << 22)	# SO_RCVBUFFORCE
+s.bind(("0.0.0.0", 9))
+s.settimeout(0.2)
+open(sys.argv[2], "w").close()
+seen, bad, end = set(), 0, time.time() + 30
+while len(seen) < n and time.time() < end:
+    try:
+        d = s.recv(65536)
+    except socket.timeout:
+        continue
+    seq, cnt = struct.unpack(">II", d[4:12]) if len(d) >= 12 else (n, 0)
+    if d[:4] != b"RXSK" or cnt != n or seq >= n or \
+       any(d[i] != (seq + i) & 0xff for i in range(12, len(d))):
+        bad += 1
+        continue
+    seen.add(seq)
+print("rxb0 received %d of %d datagrams intact, %d bad" % (len(seen), n, bad))
+sys.exit(0 if len(seen) == n and not bad else 1)
+'
+xsk_tx_case() {
+	local pid i rc=0 out ready=$RXB_TMP/uready mac e0 e1
+	mac=$(rxb_mac rxb0) || return 1
+	rm -f "$ready"
+	ip netns exec "$NS0" timeout 60 $RXB_PY -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
+	pid=$!
+	for i in {1..100}; do
+		[ -e "$ready" ] && break
+		rxb_sleep 0.1
+	done
+	e0=$(rxb_snap rxb1 && echo "${RXB_S[tx1_engine]}")
+	out=$(ip netns exec "$NS1" timeout 60 "$XSK" xmit -i rxb1 -q 1 -z -a "$RXB_IP1" \
+		-d "$RXB_IP0" -D "$mac" -p 9 -s 4242 -n $N -l 200 -g 2000 -t 20 2>&1) || rc=1
+	wait $pid || rc=1
+	e1=$(rxb_snap rxb1 && echo "${RXB_S[tx1_engine]}")
+	ktap_print_msg "$out; $(cat "$RXB_TMP/udp.out"); rxb1 tx1_engine +$((e1 - e0))"
+	[ $rc = 0 ] && [ $((e1 - e0)) = $N ]
+}
+
+if [ -e "$PROGS/xdp_tx.bpf.o" ] && [ -e "$PROGS/xdp_redirect.bpf.o" ] &&
+   ip link help 2>&1 | grep -q xdpdrv; then
+	XTX_ENGINE=
+	ktap_test_result "engine: XDP_TX frames go back out of rxb1 (xdp_tx $N, rxb0's stack gets $N)" xdp_tx_case
+	ktap_test_result "engine: rxb1's engine thread sent the XDP_TX frames (tx<q>_engine +$N)" \
+		[ "$XTX_ENGINE" = $N ]
+	ktap_test_result "engine: ndo_xdp_xmit to a second pair: posted, sent by rxr0's engine thread (xdp_xmit $N, tx<q>_engine +$N, rxr1 gets $N)" \
+		redirect_case
+	ktap_test_result "engine: a full XDP Tx ring (64, NAPI stalled) takes 64 of 80 (xdp_xmit_errors 16), all reclaimed after" \
+		ring_full_case
+	rxb_ip rxb1 link set dev rxb1 xdpdrv off
+	ip -n "$NS1" link del rxr0 2>/dev/null
+else
+	for i in 1 2 3 4; do ktap_test_skip "engine: XDP transmit" "progs/ not built or ip has no XDP"; done
+fi
+if [ -x "$XSK" ]; then
+	ktap_test_result "engine: AF_XDP zero-copy Tx on rxb1 queue 1: $N datagrams reach rxb0 intact, sent by its engine thread (tx1_engine +$N)" \
+		xsk_tx_case
+else
+	ktap_test_skip "engine: AF_XDP zero-copy Tx" "progs/rxb_xsk is not built"
+fi
+
+# 10, 11: switching under traffic
 rxb_iperf_start "$RXB_TMP/sw.json" 10 || rxb_bail "iperf3 did not start"
 rxb_sleep 1
 ok=1
@@ -81,7 +247,7 @@ wait "$RXB_IPERF_PID"
 ktap_test_result "the TCP stream survived the switches" \
 	rxb_iperf_check "$RXB_TMP/sw.json" $? "TCP across engine switches"
 
-# 7, 8
+# 12, 13
 echo inline > $P/engine
 ktap_test_result "engine=inline: no engine thread left" [ -z "$(engine_cpus)" ]
 t0=$(txsum rxb0 engine) p0=$(txsum rxb0 packets)
@@ -92,7 +258,7 @@ ktap_print_msg "inline: ping exit $rc, rxb0 tx_engine +$((t1 - t0)), tx_packets 
 ktap_test_result "engine=inline: the sender does the Tx work (tx<q>_engine unchanged)" \
 	eval '[ $rc = 0 ] && [ $((t1 - t0)) = 0 ] && [ $((p1 - p0)) -ge 5 ]'
 
-# 9: invalid placements
+# 14: invalid placements
 bad=0
 for v in cpu99 cpu$((last + 1)) foo "" 3 -1; do
 	echo "$v" > $P/engine 2>/dev/null && { ktap_print_msg "engine '$v' accepted"; bad=1; }
@@ -100,7 +266,7 @@ done
 ktap_test_result "invalid engine values refused, value kept" \
 	[ $bad = 0 -a "$(cat $P/engine)" = inline ]
 
-# 10-13: backpressure.  rxb0's Tx ring at 64 frames, both engines on
+# 15-18: backpressure.  rxb0's Tx ring at 64 frames, both engines on
 # CPU 0, held off it by a real-time hog, the test and its senders on CPU
 # $last.  With no qdisc (noqueue, the default) a full ring drops, counted;
 # with one (mq) the queue stops with 64 frames posted and the engine's
@@ -130,18 +296,6 @@ hog_stop() {
 	wait "$HOG" 2>/dev/null
 	[ -z "$FS0" ] || echo "$FS0" > $FS
 	echo "$RT0" > $RT
-}
-
-# wait_drained IF: wait (up to 10 s) until nothing is in flight on IF.
-wait_drained() {
-	local i f
-	for i in {1..50}; do
-		f=$(inflight "$1")
-		[ "$f" = 0 ] && return 0
-		rxb_sleep 0.2
-	done
-	ktap_print_msg "$1: inflight ${f:-unknown}"
-	return 1
 }
 
 # blast_hogged: UDP datagrams from rxb0 with the engines held off; sets
@@ -200,7 +354,7 @@ wait "$RXB_IPERF_PID"
 ktap_test_result "TCP through the 64-frame Tx ring, the engine held off for 1 s" \
 	rxb_iperf_check "$RXB_TMP/ring.json" $? "TCP, 64-frame Tx ring"
 
-# 14, 15, 16: frames in the ingress queue and posted to the Tx engine at
+# 19, 20, 21: frames in the ingress queue and posted to the Tx engine at
 # teardown are not leaked: both links go down with the engines held off
 # (rxb1's ingress queue full of frames, frames posted on rxb0), which
 # processes and sends them (tx<q>_inflight 0); then unload with the engine
@@ -222,5 +376,6 @@ ktap_test_result "link down sent what was posted (tx<q>_inflight 0)" \
 	eval '[ "${f:-0}" -gt 0 ] && [ "$(inflight rxb0)" = 0 ]'
 taskset -pc "0-$last" $$ >/dev/null
 ktap_test_result "unload with the engine running" rxb_unload
+rxb_pp_released_result 15
 
 ktap_finished
