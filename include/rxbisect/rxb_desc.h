@@ -44,6 +44,44 @@ static inline u8 rxb_gen(u32 idx, unsigned int order)
 }
 
 /*
+ * Timestamps (RXB_TSTAMP).  The NIC has a clock, one per port, a
+ * free-running 64-bit count of nanoseconds that the driver reads, writes,
+ * steps and trims through the NIC's time registers and exposes as a PTP
+ * hardware clock.  The timestamp unit reads it when a frame reaches the
+ * NIC, before the ingress FIFO and any ring work, and every record the NIC
+ * writes to host memory to report a received frame carries that time in a
+ * little-endian 64-bit @tstamp field, whatever the ring model: struct
+ * rxb_cqe, struct rxb_bxe, struct rxb_enso_hdr and struct rxb_ceio_fetch
+ * each grew by exactly RXB_TSTAMP_LEN bytes for it, written in the same
+ * store sequence as the rest of the record, before its done bit (as
+ * mlx5's CQE carries a timestamp in every completion).  Every frame is
+ * stamped; whether software reports the stamps is the driver's setting.
+ *
+ * Transmit: a frame posted with a stamp request carries a nonzero tag;
+ * when it has left the port the NIC writes the clock's time and then the
+ * tag into the transmit timestamp record (struct rxb_tx_tstamp) whose bus
+ * address the driver wrote into the NIC's write-back register.
+ */
+#define RXB_TSTAMP_LEN	8	/* bytes of a record's @tstamp */
+
+/**
+ * struct rxb_tx_tstamp - the transmit timestamp write-back record, in host
+ * memory, written by the NIC, read by the driver.
+ *
+ * The NIC writes @ns, then @tag with release; the driver reads @tag with
+ * acquire and, when it is the tag it posted the frame with, @ns.
+ */
+struct rxb_tx_tstamp {
+	/** @ns: [0] The NIC clock's time when the frame left. */
+	__le64 ns;
+	/** @tag: [8] The stamp request's tag (nonzero). */
+	__le32 tag;
+	/** @reserved: [12] Zero. */
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct rxb_tx_tstamp) == 16);
+
+/*
  * The register space (BAR) of a receive context.
  *
  * The NIC exposes each receive context's registers as pages of
@@ -339,8 +377,14 @@ struct rxb_cqe {
 	 * what software polls.
 	 */
 	u8 flags;
+	/**
+	 * @tstamp: [16] The NIC clock's time at the frame's arrival, in
+	 * nanoseconds (RXB_TSTAMP; 0 in an entry without a packet).
+	 */
+	__le64 tstamp;
 } __packed;
-static_assert(sizeof(struct rxb_cqe) == 16);
+static_assert(sizeof(struct rxb_cqe) == 16 + RXB_TSTAMP_LEN);
+static_assert(offsetof(struct rxb_cqe, tstamp) % 8 == 0);
 static_assert(offsetof(struct rxb_cqe, csum) % 4 == 0);
 static_assert(offsetof(struct rxb_cqe, buf_off) == 12);
 
@@ -387,10 +431,16 @@ struct rxb_bxe {
 	u8 flags;
 	/** @reserved1: [24] Must be zero: pads the entry to half a cache line. */
 	__le64 reserved1;
+	/**
+	 * @tstamp: [32] Arrival time of the packet (RXB_TSTAMP), with
+	 * RXB_BXE_F_PKT; 0 otherwise.
+	 */
+	__le64 tstamp;
 } __packed;
-static_assert(sizeof(struct rxb_bxe) == 32);
+static_assert(sizeof(struct rxb_bxe) == 32 + RXB_TSTAMP_LEN);
 static_assert(offsetof(struct rxb_bxe, csum) % 4 == 0);
 static_assert(offsetof(struct rxb_bxe, reserved1) % 8 == 0);
+static_assert(offsetof(struct rxb_bxe, tstamp) % 8 == 0);
 
 /*
  * rxBisect's registers (hw/models/rxbisect.c, drv/models/rxbisect.c;
@@ -814,8 +864,10 @@ struct rxb_enso_hdr {
 	__le32 csum;
 	/** @reserved1: [12] Zero. */
 	__le32 reserved1;
+	/** @tstamp: [16] Arrival time of the frame (RXB_TSTAMP). */
+	__le64 tstamp;
 } __packed;
-static_assert(sizeof(struct rxb_enso_hdr) == 16);
+static_assert(sizeof(struct rxb_enso_hdr) == 16 + RXB_TSTAMP_LEN);
 
 /**
  * struct rxb_enso_pipe_regs - Ensō: a pipe's register block (library: the
@@ -1058,8 +1110,13 @@ struct rxb_ceio_fetch {
 	__le32 flow;
 	/** @reserved: [24] Zero. */
 	__le64 reserved;
+	/**
+	 * @tstamp: [32] NIC: arrival time of the frame (RXB_TSTAMP), taken
+	 * when it reached the NIC, before it went to the memory tier.
+	 */
+	__le64 tstamp;
 } __packed;
-static_assert(sizeof(struct rxb_ceio_fetch) == 32);
+static_assert(sizeof(struct rxb_ceio_fetch) == 32 + RXB_TSTAMP_LEN);
 
 /**
  * struct rxb_ceio_regs - CEIO: a queue's slow-path registers.

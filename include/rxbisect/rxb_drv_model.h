@@ -119,6 +119,8 @@ struct rxb_drv_ops {
  * @cookie: the buffer's environment handle (see struct rxb_buf).
  * @len: bytes of packet data at the start of the buffer.
  * @hash: RSS hash reported by the NIC.
+ * @ts: the frame's arrival time on the NIC's clock, in nanoseconds, as
+ *	its record reported it (rxb_desc.h, RXB_TSTAMP).
  * @csum: checksum reported by the NIC, valid with RXB_CQE_F_CSUM.
  * @flags: RXB_CQE_F_* bits reported by the NIC, less the done bit.
  * @pool_q: queue whose pool the buffer came from.
@@ -139,6 +141,7 @@ struct rxb_pkt {
 	void *cookie;
 	u32 len;
 	u32 hash;
+	u64 ts;
 	u32 csum;
 	u8 flags;
 	u16 pool_q;

@@ -50,10 +50,14 @@ struct rxb_nicmem;
  *	receive context: a new model instance starts with an empty one.
  * @flow_new: this frame's flow was learned by this frame.
  * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ * @ts: the NIC clock's time when the frame arrived (nanoseconds), taken
+ *	before any ring work; the model writes it into the record that
+ *	reports the frame (rxb_desc.h: every record's @tstamp).
  */
 struct rxb_frame {
 	const void *data;
 	unsigned int len;
+	u64 ts;
 	u32 hash;
 	u32 flow;
 	bool flow_new;

@@ -556,7 +556,7 @@ static void test_fetch_ring(const void *arg)
 	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DATA_WR), data);
 	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DESC_RD) - rd0,
 		  6 * sizeof(struct rxb_ceio_fetch));
-	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_META_WR) - wr0, 6 * 16);
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_META_WR) - wr0, 6 * (16 + RXB_TSTAMP_LEN));
 	EXPECT_EQ(atomic64_read(&rxb_env_nicmem_get(t.env)->fetched), data);
 	/* No fast completion: each poll and rx_pending read slow_tail. */
 	ktap_diag("%s: %llu MMIO bytes read", async ? "async" : "sync",

@@ -504,7 +504,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
 		bytes = rxb_tx_bql_bytes(port, q, skb);
-		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes)) {
+		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes, 0)) {
 			rxb_xmit_one(port, skb);
 			return NETDEV_TX_OK;
 		}

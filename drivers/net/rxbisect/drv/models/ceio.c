@@ -216,6 +216,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 	pkt->cookie = q->fetch_cookie[i];
 	pkt->len = le16_to_cpu(fd->pkt_len);
 	pkt->hash = le32_to_cpu(fd->rss_hash);
+	pkt->ts = le64_to_cpu(fd->tstamp);
 	pkt->flags = fd->hash_flags & (RXB_CQE_F_L4_HASH | RXB_CQE_F_L3_HASH);
 	if (flags & RXB_CEIO_FETCH_ERR) {
 		pkt->flags |= RXB_CQE_F_DMA_ERR;

@@ -129,6 +129,7 @@ static inline u32 rxb_cring_read(const struct rxb_cring *cr, u32 idx,
 
 	pkt->len = le16_to_cpu(cqe->pkt_len);
 	pkt->hash = le32_to_cpu(cqe->rss_hash);
+	pkt->ts = le64_to_cpu(cqe->tstamp);
 	pkt->csum = le32_to_cpu(cqe->csum);
 	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
 	pkt->offset = 0;

@@ -240,6 +240,7 @@ static int enso_read_pipe(struct rxb_model *m, struct enso_q *q,
 		pkts[n] = (struct rxb_pkt) {
 			.len = len,
 			.hash = le32_to_cpu(h->rss_hash),
+			.ts = le64_to_cpu(h->tstamp),
 			.csum = le32_to_cpu(h->csum),
 			.flags = h->flags,
 			.pool_q = 0,

@@ -146,6 +146,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			}
 			p->len = le16_to_cpu(e->pkt_len);
 			p->hash = le32_to_cpu(e->rss_hash);
+			p->ts = le64_to_cpu(e->tstamp);
 			p->csum = le32_to_cpu(e->csum);
 			p->flags = flags & (RXB_CQE_F_L4_HASH |
 					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |

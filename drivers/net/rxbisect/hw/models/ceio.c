@@ -118,6 +118,7 @@ struct ceio_slow {
 	u32 hash;
 	u32 flow;
 	u8 hash_flags;
+	u64 ts;			/* arrival time (struct rxb_frame.ts) */
 };
 
 struct ceio_hw;
@@ -386,11 +387,13 @@ static void ceio_fetch_done(struct rxb_nicmem_fetch *f)
 		flags |= RXB_CEIO_FETCH_ERR;
 	/* The tier's bytes cross the bus now, not on arrival. */
 	rxb_hw_pcie(m, r->qi, RXB_PCIE_DATA_WR, f->len);
-	rxb_hw_pcie(m, r->qi, RXB_PCIE_META_WR, 16);
+	/* The write-back (16 bytes) and the stamp. */
+	rxb_hw_pcie(m, r->qi, RXB_PCIE_META_WR, 16 + RXB_TSTAMP_LEN);
 	fd->pkt_len = cpu_to_le16(e->len);
 	fd->hash_flags = e->hash_flags;
 	fd->rss_hash = cpu_to_le32(e->hash);
 	fd->flow = cpu_to_le32(e->flow);
+	fd->tstamp = cpu_to_le64(e->ts);
 	/* Release: the frame in the buffer and the write-back before the
 	 * done mark.  Pairs with the acquire in ceio_fetch_flags() (driver).
 	 */
@@ -434,6 +437,7 @@ static int ceio_slow_rx(struct ceio_hw *ce, struct ceio_hw_q *q,
 	e->hash = f->hash;
 	e->flow = f->flow;
 	e->hash_flags = f->hash_flags;
+	e->ts = f->ts;
 	q->slow_tail++;
 	/* Release: the entry before the tail the driver reads. */
 	smp_store_release(&q->regs->slow.slow_tail, q->slow_tail);

@@ -274,6 +274,7 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		.flags = flags,
 		.rss_hash = cpu_to_le32(f->hash),
 		.csum = cpu_to_le32(csum),
+		.tstamp = cpu_to_le64(f->ts),
 	};
 	/* A flit never straddles the pipe's end: nor does the header. */
 	rxb_hw_dma_put(m, &hdr, sizeof(hdr), p->addr + p->tail * RXB_ENSO_FLIT);

@@ -129,6 +129,7 @@ static void rxbisect_bx_write(struct rxbisect_hw *rb, unsigned int b, u32 idx,
 	e->ax_ring = cpu_to_le16(a);
 	e->reserved0 = 0;
 	e->reserved1 = 0;
+	e->tstamp = cpu_to_le64(f ? f->ts : 0);
 	/* Release: the frame copied by dma_write() and the fields above are
 	 * visible before the done bit.  Pairs with the acquire in
 	 * rxbisect_poll() and rxbisect_rx_pending() (driver).
