@@ -369,6 +369,66 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 #define RXB_ETHTOOL_RX_RING_COUNT(fn)
 #endif
 
+/* 6.11: ethtool_ops.get_ts_info takes struct kernel_ethtool_ts_info, the
+ * uAPI struct ethtool_ts_info before; the driver fills either by name.
+ */
+#ifdef HAVE_KERNEL_ETHTOOL_TS_INFO
+#define rxb_ethtool_ts_info	kernel_ethtool_ts_info
+#else
+#define rxb_ethtool_ts_info	ethtool_ts_info
+#endif
+
+/* 6.6: ndo_hwtstamp_get/set (struct kernel_hwtstamp_config, an extack);
+ * before, SIOCSHWTSTAMP/SIOCGHWTSTAMP reach ndo_eth_ioctl with the uAPI
+ * struct hwtstamp_config in user memory.  RXB_NDO_HWTSTAMP(get, set,
+ * ioctl) in a struct net_device_ops initializer sets whichever the kernel
+ * calls.
+ */
+#ifdef HAVE_NDO_HWTSTAMP
+#define RXB_HWTSTAMP_DEFINE(get, set)					\
+static int get##_ndo(struct net_device *dev,				\
+		     struct kernel_hwtstamp_config *c)			\
+{									\
+	c->flags = 0;							\
+	get(dev, &c->tx_type, &c->rx_filter);				\
+	return 0;							\
+}									\
+static int set##_ndo(struct net_device *dev,				\
+		     struct kernel_hwtstamp_config *c,			\
+		     struct netlink_ext_ack *extack)			\
+{									\
+	return set(dev, c->flags, c->tx_type, &c->rx_filter, extack);	\
+}
+#define RXB_NDO_HWTSTAMP(get, set)					\
+	.ndo_hwtstamp_get = get##_ndo, .ndo_hwtstamp_set = set##_ndo,
+#else
+#define RXB_HWTSTAMP_DEFINE(get, set)					\
+static int get##_ioctl(struct net_device *dev, struct ifreq *ifr,	\
+		       int cmd)						\
+{									\
+	struct hwtstamp_config c;					\
+	int err;							\
+									\
+	switch (cmd) {							\
+	case SIOCSHWTSTAMP:						\
+		if (copy_from_user(&c, ifr->ifr_data, sizeof(c)))	\
+			return -EFAULT;					\
+		err = set(dev, c.flags, c.tx_type, &c.rx_filter, NULL);	\
+		if (err)						\
+			return err;					\
+		break;							\
+	case SIOCGHWTSTAMP:						\
+		c.flags = 0;						\
+		get(dev, &c.tx_type, &c.rx_filter);			\
+		break;							\
+	default:							\
+		return -EOPNOTSUPP;					\
+	}								\
+	return copy_to_user(ifr->ifr_data, &c, sizeof(c)) ? -EFAULT : 0; \
+}
+#define RXB_NDO_HWTSTAMP(get, set)	.ndo_eth_ioctl = get##_ioctl,
+#endif
+
 /* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
  * driver fills the newer structures on every kernel (the fields it uses
  * are defined here on older ones); rxb_netdev_set_stat_ops() installs the

@@ -460,6 +460,7 @@ static void rxb_tx_done(void *arg, unsigned int q, unsigned int frames,
 	struct rxb_txq_stats *ts = &port->txs[q];
 
 	netdev_tx_completed_queue(txq, frames, bytes);
+	rxb_ptp_tx_done(port);
 	/* Pairs with smp_mb__after_atomic() in rxb_tx_maybe_stop(): the
 	 * consumer index the NIC advanced before this is seen by an xmit
 	 * that stops the queue after the test below.  A port going down
@@ -488,7 +489,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	unsigned int q = skb_get_queue_mapping(skb);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
 	struct sk_buff_head out;
-	u32 bytes;
+	u32 bytes, tag = 0;
 
 	/* The ring full: with no qdisc to hold the frame, drop it; else
 	 * the queue was stopped (or the ring shrank, ethtool -G tx).
@@ -502,10 +503,20 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (rxb_tx_maybe_stop(port, txq, q))
 			return NETDEV_TX_BUSY;
 	}
+	skb_tx_timestamp(skb);
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
 		bytes = rxb_tx_bql_bytes(port, q, skb);
-		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes, 0)) {
+		if (unlikely(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP))
+			tag = rxb_ptp_tx_request(port, skb);
+		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes, tag)) {
 			rxb_xmit_one(port, skb);
+			/* Inline, the frame has left: the timestamp unit
+			 * writes its stamp back, the completion reads it.
+			 */
+			if (tag) {
+				rxb_nic_tx_tstamp(port->nic, tag);
+				rxb_ptp_tx_done(port);
+			}
 			return NETDEV_TX_OK;
 		}
 		/* The doorbell: the NIC's engine thread does the rest. */
@@ -568,6 +579,7 @@ static int rxb_stop(struct net_device *dev)
 	rxb_carrier_update(dev);
 	rxb_nic_engine_stop(port->nic, NULL);
 	rxb_rx_stop(port);
+	rxb_ptp_tx_flush(port);
 	return 0;
 }
 
@@ -888,6 +900,7 @@ static void rxb_uninit(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
+	rxb_ptp_fini(port);
 	list_del_init(&port->list);
 }
 
@@ -955,8 +968,11 @@ static int rxb_init(struct net_device *dev)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
 	rxb_nic_set_tx_done(port->nic, rxb_tx_done, port);
-	return 0;
+	return rxb_ptp_init(port);
 }
+
+/* SIOCSHWTSTAMP/SIOCGHWTSTAMP, through whichever ndo the kernel has. */
+RXB_HWTSTAMP_DEFINE(rxb_ptp_get, rxb_ptp_set)
 
 static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_init		= rxb_init,
@@ -973,6 +989,7 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_bpf		= rxb_xdp_bpf,
 	.ndo_xdp_xmit		= rxb_xdp_xmit,
 	.ndo_xsk_wakeup		= rxb_xsk_wakeup,
+	RXB_NDO_HWTSTAMP(rxb_ptp_get, rxb_ptp_set)
 	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 

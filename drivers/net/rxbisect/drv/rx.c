@@ -264,6 +264,7 @@ static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_COMPLETE;
 		skb->csum = (__force __wsum)p->csum;
 	}
+	rxb_ptp_rx(rxq->rx->port, skb, p->ts);
 	if (unlikely((p->flags & RXB_CQE_F_TLS_META) == RXB_CQE_F_TLS_META))
 		rxb_tls_rx_meta(rxq->rx->port, skb, p->hash);
 	rxq->poll_pkts++;
