@@ -651,20 +651,73 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
  * Up to 6.2 there is nothing to advertise.
  */
 #ifdef HAVE_XDP_FEATURES
-static inline void rxb_xdp_set_features(struct net_device *dev)
+static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
 {
-	/* Zero-copy AF_XDP on the ring models that can (xsk.c); multi-buffer
-	 * frames in (scatter buffers, rx.c) and out (ndo_xdp_xmit builds an
-	 * skb with the frame's fragments).
+	/* Zero-copy AF_XDP where the ring model and the configuration take
+	 * it (@zc, xsk.c); multi-buffer frames in (scatter buffers, rx.c)
+	 * and out (ndo_xdp_xmit builds an skb with the frame's fragments).
+	 * A change is announced (netdev netlink, NETDEV_XDP_FEAT_CHANGE).
 	 */
-	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-			    NETDEV_XDP_ACT_NDO_XMIT |
-			    NETDEV_XDP_ACT_XSK_ZEROCOPY |
-			    NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT_SG;
+	xdp_set_features_flag(dev, NETDEV_XDP_ACT_BASIC |
+			      NETDEV_XDP_ACT_REDIRECT |
+			      NETDEV_XDP_ACT_NDO_XMIT |
+			      (zc ? NETDEV_XDP_ACT_XSK_ZEROCOPY : 0) |
+			      NETDEV_XDP_ACT_RX_SG |
+			      NETDEV_XDP_ACT_NDO_XMIT_SG);
 }
 #else
-static inline void rxb_xdp_set_features(struct net_device *dev)
+static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
 {
+}
+#endif
+
+/* 6.3: XDP metadata kfuncs, a driver's struct xdp_metadata_ops; 6.5: the
+ * RSS hash with its type.  RXB_XDP_METADATA_OPS_DEFINE(ts, hash) defines
+ * rxb_xdp_set_metadata_ops(dev), which installs ops calling the driver's
+ * ts(xdp, &ns) and hash(xdp, &hash, &family, &l4proto) where the kernel
+ * has them, and does nothing before.
+ */
+#ifdef HAVE_XDP_METADATA_OPS
+static inline enum xdp_rss_hash_type rxb_xdp_rss_type(u8 family, u8 l4)
+{
+	if (family == 4)
+		return l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV4_TCP :
+		       l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV4_UDP :
+		       XDP_RSS_TYPE_L3_IPV4;
+	if (family == 6)
+		return l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV6_TCP :
+		       l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV6_UDP :
+		       XDP_RSS_TYPE_L3_IPV6;
+	return XDP_RSS_TYPE_L2;
+}
+
+#define RXB_XDP_METADATA_OPS_DEFINE(ts, hash)				\
+static int rxb_xmo_rx_timestamp(const struct xdp_md *ctx, u64 *ns)	\
+{									\
+	return ts((const struct xdp_buff *)ctx, ns);			\
+}									\
+static int rxb_xmo_rx_hash(const struct xdp_md *ctx, u32 *h,		\
+			   enum xdp_rss_hash_type *type)		\
+{									\
+	u8 family, l4;							\
+	int err = hash((const struct xdp_buff *)ctx, h, &family, &l4);	\
+									\
+	if (!err)							\
+		*type = rxb_xdp_rss_type(family, l4);			\
+	return err;							\
+}									\
+static const struct xdp_metadata_ops rxb_xdp_metadata_ops = {		\
+	.xmo_rx_timestamp	= rxb_xmo_rx_timestamp,			\
+	.xmo_rx_hash		= rxb_xmo_rx_hash,			\
+};									\
+void rxb_xdp_set_metadata_ops(struct net_device *dev)			\
+{									\
+	dev->xdp_metadata_ops = &rxb_xdp_metadata_ops;			\
+}
+#else
+#define RXB_XDP_METADATA_OPS_DEFINE(ts, hash)				\
+void rxb_xdp_set_metadata_ops(struct net_device *dev)			\
+{									\
 }
 #endif
 

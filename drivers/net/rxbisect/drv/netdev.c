@@ -762,6 +762,7 @@ static void rxb_reconf_commit(struct rxb_reconf *rc)
 		rxb_rx_start(port, rc->rx);
 	port->cfg = rc->cfg;
 	rxb_nic_tls_set_size(port->nic, port->cfg.mp.tls_contexts);
+	rxb_xdp_set_features(port->dev, rxb_xsk_zc_ok(port, &port->cfg));
 }
 
 /**
@@ -845,6 +846,7 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 	rxb_rx_buf_layout(&cfg, &new);
 	if (old.order == new.order && old.segs == new.segs) {
 		port->cfg.mtu = mtu;
+		rxb_xdp_set_features(dev, rxb_xsk_zc_ok(port, &port->cfg));
 		goto out;
 	}
 	/* No frame longer than the new buffers once they are posted; a
@@ -968,6 +970,7 @@ static int rxb_init(struct net_device *dev)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
 	rxb_nic_set_tx_done(port->nic, rxb_tx_done, port);
+	rxb_xdp_set_features(dev, rxb_xsk_zc_ok(port, &port->cfg));
 	return rxb_ptp_init(port);
 }
 
@@ -1010,6 +1013,7 @@ static void rxb_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &rxb_netdev_ops;
 	dev->ethtool_ops = &rxb_ethtool_ops;
+	rxb_xdp_set_metadata_ops(dev);
 	rxb_netdev_set_stat_ops(dev, &rxb_stat_ops);
 	rxb_netdev_set_queue_mgmt_ops(dev, &rxb_queue_mgmt_ops);
 	dev->rtnl_link_ops = &rxb_link_ops;
@@ -1025,7 +1029,6 @@ static void rxb_setup(struct net_device *dev)
 	dev->vlan_features = dev->features & ~NETIF_F_NTUPLE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = RXB_MAX_MTU;
-	rxb_xdp_set_features(dev);
 	eth_hw_addr_random(dev);
 
 	port->dev = dev;

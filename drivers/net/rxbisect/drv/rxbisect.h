@@ -689,6 +689,12 @@ void rxb_xdp_rxq_unreg_keep(struct rxb_rxq *rxq, struct xdp_mem_info *mem);
 bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
 		 unsigned int *meta);
+u32 rxb_xdp_prog_run(struct bpf_prog *prog, struct xdp_buff *xdp,
+		     const struct rxb_pkt *p);
+int rxb_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *ts);
+int rxb_xdp_rx_hash(const struct xdp_buff *xdp, u32 *hash, u8 *family,
+		    u8 *l4);
+void rxb_xdp_set_metadata_ops(struct net_device *dev);
 void rxb_xdp_flush(struct rxb_rxq *rxq);
 int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
@@ -723,6 +729,7 @@ struct xsk_buff_pool *rxb_xsk_pool(struct rxb_port *port,
 				   unsigned int q);
 void rxb_xsk_start(struct rxb_rxq *rxq);
 bool rxb_xsk_tx(struct rxb_rxq *rxq);
+bool rxb_xsk_zc_ok(const struct rxb_port *port, const struct rxb_cfg *cfg);
 int rxb_xsk_cfg_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 		      struct netlink_ext_ack *extack);
 int rxb_xsk_mtu_check(struct net_device *dev, int mtu);
