@@ -651,6 +651,8 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
  * Up to 6.2 there is nothing to advertise.
  */
 #ifdef HAVE_XDP_FEATURES
+#include <net/xdp.h>
+
 static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
 {
 	/* Zero-copy AF_XDP where the ring model and the configuration take
@@ -678,6 +680,8 @@ static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
  * has them, and does nothing before.
  */
 #ifdef HAVE_XDP_METADATA_OPS
+#include <net/xdp.h>
+
 static inline enum xdp_rss_hash_type rxb_xdp_rss_type(u8 family, u8 l4)
 {
 	if (family == 4)
