@@ -20,6 +20,12 @@
  *	returned), inwin (stamps between the PHC reads around the send).
  *   rxb_tstamp send DST PORT N GAP_US
  *	Send N datagrams, GAP_US apart.
+ *   rxb_tstamp now PHC
+ *	Print the PHC's time, nanoseconds.
+ *   rxb_tstamp cfg IF FLAGS TX_TYPE RX_FILTER
+ *	SIOCSHWTSTAMP with that struct hwtstamp_config (what hwstamp_ctl
+ *	cannot send: flags, any value); prints "ok TX RX" with what the
+ *	driver applied, or the error's name (EINVAL, ERANGE, ...).
  *
  * The datagrams carry their index; DST is an IPv4 address.  Exit status:
  * 0, or 1 on an error (printed).
@@ -29,6 +35,9 @@
 #include <fcntl.h>
 #include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
@@ -236,6 +245,26 @@ static int do_send(const char *dst, int port, int n, int gap_us)
 	return 0;
 }
 
+static int do_cfg(const char *ifname, int flags, int tx, int rx)
+{
+	struct hwtstamp_config c = { .flags = flags, .tx_type = tx,
+				     .rx_filter = rx };
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&c;
+	if (fd < 0)
+		return die("socket");
+	if (ioctl(fd, SIOCSHWTSTAMP, &ifr)) {
+		printf("%s\n", errno == EINVAL ? "EINVAL" :
+		       errno == ERANGE ? "ERANGE" : strerror(errno));
+		return 0;
+	}
+	printf("ok %d %d\n", c.tx_type, c.rx_filter);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	clockid_t clk;
@@ -243,16 +272,23 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "send"))
 		return do_send(argv[2], atoi(argv[3]), atoi(argv[4]),
 			       atoi(argv[5]));
+	if (argc == 6 && !strcmp(argv[1], "cfg"))
+		return do_cfg(argv[2], atoi(argv[3]), atoi(argv[4]),
+			      atoi(argv[5]));
 	if (argc < 3)
 		goto usage;
 	clk = phc_open(argv[2]);
 	if (clk == (clockid_t)-1)
 		return die(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "now")) {
+		printf("%lld\n", (long long)now(clk));
+		return 0;
+	}
 	if (argc == 6 && !strcmp(argv[1], "rx"))
 		return do_rx(clk, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	if (argc == 6 && !strcmp(argv[1], "tx"))
 		return do_tx(clk, argv[3], atoi(argv[4]), atoi(argv[5]));
 usage:
-	fprintf(stderr, "usage: rxb_tstamp rx PHC PORT N TIMEOUT_MS | tx PHC DST PORT N | send DST PORT N GAP_US\n");
+	fprintf(stderr, "usage: rxb_tstamp rx PHC PORT N TIMEOUT_MS | tx PHC DST PORT N | send DST PORT N GAP_US | cfg IF FLAGS TX RX | now PHC\n");
 	return 2;
 }
