@@ -380,53 +380,72 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 
 /* 6.6: ndo_hwtstamp_get/set (struct kernel_hwtstamp_config, an extack);
  * before, SIOCSHWTSTAMP/SIOCGHWTSTAMP reach ndo_eth_ioctl with the uAPI
- * struct hwtstamp_config in user memory.  RXB_NDO_HWTSTAMP(get, set,
- * ioctl) in a struct net_device_ops initializer sets whichever the kernel
- * calls.
+ * struct hwtstamp_config in user memory.  The driver implements the 6.6
+ * callbacks on every kernel (the struct's fields are defined here before
+ * 6.6) and an ioctl that calls rxb_hwtstamp_ioctl() with them;
+ * RXB_NDO_HWTSTAMP(get, set, ioctl) in a struct net_device_ops
+ * initializer sets whichever the kernel calls.
  */
+#include <linux/net_tstamp.h>
 #ifdef HAVE_NDO_HWTSTAMP
-#define RXB_HWTSTAMP_DEFINE(get, set)					\
-static int get##_ndo(struct net_device *dev,				\
-		     struct kernel_hwtstamp_config *c)			\
-{									\
-	c->flags = 0;							\
-	get(dev, &c->tx_type, &c->rx_filter);				\
-	return 0;							\
-}									\
-static int set##_ndo(struct net_device *dev,				\
-		     struct kernel_hwtstamp_config *c,			\
-		     struct netlink_ext_ack *extack)			\
-{									\
-	return set(dev, c->flags, c->tx_type, &c->rx_filter, extack);	\
+#define RXB_NDO_HWTSTAMP(get, set, ioctl) \
+	.ndo_hwtstamp_get = get, .ndo_hwtstamp_set = set,
+
+static inline int
+rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
+		   int (*get)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c),
+		   int (*set)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c,
+			      struct netlink_ext_ack *extack))
+{
+	return -EOPNOTSUPP;	/* the core calls get and set itself */
 }
-#define RXB_NDO_HWTSTAMP(get, set)					\
-	.ndo_hwtstamp_get = get##_ndo, .ndo_hwtstamp_set = set##_ndo,
 #else
-#define RXB_HWTSTAMP_DEFINE(get, set)					\
-static int get##_ioctl(struct net_device *dev, struct ifreq *ifr,	\
-		       int cmd)						\
-{									\
-	struct hwtstamp_config c;					\
-	int err;							\
-									\
-	switch (cmd) {							\
-	case SIOCSHWTSTAMP:						\
-		if (copy_from_user(&c, ifr->ifr_data, sizeof(c)))	\
-			return -EFAULT;					\
-		err = set(dev, c.flags, c.tx_type, &c.rx_filter, NULL);	\
-		if (err)						\
-			return err;					\
-		break;							\
-	case SIOCGHWTSTAMP:						\
-		c.flags = 0;						\
-		get(dev, &c.tx_type, &c.rx_filter);			\
-		break;							\
-	default:							\
-		return -EOPNOTSUPP;					\
-	}								\
-	return copy_to_user(ifr->ifr_data, &c, sizeof(c)) ? -EFAULT : 0; \
+#include <linux/sockios.h>
+#include <linux/uaccess.h>
+
+#define RXB_NDO_HWTSTAMP(get, set, ioctl)	.ndo_eth_ioctl = ioctl,
+
+/* The fields of 6.6's struct kernel_hwtstamp_config the driver uses. */
+struct kernel_hwtstamp_config {
+	int flags;
+	int tx_type;
+	int rx_filter;
+};
+
+/* ndo_eth_ioctl's SIOCSHWTSTAMP/SIOCGHWTSTAMP through the 6.6 callbacks. */
+static inline int
+rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
+		   int (*get)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c),
+		   int (*set)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c,
+			      struct netlink_ext_ack *extack))
+{
+	struct kernel_hwtstamp_config k;
+	struct hwtstamp_config c;
+	int err;
+
+	if (cmd != SIOCSHWTSTAMP && cmd != SIOCGHWTSTAMP)
+		return -EOPNOTSUPP;
+	if (cmd == SIOCSHWTSTAMP) {
+		if (copy_from_user(&c, ifr->ifr_data, sizeof(c)))
+			return -EFAULT;
+		k.flags = c.flags;
+		k.tx_type = c.tx_type;
+		k.rx_filter = c.rx_filter;
+		err = set(dev, &k, NULL);
+	} else {
+		err = get(dev, &k);
+	}
+	if (err)
+		return err;
+	c.flags = k.flags;
+	c.tx_type = k.tx_type;
+	c.rx_filter = k.rx_filter;
+	return copy_to_user(ifr->ifr_data, &c, sizeof(c)) ? -EFAULT : 0;
 }
-#define RXB_NDO_HWTSTAMP(get, set)	.ndo_eth_ioctl = get##_ioctl,
 #endif
 
 /* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
@@ -674,54 +693,49 @@ static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
 #endif
 
 /* 6.3: XDP metadata kfuncs, a driver's struct xdp_metadata_ops; 6.5: the
- * RSS hash with its type.  RXB_XDP_METADATA_OPS_DEFINE(ts, hash) defines
- * rxb_xdp_set_metadata_ops(dev), which installs ops calling the driver's
- * ts(xdp, &ns) and hash(xdp, &hash, &family, &l4proto) where the kernel
- * has them, and does nothing before.
+ * RSS hash with its type.  rxb_netdev_set_xdp_metadata_ops() installs the
+ * driver's ops where the kernel has them (with the hash type) and does
+ * nothing before.
  */
 #ifdef HAVE_XDP_METADATA_OPS
 #include <net/xdp.h>
 
-static inline enum xdp_rss_hash_type rxb_xdp_rss_type(u8 family, u8 l4)
+static inline void
+rxb_netdev_set_xdp_metadata_ops(struct net_device *dev,
+				const struct xdp_metadata_ops *ops)
 {
-	if (family == 4)
-		return l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV4_TCP :
-		       l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV4_UDP :
-		       XDP_RSS_TYPE_L3_IPV4;
-	if (family == 6)
-		return l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV6_TCP :
-		       l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV6_UDP :
-		       XDP_RSS_TYPE_L3_IPV6;
-	return XDP_RSS_TYPE_L2;
-}
-
-#define RXB_XDP_METADATA_OPS_DEFINE(ts, hash)				\
-static int rxb_xmo_rx_timestamp(const struct xdp_md *ctx, u64 *ns)	\
-{									\
-	return ts((const struct xdp_buff *)ctx, ns);			\
-}									\
-static int rxb_xmo_rx_hash(const struct xdp_md *ctx, u32 *h,		\
-			   enum xdp_rss_hash_type *type)		\
-{									\
-	u8 family, l4;							\
-	int err = hash((const struct xdp_buff *)ctx, h, &family, &l4);	\
-									\
-	if (!err)							\
-		*type = rxb_xdp_rss_type(family, l4);			\
-	return err;							\
-}									\
-static const struct xdp_metadata_ops rxb_xdp_metadata_ops = {		\
-	.xmo_rx_timestamp	= rxb_xmo_rx_timestamp,			\
-	.xmo_rx_hash		= rxb_xmo_rx_hash,			\
-};									\
-void rxb_xdp_set_metadata_ops(struct net_device *dev)			\
-{									\
-	dev->xdp_metadata_ops = &rxb_xdp_metadata_ops;			\
+	dev->xdp_metadata_ops = ops;
 }
 #else
-#define RXB_XDP_METADATA_OPS_DEFINE(ts, hash)				\
-void rxb_xdp_set_metadata_ops(struct net_device *dev)			\
-{									\
+/* The driver builds its ops on every kernel; before 6.5 they are not
+ * installed.  Renamed: 6.3 and 6.4 have a struct xdp_metadata_ops of
+ * their own, without the hash type.
+ */
+#define xdp_metadata_ops	rxb_compat_xdp_metadata_ops
+#define xdp_rss_hash_type	rxb_compat_xdp_rss_hash_type
+
+enum xdp_rss_hash_type {
+	XDP_RSS_TYPE_L2 = 0,
+	XDP_RSS_TYPE_L3_IPV4 = 1,
+	XDP_RSS_TYPE_L3_IPV6 = 2,
+	XDP_RSS_TYPE_L4_IPV4_TCP = 1 | 8 | 16,
+	XDP_RSS_TYPE_L4_IPV4_UDP = 1 | 8 | 32,
+	XDP_RSS_TYPE_L4_IPV6_TCP = 2 | 8 | 16,
+	XDP_RSS_TYPE_L4_IPV6_UDP = 2 | 8 | 32,
+};
+
+struct xdp_md;
+
+struct xdp_metadata_ops {
+	int (*xmo_rx_timestamp)(const struct xdp_md *ctx, u64 *timestamp);
+	int (*xmo_rx_hash)(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *rss_type);
+};
+
+static inline void
+rxb_netdev_set_xdp_metadata_ops(struct net_device *dev,
+				const struct xdp_metadata_ops *ops)
+{
 }
 #endif
 

@@ -974,9 +974,6 @@ static int rxb_init(struct net_device *dev)
 	return rxb_ptp_init(port);
 }
 
-/* SIOCSHWTSTAMP/SIOCGHWTSTAMP, through whichever ndo the kernel has. */
-RXB_HWTSTAMP_DEFINE(rxb_ptp_get, rxb_ptp_set)
-
 static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_init		= rxb_init,
 	.ndo_uninit		= rxb_uninit,
@@ -992,7 +989,8 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_bpf		= rxb_xdp_bpf,
 	.ndo_xdp_xmit		= rxb_xdp_xmit,
 	.ndo_xsk_wakeup		= rxb_xsk_wakeup,
-	RXB_NDO_HWTSTAMP(rxb_ptp_get, rxb_ptp_set)
+	RXB_NDO_HWTSTAMP(rxb_ptp_hwtstamp_get, rxb_ptp_hwtstamp_set,
+			 rxb_ptp_ioctl)
 	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 

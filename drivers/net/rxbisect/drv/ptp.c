@@ -137,66 +137,87 @@ int rxb_ptp_index(struct rxb_port *port)
 }
 
 /**
- * rxb_ptp_set() - apply a hwtstamp configuration (SIOCSHWTSTAMP).
+ * rxb_ptp_hwtstamp_set() - ndo_hwtstamp_set: apply a hwtstamp
+ *	configuration (SIOCSHWTSTAMP).
  * @dev: the port's device.
- * @flags: HWTSTAMP_FLAG_*: none is supported.
- * @tx_type: HWTSTAMP_TX_OFF or HWTSTAMP_TX_ON.
- * @rx_filter: in: the filter asked for; out: the one applied:
+ * @c: flags (none supported), tx_type (HWTSTAMP_TX_OFF or _ON) and
+ *	rx_filter; on success rx_filter is set to the one applied:
  *	HWTSTAMP_FILTER_NONE, or HWTSTAMP_FILTER_ALL for any other (the NIC
  *	stamps every frame, as drivers widen a PTP filter they lack).
- * @extack: for a message.
+ * @extack: for a message, or NULL.
  *
  * Return: 0, -EINVAL for flags, -ERANGE for an unsupported transmit type
  *	or an unknown filter.
  */
-int rxb_ptp_set(struct net_device *dev, int flags, int tx_type, int *rx_filter,
-		struct netlink_ext_ack *extack)
+int rxb_ptp_hwtstamp_set(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c,
+			 struct netlink_ext_ack *extack)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_ptp *ptp = &port->ptp;
 
-	if (flags) {
+	if (c->flags) {
 		NL_SET_ERR_MSG_MOD(extack, "no hwtstamp flag is supported");
-		netdev_err(port->dev, "hwtstamp: flags 0x%x refused (-EINVAL)\n",
-			   flags);
+		netdev_err(dev, "hwtstamp: flags 0x%x refused (-EINVAL)\n",
+			   c->flags);
 		return -EINVAL;
 	}
-	if (tx_type != HWTSTAMP_TX_OFF && tx_type != HWTSTAMP_TX_ON) {
+	if (c->tx_type != HWTSTAMP_TX_OFF && c->tx_type != HWTSTAMP_TX_ON) {
 		NL_SET_ERR_MSG_MOD(extack, "transmit stamps: off or on only");
-		netdev_err(port->dev, "hwtstamp: tx_type %d refused (-ERANGE)\n",
-			   tx_type);
+		netdev_err(dev, "hwtstamp: tx_type %d refused (-ERANGE)\n",
+			   c->tx_type);
 		return -ERANGE;
 	}
-	if (*rx_filter < HWTSTAMP_FILTER_NONE ||
-	    *rx_filter > HWTSTAMP_FILTER_NTP_ALL) {
+	if (c->rx_filter < HWTSTAMP_FILTER_NONE ||
+	    c->rx_filter > HWTSTAMP_FILTER_NTP_ALL) {
 		NL_SET_ERR_MSG_MOD(extack, "unknown receive filter");
-		netdev_err(port->dev, "hwtstamp: rx_filter %d refused (-ERANGE)\n",
-			   *rx_filter);
+		netdev_err(dev, "hwtstamp: rx_filter %d refused (-ERANGE)\n",
+			   c->rx_filter);
 		return -ERANGE;
 	}
-	if (*rx_filter != HWTSTAMP_FILTER_NONE)
-		*rx_filter = HWTSTAMP_FILTER_ALL;
-	WRITE_ONCE(ptp->rx_on, *rx_filter == HWTSTAMP_FILTER_ALL);
-	WRITE_ONCE(ptp->tx_on, tx_type == HWTSTAMP_TX_ON);
+	if (c->rx_filter != HWTSTAMP_FILTER_NONE)
+		c->rx_filter = HWTSTAMP_FILTER_ALL;
+	WRITE_ONCE(ptp->rx_on, c->rx_filter == HWTSTAMP_FILTER_ALL);
+	WRITE_ONCE(ptp->tx_on, c->tx_type == HWTSTAMP_TX_ON);
 	if (!ptp->tx_on)
 		rxb_ptp_tx_flush(port);
 	return 0;
 }
 
 /**
- * rxb_ptp_get() - the hwtstamp configuration (SIOCGHWTSTAMP).
+ * rxb_ptp_hwtstamp_get() - ndo_hwtstamp_get: the hwtstamp configuration
+ *	(SIOCGHWTSTAMP).
  * @dev: the port's device.
- * @tx_type: set to HWTSTAMP_TX_OFF or _ON.
- * @rx_filter: set to HWTSTAMP_FILTER_NONE or _ALL.
+ * @c: set: no flags, tx_type off or on, rx_filter none or all.
+ *
+ * Return: 0.
  */
-void rxb_ptp_get(struct net_device *dev, int *tx_type, int *rx_filter)
+int rxb_ptp_hwtstamp_get(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
-	*tx_type = READ_ONCE(port->ptp.tx_on) ? HWTSTAMP_TX_ON :
-						HWTSTAMP_TX_OFF;
-	*rx_filter = READ_ONCE(port->ptp.rx_on) ? HWTSTAMP_FILTER_ALL :
-						  HWTSTAMP_FILTER_NONE;
+	c->flags = 0;
+	c->tx_type = READ_ONCE(port->ptp.tx_on) ? HWTSTAMP_TX_ON :
+						  HWTSTAMP_TX_OFF;
+	c->rx_filter = READ_ONCE(port->ptp.rx_on) ? HWTSTAMP_FILTER_ALL :
+						    HWTSTAMP_FILTER_NONE;
+	return 0;
+}
+
+/**
+ * rxb_ptp_ioctl() - ndo_eth_ioctl where the kernel has no ndo_hwtstamp_*
+ *	(before 6.6): SIOCSHWTSTAMP and SIOCGHWTSTAMP.
+ * @dev: the port's device.
+ * @ifr: the request.
+ * @cmd: the ioctl.
+ *
+ * Return: 0 or a negative error (-EOPNOTSUPP for any other ioctl).
+ */
+int rxb_ptp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd)
+{
+	return rxb_hwtstamp_ioctl(dev, ifr, cmd, rxb_ptp_hwtstamp_get,
+				  rxb_ptp_hwtstamp_set);
 }
 
 /**

@@ -598,9 +598,12 @@ extern struct rtnl_link_ops rxb_bus_link_ops;
 int rxb_ptp_init(struct rxb_port *port);
 void rxb_ptp_fini(struct rxb_port *port);
 int rxb_ptp_index(struct rxb_port *port);
-int rxb_ptp_set(struct net_device *dev, int flags, int tx_type, int *rx_filter,
-		struct netlink_ext_ack *extack);
-void rxb_ptp_get(struct net_device *dev, int *tx_type, int *rx_filter);
+int rxb_ptp_hwtstamp_set(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c,
+			 struct netlink_ext_ack *extack);
+int rxb_ptp_hwtstamp_get(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c);
+int rxb_ptp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd);
 u32 rxb_ptp_tx_request(struct rxb_port *port, struct sk_buff *skb);
 void rxb_ptp_tx_done(struct rxb_port *port);
 void rxb_ptp_tx_flush(struct rxb_port *port);

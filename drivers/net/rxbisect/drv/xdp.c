@@ -316,8 +316,7 @@ bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
 	return true;
 }
 
-/*
- * The XDP metadata kfuncs (bpf_xdp_metadata_rx_hash, _rx_timestamp): the
+/* The XDP metadata kfuncs (bpf_xdp_metadata_rx_hash, _rx_timestamp): the
  * packet an XDP program runs on, per CPU, while it runs (a program runs
  * in its queue's poll, bottom halves off, and does not nest there).
  */
@@ -424,7 +423,48 @@ int rxb_xdp_rx_hash(const struct xdp_buff *xdp, u32 *hash, u8 *family,
 	return 0;
 }
 
-RXB_XDP_METADATA_OPS_DEFINE(rxb_xdp_rx_timestamp, rxb_xdp_rx_hash)
+static int rxb_xmo_rx_timestamp(const struct xdp_md *ctx, u64 *ns)
+{
+	return rxb_xdp_rx_timestamp((const struct xdp_buff *)ctx, ns);
+}
+
+static int rxb_xmo_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *type)
+{
+	u8 family, l4;
+	int err;
+
+	err = rxb_xdp_rx_hash((const struct xdp_buff *)ctx, hash, &family,
+			      &l4);
+	if (err)
+		return err;
+	if (family == 4)
+		*type = l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV4_TCP :
+			l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV4_UDP :
+			XDP_RSS_TYPE_L3_IPV4;
+	else if (family == 6)
+		*type = l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV6_TCP :
+			l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV6_UDP :
+			XDP_RSS_TYPE_L3_IPV6;
+	else
+		*type = XDP_RSS_TYPE_L2;
+	return 0;
+}
+
+static const struct xdp_metadata_ops rxb_xdp_metadata_ops = {
+	.xmo_rx_timestamp	= rxb_xmo_rx_timestamp,
+	.xmo_rx_hash		= rxb_xmo_rx_hash,
+};
+
+/**
+ * rxb_xdp_set_metadata_ops() - the port's XDP metadata kfuncs, where the
+ *	kernel has them.
+ * @dev: the port, not registered yet.
+ */
+void rxb_xdp_set_metadata_ops(struct net_device *dev)
+{
+	rxb_netdev_set_xdp_metadata_ops(dev, &rxb_xdp_metadata_ops);
+}
 
 /**
  * rxb_xdp_run() - run the port's XDP program on a received packet.

@@ -14,13 +14,14 @@
  * initialise their PHC.  Readers are lockless (a seqcount); the time
  * registers are written under its lock.
  */
+#include <linux/bits.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include "nic_hw.h"
 
 /* 1.0 in the rate's 32.32 fixed point. */
-#define RXB_CLK_ONE	(1ULL << 32)
+#define RXB_CLK_ONE	BIT_ULL(32)
 
 /* The time at raw clock @raw, from a consistent snapshot. */
 static u64 rxb_clk_at(const struct rxb_nic_clock *c, u64 raw)
