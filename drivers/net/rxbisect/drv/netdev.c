@@ -503,11 +503,14 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (rxb_tx_maybe_stop(port, txq, q))
 			return NETDEV_TX_BUSY;
 	}
-	skb_tx_timestamp(skb);
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
 		bytes = rxb_tx_bql_bytes(port, q, skb);
 		if (unlikely(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP))
 			tag = rxb_ptp_tx_request(port, skb);
+		/* After the request: no software stamp for a frame whose
+		 * hardware stamp is in progress.
+		 */
+		skb_tx_timestamp(skb);
 		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes, tag)) {
 			rxb_xmit_one(port, skb);
 			/* Inline, the frame has left: the timestamp unit
@@ -525,6 +528,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	/* The NIC's TLS engine; inline, its frames come back to go out. */
+	skb_tx_timestamp(skb);
 	__skb_queue_head_init(&out);
 	rxb_tls_xmit(port, skb, &out);
 	while ((skb = __skb_dequeue(&out)))
