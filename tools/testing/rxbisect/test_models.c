@@ -269,6 +269,7 @@ static int send_frame(struct rxb_th *t, unsigned int q, u64 seq)
 	struct rxb_frame f = {
 		.data = frame, .len = frame_len(seq),
 		.hash = (u32)seq * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
+		.ts = rxb_mix64(seq),	/* the NIC's arrival stamp */
 	};
 
 	rxb_tframe_fill(frame, f.len, &id);
@@ -334,6 +335,8 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 				EXPECT_EQ(id.seq, seq);
 				EXPECT_EQ(pkts[i].len, frame_len(seq));
 				EXPECT_EQ(pkts[i].hash, (u32)seq * 2654435761u);
+				/* Every model's record carries the stamp. */
+				EXPECT_EQ(pkts[i].ts, rxb_mix64(seq));
 				EXPECT_EQ(pkts[i].flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
 				EXPECT_EQ(pkts[i].csum, rxb_env_csum(data, pkts[i].len));
 			}
