@@ -71,6 +71,7 @@ static int send(struct rxb_th *t, unsigned int q, u32 flow, u64 seq,
 	struct rxb_tframe_id id = { .producer = flow, .q = q, .seq = seq };
 	struct rxb_frame f = {
 		.data = frame, .len = len, .hash = flow, .flow = flow,
+		.ts = rxb_mix64((u64)flow << 40 | seq),	/* arrival stamp */
 	};
 
 	rxb_tframe_fill(frame, len, &id);
@@ -110,6 +111,9 @@ static int poll_once(struct rxb_th *t, unsigned int q, u64 *next, int budget)
 
 		if (EXPECT(d && rxb_tframe_check(d, pkts[i].len, &id),
 			   "bad frame") &&
+		    /* fast or slow path, the stamp of its arrival */
+		    EXPECT_EQ(pkts[i].ts,
+			      rxb_mix64((u64)id.producer << 40 | id.seq)) &&
 		    EXPECT(id.seq == next[id.producer],
 			   "flow %u: seq %llu, expected %llu", id.producer,
 			   (unsigned long long)id.seq,
