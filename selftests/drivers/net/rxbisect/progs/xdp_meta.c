@@ -60,7 +60,8 @@ int xdp_meta(struct xdp_md *ctx)
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
 	enum xdp_rss_hash_type type = 0;
-	__u32 zero = 0, *n, slot;
+	__u32 zero = 0, *n, slot, hash = 0;
+	__u64 ts = 0;
 	struct meta *m;
 
 	if ((void *)(udp + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP) ||
@@ -80,8 +81,10 @@ int xdp_meta(struct xdp_md *ctx)
 	m = bpf_map_lookup_elem(&meta, &slot);
 	if (!m)
 		return XDP_PASS;
-	m->ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &m->ts);
-	m->hash_err = bpf_xdp_metadata_rx_hash(ctx, &m->hash, &type);
+	m->ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
+	m->hash_err = bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
+	m->ts = ts;
+	m->hash = hash;
 	m->type = type;
 	m->queue = ctx->rx_queue_index;
 	m->sport = bpf_ntohs(udp->source);
