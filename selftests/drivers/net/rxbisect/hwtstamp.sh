@@ -22,8 +22,9 @@
 #     the receive filter off (6.5+; skipped on 6.1, which has no XDP
 #     metadata kfuncs);
 #   - xdp_features (netdev netlink): NETDEV_XDP_ACT_XSK_ZEROCOPY exactly
-#     on the ring models that take zero-copy sockets (privring, rxbisect)
-#     (6.3+; skipped on 6.1).
+#     on the ring models that take zero-copy sockets (privring, rxbisect),
+#     and xdp-rx-metadata-features hash and timestamp (6.3+; skipped on
+#     6.1).
 # rxb_tstamp and rxb_xdp_meta are in progs/ (built by make module).
 
 source "$(dirname "$0")/lib.sh"
@@ -292,9 +293,10 @@ for m in $MODELS; do
 	if [ $rc = 4 ]; then
 		ktap_test_skip "$m: xdp_features: $(grep '^#' <<<"$feat" | head -1)"
 	else
-		ktap_test_result "$m: xdp_features basic,redirect,ndo-xmit; xsk-zerocopy $([ $want = 1 ] && echo advertised || echo not advertised)" \
+		ktap_test_result "$m: xdp_features basic,redirect,ndo-xmit; xsk-zerocopy $([ $want = 1 ] && echo advertised || echo not advertised); rx metadata hash,timestamp" \
 			eval '[[ $line == *basic* && $line == *redirect* &&
-			         $line == *ndo-xmit* ]] &&
+			         $line == *ndo-xmit* &&
+			         $line == *meta=*hash* && $line == *meta=*timestamp* ]] &&
 			      { [[ $line == *xsk-zerocopy* ]] && h=1 || h=0; [ $h = $want ]; }'
 	fi
 done

@@ -23,8 +23,9 @@ seconds under TCG).
   netdev_nl.py xdpfeat IF MODEL...
                                   for each ring model in turn (module
                                   parameter ring_model): IF's xdp-features
-                                  from dev-get, printed as
-                                  "MODEL feature,feature,..."
+                                  and xdp-rx-metadata-features from
+                                  dev-get, printed as "MODEL feature,...
+                                  meta=feature,..."
 Exit status: 0 pass, 1 fail (the reasons printed as "# " lines), 4 skip.
 """
 import json
@@ -223,10 +224,13 @@ def cmd_xdpfeat(nf, name, models):
         with open("/sys/module/rxbisect/parameters/ring_model", "w") as f:
             f.write(m)
         d = nf.do("dev-get", {"ifindex": idx})
-        feat = d.get("xdp-features", [])
-        if isinstance(feat, int):
-            feat = [str(feat)]
-        print("%s %s" % (m, ",".join(sorted(feat)) or "-"))
+        out = []
+        for k in ("xdp-features", "xdp-rx-metadata-features"):
+            feat = d.get(k, [])
+            if isinstance(feat, int):
+                feat = [str(feat)]
+            out.append(",".join(sorted(feat)) or "-")
+        print("%s %s meta=%s" % (m, out[0], out[1]))
     return 0
 
 
