@@ -549,7 +549,7 @@ shring_traffic_batched.sh 35 shring_traffic_list.sh 35
 unload_traffic.sh 34 qstats.sh 31 busypoll_switch.sh 30 counters.sh 25
 dshring_switch.sh 25 engine.sh 25 stall.sh 25 queue_napi.sh 23
 shring_pathology.sh 22 mtu.sh 20 enso_steer.sh 15 counter_docs.sh 10
-csum0.sh 10 privilege.sh 10 jumbo_redirect.sh 75 hwtstamp.sh 90"
+csum0.sh 10 privilege.sh 10 jumbo_redirect.sh 75 hwtstamp.sh 100"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
 # several kernels (RXB_VM_SHARD=1, the default), vm_every_kernel's on each
