@@ -22,9 +22,10 @@
 #     the receive filter off (6.5+; skipped on 6.1, which has no XDP
 #     metadata kfuncs);
 #   - xdp_features (netdev netlink): NETDEV_XDP_ACT_XSK_ZEROCOPY exactly
-#     on the ring models that take zero-copy sockets (privring, rxbisect),
-#     and xdp-rx-metadata-features hash and timestamp (6.3+; skipped on
-#     6.1).
+#     where a zero-copy socket would be accepted (privring; rxbisect once
+#     no queue borrows from queue 0's Ax ring, updated with the
+#     configuration), and xdp-rx-metadata-features hash and timestamp
+#     (6.3+; skipped on 6.1).
 # rxb_tstamp and rxb_xdp_meta are in progs/ (built by make module).
 
 source "$(dirname "$0")/lib.sh"
@@ -41,7 +42,7 @@ TS=$PROGS/rxb_tstamp
 rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
-ktap_set_plan $((13 + 3 * NM))
+ktap_set_plan $((14 + 3 * NM))
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 P=/sys/module/rxbisect/parameters
 N=20		# datagrams per receive check
@@ -292,9 +293,12 @@ fi
 feat=$(rxb_in rxb1 python3 "$RXB_DIR/netdev_nl.py" xdpfeat rxb1 $MODELS 2>&1)
 rc=$?
 ktap_print_msg "$feat"
+# privring takes zero-copy sockets; rxbisect only on a queue whose Ax ring
+# no other queue borrows from, which its default association refuses
+# (af_xdp.sh); the others never
 for m in $MODELS; do
 	line=$(grep "^$m " <<<"$feat")
-	case $m in privring|rxbisect) want=1 ;; *) want=0 ;; esac
+	case $m in privring) want=1 ;; *) want=0 ;; esac
 	if [ $rc = 4 ]; then
 		ktap_test_skip "$m: xdp_features: $(grep '^#' <<<"$feat" | head -1)"
 	else
@@ -305,6 +309,23 @@ for m in $MODELS; do
 			      { [[ $line == *xsk-zerocopy* ]] && h=1 || h=0; [ $h = $want ]; }'
 	fi
 done
+
+# +1: rxbisect, queue 0's Ax ring its own: zero-copy accepted, advertised
+echo rxbisect > $P/ring_model
+if echo '0;0-1' > $P/ax_assoc_map; then
+	feat=$(rxb_in rxb1 python3 "$RXB_DIR/netdev_nl.py" xdpfeat rxb1 rxbisect 2>&1)
+	rc=$?
+	ktap_print_msg "ax_assoc_map 0;0-1: $feat"
+	if [ $rc = 4 ]; then
+		ktap_test_skip "rxbisect, ax_assoc_map 0;0-1: xdp_features: $(grep '^#' <<<"$feat" | head -1)"
+	else
+		ktap_test_result "rxbisect, ax_assoc_map 0;0-1 (no queue borrows from queue 0's Ax): xsk-zerocopy advertised" \
+			eval '[[ $feat == *"rxbisect "*xsk-zerocopy* ]]'
+	fi
+else
+	ktap_test_fail "rxbisect: cannot set ax_assoc_map 0;0-1"
+fi
+echo default > $P/ax_assoc_map
 echo privring > $P/ring_model
 
 ktap_finished
