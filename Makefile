@@ -1,58 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# rxbisect top-level Makefile.
+# rxbisect top-level Makefile.  `make help` lists the targets, each with
+# the "## ..." comment of its rule line below, and the variables of the
+# "## " lines; a plain `make` builds the default goal, all.
 #
-#   make            build rxbisect.ko (against KDIR) and the userspace tools
-#   make deps       install the Debian packages the build and tests need
-#   make test       static checks, userspace core tests, the simulator's
-#                   tests, then the selftests in a QEMU VM booting 6.1 and
-#                   then 6.12 (tools/run-tests.sh; each stage's wall time,
-#                   each selftest's "# time=Ns"); last line "N passed, N
-#                   failed" over all of it
-#   make C=1 W=1    sparse and extra warnings, as in-tree
-#   make install    install the module into /lib/modules/KVER/extra
-#   make checkpatch checkpatch.pl --strict over the C sources
-#   make demo       every ring model side by side in the VM (results/)
-#   make bench      the full benchmark matrix in the VM (results/bench-*/;
-#                   BENCH_REPS=5 interleaved repetitions; BENCH=full for the
-#                   full sweeps, hours under TCG)
-#   make tls-bench  the kTLS device offload: app-core ns/B, offload vs
-#                   software kTLS, TX and RX; records offloaded under
-#                   loss and reordering (results/tls-bench-*/)
-#   make nf-bench   the network functions (tools/nf: nat, lb, l3fwd) on
-#                   every model and veth in the VM: Mpps, drops by cause
-#   make microbench the ring-model cores in userspace: ns, cycles per packet
-#   make ceio-bench the CEIO paper's scenarios in userspace at one host
-#                   buffer budget (bench_ceio; CEIO_BENCH_ARGS)
-#   make soak       soak.sh with 100 iterations in the VM (long; not in
-#                   make test, which runs it with 2)
-#   make fuzz FUZZ_SECS=N [FUZZ_SEED=S]
-#                   the control-plane fuzzer (tools/fuzz/rxb-fuzz.py,
-#                   fuzz.sh) in the VM for N seconds (default 3600): new
-#                   random seeds, each printed, or seed S alone (a
-#                   replay); make test runs seeds 1 2 for 90 s
-#   make debug-kernel [KVER=6.12]
-#                   build the KASAN + lockdep + kmemleak kernel for the VM
-#                   from linux-source-6.1 (KVER=6.12: linux-source-6.12)
-#                   (tools/vm/debug-kernel; 18 CPU-min, cached outside the
-#                   tree, one per version)
-#   make test KERNEL=debug [KVER=6.12]
-#                   the whole suite with the module built for, and the VM
-#                   booting, that debug kernel (also vm-test, vm-run, demo)
-#   make test KERNEL=6.12
-#                   the whole suite with the VM on Debian 12's 6.12 LTS
-#                   kernel alone (bookworm-security, installed by make deps,
-#                   else fetched into the cache without root by
-#                   tools/vm/debian-kernel.sh); also module, vm-test,
-#                   vm-run, demo.  KERNEL=6.1: the VM on 6.1 alone; without
-#                   KERNEL, module etc. build for 6.1 (stock)
-#   make test KERNEL=newest
-#                   the same on the newest kernel of Debian's unstable
-#                   suite (RXB_KVER_NEWEST of tools/vm/kernels.conf, 7.2),
-#                   fetched into the cache by tools/vm/debian-kernel.sh
-#                   (private apt state, no root); also module, vm-test,
-#                   vm-run, demo.  Not in a plain make test, whose static
-#                   stage only builds the module for it
+## KERNEL=6.12|newest|debug  build for and boot that kernel instead of 6.1 (module, test, vm-test, vm-run, vm-shell, demo)
+## KVER=6.12                 with debug-kernel and KERNEL=debug: the debug kernel from linux-source-6.12
+## KDIR=DIR KVER=RELEASE     with module and install: the kernel build directory to build against
+## W=1 C=1                   with module: extra warnings and sparse, as in-tree
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -119,7 +74,7 @@ KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V |
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 
-# Plain `make` builds the module and the tools, as the README says: the
+# Plain `make` builds the module and the tools, as `make help` says: the
 # included vm.mk must not make its first target (vm-initramfs) the default.
 .DEFAULT_GOAL := all
 
@@ -130,35 +85,39 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	iproute2 ethtool iperf3 sockperf sparse bc flex bison libelf-dev \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox \
 	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
-	python3-jsonschema linux-source-6.12 socat jq netsniff-ng smcroute ncat \
+	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev linuxptp
 
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench tls-bench microbench ceio-bench soak fuzz install \
-	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc
+	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs
 
-all: module tools sim
+all: module xdp-progs tools sim ## the default goal: rxbisect.ko, the selftests' programs, the userspace tools and the simulator
 
-module: $(VM_KERNEL_DEPS) xdp-progs
+# rxbisect.ko needs the kernel's build directory and a C compiler only; the
+# selftests' programs are built too where their toolchain is (clang and
+# libbpf for the BPF ones: BPF_OPTIONAL=1 leaves them out, with a note).
+module: $(VM_KERNEL_DEPS) ## rxbisect.ko for KERNEL (default 6.1): a C compiler and the kernel headers, no clang or libbpf
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@$(MAKE) -s -C selftests/drivers/net/rxbisect/progs BPF_OPTIONAL=1
 
 # The selftests' BPF programs (xdp.sh, af_xdp.sh) and AF_XDP client, built on
-# the host: the VM only runs.
-xdp-progs:
+# the host: the VM only runs.  Here a missing clang or libbpf is an error.
+xdp-progs: ## the selftests' BPF programs and their AF_XDP and kTLS clients (clang, libbpf)
 	$(MAKE) -C selftests/drivers/net/rxbisect/progs
 
 # tools/nf: the network functions (nat, lb, l3fwd; clang, bpftool, libbpf)
-tools:
+tools: ## the ring-model cores' userspace tests and benchmarks, tools/nf's network functions
 	$(MAKE) -C tools/testing/rxbisect all
 	$(MAKE) -C tools/nf
 
-sim:
+sim: ## the simulator, tools/rxbisect-sim
 	$(MAKE) -C tools/rxbisect-sim
 
-sim-test:
+sim-test: ## the simulator's tests
 	$(MAKE) -C tools/rxbisect-sim check
 
-deps:
+deps: ## (root) install the Debian packages the build and the tests need
 	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root" >&2; exit 1; fi
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
@@ -169,26 +128,26 @@ deps:
 		linux-image-$$v linux-headers-$$v
 
 # The builds first, on every CPU (their sub-makes are parallel-safe).
-test:
+test: ## static checks, userspace tests, simulator, selftests in VMs on 6.1 and 6.12; last line "N passed, N failed"
 	@$(MAKE) -j$$(nproc 2>/dev/null || echo 1) all ksrc
 	@RXB_ALL_BUILT=1 tools/run-tests.sh
 
 # The kernel's driver tests and ynl of linux-source-6.12, extracted on the
 # host into build/ksrc-6.12 (cached) for kdrv_tests.sh in the VM, which
 # sees the host read-only; without the tarball that test skips.
-ksrc:
+ksrc: ## unpack linux-source-6.12's driver tests for kdrv_tests.sh into build/ksrc-6.12
 	@tools/ksrc.sh 6.12 >/dev/null || echo "make: no linux-source-6.12 (make deps): kdrv_tests.sh will skip" >&2
 
-unit-test:
+unit-test: ## the userspace unit tests alone (tools/testing/rxbisect, tools/nf)
 	$(MAKE) -C tools/testing/rxbisect check
 	$(MAKE) -C tools/nf check
 
-vm-test: module ksrc
+vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
 	@tools/run-tests.sh vm
 
 # Boot the VM, compare every ring model (and veth), print the table,
 # write CSV and plots under results/.
-demo: module
+demo: module ## every ring model and veth side by side in the VM: a table, results/demo.csv and plots
 	@mkdir -p results
 	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
 
@@ -202,7 +161,7 @@ BENCH ?= quick
 BENCH_REPS ?= 5
 BENCH_ENV ?=
 BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4200,800) )))
-bench: module tools
+bench: module xdp-progs tools ## the benchmark matrix in the VM, results/bench-*/ (BENCH_REPS, BENCH=full, BENCH_ENV)
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
@@ -213,7 +172,7 @@ bench: module tools
 # repetition.  make bench runs it too (its "nf" cell).  NF_BENCH_ENV: more
 # of nf_bench.sh's variables, e.g. NF_BENCH_ENV='REPS=5 CONN_MAX=10000000'.
 NF_BENCH_ENV ?=
-nf-bench: module tools
+nf-bench: module xdp-progs tools ## the network functions on every model and veth in the VM: Mpps, drops by cause
 	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
 
@@ -222,7 +181,7 @@ nf-bench: module tools
 # and beyond the LLC, 5 interleaved rounds (a few minutes on 2 cores).
 # Longer runs: make microbench BENCH_ARGS="-R 9 -n 4000000"; -S: the NIC's
 # 1-to-2-thread scaling; -A: the allocator's cycles.
-microbench:
+microbench: ## each ring model's two halves in userspace: cycles per packet (BENCH_ARGS=-A, -S)
 	$(MAKE) -C tools/testing/rxbisect bench
 
 # The CEIO paper's scenarios (tools/testing/rxbisect/bench_ceio.c): privring,
@@ -231,7 +190,7 @@ microbench:
 # set, drops by cause, reorders, slow-path fraction, p99 latency, ratios to
 # privring; 3 interleaved runs per cell (1-3 minutes on a shared 2-core host).
 # More: make ceio-bench CEIO_BENCH_ARGS="-R 5 -n 300000".
-ceio-bench:
+ceio-bench: ## the CEIO paper's scenarios in userspace (CEIO_BENCH_ARGS)
 	$(MAKE) -C tools/testing/rxbisect ceio-bench
 
 # The kTLS device offload's measurements (thesis chapter 3, issue 34) in
@@ -241,7 +200,7 @@ ceio-bench:
 # records the NIC decrypted fully under 0-5 % loss and 2 % reordering.
 # TLS_BENCH_ARGS: its options, e.g. TLS_BENCH_ARGS='--reps 5 --bytes 8M'.
 TLS_BENCH_ARGS ?=
-tls-bench: module $(TOP)/build/bench/ktls_bulk
+tls-bench: module $(TOP)/build/bench/ktls_bulk ## the kTLS device offload against software kTLS in the VM (TLS_BENCH_ARGS)
 	@d=$(TOP)/results/tls-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	tools/vm/run-vm.sh --timeout 1800 -- tools/bench/tls_bench.sh --out $$d $(TLS_BENCH_ARGS)
 
@@ -252,7 +211,7 @@ $(TOP)/build/bench/ktls_bulk: tools/bench/ktls_bulk.c
 # Load/unload, ring-model switches, ethtool -L/-G, each RXB_SOAK_ITERS
 # times under iperf3 (selftests/drivers/net/rxbisect/soak.sh).
 RXB_SOAK_ITERS ?= 100
-soak: module
+soak: module ## soak.sh with RXB_SOAK_ITERS (100) iterations in the VM
 	RXB_SOAK_ITERS=$(RXB_SOAK_ITERS) RXB_TEST_TIMEOUT=7000 \
 	tools/vm/run-vm.sh --timeout 7200 -- selftests/run_kselftest.sh soak.sh
 
@@ -260,43 +219,59 @@ soak: module
 # FUZZ_SEED alone (selftests/drivers/net/rxbisect/fuzz.sh).
 FUZZ_SECS ?= 3600
 FUZZ_SEED ?= random
-fuzz: module
+fuzz: module xdp-progs ## the control-plane fuzzer in the VM for FUZZ_SECS (3600) s; FUZZ_SEED=S replays seed S
 	RXB_FUZZ_SECS=$(FUZZ_SECS) RXB_FUZZ_SEED=$(FUZZ_SEED) \
 	RXB_TEST_TIMEOUT=$$(($(FUZZ_SECS) + 600)) \
 	tools/vm/run-vm.sh --timeout $$(($(FUZZ_SECS) + 1800)) -- \
 		selftests/run_kselftest.sh fuzz.sh
 
-debug-kernel:
+debug-kernel: ## build the KASAN + lockdep + kmemleak kernel for the VM, once (KVER=6.12: from 6.12)
 	@tools/vm/debug-kernel/build.sh --kver $(RXB_DEBUG_KVER)
 
 # Debian 12's 6.12: installed (make deps) or unpacked into the cache.
-kernel-6.12:
+kernel-6.12: ## Debian 12's 6.12: unpack it into the cache unless make deps installed it
 	@tools/vm/debian-kernel.sh --fetch 6.12 >/dev/null
 
 # The newest kernel of Debian's unstable suite, unpacked into the cache
 # (and its build directory prepared there) on first use.
-kernel-newest:
+kernel-newest: ## the newest kernel of Debian unstable, unpacked into the cache
 	@tools/vm/debian-kernel.sh --fetch newest >/dev/null
 
-install: module
+install: module ## install rxbisect.ko into /lib/modules/KVER/extra, depmod
 	@test "$(KERNEL)" = stock || { echo "make install: only for the installed kernel (KERNEL=stock)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
 	depmod -a $(KVER)
 
-checkpatch:
+# Every target of these makefiles whose rule line has a "## " comment, with
+# it, then the "## " lines (variables).  run-tests.sh's static stage
+# checks that every .PHONY target has one.
+help: ## this list
+	@awk '/^[a-zA-Z0-9][a-zA-Z0-9_.-]*:[^=].*## / { \
+		t = $$0; sub(/:.*/, "", t); d = $$0; sub(/^[^#]*## /, "", d); \
+		printf "  %-16s %s\n", t, d; next } \
+	     /^## / { v = v "  " substr($$0, 4) "\n" } \
+	     END { if (v != "") printf "\nVariables:\n%s", v }' $(MAKEFILE_LIST)
+
+# reStructuredText: every *.rst of the tree through docutils, warnings
+# fatal, and Documentation/index.rst's toctree reaching every document
+# (tools/rst-lint.py; the static stage of make test runs it too).
+docs: ## lint every .rst with docutils (python3-docutils), Documentation/index.rst's toctree complete
+	@python3 tools/rst-lint.py
+
+checkpatch: ## checkpatch.pl --strict over the C sources
 	@cp=$$(ls scripts/checkpatch.pl /usr/src/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1); \
 	if [ -z "$$cp" ]; then cp=$(TOP)/build/linux-source-6.1/scripts/checkpatch.pl; \
 	  [ -x $$cp ] || { mkdir -p build && tar -C build -xf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/scripts; }; fi; \
 	$$cp --no-tree --strict --terse -f $$(git ls-files '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace')
 
-clean:
+clean: ## remove the build products
 	$(MAKE) -C $(KDIR) M=$(TOP) clean || true
 	$(MAKE) -C tools/testing/rxbisect clean || true
 	$(MAKE) -C tools/nf clean || true
 	$(MAKE) -C tools/rxbisect-sim clean || true
 	rm -rf build
 
-# ---- DKMS (dkms.conf; README "Installing with DKMS") ----
+# ---- DKMS (dkms.conf; Documentation/usage.rst "Installing with DKMS") ----
 #   make dkms-install    copy the sources the build needs to
 #                        /usr/src/rxbisect-VERSION and `dkms add` them
 #                        (VERSION: RXB_DRV_VERSION); again: refreshes
@@ -306,11 +281,11 @@ clean:
 #                        (tools/dkms-test.sh; in make test's static stage)
 DEPS += dkms
 .PHONY: dkms-install dkms-uninstall dkms-test
-dkms-install:
+dkms-install: ## (root) copy the sources to /usr/src/rxbisect-VERSION and dkms add them
 	@tools/dkms.sh install
 
-dkms-uninstall:
+dkms-uninstall: ## (root) dkms remove rxbisect/VERSION --all, delete the copy
 	@tools/dkms.sh uninstall
 
-dkms-test:
+dkms-test: ## (root) dkms install, build for each kernel series' headers, uninstall
 	@tools/dkms-test.sh

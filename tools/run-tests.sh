@@ -33,6 +33,9 @@
 # RXB_VM_PARALLEL=1 (default): the kernels' VM stages at the same time,
 # each one's output printed whole, in order, each VM on one host thread
 # (RXB_VM_TCG_THREAD=single); 0: one after the other (tools/vm/README).
+# RXB_OVERLAP=1 (default): the VM stages start first, the other stages run
+# beside them at nice 19 (each stage is still printed whole, in order);
+# 0: one stage after the other.
 # RXB_JOBS: make -j of the unit and sim stages' builds and checkpatch
 # processes of the static stage, whose checks run side by side (default nproc).
 
@@ -159,21 +162,62 @@ plain_make_builds_ko() {
 # MAKE-ARGS` in a copy of the tree (rxbisect.ko at the top stays the one
 # built for the first kernel); the *.ko built go to build/test/ko-KERNEL/
 # for the vm stage.  Prints the warnings and errors, fails on a failed build.
+# Once per run: the static stage's check and KERNEL's VM stage, started
+# together, share one build (the second waits on ko-KERNEL.lock, then
+# prints and returns what the first did: .out, .rc, .run in ko-KERNEL/).
 other_kernel_build() {
-	local k=$1 tmp rc=0 kodir=$top/$logdir/ko-$1
+	local k=$1 kodir=$top/$logdir/ko-$1
+
+	(
+		flock 9 || exit 1
+		if [ "$(cat "$kodir/.run" 2>/dev/null)" = $$ ]; then
+			cat "$kodir/.out"
+			exit "$(cat "$kodir/.rc")"
+		fi
+		rm -rf "$kodir"
+		mkdir -p "$kodir" || exit 1
+		kernel_build_copy "$@" >"$kodir/.out"
+		echo $? >"$kodir/.rc"
+		# .run: this run ($$, also in the stages' subshells) built them
+		echo $$ >"$kodir/.run"
+		cat "$kodir/.out"
+		exit "$(cat "$kodir/.rc")"
+	) 9>"$top/$logdir/ko-$k.lock"
+}
+
+# kernel_build_copy KERNEL [MAKE-ARGS]: other_kernel_build's build, into
+# build/test/ko-KERNEL/ (which exists).
+kernel_build_copy() {
+	local k=$1
 
 	shift
-	tmp=$(mktemp -d /tmp/rxb-otherkernel.XXXXXX) || return 1
-	rm -rf "$kodir"
+	copy_build "$logdir/kernel-$k.log" "$top/$logdir/ko-$k" module "$@" KERNEL="$k"
+}
+
+# W=1 C=1 build for the first kernel, in a copy of the tree: rxbisect.ko at
+# the top, which that kernel's VM stage may be loading, is not rebuilt.  Its
+# module goes to build/test/static/w1/ (for params_doc_check when make test
+# built none at the top).  Prints the warnings and errors.
+w1_build() {
+	mkdir -p "$logdir/static/w1" &&
+	copy_build "$logdir/w1.log" "$logdir/static/w1" module W=1 C=1
+}
+
+# copy_build LOG DIR MAKE-ARGS...: `make -s MAKE-ARGS` in a copy of the tree,
+# its output in LOG, the *.ko it built copied to DIR (which exists).
+# Prints the warnings and errors (and LOG's last lines when it fails);
+# fails on a failed build or no module.
+copy_build() {
+	local log=$1 dir=$2 tmp rc=0
+
+	shift 2
+	tmp=$(mktemp -d /tmp/rxb-build.XXXXXX) || return 1
 	copy_tree "$tmp" &&
-	make -C "$tmp" -s module "$@" KERNEL="$k" >"$logdir/kernel-$k.log" 2>&1 || rc=1
-	grep -E 'warning|error' "$logdir/kernel-$k.log"
-	# .run: this run ($$, also in the stages' subshells) built them
-	if [ $rc -eq 0 ] && mkdir -p "$kodir" && cp "$tmp"/*.ko "$kodir/"; then
-		echo $$ > "$kodir/.run"
-	else
+	make -C "$tmp" -s "$@" >"$log" 2>&1 || rc=1
+	grep -E 'warning|error' "$log"
+	if [ $rc -ne 0 ] || ! cp "$tmp"/*.ko "$dir/"; then
 		rc=1
-		tail -n 5 "$logdir/kernel-$k.log"
+		tail -n 5 "$log"
 	fi
 	rm -rf "$tmp"
 	return $rc
@@ -187,7 +231,6 @@ static_jobs() {
 	local d=$logdir/static t
 
 	rm -rf "$d" && mkdir -p "$d"
-	# before the W=1 build below rebuilds it
 	local plain_ko=
 	[ -f rxbisect.ko ] && plain_ko=1
 	job() {
@@ -198,12 +241,7 @@ static_jobs() {
 		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
 		  echo "$name $((SECONDS - t0))s" >"$d/$name.time" ) &
 	}
-	(
-		t0=$SECONDS
-		make -s module W=1 C=1 -B 2>&1 | grep -E 'warning|error' >"$d/w1.out"
-		echo 0 >"$d/w1.rc"
-		echo "w1 $((SECONDS - t0))s" >"$d/w1.time"
-	) &
+	job w1 w1_build
 	# dkms beside the builds (its copy of the tree takes sources only,
 	# tools/dkms.sh: no kbuild product the in-tree build is writing),
 	# once the newest kernel is fetched (dkms builds for it too where it
@@ -251,6 +289,7 @@ static_jobs() {
 	job checkpatch run_checkpatch
 	job kerneldoc run_kerneldoc
 	job rst rst_check
+	job paramsdoc params_doc_check "$plain_ko"
 	job shsyntax sh_syntax
 	job ktaplib ktap_lib_test
 	wait
@@ -275,18 +314,39 @@ run_kerneldoc() {
 	return 0
 }
 
-# Documentation/*.rst parse without docutils errors or warnings (an
-# undefined substitution, a broken table).  Exit 4: no docutils.
+# Every *.rst of the tree parses without docutils warnings or errors (an
+# undefined substitution, a broken table, a missing image) and
+# Documentation/index.rst's toctree reaches every document: make docs,
+# tools/rst-lint.py.  Exit 4: no docutils.
 rst_check() {
-	python3 -c 'import docutils' 2>/dev/null || return 4
-	local f
+	python3 tools/rst-lint.py
+}
 
-	for f in Documentation/*.rst; do
-		python3 -c 'import sys, docutils.core
-docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
-	settings_overrides={"report_level": 2, "halt_level": 5})' "$f" 2>&1
+# The README's parameter and counter lists and Documentation/devlink.rst's
+# rows are what modinfo and the driver's source say (tools/params-doc.py),
+# on the module at the top (PLAIN-KO nonempty: the stage found one; nothing
+# rebuilds it), or without one the W=1 build's (in its copy of the tree)
+# once done.  Usage: params_doc_check [PLAIN-KO]
+params_doc_check() {
+	local ko=rxbisect.ko
+
+	if [ -z "${1:-}" ]; then
+		while [ ! -e "$logdir/static/w1.rc" ]; do sleep 2; done
+		ko=$logdir/static/w1/rxbisect.ko
+	fi
+	python3 tools/params-doc.py --check "$ko"
+}
+
+# make help lists every .PHONY target of the makefiles (each rule line's
+# "## " comment): prints those it lacks.
+help_missing() {
+	local phony listed t
+
+	phony=$(make -npq .DEFAULT 2>/dev/null | sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | sort -u)
+	listed=$(make -s help | awk '/^  [a-z]/ { print $1 }' | sort -u)
+	for t in $phony; do
+		grep -qx -- "$t" <<<"$listed" || echo "$t"
 	done
-	return 0
 }
 
 # The selftests' KTAP helpers (lib.sh) give the exit status their results
@@ -404,7 +464,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..14"
+	echo "1..16"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -446,6 +506,9 @@ stage_static() {
 	done
 	[ -n "$missing" ] && echo "# README names make targets the Makefile lacks:$missing"
 	result "$([ -z "$missing" ] && echo ok)" "every make command of the README is a target"
+	missing=$(help_missing | xargs)
+	[ -n "$missing" ] && echo "# make help lacks these .PHONY targets (a \"## \" comment on the rule line): $missing"
+	result "$([ -z "$missing" ] && echo ok)" "make help lists every .PHONY target"
 
 	[ "$(rc report)" = 0 ] || sed 's/^/# /' "$d/report.out"
 	result "$([ "$(rc report)" = 0 ] && echo ok)" "bench report: medians, spreads, ratios within noise (test_report.py)"
@@ -468,11 +531,13 @@ stage_static() {
 		result "$([ "$(rc kerneldoc)" = 0 ] && [ ! -s "$d/kerneldoc.out" ] && echo ok)" "kernel-doc: no warnings"
 	fi
 	if [ "$(rc rst)" = 4 ]; then
-		result ok "Documentation parses" "no python3-docutils"
+		result ok "make docs: every .rst parses" "no python3-docutils"
 	else
 		sed 's/^/# /' "$d/rst.out"
-		result "$([ "$(rc rst)" = 0 ] && [ ! -s "$d/rst.out" ] && echo ok)" "Documentation/*.rst parse without docutils warnings"
+		result "$([ "$(rc rst)" = 0 ] && echo ok)" "make docs: every .rst parses without docutils warnings, index.rst's toctree complete"
 	fi
+	sed 's/^/# /' "$d/paramsdoc.out"
+	result "$([ "$(rc paramsdoc)" = 0 ] && echo ok)" "README and Documentation/devlink.rst list the parameters modinfo gives and the counters the source names (params-doc.py --check)"
 	sed 's/^/# /' "$d/shsyntax.out"
 	result "$([ "$(rc shsyntax)" = 0 ] && echo ok)" "every shell script parses (bash -n)"
 	sed 's/^/# /' "$d/ktaplib.out"
@@ -495,13 +560,16 @@ stage_vm() {
 		kodir=$top/$logdir/ko-$k
 		if [ "${RXB_REUSE_KO:-0}" = 1 ] && [ -f "$kodir/rxbisect.ko" ]; then
 			echo "# RXB_REUSE_KO=1: $logdir/ko-$k/rxbisect.ko of $(date -r "$kodir/rxbisect.ko" +%T)"
-		elif [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
-			other_kernel_build "$k" | sed 's/^/# /'
-			if [ "$(cat "$kodir/.run" 2>/dev/null)" != $$ ]; then
-				echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
-				return 1
-			fi
+		elif ! other_kernel_build "$k" W=1 C=1 >/dev/null; then
+			# the static stage reports the warnings
+			echo "# cannot build rxbisect.ko for $k (log: $logdir/kernel-$k.log)"
+			return 1
 		fi
+	elif [ ! -f rxbisect.ko ]; then
+		make -s module >/dev/null 2>&1 || {
+			echo "# cannot build rxbisect.ko: make module fails"
+			return 1
+		}
 	fi
 	if [ "$k" = 6.1 ]; then
 		# the installed 6.1 (run-vm.sh's default), whatever KVER says
@@ -533,23 +601,24 @@ vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
 queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
-# one host thread, as make test runs them (2026-11-29; the longer of the
-# two kernels; kdrv_tests.sh and kfwd_tests.sh estimated): what vm_shard
-# balances with; a selftest not named here counts 60.
-vm_cost="kdrv_tests.sh 450 jumbo.sh 220 kfwd_tests.sh 250 nf.sh 238 xdp.sh 222
-tls.sh 216 faults.sh 128 nicmem.sh 104 shring_traffic.sh 100
-updown_switch.sh 90 napi_modes.sh 80 ntuple.sh 78 reconfig_fault.sh 73
-fuzz.sh 70 queue_restart.sh 70 rxbisect_props.sh 61 af_xdp.sh 60
-ceio.sh 60 conventions.sh 60 rss.sh 60 soak.sh 57 devlink.sh 56
-nic_ctx.sh 55 load_unload.sh 50 rxbisect_model.sh 45 flow_table.sh 44
-nic_bh.sh 44 shring_reconfig.sh 44 corec.sh 41 badinput.sh 40
-coalesce.sh 40 ethtool_live.sh 40 lower.sh 40 pcie_bytes.sh 40
-traffic.sh 40 enso.sh 35 invalid.sh 35 rxbisect_topo.sh 35
-shring_traffic_batched.sh 35 shring_traffic_list.sh 35
-unload_traffic.sh 34 qstats.sh 31 busypoll_switch.sh 30 counters.sh 25
-dshring_switch.sh 25 engine.sh 25 stall.sh 25 queue_napi.sh 23
-shring_pathology.sh 22 mtu.sh 20 enso_steer.sh 15 counter_docs.sh 10
-csum0.sh 10 privilege.sh 10 jumbo_redirect.sh 75 hwtstamp.sh 100"
+# one host thread, as make test runs them (a clean run of 2026-11-29, the
+# longer of the two kernels; engine.sh after its Tx cases, estimated):
+# what vm_shard balances with; a selftest not named here counts 60.
+vm_cost="kdrv_tests.sh 338 xdp_clients.sh 249 nf.sh 233 tls.sh 232
+kfwd_tests.sh 197 xdp.sh 194 jumbo.sh 180 updown_switch.sh 133 faults.sh 123
+nicmem.sh 107 jumbo_redirect.sh 91 af_xdp.sh 77 fuzz.sh 76 badinput.sh 75
+napi_modes.sh 75 ntuple.sh 74 nic_ctx.sh 69 reconfig_fault.sh 68
+load_unload.sh 58 coalesce.sh 56 devlink.sh 56 conventions.sh 54 ceio.sh 51
+rxbisect_props.sh 51 shring_reconfig.sh 51 soak.sh 49 lower.sh 45
+corec.sh 43 rxbisect_model.sh 43 ethtool_live.sh 38 flow_table.sh 38
+nic_bh.sh 38 traffic.sh 38 rxbisect_topo.sh 37 enso.sh 36
+busypoll_switch.sh 35 pcie_bytes.sh 34 rss.sh 33 unload_traffic.sh 33
+queue_restart.sh 32 shring_traffic.sh 32 shring_traffic_batched.sh 32
+shring_traffic_list.sh 32 engine.sh 60 invalid.sh 30 qstats.sh 30
+counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
+dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
+enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
+privilege.sh 9 hwtstamp.sh 100"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
 # several kernels (RXB_VM_SHARD=1, the default), vm_every_kernel's on each
@@ -602,8 +671,9 @@ vm_shard() {
 }
 
 run_stage() {
-	local name=$1 log=$logdir/$1.log rc t0=$SECONDS
+	local name=$1 log=$logdir/$1.log rc t0=$SECONDS t1
 
+	[ -n "${vm_bg[$name]:-}" ] || rm -f "$log.t1"
 	echo "# ---- $name ----"
 	case $name in
 	static)	stage_static 2>&1 | tee "$log"; rc=${PIPESTATUS[0]} ;;
@@ -630,8 +700,10 @@ run_stage() {
 	*)	echo "unknown stage $name" >&2; return 1 ;;
 	esac
 	count "$log" "$rc"
-	times+=("$name $((SECONDS - t0))s")
-	echo "# ---- $name: $((SECONDS - t0)) s ----"
+	# a stage started beside others: from its start to its own end
+	t1=$(cat "$log.t1" 2>/dev/null || echo $SECONDS)
+	times+=("$name $((t1 - t0))s")
+	echo "# ---- $name: $((t1 - t0)) s ----"
 }
 
 stages=()
@@ -659,30 +731,56 @@ start_vms_together() {
 	for s in "${stages[@]}"; do
 		case $s in vm-*) n=$((n + 1)) ;; esac
 	done
-	[ "$n" -ge 2 ] || return 0
+	[ "$n" -ge 2 ] || [ "$overlap" = 1 ] || return 0
 	# once, here, not in each stage at the same time
 	tools/ynl.sh --fetch >/dev/null 2>&1
-	export RXB_VM_TCG_THREAD=${RXB_VM_TCG_THREAD:-single}
-	echo "# ---- the $n VM stages run at the same time (RXB_VM_PARALLEL=1, TCG thread=$RXB_VM_TCG_THREAD) ----"
+	[ "$n" -ge 2 ] && export RXB_VM_TCG_THREAD=${RXB_VM_TCG_THREAD:-single}
+	echo "# ---- the $n VM stage(s) start$([ "$overlap" = 1 ] && echo ", beside the other stages (RXB_OVERLAP=1; those at nice 19)")$([ "$n" -ge 2 ] && echo ", at the same time (RXB_VM_PARALLEL=1, TCG thread=$RXB_VM_TCG_THREAD)") ----"
 	for s in "${stages[@]}"; do
 		case $s in vm-*) ;; *) continue ;; esac
 		echo $SECONDS > "$logdir/$s.log.t0"
 		rm -f "$logdir/$s.log.rc"
-		( stage_vm "${s#vm-}" > "$logdir/$s.log" 2>&1; echo $? > "$logdir/$s.log.rc" ) &
+		rm -f "$logdir/$s.log.t1"
+		( stage_vm "${s#vm-}" > "$logdir/$s.log" 2>&1; echo $? > "$logdir/$s.log.rc"
+		  echo $SECONDS > "$logdir/$s.log.t1" ) &
 		vm_bg[$s]=$!
 	done
 }
 
-times=()
+# RXB_VM_LOCK=FILE: held from the first VM stage to the end
 vm_locked=
+vm_lock() {
+	if [ -n "${RXB_VM_LOCK:-}" ] && [ -z "$vm_locked" ]; then
+		w=$SECONDS
+		exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
+		echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
+	fi
+}
+
+# RXB_OVERLAP=1 (the default, with RXB_VM_PARALLEL=1): the VM stages start
+# first and run beside the static, unit and sim stages, which this shell
+# then runs at nice 19.  A VM keeps about one core busy and leaves the
+# rest idle while the guest waits; the builds, checkpatch and userspace
+# tests take that up instead of running before the VMs, and the VMs keep
+# the CPU they had alone (their selftests see the same speed: at nice 10,
+# six static jobs took a quarter of the CPU from two VMs).  A kernel
+# other than the first starts once its module is built (its VM stage and
+# the static stage's check share that build: other_kernel_build).
+# 0: the stages one after the other.
+overlap=0
+if [ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ "${RXB_OVERLAP:-1}" = 1 ] &&
+   [[ " ${stages[*]} " == *" vm-"* ]] &&
+   [[ " ${stages[*]} " =~ \ (static|unit|sim)\  ]]; then
+	overlap=1
+	vm_lock
+	start_vms_together
+	renice -n 19 -p $$ >/dev/null
+fi
+
+times=()
 for s in "${stages[@]}"; do
 	case $s in
-	vm-*)	# RXB_VM_LOCK=FILE: held from the first VM stage to the end
-		if [ -n "${RXB_VM_LOCK:-}" ] && [ -z "$vm_locked" ]; then
-			w=$SECONDS
-			exec 8>>"$RXB_VM_LOCK" && flock 8 && vm_locked=1
-			echo "# waited $((SECONDS - w)) s for $RXB_VM_LOCK"
-		fi
+	vm-*)	vm_lock
 		[ "${RXB_VM_PARALLEL:-1}" = 1 ] && [ ${#vm_bg[@]} -eq 0 ] && start_vms_together ;;
 	esac
 	run_stage "$s"

@@ -13,9 +13,10 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BENCH_PG=/proc/net/pktgen
 
 # bench_models: the ring models the module offers, from its ring_model
-# parameter description ("privring (default), rxbisect, ... or corec"),
-# so that a model added to the module is benchmarked without a change
-# here.  $MODELS overrides.
+# parameter's modinfo text ("... (privring|rxbisect|...; default
+# privring); writable"), so that a model added to the module is
+# benchmarked without a change here.  $MODELS overrides.  Text it cannot
+# read is an error (stderr, exit 1), never a list of its own.
 bench_models() {
 	local d src=rxbisect
 	if [ -n "${MODELS:-}" ]; then
@@ -24,13 +25,12 @@ bench_models() {
 	fi
 	modinfo -n rxbisect >/dev/null 2>&1 || src=${RXB_KO:-rxbisect}
 	d=$(modinfo -p "$src" 2>/dev/null |
-		sed -n 's/^ring_model:[^:]*: \([^;]*\);.*/\1/p')
-	d=${d// (default)/}
-	d=${d//,/ }
-	d=${d// or / }
-	# unquoted: one space between names
-	# shellcheck disable=SC2086
-	echo ${d:-privring rxbisect shring shring-list dshring corec}
+		sed -n 's/^ring_model:.*(\([a-z0-9|-]*\); default [a-z0-9-]*); writable.*/\1/p')
+	if [ -z "$d" ]; then
+		echo "bench_models: no ring models in modinfo -p $src" >&2
+		return 1
+	fi
+	echo "${d//|/ }"
 }
 
 # bench_jiffies: "kernel softirq" jiffies of all CPUs (system + irq +

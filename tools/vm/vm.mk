@@ -30,14 +30,14 @@ VM_INITRAMFS = $(VM_TOP)/build/vm/initramfs-$(KVER).cpio.gz
 
 .PHONY: vm-initramfs vm-shell vm-run
 
-vm-initramfs: $(VM_KERNEL_DEPS)
+vm-initramfs: $(VM_KERNEL_DEPS) ## build (or refresh) the VM's initramfs, build/vm/initramfs-KVER.cpio.gz
 	@test -n "$(KVER)" || { echo "no installed kernel with headers: run 'make deps'" >&2; exit 1; }
 	$(VM_DIR)/mkinitramfs.sh $(KVER) $(VM_INITRAMFS) $(VM_MODROOT)
 
-vm-shell: $(VM_KERNEL_DEPS)
+vm-shell: $(VM_KERNEL_DEPS) ## an interactive root shell in the VM, the module ready for modprobe
 	$(VM_RUN)
 
 vm-run: export RXBVM_CMD := $(value CMD)
-vm-run: $(VM_KERNEL_DEPS)
+vm-run: $(VM_KERNEL_DEPS) ## CMD='...': run a command in the VM, from the top of the tree
 	@test -n "$$RXBVM_CMD" || { echo "usage: make vm-run CMD='command'" >&2; exit 2; }
 	$(VM_RUN) -- bash -c "$$RXBVM_CMD"

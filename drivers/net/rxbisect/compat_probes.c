@@ -15,6 +15,17 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 
+/* RXB_PROBE_OP(TYPE, OP, RET, ARGS...): a TYPE whose member OP points to a
+ * function returning RET, of the arguments ARGS.  It compiles where the
+ * kernel declares OP so (a pointer of another type warns: -Werror).
+ */
+#define RXB_PROBE_OP(type, op, ret, ...)			\
+static ret rxb_probe_##op(__VA_ARGS__)				\
+{								\
+	return 0;						\
+}								\
+type rxb_probe_ops = { .op = rxb_probe_##op }
+
 /* Required: page_pool (CONFIG_PAGE_POOL=y) */
 #ifdef HAVE_PAGE_POOL
 #include <linux/netdevice.h>
@@ -93,26 +104,15 @@ int rxb_probe(struct sk_buff *skb)
 /* 6.4: bus_type callbacks take a const struct bus_type. */
 #ifdef HAVE_BUS_ATTR_CONST
 #include <linux/device.h>
-static ssize_t rxb_probe_store(const struct bus_type *bus, const char *buf,
-			       size_t count)
-{
-	return count;
-}
-
-struct bus_attribute rxb_probe_attr = { .store = rxb_probe_store };
+RXB_PROBE_OP(struct bus_attribute, store, ssize_t,
+	     const struct bus_type *bus, const char *buf, size_t count);
 #endif
 
 /* 6.9: devlink param set() gets an extack. */
 #ifdef HAVE_DEVLINK_PARAM_SET_EXTACK
 #include <net/devlink.h>
-static int rxb_probe_set(struct devlink *devlink, u32 id,
-			 struct devlink_param_gset_ctx *ctx,
-			 struct netlink_ext_ack *extack)
-{
-	return 0;
-}
-
-struct devlink_param rxb_probe_param = { .set = rxb_probe_set };
+RXB_PROBE_OP(struct devlink_param, set, int, struct devlink *devlink, u32 id,
+	     struct devlink_param_gset_ctx *ctx, struct netlink_ext_ack *extack);
 #endif
 
 /* 6.3: devl_params_register(), under the instance lock. */
@@ -322,14 +322,8 @@ void rxb_probe(struct sk_buff *skb)
 /* 6.15: rtnl_link_ops.newlink() takes a struct rtnl_newlink_params. */
 #ifdef HAVE_RTNL_NEWLINK_PARAMS
 #include <net/rtnetlink.h>
-static int rxb_probe_newlink(struct net_device *dev,
-			     struct rtnl_newlink_params *params,
-			     struct netlink_ext_ack *extack)
-{
-	return 0;
-}
-
-struct rtnl_link_ops rxb_probe_ops = { .newlink = rxb_probe_newlink };
+RXB_PROBE_OP(struct rtnl_link_ops, newlink, int, struct net_device *dev,
+	     struct rtnl_newlink_params *params, struct netlink_ext_ack *extack);
 #endif
 
 /* 6.15: net/netdev_lock.h, the netdev instance lock (netdev_lock_ops(),
@@ -348,14 +342,8 @@ bool rxb_probe(struct net_device *dev)
 /* After 6.12 (7.2 has it): devlink parameter get() takes an extack. */
 #ifdef HAVE_DEVLINK_PARAM_GET_EXTACK
 #include <net/devlink.h>
-static int rxb_probe_get(struct devlink *devlink, u32 id,
-			 struct devlink_param_gset_ctx *ctx,
-			 struct netlink_ext_ack *extack)
-{
-	return 0;
-}
-
-struct devlink_param rxb_probe_param = { .get = rxb_probe_get };
+RXB_PROBE_OP(struct devlink_param, get, int, struct devlink *devlink, u32 id,
+	     struct devlink_param_gset_ctx *ctx, struct netlink_ext_ack *extack);
 #endif
 
 /* After 6.12 (7.2 has it): devlink parameter validate() takes the value by
@@ -363,14 +351,9 @@ struct devlink_param rxb_probe_param = { .get = rxb_probe_get };
  */
 #ifdef HAVE_DEVLINK_PARAM_VALIDATE_PTR
 #include <net/devlink.h>
-static int rxb_probe_validate(struct devlink *devlink, u32 id,
-			      union devlink_param_value *val,
-			      struct netlink_ext_ack *extack)
-{
-	return 0;
-}
-
-struct devlink_param rxb_probe_param = { .validate = rxb_probe_validate };
+RXB_PROBE_OP(struct devlink_param, validate, int, struct devlink *devlink,
+	     u32 id, union devlink_param_value *val,
+	     struct netlink_ext_ack *extack);
 #endif
 
 /* After 6.12 (7.2 has it): a health reporter's graceful period is its ops'
@@ -391,13 +374,9 @@ void *rxb_probe(struct devlink *devlink,
 #ifdef HAVE_NETDEV_QUEUE_CONFIG
 #include <linux/netdevice.h>
 #include <net/netdev_queues.h>
-static int rxb_probe_start(struct net_device *dev,
-			   struct netdev_queue_config *qcfg, void *mem, int idx)
-{
-	return 0;
-}
-
-struct netdev_queue_mgmt_ops rxb_probe_ops = { .ndo_queue_start = rxb_probe_start };
+RXB_PROBE_OP(struct netdev_queue_mgmt_ops, ndo_queue_start, int,
+	     struct net_device *dev, struct netdev_queue_config *qcfg,
+	     void *mem, int idx);
 #endif
 
 /* After 6.12 (7.2 has it): ethtool_ops.get_rx_ring_count(), which the core
@@ -406,12 +385,8 @@ struct netdev_queue_mgmt_ops rxb_probe_ops = { .ndo_queue_start = rxb_probe_star
  */
 #ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
 #include <linux/ethtool.h>
-static u32 rxb_probe_count(struct net_device *dev)
-{
-	return 1;
-}
-
-const struct ethtool_ops rxb_probe_ops = { .get_rx_ring_count = rxb_probe_count };
+RXB_PROBE_OP(const struct ethtool_ops, get_rx_ring_count, u32,
+	     struct net_device *dev);
 #endif
 
 /* 6.13: netif_napi_add_config(), NAPI instances with persistent config. */

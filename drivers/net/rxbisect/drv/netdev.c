@@ -1021,7 +1021,10 @@ static void rxb_setup(struct net_device *dev)
 	dev->rtnl_link_ops = &rxb_link_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = rxb_free;
-	dev->priv_flags |= IFF_NO_QUEUE;
+	/* eth_mac_addr() on a running port too: the NIC keeps no copy of
+	 * the address (it hands every frame up; eth_type_trans() sorts them).
+	 */
+	dev->priv_flags |= IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
 			   NETIF_F_RXHASH | NETIF_F_GRO | NETIF_F_TSO |

@@ -78,6 +78,19 @@ static int rxb_tls_flow(struct sock *sk, struct rxb_nic_tls_params *p)
 	return 0;
 }
 
+/* A cipher's @key_len bytes of @key, @salt_len of @salt, its big-endian
+ * record sequence number @rec_seq -> @p.
+ */
+static void rxb_tls_key_set(struct rxb_nic_tls_params *p, const u8 *key,
+			    unsigned int key_len, const u8 *salt,
+			    unsigned int salt_len, const u8 *rec_seq)
+{
+	p->key_len = key_len;
+	memcpy(p->key, key, key_len);
+	memcpy(p->salt, salt, salt_len);
+	p->rec_seq = get_unaligned_be64(rec_seq);
+}
+
 static int rxb_tls_key(const struct tls_crypto_info *ci,
 		       struct rxb_nic_tls_params *p)
 {
@@ -88,16 +101,14 @@ static int rxb_tls_key(const struct tls_crypto_info *ci,
 		return -EOPNOTSUPP;
 	switch (ci->cipher_type) {
 	case TLS_CIPHER_AES_GCM_128:
-		p->key_len = TLS_CIPHER_AES_GCM_128_KEY_SIZE;
-		memcpy(p->key, c128->key, p->key_len);
-		memcpy(p->salt, c128->salt, TLS_CIPHER_AES_GCM_128_SALT_SIZE);
-		p->rec_seq = get_unaligned_be64(c128->rec_seq);
+		rxb_tls_key_set(p, c128->key, TLS_CIPHER_AES_GCM_128_KEY_SIZE,
+				c128->salt, TLS_CIPHER_AES_GCM_128_SALT_SIZE,
+				c128->rec_seq);
 		return 0;
 	case TLS_CIPHER_AES_GCM_256:
-		p->key_len = TLS_CIPHER_AES_GCM_256_KEY_SIZE;
-		memcpy(p->key, c256->key, p->key_len);
-		memcpy(p->salt, c256->salt, TLS_CIPHER_AES_GCM_256_SALT_SIZE);
-		p->rec_seq = get_unaligned_be64(c256->rec_seq);
+		rxb_tls_key_set(p, c256->key, TLS_CIPHER_AES_GCM_256_KEY_SIZE,
+				c256->salt, TLS_CIPHER_AES_GCM_256_SALT_SIZE,
+				c256->rec_seq);
 		return 0;
 	default:
 		return -EOPNOTSUPP;

@@ -19,6 +19,18 @@
 #include <net/dst.h>
 #include "nic_hw.h"
 
+/* The frame at the head of the non-empty chain *@list, unlinked: *@list
+ * moves on to the next.
+ */
+static struct sk_buff *rxb_llist_skb_pop(struct llist_node **list)
+{
+	struct sk_buff *skb = llist_entry(*list, struct sk_buff, ll_node);
+
+	*list = (*list)->next;
+	skb->next = NULL;
+	return skb;
+}
+
 /* Inline engine stalled: hold @skb.  False when the stall has just ended:
  * the caller runs the pipeline itself, after the frames held before.
  */
@@ -189,9 +201,7 @@ static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
 		local_bh_disable();
 		rcu_read_lock();
 		for (n = 0; list && n < RXB_NIC_BH_BATCH; n++) {
-			skb = llist_entry(list, struct sk_buff, ll_node);
-			list = list->next;
-			skb->next = NULL;
+			skb = rxb_llist_skb_pop(&list);
 			rxb_nic_receive(nic, skb);
 			consume_skb(skb);
 		}
@@ -413,9 +423,7 @@ static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
 		rcu_read_lock();
 		rxb_nic_ctx_enter();
 		for (n = 0; list && n < RXB_NIC_BH_BATCH; n++) {
-			skb = llist_entry(list, struct sk_buff, ll_node);
-			list = list->next;
-			skb->next = NULL;
+			skb = rxb_llist_skb_pop(&list);
 			q = skb_get_queue_mapping(skb);
 			if (q != wq)
 				rxb_nic_tx_wire(nic, wq, &out);
@@ -635,9 +643,7 @@ void rxb_nic_engine_fini(struct rxb_nic *nic)
 	cancel_work_sync(&nic->tx_work);
 	list = llist_del_all(&nic->egress);
 	while (list) {
-		skb = llist_entry(list, struct sk_buff, ll_node);
-		list = list->next;
-		skb->next = NULL;
+		skb = rxb_llist_skb_pop(&list);
 		atomic64_inc(&nic->txq[skb_get_queue_mapping(skb)].drops);
 		kfree_skb(skb);
 	}

@@ -10,7 +10,8 @@
 # rxN_foo, rx<q>_foo, ringG_baz and rx0_foo all document rx3_foo.  One
 # result per model, its undocumented names printed.  No traffic: the port
 # is up on its own, with 2 queues, so that every per-queue and per-ring
-# name exists.
+# name exists.  Then: the counters every model has, which the README lists
+# from the driver's source (tools/params-doc.py), are ethtool -S's.
 #
 # Environment: RXB_DOCS_ROOT, the tree whose README and Documentation/
 # are read (default: the one this test is in).
@@ -29,7 +30,7 @@ docs=("$DOCS_ROOT"/README "$DOCS_ROOT"/Documentation/*.rst)
 rxb_load queues=2 || rxb_bail "cannot load the module"
 MODELS=$(rxb_models | xargs)
 [ -n "$MODELS" ] || rxb_bail "no $RXB_DBG/models"
-ktap_set_plan $(($(wc -w <<<"$MODELS") + 1))
+ktap_set_plan $(($(wc -w <<<"$MODELS") + 2))
 ip link set rxb0 up && ip link set rxb1 up || rxb_bail "cannot bring the ports up"
 
 # The words of the documents, each also with a numbered family's index
@@ -74,6 +75,26 @@ for m in $MODELS; do
 		[ "$n" -gt 0 -a -z "$missing" ]
 done
 echo privring > $P/ring_model
+
+# +1: the counters every model has, as the README lists them from the
+# driver's tables (tools/params-doc.py --counters, which make test's static
+# stage checks the README against), are the names ethtool -S prints under
+# privring (no model counters), queue numbers spelt N; ethtool -S may add
+# only the kernel's page_pool counters (rx_pp_alloc_*, rx_pp_recycle_*).
+PD=$DOCS_ROOT/tools/params-doc.py
+if [ -r "$PD" ] && command -v python3 >/dev/null; then
+	names | sed -E 's/^(rx|tx)[0-9]+_/\1N_/' | sort -u > "$RXB_TMP/common.ethtool"
+	python3 "$PD" --counters | sort -u > "$RXB_TMP/common.src"
+	only_src=$(comm -13 "$RXB_TMP/common.ethtool" "$RXB_TMP/common.src" | xargs)
+	only_eth=$(comm -23 "$RXB_TMP/common.ethtool" "$RXB_TMP/common.src" |
+		grep -vE '^rx_pp_(alloc|recycle)_' | xargs)
+	ktap_print_msg "params-doc.py --counters: $(wc -l <"$RXB_TMP/common.src") names; not in ethtool -S: ${only_src:-none}; in ethtool -S only: ${only_eth:-none}"
+	ktap_test_result "the README's counter list (params-doc.py, from the source) is what ethtool -S prints" \
+		[ -s "$RXB_TMP/common.src" -a -z "$only_src" -a -z "$only_eth" ]
+else
+	ktap_test_skip "the README's counter list (params-doc.py, from the source) is what ethtool -S prints" \
+		"no $PD or no python3"
+fi
 
 # +1: rxb_snap's reader and ethtool -S agree
 # ethtool_vals FILE: "name value" lines of ethtool -S rxb1, sorted.

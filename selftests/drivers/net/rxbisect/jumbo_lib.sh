@@ -6,22 +6,12 @@
 # pinned, and one case of one model (jumbo_case), or each model in turn
 # (jumbo_models).  Sourced after lib.sh; the test sets its plan.
 
-PROGS=$RXB_DIR/progs
 rxb_init ping bpftool iperf3 ethtool
-
-if ! ls "$PROGS"/xdp_mb_pass.bpf.o >/dev/null 2>&1; then
-	make -s -C "$PROGS" >/dev/null 2>&1 ||
-		ktap_skip_all "the BPF programs in $PROGS are not built (make module)"
-fi
-ip link help 2>&1 | grep -q xdpdrv || ktap_skip_all "ip has no XDP support"
-
-rxb_load queues=2 || ktap_skip_all "cannot load the module"
-MODELS=$(rxb_models | xargs)
+rxb_xdp_setup xdp_mb_pass.bpf.o
 # The models whose buffers must be contiguous (rxb_model_ops.contig_bufs,
 # multi_pkt_bufs, stream): one larger page per buffer, a frame never
 # split; the others take scatter buffers.
 CONTIG=" shring-batched ceio enso "
-NM=$(wc -w <<<"$MODELS")
 # the test sets its plan (ktap_set_plan) after sourcing this
 
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"

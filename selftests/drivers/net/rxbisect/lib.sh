@@ -847,6 +847,24 @@ rxb_toeplitz_queue() {
 # rxb_models: the ring models the module registers, one a line.
 rxb_models() { cat "$RXB_DBG/models"; }
 
+# rxb_xdp_setup PATTERN: what the native XDP tests (xdp.sh, jumbo.sh,
+# jumbo_redirect.sh) start with, after rxb_init: the BPF programs of
+# progs/ (PROGS; built here when none matches PATTERN, a glob in PROGS),
+# ip with XDP support, the module loaded with 2 queues, and its models
+# (MODELS, NM of them).  Skips the test when any of it is missing.
+rxb_xdp_setup() {
+	PROGS=$RXB_DIR/progs
+	# shellcheck disable=SC2086 # PATTERN is a glob
+	if ! ls "$PROGS"/$1 >/dev/null 2>&1; then
+		make -s -C "$PROGS" >/dev/null 2>&1 ||
+			ktap_skip_all "the BPF programs in $PROGS are not built (make module)"
+	fi
+	ip link help 2>&1 | grep -q xdpdrv || ktap_skip_all "ip has no XDP support"
+	rxb_load queues=2 || ktap_skip_all "cannot load the module"
+	MODELS=$(rxb_models | xargs)
+	NM=$(wc -w <<<"$MODELS")
+}
+
 # rxb_fault IF NAME VALUE: set debugfs fault/NAME of IF (alloc_fail and
 # dma_fail per mille, engine_stall 0/1).
 rxb_fault() { echo "$3" > "$RXB_DBG/$1/fault/$2"; }

@@ -51,15 +51,12 @@ def family():
     except subprocess.CalledProcessError as e:
         skip("no YNL (tools/ynl.sh --fetch): " + e.stderr.strip())
     sys.path.insert(0, os.path.join(ksrc, "tools/net/ynl"))
-    try:
-        import yaml
+    # libyaml's parser for the spec: PyYAML's pure-Python one takes
+    # seconds under TCG (pylib/rxb_libyaml.py, as kdrv_tests.sh's tests)
+    sys.path.insert(0, os.path.join(HERE, "pylib"))
+    from rxb_libyaml import use_libyaml
 
-        # libyaml's parser for the spec: PyYAML's pure-Python one takes
-        # seconds under TCG (as pylib/sitecustomize.py does)
-        if getattr(yaml, "__with_libyaml__", False):
-            yaml.safe_load = lambda s: yaml.load(s, Loader=yaml.CSafeLoader)
-    except ImportError:
-        pass
+    use_libyaml()
     try:
         from lib import YnlFamily
     except ImportError as e:

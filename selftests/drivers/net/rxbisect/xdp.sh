@@ -25,19 +25,9 @@
 
 source "$(dirname "$0")/lib.sh"
 
-PROGS=$RXB_DIR/progs
 rxb_init ping bpftool
-
-if ! ls "$PROGS"/*.bpf.o >/dev/null 2>&1; then
-	make -s -C "$PROGS" >/dev/null 2>&1 ||
-		ktap_skip_all "the BPF programs in $PROGS are not built (make module)"
-fi
-ip link help 2>&1 | grep -q xdpdrv || ktap_skip_all "ip has no XDP support"
-
-rxb_load queues=2 || ktap_skip_all "cannot load the module"
-MODELS=$(rxb_models | xargs)
+rxb_xdp_setup '*.bpf.o'
 CASES="pass drop tx aborted redirect_veth redirect_rxb adjust"
-NM=$(wc -w <<<"$MODELS")
 NC=$(wc -w <<<"$CASES")
 ktap_set_plan $((NM * NC + 5))
 

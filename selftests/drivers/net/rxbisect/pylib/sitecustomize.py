@@ -3,23 +3,16 @@
 with yaml.safe_load, PyYAML's pure-Python parser: seconds per spec under
 TCG, most of a test's time.  Where PyYAML has libyaml, parse with its C
 loader instead: the same safe subset, the same documents (PyYAML's
-CSafeLoader).  Then the system's own sitecustomize, which this one
-shadows on sys.path.
+CSafeLoader; rxb_libyaml.py, which netdev_nl.py uses too).  Then the
+system's own sitecustomize, which this one shadows on sys.path.
 """
 import importlib.util
 import os
 import sys
 
-try:
-    import yaml
+from rxb_libyaml import use_libyaml
 
-    if getattr(yaml, "__with_libyaml__", False):
-        def _c_safe_load(stream):
-            return yaml.load(stream, Loader=yaml.CSafeLoader)
-
-        yaml.safe_load = _c_safe_load
-except ImportError:
-    pass
+use_libyaml()
 
 _here = os.path.dirname(os.path.abspath(__file__))
 for _d in sys.path:
