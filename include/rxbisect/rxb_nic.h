@@ -420,6 +420,7 @@ void rxb_nic_clock_write(struct rxb_nic *nic, u64 ns);
 void rxb_nic_clock_step(struct rxb_nic *nic, s64 delta);
 void rxb_nic_clock_trim(struct rxb_nic *nic, long scaled_ppm);
 void rxb_nic_set_tx_tstamp(struct rxb_nic *nic, u64 addr);
+void rxb_nic_set_rx_tstamp(struct rxb_nic *nic, bool on);
 void rxb_nic_tx_tstamp(struct rxb_nic *nic, u32 tag);
 
 /* nic_engine.c: where the NIC runs; the transmit doorbell */

@@ -146,8 +146,16 @@ int rxb_ptp_index(struct rxb_port *port)
  *	stamps every frame, as drivers widen a PTP filter they lack).
  * @extack: for a message, or NULL.
  *
+ * Receive stamps on or off rebuild the rings of a running port, with or
+ * without a stamp ring behind each ring of records (rxb_desc.h,
+ * RXB_TSTAMP), as mlx5 and ice restart their queues to change the
+ * completion format: with them off, the rings and every byte the NIC
+ * writes are what they are without timestamps.  The NIC's receive-stamp
+ * register is set before rings with stamp rings exist, and cleared once
+ * none does.  RTNL held.
+ *
  * Return: 0, -EINVAL for flags, -ERANGE for an unsupported transmit type
- *	or an unknown filter.
+ *	or an unknown filter, or the rebuild's error (nothing changed).
  */
 int rxb_ptp_hwtstamp_set(struct net_device *dev,
 			 struct kernel_hwtstamp_config *c,
@@ -155,6 +163,9 @@ int rxb_ptp_hwtstamp_set(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_ptp *ptp = &port->ptp;
+	struct rxb_cfg cfg = port->cfg;
+	bool rx_on;
+	int err;
 
 	if (c->flags) {
 		NL_SET_ERR_MSG_MOD(extack, "no hwtstamp flag is supported");
@@ -177,7 +188,20 @@ int rxb_ptp_hwtstamp_set(struct net_device *dev,
 	}
 	if (c->rx_filter != HWTSTAMP_FILTER_NONE)
 		c->rx_filter = HWTSTAMP_FILTER_ALL;
-	WRITE_ONCE(ptp->rx_on, c->rx_filter == HWTSTAMP_FILTER_ALL);
+	rx_on = c->rx_filter == HWTSTAMP_FILTER_ALL;
+	if (rx_on != cfg.rx_tstamp) {
+		if (rx_on)
+			rxb_nic_set_rx_tstamp(port->nic, true);
+		cfg.rx_tstamp = rx_on;
+		err = rxb_reconfigure(port, &cfg, extack);
+		if (err) {
+			rxb_nic_set_rx_tstamp(port->nic, !rx_on);
+			return err;
+		}
+		if (!rx_on)
+			rxb_nic_set_rx_tstamp(port->nic, false);
+	}
+	WRITE_ONCE(ptp->rx_on, rx_on);
 	WRITE_ONCE(ptp->tx_on, c->tx_type == HWTSTAMP_TX_ON);
 	if (!ptp->tx_on)
 		rxb_ptp_tx_flush(port);
@@ -328,14 +352,14 @@ void rxb_ptp_counters(struct rxb_port *port, u64 *stamps, u64 *skipped,
 }
 
 /**
- * rxb_ptp_rx() - the stamp of a received frame to its skb, if the
- *	receive filter asks for it.
+ * rxb_ptp_rx() - the stamp of a received frame to its skb, if it has one.
  * @port: the port.
  * @skb: the frame.
- * @ns: the arrival time its record reported.
+ * @ns: the arrival time its stamp ring reported; 0: none (receive stamps
+ *	off: the rings have no stamp ring, the driver half read nothing).
  */
 void rxb_ptp_rx(struct rxb_port *port, struct sk_buff *skb, u64 ns)
 {
-	if (READ_ONCE(port->ptp.rx_on))
+	if (ns)
 		skb_hwtstamps(skb)->hwtstamp = ns_to_ktime(ns);
 }

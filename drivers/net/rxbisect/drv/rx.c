@@ -934,6 +934,7 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.ceio_fetch_async = cfg->mp.ceio_fetch,
 		.ceio_force_slow = cfg->mp.ceio_force_slow,
 		.nicmem_split	= cfg->mp.nicmem_split,
+		.rx_tstamp	= cfg->rx_tstamp,
 	};
 	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
 		sizeof(mcfg->ax_assoc_map));

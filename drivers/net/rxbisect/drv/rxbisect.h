@@ -133,6 +133,8 @@ struct rxb_mparams {
  * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
  * @mtu: the port's MTU, which sizes the receive buffers.
  * @mp: model parameters.
+ * @rx_tstamp: receive stamps (hwtstamp rx_filter other than NONE): the
+ *	rings are built with stamp rings (struct rxb_model_cfg.rx_tstamp).
  */
 struct rxb_cfg {
 	const struct rxb_model_ops *model;
@@ -141,6 +143,7 @@ struct rxb_cfg {
 	u32 tx_ring_size;
 	u32 mtu;
 	struct rxb_mparams mp;
+	bool rx_tstamp;
 };
 
 /**

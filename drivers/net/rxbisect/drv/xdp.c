@@ -360,7 +360,7 @@ static const struct rxb_pkt *rxb_xdp_cur_pkt(const struct xdp_buff *xdp)
 /**
  * rxb_xdp_rx_timestamp() - xmo_rx_timestamp: the packet's arrival stamp,
  *	on the port's PHC, while the hwtstamp receive filter is "all" (as
- *	the stack gets it).
+ *	the stack gets it: the rings have stamp rings then).
  * @xdp: the program's buffer.
  * @ts: set to the stamp, nanoseconds.
  *
@@ -369,9 +369,8 @@ static const struct rxb_pkt *rxb_xdp_cur_pkt(const struct xdp_buff *xdp)
 int rxb_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *ts)
 {
 	const struct rxb_pkt *p = rxb_xdp_cur_pkt(xdp);
-	struct rxb_port *port = netdev_priv(xdp->rxq->dev);
 
-	if (!p || !READ_ONCE(port->ptp.rx_on))
+	if (!p || !p->ts)
 		return -ENODATA;
 	*ts = p->ts;
 	return 0;

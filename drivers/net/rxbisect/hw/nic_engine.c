@@ -155,11 +155,13 @@ void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb)
 {
 	struct rxb_engine *eng = rcu_dereference(nic->engine);
 
-	/* The timestamp unit, at the MAC: the arrival time, before the
-	 * ingress FIFO and any ring work (rxb_nic_pipeline() hands it to
-	 * the ring model with the frame, struct rxb_frame.ts).
+	/* The timestamp unit, at the MAC, while the receive-stamp register
+	 * is set: the arrival time, before the ingress FIFO and any ring
+	 * work (rxb_nic_pipeline() hands it to the ring model with the
+	 * frame, struct rxb_frame.ts); 0, no stamp, while it is not.
 	 */
-	skb->tstamp = ns_to_ktime(rxb_nic_clock_read(nic, NULL));
+	skb->tstamp = READ_ONCE(nic->rx_tstamp) ?
+		      ns_to_ktime(rxb_nic_clock_read(nic, NULL)) : 0;
 
 	if (unlikely(READ_ONCE(nic->engine_stall))) {
 		atomic64_inc(&nic->stall_frames);

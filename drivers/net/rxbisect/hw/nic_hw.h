@@ -449,6 +449,8 @@ struct rxb_nic_clock {
  * @tx_ts_addr: transmit timestamp write-back register: bus address of the
  *	driver's struct rxb_tx_tstamp, or 0.
  * @tx_tstamps: transmit stamps written (ethtool -S tx_hwtstamps).
+ * @rx_tstamp: receive-stamp register: the timestamp unit stamps arriving
+ *	frames (rxb_nic_set_rx_tstamp()).
  */
 struct rxb_nic {
 	struct net_device *dev;
@@ -496,6 +498,7 @@ struct rxb_nic {
 	struct rxb_nic_clock clk;
 	u64 tx_ts_addr;
 	atomic64_t tx_tstamps;
+	bool rx_tstamp;
 };
 
 /**

@@ -140,6 +140,18 @@ void rxb_nic_set_tx_tstamp(struct rxb_nic *nic, u64 addr)
 }
 
 /**
+ * rxb_nic_set_rx_tstamp() - receive-stamp register: the timestamp unit
+ *	stamps arriving frames, and the ring models write the stamps into the
+ *	stamp rings of rings built with them (rxb_desc.h, RXB_TSTAMP).
+ * @nic: the NIC.
+ * @on: stamp (hwtstamp rx_filter other than NONE) or not (power-on).
+ */
+void rxb_nic_set_rx_tstamp(struct rxb_nic *nic, bool on)
+{
+	WRITE_ONCE(nic->rx_tstamp, on);
+}
+
+/**
  * rxb_nic_tx_tstamp() - the timestamp unit on a frame that has just left
  *	the port with a stamp request: write the time and the request's tag
  *	into the write-back record (struct rxb_tx_tstamp).

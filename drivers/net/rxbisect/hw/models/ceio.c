@@ -147,6 +147,7 @@ struct ceio_hw_q {
 
 	/* The queue's fetch engine (its DMA reads of the tier). */
 	struct rxb_ceio_fetch *fetch;	/* the fetch ring, mapped */
+	__le64 *ts;			/* its stamp ring (RXB_TSTAMP), or NULL */
 	struct ceio_req *req;		/* per slow entry */
 	u32 fe_head;			/* next fetch entry to start */
 	u32 fe_done;			/* fetches completed (release) */
@@ -387,13 +388,12 @@ static void ceio_fetch_done(struct rxb_nicmem_fetch *f)
 		flags |= RXB_CEIO_FETCH_ERR;
 	/* The tier's bytes cross the bus now, not on arrival. */
 	rxb_hw_pcie(m, r->qi, RXB_PCIE_DATA_WR, f->len);
-	/* The write-back (16 bytes) and the stamp. */
-	rxb_hw_pcie(m, r->qi, RXB_PCIE_META_WR, 16 + RXB_TSTAMP_LEN);
+	rxb_hw_pcie(m, r->qi, RXB_PCIE_META_WR, 16);
 	fd->pkt_len = cpu_to_le16(e->len);
 	fd->hash_flags = e->hash_flags;
 	fd->rss_hash = cpu_to_le32(e->hash);
 	fd->flow = cpu_to_le32(e->flow);
-	fd->tstamp = cpu_to_le64(e->ts);
+	rxb_hw_tstamp_put(m, r->qi, q->ts, i, e->ts);
 	/* Release: the frame in the buffer and the write-back before the
 	 * done mark.  Pairs with the acquire in ceio_fetch_flags() (driver).
 	 */
@@ -690,9 +690,12 @@ static int ceio_start(struct rxb_hw_model *m)
 
 		q->desc = rxb_hw_rxq_map(m, &q->regs->fast, &q->cr);
 		q->fetch = rxb_hw_dma_map(m, &q->regs->slow.fetch_base,
-					  (size_t)nslow * sizeof(*q->fetch));
+					  (size_t)nslow * sizeof(*q->fetch) +
+					  rxb_tstamp_ring_bytes(nslow,
+								m->cfg.rx_tstamp));
 		if (!q->desc || !q->fetch)
 			return -EINVAL;
+		q->ts = m->cfg.rx_tstamp ? (__le64 *)(q->fetch + nslow) : NULL;
 	}
 	return 0;
 }
