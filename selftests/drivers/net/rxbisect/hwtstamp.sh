@@ -12,6 +12,10 @@
 #   - on every ring model, UDP datagrams carry hardware receive stamps
 #     (SO_TIMESTAMPING), never decreasing and within the PHC's time around
 #     their sending; none once the filter is off;
+#   - the bus: with receive stamps off the NIC writes the metadata it
+#     writes without timestamps (privRing's 16-byte completion per frame),
+#     with them on 8 bytes more per frame (the stamp ring; privRing and
+#     Ensō's framing);
 #   - hardware transmit stamps come back on the error queue, inline and
 #     with the NIC's engine thread, within the PHC's time around the send;
 #     none with transmit stamps off;
@@ -42,7 +46,7 @@ TS=$PROGS/rxb_tstamp
 rxb_load queues=2 || ktap_skip_all "cannot load the module"
 MODELS=$(rxb_models | xargs)
 NM=$(wc -w <<<"$MODELS")
-ktap_set_plan $((14 + 3 * NM))
+ktap_set_plan $((15 + 3 * NM))
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 P=/sys/module/rxbisect/parameters
 N=20		# datagrams per receive check
@@ -127,6 +131,46 @@ ktap_test_result "bad hwtstamp config refused: flags -EINVAL, one-step tx -ERANG
 	eval '[ "$b1" = EINVAL ] && [ "$b2" = ERANGE ] && [ "$b3" = ERANGE ] &&
 	      grep -q "tx_type 1" <<<"$cur" && grep -q "rx_filter 1" <<<"$cur"'
 
+# meta_bytes: frames and metadata bytes the NIC wrote (pcie_to_host_meta_bytes)
+# for 45 UDP datagrams rxb0 -> rxb1: MH (frames) and MB (bytes)
+meta_bytes() {
+	local m0 h0
+	rxb_snap rxb1
+	m0=${RXB_S[pcie_to_host_meta_bytes]} h0=$(rxb_s_qsum hw_packets)
+	rxb_udp_blast "$NS0" "$RXB_IP1" 45 3 2000 >/dev/null
+	rxb_wait_consumed rxb1
+	rxb_snap rxb1
+	MB=$((RXB_S[pcie_to_host_meta_bytes] - m0))
+	MH=$(($(rxb_s_qsum hw_packets) - h0))
+}
+
+# 9: what stamps cost on the bus: nothing while off, 8 bytes per frame
+# while on.  privRing writes exactly one 16-byte completion per frame
+# (pcie_bytes.sh, as without timestamps); with stamps, its stamp ring's
+# 8 bytes more.  Ensō: 16-byte headers plus 64-byte notifications, with
+# stamps 8 bytes more per frame (45 frames: 8 * 45 is no multiple of 64).
+rxb_static_neigh rxb0 rxb1
+rxb_in rxb1 hwstamp_ctl -i rxb1 -r 0 >/dev/null 2>&1
+meta_bytes; p_off="$MH $MB"
+rxb_in rxb1 hwstamp_ctl -i rxb1 -r 1 >/dev/null 2>&1
+meta_bytes; p_on="$MH $MB"
+if echo enso > $P/ring_model; then
+	rxb_static_neigh rxb0 rxb1
+	meta_bytes; e_on="$MH $MB"
+	rxb_in rxb1 hwstamp_ctl -i rxb1 -r 0 >/dev/null 2>&1
+	meta_bytes; e_off="$MH $MB"
+fi
+echo privring > $P/ring_model
+rxb_in rxb1 hwstamp_ctl -i rxb1 -r 1 >/dev/null 2>&1
+ktap_print_msg "frames, metadata bytes: privring off $p_off, on $p_on; enso off ${e_off:-?}, on ${e_on:-?}"
+ktap_test_result "PCIe metadata: stamps off as without timestamps (privring 16 B/frame), on exactly 8 B/frame more (privring 24; enso 16 + 8 + 64-B notifications)" \
+	eval 'read -r h b <<<"$p_off" && [ "$h" -gt 0 ] && [ "$b" = $((16 * h)) ] &&
+	      read -r h b <<<"$p_on" && [ "$h" -gt 0 ] && [ "$b" = $((24 * h)) ] &&
+	      read -r h b <<<"${e_off:-0 -1}" && [ "$h" -gt 0 ] && [ $(((b - 16 * h) % 64)) = 0 ] &&
+	      [ "$b" -gt $((16 * h)) ] &&
+	      read -r h b <<<"${e_on:-0 -1}" && [ "$h" -gt 0 ] && [ $(((b - 24 * h) % 64)) = 0 ] &&
+	      [ "$b" -gt $((24 * h)) ]'
+
 # rx_check NAME: N datagrams rxb0 -> rxb1, each with a hardware stamp,
 # never decreasing, within the PHC's time around the sending
 rx_check() {
@@ -144,7 +188,7 @@ rx_check() {
 }
 jv() { rxb_jget <(echo "$R") "$1"; }
 
-# 9..8+NM: receive stamps on every model
+# 10..9+NM: receive stamps on every model
 for m in $MODELS; do
 	if ! echo "$m" > $P/ring_model; then
 		ktap_test_fail "$m: UDP receive hardware stamps (cannot switch to the model)"

@@ -5,10 +5,8 @@
 # data the NIC writes equals the frames' bytes exactly; every model also
 # moves descriptor/completion bytes both ways and rings doorbells; for
 # privRing the metadata is exactly one 16-byte descriptor read and one
-# 24-byte completion write per frame (16 bytes and the 8-byte arrival
-# stamp every model's record carries); Ensō reads no descriptors and
-# writes a 24-byte framing header (stamp included) per frame plus 64-byte
-# notifications.
+# 16-byte completion write per frame; Ensō reads no descriptors and writes
+# a 16-byte framing header per frame plus 64-byte notifications.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -42,15 +40,15 @@ for m in $MODELS; do
 	ok=1
 	[ "$h" -gt 0 -a "$d" = $((h * FRAME)) ] || ok=0
 	if [ "$m" = enso ]; then
-		# no descriptors at all (Ensō's point): a 24-B framing header
+		# no descriptors at all (Ensō's point): a 16-B framing header
 		# per frame plus 64-B notifications, and Head_SW writes
-		[ "$r" = 0 -a "$mt" -gt $((h * 24)) -a \
-		  $(((mt - h * 24) % 64)) = 0 -a "$b" -gt 0 ] || ok=0
+		[ "$r" = 0 -a "$mt" -gt $((h * 16)) -a \
+		  $(((mt - h * 16) % 64)) = 0 -a "$b" -gt 0 ] || ok=0
 	else
 		[ "$mt" -gt 0 -a "$r" -gt 0 -a "$b" -gt 0 ] || ok=0
 	fi
 	if [ "$m" = privring ]; then
-		[ "$mt" = $((h * 24)) -a "$r" = $((h * 16)) ] || ok=0
+		[ "$mt" = $((h * 16)) -a "$r" = $((h * 16)) ] || ok=0
 	fi
 	ktap_test_result "$m: data bytes = frame bytes, metadata and doorbells counted" [ $ok = 1 ]
 done
