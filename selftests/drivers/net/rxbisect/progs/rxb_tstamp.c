@@ -70,17 +70,17 @@ static clockid_t phc_open(const char *path)
 	return FD_TO_CLOCKID(fd);
 }
 
-static int64_t now(clockid_t clk)
+static long long now(clockid_t clk)
 {
 	struct timespec ts;
 
 	if (clock_gettime(clk, &ts))
 		return -1;
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* The hardware stamp of a message's SCM_TIMESTAMPING, or 0. */
-static int64_t hw_stamp(struct msghdr *m)
+static long long hw_stamp(struct msghdr *m)
 {
 	struct cmsghdr *c;
 
@@ -92,25 +92,25 @@ static int64_t hw_stamp(struct msghdr *m)
 			continue;
 		ts = (struct timespec *)CMSG_DATA(c);
 		/* [0] software, [1] deprecated, [2] raw hardware */
-		return (int64_t)ts[2].tv_sec * 1000000000 + ts[2].tv_nsec;
+		return (long long)ts[2].tv_sec * 1000000000 + ts[2].tv_nsec;
 	}
 	return 0;
 }
 
 static int cmp64(const void *a, const void *b)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	long long x = *(const long long *)a, y = *(const long long *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static int64_t pct(const int64_t *v, int n, int per_mille)
+static long long pct(const long long *v, int n, int per_mille)
 {
 	int i;
 
 	if (!n)
 		return 0;
-	i = (int)(((int64_t)n * per_mille + 999) / 1000) - 1;
+	i = (int)(((long long)n * per_mille + 999) / 1000) - 1;
 	return v[i < 0 ? 0 : i];
 }
 
@@ -118,8 +118,8 @@ static int do_rx(clockid_t clk, int port, int n, int timeout_ms)
 {
 	int flags = SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
 	struct sockaddr_in a = { .sin_family = AF_INET };
-	int64_t *lat = calloc(n, sizeof(*lat));
-	int64_t phc0, phc1 = 0, first = 0, last = 0, t, p;
+	long long *lat = calloc(n, sizeof(*lat));
+	long long phc0, phc1 = 0, first = 0, last = 0, t, p;
 	int fd, got = 0, hw = 0, mono = 1, neg = 0, nl = 0;
 	char buf[2048], ctl[512];
 
@@ -161,12 +161,14 @@ static int do_rx(clockid_t clk, int port, int n, int timeout_ms)
 		lat[nl++] = p - t;
 	}
 	qsort(lat, nl, sizeof(*lat), cmp64);
-	printf("{\"got\": %d, \"hw\": %d, \"mono\": %d, \"first\": %lld, \"last\": %lld, \"phc0\": %lld, \"phc1\": %lld, \"neg\": %d, \"lat_min\": %lld, \"p50\": %lld, \"p99\": %lld, \"p999\": %lld, \"lat_max\": %lld}\n",
-	       got, hw, mono, (long long)first, (long long)last,
-	       (long long)phc0, (long long)phc1, neg,
-	       (long long)(nl ? lat[0] : 0), (long long)pct(lat, nl, 500),
-	       (long long)pct(lat, nl, 990), (long long)pct(lat, nl, 999),
-	       (long long)(nl ? lat[nl - 1] : 0));
+	printf("{\"got\": %d, \"hw\": %d, \"mono\": %d, ", got, hw, mono);
+	printf("\"first\": %lld, \"last\": %lld, ", first, last);
+	printf("\"phc0\": %lld, \"phc1\": %lld, \"neg\": %d, ", phc0, phc1,
+	       neg);
+	printf("\"lat_min\": %lld, \"p50\": %lld, ", nl ? lat[0] : 0,
+	       pct(lat, nl, 500));
+	printf("\"p99\": %lld, \"p999\": %lld, \"lat_max\": %lld}\n",
+	       pct(lat, nl, 990), pct(lat, nl, 999), nl ? lat[nl - 1] : 0);
 	return 0;
 }
 
@@ -189,7 +191,7 @@ static int do_tx(clockid_t clk, const char *dst, int port, int n)
 	int i, fd, hw = 0, inwin = 0, sent = 0;
 	struct sockaddr_in a;
 	char buf[64], ctl[512];
-	int64_t t0, t1, t;
+	long long t0, t1, t;
 
 	fd = udp_to(dst, port, &a);
 	if (fd < 0)
@@ -289,6 +291,7 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "tx"))
 		return do_tx(clk, argv[3], atoi(argv[4]), atoi(argv[5]));
 usage:
-	fprintf(stderr, "usage: rxb_tstamp rx PHC PORT N TIMEOUT_MS | tx PHC DST PORT N | send DST PORT N GAP_US | cfg IF FLAGS TX RX | now PHC\n");
+	fprintf(stderr, "usage: rxb_tstamp rx PHC PORT N TIMEOUT_MS | tx PHC DST PORT N |\n"
+		"       send DST PORT N GAP_US | cfg IF FLAGS TX RX | now PHC\n");
 	return 2;
 }

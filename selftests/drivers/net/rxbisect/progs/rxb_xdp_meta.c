@@ -24,7 +24,7 @@
 #include <bpf/libbpf.h>
 
 #ifndef BPF_F_XDP_DEV_BOUND_ONLY
-#define BPF_F_XDP_DEV_BOUND_ONLY	(1U << 6)
+#define BPF_F_XDP_DEV_BOUND_ONLY	0x40U	/* bit 6, uapi/linux/bpf.h */
 #endif
 
 struct meta {
