@@ -618,7 +618,7 @@ shring_traffic_list.sh 32 engine.sh 60 invalid.sh 30 qstats.sh 30
 counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
 dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
 enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
-privilege.sh 9 hwtstamp.sh 100"
+privilege.sh 9 hwtstamp.sh 142"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
 # several kernels (RXB_VM_SHARD=1, the default), vm_every_kernel's on each
