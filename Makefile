@@ -86,7 +86,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	libssl-dev python3 procps xz-utils iputils-ping gnuplot-nox \
 	clang llvm libbpf-dev libxdp-dev bpftool xdp-tools python3-yaml \
 	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
-	dpdk-dev
+	dpdk-dev linuxptp
 
 .PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs

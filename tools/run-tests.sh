@@ -622,7 +622,7 @@ stage_vm() {
 # the module's load and parameter conventions, and the kTLS offload (the
 # kernel's tls_device differs between releases: its skb test, its skb mark).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
-queue_napi.sh load_unload.sh conventions.sh tls.sh"
+queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29, the
@@ -642,11 +642,11 @@ corec.sh 43 rxbisect_model.sh 43 ethtool_live.sh 38 flow_table.sh 38
 nic_bh.sh 38 traffic.sh 38 rxbisect_topo.sh 37 enso.sh 36
 busypoll_switch.sh 35 pcie_bytes.sh 34 rss.sh 33 unload_traffic.sh 33
 queue_restart.sh 32 shring_traffic.sh 32 shring_traffic_batched.sh 32
-shring_traffic_list.sh 32 engine.sh 60 invalid.sh 30 qstats.sh 30
+shring_traffic_list.sh 32 engine.sh 80 invalid.sh 30 qstats.sh 30
 counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
 dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
 enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
-privilege.sh 9
+privilege.sh 9 hwtstamp.sh 142
 tls.sh:kdep 180 nicmem.sh:kdep 30"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with

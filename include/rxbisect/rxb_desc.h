@@ -44,6 +44,80 @@ static inline u8 rxb_gen(u32 idx, unsigned int order)
 }
 
 /*
+ * Timestamps (RXB_TSTAMP).  The NIC has a clock, one per port, a
+ * free-running 64-bit count of nanoseconds that the driver reads, writes,
+ * steps and trims through the NIC's time registers and exposes as a PTP
+ * hardware clock.
+ *
+ * Receive stamps are off at power-on and cost nothing then: no record
+ * changes, and the NIC writes not one byte more.  The driver turns them on
+ * with the port's receive-stamp register (rxb_nic_set_rx_tstamp()), and
+ * builds its rings again with a stamp ring behind each ring of records
+ * that report frames (struct rxb_model_cfg.rx_tstamp; a queue restart, as
+ * mlx5 and ice change their completion format for stamps).  While the
+ * register is set, the timestamp unit reads the clock when a frame reaches
+ * the NIC, before the ingress FIFO and any ring work, and the NIC writes
+ * that time, little-endian, into the stamp ring's slot of the same index
+ * as the record that reports the frame, before the record's done bit or
+ * tail (the record's release orders it): RXB_TSTAMP_LEN bytes more per
+ * frame on the bus, counted as metadata written (RXB_PCIE_META_WR), the
+ * same for every model.  A stamp ring is __le64 per slot, as many slots as
+ * its ring has records; except Ensō's, it follows the records in the
+ * ring's memory, at the base register's address plus the records' bytes:
+ *
+ *   struct rxb_cqe           slot i: completion entry i (privRing, shRing,
+ *                            batched RxList, dynamic shRing, COREC, CEIO's
+ *                            fast path)
+ *   struct rxb_bxe           slot i: Bx entry i (rxBisect; packet entries
+ *                            only, notifications are not stamped)
+ *   struct rxb_enso_hdr      slot i: the pipe's flit i, where the frame's
+ *                            header starts (Ensō: one slot per flit of the
+ *                            pipe, in memory of its own whose address is
+ *                            the pipe's @ts_mem register, as the pipe is
+ *                            mapped twice; the header, in the pipe, is
+ *                            unchanged)
+ *   struct rxb_ceio_fetch    slot i: fetch record i (CEIO's slow path)
+ *
+ * A slot the NIC did not write since the ring was built reads 0: no stamp.
+ *
+ * Transmit: a frame posted with a stamp request carries a nonzero tag;
+ * when it has left the port the NIC writes the clock's time and then the
+ * tag into the transmit timestamp record (struct rxb_tx_tstamp) whose bus
+ * address the driver wrote into the NIC's write-back register.
+ */
+#define RXB_TSTAMP_LEN	8	/* bytes of a stamp ring's slot */
+
+/**
+ * rxb_tstamp_ring_bytes() - bytes of the stamp ring behind a ring of
+ *	records, zero without receive stamps.
+ * @nrec: the ring's records (Ensō: the pipe's flits).
+ * @on: the ring was built with receive stamps (rxb_model_cfg.rx_tstamp).
+ *
+ * Return: bytes.
+ */
+static inline size_t rxb_tstamp_ring_bytes(u32 nrec, bool on)
+{
+	return on ? (size_t)nrec * RXB_TSTAMP_LEN : 0;
+}
+
+/**
+ * struct rxb_tx_tstamp - the transmit timestamp write-back record, in host
+ * memory, written by the NIC, read by the driver.
+ *
+ * The NIC writes @ns, then @tag with release; the driver reads @tag with
+ * acquire and, when it is the tag it posted the frame with, @ns.
+ */
+struct rxb_tx_tstamp {
+	/** @ns: [0] The NIC clock's time when the frame left. */
+	__le64 ns;
+	/** @tag: [8] The stamp request's tag (nonzero). */
+	__le32 tag;
+	/** @reserved: [12] Zero. */
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct rxb_tx_tstamp) == 16);
+
+/*
  * The register space (BAR) of a receive context.
  *
  * The NIC exposes each receive context's registers as pages of
@@ -849,12 +923,20 @@ struct rxb_enso_pipe_regs {
 	struct rxb_base_reg rx_mem;
 	/** @tx_reserved: [16] The library's Tx registers; unused. */
 	u32 tx_reserved[4];
-	/** @pad: [32] Up to 64 bytes. */
-	u32 pad[8];
+	/**
+	 * @ts_mem: [32] With receive stamps (rxb_model_cfg.rx_tstamp): bus
+	 * address of the pipe's stamp ring, one __le64 per flit of the pipe
+	 * (RXB_TSTAMP); written by the driver before the context is enabled,
+	 * read by the NIC once, when it is; unused without.
+	 */
+	struct rxb_base_reg ts_mem;
+	/** @pad: [40] Up to 64 bytes. */
+	u32 pad[6];
 };
 
 static_assert(sizeof(struct rxb_enso_pipe_regs) == 64);
 static_assert(offsetof(struct rxb_enso_pipe_regs, rx_mem) == 8);
+static_assert(offsetof(struct rxb_enso_pipe_regs, ts_mem) == 32);
 
 /**
  * struct rxb_enso_notif_regs - Ensō: a notification ring's registers, at

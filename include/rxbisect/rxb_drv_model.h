@@ -119,6 +119,9 @@ struct rxb_drv_ops {
  * @cookie: the buffer's environment handle (see struct rxb_buf).
  * @len: bytes of packet data at the start of the buffer.
  * @hash: RSS hash reported by the NIC.
+ * @ts: the frame's arrival time on the NIC's clock, in nanoseconds, as
+ *	the stamp ring behind its record reported it (rxb_desc.h,
+ *	RXB_TSTAMP); 0: none (receive stamps off, rxb_model_cfg.rx_tstamp).
  * @csum: checksum reported by the NIC, valid with RXB_CQE_F_CSUM.
  * @flags: RXB_CQE_F_* bits reported by the NIC, less the done bit.
  * @pool_q: queue whose pool the buffer came from.
@@ -139,6 +142,7 @@ struct rxb_pkt {
 	void *cookie;
 	u32 len;
 	u32 hash;
+	u64 ts;
 	u32 csum;
 	u8 flags;
 	u16 pool_q;

@@ -27,6 +27,7 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <asm/byteorder.h>
 #include <rxbisect/rxb_model.h>
 #include <rxbisect/rxb_desc.h>
 
@@ -50,10 +51,16 @@ struct rxb_nicmem;
  *	receive context: a new model instance starts with an empty one.
  * @flow_new: this frame's flow was learned by this frame.
  * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ * @ts: the NIC clock's time when the frame arrived (nanoseconds), taken
+ *	before any ring work while the port's receive-stamp register is set;
+ *	0 when it is not (no stamp).  The model writes it into the stamp
+ *	ring's slot of the record that reports the frame
+ *	(rxb_hw_tstamp_put(); rxb_desc.h, RXB_TSTAMP).
  */
 struct rxb_frame {
 	const void *data;
 	unsigned int len;
+	u64 ts;
 	u32 hash;
 	u32 flow;
 	bool flow_new;
@@ -349,6 +356,29 @@ static inline void rxb_hw_pcie(const struct rxb_hw_model *m, unsigned int q,
 {
 	if (m->env->pcie)
 		m->env->pcie(m->hw, q, kind, bytes);
+}
+
+/**
+ * rxb_hw_tstamp_put() - write a frame's arrival stamp into a stamp ring.
+ * @m: the model instance.
+ * @q: the queue whose counters the write goes to.
+ * @ring: the stamp ring behind the ring of records (mapped with them:
+ *	rxb_tstamp_ring_bytes()), or NULL when the ring has none.
+ * @slot: the slot of the record that reports the frame, masked.
+ * @ts: the frame's stamp (struct rxb_frame.ts); 0, not stamped: nothing
+ *	is written.
+ *
+ * Before the record's release (done bit, tail), which orders it for the
+ * driver.  RXB_TSTAMP_LEN bytes of metadata written, whatever the model.
+ */
+static inline void rxb_hw_tstamp_put(const struct rxb_hw_model *m,
+				     unsigned int q, __le64 *ring, u32 slot,
+				     u64 ts)
+{
+	if (!ring || !ts)
+		return;
+	WRITE_ONCE(ring[slot], cpu_to_le64(ts));
+	rxb_hw_pcie(m, q, RXB_PCIE_META_WR, RXB_TSTAMP_LEN);
 }
 
 /* The on-NIC memory tier (include/rxbisect/rxb_nicmem.h), or NULL. */

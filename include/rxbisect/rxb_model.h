@@ -166,6 +166,10 @@ enum rxb_ceio_release {
  *	@nicmem_bytes and a model whose buffers hold one packet each (not
  *	multi_pkt_bufs, not stream).  The model only reports the completion
  *	flags the DMA engine returns (RXB_CQE_F_SPLIT).
+ * @rx_tstamp: receive stamps (hwtstamp rx_filter other than NONE): each
+ *	ring of records that report frames has a stamp ring behind its
+ *	records (rxb_desc.h, RXB_TSTAMP), which the NIC writes for each
+ *	stamped frame and the driver reads; false: neither exists.
  */
 struct rxb_model_cfg {
 	unsigned int nqueues;
@@ -198,6 +202,7 @@ struct rxb_model_cfg {
 	bool ceio_force_slow;
 	u64 ceio_inactive_ns;
 	bool nicmem_split;
+	bool rx_tstamp;
 };
 
 /* The flow table index of a frame the table does not track. */

@@ -120,6 +120,8 @@ struct rxb_nic_hds_counters {
  * @flow_untracked: frames of new flows that found the table full.
  * @nicmem: the enabled context's on-NIC memory tier (zero without one).
  * @hds: the enabled context's header/data split (zero without one).
+ * @tx_hwtstamps: transmit timestamps the NIC wrote back (struct
+ *	rxb_tx_tstamp).
  */
 struct rxb_nic_counters {
 	u64 runt_drops;
@@ -145,6 +147,7 @@ struct rxb_nic_counters {
 	u64 flow_untracked;
 	struct rxb_nicmem_counters nicmem;
 	struct rxb_nic_hds_counters hds;
+	u64 tx_hwtstamps;
 };
 
 /**
@@ -410,6 +413,16 @@ void rxb_nic_tls_read_q(struct rxb_nic *nic, unsigned int q,
 int rxb_nic_set_dma_fail(struct rxb_nic *nic, u32 per_mille);
 u32 rxb_nic_get_dma_fail(struct rxb_nic *nic);
 
+/* nic_ptp.c: the clock's time registers, the transmit stamp write-back */
+#define RXB_CLK_MAX_PPB	100000000	/* the trim's range, +-10 % */
+u64 rxb_nic_clock_read(struct rxb_nic *nic, u64 *raw);
+void rxb_nic_clock_write(struct rxb_nic *nic, u64 ns);
+void rxb_nic_clock_step(struct rxb_nic *nic, s64 delta);
+void rxb_nic_clock_trim(struct rxb_nic *nic, long scaled_ppm);
+void rxb_nic_set_tx_tstamp(struct rxb_nic *nic, u64 addr);
+void rxb_nic_set_rx_tstamp(struct rxb_nic *nic, bool on);
+void rxb_nic_tx_tstamp(struct rxb_nic *nic, u32 tag);
+
 /* nic_engine.c: where the NIC runs; the transmit doorbell */
 void rxb_nic_stall(struct rxb_nic *nic, bool stall);
 bool rxb_nic_stalled(struct rxb_nic *nic);
@@ -419,7 +432,7 @@ void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng);
 void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old);
 bool rxb_nic_engine_running(struct rxb_nic *nic);
 bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
-		     bool tls, u32 bytes);
+		     bool tls, u32 bytes, u32 ts_tag);
 u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q);
 void rxb_nic_set_tx_done(struct rxb_nic *nic,
 			 void (*done)(void *arg, unsigned int q,

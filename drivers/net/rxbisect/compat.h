@@ -369,6 +369,85 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 #define RXB_ETHTOOL_RX_RING_COUNT(fn)
 #endif
 
+/* 6.11: ethtool_ops.get_ts_info takes struct kernel_ethtool_ts_info, the
+ * uAPI struct ethtool_ts_info before; the driver fills either by name.
+ */
+#ifdef HAVE_KERNEL_ETHTOOL_TS_INFO
+#define rxb_ethtool_ts_info	kernel_ethtool_ts_info
+#else
+#define rxb_ethtool_ts_info	ethtool_ts_info
+#endif
+
+/* 6.6: ndo_hwtstamp_get/set (struct kernel_hwtstamp_config, an extack);
+ * before, SIOCSHWTSTAMP/SIOCGHWTSTAMP reach ndo_eth_ioctl with the uAPI
+ * struct hwtstamp_config in user memory.  The driver implements the 6.6
+ * callbacks on every kernel (the struct's fields are defined here before
+ * 6.6) and an ioctl that calls rxb_hwtstamp_ioctl() with them;
+ * RXB_NDO_HWTSTAMP(get, set, ioctl) in a struct net_device_ops
+ * initializer sets whichever the kernel calls.
+ */
+#include <linux/net_tstamp.h>
+#ifdef HAVE_NDO_HWTSTAMP
+#define RXB_NDO_HWTSTAMP(get, set, ioctl) \
+	.ndo_hwtstamp_get = get, .ndo_hwtstamp_set = set,
+
+static inline int
+rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
+		   int (*get)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c),
+		   int (*set)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c,
+			      struct netlink_ext_ack *extack))
+{
+	return -EOPNOTSUPP;	/* the core calls get and set itself */
+}
+#else
+#include <linux/sockios.h>
+#include <linux/uaccess.h>
+
+#define RXB_NDO_HWTSTAMP(get, set, ioctl)	.ndo_eth_ioctl = ioctl,
+
+/* The fields of 6.6's struct kernel_hwtstamp_config the driver uses. */
+struct kernel_hwtstamp_config {
+	int flags;
+	int tx_type;
+	int rx_filter;
+};
+
+/* ndo_eth_ioctl's SIOCSHWTSTAMP/SIOCGHWTSTAMP through the 6.6 callbacks. */
+static inline int
+rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
+		   int (*get)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c),
+		   int (*set)(struct net_device *dev,
+			      struct kernel_hwtstamp_config *c,
+			      struct netlink_ext_ack *extack))
+{
+	struct kernel_hwtstamp_config k;
+	struct hwtstamp_config c;
+	int err;
+
+	if (cmd != SIOCSHWTSTAMP && cmd != SIOCGHWTSTAMP)
+		return -EOPNOTSUPP;
+	if (cmd == SIOCSHWTSTAMP) {
+		if (copy_from_user(&c, ifr->ifr_data, sizeof(c)))
+			return -EFAULT;
+		k.flags = c.flags;
+		k.tx_type = c.tx_type;
+		k.rx_filter = c.rx_filter;
+		err = set(dev, &k, NULL);
+	} else {
+		err = get(dev, &k);
+	}
+	if (err)
+		return err;
+	c.flags = k.flags;
+	c.tx_type = k.tx_type;
+	c.rx_filter = k.rx_filter;
+	return copy_to_user(ifr->ifr_data, &c, sizeof(c)) ? -EFAULT : 0;
+}
+#endif
+
 /* 6.9: per-queue statistics in the netdev netlink family (qstats).  The
  * driver fills the newer structures on every kernel (the fields it uses
  * are defined here on older ones); rxb_netdev_set_stat_ops() installs the
@@ -591,19 +670,71 @@ rxb_netdev_set_queue_mgmt_ops(struct net_device *dev,
  * Up to 6.2 there is nothing to advertise.
  */
 #ifdef HAVE_XDP_FEATURES
-static inline void rxb_xdp_set_features(struct net_device *dev)
+#include <net/xdp.h>
+
+static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
 {
-	/* Zero-copy AF_XDP on the ring models that can (xsk.c); multi-buffer
-	 * frames in (scatter buffers, rx.c) and out (ndo_xdp_xmit builds an
-	 * skb with the frame's fragments).
+	/* Zero-copy AF_XDP where the ring model and the configuration take
+	 * it (@zc, xsk.c); multi-buffer frames in (scatter buffers, rx.c)
+	 * and out (ndo_xdp_xmit builds an skb with the frame's fragments).
+	 * A change is announced (netdev netlink, NETDEV_XDP_FEAT_CHANGE).
 	 */
-	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-			    NETDEV_XDP_ACT_NDO_XMIT |
-			    NETDEV_XDP_ACT_XSK_ZEROCOPY |
-			    NETDEV_XDP_ACT_RX_SG | NETDEV_XDP_ACT_NDO_XMIT_SG;
+	xdp_set_features_flag(dev, NETDEV_XDP_ACT_BASIC |
+			      NETDEV_XDP_ACT_REDIRECT |
+			      NETDEV_XDP_ACT_NDO_XMIT |
+			      (zc ? NETDEV_XDP_ACT_XSK_ZEROCOPY : 0) |
+			      NETDEV_XDP_ACT_RX_SG |
+			      NETDEV_XDP_ACT_NDO_XMIT_SG);
 }
 #else
-static inline void rxb_xdp_set_features(struct net_device *dev)
+static inline void rxb_xdp_set_features(struct net_device *dev, bool zc)
+{
+}
+#endif
+
+/* 6.3: XDP metadata kfuncs, a driver's struct xdp_metadata_ops; 6.5: the
+ * RSS hash with its type.  rxb_netdev_set_xdp_metadata_ops() installs the
+ * driver's ops where the kernel has them (with the hash type) and does
+ * nothing before.
+ */
+#ifdef HAVE_XDP_METADATA_OPS
+#include <net/xdp.h>
+
+static inline void
+rxb_netdev_set_xdp_metadata_ops(struct net_device *dev,
+				const struct xdp_metadata_ops *ops)
+{
+	dev->xdp_metadata_ops = ops;
+}
+#else
+/* The driver builds its ops on every kernel; before 6.5 they are not
+ * installed.  Renamed: 6.3 and 6.4 have a struct xdp_metadata_ops of
+ * their own, without the hash type.
+ */
+#define xdp_metadata_ops	rxb_compat_xdp_metadata_ops
+#define xdp_rss_hash_type	rxb_compat_xdp_rss_hash_type
+
+enum xdp_rss_hash_type {
+	XDP_RSS_TYPE_L2 = 0,
+	XDP_RSS_TYPE_L3_IPV4 = 1,
+	XDP_RSS_TYPE_L3_IPV6 = 2,
+	XDP_RSS_TYPE_L4_IPV4_TCP = 1 | 8 | 16,
+	XDP_RSS_TYPE_L4_IPV4_UDP = 1 | 8 | 32,
+	XDP_RSS_TYPE_L4_IPV6_TCP = 2 | 8 | 16,
+	XDP_RSS_TYPE_L4_IPV6_UDP = 2 | 8 | 32,
+};
+
+struct xdp_md;
+
+struct xdp_metadata_ops {
+	int (*xmo_rx_timestamp)(const struct xdp_md *ctx, u64 *timestamp);
+	int (*xmo_rx_hash)(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *rss_type);
+};
+
+static inline void
+rxb_netdev_set_xdp_metadata_ops(struct net_device *dev,
+				const struct xdp_metadata_ops *ops)
 {
 }
 #endif

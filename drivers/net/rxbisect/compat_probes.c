@@ -399,4 +399,47 @@ void rxb_probe(struct net_device *dev, struct napi_struct *napi,
 }
 #endif
 
+/* 6.6: ndo_hwtstamp_get/set with struct kernel_hwtstamp_config; before,
+ * SIOCSHWTSTAMP and SIOCGHWTSTAMP reach the driver's ndo_eth_ioctl.
+ */
+#ifdef HAVE_NDO_HWTSTAMP
+#include <linux/net_tstamp.h>
+#include <linux/netdevice.h>
+static int rxb_probe_hwts(struct net_device *dev,
+			  struct kernel_hwtstamp_config *cfg,
+			  struct netlink_ext_ack *extack)
+{
+	return cfg->tx_type;
+}
+
+const struct net_device_ops rxb_probe_ops = { .ndo_hwtstamp_set = rxb_probe_hwts };
+#endif
+
+/* 6.11: ethtool_ops.get_ts_info takes struct kernel_ethtool_ts_info. */
+#ifdef HAVE_KERNEL_ETHTOOL_TS_INFO
+#include <linux/ethtool.h>
+static int rxb_probe_ts(struct net_device *dev,
+			struct kernel_ethtool_ts_info *info)
+{
+	return info->phc_index;
+}
+
+const struct ethtool_ops rxb_probe_ops = { .get_ts_info = rxb_probe_ts };
+#endif
+
+/* 6.5: XDP metadata kfuncs (6.3: xdp_metadata_ops) with the RSS hash's
+ * type (xmo_rx_hash's enum xdp_rss_hash_type argument, 6.5).
+ */
+#ifdef HAVE_XDP_METADATA_OPS
+#include <net/xdp.h>
+static int rxb_probe_hash(const struct xdp_md *ctx, u32 *hash,
+			  enum xdp_rss_hash_type *type)
+{
+	*type = XDP_RSS_TYPE_L4_IPV4_UDP;
+	return 0;
+}
+
+const struct xdp_metadata_ops rxb_probe_ops = { .xmo_rx_hash = rxb_probe_hash };
+#endif
+
 MODULE_LICENSE("GPL");

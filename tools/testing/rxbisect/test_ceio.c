@@ -39,6 +39,9 @@
 
 static u8 frame[BUF];
 
+/* The next setup builds its rings with stamp rings (RXB_TSTAMP). */
+static bool rx_tstamp;
+
 /* Set up a CEIO instance with @credits credits (0: forced slow path),
  * credits released as @release says.
  */
@@ -54,6 +57,7 @@ static bool setup_rel(struct rxb_th *t, unsigned int nq, unsigned int credits,
 	t->cfg.ceio_llc_budget = (u64)credits * BUF;
 	t->cfg.ceio_force_slow = !credits;
 	t->cfg.ceio_fetch_async = async;
+	t->cfg.rx_tstamp = rx_tstamp;
 	rxb_env_fake_clock(t->env, 1000);
 	return rxb_th_start(t);
 }
@@ -71,6 +75,7 @@ static int send(struct rxb_th *t, unsigned int q, u32 flow, u64 seq,
 	struct rxb_tframe_id id = { .producer = flow, .q = q, .seq = seq };
 	struct rxb_frame f = {
 		.data = frame, .len = len, .hash = flow, .flow = flow,
+		.ts = rxb_mix64((u64)flow << 40 | seq),	/* arrival stamp */
 	};
 
 	rxb_tframe_fill(frame, len, &id);
@@ -110,6 +115,11 @@ static int poll_once(struct rxb_th *t, unsigned int q, u64 *next, int budget)
 
 		if (EXPECT(d && rxb_tframe_check(d, pkts[i].len, &id),
 			   "bad frame") &&
+		    /* fast or slow path, the stamp of its arrival (none
+		     * without stamp rings)
+		     */
+		    EXPECT_EQ(pkts[i].ts, !t->cfg.rx_tstamp ? 0 :
+			      rxb_mix64((u64)id.producer << 40 | id.seq)) &&
 		    EXPECT(id.seq == next[id.producer],
 			   "flow %u: seq %llu, expected %llu", id.producer,
 			   (unsigned long long)id.seq,
@@ -273,12 +283,16 @@ out:
 /* Merge across flows: a fast frame of flow 1 written after a slow frame
  * of flow 0 is delivered after it (arrival order per queue).
  */
-static void test_merge(const void *arg __always_unused)
+static void test_merge(const void *arg)
 {
 	u64 next[NFT] = { 0 };
 	struct rxb_th t;
+	bool ok;
 
-	if (!setup(&t, 1, 2, 1 << 20, 0, false))
+	rx_tstamp = arg;	/* "tstamp": fast and slow frames stamped */
+	ok = setup(&t, 1, 2, 1 << 20, 0, false);
+	rx_tstamp = false;
+	if (!ok)
 		goto out;
 	EXPECT_EQ(send(&t, 0, 0, 0, 100), 0);	/* flow 0 takes both */
 	EXPECT_EQ(send(&t, 0, 0, 1, 100), 0);
@@ -514,13 +528,18 @@ out:
  */
 static void test_fetch_ring(const void *arg)
 {
-	bool async = arg;
+	bool async = arg && strstr(arg, "async");
+	bool ts = arg && strstr(arg, "tstamp");
 	u64 next[NFT] = { 0 }, data = 0, rd0, wr0, mr0;
 	unsigned int per = async ? 6 : 1, got = 0;
 	struct rxb_th t;
+	bool ok;
 	int i;
 
-	if (!setup(&t, 1, 0, 1 << 20, 100000, async))
+	rx_tstamp = ts;
+	ok = setup(&t, 1, 0, 1 << 20, 100000, async);
+	rx_tstamp = false;
+	if (!ok)
 		goto out;
 	for (i = 0; i < 6; i++) {
 		EXPECT_EQ(send(&t, 0, 0, i, 100 + i), 0);
@@ -556,7 +575,9 @@ static void test_fetch_ring(const void *arg)
 	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DATA_WR), data);
 	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_DESC_RD) - rd0,
 		  6 * sizeof(struct rxb_ceio_fetch));
-	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_META_WR) - wr0, 6 * 16);
+	/* The 16-byte write-back; with stamp rings, a stamp per frame. */
+	EXPECT_EQ(rxb_env_pcie(t.env, RXB_PCIE_META_WR) - wr0,
+		  6 * (16 + (ts ? RXB_TSTAMP_LEN : 0)));
 	EXPECT_EQ(atomic64_read(&rxb_env_nicmem_get(t.env)->fetched), data);
 	/* No fast completion: each poll and rx_pending read slow_tail. */
 	ktap_diag("%s: %llu MMIO bytes read", async ? "async" : "sync",
@@ -1085,6 +1106,7 @@ int main(void)
 		{ "steady", test_steady, NULL },
 		{ "dry", test_dry, NULL },
 		{ "merge", test_merge, NULL },
+		{ "merge_tstamp", test_merge, "tstamp" },
 		{ "all_slow_sync", test_all_slow, NULL },
 		{ "all_slow_async", test_all_slow, "async" },
 		{ "slow_nobuf_sync", test_slow_nobuf, NULL },
@@ -1092,6 +1114,7 @@ int main(void)
 		{ "tier_full", test_tier_full, NULL },
 		{ "fetch_ring_sync", test_fetch_ring, NULL },
 		{ "fetch_ring_async", test_fetch_ring, "async" },
+		{ "fetch_ring_async_tstamp", test_fetch_ring, "async tstamp" },
 		{ "no_mmio_fast", test_no_mmio_fast, NULL },
 		{ "release_batch", test_release_page, NULL },
 		{ "release_page", test_release_page, "page" },

@@ -269,6 +269,7 @@ static int send_frame(struct rxb_th *t, unsigned int q, u64 seq)
 	struct rxb_frame f = {
 		.data = frame, .len = frame_len(seq),
 		.hash = (u32)seq * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
+		.ts = rxb_mix64(seq),	/* the timestamp unit's stamp */
 	};
 
 	rxb_tframe_fill(frame, f.len, &id);
@@ -334,6 +335,9 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 				EXPECT_EQ(id.seq, seq);
 				EXPECT_EQ(pkts[i].len, frame_len(seq));
 				EXPECT_EQ(pkts[i].hash, (u32)seq * 2654435761u);
+				/* The stamp, with stamp rings; else none. */
+				EXPECT_EQ(pkts[i].ts, t->cfg.rx_tstamp ?
+						      rxb_mix64(seq) : 0);
 				EXPECT_EQ(pkts[i].flags, RXB_CQE_F_L4_HASH | RXB_CQE_F_CSUM);
 				EXPECT_EQ(pkts[i].csum, rxb_env_csum(data, pkts[i].len));
 			}
@@ -406,6 +410,51 @@ static void test_roundtrip(const void *arg)
 				EXPECT_EQ(n, first[q]);
 		}
 	}
+out:
+	rxb_th_destroy(&t);
+}
+
+/*
+ * Receive stamps (rxb_desc.h, RXB_TSTAMP) cost nothing while off and
+ * exactly RXB_TSTAMP_LEN bytes of metadata per frame while on, whatever
+ * the model: the same stamped frames through a queue of rings built
+ * without stamp rings and with them; every other bus count is equal, and
+ * without them the driver gets no stamp (fill_and_drain()).
+ */
+static void test_tstamp(const void *arg)
+{
+	const struct model_case *mc = arg;
+	u64 sent[2], bus[2][RXB_ENV_PCIE_KINDS + 1];
+	unsigned int on, k;
+	struct rxb_th t = { 0 };
+
+	for (on = 0; on < 2; on++) {
+		if (!rxb_th_init(&t, mc->model, 2, 64, RXB_ENV_BUF_SIZE))
+			goto out;
+		if (mc->v->tune)
+			mc->v->tune(&t.cfg);
+		t.cfg.rx_tstamp = on;
+		if (!rxb_th_start(&t))
+			goto out;
+		settle(&t);
+		for (k = 0; k <= RXB_ENV_PCIE_KINDS; k++)
+			bus[on][k] = rxb_env_pcie(t.env, k);
+		sent[on] = fill_and_drain(&t, 0, 4 * 64);
+		for (k = 0; k <= RXB_ENV_PCIE_KINDS; k++)
+			bus[on][k] = rxb_env_pcie(t.env, k) - bus[on][k];
+		rxb_th_destroy(&t);
+	}
+	EXPECT_EQ(sent[1], sent[0]);
+	EXPECT_EQ(bus[1][RXB_PCIE_META_WR] - bus[0][RXB_PCIE_META_WR],
+		  RXB_TSTAMP_LEN * sent[1]);
+	for (k = 0; k <= RXB_ENV_PCIE_KINDS; k++)
+		if (k != RXB_PCIE_META_WR)
+			EXPECT_EQ(bus[1][k], bus[0][k]);
+	ktap_diag("%s: %llu frames, %llu and %llu metadata bytes", mc->name,
+		  (unsigned long long)sent[1],
+		  (unsigned long long)bus[0][RXB_PCIE_META_WR],
+		  (unsigned long long)bus[1][RXB_PCIE_META_WR]);
+	return;
 out:
 	rxb_th_destroy(&t);
 }
@@ -718,6 +767,7 @@ int main(void)
 		{ "debug_regs", test_debug_regs },
 		{ "doorbells_posted", test_doorbells_posted },
 		{ "nic_refuses_unprogrammed", test_nic_refuses_unprogrammed },
+		{ "tstamp", test_tstamp },
 	};
 	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
 	unsigned int n = ARRAY_SIZE(variants) * per_model + 2, i, j, k = 0;

@@ -9,6 +9,7 @@
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/log2.h>
+#include <linux/net_tstamp.h>
 #include <linux/rtnetlink.h>
 #include "rxbisect.h"
 
@@ -65,7 +66,8 @@ enum {
 	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED, RXB_DS_PCIE_HMMIO,
 	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD, RXB_DS_TLS_ACTIVE,
 	RXB_DS_TLS_ADDED, RXB_DS_TLS_REFUSED, RXB_DS_TLS_DELETED,
-	RXB_DS_TLS_CONFIRMED,
+	RXB_DS_TLS_CONFIRMED, RXB_DS_TS_WRITES, RXB_DS_TS, RXB_DS_TS_SKIPPED,
+	RXB_DS_TS_TIMEOUTS,
 	RXB_DEV_STATS
 };
 
@@ -138,6 +140,10 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_TLS_REFUSED]	= "tls_ctx_refused",
 	[RXB_DS_TLS_DELETED]	= "tls_ctx_deleted",
 	[RXB_DS_TLS_CONFIRMED]	= "tls_resync_confirmed",
+	[RXB_DS_TS_WRITES]	= "tx_hwtstamp_writes",
+	[RXB_DS_TS]		= "tx_hwtstamps",
+	[RXB_DS_TS_SKIPPED]	= "tx_hwtstamp_skipped",
+	[RXB_DS_TS_TIMEOUTS]	= "tx_hwtstamp_timeouts",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -731,6 +737,9 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_TLS_REFUSED] = tls.ctx_refused;
 	tot[RXB_DS_TLS_DELETED] = tls.ctx_deleted;
 	tot[RXB_DS_TLS_CONFIRMED] = tls.resync_confirmed;
+	tot[RXB_DS_TS_WRITES] = nc.tx_hwtstamps;
+	rxb_ptp_counters(port, &tot[RXB_DS_TS], &tot[RXB_DS_TS_SKIPPED],
+			 &tot[RXB_DS_TS_TIMEOUTS]);
 	tot[RXB_DS_OVERSIZE] += nc.oversize_drops;
 	tot[RXB_DS_RUNT] = nc.runt_drops;
 	tot[RXB_DS_STOPPED] = nc.stopped_drops;
@@ -848,6 +857,24 @@ static int rxb_set_coalesce(struct net_device *dev,
 	return 0;
 }
 
+/* ethtool -T: hardware stamps both ways (ptp.c), every frame or none,
+ * the port's PHC; software stamps too (skb_tx_timestamp()).
+ */
+static int rxb_get_ts_info(struct net_device *dev,
+			   struct rxb_ethtool_ts_info *info)
+{
+	info->so_timestamping = SOF_TIMESTAMPING_TX_HARDWARE |
+				SOF_TIMESTAMPING_RX_HARDWARE |
+				SOF_TIMESTAMPING_RAW_HARDWARE |
+				SOF_TIMESTAMPING_TX_SOFTWARE |
+				SOF_TIMESTAMPING_RX_SOFTWARE |
+				SOF_TIMESTAMPING_SOFTWARE;
+	info->phc_index = rxb_ptp_index(netdev_priv(dev));
+	info->tx_types = BIT(HWTSTAMP_TX_OFF) | BIT(HWTSTAMP_TX_ON);
+	info->rx_filters = BIT(HWTSTAMP_FILTER_NONE) | BIT(HWTSTAMP_FILTER_ALL);
+	return 0;
+}
+
 const struct ethtool_ops rxb_ethtool_ops = {
 	.supported_ring_params	= RXB_RING_PARAMS,
 	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
@@ -869,4 +896,5 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.get_ethtool_stats	= rxb_get_ethtool_stats,
 	.get_coalesce		= rxb_get_coalesce,
 	.set_coalesce		= rxb_set_coalesce,
+	.get_ts_info		= rxb_get_ts_info,
 };

@@ -545,7 +545,7 @@ static void rxb_hds_xdp(struct rxb_rxq *rxq, struct rxb_pkt *p,
 	xdp_buff_set_frags_flag(&xdp);
 	/* The mapping's own reference (see the top of this file). */
 	get_page(bar);
-	act = bpf_prog_run_xdp(prog, &xdp);
+	act = rxb_xdp_prog_run(prog, &xdp, p);
 	if (xdp_buff_has_frags(&xdp) && sinfo->nr_frags) {
 		flen = skb_frag_size(&sinfo->frags[0]);
 		put_page(bar);

@@ -471,6 +471,7 @@ static void rxb_tx_done(void *arg, unsigned int q, unsigned int frames,
 	struct rxb_txq_stats *ts = &port->txs[q];
 
 	netdev_tx_completed_queue(txq, frames, bytes);
+	rxb_ptp_tx_done(port);
 	/* Pairs with smp_mb__after_atomic() in rxb_tx_maybe_stop(): the
 	 * consumer index the NIC advanced before this is seen by an xmit
 	 * that stops the queue after the test below.  A port going down
@@ -499,7 +500,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	unsigned int q = skb_get_queue_mapping(skb);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, q);
 	struct sk_buff_head out;
-	u32 bytes;
+	u32 bytes, tag = 0;
 
 	/* The ring full: with no qdisc to hold the frame, drop it; else
 	 * the queue was stopped (or the ring shrank, ethtool -G tx).
@@ -515,8 +516,21 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (likely(!tls_is_skb_tx_device_offloaded(skb))) {
 		bytes = rxb_tx_bql_bytes(port, q, skb);
-		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes)) {
+		if (unlikely(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP))
+			tag = rxb_ptp_tx_request(port, skb);
+		/* After the request: no software stamp for a frame whose
+		 * hardware stamp is in progress.
+		 */
+		skb_tx_timestamp(skb);
+		if (!rxb_nic_tx_post(port->nic, q, skb, false, bytes, tag)) {
 			rxb_xmit_one(port, skb);
+			/* Inline, the frame has left: the timestamp unit
+			 * writes its stamp back, the completion reads it.
+			 */
+			if (tag) {
+				rxb_nic_tx_tstamp(port->nic, tag);
+				rxb_ptp_tx_done(port);
+			}
 			return NETDEV_TX_OK;
 		}
 		/* The doorbell: the NIC's engine thread does the rest. */
@@ -525,6 +539,7 @@ static netdev_tx_t rxb_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	/* The NIC's TLS engine; inline, its frames come back to go out. */
+	skb_tx_timestamp(skb);
 	__skb_queue_head_init(&out);
 	rxb_tls_xmit(port, skb, &out);
 	while ((skb = __skb_dequeue(&out)))
@@ -583,6 +598,7 @@ static int rxb_stop(struct net_device *dev)
 	 * back (page_pool pages, AF_XDP descriptors).
 	 */
 	rxb_xdpq_quiesce(port);
+	rxb_ptp_tx_flush(port);
 	return 0;
 }
 
@@ -765,6 +781,7 @@ static void rxb_reconf_commit(struct rxb_reconf *rc)
 		rxb_rx_start(port, rc->rx);
 	port->cfg = rc->cfg;
 	rxb_nic_tls_set_size(port->nic, port->cfg.mp.tls_contexts);
+	rxb_xdp_set_features(port->dev, rxb_xsk_zc_ok(port, &port->cfg));
 }
 
 /**
@@ -848,6 +865,7 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 	rxb_rx_buf_layout(&cfg, &new);
 	if (old.order == new.order && old.segs == new.segs) {
 		port->cfg.mtu = mtu;
+		rxb_xdp_set_features(dev, rxb_xsk_zc_ok(port, &port->cfg));
 		goto out;
 	}
 	/* No frame longer than the new buffers once they are posted; a
@@ -903,6 +921,7 @@ static void rxb_uninit(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
+	rxb_ptp_fini(port);
 	list_del_init(&port->list);
 }
 
@@ -959,6 +978,7 @@ static void rxb_phy_xmit(void *arg, unsigned int q,
 static int rxb_init(struct net_device *dev)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	int err;
 
 	netdev_lockdep_set_classes(dev);
 	/* Freed by rxb_free(), which register_netdevice() also calls if it
@@ -970,7 +990,11 @@ static int rxb_init(struct net_device *dev)
 		return -ENOMEM;
 	rxb_nic_set_wire(port->nic, rxb_phy_xmit, port);
 	rxb_nic_set_tx_done(port->nic, rxb_tx_done, port);
-	return rxb_xdpq_alloc(port);
+	err = rxb_xdpq_alloc(port);
+	if (err)
+		return err;
+	rxb_xdp_set_features(dev, rxb_xsk_zc_ok(port, &port->cfg));
+	return rxb_ptp_init(port);
 }
 
 static const struct net_device_ops rxb_netdev_ops = {
@@ -988,6 +1012,8 @@ static const struct net_device_ops rxb_netdev_ops = {
 	.ndo_bpf		= rxb_xdp_bpf,
 	.ndo_xdp_xmit		= rxb_xdp_xmit,
 	.ndo_xsk_wakeup		= rxb_xsk_wakeup,
+	RXB_NDO_HWTSTAMP(rxb_ptp_hwtstamp_get, rxb_ptp_hwtstamp_set,
+			 rxb_ptp_ioctl)
 	RXB_NDO_GET_DEVLINK_PORT(rxb_get_devlink_port)
 };
 
@@ -1009,6 +1035,7 @@ static void rxb_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &rxb_netdev_ops;
 	dev->ethtool_ops = &rxb_ethtool_ops;
+	rxb_xdp_set_metadata_ops(dev);
 	rxb_netdev_set_stat_ops(dev, &rxb_stat_ops);
 	rxb_netdev_set_queue_mgmt_ops(dev, &rxb_queue_mgmt_ops);
 	dev->rtnl_link_ops = &rxb_link_ops;
@@ -1027,7 +1054,6 @@ static void rxb_setup(struct net_device *dev)
 	dev->vlan_features = dev->features & ~NETIF_F_NTUPLE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = RXB_MAX_MTU;
-	rxb_xdp_set_features(dev);
 	eth_hw_addr_random(dev);
 
 	port->dev = dev;

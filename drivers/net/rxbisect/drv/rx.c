@@ -264,6 +264,7 @@ static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_COMPLETE;
 		skb->csum = (__force __wsum)p->csum;
 	}
+	rxb_ptp_rx(rxq->rx->port, skb, p->ts);
 	if (unlikely((p->flags & RXB_CQE_F_TLS_META) == RXB_CQE_F_TLS_META))
 		rxb_tls_rx_meta(rxq->rx->port, skb, p->hash);
 	rxq->poll_pkts++;
@@ -939,6 +940,7 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 		.ceio_fetch_async = cfg->mp.ceio_fetch,
 		.ceio_force_slow = cfg->mp.ceio_force_slow,
 		.nicmem_split	= cfg->mp.nicmem_split,
+		.rx_tstamp	= cfg->rx_tstamp,
 	};
 	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
 		sizeof(mcfg->ax_assoc_map));

@@ -25,6 +25,7 @@
 #include <linux/timer.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/if_vlan.h>
+#include <linux/ptp_clock_kernel.h>
 #include <linux/bpf.h>
 #include <net/xdp.h>
 #include <rxbisect/rxb_desc.h>
@@ -132,6 +133,8 @@ struct rxb_mparams {
  * @tx_ring_size: reported Tx ring size (the Tx engine is synchronous).
  * @mtu: the port's MTU, which sizes the receive buffers.
  * @mp: model parameters.
+ * @rx_tstamp: receive stamps (hwtstamp rx_filter other than NONE): the
+ *	rings are built with stamp rings (struct rxb_model_cfg.rx_tstamp).
  */
 struct rxb_cfg {
 	const struct rxb_model_ops *model;
@@ -140,6 +143,7 @@ struct rxb_cfg {
 	u32 tx_ring_size;
 	u32 mtu;
 	struct rxb_mparams mp;
+	bool rx_tstamp;
 };
 
 /**
@@ -483,6 +487,38 @@ struct rxb_xdpq {
 };
 
 /**
+ * struct rxb_ptp - a port's PTP hardware clock and hwtstamp state (ptp.c).
+ * @info: the PHC's operations.
+ * @clock: the registered PHC.
+ * @port: owner.
+ * @rec: the transmit stamp write-back record the NIC writes.
+ * @rx_on: receive filter ALL: received frames carry their stamp.
+ * @tx_on: transmit type ON: SKBTX_HW_TSTAMP frames get a stamp.
+ * @lock: protects the fields below.
+ * @tx_skb: the frame whose stamp is in flight, or NULL.
+ * @tx_start: jiffies when it was posted.
+ * @tag: its stamp request's tag.
+ * @tx_stamps: stamps handed to sockets (ethtool -S tx_hwtstamps).
+ * @tx_skipped: requests refused, a stamp in flight (tx_hwtstamp_skipped).
+ * @tx_timeouts: requests given up (tx_hwtstamp_timeouts).
+ */
+struct rxb_ptp {
+	struct ptp_clock_info info;
+	struct ptp_clock *clock;
+	struct rxb_port *port;
+	struct rxb_tx_tstamp *rec;
+	bool rx_on;
+	bool tx_on;
+	spinlock_t lock;	/* the transmit stamp in flight, counters */
+	struct sk_buff *tx_skb;
+	unsigned long tx_start;
+	u32 tag;
+	u64 tx_stamps;
+	u64 tx_skipped;
+	u64 tx_timeouts;
+};
+
+/**
  * struct rxb_port - one port of an rxbisect pair (netdev private data).
  * @dev: the net device.
  * @peer: the other port: what this port transmits arrives there.
@@ -510,6 +546,7 @@ struct rxb_xdpq {
  * @dbg_dir: debugfs directory of this port.
  * @tls_rx: the kTLS offload's RX contexts, by the NIC's id (RCU readers:
  *	the receive path's resync requests).
+ * @ptp: the PHC and the hwtstamp configuration.
  * @list: entry in the list of all ports, under RTNL.
  * @rdev: the bus device (devlink instance) owning the port, or NULL for
  *	ports created with "ip link add".
@@ -541,6 +578,7 @@ struct rxb_port {
 	u8 *work_buf;
 	struct dentry *dbg_dir;
 	struct xarray tls_rx;
+	struct rxb_ptp ptp;
 };
 
 #define RXB_WORK_BUF_SIZE	(4U << 20)
@@ -602,6 +640,23 @@ extern struct rxb_cfg rxb_default_cfg;
 extern struct list_head rxb_ports;
 extern struct rtnl_link_ops rxb_link_ops;
 extern struct rtnl_link_ops rxb_bus_link_ops;
+
+/* ptp.c: the PHC, hardware timestamps */
+int rxb_ptp_init(struct rxb_port *port);
+void rxb_ptp_fini(struct rxb_port *port);
+int rxb_ptp_index(struct rxb_port *port);
+int rxb_ptp_hwtstamp_set(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c,
+			 struct netlink_ext_ack *extack);
+int rxb_ptp_hwtstamp_get(struct net_device *dev,
+			 struct kernel_hwtstamp_config *c);
+int rxb_ptp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd);
+u32 rxb_ptp_tx_request(struct rxb_port *port, struct sk_buff *skb);
+void rxb_ptp_tx_done(struct rxb_port *port);
+void rxb_ptp_tx_flush(struct rxb_port *port);
+void rxb_ptp_counters(struct rxb_port *port, u64 *stamps, u64 *skipped,
+		      u64 *timeouts);
+void rxb_ptp_rx(struct rxb_port *port, struct sk_buff *skb, u64 ns);
 
 /* rx.c: driver receive path */
 extern const struct rxb_drv_ops rxb_rx_drv_ops;
@@ -695,6 +750,12 @@ void rxb_xdp_rxq_unreg_keep(struct rxb_rxq *rxq, struct xdp_mem_info *mem);
 bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		 struct rxb_pkt *p, unsigned int *nfrags, unsigned int *head,
 		 unsigned int *meta);
+u32 rxb_xdp_prog_run(struct bpf_prog *prog, struct xdp_buff *xdp,
+		     const struct rxb_pkt *p);
+int rxb_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *ts);
+int rxb_xdp_rx_hash(const struct xdp_buff *xdp, u32 *hash, u8 *family,
+		    u8 *l4);
+void rxb_xdp_set_metadata_ops(struct net_device *dev);
 void rxb_xdp_flush(struct rxb_rxq *rxq);
 int rxb_xdp_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
@@ -729,6 +790,7 @@ struct xsk_buff_pool *rxb_xsk_pool(struct rxb_port *port,
 				   unsigned int q);
 void rxb_xsk_start(struct rxb_rxq *rxq);
 bool rxb_xsk_tx(struct rxb_rxq *rxq);
+bool rxb_xsk_zc_ok(const struct rxb_port *port, const struct rxb_cfg *cfg);
 int rxb_xsk_cfg_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 		      struct netlink_ext_ack *extack);
 int rxb_xsk_mtu_check(struct net_device *dev, int mtu);

@@ -600,6 +600,155 @@ bool rxb_xdp_redirect(struct rxb_rxq *rxq, struct bpf_prog *prog,
 	return true;
 }
 
+/* The XDP metadata kfuncs (bpf_xdp_metadata_rx_hash, _rx_timestamp): the
+ * packet an XDP program runs on, per CPU, while it runs (a program runs
+ * in its queue's poll, bottom halves off, and does not nest there).
+ */
+struct rxb_xdp_cur {
+	const struct xdp_buff *xdp;
+	const struct rxb_pkt *p;
+};
+
+static DEFINE_PER_CPU(struct rxb_xdp_cur, rxb_xdp_cur);
+
+/**
+ * rxb_xdp_prog_run() - run an XDP program on a packet the NIC reported,
+ *	its record's hash and stamp at hand for the metadata kfuncs.
+ * @prog: the program.
+ * @xdp: the packet's buffer.
+ * @p: the packet.
+ *
+ * Return: the program's verdict.
+ */
+u32 rxb_xdp_prog_run(struct bpf_prog *prog, struct xdp_buff *xdp,
+		     const struct rxb_pkt *p)
+{
+	struct rxb_xdp_cur *c = this_cpu_ptr(&rxb_xdp_cur);
+	u32 act;
+
+	c->xdp = xdp;
+	c->p = p;
+	act = bpf_prog_run_xdp(prog, xdp);
+	c->xdp = NULL;
+	return act;
+}
+
+/* The packet the kfunc's program runs on, or NULL. */
+static const struct rxb_pkt *rxb_xdp_cur_pkt(const struct xdp_buff *xdp)
+{
+	const struct rxb_xdp_cur *c = this_cpu_ptr(&rxb_xdp_cur);
+
+	return c->xdp == xdp ? c->p : NULL;
+}
+
+/**
+ * rxb_xdp_rx_timestamp() - xmo_rx_timestamp: the packet's arrival stamp,
+ *	on the port's PHC, while the hwtstamp receive filter is "all" (as
+ *	the stack gets it: the rings have stamp rings then).
+ * @xdp: the program's buffer.
+ * @ts: set to the stamp, nanoseconds.
+ *
+ * Return: 0, or -ENODATA (receive stamps off).
+ */
+int rxb_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *ts)
+{
+	const struct rxb_pkt *p = rxb_xdp_cur_pkt(xdp);
+
+	if (!p || !p->ts)
+		return -ENODATA;
+	*ts = p->ts;
+	return 0;
+}
+
+/**
+ * rxb_xdp_rx_hash() - xmo_rx_hash: the NIC's Toeplitz hash and what it
+ *	covered.
+ * @xdp: the program's buffer.
+ * @hash: set to the hash.
+ * @family: set to 4 or 6 (the frame's IP version), 0 for neither.
+ * @l4: set to IPPROTO_TCP or IPPROTO_UDP when the hash covers the ports
+ *	(RXB_CQE_F_L4_HASH), 0 when it covers the addresses only.
+ *
+ * The record says whether the hash covers ports or addresses only; which
+ * IP version and transport it hashed are read from the frame's headers,
+ * as the NIC's parser found them (rss.c).
+ *
+ * Return: 0, or -ENODATA: no hash (not IP, a kTLS offload word in its
+ *	place), or the port's rxhash feature off.
+ */
+int rxb_xdp_rx_hash(const struct xdp_buff *xdp, u32 *hash, u8 *family,
+		    u8 *l4)
+{
+	const struct rxb_pkt *p = rxb_xdp_cur_pkt(xdp);
+	const u8 *d = xdp->data;
+	u32 len = xdp->data_end - xdp->data;
+	u16 proto;
+	u8 hf;
+
+	if (!p || !(xdp->rxq->dev->features & NETIF_F_RXHASH))
+		return -ENODATA;
+	hf = p->flags & RXB_CQE_F_TLS_META;
+	if (!hf || hf == RXB_CQE_F_TLS_META)
+		return -ENODATA;
+	*hash = p->hash;
+	*family = 0;
+	*l4 = 0;
+	proto = len >= ETH_HLEN ? d[12] << 8 | d[13] : 0;
+	if (proto == ETH_P_IP && len >= ETH_HLEN + 10) {
+		*family = 4;
+		if (hf & RXB_CQE_F_L4_HASH)
+			*l4 = d[ETH_HLEN + 9];
+	} else if (proto == ETH_P_IPV6 && len >= ETH_HLEN + 7) {
+		*family = 6;
+		if (hf & RXB_CQE_F_L4_HASH)
+			*l4 = d[ETH_HLEN + 6];
+	}
+	return 0;
+}
+
+static int rxb_xmo_rx_timestamp(const struct xdp_md *ctx, u64 *ns)
+{
+	return rxb_xdp_rx_timestamp((const struct xdp_buff *)ctx, ns);
+}
+
+static int rxb_xmo_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *type)
+{
+	u8 family, l4;
+	int err;
+
+	err = rxb_xdp_rx_hash((const struct xdp_buff *)ctx, hash, &family,
+			      &l4);
+	if (err)
+		return err;
+	if (family == 4)
+		*type = l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV4_TCP :
+			l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV4_UDP :
+			XDP_RSS_TYPE_L3_IPV4;
+	else if (family == 6)
+		*type = l4 == IPPROTO_TCP ? XDP_RSS_TYPE_L4_IPV6_TCP :
+			l4 == IPPROTO_UDP ? XDP_RSS_TYPE_L4_IPV6_UDP :
+			XDP_RSS_TYPE_L3_IPV6;
+	else
+		*type = XDP_RSS_TYPE_L2;
+	return 0;
+}
+
+static const struct xdp_metadata_ops rxb_xdp_metadata_ops = {
+	.xmo_rx_timestamp	= rxb_xmo_rx_timestamp,
+	.xmo_rx_hash		= rxb_xmo_rx_hash,
+};
+
+/**
+ * rxb_xdp_set_metadata_ops() - the port's XDP metadata kfuncs, where the
+ *	kernel has them.
+ * @dev: the port, not registered yet.
+ */
+void rxb_xdp_set_metadata_ops(struct net_device *dev)
+{
+	rxb_netdev_set_xdp_metadata_ops(dev, &rxb_xdp_metadata_ops);
+}
+
 /**
  * rxb_xdp_run() - run the port's XDP program on a received packet.
  * @rxq: the queue, in its NAPI poll.
@@ -646,7 +795,7 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			 true);
 	if (*nfrags)
 		xdp_buff_set_frags_flag(&xdp);
-	act = bpf_prog_run_xdp(prog, &xdp);
+	act = rxb_xdp_prog_run(prog, &xdp, p);
 	/* bpf_xdp_adjust_tail() may have dropped fragments, or all of them. */
 	*nfrags = xdp_buff_has_frags(&xdp) ? sh->nr_frags : 0;
 	switch (act) {

@@ -153,7 +153,7 @@ struct sk_buff *rxb_xsk_rx(struct rxb_rxq *rxq, struct bpf_prog *prog,
 	rxb_xsk_buff_dma_sync_for_cpu(xdp, rxq->xsk);
 	if (!prog)
 		return rxb_xsk_copy_skb(rxq, xdp);
-	act = bpf_prog_run_xdp(prog, xdp);
+	act = rxb_xdp_prog_run(prog, xdp, p);
 	switch (act) {
 	case XDP_PASS:
 		p->len = xdp->data_end - xdp->data;
@@ -334,6 +334,27 @@ static int rxb_xsk_model_ok(const struct rxb_cfg *cfg, unsigned int q,
 		return 0;
 	rxb_rx_model_cfg(cfg, &mcfg);
 	return ops->umem_check(&mcfg, q, msg);
+}
+
+/**
+ * rxb_xsk_zc_ok() - would a zero-copy socket be accepted on some queue of
+ *	the port under configuration @cfg (its xdp_features)?
+ * @port: the port.
+ * @cfg: the configuration.
+ *
+ * Return: true when rxb_xsk_enable() would accept one, umem aside.
+ */
+bool rxb_xsk_zc_ok(const struct rxb_port *port, const struct rxb_cfg *cfg)
+{
+	const char *msg;
+	unsigned int q;
+
+	if (!port->rdev)
+		return false;
+	for (q = 0; q < cfg->nqueues; q++)
+		if (!rxb_xsk_model_ok(cfg, q, &msg))
+			return true;
+	return false;
 }
 
 /**

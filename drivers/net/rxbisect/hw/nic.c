@@ -74,6 +74,7 @@ struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
 	nic->rx_csum = true;
 	skb_queue_head_init(&nic->held);
+	rxb_nic_clock_init(nic);
 	rxb_nic_tx_init(nic);
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		rxb_vec_init(nic, &nic->vec[q]);
@@ -197,6 +198,7 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		c->dma_bytes += atomic64_read(&nic->dma_bytes[q].v);
 	c->ntuple_drops = atomic64_read(&nic->ntuple_drops);
+	c->tx_hwtstamps = atomic64_read(&nic->tx_tstamps);
 	c->max_bh_batch = atomic_read(&nic->max_bh_batch);
 	c->engine_cpu = -1;
 	rcu_read_lock();
@@ -834,6 +836,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 	}
 	f->data = skb;
 	f->len = skb->len;
+	f->ts = ktime_to_ns(skb->tstamp);
 	f->hash = rxb_rss_hash(nic->rss_key, &t, &f->hash_flags);
 	f->flow = rxb_flow_lookup(&ctx->flows, &t, skb->len, &f->flow_new);
 	if (rule < ctx->nqueues) {

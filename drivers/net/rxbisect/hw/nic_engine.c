@@ -159,6 +159,14 @@ void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb)
 {
 	struct rxb_engine *eng = rcu_dereference(nic->engine);
 
+	/* The timestamp unit, at the MAC, while the receive-stamp register
+	 * is set: the arrival time, before the ingress FIFO and any ring
+	 * work (rxb_nic_pipeline() hands it to the ring model with the
+	 * frame, struct rxb_frame.ts); 0, no stamp, while it is not.
+	 */
+	skb->tstamp = READ_ONCE(nic->rx_tstamp) ?
+		      ns_to_ktime(rxb_nic_clock_read(nic, NULL)) : 0;
+
 	if (unlikely(READ_ONCE(nic->engine_stall))) {
 		atomic64_inc(&nic->stall_frames);
 		/* It may wait long: let go of the sender's socket and route. */
@@ -245,6 +253,8 @@ u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q)
  *	rxb_tls_txd.
  * @bytes: what the frame's completion reports (the driver's byte count
  *	of it, for byte queue limits; 0 for none).
+ * @ts_tag: nonzero: stamp the frame when it leaves, writing this tag with
+ *	the stamp into the transmit timestamp record (rxb_nic_tx_tstamp()).
  *
  * With an engine thread the frame is stored behind the frames posted
  * before it and the thread does the NIC's transmit work: the TLS engine,
@@ -256,7 +266,7 @@ u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q)
  * Return: true when posted.
  */
 bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
-		     bool tls, u32 bytes)
+		     bool tls, u32 bytes, u32 ts_tag)
 {
 	struct rxb_nic_txd *d = (void *)skb->cb;
 	struct rxb_nic_txq *tq = &nic->txq[q];
@@ -268,8 +278,10 @@ bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
 		rcu_read_unlock();
 		return false;
 	}
-	d->flags = tls ? RXB_NIC_TXD_TLS : 0;
+	d->flags = (tls ? RXB_NIC_TXD_TLS : 0) |
+		   (ts_tag ? RXB_NIC_TXD_TSTAMP : 0);
 	d->bytes = bytes;
+	d->ts_tag = ts_tag;
 	skb_set_queue_mapping(skb, q);
 	WRITE_ONCE(tq->posted, tq->posted + 1);
 	/* llist_add() is a full barrier: the frame and its count are
@@ -499,9 +511,11 @@ static void rxb_nic_xdpq_run_all(struct rxb_nic *nic, bool engine)
 static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
 {
 	unsigned int n, q, wq, frames[RXB_MAX_QUEUES], bytes[RXB_MAX_QUEUES];
+	const struct rxb_nic_txd *d;
 	struct llist_node *list;
 	struct sk_buff_head out;
 	struct sk_buff *skb;
+	u32 tag;
 
 	__skb_queue_head_init(&out);
 	mutex_lock(&nic->tx_lock);
@@ -523,7 +537,14 @@ static void rxb_nic_tx_run(struct rxb_nic *nic, bool engine)
 			bytes[q] += ((struct rxb_nic_txd *)skb->cb)->bytes;
 			if (engine)
 				atomic64_inc(&nic->txq[q].engine);
+			d = (const void *)skb->cb;
+			tag = d->flags & RXB_NIC_TXD_TSTAMP ? d->ts_tag : 0;
 			rxb_nic_tx_one(nic, skb, &out);
+			/* A stamp request: on the wire now, then stamped. */
+			if (tag) {
+				rxb_nic_tx_wire(nic, q, &out);
+				rxb_nic_tx_tstamp(nic, tag);
+			}
 		}
 		rxb_nic_tx_wire(nic, wq, &out);
 		rxb_nic_ctx_exit();

@@ -18,6 +18,7 @@
 #include <linux/interrupt.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -377,6 +378,7 @@ struct rxb_nic_txq {
 } ____cacheline_aligned_in_smp;
 
 #define RXB_NIC_TXD_TLS	0x01	/* the TLS engine first (struct rxb_tls_txd) */
+#define RXB_NIC_TXD_TSTAMP	0x02	/* stamp it when it leaves (@ts_tag) */
 
 /**
  * struct rxb_nic_txd - what the transmit doorbell stores of a posted frame,
@@ -384,11 +386,27 @@ struct rxb_nic_txq {
  * @tls: the driver's TLS descriptor, with %RXB_NIC_TXD_TLS.
  * @flags: RXB_NIC_TXD_*.
  * @bytes: what its completion reports, as the driver posted it.
+ * @ts_tag: with %RXB_NIC_TXD_TSTAMP: the tag of its timestamp write-back.
  */
 struct rxb_nic_txd {
 	struct rxb_tls_txd tls;
 	u32 flags;
 	u32 bytes;
+	u32 ts_tag;
+};
+
+/**
+ * struct rxb_nic_clock - the NIC's clock (nic_ptp.c).
+ * @lock: readers retry over a write of the fields below.
+ * @base_raw: CLOCK_MONOTONIC_RAW when the time or the rate was last set.
+ * @base_ns: the clock's time then.
+ * @mult: its rate against the raw clock, 32.32 fixed point.
+ */
+struct rxb_nic_clock {
+	seqlock_t lock;	/* the fields below */
+	u64 base_raw;
+	u64 base_ns;
+	u64 mult;
 };
 
 /**
@@ -445,6 +463,12 @@ struct rxb_nic_txd {
  *	looked, bit q for queue q.
  * @txq: the transmit queues' registers.
  * @tls: the kTLS offload's context table (nic_tls.c).
+ * @clk: the clock the timestamp unit reads (nic_ptp.c).
+ * @tx_ts_addr: transmit timestamp write-back register: bus address of the
+ *	driver's struct rxb_tx_tstamp, or 0.
+ * @tx_tstamps: transmit stamps written (ethtool -S tx_hwtstamps).
+ * @rx_tstamp: receive-stamp register: the timestamp unit stamps arriving
+ *	frames (rxb_nic_set_rx_tstamp()).
  */
 struct rxb_nic {
 	struct net_device *dev;
@@ -490,6 +514,10 @@ struct rxb_nic {
 	unsigned long xdp_db;
 	struct rxb_nic_txq txq[RXB_MAX_QUEUES];
 	struct rxb_tls_table *tls;
+	struct rxb_nic_clock clk;
+	u64 tx_ts_addr;
+	atomic64_t tx_tstamps;
+	bool rx_tstamp;
 };
 
 /**
@@ -547,6 +575,9 @@ void rxb_nic_hds_doorbell(void *arg, u32 page);
 /* nic_engine.c */
 void rxb_nic_tx_init(struct rxb_nic *nic);
 void rxb_nic_engine_fini(struct rxb_nic *nic);
+
+/* nic_ptp.c */
+void rxb_nic_clock_init(struct rxb_nic *nic);
 
 /* nic_tls.c */
 int rxb_nic_tls_init(struct rxb_nic *nic, u32 size);

@@ -671,7 +671,7 @@ bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
 		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out)
 {
 	skb_set_queue_mapping(skb, q);
-	if (rxb_nic_tx_post(nic, q, skb, true, bytes))
+	if (rxb_nic_tx_post(nic, q, skb, true, bytes, 0))
 		return false;
 	rcu_read_lock();
 	rxb_nic_ctx_enter();

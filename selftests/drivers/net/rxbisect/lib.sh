@@ -251,8 +251,11 @@ rxb_load() {
 	if [ "$RXB_MODPROBE" = 1 ]; then
 		modprobe rxbisect "$@" || return 1
 	else
-		# insmod resolves no dependency: the kTLS offload needs tls.ko
+		# insmod resolves no dependency: the kTLS offload needs tls.ko,
+		# the PHC ptp.ko where PTP_1588_CLOCK is a module (Debian's
+		# 6.1, 6.12 and 7.2 build it in)
 		modprobe -q tls
+		modprobe -q ptp
 		insmod "$RXB_KO" "$@" || return 1
 	fi
 	RXB_LOADED=1

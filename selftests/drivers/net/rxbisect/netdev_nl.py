@@ -20,6 +20,12 @@ seconds under TCG).
                                   (module parameter ring_model), printing
                                   "ok MODEL" or "not ok MODEL"
   netdev_nl.py down IF            no queues and no attached pools of IF
+  netdev_nl.py xdpfeat IF MODEL...
+                                  for each ring model in turn (module
+                                  parameter ring_model): IF's xdp-features
+                                  and xdp-rx-metadata-features from
+                                  dev-get, printed as "MODEL feature,...
+                                  meta=feature,..."
 Exit status: 0 pass, 1 fail (the reasons printed as "# " lines), 4 skip.
 """
 import json
@@ -209,6 +215,22 @@ def cmd_napi(nf, name, nq):
     return bad
 
 
+def cmd_xdpfeat(nf, name, models):
+    idx = ifindex(name)
+    for m in models:
+        with open("/sys/module/rxbisect/parameters/ring_model", "w") as f:
+            f.write(m)
+        d = nf.do("dev-get", {"ifindex": idx})
+        out = []
+        for k in ("xdp-features", "xdp-rx-metadata-features"):
+            feat = d.get(k, [])
+            if isinstance(feat, int):
+                feat = [str(feat)]
+            out.append(",".join(sorted(feat)) or "-")
+        print("%s %s meta=%s" % (m, out[0], out[1]))
+    return 0
+
+
 def cmd_down(nf, name):
     idx = ifindex(name)
     bad = 0
@@ -257,6 +279,13 @@ def main():
         return bad
     if cmd == "down":
         return cmd_down(nf, sys.argv[2])
+    if cmd == "xdpfeat":
+        if "dev_get" not in nf.ops and "dev-get" not in nf.ops:
+            skip("the spec has no dev-get")
+        try:
+            return cmd_xdpfeat(nf, sys.argv[2], sys.argv[3:])
+        except OSError as e:
+            skip("kernel has no netdev dev-get: %s" % e)
     if cmd == "json":
         print(json.dumps(nf.dump(sys.argv[2], json.loads(sys.argv[3]))))
         return 0

@@ -45,6 +45,7 @@ struct ceio_q {
 	struct rxb_ring_mem desc_mem;
 	struct rxb_cring cr;
 	struct rxb_ceio_fetch *fetch;	/* the fetch ring, in @fetch_mem */
+	const __le64 *ts;		/* its stamp ring, in @fetch_mem, or NULL */
 	struct rxb_ring_mem fetch_mem;
 	struct rxb_ceio_qregs *regs;	/* the queue's registers */
 	const struct rxb_ceio_qstats_regs *hst;	/* the NIC's statistics */
@@ -216,6 +217,7 @@ static bool ceio_slow_deliver(struct rxb_model *m, unsigned int qi,
 	pkt->cookie = q->fetch_cookie[i];
 	pkt->len = le16_to_cpu(fd->pkt_len);
 	pkt->hash = le32_to_cpu(fd->rss_hash);
+	pkt->ts = rxb_tstamp_read(q->ts, i);
 	pkt->flags = fd->hash_flags & (RXB_CQE_F_L4_HASH | RXB_CQE_F_L3_HASH);
 	if (flags & RXB_CEIO_FETCH_ERR) {
 		pkt->flags |= RXB_CQE_F_DMA_ERR;
@@ -535,9 +537,13 @@ static int ceio_init(struct rxb_model *m)
 						&q->desc_mem, &q->cr);
 		if (!q->desc ||
 		    rxb_ring_mem_alloc(m, &q->fetch_mem,
-				       (size_t)nslow * sizeof(*q->fetch)))
+				       (size_t)nslow * sizeof(*q->fetch) +
+				       rxb_tstamp_ring_bytes(nslow,
+							     m->cfg.rx_tstamp)))
 			return -ENOMEM;
 		q->fetch = q->fetch_mem.va;
+		q->ts = m->cfg.rx_tstamp ? (const __le64 *)(q->fetch + nslow) :
+			NULL;
 		rxb_reg_base(m, qi, &q->regs->slow.fetch_base,
 			     q->fetch_mem.addr);
 		ceio_refill(m, qi);

@@ -55,12 +55,15 @@ void rxb_ring_mem_free(struct rxb_model *m, struct rxb_ring_mem *r)
 int rxb_cring_alloc(struct rxb_model *m, unsigned int qi, struct rxb_cring *cr,
 		    u32 size, struct rxb_base_reg *base, u32 *db)
 {
+	bool ts = m->cfg.rx_tstamp;
 	int err = rxb_ring_mem_alloc(m, &cr->mem, (size_t)size *
-				     sizeof(*cr->ent));
+				     sizeof(*cr->ent) +
+				     rxb_tstamp_ring_bytes(size, ts));
 
 	if (err)
 		return err;
 	cr->ent = cr->mem.va;
+	cr->ts = ts ? (const __le64 *)(cr->ent + size) : NULL;
 	cr->db = db;
 	cr->mask = size - 1;
 	cr->order = ilog2(size);

@@ -55,6 +55,22 @@ static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
 }
 
 /**
+ * rxb_tstamp_read() - a frame's arrival stamp from a stamp ring.
+ * @ring: the stamp ring behind a ring of records, or NULL (receive stamps
+ *	off: nothing is read).
+ * @slot: the slot of the record that reported the frame, masked.
+ *
+ * After the acquire that found the record done, which the NIC's release
+ * ordered after the stamp (rxb_hw_tstamp_put()).
+ *
+ * Return: nanoseconds on the NIC's clock, or 0: no stamp.
+ */
+static inline u64 rxb_tstamp_read(const __le64 *ring, u32 slot)
+{
+	return ring ? le64_to_cpu(READ_ONCE(ring[slot])) : 0;
+}
+
+/**
  * struct rxb_cring - the driver's view of a completion ring (CR): entries
  * the NIC writes and the driver reads, in order, with the done-bit
  * protocol of struct rxb_cqe.
@@ -63,6 +79,8 @@ static inline void rxb_rx_desc_post(struct rxb_rx_desc *d, u64 addr, u32 len)
  *	driver, read by the NIC.
  * @mask: ring size - 1.
  * @order: log2 of the ring size.
+ * @ts: the stamp ring behind the entries (rxb_desc.h, RXB_TSTAMP), in
+ *	@mem, with receive stamps (rxb_model_cfg.rx_tstamp); else NULL.
  * @mem: the ring memory.
  *
  * The driver's head (next entry it reads) lives with its queue state; the
@@ -73,6 +91,7 @@ struct rxb_cring {
 	u32 *db;
 	u32 mask;
 	unsigned int order;
+	const __le64 *ts;
 	struct rxb_ring_mem mem;
 };
 
@@ -129,6 +148,7 @@ static inline u32 rxb_cring_read(const struct rxb_cring *cr, u32 idx,
 
 	pkt->len = le16_to_cpu(cqe->pkt_len);
 	pkt->hash = le32_to_cpu(cqe->rss_hash);
+	pkt->ts = rxb_tstamp_read(cr->ts, idx & cr->mask);
 	pkt->csum = le32_to_cpu(cqe->csum);
 	pkt->flags = cqe->flags & ~RXB_CQE_F_DONE;
 	pkt->offset = 0;
@@ -161,7 +181,7 @@ static inline void rxb_cring_state(const struct rxb_cring *cr, const u32 *head,
 static inline void rxb_cring_reset(struct rxb_model *m, unsigned int qi,
 				   struct rxb_cring *cr)
 {
-	memset(cr->ent, 0, (size_t)(cr->mask + 1) * sizeof(*cr->ent));
+	memset(cr->mem.va, 0, cr->mem.size);
 	rxb_reg_write(m, qi, cr->db, 0);
 }
 

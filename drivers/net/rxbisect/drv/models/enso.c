@@ -54,6 +54,8 @@ struct enso_pipe {
 	u32 tail;		/* Tail_NIC as last notified */
 	bool active;		/* in the active list: notified data to read */
 	bool dirty;		/* Head_SW to write at the next commit */
+	const __le64 *ts;	/* its stamp ring, in @ts_mem, or NULL */
+	struct rxb_ring_mem ts_mem;
 };
 
 struct enso_q {
@@ -240,6 +242,7 @@ static int enso_read_pipe(struct rxb_model *m, struct enso_q *q,
 		pkts[n] = (struct rxb_pkt) {
 			.len = len,
 			.hash = le32_to_cpu(h->rss_hash),
+			.ts = rxb_tstamp_read(p->ts, p->head),
 			.csum = le32_to_cpu(h->csum),
 			.flags = h->flags,
 			.pool_q = 0,
@@ -408,10 +411,12 @@ static void enso_fini(struct rxb_model *m)
 	for (qi = 0; e->q && qi < m->cfg.nqueues; qi++) {
 		struct enso_q *q = &e->q[qi];
 
-		for (pi = 0; q->pipe && pi < m->cfg.enso_pipes; pi++)
+		for (pi = 0; q->pipe && pi < m->cfg.enso_pipes; pi++) {
 			if (q->pipe[pi].va)
 				rxb_drv_unmap_ring(m, qi, q->pipe[pi].va,
 						   m->cfg.enso_pipe_size);
+			rxb_ring_mem_free(m, &q->pipe[pi].ts_mem);
+		}
 		rxb_ring_mem_free(m, &q->notif_mem);
 		kfree(q->pipe);
 		kfree(q->active);
@@ -445,6 +450,16 @@ static int enso_q_init(struct rxb_model *m, unsigned int qi, struct enso_q *q)
 			return -ENOMEM;
 		/* The NIC reads it once the context is enabled. */
 		rxb_reg_base(m, qi, &enso_regs(m, qi, pi)->rx_mem, addr);
+		if (!m->cfg.rx_tstamp)
+			continue;
+		/* A stamp per flit, in memory of its own (RXB_TSTAMP). */
+		if (rxb_ring_mem_alloc(m, &q->pipe[pi].ts_mem,
+				       rxb_tstamp_ring_bytes(m->cfg.enso_pipe_size /
+							     RXB_ENSO_FLIT, true)))
+			return -ENOMEM;
+		q->pipe[pi].ts = q->pipe[pi].ts_mem.va;
+		rxb_reg_base(m, qi, &enso_regs(m, qi, pi)->ts_mem,
+			     q->pipe[pi].ts_mem.addr);
 	}
 	return 0;
 }

@@ -35,6 +35,7 @@
 struct rxbisect_q {
 	struct rxb_rx_desc *ax;		/* in @ax_mem; NULL: none is linked */
 	const struct rxb_bxe *bx;	/* in @bx_mem */
+	const __le64 *ts;		/* its stamp ring, in @bx_mem, or NULL */
 	struct rxb_axbx_regs *regs;	/* the queue's registers */
 	void **cookie;			/* buffer handle per Ax slot */
 	u32 ax_tail;			/* next Ax slot to post */
@@ -146,6 +147,7 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 			}
 			p->len = le16_to_cpu(e->pkt_len);
 			p->hash = le32_to_cpu(e->rss_hash);
+			p->ts = rxb_tstamp_read(q->ts, head & rb->bmask);
 			p->csum = le32_to_cpu(e->csum);
 			p->flags = flags & (RXB_CQE_F_L4_HASH |
 					    RXB_CQE_F_L3_HASH | RXB_CQE_F_CSUM |
@@ -406,10 +408,14 @@ static int rxbisect_init(struct rxb_model *m)
 			return -ENOMEM;
 		}
 		if (rxb_ring_mem_alloc(m, &q->bx_mem, (size_t)cfg->ring_size *
-				       sizeof(*q->bx)))
+				       sizeof(*q->bx) +
+				       rxb_tstamp_ring_bytes(cfg->ring_size,
+							     cfg->rx_tstamp)))
 			return -ENOMEM;
 		q->ax = q->ax_mem.va;
 		q->bx = q->bx_mem.va;
+		q->ts = cfg->rx_tstamp ? (const __le64 *)(q->bx + cfg->ring_size) :
+			NULL;
 		if (q->ax)
 			rxb_reg_base(m, qi, &q->regs->ax_base, q->ax_mem.addr);
 		rxb_reg_base(m, qi, &q->regs->bx_base, q->bx_mem.addr);

@@ -118,6 +118,7 @@ struct ceio_slow {
 	u32 hash;
 	u32 flow;
 	u8 hash_flags;
+	u64 ts;			/* arrival time (struct rxb_frame.ts) */
 };
 
 struct ceio_hw;
@@ -146,6 +147,7 @@ struct ceio_hw_q {
 
 	/* The queue's fetch engine (its DMA reads of the tier). */
 	struct rxb_ceio_fetch *fetch;	/* the fetch ring, mapped */
+	__le64 *ts;			/* its stamp ring (RXB_TSTAMP), or NULL */
 	struct ceio_req *req;		/* per slow entry */
 	u32 fe_head;			/* next fetch entry to start */
 	u32 fe_done;			/* fetches completed (release) */
@@ -391,6 +393,7 @@ static void ceio_fetch_done(struct rxb_nicmem_fetch *f)
 	fd->hash_flags = e->hash_flags;
 	fd->rss_hash = cpu_to_le32(e->hash);
 	fd->flow = cpu_to_le32(e->flow);
+	rxb_hw_tstamp_put(m, r->qi, q->ts, i, e->ts);
 	/* Release: the frame in the buffer and the write-back before the
 	 * done mark.  Pairs with the acquire in ceio_fetch_flags() (driver).
 	 */
@@ -434,6 +437,7 @@ static int ceio_slow_rx(struct ceio_hw *ce, struct ceio_hw_q *q,
 	e->hash = f->hash;
 	e->flow = f->flow;
 	e->hash_flags = f->hash_flags;
+	e->ts = f->ts;
 	q->slow_tail++;
 	/* Release: the entry before the tail the driver reads. */
 	smp_store_release(&q->regs->slow.slow_tail, q->slow_tail);
@@ -686,9 +690,12 @@ static int ceio_start(struct rxb_hw_model *m)
 
 		q->desc = rxb_hw_rxq_map(m, &q->regs->fast, &q->cr);
 		q->fetch = rxb_hw_dma_map(m, &q->regs->slow.fetch_base,
-					  (size_t)nslow * sizeof(*q->fetch));
+					  (size_t)nslow * sizeof(*q->fetch) +
+					  rxb_tstamp_ring_bytes(nslow,
+								m->cfg.rx_tstamp));
 		if (!q->desc || !q->fetch)
 			return -EINVAL;
+		q->ts = m->cfg.rx_tstamp ? (__le64 *)(q->fetch + nslow) : NULL;
 	}
 	return 0;
 }

@@ -72,6 +72,7 @@
 struct enso_hw_pipe {
 	struct rxb_enso_pipe_regs *regs;	/* its page */
 	u64 addr;		/* bus address, latched at start */
+	__le64 *ts;		/* its stamp ring, mapped at start, or NULL */
 	u32 tail;		/* Tail_NIC, flits */
 	u32 head;		/* Head_SW as the NIC last read it, flits */
 	u8 status;		/* Figure 5's status bit */
@@ -275,6 +276,8 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		.rss_hash = cpu_to_le32(f->hash),
 		.csum = cpu_to_le32(csum),
 	};
+	/* The stamp in the slot of the header's flit (RXB_TSTAMP). */
+	rxb_hw_tstamp_put(m, qi, p->ts, p->tail, f->ts);
 	/* A flit never straddles the pipe's end: nor does the header. */
 	rxb_hw_dma_put(m, &hdr, sizeof(hdr), p->addr + p->tail * RXB_ENSO_FLIT);
 	/* The framing header is metadata on the bus, as a descriptor is. */
@@ -397,6 +400,14 @@ static int enso_start(struct rxb_hw_model *m)
 
 			p->addr = (u64)READ_ONCE(r->hi) << 32 | READ_ONCE(r->lo);
 			if (!p->addr || p->addr % RXB_ENSO_PIPE_MIN)
+				return -EINVAL;
+			p->ts = NULL;
+			if (!m->cfg.rx_tstamp)
+				continue;
+			p->ts = rxb_hw_dma_map(m, &p->regs->ts_mem,
+					       rxb_tstamp_ring_bytes(m->cfg.enso_pipe_size /
+								     RXB_ENSO_FLIT, true));
+			if (!p->ts)
 				return -EINVAL;
 		}
 	}

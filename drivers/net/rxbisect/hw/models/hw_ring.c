@@ -57,6 +57,7 @@ void rxb_hw_cring_deliver(struct rxb_hw_model *m, unsigned int qi,
 	cqe->csum = cpu_to_le32(csum);
 	cqe->pkt_len = cpu_to_le16(f->len);
 	cqe->ring_id = cpu_to_le16(ring_id);
+	rxb_hw_tstamp_put(m, qi, cr->ts, *tail & cr->mask, f->ts);
 	rxb_hw_cring_note(cr, tail, desc_idx, flags);
 	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*cqe));
 	rxb_stat_inc(&st->hw_packets);

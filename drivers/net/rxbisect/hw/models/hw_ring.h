@@ -46,6 +46,8 @@ static inline u32 rxb_db_read(const u32 *reg)
  *	driver.
  * @mask: ring size - 1.
  * @order: log2 of the ring size.
+ * @ts: the stamp ring behind the entries (rxb_desc.h, RXB_TSTAMP), with
+ *	receive stamps (rxb_model_cfg.rx_tstamp); else NULL.
  *
  * The NIC's tail index lives in the queue's debug registers (struct
  * rxb_qdebug_regs.cq_tail), which the helpers take.
@@ -55,6 +57,7 @@ struct rxb_hw_cring {
 	const u32 *db;
 	u32 mask;
 	unsigned int order;
+	__le64 *ts;
 };
 
 /**
@@ -72,7 +75,11 @@ static inline int rxb_hw_cring_map(const struct rxb_hw_model *m,
 				   const struct rxb_base_reg *base, u32 size,
 				   const u32 *db)
 {
-	cr->ent = rxb_hw_dma_map(m, base, (size_t)size * sizeof(*cr->ent));
+	bool ts = m->cfg.rx_tstamp;
+
+	cr->ent = rxb_hw_dma_map(m, base, (size_t)size * sizeof(*cr->ent) +
+				 rxb_tstamp_ring_bytes(size, ts));
+	cr->ts = ts && cr->ent ? (__le64 *)(cr->ent + size) : NULL;
 	cr->db = db;
 	cr->mask = size - 1;
 	cr->order = ilog2(size);

@@ -41,6 +41,7 @@
 struct rxbisect_hw_q {
 	const struct rxb_rx_desc *ax;	/* mapped; NULL: none is linked */
 	struct rxb_bxe *bx;		/* mapped */
+	__le64 *ts;			/* its stamp ring (RXB_TSTAMP), or NULL */
 	struct rxb_axbx_regs *regs;	/* the queue's registers */
 	/* taken: the linked Ax ring's head; cq_tail: the Bx ring's tail */
 	struct rxb_qdebug_regs *dbg;
@@ -129,6 +130,9 @@ static void rxbisect_bx_write(struct rxbisect_hw *rb, unsigned int b, u32 idx,
 	e->ax_ring = cpu_to_le16(a);
 	e->reserved0 = 0;
 	e->reserved1 = 0;
+	if (f)
+		rxb_hw_tstamp_put(&rb->m, b, rb->q[b].ts, idx & rb->bmask,
+				  f->ts);
 	/* Release: the frame copied by dma_write() and the fields above are
 	 * visible before the done bit.  Pairs with the acquire in
 	 * rxbisect_poll() and rxbisect_rx_pending() (driver).
@@ -399,9 +403,13 @@ static int rxbisect_start(struct rxb_hw_model *m)
 		struct rxbisect_hw_q *q = &rb->q[qi];
 
 		q->bx = rxb_hw_dma_map(m, &q->regs->bx_base,
-				       (size_t)(rb->bmask + 1) * sizeof(*q->bx));
+				       (size_t)(rb->bmask + 1) * sizeof(*q->bx) +
+				       rxb_tstamp_ring_bytes(rb->bmask + 1,
+							     m->cfg.rx_tstamp));
 		if (!q->bx)
 			return -EINVAL;
+		q->ts = m->cfg.rx_tstamp ? (__le64 *)(q->bx + rb->bmask + 1) :
+			NULL;
 		if (rb->t.own[qi] < 0)
 			continue;	/* no Ax ring is linked to this queue */
 		q->ax = rxb_hw_dma_map(m, &q->regs->ax_base,
