@@ -455,10 +455,12 @@ static u64 drain_queue(struct rxb_th *t, unsigned int q)
  * 250 ns on the test's clock (no idle timer fires); every queue polled
  * empty after each frame, so no queue falls behind and at most one packet
  * is out of the rings at a time.  The tracker's window, WS_WINDOW =
- * 4 * WS_NQ * WS_RING writes, is 4 ring cycles of every model here (a
- * batched descriptor takes WS_FRAGS frames: one cycle), so it never cuts
- * a cycle short, and after 3 windows of traffic the start-up buffers have
- * left it.  Single-threaded and flushed: the tracker is exact (wss.c).
+ * 4 * WS_NQ * WS_RING writes, spans at least two cycles of every ring
+ * (privring 4, a shared ring 8 or 16, an Ensō pipe 8; shring-batched,
+ * whose descriptors take WS_FRAGS frames each, 2 with two groups), so it
+ * never cuts a cycle short, and after 3 windows of traffic the start-up
+ * buffers have left it.  Single-threaded and flushed: the tracker is
+ * exact (wss.c).
  */
 #define WS_NQ		4
 #define WS_RING		256
