@@ -22,6 +22,7 @@
 #include "../../../drivers/net/rxbisect/hw/models/hw_ring.h"
 
 #include <rxbisect/rxb_nicmem.h>
+#include <rxbisect/rxb_wss.h>
 #include "env.h"
 #include "shim.h"
 #include "ktap.h"
@@ -71,6 +72,7 @@ struct rxb_env {
 	unsigned int dma_fail_one_in;
 	long dma_calls;			/* atomic */
 	bool csum_off;
+	struct rxb_wss *wss;		/* rxb_env_wss(), or NULL */
 	struct env_buf *bufs;		/* max_bufs records */
 	unsigned int nbufs;		/* records in use, atomic */
 	/* bus address -> record: open addressing, insert-only, atomic keys */
@@ -594,6 +596,11 @@ bool rxb_env_csum_on(struct rxb_env *env)
 	return !env->csum_off;
 }
 
+void rxb_env_wss(struct rxb_env *env, struct rxb_wss *w)
+{
+	env->wss = w;
+}
+
 u32 rxb_env_csum(const void *frame, unsigned int len)
 {
 	const u8 *p = (const u8 *)frame + RXB_ENV_ETH_HLEN;
@@ -1021,6 +1028,8 @@ static u8 env_dma_write(void *envp, const struct rxb_frame *frame, u64 addr,
 		return RXB_CQE_F_DMA_ERR;
 	}
 	memcpy(b->data + off, frame->data, len);
+	if (env->wss)
+		rxb_wss_record(env->wss, addr / RXB_ENV_BUF_SIZE, off, len);
 	if (env->csum_off)
 		return 0;
 	*csum = rxb_env_csum(b->data + off, len);
@@ -1113,6 +1122,9 @@ static u8 env_dma_write_ring(void *envp, const struct rxb_frame *frame,
 	}
 	memcpy(ring + off, frame->data, n0);
 	memcpy(ring, (const u8 *)frame->data + n0, len - n0);
+	if (env->wss)
+		rxb_wss_record(env->wss, (addr + off) / RXB_ENV_BUF_SIZE,
+			       (addr + off) % RXB_ENV_BUF_SIZE, len);
 	if (env->csum_off)
 		return 0;
 	*csum = rxb_env_csum(frame->data, len);

@@ -213,6 +213,14 @@ void rxb_env_dma_fail_rate(struct rxb_env *env, unsigned int one_in);
 void rxb_env_set_csum(struct rxb_env *env, bool on);
 bool rxb_env_csum_on(struct rxb_env *env);
 /*
+ * Record every DMA write into @w (NULL: stop), as the kernel NIC records
+ * its writes (hw/nic_hw.h: rxb_nic_ws_write()); a buffer is one
+ * RXB_ENV_BUF_SIZE chunk, a ring's bytes count in the chunk a write
+ * starts in.  Before the NIC runs; @w outlives the recording.
+ */
+struct rxb_wss;
+void rxb_env_wss(struct rxb_env *env, struct rxb_wss *w);
+/*
  * The checksum dma_write reports for a @len-byte frame: the 32-bit ones'
  * complement sum of the bytes after the Ethernet header, as 16-bit
  * host-order words (csum_partial() style, not folded to 16 bits).

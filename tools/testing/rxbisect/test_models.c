@@ -16,6 +16,7 @@
 #include <linux/errno.h>
 #include <rxbisect/rxb_desc.h>
 #include <rxbisect/rxb_model.h>
+#include <rxbisect/rxb_wss.h>
 
 #include "env.h"
 #include "ktap.h"
@@ -495,6 +496,136 @@ static u64 drain_queue(struct rxb_th *t, unsigned int q)
 	return got;
 }
 
+/*
+ * The I/O working set under steady traffic, against what each design
+ * predicts (Documentation/rxbisect.rst, "I/O working set": the table and
+ * its derivation).  WS_NQ queues of WS_RING entries; WS_LEN-byte frames
+ * round robin over the queues (RSS spreading flows evenly), one every
+ * 250 ns on the test's clock (no idle timer fires); every queue polled
+ * empty after each frame, so no queue falls behind and at most one packet
+ * is out of the rings at a time.  The tracker's window, WS_WINDOW =
+ * 4 * WS_NQ * WS_RING writes, spans at least two cycles of every ring
+ * (privring 4, a shared ring 8 or 16, an Ensō pipe 8; shring-batched,
+ * whose descriptors take WS_FRAGS frames each, 2 with two groups), so it
+ * never cuts a cycle short, and after 3 windows of traffic the start-up
+ * buffers have left it.  Single-threaded and flushed: the tracker is
+ * exact (wss.c).
+ */
+#define WS_NQ		4
+#define WS_RING		256
+#define WS_LEN		512
+#define WS_WINDOW	(4 * WS_NQ * WS_RING)
+/* Frames per shRing-batched buffer: WS_LEN is a multiple of RXB_MCQE_ALIGN. */
+#define WS_FRAGS	(RXB_ENV_BUF_SIZE / WS_LEN)
+/*
+ * Slack above the design's count: per queue, the buffers outside its
+ * rings that the LIFO pool (page_pool's direct cache) rotates back into
+ * them within a ring cycle: the packet handed up, returned after the
+ * model refilled its slot (1), and the top of a refill stash taken from
+ * the pool ahead of its slot (COREC's, 1).
+ */
+#define WS_SLACK_Q	2
+
+/* Queues grouped @per to a ring: how many rings. */
+static unsigned int ws_groups(unsigned int nq, unsigned int per)
+{
+	return per && per < nq ? DIV_ROUND_UP(nq, per) : 1;
+}
+
+static void test_ws_steady(const void *arg)
+{
+	const struct model_case *mc = arg;
+	static u8 frame[WS_LEN];
+	const struct rxb_model_cfg *c;
+	struct rxb_wss w = { 0 };
+	unsigned int q, i, busy_rounds;
+	u64 drops = 0, want, bytes_lo, bytes_hi;
+	const char *name, *unit = "buffers";
+	struct rxb_th t;
+
+	if (!EXPECT_EQ(rxb_wss_init(&w, WS_WINDOW), 0))
+		return;
+	if (!mc_create(&t, mc, WS_NQ, WS_RING, RXB_ENV_BUF_SIZE))
+		goto out;
+	rxb_env_wss(t.env, &w);
+	for (i = 0; i < 3 * WS_WINDOW && !ktap_failures(); i++) {
+		struct rxb_frame f = {
+			.data = frame, .len = WS_LEN,
+			.hash = i * 2654435761u, .hash_flags = RXB_CQE_F_L4_HASH,
+		};
+		bool busy = true;
+
+		rxb_env_fake_clock(t.env, 1000000000ULL + 250ULL * i);
+		if (rxb_th_hw_rx(&t, i % WS_NQ, &f))
+			drops++;
+		for (busy_rounds = 0; busy && busy_rounds < 1000; busy_rounds++) {
+			busy = rxb_th_nic_run(&t);
+			for (q = 0; q < WS_NQ; q++)
+				busy |= poll_put(&t, q, 16) > 0;
+		}
+	}
+	rxb_wss_flush(&w);
+	rxb_env_wss(t.env, NULL);
+	EXPECT_EQ(drops, 0);
+
+	c = &t.cfg;
+	name = t.ops->name;
+	if (!strcmp(name, "rxbisect")) {
+		/* k Ax rings (one per core) of |Ax| buffers */
+		want = (u64)c->nqueues * c->ax_ring_size;
+	} else if (!strncmp(name, "shring", 6)) {
+		/* one ring of R per group of share_factor queues */
+		want = (u64)ws_groups(c->nqueues, c->share_factor) * c->ring_size;
+	} else if (!strcmp(name, "corec")) {
+		/* one shared ring of R per group of corec_consumers queues */
+		want = (u64)ws_groups(c->nqueues, c->corec_consumers) *
+		       c->ring_size;
+	} else if (!strcmp(name, "enso")) {
+		/* pipes of bytes, no buffers: every byte of every pipe */
+		unit = "pipe bytes";
+		want = (u64)c->nqueues * c->enso_pipes * c->enso_pipe_size;
+	} else {
+		/* privring; dshring in its private set (no ctl_tick here) */
+		want = (u64)c->nqueues * c->ring_size;
+	}
+	ktap_diag("%s: io_ws %u buffers (peak %u), %llu bytes in %u writes; design: %llu %s",
+		  mc->v->name, w.distinct, w.peak, (unsigned long long)w.bytes,
+		  w.window, (unsigned long long)want, unit);
+	if (!strcmp(name, "enso")) {
+		/*
+		 * Every pipe byte is written within the window (each pipe
+		 * wraps 8 times in it); a write is counted whole in the
+		 * chunk it starts in, so each chunk may count up to one
+		 * frame more.
+		 */
+		EXPECT_EQ(w.distinct, want / RXB_ENV_BUF_SIZE);
+		bytes_lo = want;
+		bytes_hi = want + want / RXB_ENV_BUF_SIZE * WS_LEN;
+	} else {
+		u64 per = WS_LEN;
+
+		EXPECT(w.distinct >= want &&
+		       w.distinct <= want + WS_SLACK_Q * c->nqueues,
+		       "%s: %u buffers, want %llu..%llu", mc->v->name,
+		       w.distinct, (unsigned long long)want,
+		       (unsigned long long)(want + WS_SLACK_Q * c->nqueues));
+		/* Batched: WS_FRAGS frames back to back per buffer, except
+		 * in a queue's open descriptor (one per queue).
+		 */
+		if (!strcmp(name, "shring-batched"))
+			per = WS_FRAGS * WS_LEN;
+		bytes_hi = w.distinct * per;
+		bytes_lo = bytes_hi - (per - WS_LEN) * c->nqueues;
+	}
+	EXPECT(w.bytes >= bytes_lo && w.bytes <= bytes_hi,
+	       "%s: %llu bytes, want %llu..%llu", mc->v->name,
+	       (unsigned long long)w.bytes, (unsigned long long)bytes_lo,
+	       (unsigned long long)bytes_hi);
+out:
+	rxb_th_destroy(&t);
+	rxb_wss_fini(&w);
+}
+
 /* ring_state() of queue @q, checked for what holds of any snapshot. */
 static void ring_state(struct rxb_th *t, unsigned int q,
 		       struct rxb_ring_state *st)
@@ -768,6 +899,7 @@ int main(void)
 		{ "doorbells_posted", test_doorbells_posted },
 		{ "nic_refuses_unprogrammed", test_nic_refuses_unprogrammed },
 		{ "tstamp", test_tstamp },
+		{ "ws_steady", test_ws_steady },
 	};
 	const unsigned int per_model = ARRAY_SIZE(generic) + ARRAY_SIZE(shapes);
 	unsigned int n = ARRAY_SIZE(variants) * per_model + 2, i, j, k = 0;
