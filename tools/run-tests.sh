@@ -282,6 +282,7 @@ static_jobs() {
 		job plain plain_make_builds_ko
 	fi
 	job report python3 tools/bench/test_report.py
+	job hostlayout python3 tools/bench/test_hostlayout.py
 	# The NIC/driver/model-core boundary, and proof that its checker
 	# catches each kind of crossing (on small trees in a temp directory).
 	job boundary python3 tools/check-boundary.py
@@ -464,7 +465,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..16"
+	echo "1..17"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -512,6 +513,8 @@ stage_static() {
 
 	[ "$(rc report)" = 0 ] || sed 's/^/# /' "$d/report.out"
 	result "$([ "$(rc report)" = 0 ] && echo ok)" "bench report: medians, spreads, ratios within noise (test_report.py)"
+	[ "$(rc hostlayout)" = 0 ] || sed 's/^/# /' "$d/hostlayout.out"
+	result "$([ "$(rc hostlayout)" = 0 ] && echo ok)" "host benchmark layout from fake sysfs trees: 2/16/64 CPUs, 4/22/260 MiB LLC (test_hostlayout.py)"
 	[ "$(rc boundary)" = 0 ] || sed 's/^/# /' "$d/boundary.out"
 	result "$([ "$(rc boundary)" = 0 ] && echo ok)" "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
 	[ "$(rc boundary-self)" = 0 ] || sed 's/^/# /' "$d/boundary-self.out"
