@@ -137,7 +137,8 @@ cell() { [[ " $CELLS " == *" $1 "* ]]; }
 # model_params MODEL QUEUES RING: the module parameters a model is run
 # with.  rxBisect as the paper's section 4.5 asks: k * |Ax| = |Bx|.
 model_params() {
-	local p="queues=$2 rx_ring_size=$3 ring_model=$1 $(bench_engine_param)"
+	local p
+	p="queues=$2 rx_ring_size=$3 ring_model=$1 $(bench_engine_param)"
 	[ "$1" = rxbisect ] && p="$p ax_ring_size=$(($3 / $2 < 64 ? 64 : $3 / $2))"
 	echo "$p"
 }

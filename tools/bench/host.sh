@@ -78,7 +78,7 @@ bench_host_init() {
 	lay=$(python3 "$BENCH_DIR/hostlayout.py" --format shell) ||
 		bench_refuse "cannot read the machine's layout from /sys"
 	eval "$lay"
-	BENCH_GEN_CPU=${HL_GEN_CPUS%% *}
+	export BENCH_GEN_CPU=${HL_GEN_CPUS%% *}
 	BENCH_LAYOUT=$(python3 "$BENCH_DIR/hostlayout.py")
 	echo "$BENCH_LAYOUT" >&2
 	if [ -n "${OUT:-}" ]; then

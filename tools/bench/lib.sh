@@ -57,16 +57,10 @@ bench_pg() {
 # generator CPU) sends.
 bench_pktgen() {
 	local ns=$1 dev=$2 mac=$3 dst=$4 size=$5 secs=$6 rns=$7 rif=$8
-	local pid p0 p1 k0 s0 k1 s1 t0 t1 c th=kpktgend_${BENCH_GEN_CPU:-0}
+	local pid p0 p1 k0 s0 k1 s1 t0 t1 th=kpktgend_${BENCH_GEN_CPU:-0}
 	modprobe pktgen 2>/dev/null
 	ip netns exec "$ns" test -e $BENCH_PG/pgctrl || { echo "- - -"; return; }
-	bench_pg "$ns" "$th" rem_device_all
-	bench_pg "$ns" "$th" "add_device $dev"
-	for c in "count 0" "clone_skb 0" "pkt_size $size" "delay 0" \
-		 "dst $dst" "dst_mac $mac" "udp_src_min 9" "udp_src_max 9" \
-		 "udp_dst_min 1000" "udp_dst_max 1063"; do
-		bench_pg "$ns" "$dev" "$c"
-	done
+	bench_pg_setup "$ns" "$dev" "$mac" "$dst" "$size" 0 9 9 1000 1063
 	ip netns exec "$ns" timeout $((secs + 30)) \
 		sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
 	pid=$!
@@ -82,6 +76,26 @@ bench_pktgen() {
 	wait "$pid" 2>/dev/null
 	bench_pg "$ns" "$th" rem_device_all
 	echo "$(( (p1 - p0) * 1000000000 / (t1 - t0) )) $((k1 - k0)) $((s1 - s0))"
+}
+
+# bench_pg_setup NS DEV MAC DST SIZE COUNT SPORT_MIN SPORT_MAX DPORT_MIN
+# DPORT_MAX [PPS]: DEV alone on the pktgen thread of CPU BENCH_GEN_CPU,
+# COUNT UDP frames of SIZE bytes (0: until stopped) at full speed or PPS.
+bench_pg_setup() {
+	local th=kpktgend_${BENCH_GEN_CPU:-0} c
+	bench_pg "$1" "$th" rem_device_all
+	bench_pg "$1" "$th" "add_device $2"
+	for c in "count $6" "clone_skb 0" "pkt_size $5" "delay 0" \
+		 "dst $4" "dst_mac $3" "udp_src_min $7" "udp_src_max $8" \
+		 "udp_dst_min $9" "udp_dst_max ${10}" ${11:+"ratep ${11}"}; do
+		bench_pg "$1" "$2" "$c"
+	done
+}
+
+# bench_pg_sent NS DEV: frames pktgen sent from DEV in its last run.
+bench_pg_sent() {
+	ip netns exec "$1" sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$BENCH_PG/$2" 2>/dev/null |
+		head -n1
 }
 
 # bench_sockperf NS_CLIENT NS_SERVER DST SECS MPS: sockperf UDP ping-pong;
