@@ -78,7 +78,8 @@ def plot(out, name, title, xlabel, ylabel, series, logx=False):
     cmds = ["set terminal pngcairo size 900,500 noenhanced",
             "set output '%s'" % png, "set title '%s'" % title,
             "set xlabel '%s'" % xlabel, "set ylabel '%s'" % ylabel,
-            "set key outside"]
+            "set key outside",
+            "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05"]
     if logx:
         cmds.append("set logscale x 2")
     plots = []
