@@ -188,19 +188,25 @@ run_ws() {
 # burst_run COUNT PPS: COUNT frames (0: SECS seconds) of the queue-0 flow,
 # at full speed or PPS; prints "sent delivered nic_drops seconds".
 burst_run() {
-	local mac p0 p1 n0 n1 t0 t1 sent pid
+	local mac p0 p1 n0 n1 t0 t1 sent pid i
 	mac=$(rxb_mac rxb1)
 	bench_pg_setup "$NS0" rxb0 "$mac" "$RXB_IP1" "$PKT" "$1" "$SPORT" "$SPORT" 9 9 "${2:-}"
 	n0=$(nic_drops)
 	p0=$(bench_rx_packets "$NS1" rxb1)
 	t0=$(date +%s%N)
-	ip netns exec "$NS0" timeout $((SECS + 60)) \
+	ip netns exec "$NS0" timeout $((SECS + 30)) \
 		sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
 	pid=$!
+	# a count ends by itself (SECS + 5 s at most), 0 after SECS
 	if [ "$1" = 0 ]; then
 		sleep "$SECS"
-		bench_pg "$NS0" pgctrl stop
+	else
+		for ((i = 0; i < 10 * (SECS + 5); i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			rxb_sleep 0.1
+		done
 	fi
+	kill -0 "$pid" 2>/dev/null && bench_pg "$NS0" pgctrl stop
 	wait "$pid" 2>/dev/null
 	t1=$(date +%s%N)
 	sent=$(bench_pg_sent "$NS0" rxb0)
@@ -233,6 +239,7 @@ run_bursts() {
 			fi
 			ports=$(bench_flow_ports rxb1 0 1) || { progress "$label: no flow for queue 0"; continue; }
 			SPORT=${ports%% *}
+			progress "$label: flow from UDP port $SPORT to queue 0"
 			for b in $BURSTS; do
 				read -r sent del dr ms < <(burst_run "$b")
 				pct=$(burst_row "$label" burst "$b" "$sent" "$del" "$dr" "$ms")
@@ -247,6 +254,7 @@ run_bursts() {
 			for ((i = 0; i < NDR_STEPS && hi - lo > 1; i++)); do
 				mid=$(( (lo + hi) / 2 ))
 				read -r sent del dr ms < <(burst_run $((mid * SECS)) "$mid")
+				progress "$label: $mid pps: $sent sent, $del delivered, $dr NIC drops"
 				if [ "$dr" = 0 ] && [ "$del" -ge "$sent" ]; then lo=$mid; else hi=$mid; fi
 			done
 			if [ "$NDR_STEPS" -gt 0 ]; then

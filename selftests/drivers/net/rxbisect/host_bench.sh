@@ -22,7 +22,13 @@ ktap_set_plan 7
 BENCH=$RXB_DIR/../../../../tools/bench
 [ -x "$BENCH/paper.sh" ] || rxb_bail "no tools/bench/paper.sh"
 id nobody >/dev/null 2>&1 || rxb_bail "no user nobody"
-O=$RXB_TMP/out
+# RXB_HOST_BENCH_OUT: keep the results (e.g. under the checkout, which
+# the VM writes to), else a temporary directory
+O=${RXB_HOST_BENCH_OUT:-$RXB_TMP/out}
+rm -rf "$O"
+mkdir -p "$O"
+# each run at most this long, so that a hang fails the case, not the test
+T=${RXB_HOST_BENCH_TIMEOUT:-150}
 
 # refused DESC WANT CMD...: CMD exits 2 with one line containing WANT
 refused() {
@@ -66,11 +72,13 @@ exec {lk}>&-
 # 5
 ws() {
 	local rc rows
-	env OUT="$O/ws" REPS=1 SECS=1 RINGS="64 1024" "$BENCH/paper.sh" ws \
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/ws" REPS=1 SECS=1 RINGS="64 1024" "$BENCH/paper.sh" ws \
 		>"$RXB_TMP/ws.out" 2>"$RXB_TMP/ws.err"
 	rc=$?
+	ktap_print_msg "paper.sh ws: $((SECONDS - t0)) s"
 	ktap_print_msg "$(cat "$RXB_TMP/ws.out")"
-	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 5 "$RXB_TMP/ws.err")"; return 1; }
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/ws.err")"; return 1; }
 	grep -q "^host layout: .* online CPUs" "$RXB_TMP/ws.err" || return 1
 	# two rows, each with traffic delivered (kpps > 0)
 	rows=$(awk -F, 'NR > 1 && $8 + 0 > 0' "$O/ws/ws.csv" | wc -l)
@@ -86,11 +94,13 @@ ktap_test_result "paper.sh ws: a row per ring size, traffic, layout and machine 
 # 6
 bursts() {
 	local rc c
-	env OUT="$O/bursts" REPS=1 SECS=1 BURSTS="64 2048" NDR_STEPS=1 \
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/bursts" REPS=1 SECS=1 BURSTS="64 2048" NDR_STEPS=1 \
 		"$BENCH/paper.sh" bursts >"$RXB_TMP/b.out" 2>"$RXB_TMP/b.err"
 	rc=$?
+	ktap_print_msg "paper.sh bursts: $((SECONDS - t0)) s"
 	ktap_print_msg "$(cat "$RXB_TMP/b.out")"
-	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 5 "$RXB_TMP/b.err")"; return 1; }
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/b.err")"; return 1; }
 	for c in privring-128 privring-1024 shring-1024 rxbisect-1024-ax128; do
 		grep -q "^| $c |" "$O/bursts/bursts.md" || { ktap_print_msg "no row $c"; return 1; }
 		# both bursts sent whole, one no-drop rate
@@ -104,10 +114,12 @@ ktap_test_result "paper.sh bursts: a row per configuration, every burst sent" bu
 # 7
 bench_all() {
 	local rc
-	env OUT="$O/all" REPS=1 SECS=1 CELLS=udp64 MODELS=privring NO_VETH=1 \
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/all" REPS=1 SECS=1 CELLS=udp64 MODELS=privring NO_VETH=1 \
 		"$BENCH/bench_all.sh" >"$RXB_TMP/a.out" 2>"$RXB_TMP/a.err"
 	rc=$?
-	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 5 "$RXB_TMP/a.err")"; return 1; }
+	ktap_print_msg "bench_all.sh: $((SECONDS - t0)) s"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/a.err")"; return 1; }
 	ktap_print_msg "$(cat "$O/all/bench.csv")"
 	grep -q '^privring,1,ok,' "$O/all/bench.csv" &&
 	grep -q '^layout: queues on CPUs' "$O/all/env.txt" &&
