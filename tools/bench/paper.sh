@@ -20,9 +20,10 @@
 #                    Fig. 4.4): every frame of one flow to queue 0, the
 #                    thesis's "single core"; per configuration (CONFIGS:
 #                    privring 128 and 1 Ki, shring 1 Ki, rxbisect 1 Ki
-#                    with Ax 128) bursts of BURSTS frames at full speed
-#                    (the share delivered, the largest absorbed without a
-#                    drop), SECS at full speed (delivered kpps, drops) and
+#                    with Ax 128) bursts of BURSTS datagrams back to back
+#                    from a socket (the share delivered, the largest
+#                    absorbed without a drop), pktgen for SECS at full
+#                    speed (delivered kpps, drops) and
 #                    the no-drop rate (RFC 2544 style: NDR_STEPS halvings
 #                    of the pktgen rate between 0 and the full speed).
 #
@@ -185,33 +186,35 @@ run_ws() {
 
 # ---- bursts absorbed --------------------------------------------------------
 
-# burst_run COUNT PPS: COUNT frames (0: SECS seconds) of the queue-0 flow,
-# at full speed or PPS; prints "sent delivered nic_drops seconds".
+# burst_run COUNT [PPS]: COUNT > 0: one burst of COUNT datagrams of the
+# queue-0 flow, back to back from a socket (udp_burst.py, on the
+# generator CPU); 0: pktgen for SECS at full speed or PPS.  Prints "sent
+# delivered nic_drops milliseconds".  (pktgen's own count is not used:
+# at the end of a count it waits for its last frame's last reference.)
 burst_run() {
-	local mac p0 p1 n0 n1 t0 t1 sent pid i
-	mac=$(rxb_mac rxb1)
-	bench_pg_setup "$NS0" rxb0 "$mac" "$RXB_IP1" "$PKT" "$1" "$SPORT" "$SPORT" 9 9 "${2:-}"
+	local mac p0 p1 n0 n1 t0 t1 sent pid
 	n0=$(nic_drops)
 	p0=$(bench_rx_packets "$NS1" rxb1)
 	t0=$(date +%s%N)
-	ip netns exec "$NS0" timeout $((SECS + 30)) \
-		sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
-	pid=$!
-	# a count ends by itself (SECS + 5 s at most), 0 after SECS
-	if [ "$1" = 0 ]; then
-		sleep "$SECS"
+	if [ "$1" -gt 0 ]; then
+		read -r sent _ < <(ip netns exec "$NS0" timeout $((SECS + 30)) \
+			taskset -c "${BENCH_GEN_CPU:-0}" $RXB_PY "$BENCH_DIR/udp_burst.py" \
+			"$RXB_IP1" "$SPORT" "$1" $((PKT - 42)))
 	else
-		for ((i = 0; i < 10 * (SECS + 5); i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			rxb_sleep 0.1
-		done
+		mac=$(rxb_mac rxb1)
+		bench_pg_setup "$NS0" rxb0 "$mac" "$RXB_IP1" "$PKT" 0 "$SPORT" "$SPORT" 9 9 "${2:-}"
+		t0=$(date +%s%N)
+		ip netns exec "$NS0" timeout $((SECS + 30)) \
+			sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
+		pid=$!
+		sleep "$SECS"
+		bench_pg "$NS0" pgctrl stop
+		wait "$pid" 2>/dev/null
+		sent=$(bench_pg_sent "$NS0" rxb0)
+		bench_pg "$NS0" "kpktgend_${BENCH_GEN_CPU:-0}" rem_device_all
 	fi
-	kill -0 "$pid" 2>/dev/null && bench_pg "$NS0" pgctrl stop
-	wait "$pid" 2>/dev/null
 	t1=$(date +%s%N)
-	sent=$(bench_pg_sent "$NS0" rxb0)
-	bench_pg "$NS0" "kpktgend_${BENCH_GEN_CPU:-0}" rem_device_all
-	rxb_wait_consumed rxb1 >/dev/null 2>&1 || sleep 0.5
+	rxb_wait_consumed rxb1 >/dev/null 2>&1
 	p1=$(bench_rx_packets "$NS1" rxb1)
 	n1=$(nic_drops)
 	echo "${sent:-0} $((p1 - p0)) $((n1 - n0)) $(( (t1 - t0) / 1000000 ))"
@@ -253,7 +256,7 @@ run_bursts() {
 			hi=$full
 			for ((i = 0; i < NDR_STEPS && hi - lo > 1; i++)); do
 				mid=$(( (lo + hi) / 2 ))
-				read -r sent del dr ms < <(burst_run $((mid * SECS)) "$mid")
+				read -r sent del dr ms < <(burst_run 0 "$mid")
 				progress "$label: $mid pps: $sent sent, $del delivered, $dr NIC drops"
 				if [ "$dr" = 0 ] && [ "$del" -ge "$sent" ]; then lo=$mid; else hi=$mid; fi
 			done
