@@ -79,8 +79,10 @@ bench_host_init() {
 		bench_refuse "cannot read the machine's layout from /sys"
 	eval "$lay"
 	export BENCH_GEN_CPU=${HL_GEN_CPUS%% *}
-	BENCH_LAYOUT=$(python3 "$BENCH_DIR/hostlayout.py")
+	BENCH_LAYOUT=$HL_TEXT
 	echo "$BENCH_LAYOUT" >&2
+	# perf's verdict once: a perf start-up is seconds in the VM
+	BENCH_PERF=$(bench_perf_status)
 	if [ -n "${OUT:-}" ]; then
 		mkdir -p "$OUT" || bench_refuse "cannot create $OUT"
 		echo "$BENCH_LAYOUT" >"$OUT/layout.txt"
@@ -99,9 +101,15 @@ bench_machine_record() {
 	fmin=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_min_freq 2>/dev/null)
 	fmax=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq 2>/dev/null)
 	virt=$(systemd-detect-virt 2>/dev/null)
-	[ -n "${RXB_VM:-}" ] && virt="${virt:-qemu} (rxbisect test VM)"
-	commit=$(git -C "$BENCH_REPO" -c safe.directory='*' describe --always --dirty 2>/dev/null ||
-		echo unknown)
+	# the test VM: git's --dirty would stat every file over 9p
+	if [ -n "${RXB_VM:-}" ]; then
+		virt="qemu (rxbisect test VM)"
+		commit=$(git -C "$BENCH_REPO" -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)
+		commit="${commit:-unknown} (clean or not: not checked in the VM)"
+	else
+		commit=$(git -C "$BENCH_REPO" -c safe.directory='*' describe --always --dirty 2>/dev/null ||
+			echo unknown)
+	fi
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
 	echo "cpus: ${HL_CPUS:-$(nproc)} online, ${HL_NODES:-1} NUMA node(s)"
@@ -122,7 +130,7 @@ bench_machine_record() {
 		echo
 	fi
 	echo "git: $commit"
-	echo "perf: $(bench_perf_status)"
+	echo "perf: ${BENCH_PERF:-$(bench_perf_status)}"
 }
 
 # bench_perf_status: "ok" when perf stat can count LLC misses

@@ -39,7 +39,7 @@ HL_NODE_CPUS, HL_LLC_BYTES, HL_LLC_WAYS, HL_LLC_SLICES, HL_DDIO_KB (two
 ways of the LLC: Intel DDIO's default), HL_HOUSEKEEPING, HL_ENGINE
 (cpuN or inline), HL_ENGINE_CPUS, HL_GEN_CPUS, HL_QUEUES, HL_QUEUE_CPUS,
 HL_RINGS (ring sizes, one per factor), HL_BUDGETS (their bytes),
-HL_FACTORS, HL_SCALED (0/1), HL_NOTE.
+HL_FACTORS, HL_SCALED (0/1), HL_NOTE, HL_TEXT (the text format).
 """
 
 import argparse
@@ -251,7 +251,7 @@ def shell(lo):
         ("GEN_CPUS", sp(lo["gen_cpus"])), ("QUEUES", lo["queues"]),
         ("QUEUE_CPUS", sp(lo["queue_cpus"])), ("FACTORS", sp(lo["factors"])),
         ("RINGS", sp(lo["rings"])), ("BUDGETS", sp(lo["budgets"])),
-        ("SCALED", lo["scaled"]), ("NOTE", lo["note"]),
+        ("SCALED", lo["scaled"]), ("NOTE", lo["note"]), ("TEXT", text(lo)),
     ]
     return "\n".join("HL_%s=%s" % (k, q(v)) for k, v in vals)
 

@@ -98,15 +98,16 @@ bench_pg_sent() {
 		head -n1
 }
 
-# bench_sockperf NS_CLIENT NS_SERVER DST SECS MPS: sockperf UDP ping-pong;
-# prints "p50 p99 p99.9" (usec, RTT/2) or dashes.
+# bench_sockperf NS_CLIENT NS_SERVER DST SECS MPS [GRACE]: sockperf UDP
+# ping-pong; prints "p50 p99 p99.9" (usec, RTT/2) or dashes.  The client
+# is stopped GRACE seconds (20) after SECS (under a flood it may not end).
 bench_sockperf() {
 	local out pid
 	ip netns exec "$2" timeout $(($4 + 30)) sockperf sr -i "$3" -p 11111 \
 		>/dev/null 2>&1 &
 	pid=$!
 	sleep 1
-	out=$(ip netns exec "$1" timeout $(($4 + 20)) sockperf pp -i "$3" \
+	out=$(ip netns exec "$1" timeout $(($4 + ${6:-20})) sockperf pp -i "$3" \
 		-p 11111 -t "$4" --mps="$5" 2>&1)
 	kill "$pid" 2>/dev/null	# timeout passes it on to sockperf
 	wait "$pid" 2>/dev/null
