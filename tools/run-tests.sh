@@ -606,8 +606,7 @@ queue_napi.sh load_unload.sh conventions.sh tls.sh"
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29, the
 # longer of the two kernels; engine.sh after its Tx cases, and
-# host_bench.sh, estimated: 450 s in a run whose ws and bursts cases
-# timed out at 150 s each, made faster since, not measured again):
+# host_bench.sh measured alone on 6.1, 208 s, 2026-11-29):
 # what vm_shard balances with; a selftest not named here counts 60.
 vm_cost="kdrv_tests.sh 338 xdp_clients.sh 249 nf.sh 233 tls.sh 232
 kfwd_tests.sh 197 xdp.sh 194 jumbo.sh 180 updown_switch.sh 133 faults.sh 123
@@ -623,7 +622,7 @@ shring_traffic_list.sh 32 engine.sh 60 invalid.sh 30 qstats.sh 30
 counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
 dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
 enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
-privilege.sh 9 host_bench.sh 330"
+privilege.sh 9 host_bench.sh 210"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with
 # several kernels (RXB_VM_SHARD=1, the default), vm_every_kernel's on each
