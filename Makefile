@@ -88,7 +88,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev linuxptp
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench tls-bench microbench ceio-bench soak fuzz install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-ws bench-bursts tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs
 
 all: module xdp-progs tools sim ## the default goal: rxbisect.ko, the selftests' programs, the userspace tools and the simulator
@@ -153,11 +153,26 @@ unit-test: ## the userspace unit tests alone (tools/testing/rxbisect, tools/nf)
 vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
 	@tools/run-tests.sh vm
 
+# HOST=1: demo, bench, nf-bench and the paper experiments run natively on
+# this machine, as root, instead of in the VM (tools/bench/host.sh: they
+# refuse without root, with a tool missing or with rxbisect in use, and
+# size themselves to the machine with tools/bench/hostlayout.py).  The
+# module: the installed one (make install, DKMS) when modprobe finds it,
+# else this tree's rxbisect.ko, built for the running kernel.
+## HOST=1                    with demo, bench, nf-bench, bench-ws, bench-bursts: natively on this machine as root, not in the VM
+ifeq ($(HOST),1)
+bench-run =
+BENCH_KO := $(if $(shell modinfo -n rxbisect 2>/dev/null),,module)
+else
+bench-run = tools/vm/run-vm.sh --timeout $(1) --
+BENCH_KO := module
+endif
+
 # Boot the VM, compare every ring model (and veth), print the table,
 # write CSV and plots under results/.
-demo: module ## every ring model and veth side by side in the VM: a table, results/demo.csv and plots
+demo: $(BENCH_KO) ## every ring model and veth side by side in the VM (HOST=1: here): a table, results/demo.csv and plots
 	@mkdir -p results
-	tools/vm/run-vm.sh --timeout 1200 -- env OUT=$(TOP)/results tools/bench/demo.sh
+	$(call bench-run,1200) env OUT=$(TOP)/results tools/bench/demo.sh
 
 # Every ring model and veth under iperf3, pktgen, sockperf and the
 # imbalance sweeps, in the VM (tools/bench/bench_all.sh): CSV, markdown
@@ -169,9 +184,9 @@ BENCH ?= quick
 BENCH_REPS ?= 5
 BENCH_ENV ?=
 BENCH_TIMEOUT ?= $(shell echo $$(( ($(BENCH_REPS) + 1) * $(if $(filter full,$(BENCH)),4200,800) )))
-bench: module xdp-progs tools ## the benchmark matrix in the VM, results/bench-*/ (BENCH_REPS, BENCH=full, BENCH_ENV)
+bench: $(BENCH_KO) xdp-progs tools ## the benchmark matrix in the VM (HOST=1: here), results/bench-*/ (BENCH_REPS, BENCH=full, BENCH_ENV)
 	@d=$(TOP)/results/bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
-	tools/vm/run-vm.sh --timeout $(BENCH_TIMEOUT) -- env OUT=$$d BENCH=$(BENCH) \
+	$(call bench-run,$(BENCH_TIMEOUT)) env OUT=$$d BENCH=$(BENCH) \
 		REPS=$(BENCH_REPS) $(BENCH_ENV) tools/bench/bench_all.sh
 
 # The network functions of tools/nf (nat, lb, l3fwd) on every ring model
@@ -180,9 +195,23 @@ bench: module xdp-progs tools ## the benchmark matrix in the VM, results/bench-*
 # repetition.  make bench runs it too (its "nf" cell).  NF_BENCH_ENV: more
 # of nf_bench.sh's variables, e.g. NF_BENCH_ENV='REPS=5 CONN_MAX=10000000'.
 NF_BENCH_ENV ?=
-nf-bench: module xdp-progs tools ## the network functions on every model and veth in the VM: Mpps, drops by cause
+nf-bench: $(BENCH_KO) xdp-progs tools ## the network functions on every model and veth in the VM (HOST=1: here): Mpps, drops by cause
 	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
-	tools/vm/run-vm.sh --timeout 3600 -- env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
+	$(call bench-run,3600) env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
+
+# The papers' experiments, one command each (tools/bench/paper.sh): the
+# I/O working set (privring against ring size, buffer budgets from a
+# quarter of the LLC to several times it) and bursts absorbed (privring
+# 128 and 1 Ki, shring, rxbisect Ax 128).  CSV, a markdown table with the
+# papers' findings beside ours, PNG plots, the layout and the machine
+# record under results/EXP-DATE/.  PAPER_ENV: paper.sh's variables.
+bench-ws: $(BENCH_KO) ## the I/O working set experiment (rxBisect Fig. 2, thesis Fig. 4.2) in the VM (HOST=1: here)
+	@d=$(TOP)/results/ws-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	$(call bench-run,3600) env OUT=$$d $(PAPER_ENV) tools/bench/paper.sh ws
+
+bench-bursts: $(BENCH_KO) ## bursts absorbed (rxBisect Figs. 9, 12, thesis Fig. 4.4) in the VM (HOST=1: here)
+	@d=$(TOP)/results/bursts-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	$(call bench-run,3600) env OUT=$$d $(PAPER_ENV) tools/bench/paper.sh bursts
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
 # driver-side and NIC-side cycles per packet at equal posted buffers, within

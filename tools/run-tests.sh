@@ -296,6 +296,7 @@ static_jobs() {
 		job plain plain_make_builds_ko
 	fi
 	job report python3 tools/bench/test_report.py
+	job hostlayout python3 tools/bench/test_hostlayout.py
 	# The NIC/driver/model-core boundary, and proof that its checker
 	# catches each kind of crossing (on small trees in a temp directory).
 	job boundary python3 tools/check-boundary.py
@@ -480,7 +481,7 @@ stage_static() {
 	}
 
 	echo "TAP version 13"
-	echo "1..16"
+	echo "1..17"
 	static_jobs
 
 	out=$(cat "$d/w1.out")
@@ -528,6 +529,8 @@ stage_static() {
 
 	[ "$(rc report)" = 0 ] || sed 's/^/# /' "$d/report.out"
 	result "$([ "$(rc report)" = 0 ] && echo ok)" "bench report: medians, spreads, ratios within noise (test_report.py)"
+	[ "$(rc hostlayout)" = 0 ] || sed 's/^/# /' "$d/hostlayout.out"
+	result "$([ "$(rc hostlayout)" = 0 ] && echo ok)" "host benchmark layout from fake sysfs trees: 2/16/64 CPUs, 4/22/260 MiB LLC (test_hostlayout.py)"
 	[ "$(rc boundary)" = 0 ] || sed 's/^/# /' "$d/boundary.out"
 	result "$([ "$(rc boundary)" = 0 ] && echo ok)" "boundary: driver, NIC and model cores keep apart (check-boundary.py)"
 	[ "$(rc boundary-self)" = 0 ] || sed 's/^/# /' "$d/boundary-self.out"
@@ -626,7 +629,8 @@ queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29, the
-# longer of the two kernels; engine.sh after its Tx cases, estimated):
+# longer of the two kernels; engine.sh after its Tx cases, and
+# host_bench.sh measured alone on 6.1, 208 s, 2026-11-29):
 # what vm_shard balances with; a selftest not named here counts 60.
 # NAME:kdep: a selftest every kernel runs, on a kernel other than the
 # first (its kernel-dependent cases only: nicmem.sh 35 s against 148 s
@@ -646,7 +650,7 @@ shring_traffic_list.sh 32 engine.sh 80 invalid.sh 30 qstats.sh 30
 counters.sh 28 shring_traffic_dyn.sh 28 counter_docs.sh 25
 dshring_switch.sh 25 shring_pathology.sh 23 stall.sh 23 queue_napi.sh 22
 enso_steer.sh 20 mtu.sh 20 macaddr.sh 20 csum0.sh 16 trace.sh 11
-privilege.sh 9 hwtstamp.sh 142
+privilege.sh 9 hwtstamp.sh 142 host_bench.sh 210
 tls.sh:kdep 180 nicmem.sh:kdep 30"
 
 # vm_shard KERNEL: the selftests KERNEL's VM stage runs, by name: with

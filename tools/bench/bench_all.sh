@@ -54,6 +54,9 @@
 # Run as root where the module loads, e.g. in the test VM:
 #   tools/vm/run-vm.sh -- env OUT=results/x tools/bench/bench_all.sh
 #   make bench [BENCH=full]
+# or natively on this machine (host.sh: refuses without root, with a tool
+# missing, or with rxbisect already loaded; sized by hostlayout.py):
+#   sudo make bench HOST=1, or sudo tools/bench/bench_all.sh
 # The sweeps use rings of SWEEP_RING entries, so that a few seconds of
 # overload outgrow them.
 # Environment: BENCH (quick: works x1 x8 x64, shares 1 7 31 %, SECS 1,
@@ -61,7 +64,7 @@
 # (the workloads to run, default all: tcp1 tcp8 udp64 udp1500 cpu lat
 # sweeps nf; e.g. CELLS=tcp1 MODELS="privring rxbisect" NO_VETH=1 for a
 # quick check of the machinery), OUT, SECS, SWEEP_SECS (SECS of each sweep
-# point), QUEUES (2), RING
+# point), QUEUES (the layout's: one per queue CPU, 2 in the VM), RING
 # (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
 # SWEEP_PPS (3000),
 # SWEEP_SHARE (31), WORK_BASE (4096), SHARE_MULT (64), WORK_MULTS, SHARES,
@@ -78,10 +81,15 @@ lib=$here/../../selftests/drivers/net/rxbisect
 source "$lib/lib.sh"
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+# shellcheck source=host.sh
+source "$here/host.sh"
 
 BENCH=${BENCH:-quick}
 OUT=${OUT:-$here/../../results/bench-$(date +%Y%m%d-%H%M%S)}
-QUEUES=${QUEUES:-2}
+# root, the tools, no other rxbisect user, the module; the machine's
+# layout (HL_*), printed and kept in OUT/layout.txt and OUT/machine.txt
+bench_host_init bench_all.sh iperf3:iperf3 sockperf:sockperf
+QUEUES=${QUEUES:-$HL_QUEUES}
 RING=${RING:-1024}
 UDP_RATE=${UDP_RATE:-20}
 MPS=${MPS:-1000}
@@ -129,7 +137,8 @@ cell() { [[ " $CELLS " == *" $1 "* ]]; }
 # model_params MODEL QUEUES RING: the module parameters a model is run
 # with.  rxBisect as the paper's section 4.5 asks: k * |Ax| = |Bx|.
 model_params() {
-	local p="queues=$2 rx_ring_size=$3 ring_model=$1"
+	local p
+	p="queues=$2 rx_ring_size=$3 ring_model=$1 $(bench_engine_param)"
 	[ "$1" = rxbisect ] && p="$p ax_ring_size=$(($3 / $2 < 64 ? 64 : $3 / $2))"
 	echo "$p"
 }
@@ -142,6 +151,8 @@ load() {
 	# shellcheck disable=SC2046
 	rxb_load $(model_params "$1" "$2" "${3:-$RING}") 2>>"$OUT/errors.txt" || return 1
 	rxb_setup_netns rxb0 rxb1 || return 1
+	bench_pin_queues rxb0 "$2"
+	bench_pin_queues rxb1 "$2"
 	# a slowed queue must not trip the rx_stall watchdog
 	rxb_stall_timeout 600000 2>/dev/null
 	return 0
@@ -250,6 +261,7 @@ main() {
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "kernel: $(uname -r); CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
+		echo "layout: queues on CPUs $HL_QUEUE_CPUS, engine $HL_ENGINE, pktgen on CPU $BENCH_GEN_CPU (OUT/layout.txt, OUT/machine.txt)"
 		echo "vm: ${RXB_VM:-0}; bench: $BENCH; reps $REPS (interleaved); secs $SECS queues $QUEUES ring $RING udp_rate $UDP_RATE mps $MPS"
 		echo "sweep: secs $SWEEP_SECS queues $SWEEP_QUEUES ring $SWEEP_RING pps $SWEEP_PPS share $SWEEP_SHARE work_base $WORK_BASE mults $WORK_MULTS shares $SHARES share_mult $SHARE_MULT"
 		echo "models: $models; cells: $CELLS"

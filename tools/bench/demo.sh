@@ -16,7 +16,11 @@
 #
 # Run as root where the module loads, e.g. in the test VM:
 #   tools/vm/run-vm.sh -- tools/bench/demo.sh        (what "make demo" does)
-# Environment: OUT (results), SECS (per measurement, 3), QUEUES (2),
+# or natively on this machine (host.sh's checks and layout, which it
+# prints and writes to OUT/layout.txt, OUT/machine.txt):
+#   sudo make demo HOST=1, or sudo tools/bench/demo.sh
+# Environment: OUT (results), SECS (per measurement, 3), QUEUES (one per
+# queue CPU of the layout, 2 in the VM),
 # MODELS (default: every model the module accepts), SLOW_WORK (262144),
 # SLOW_PPS (3000).
 
@@ -26,11 +30,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../../selftests/drivers/net/rxbisect/lib.sh"
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+# shellcheck source=host.sh
+source "$here/host.sh"
 SLOW_WORK=${SLOW_WORK:-262144}
 SLOW_PPS=${SLOW_PPS:-3000}
 OUT=${OUT:-$here/../../results}
 SECS=${SECS:-3}
-QUEUES=${QUEUES:-2}
+# root, the tools, no other rxbisect user, the module; the layout (HL_*)
+bench_host_init demo.sh iperf3:iperf3
+QUEUES=${QUEUES:-$HL_QUEUES}
 NS0=rxbd-a-$$
 NS1=rxbd-b-$$
 mkdir -p "$OUT"
@@ -133,9 +141,12 @@ measure veth
 RXIF=rxb1
 cleanup
 
-# bench_models reads the list of models from the same module
-RXB_KO=${RXB_KO:-$here/../../rxbisect.ko}
-if modinfo -n rxbisect >/dev/null 2>&1; then load=(modprobe rxbisect); else modprobe -q tls; load=(insmod "$RXB_KO"); fi
+# bench_models reads the list of models from the same module, the one
+# bench_host_init found (RXB_MODPROBE, RXB_KO)
+if [ "$RXB_MODPROBE" = 1 ]; then load=(modprobe rxbisect); else modprobe -q tls; load=(insmod "$RXB_KO"); fi
+# the layout's NIC engine core (engine=cpuN), if it has one
+eng=$(bench_engine_param)
+[ -n "$eng" ] && load+=("$eng")
 # one clear error when the module does not load at all
 "${load[@]}" queues="$QUEUES" ax_ring_size=$((1024 / QUEUES)) ||
 	{ echo "cannot load rxbisect" >&2; exit 1; }
@@ -147,6 +158,8 @@ for m in $models; do
 	"${load[@]}" queues="$QUEUES" ring_model="$m" \
 		ax_ring_size=$((1024 / QUEUES)) || continue
 	netns rxb0 rxb1
+	bench_pin_queues rxb0 "$QUEUES"
+	bench_pin_queues rxb1 "$QUEUES"
 	measure "$m"
 	cleanup
 done

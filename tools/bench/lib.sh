@@ -52,19 +52,15 @@ bench_pg() {
 # destination ports 1000..1063 so that RSS spreads them; prints the frames
 # RXIF received per second over SECS (after a one-second warm-up) and the
 # "kernel softirq" jiffies spent meanwhile.  clone_skb 0: veth and
-# rxbisect ports (no IFF_TX_SKB_SHARING) refuse shared skbs.
+# rxbisect ports (no IFF_TX_SKB_SHARING) refuse shared skbs.  The pktgen
+# thread of CPU BENCH_GEN_CPU (default 0; host.sh: the layout's first
+# generator CPU) sends.
 bench_pktgen() {
 	local ns=$1 dev=$2 mac=$3 dst=$4 size=$5 secs=$6 rns=$7 rif=$8
-	local pid p0 p1 k0 s0 k1 s1 t0 t1 c
+	local pid p0 p1 k0 s0 k1 s1 t0 t1 th=kpktgend_${BENCH_GEN_CPU:-0}
 	modprobe pktgen 2>/dev/null
 	ip netns exec "$ns" test -e $BENCH_PG/pgctrl || { echo "- - -"; return; }
-	bench_pg "$ns" kpktgend_0 rem_device_all
-	bench_pg "$ns" kpktgend_0 "add_device $dev"
-	for c in "count 0" "clone_skb 0" "pkt_size $size" "delay 0" \
-		 "dst $dst" "dst_mac $mac" "udp_src_min 9" "udp_src_max 9" \
-		 "udp_dst_min 1000" "udp_dst_max 1063"; do
-		bench_pg "$ns" "$dev" "$c"
-	done
+	bench_pg_setup "$ns" "$dev" "$mac" "$dst" "$size" 0 9 9 1000 1063
 	ip netns exec "$ns" timeout $((secs + 30)) \
 		sh -c "echo start > $BENCH_PG/pgctrl" 2>/dev/null &
 	pid=$!
@@ -78,19 +74,40 @@ bench_pktgen() {
 	t1=$(date +%s%N)
 	bench_pg "$ns" pgctrl stop
 	wait "$pid" 2>/dev/null
-	bench_pg "$ns" kpktgend_0 rem_device_all
+	bench_pg "$ns" "$th" rem_device_all
 	echo "$(( (p1 - p0) * 1000000000 / (t1 - t0) )) $((k1 - k0)) $((s1 - s0))"
 }
 
-# bench_sockperf NS_CLIENT NS_SERVER DST SECS MPS: sockperf UDP ping-pong;
-# prints "p50 p99 p99.9" (usec, RTT/2) or dashes.
+# bench_pg_setup NS DEV MAC DST SIZE COUNT SPORT_MIN SPORT_MAX DPORT_MIN
+# DPORT_MAX [PPS]: DEV alone on the pktgen thread of CPU BENCH_GEN_CPU,
+# COUNT UDP frames of SIZE bytes (0: until stopped) at full speed or PPS.
+bench_pg_setup() {
+	local th=kpktgend_${BENCH_GEN_CPU:-0} c
+	bench_pg "$1" "$th" rem_device_all
+	bench_pg "$1" "$th" "add_device $2"
+	for c in "count $6" "clone_skb 0" "pkt_size $5" "delay 0" \
+		 "dst $4" "dst_mac $3" "udp_src_min $7" "udp_src_max $8" \
+		 "udp_dst_min $9" "udp_dst_max ${10}" ${11:+"ratep ${11}"}; do
+		bench_pg "$1" "$2" "$c"
+	done
+}
+
+# bench_pg_sent NS DEV: frames pktgen sent from DEV in its last run.
+bench_pg_sent() {
+	ip netns exec "$1" sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$BENCH_PG/$2" 2>/dev/null |
+		head -n1
+}
+
+# bench_sockperf NS_CLIENT NS_SERVER DST SECS MPS [GRACE]: sockperf UDP
+# ping-pong; prints "p50 p99 p99.9" (usec, RTT/2) or dashes.  The client
+# is stopped GRACE seconds (20) after SECS (under a flood it may not end).
 bench_sockperf() {
 	local out pid
 	ip netns exec "$2" timeout $(($4 + 30)) sockperf sr -i "$3" -p 11111 \
 		>/dev/null 2>&1 &
 	pid=$!
 	sleep 1
-	out=$(ip netns exec "$1" timeout $(($4 + 20)) sockperf pp -i "$3" \
+	out=$(ip netns exec "$1" timeout $(($4 + ${6:-20})) sockperf pp -i "$3" \
 		-p 11111 -t "$4" --mps="$5" 2>&1)
 	kill "$pid" 2>/dev/null	# timeout passes it on to sockperf
 	wait "$pid" 2>/dev/null
@@ -133,9 +150,24 @@ bench_udp_mix() {
 
 # bench_pin_target IF NQ: IF's queue 0 (the target) interrupts the first
 # online CPU, its queues 1..NQ-1 the second; prints the second, the CPU
-# for the sender (BENCH_TX_CPU).
+# for the sender (BENCH_TX_CPU).  With a host layout (host.sh: HL_*) the
+# target gets the first queue CPU, the other queues the others in turn,
+# and the sender the first generator CPU.
 bench_pin_target() {
 	local cpus q
+	if [ -n "${HL_QUEUE_CPUS:-}" ] && [ -n "${HL_GEN_CPUS:-}" ]; then
+		read -ra cpus <<<"$HL_QUEUE_CPUS"
+		rxb_knob_set "$1" 0 irq_cpu "${cpus[0]}"
+		for ((q = 1; q < $2; q++)); do
+			if [ ${#cpus[@]} -gt 1 ]; then
+				rxb_knob_set "$1" "$q" irq_cpu "${cpus[1 + (q - 1) % (${#cpus[@]} - 1)]}"
+			else
+				rxb_knob_set "$1" "$q" irq_cpu "${cpus[0]}"
+			fi
+		done
+		echo "${HL_GEN_CPUS%% *}"
+		return
+	fi
 	mapfile -t cpus < <(rxb_online_cpus)
 	rxb_knob_set "$1" 0 irq_cpu "${cpus[0]}"
 	for q in $(seq 1 $(($2 - 1))); do

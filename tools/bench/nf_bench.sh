@@ -19,8 +19,11 @@
 # Run as root where the module loads, e.g. in the test VM:
 #   make nf-bench [NF_BENCH_ENV='REPS=5 SECS=3']
 #   tools/vm/run-vm.sh -- env OUT=results/x tools/bench/nf_bench.sh
+# or natively on this machine (host.sh's checks and layout):
+#   sudo make nf-bench HOST=1, or sudo tools/bench/nf_bench.sh
 # Environment: OUT, REPS (3), SECS (2), MODELS (every one the module
-# lists), NFS ("nat lb l3fwd"), NO_VETH=1, QUEUES (2), RING (1024),
+# lists), NFS ("nat lb l3fwd"), NO_VETH=1, QUEUES (the layout's, 2 in the
+# VM), RING (1024),
 # CONN_MAX (lb's connection map, default 1000000; the papers' 10 M needs
 # about 1 GiB: CONN_MAX=10000000 with a VM of 4 GiB), FLOWS (nat's
 # mappings, 1048576).  Writes OUT/nf.csv and OUT/nf.md.
@@ -34,12 +37,16 @@ PROGS=$lib/progs
 source "$lib/lib.sh"
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+# shellcheck source=host.sh
+source "$here/host.sh"
 
 OUT=${OUT:-$here/../../results/nf-bench-$(date +%Y%m%d-%H%M%S)}
+# root, the tools, no other rxbisect user, the module; the layout (HL_*)
+bench_host_init nf_bench.sh
 REPS=${REPS:-3}
 SECS=${SECS:-2}
 NFS=${NFS:-nat lb l3fwd}
-QUEUES=${QUEUES:-2}
+QUEUES=${QUEUES:-$HL_QUEUES}
 RING=${RING:-1024}
 CONN_MAX=${CONN_MAX:-1000000}
 FLOWS=${FLOWS:-1048576}
@@ -135,8 +142,8 @@ run() {
 	fi
 	mac=$(rxb_mac "$if1")
 	# one shell for all of pktgen's set-up: a process costs under TCG
-	pg="echo rem_device_all > $BENCH_PG/kpktgend_0;"
-	pg+=" echo 'add_device $if0' > $BENCH_PG/kpktgend_0;"
+	pg="echo rem_device_all > $BENCH_PG/kpktgend_$BENCH_GEN_CPU;"
+	pg+=" echo 'add_device $if0' > $BENCH_PG/kpktgend_$BENCH_GEN_CPU;"
 	for c in "count 0" "clone_skb 0" "pkt_size 60" "delay 0" "dst $dst" \
 		 "dst_mac $mac" "src_min 192.0.2.1" "src_max $smax" \
 		 "udp_src_min 1" "udp_src_max $pmax" "udp_dst_min 9" "udp_dst_max 9" \
@@ -155,7 +162,7 @@ run() {
 	n1=$(nicdrops "$if1")
 	bench_pg "$NS0" pgctrl stop
 	wait $pg 2>/dev/null
-	bench_pg "$NS0" kpktgend_0 rem_device_all
+	bench_pg "$NS0" "kpktgend_$BENCH_GEN_CPU" rem_device_all
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	if [ -z "$l0" ] || [ -z "$l1" ]; then
@@ -201,12 +208,15 @@ main() {
 		for m in $models; do
 			rxb_kill_bg
 			for nf in $NS0 $NS1; do ip netns del "$nf" 2>/dev/null; done
-			if ! rxb_load queues="$QUEUES" rx_ring_size="$RING" ring_model="$m" ||
-			   ! pair rxb0 rxb1; then
+			# shellcheck disable=SC2046 # engine=cpuN or nothing
+			if ! rxb_load queues="$QUEUES" rx_ring_size="$RING" ring_model="$m" \
+				$(bench_engine_param) || ! pair rxb0 rxb1; then
 				progress "$m: does not load, skipped"
 				for nf in $NFS; do echo "$nf,$m,$rep,skipped,,,,,,,,,," >>"$csv"; done
 				continue
 			fi
+			bench_pin_queues rxb0 "$QUEUES"
+			bench_pin_queues rxb1 "$QUEUES"
 			for nf in $NFS; do run "$nf" "$m" rxb0 rxb1; done
 		done
 	done

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host-mode benchmarks (tools/bench/host.sh, paper.sh, bench_all.sh),
+# run here as on a researcher's host, briefly:
+#   1  not root: refused, exit 2, one line saying so;
+#   2  a required tool missing (ethtool): refused, naming its package;
+#   3  rxbisect already loaded (another user's ports): refused;
+#   4  another benchmark holding the lock: refused;
+#   5  paper.sh ws (2 ring sizes, 1 s): exit 0, traffic at both sizes, a
+#      table row per ring size, the layout, machine record and module
+#      parameters written;
+#   6  paper.sh bursts (every configuration, one burst size, no no-drop
+#      search): a table row per configuration, the burst sent whole;
+#   7  bench_all.sh with one cell and model: its row, the layout.
+
+source "$(dirname "$0")/lib.sh"
+
+rxb_init setpriv flock
+ktap_set_plan 7
+
+BENCH=$RXB_DIR/../../../../tools/bench
+[ -x "$BENCH/paper.sh" ] || rxb_bail "no tools/bench/paper.sh"
+id nobody >/dev/null 2>&1 || rxb_bail "no user nobody"
+# RXB_HOST_BENCH_OUT: keep the results (e.g. under the checkout, which
+# the VM writes to), else a temporary directory
+O=${RXB_HOST_BENCH_OUT:-$RXB_TMP/out}
+rm -rf "$O"
+mkdir -p "$O"
+# each run at most this long, so that a hang fails the case, not the test
+T=${RXB_HOST_BENCH_TIMEOUT:-240}
+
+# refused DESC WANT CMD...: CMD exits 2 with one line containing WANT
+refused() {
+	local want=$1 out rc
+	shift
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	ktap_print_msg "exit $rc: $out"
+	[ "$rc" = 2 ] && [[ $out == *"$want"* ]] && [ "$(wc -l <<<"$out")" = 1 ]
+}
+
+# 1
+ktap_test_result "not root: refused (exit 2, one line)" \
+	refused "must run as root" setpriv --reuid=nobody --regid=nogroup \
+	--clear-groups env OUT="$O" "$BENCH/paper.sh" ws
+
+# 2: a PATH of everything but ethtool
+mkdir -p "$RXB_TMP/bin"
+ln -s /usr/bin/* /usr/sbin/* "$RXB_TMP/bin/" 2>/dev/null
+rm -f "$RXB_TMP/bin/ethtool"
+ktap_test_result "ethtool missing: refused, naming the Debian package" \
+	refused "ethtool not found: apt-get install ethtool" \
+	env PATH="$RXB_TMP/bin" OUT="$O" "$BENCH/paper.sh" ws
+
+# 3
+rxb_load || rxb_bail "cannot load the module"
+ip link add rxbh0 type rxbisect 2>/dev/null
+ktap_test_result "rxbisect loaded already: refused" \
+	refused "rxbisect is loaded already" env OUT="$O" "$BENCH/paper.sh" ws
+ip link del rxbh0 2>/dev/null
+rxb_unload || rxb_bail "cannot unload the module"
+
+# 4
+exec {lk}>>/run/rxbisect-bench.lock
+flock -n "$lk" || rxb_bail "cannot take the benchmarks' lock"
+ktap_test_result "another benchmark running: refused" \
+	refused "another rxbisect benchmark is running" env OUT="$O" "$BENCH/paper.sh" ws
+flock -u "$lk"
+exec {lk}>&-
+
+# 5
+ws() {
+	local rc rows
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/ws" REPS=1 SECS=1 RINGS="64 1024" "$BENCH/paper.sh" ws \
+		>"$RXB_TMP/ws.out" 2>"$RXB_TMP/ws.err"
+	rc=$?
+	ktap_print_msg "paper.sh ws: $((SECONDS - t0)) s"
+	ktap_print_msg "$(cat "$RXB_TMP/ws.out")"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/ws.err")"; return 1; }
+	grep -q "^host layout: .* online CPUs" "$RXB_TMP/ws.err" || return 1
+	# two rows, each with traffic delivered (kpps > 0)
+	rows=$(awk -F, 'NR > 1 && $8 + 0 > 0' "$O/ws/ws.csv" | wc -l)
+	[ "$rows" = 2 ] || { ktap_print_msg "ws.csv: $(cat "$O/ws/ws.csv")"; return 1; }
+	grep -q '^| 64 |' "$O/ws/ws.md" && grep -q '^| 1024 |' "$O/ws/ws.md" &&
+	grep -q "queues on CPUs" "$O/ws/layout.txt" &&
+	grep -q '^git: ' "$O/ws/machine.txt" && grep -q '^llc: ' "$O/ws/machine.txt" &&
+	grep -q '^kernel: ' "$O/ws/machine.txt" &&
+	grep -q 'ring_model=privring .*rx_ring_size=1024' "$O/ws/params.txt"
+}
+ktap_test_result "paper.sh ws: a row per ring size, traffic, layout and machine record" ws
+
+# 6
+bursts() {
+	local rc c
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/bursts" REPS=1 SECS=1 BURSTS=2048 NDR_STEPS=0 \
+		"$BENCH/paper.sh" bursts >"$RXB_TMP/b.out" 2>"$RXB_TMP/b.err"
+	rc=$?
+	ktap_print_msg "paper.sh bursts: $((SECONDS - t0)) s"
+	ktap_print_msg "$(cat "$RXB_TMP/b.out")"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/b.err")"; return 1; }
+	for c in privring-128 privring-1024 shring-1024 rxbisect-1024-ax128; do
+		grep -q "^| $c |" "$O/bursts/bursts.md" || { ktap_print_msg "no row $c"; return 1; }
+		# the burst sent whole, the full-speed run sent something
+		[ "$(awk -F, -v c="$c" '$1 == c && $3 == "burst" && $5 == $4' \
+			"$O/bursts/bursts.csv" | wc -l)" = 1 ] || return 1
+		grep -q "^$c,1,full,-,[1-9]" "$O/bursts/bursts.csv" || return 1
+	done
+}
+ktap_test_result "paper.sh bursts: a row per configuration, every burst sent" bursts
+
+# 7
+bench_all() {
+	local rc
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/all" REPS=1 SECS=1 CELLS=udp64 MODELS=privring NO_VETH=1 \
+		"$BENCH/bench_all.sh" >"$RXB_TMP/a.out" 2>"$RXB_TMP/a.err"
+	rc=$?
+	ktap_print_msg "bench_all.sh: $((SECONDS - t0)) s"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/a.err")"; return 1; }
+	ktap_print_msg "$(cat "$O/all/bench.csv")"
+	grep -q '^privring,1,ok,' "$O/all/bench.csv" &&
+	grep -q '^layout: queues on CPUs' "$O/all/env.txt" &&
+	[ -s "$O/all/machine.txt" ]
+}
+ktap_test_result "bench_all.sh in host mode: its row, the layout recorded" bench_all
+
+ktap_finished
