@@ -236,34 +236,11 @@ ktap_test_result "a switch to a model without zero-copy is refused while a zero-
 
 # +1: zero-copy transmit: rxb_xsk xmit on rxb1's queue $Q, a UDP socket in
 # rxb0's namespace checks every datagram
-UDP_RECV='
-import socket, struct, sys, time
-n = int(sys.argv[1])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, 33, 1 << 22)	# SO_RCVBUFFORCE
-s.bind(("0.0.0.0", 9))
-s.settimeout(0.2)
-open(sys.argv[2], "w").close()
-seen, bad, end = set(), 0, time.time() + 30
-while len(seen) < n and time.time() < end:
-    try:
-        d = s.recv(65536)
-    except socket.timeout:
-        continue
-    seq, cnt = struct.unpack(">II", d[4:12]) if len(d) >= 12 else (n, 0)
-    if d[:4] != b"RXSK" or cnt != n or seq >= n or \
-       any(d[i] != (seq + i) & 0xff for i in range(12, len(d))):
-        bad += 1
-        continue
-    seen.add(seq)
-print("rxb0 received %d of %d datagrams intact, %d bad" % (len(seen), n, bad))
-sys.exit(0 if len(seen) == n and not bad else 1)
-'
 tx_case() {
 	local pid i rc out ready=$RXB_TMP/uready mac held
 	mac=$(rxb_in rxb0 cat /sys/class/net/rxb0/address)
 	rm -f "$ready"
-	ip netns exec "$NS0" timeout 60 python3 -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
+	ip netns exec "$NS0" timeout 60 $RXB_PY "$RXB_DIR/xsk_udp_recv.py" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
 	pid=$!
 	for i in {1..100}; do
 		[ -e "$ready" ] && break

@@ -169,35 +169,11 @@ ring_full_case() {
 		wait_drained rxr0
 }
 
-# The receiver of af_xdp.sh's transmit case, in rxb0's namespace.
-UDP_RECV='
-import socket, struct, sys, time
-n = int(sys.argv[1])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, 33, 1 << 22)	# SO_RCVBUFFORCE
-s.bind(("0.0.0.0", 9))
-s.settimeout(0.2)
-open(sys.argv[2], "w").close()
-seen, bad, end = set(), 0, time.time() + 30
-while len(seen) < n and time.time() < end:
-    try:
-        d = s.recv(65536)
-    except socket.timeout:
-        continue
-    seq, cnt = struct.unpack(">II", d[4:12]) if len(d) >= 12 else (n, 0)
-    if d[:4] != b"RXSK" or cnt != n or seq >= n or \
-       any(d[i] != (seq + i) & 0xff for i in range(12, len(d))):
-        bad += 1
-        continue
-    seen.add(seq)
-print("rxb0 received %d of %d datagrams intact, %d bad" % (len(seen), n, bad))
-sys.exit(0 if len(seen) == n and not bad else 1)
-'
 xsk_tx_case() {
 	local pid i rc=0 out ready=$RXB_TMP/uready mac e0 e1
 	mac=$(rxb_mac rxb0) || return 1
 	rm -f "$ready"
-	ip netns exec "$NS0" timeout 60 $RXB_PY -c "$UDP_RECV" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
+	ip netns exec "$NS0" timeout 60 $RXB_PY "$RXB_DIR/xsk_udp_recv.py" $N "$ready" >"$RXB_TMP/udp.out" 2>&1 &
 	pid=$!
 	for i in {1..100}; do
 		[ -e "$ready" ] && break
