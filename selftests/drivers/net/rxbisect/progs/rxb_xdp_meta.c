@@ -23,20 +23,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "xdp_meta.h"
+
 #ifndef BPF_F_XDP_DEV_BOUND_ONLY
 #define BPF_F_XDP_DEV_BOUND_ONLY	0x40U	/* bit 6, uapi/linux/bpf.h */
 #endif
-
-struct meta {
-	__u64 ts;
-	__s32 ts_err;
-	__s32 hash_err;
-	__u32 hash;
-	__u32 type;
-	__u32 queue;
-	__u16 sport;
-	__u16 dport;
-};
 
 int main(int argc, char **argv)
 {

@@ -14,6 +14,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "xdp_meta.h"
+
 /* The kernel's enum (include/net/xdp.h), for the kfunc's prototype. */
 enum xdp_rss_hash_type {
 	XDP_RSS_TYPE_NONE = 0,
@@ -25,17 +27,6 @@ extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
 				    enum xdp_rss_hash_type *rss_type) __ksym;
 
 #define SLOTS	256
-
-struct meta {
-	__u64 ts;
-	__s32 ts_err;
-	__s32 hash_err;
-	__u32 hash;
-	__u32 type;
-	__u32 queue;
-	__u16 sport;
-	__u16 dport;
-};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
