@@ -243,19 +243,8 @@ ktap_test_result "tx type off: no transmit stamp (none written back)" \
 
 # toeplitz KEY SRC DST SPORT DPORT: the NIC's RSS hash of a UDP 4-tuple
 toeplitz() {
-	local -a key in
-	local i b v h=0
-	IFS=: read -r -a key <<<"$1"
-	IFS=. read -r -a in <<<"$2.$3"
-	in+=($(($4 >> 8)) $(($4 & 255)) $(($5 >> 8)) $(($5 & 255)))
-	v=$(((16#${key[0]} << 24) | (16#${key[1]} << 16) | (16#${key[2]} << 8) | 16#${key[3]}))
-	for i in "${!in[@]}"; do
-		for b in 0 1 2 3 4 5 6 7; do
-			((in[i] & (0x80 >> b))) && h=$((h ^ v))
-			v=$((((v << 1) & 0xffffffff) | ((16#${key[i + 4]} >> (7 - b)) & 1)))
-		done
-	done
-	printf '0x%08x\n' $h
+	rxb_toeplitz "$@"
+	printf '0x%08x\n' "$RXB_TOEPLITZ"
 }
 
 # xdp_meta NAME: an XDP program bound to rxb1 records 4 datagrams (4

@@ -839,15 +839,14 @@ for sp in map(int, sys.argv[3:]):
 EOF
 }
 
-# rxb_toeplitz_queue KEY INDIR SRC DST SPORT DPORT: the queue the NIC should
-# pick for that IPv4 TCP/UDP flow: INDIR[Toeplitz(KEY, src, dst, sport,
-# dport) % 128] (KEY as aa:bb:..., INDIR space separated).
-rxb_toeplitz_queue() {
-	local -a key ind=($2) in
-	local i b v h=0 sp=$5 dp=$6
+# rxb_toeplitz KEY SRC DST SPORT DPORT: RXB_TOEPLITZ, the NIC's Toeplitz
+# hash of that IPv4 TCP/UDP 4-tuple (KEY as aa:bb:...); no subshell.
+rxb_toeplitz() {
+	local -a key in
+	local i b v h=0
 	IFS=: read -r -a key <<<"$1"
-	IFS=. read -r -a in <<<"$3.$4"
-	in+=($((sp >> 8)) $((sp & 255)) $((dp >> 8)) $((dp & 255)))
+	IFS=. read -r -a in <<<"$2.$3"
+	in+=($(($4 >> 8)) $(($4 & 255)) $(($5 >> 8)) $(($5 & 255)))
 	v=$(((16#${key[0]} << 24) | (16#${key[1]} << 16) | (16#${key[2]} << 8) | 16#${key[3]}))
 	for i in "${!in[@]}"; do
 		for b in 0 1 2 3 4 5 6 7; do
@@ -855,7 +854,16 @@ rxb_toeplitz_queue() {
 			v=$((((v << 1) & 0xffffffff) | ((16#${key[i + 4]} >> (7 - b)) & 1)))
 		done
 	done
-	echo "${ind[h % ${#ind[@]}]}"
+	RXB_TOEPLITZ=$h
+}
+
+# rxb_toeplitz_queue KEY INDIR SRC DST SPORT DPORT: the queue the NIC should
+# pick for that IPv4 TCP/UDP flow: INDIR[Toeplitz(KEY, src, dst, sport,
+# dport) % 128] (KEY as aa:bb:..., INDIR space separated).
+rxb_toeplitz_queue() {
+	local -a ind=($2)
+	rxb_toeplitz "$1" "$3" "$4" "$5" "$6"
+	echo "${ind[RXB_TOEPLITZ % ${#ind[@]}]}"
 }
 
 # ---- faults, models, page_pool accounting ------------------------------------
