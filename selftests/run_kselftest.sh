@@ -39,8 +39,9 @@
 #                      rxb_stats.py (the same ioctls, without an exec)
 #
 # Each result line ends with the test's wall time, "time=Ns" (as the unit
-# stage prints it): "ok 3 NAME # time=12s", "ok 4 NAME # SKIP why time=1s",
-# "not ok 5 NAME # exit=1 time=40s".
+# stage prints it), and the CPU time all CPUs were busy meanwhile,
+# "busy=Ns" (from /proc/stat): "ok 3 NAME # time=12s busy=9s",
+# "ok 4 NAME # SKIP why time=1s busy=1s", "not ok 5 NAME # exit=1 time=40s busy=20s".
 #
 # The last line is "# Totals: pass:N fail:N xfail:0 xpass:0 skip:N error:0";
 # the exit status is 1 if a test failed, else 0.
@@ -129,6 +130,16 @@ kmemleak_report() {
 	awk '/^unreferenced object/ && n++ { print "" } { print }' $KMEMLEAK 2>/dev/null
 }
 
+# cpu_busy: the CPU time all CPUs spent not idle since boot, in clock
+# ticks (/proc/stat: user nice system irq softirq steal).  Against the
+# wall time it tells a test that computes from one that waits.
+cpu_busy() {
+	local _ user nice sys idle iow irq sirq steal
+	read -r _ user nice sys idle iow irq sirq steal _ </proc/stat 2>/dev/null &&
+		echo $((user + nice + sys + irq + sirq + steal))
+}
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+
 pass=0 fail=0 skip=0 n=0
 echo "TAP version 13"
 echo "1..$((${#TESTS[@]} + ${#EXTRA[@]}))"
@@ -177,12 +188,15 @@ for t in "${TESTS[@]}"; do
 	[ -n "$DMESG_OK" ] && echo "$marker" > /dev/kmsg
 
 	t0=$SECONDS
+	b0=$(cpu_busy)
 	# timeout(1) without --foreground runs the test in a process group of
 	# its own and kills all of it on expiry
 	( cd "${t%/*}" && exec timeout -k 10 "$TIMEOUT" "./$name" ) </dev/null 2>&1 |
 		tee "$LOG" | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	tm="time=$((SECONDS - t0))s"
+	b1=$(cpu_busy)
+	[ -n "$b0" ] && [ -n "$b1" ] && tm="$tm busy=$(((b1 - b0) / CLK_TCK))s"
 
 	dmesg_bad=
 	if [ -n "$DMESG_OK" ]; then
