@@ -148,9 +148,12 @@ run --packets 300000 --sweep share=1,2,4,8 \
 	--plot "$out/sim-fig5.3-rxlist-rxarr.png" --plot-y gbps,desc_wait_pct \
 	--plot-title 'RxList vs RxArr throughput by share factor (thesis Fig. 5.3)'
 
-# (12) COREC (Table 2): 1 to 4 consumers of one XL710 queue, 64 B l3fwd,
-# the NIC's 37.7 Mpps; each with and without --contention.
-run --packets 300000 --ports 1 --link-gbps 40 --pkt-size 64 --cycles 128 \
-	--app-accesses 0 --nic-mpps 37.7 --model corec --sweep cores=1,2,3,4 \
-	--series contention=1,0 \
-	--columns mpps,drop_pct,util,cyc_pkt,model_cyc,xfers,xfer_wait_ns,desc_wait_pct
+# (12) COREC (Tables 2 and 3): 1 to 4 consumers of one XL710 queue, 64 B,
+# the NIC's 37.7 Mpps, l3fwd (128 cycles) and ipsec-secgw (417); each with
+# and without the buffers' metadata transfers (--buf-xfer).
+for cyc in 128 417; do
+	run --packets 300000 --ports 1 --link-gbps 40 --pkt-size 64 --cycles $cyc \
+		--app-accesses 0 --nic-mpps 37.7 --model corec --sweep cores=1,2,3,4 \
+		--series buf-xfer=1,0 \
+		--columns mpps,drop_pct,util,cyc_pkt,model_cyc,xfers,buf_xfers,xfer_wait_ns,desc_wait_pct
+done

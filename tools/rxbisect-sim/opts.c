@@ -183,6 +183,8 @@ static const struct opt opts[] = {
 	O("xfer-ns", T_DBL, xfer_ns, "25", "cache-line transfer from another core"),
 	O("contention", T_BOOL, contention, "1",
 	  "a line moves to one core at a time: contending cores wait for each other"),
+	O("buf-xfer", T_BOOL, buf_xfer, "1",
+	  "a buffer's metadata line (struct page, mbuf) moves between the cores using it"),
 	O("fence-ns", T_DBL, fence_ns, "2.4", "full fence (smp_mb)"),
 	O("alloc-ns", T_DBL, alloc_ns, "0.25", "buffer allocation or free by the driver"),
 	O("doorbell-ns", T_DBL, doorbell_ns, "100", "core time of one MMIO doorbell write"),
@@ -275,8 +277,8 @@ static const char *const live_opts[] = {
 	"load", "cycles", "poll-cycles", "budget", "touch-lines", "rewrite",
 	"app-accesses", "extra", "irq-us", "refill-retry-us", "tx", "hold-us",
 	"llc-ns", "dram-ns", "mem-gbs", "mem-load", "mlp", "target-share",
-	"sync-cost", "atomic-ns", "xfer-ns", "contention", "fence-ns", "alloc-ns",
-	"doorbell-ns",
+	"sync-cost", "atomic-ns", "xfer-ns", "contention", "buf-xfer", "fence-ns",
+	"alloc-ns", "doorbell-ns",
 	"target-cycles", "target-accesses", NULL,
 };
 
@@ -1022,6 +1024,7 @@ M(fences, r->fence_pkt)
 M(allocs, r->alloc_pkt)
 M(doorbells, r->db_pkt)
 M(xfer_wait_ns, r->xwait_ns_pkt)
+M(buf_xfers, r->buf_xfer_pkt)
 M(mmio_rd_pkt, r->mmio_rd_pkt)
 M(mmio_ns_pkt, r->mmio_ns_pkt)
 M(cross_frees, r->cross_frees)
@@ -1105,6 +1108,8 @@ const struct sim_metric sim_metrics[] = {
 	   "core stall on those uncached reads, ns per packet (--pcie-rd-ns each)"),
 	MD(xfer_wait_ns, "%.2f",
 	   "model code: ns per packet waiting for a line another core is taking (--contention)"),
+	MD(buf_xfers, "%.2f",
+	   "buffer metadata lines moved between cores per packet (--buf-xfer; in model_cyc)"),
 	MD(cross_frees, "%.0f", "buffers freed by a core other than their pool's"),
 	MD(buf_errs, "%.0f",
 	   "buffer reference errors (a buffer freed with a packet in it outstanding): 0"),

@@ -71,7 +71,7 @@
 
 enum { CORE_IDLE, CORE_WAKING, CORE_BUSY };
 /* Events of the model code a core pays for (sync_note()). */
-enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_WAIT, SC_NR };
+enum { SC_XFER, SC_RMW, SC_LOCK, SC_FENCE, SC_ALLOC, SC_DB, SC_WAIT, SC_BUFX, SC_NR };
 /* BUF_FILLED: the NIC wrote a packet into it, no core has processed it. */
 enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
 /*
@@ -652,6 +652,8 @@ static void buf_release(struct sim *s, int core, u32 b)
 	fifo_push(&s->pool[sb->pool].ring, b);
 }
 
+static void buf_meta(struct sim *s, int core, u32 b);
+
 /* Drop one reference on buffer @b (see struct sbuf). */
 static void buf_put(struct sim *s, int core, u32 b)
 {
@@ -661,6 +663,7 @@ static void buf_put(struct sim *s, int core, u32 b)
 		buf_err(s, b, "reference dropped on a free buffer");
 		return;
 	}
+	buf_meta(s, core, b);
 	if (!--sb->refs)
 		buf_release(s, core, b);
 }
@@ -1066,32 +1069,25 @@ static struct sline *sline_get(struct sim *s, u64 line)
 	return l;
 }
 
-static void sync_note(struct rxb_shim_sink *k, enum rxb_shim_ev ev,
-		      const void *addr)
+/*
+ * Core @agent's access @ev to cache line @line; a transfer it needs is
+ * counted in c->sc[@what].
+ */
+static void sync_access(struct sim *s, int agent, u64 line, enum rxb_shim_ev ev,
+			unsigned int what)
 {
-	struct sim *s = container_of(k, struct sim, sink);
-	struct score *c;
-	struct sline *l;
-	u64 me;
+	struct score *c = &s->core[agent];
+	struct sline *l = sline_get(s, line);
+	u64 me = BIT_ULL(agent);
 	bool xfer;
 
-	if (s->agent < 0 || !s->c.sync_cost)
-		return;
-	c = &s->core[s->agent];
-	if (ev == RXB_SHIM_FENCE) {
-		c->sc[SC_FENCE]++;
-		c->sync_ps += s->fence_ps;
-		return;
-	}
-	l = sline_get(s, (uintptr_t)addr / LLC_LINE);
-	me = BIT_ULL(s->agent);
 	if (ev == RXB_SHIM_READ) {
-		xfer = l->owner >= 0 && l->owner != s->agent && !(l->sharers & me);
+		xfer = l->owner >= 0 && l->owner != agent && !(l->sharers & me);
 		l->sharers |= me;
 	} else {
-		xfer = (l->owner >= 0 && l->owner != s->agent) ||
+		xfer = (l->owner >= 0 && l->owner != agent) ||
 		       (l->sharers & ~me);
-		l->owner = s->agent;
+		l->owner = agent;
 		l->sharers = me;
 		if (ev != RXB_SHIM_WRITE) {
 			c->sc[ev == RXB_SHIM_LOCK ? SC_LOCK : SC_RMW]++;
@@ -1104,10 +1100,51 @@ static void sync_note(struct rxb_shim_sink *k, enum rxb_shim_ev ev,
 		if (s->c.contention && l->busy > t)
 			start = l->busy;
 		l->busy = start + (u64)s->xfer_ps;
-		c->sc[SC_XFER]++;
+		c->sc[what]++;
 		c->sc[SC_WAIT] += start - t;
 		c->sync_ps += start - t + (u64)s->xfer_ps;
 	}
+}
+
+static void sync_note(struct rxb_shim_sink *k, enum rxb_shim_ev ev,
+		      const void *addr)
+{
+	struct sim *s = container_of(k, struct sim, sink);
+	struct score *c;
+
+	if (s->agent < 0 || !s->c.sync_cost)
+		return;
+	c = &s->core[s->agent];
+	if (ev == RXB_SHIM_FENCE) {
+		c->sc[SC_FENCE]++;
+		c->sync_ps += s->fence_ps;
+		return;
+	}
+	sync_access(s, s->agent, (uintptr_t)addr / LLC_LINE, ev, SC_XFER);
+}
+
+/*
+ * The line of buffer @b's metadata (the kernel's struct page, DPDK's
+ * rte_mbuf header), in a range no host address reaches.
+ */
+#define BUF_META_LINE0	BIT_ULL(56)
+
+/*
+ * Core @core writes buffer @b's metadata (--buf-xfer): the driver's
+ * allocation when it posts the buffer (page_pool sets the page's
+ * fields, a mempool the mbuf's), the receive path handing a packet in it
+ * up (the page's reference, the mbuf's packet fields) and the free that
+ * returns it to its pool.  A write after another core's moves the line:
+ * one --xfer-ns transfer, serialised as model state is (--contention).
+ * A buffer refilled by one core and received by another (a ring its
+ * consumers share) moves its line at least once a packet; one core's
+ * own buffers never.
+ */
+static void buf_meta(struct sim *s, int core, u32 b)
+{
+	if (core < 0 || !s->c.sync_cost || !s->c.buf_xfer)
+		return;
+	sync_access(s, core, BUF_META_LINE0 + b, RXB_SHIM_WRITE, SC_BUFX);
 }
 
 /* Core @c's allocator call or doorbells (@n), charged if it runs model code. */
@@ -1147,6 +1184,7 @@ static int env_alloc_buf(void *env, unsigned int q, struct rxb_buf *rb)
 	if (err)
 		return err;
 	sync_charge(s, SC_ALLOC, 1);
+	buf_meta(s, s->agent, b);
 	if (s->pcie && !s->c.desc_prefetch)
 		pcie_desc_fetch(s, p, 1);
 	s->buf[b].state = BUF_POSTED;
@@ -1178,6 +1216,7 @@ static void env_free_buf(void *env, unsigned int q, void *cookie)
 		buf_err(s, b, "the model freed a buffer it holds no reference on");
 		return;
 	}
+	buf_meta(s, s->agent, b);
 	s->buf[b].model = false;
 	if (s->buf[b].refs > 1) {
 		s->buf[b].refs--;
@@ -2452,6 +2491,7 @@ static int stream_copy(struct sim *s, struct score *c, int n)
 		}
 		/* the skb the copy goes into: an allocator call */
 		sync_charge(s, SC_ALLOC, 1);
+		buf_meta(s, c->idx, b);
 		s->buf[b].state = BUF_POSTED;
 		s->buf[b].refs = 1;	/* the skb's */
 		s->buf[b].model = false;
@@ -2501,6 +2541,7 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 		buf_err(s, b, "too many packets handed up");
 	else
 		sb->up++;
+	buf_meta(s, s->agent, b);
 	if (sb->land)
 		tier_land(s, p, b);
 }
@@ -2904,6 +2945,7 @@ static void sync_results(const struct sim *s, struct sim_res *r)
 	r->alloc_pkt = (sc[SC_ALLOC] - s->sc0[SC_ALLOC]) / n;
 	r->db_pkt = (sc[SC_DB] - s->sc0[SC_DB]) / n;
 	r->xwait_ns_pkt = (sc[SC_WAIT] - s->sc0[SC_WAIT]) / (double)PS_PER_NS / n;
+	r->buf_xfer_pkt = (sc[SC_BUFX] - s->sc0[SC_BUFX]) / n;
 	r->mmio_rd_pkt = s->mmio_reads / n;
 	r->mmio_ns_pkt = s->mmio_ps / PS_PER_NS / n;
 }

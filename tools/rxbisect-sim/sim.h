@@ -142,6 +142,7 @@ struct sim_cfg {
 	double atomic_ns;		/* locked RMW, line already owned */
 	double xfer_ns;			/* line last written by another core */
 	bool contention;		/* a line moves to one core at a time */
+	bool buf_xfer;			/* a buffer's metadata line moves too */
 	double fence_ns;		/* smp_mb() */
 	double alloc_ns;		/* buffer alloc or free (drv ops) */
 	double doorbell_ns;		/* MMIO doorbell write */
@@ -229,6 +230,7 @@ struct sim_res {
 	double model_cyc_pkt, xfer_pkt, rmw_pkt, lock_pkt, fence_pkt;
 	double alloc_pkt, db_pkt;
 	double xwait_ns_pkt;		/* waits for a line's earlier transfer */
+	double buf_xfer_pkt;		/* buffer metadata lines moved */
 	/*
 	 * The driver halves' reads of NIC registers or NIC memory
 	 * (rxb_reg_read(), the module's pcie_mmio_reads) per packet, and the
