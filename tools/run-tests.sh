@@ -640,7 +640,7 @@ vm_cost="kdrv_tests.sh 338 xdp_clients.sh 249 nf.sh 233 tls.sh 232
 kfwd_tests.sh 197 xdp.sh 194 jumbo.sh 180 updown_switch.sh 133 faults.sh 123
 nicmem.sh 107 jumbo_redirect.sh 91 af_xdp.sh 77 fuzz.sh 76 badinput.sh 75
 napi_modes.sh 75 ntuple.sh 74 nic_ctx.sh 69 reconfig_fault.sh 68
-load_unload.sh 58 coalesce.sh 56 devlink.sh 56 conventions.sh 54 ceio.sh 51
+load_unload.sh 58 coalesce.sh 56 devlink.sh 60 conventions.sh 54 ceio.sh 51
 rxbisect_props.sh 51 shring_reconfig.sh 51 soak.sh 49 lower.sh 45
 corec.sh 43 rxbisect_model.sh 43 ethtool_live.sh 38 flow_table.sh 38
 nic_bh.sh 38 traffic.sh 38 rxbisect_topo.sh 37 enso.sh 36
