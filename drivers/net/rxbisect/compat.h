@@ -200,31 +200,49 @@ static inline void devl_params_unregister(struct devlink *devlink,
 
 #if !defined(HAVE_DEVL_HEALTH_REPORTER_CREATE) && \
 	!defined(HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD)
-static inline struct devlink_health_reporter *
-rxb_devl_health_reporter_create(struct devlink *devlink,
-				const struct devlink_health_reporter_ops *ops,
-				u64 graceful_period, void *priv)
-{
-	return devlink_health_reporter_create(devlink, ops, graceful_period,
-					      priv);
-}
-
 static inline void
 devl_health_reporter_destroy(struct devlink_health_reporter *reporter)
 {
 	devlink_health_reporter_destroy(reporter);
 }
-#else
-#define rxb_devl_health_reporter_create	devl_health_reporter_create
 #endif
 
-/* After 6.12 (7.2 has it): a reporter's graceful period is its ops'
- * default_graceful_period, and devl_health_reporter_create() takes none.
- * The driver calls the newer form (its reporters have none: 0 before).
+/**
+ * rxb_health_reporter_create() - create a devlink health reporter.
+ * @devlink: the instance, its lock held.
+ * @ops: the reporter's operations; from after 6.12 (7.2 has it) with
+ *	RXB_HEALTH_GRACEFUL_PERIOD(@graceful_period) in their initializer.
+ * @graceful_period: ms after a recovery during which a new report is not
+ *	recovered automatically; 0 for a reporter without .recover.
+ * @priv: the reporter's private data.
+ *
+ * Up to 6.2 devlink_health_reporter_create() (which takes no instance
+ * lock), 6.3 to 6.12 devl_health_reporter_create() with the period as an
+ * argument; after 6.12 the period is the ops' default_graceful_period and
+ * devl_health_reporter_create() takes none.
+ *
+ * Return: the reporter or an ERR_PTR().
  */
-#ifndef HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD
-#define devl_health_reporter_create(devlink, ops, priv)			\
-	rxb_devl_health_reporter_create(devlink, ops, 0, priv)
+static inline struct devlink_health_reporter *
+rxb_health_reporter_create(struct devlink *devlink,
+			   const struct devlink_health_reporter_ops *ops,
+			   u64 graceful_period, void *priv)
+{
+#if defined(HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD)
+	WARN_ON(ops->default_graceful_period != graceful_period);
+	return devl_health_reporter_create(devlink, ops, priv);
+#elif defined(HAVE_DEVL_HEALTH_REPORTER_CREATE)
+	return devl_health_reporter_create(devlink, ops, graceful_period, priv);
+#else
+	return devlink_health_reporter_create(devlink, ops, graceful_period,
+					      priv);
+#endif
+}
+
+#ifdef HAVE_DEVLINK_HEALTH_OPS_GRACEFUL_PERIOD
+#define RXB_HEALTH_GRACEFUL_PERIOD(ms)	.default_graceful_period = (ms),
+#else
+#define RXB_HEALTH_GRACEFUL_PERIOD(ms)
 #endif
 
 /* 6.2: the devlink core reports the driver's name itself. */
@@ -307,6 +325,16 @@ static inline void rxb_devlink_port_type_clear(struct devlink_port *port)
 	RXB_FMSG_PUT(devlink_fmsg_u32_pair_put(fmsg, name, value))
 #define rxb_fmsg_bool_pair_put(fmsg, name, value)			\
 	RXB_FMSG_PUT(devlink_fmsg_bool_pair_put(fmsg, name, value))
+#define rxb_fmsg_u64_pair_put(fmsg, name, value)			\
+	RXB_FMSG_PUT(devlink_fmsg_u64_pair_put(fmsg, name, value))
+#define rxb_fmsg_obj_nest_start(fmsg)					\
+	RXB_FMSG_PUT(devlink_fmsg_obj_nest_start(fmsg))
+#define rxb_fmsg_obj_nest_end(fmsg)					\
+	RXB_FMSG_PUT(devlink_fmsg_obj_nest_end(fmsg))
+#define rxb_fmsg_arr_pair_nest_start(fmsg, name)			\
+	RXB_FMSG_PUT(devlink_fmsg_arr_pair_nest_start(fmsg, name))
+#define rxb_fmsg_arr_pair_nest_end(fmsg)				\
+	RXB_FMSG_PUT(devlink_fmsg_arr_pair_nest_end(fmsg))
 
 /* 6.10: __assign_str() takes the field only (__string() names the source). */
 #ifdef HAVE_ASSIGN_STR_ONE_ARG

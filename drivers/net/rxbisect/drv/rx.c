@@ -89,14 +89,20 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 
 	/* fault/alloc_fail: as page_pool under memory pressure. */
 	if (rxb_fault_hit(&rx->port->fault.alloc_fail))
-		return -ENOMEM;
-	if (rx->rxq[q].xsk)	/* a zero-copy AF_XDP socket's umem (xsk.c) */
+		goto fail;
+	/* A zero-copy AF_XDP socket's umem (xsk.c): an empty fill ring is
+	 * the application's, not an allocation failure.
+	 */
+	if (rx->rxq[q].xsk)
 		return rxb_xsk_alloc_buf(&rx->rxq[q], buf);
-	if (rx->bl.segs > 1)
-		return rxb_rx_alloc_sgl(rx, q, buf);
+	if (rx->bl.segs > 1) {
+		if (!rxb_rx_alloc_sgl(rx, q, buf))
+			return 0;
+		goto fail;
+	}
 	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
 	if (!page)
-		return -ENOMEM;
+		goto fail;
 	/* Fragment pools: the model's reference is the page's one fragment
 	 * (see rxb_rx_ref_buf()).
 	 */
@@ -104,6 +110,11 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 	buf->addr = page_to_phys(page) + RXB_RX_HEADROOM;
 	buf->cookie = page;
 	return 0;
+
+fail:
+	/* For the alloc_fail health reporter (health.c). */
+	rxb_health_event(rx->port, RXB_HEALTH_ALLOC, q);
+	return -ENOMEM;
 }
 
 /* Give back a whole buffer of queue @q's pool, written or not: a scatter
@@ -339,10 +350,14 @@ static struct sk_buff *rxb_rx_copy_skb(struct rxb_rxq *rxq,
 
 	/* fault/alloc_fail: the driver's one allocation here, the skb's. */
 	if (rxb_fault_hit(&rxq->rx->port->fault.alloc_fail))
+		skb = NULL;
+	else
+		skb = napi_alloc_skb(&rxq->napi, p->len);
+	if (unlikely(!skb)) {
+		rxb_health_event(rxq->rx->port, RXB_HEALTH_ALLOC, rxq->qid);
 		return NULL;
-	skb = napi_alloc_skb(&rxq->napi, p->len);
-	if (likely(skb))
-		skb_put_data(skb, p->data, p->len);
+	}
+	skb_put_data(skb, p->data, p->len);
 	return skb;
 }
 
@@ -427,6 +442,8 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 	u64_stats_update_end(&rxq->stats.syncp);
 	trace_rxb_drop(rx->port->dev, rx->model->ops->name, rxq->qid,
 		       "dma_err");
+	/* Learnt from the completion: for the dma_fault reporter. */
+	rxb_health_event(rx->port, RXB_HEALTH_DMA, rxq->qid);
 }
 
 /* A poll that cannot refill its ring (the pool, or the page allocator

@@ -600,22 +600,60 @@ struct rxb_bus_dev {
 };
 
 /**
+ * enum rxb_health_kind - errors the driver sees and reports (health.c).
+ * @RXB_HEALTH_DMA: a completion with the NIC's DMA error bit.
+ * @RXB_HEALTH_ALLOC: a receive buffer (or a streaming model's skb) that
+ *	could not be allocated.
+ * @RXB_HEALTH_NKINDS: their number.
+ */
+enum rxb_health_kind {
+	RXB_HEALTH_DMA,
+	RXB_HEALTH_ALLOC,
+	RXB_HEALTH_NKINDS
+};
+
+/**
+ * struct rxb_health_ev - errors of one kind on one port, not yet reported.
+ * @count: errors since the last report; any context.
+ * @queue: the receive queue of the latest.
+ * @reports: reports made (the health work only).
+ * @last: jiffies of the last report (the health work only).
+ */
+struct rxb_health_ev {
+	atomic_t count;
+	u32 queue;
+	u64 reports;
+	unsigned long last;
+};
+
+/**
  * struct rxb_dev - an emulated dual-port NIC: devlink instance and ports.
  * @bdev: its bus device.
  * @ports: its two ports, cabled to each other.
  * @dl_ports: their devlink ports.
  * @stall_reporter: devlink health reporter of stalled queues.
+ * @reporters: devlink health reporters of enum rxb_health_kind.
  * @watchdog: periodic stall check.
+ * @stall_test: "devlink health test" asked the watchdog for a report.
  * @stall_timeout_ms: a queue with completions that its consumer has not
  *	run for this long is stalled.
+ * @ev: per kind and port, errors the health work reports.
+ * @ev_work: reports them, at most one per kind and port per
+ *	RXB_HEALTH_PERIOD_MS.
+ * @ev_live: errors may schedule @ev_work (RCU readers).
  */
 struct rxb_dev {
 	struct rxb_bus_dev *bdev;
 	struct rxb_port *ports[2];
 	struct devlink_port dl_ports[2];
 	struct devlink_health_reporter *stall_reporter;
+	struct devlink_health_reporter *reporters[RXB_HEALTH_NKINDS];
 	struct delayed_work watchdog;
+	bool stall_test;
 	u32 stall_timeout_ms;
+	struct rxb_health_ev ev[RXB_HEALTH_NKINDS][2];
+	struct delayed_work ev_work;
+	bool ev_live;
 };
 
 #define RXB_DEF_STALL_MS	10000
@@ -634,6 +672,8 @@ int rxb_health_init(struct rxb_dev *rdev);
 void rxb_health_start(struct rxb_dev *rdev);
 void rxb_health_stop(struct rxb_dev *rdev);
 void rxb_health_fini(struct rxb_dev *rdev);
+void rxb_health_event(struct rxb_port *port, enum rxb_health_kind kind,
+		      unsigned int q);
 
 /* main.c */
 extern struct rxb_cfg rxb_default_cfg;

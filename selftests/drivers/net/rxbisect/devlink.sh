@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init devlink iperf3 ping
-ktap_set_plan 15
+ktap_set_plan 20
 
 DL=rxbisect/rxbisect0
 MODELS="privring rxbisect shring shring-list shring-batched dshring corec enso"
@@ -114,14 +114,101 @@ ktap_test_result "the dump shows the queue's ring state (head $hd tail $tl occup
 ktap_test_result "recovered: knob cleared, recover count > 0, ping works" \
 	eval '[ "$(rxb_knob rxb1 0 stall)" = 0 -a "${recs:-0}" -gt 0 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
 
-# 12..15: bus devices
+# 12..16: the health reporters.  hv REPORTER FIELD: a field of "devlink
+# health show" (state, error, recover, grace_period).
+hv() {
+	devlink health show $DL reporter "$1" | sed -n "s/.* $2 \([0-9a-z]*\).*/\1/p"
+}
+# hwait REPORTER FIELD MIN: up to 3 s for FIELD to reach MIN (a number) or
+# equal MIN (a word)
+hwait() {
+	local i v
+	for i in {1..30}; do
+		v=$(hv "$1" "$2")
+		[ "$v" = "$3" ] && return 0
+		[[ $v =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ ]] && [ "$v" -ge "$3" ] && return 0
+		rxb_sleep 0.1
+	done
+	ktap_print_msg "$1: $2 is ${v:-nothing}, not $3"
+	return 1
+}
+t0=$SECONDS
+# (Debian 12's devlink shows one reporter of a device, or all of all)
+h=$(devlink health show | sed -n "\|^$DL:|,\|^[^ ]|p")
+ktap_print_msg "$(echo "$h" | tr -s ' \n' ' ')"
+ktap_test_result "health show: rx_stall, dma_fault, alloc_fail (grace period 500 ms)" \
+	eval '[[ $h == *"reporter rx_stall"* && $h == *"reporter dma_fault"* &&
+		 $h == *"reporter alloc_fail"* ]] && [ "$(hv alloc_fail grace_period)" = 500 ]'
+
+# 13: diagnose: every queue of both ports (rx_stall), per port (the others)
+ok=1
+d=$(devlink health diagnose $DL reporter rx_stall 2>&1)
+ktap_print_msg "rx_stall: $(echo "$d" | tr -s ' \n' ' ')"
+nq=$(grep -o 'port: rxb[01] queue: [0-9]*' <<<"$(echo "$d" | tr -s ' \n' ' ')" | sort -u | wc -l)
+[[ $d == *"stall_timeout_ms: 500"* ]] && [ "$nq" = 4 ] || ok=0
+for r in dma_fault alloc_fail; do
+	d=$(devlink health diagnose $DL reporter $r 2>&1)
+	ktap_print_msg "$r: $(echo "$d" | tr -s ' \n' ' ')"
+	[[ $d == *"report_period_ms: 500"* && $d == *"port: rxb0"* && $d == *"port: rxb1"* ]] || ok=0
+done
+ktap_test_result "health diagnose: rx_stall's 4 queues, dma_fault and alloc_fail per port" [ $ok = 1 ]
+
+# 14: "devlink health test" makes rx_stall report (and recover)
+errs0=$(hv rx_stall error) recs0=$(hv rx_stall recover)
+out=$(devlink health test $DL reporter rx_stall 2>&1)
+ktap_test_result "health test: rx_stall reports and recovers${out:+ ($out)}" \
+	eval 'hwait rx_stall error $((errs0 + 1)) && hwait rx_stall recover $((recs0 + 1))'
+
+# 15: DMA faults: the NIC writes completions with the error bit, the
+# driver reports them (one report for the burst), dumps the queue, and the
+# reporter is healthy again a period after the last
+frame=$(rxb_mac rxb1 | tr -d :)$(rxb_mac rxb0 | tr -d :)88b5$(printf '%092d' 0)
+errs0=$(hv dma_fault error)
+devlink health dump clear $DL reporter dma_fault 2>/dev/null
+rxb_fault rxb1 dma_fail 1000
+rxb_inject_n rxb1 20 "$frame"
+rxb_fault rxb1 dma_fail 0
+ok=1
+hwait dma_fault error $((errs0 + 1)) || ok=0
+errs=$(hv dma_fault error)
+dump=$(devlink health dump show $DL reporter dma_fault 2>&1 | tr -s ' \n' ' ')
+ktap_print_msg "dma_fault: errors $errs0 -> $errs; dump: $dump"
+n=$(sed -n 's/.* errors: \([0-9]*\).*/\1/p' <<<"$dump")
+f=$(sed -n 's/.* rx_dma_faults: \([0-9]*\).*/\1/p' <<<"$dump")
+[[ $dump == *"port: rxb1"* ]] && [ "${n:-0}" -ge 1 -a "${f:-0}" -ge "${n:-1}" ] || ok=0
+[ $((errs - errs0)) -le 3 ] || { ktap_print_msg "20 faults, $((errs - errs0)) reports"; ok=0; }
+hwait dma_fault state healthy || ok=0
+ktap_test_result "dma_fault: a burst of 20 is reported with a dump ($n errors), healthy after" \
+	[ $ok = 1 ]
+
+# 16: allocation failures: reported, dumped, recovered automatically and
+# by "devlink health recover"; the port forwards
+errs0=$(hv alloc_fail error) recs0=$(hv alloc_fail recover)
+devlink health dump clear $DL reporter alloc_fail 2>/dev/null
+rxb_fault rxb1 alloc_fail 1000
+rxb_inject_n rxb1 20 "$frame"
+ok=1
+hwait alloc_fail error $((errs0 + 1)) && hwait alloc_fail recover $((recs0 + 1)) || ok=0
+dump=$(devlink health dump show $DL reporter alloc_fail 2>&1 | tr -s ' \n' ' ')
+rxb_fault rxb1 alloc_fail 0
+recs=$(hv alloc_fail recover)
+ktap_print_msg "alloc_fail: errors $errs0 -> $(hv alloc_fail error), recover $recs0 -> $recs; dump: $dump"
+a=$(sed -n 's/.* alloc_fails: \([0-9]*\).*/\1/p' <<<"$dump")
+[[ $dump == *"port: rxb1"* && $dump == *"errors: "* ]] && [ "${a:-0}" -ge 1 ] || ok=0
+out=$(devlink health recover $DL reporter alloc_fail 2>&1) || { ktap_print_msg "recover: $out"; ok=0; }
+[ "$(hv alloc_fail recover)" -gt "$recs" ] || ok=0
+ktap_test_result "alloc_fail: reported with a dump, recovered (auto and asked), rxb1 forwards" \
+	eval '[ $ok = 1 ] && rxb_ping_ok "$NS0" "$RXB_IP1" 3'
+ktap_print_msg "health cases 12..16: $((SECONDS - t0)) s"
+
+# 17..20: bus devices
 echo 7 > /sys/bus/rxbisect/new_device
 n=$(rxb_ports | wc -l)
 ktap_test_result "new_device 7: rxbisect/rxbisect7 with two more ports" \
 	eval 'devlink dev | grep -qx rxbisect/rxbisect7 && [ "$n" = 2 ]'
 port=$(devlink port show | sed -n 's|^rxbisect/rxbisect7/0: .* netdev \([^ ]*\) .*|\1|p')
 
-# 13: a module parameter write changes that parameter alone, on every port:
+# 18: a module parameter write changes that parameter alone, on every port:
 # what devlink set per device (rxbisect0: ax_ring_size 256 from 6 above;
 # rxbisect7: ring_model rxbisect, ax_ring_size 512) and ethtool per port
 # (rxb1's tcp-data-split, where the kernel takes it and tools/ynl.sh can
@@ -163,12 +250,12 @@ echo 16384 > $P/ws_window
 ktap_test_result "a module parameter write changes only that parameter, on every port (devlink values kept${ynl_split:+, ethtool tcp-data-split kept})" \
 	[ $bad = 0 ]
 
-# 14
+# 19
 out=$(ip link del "$port" 2>&1)
 ktap_test_result "ip link del of a bus device's port is refused ($out)" \
 	eval '[ -n "$out" ] && ip link show "$port" >/dev/null 2>&1'
 
-# 15
+# 20
 echo 7 > /sys/bus/rxbisect/del_device
 ktap_test_result "del_device 7 removes the device and its ports" \
 	eval '! devlink dev | grep -q rxbisect7 && ! ip link show "$port" >/dev/null 2>&1'
