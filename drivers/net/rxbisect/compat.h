@@ -415,17 +415,24 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
  * initializer sets whichever the kernel calls.
  */
 #include <linux/net_tstamp.h>
+
+struct kernel_hwtstamp_config;
+struct netlink_ext_ack;
+
+/* The 6.6 callbacks rxb_hwtstamp_ioctl() calls. */
+typedef int (*rxb_hwtstamp_get_t)(struct net_device *dev,
+				  struct kernel_hwtstamp_config *c);
+typedef int (*rxb_hwtstamp_set_t)(struct net_device *dev,
+				  struct kernel_hwtstamp_config *c,
+				  struct netlink_ext_ack *extack);
+
 #ifdef HAVE_NDO_HWTSTAMP
 #define RXB_NDO_HWTSTAMP(get, set, ioctl) \
 	.ndo_hwtstamp_get = get, .ndo_hwtstamp_set = set,
 
 static inline int
 rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
-		   int (*get)(struct net_device *dev,
-			      struct kernel_hwtstamp_config *c),
-		   int (*set)(struct net_device *dev,
-			      struct kernel_hwtstamp_config *c,
-			      struct netlink_ext_ack *extack))
+		   rxb_hwtstamp_get_t get, rxb_hwtstamp_set_t set)
 {
 	return -EOPNOTSUPP;	/* the core calls get and set itself */
 }
@@ -445,11 +452,7 @@ struct kernel_hwtstamp_config {
 /* ndo_eth_ioctl's SIOCSHWTSTAMP/SIOCGHWTSTAMP through the 6.6 callbacks. */
 static inline int
 rxb_hwtstamp_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd,
-		   int (*get)(struct net_device *dev,
-			      struct kernel_hwtstamp_config *c),
-		   int (*set)(struct net_device *dev,
-			      struct kernel_hwtstamp_config *c,
-			      struct netlink_ext_ack *extack))
+		   rxb_hwtstamp_get_t get, rxb_hwtstamp_set_t set)
 {
 	struct kernel_hwtstamp_config k;
 	struct hwtstamp_config c;

@@ -29,6 +29,17 @@ static u64 rxb_clk_at(const struct rxb_nic_clock *c, u64 raw)
 	return c->base_ns + mul_u64_u64_shr(raw - c->base_raw, c->mult, 32);
 }
 
+/* Restart the counter from now at its time plus @delta, so that the rate
+ * can change from here.  Under the clock's lock.
+ */
+static void rxb_clk_rebase(struct rxb_nic_clock *c, s64 delta)
+{
+	u64 raw = ktime_get_raw_ns();
+
+	c->base_ns = rxb_clk_at(c, raw) + delta;
+	c->base_raw = raw;
+}
+
 /**
  * rxb_nic_clock_init() - power on the clock: CLOCK_REALTIME, nominal rate.
  * @nic: the NIC being created.
@@ -95,12 +106,9 @@ void rxb_nic_clock_step(struct rxb_nic *nic, s64 delta)
 {
 	struct rxb_nic_clock *c = &nic->clk;
 	unsigned long flags;
-	u64 raw;
 
 	write_seqlock_irqsave(&c->lock, flags);
-	raw = ktime_get_raw_ns();
-	c->base_ns = rxb_clk_at(c, raw) + delta;
-	c->base_raw = raw;
+	rxb_clk_rebase(c, delta);
 	write_sequnlock_irqrestore(&c->lock, flags);
 }
 
@@ -114,15 +122,12 @@ void rxb_nic_clock_trim(struct rxb_nic *nic, long scaled_ppm)
 {
 	struct rxb_nic_clock *c = &nic->clk;
 	unsigned long flags;
-	u64 raw;
 	s64 d;
 
 	/* 2^32 * ppm / 10^6 = scaled_ppm * 2^16 / 10^6 */
 	d = div_s64((s64)scaled_ppm << 16, 1000000);
 	write_seqlock_irqsave(&c->lock, flags);
-	raw = ktime_get_raw_ns();
-	c->base_ns = rxb_clk_at(c, raw);
-	c->base_raw = raw;
+	rxb_clk_rebase(c, 0);
 	c->mult = RXB_CLK_ONE + d;
 	write_sequnlock_irqrestore(&c->lock, flags);
 }

@@ -185,13 +185,17 @@ static inline bool shlist_hw_can_take(const struct shlist_hw_ring *r)
 }
 
 /**
- * shlist_hw_take() - take the descriptor at hwHead.
+ * shlist_hw_take() - take the descriptor at hwHead: the NIC reads it
+ *	(one descriptor read over PCIe, counted for queue @qi).
+ * @m: the model instance.
+ * @qi: the queue the descriptor is taken for.
  * @r: the ring; under r->h.lock, shlist_hw_can_take() true.
  * @mask: ring size - 1.
  *
  * Return: the slot taken.
  */
-static inline u32 shlist_hw_take(struct shlist_hw_ring *r, u32 mask)
+static inline u32 shlist_hw_take(struct rxb_hw_model *m, unsigned int qi,
+				 struct shlist_hw_ring *r, u32 mask)
 {
 	u32 slot = r->head;
 
@@ -203,6 +207,7 @@ static inline u32 shlist_hw_take(struct shlist_hw_ring *r, u32 mask)
 	r->head = le32_to_cpu(shlist_hw_desc(r)[slot].next) & mask;
 	/* WRITE_ONCE: a debug register, the driver reads it from anywhere. */
 	WRITE_ONCE(r->h.dbg->taken, r->h.dbg->taken + 1);
+	rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(struct rxb_rx_ldesc));
 	return slot;
 }
 

@@ -59,8 +59,7 @@ static int shbat_rx(struct rxb_hw_model *m, unsigned int qi,
 			 */
 			if (q->open)
 				flags = RXB_MCQE_F_CLOSE;
-			q->cur = shlist_hw_take(r, sb->b.mask);
-			rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*desc));
+			q->cur = shlist_hw_take(m, qi, r, sb->b.mask);
 			q->off = 0;
 			q->open = true;
 			/* The idle timer watches open descriptors. */

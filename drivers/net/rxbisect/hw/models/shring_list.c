@@ -64,20 +64,18 @@ static int shlist_rx(struct rxb_hw_model *m, unsigned int qi,
 {
 	struct shlist_hw *sl = to_shlist_hw(m);
 	struct shlist_hw_ring *r = shlist_hw_ring_of(sl, qi);
-	const struct rxb_rx_ldesc *desc = shlist_hw_desc(r);
 	struct shring_hw_q *q = &sl->b.q[qi];
-	u32 slot;
 	int err;
 
 	spin_lock(&r->h.lock);
 	err = shlist_hw_admit(sl, r, qi, f->len,
 			      rxb_hw_cring_held(&q->cr, q->dbg->cq_tail));
 	if (!err) {
-		slot = shlist_hw_take(r, sl->b.mask);
-		rxb_hw_pcie(m, qi, RXB_PCIE_DESC_RD, sizeof(*desc));
-		rxb_hw_cring_deliver(m, qi, &q->cr, &q->dbg->cq_tail, f,
-				     le64_to_cpu(desc[slot].buf_addr), slot,
-				     r - sl->ring, 0);
+		u32 slot = shlist_hw_take(m, qi, r, sl->b.mask);
+		u64 addr = le64_to_cpu(shlist_hw_desc(r)[slot].buf_addr);
+
+		rxb_hw_cring_deliver(m, qi, &q->cr, &q->dbg->cq_tail, f, addr,
+				     slot, r - sl->ring, 0);
 	}
 	return rxb_nic_finish(m, qi, &r->h.lock, err);
 }
