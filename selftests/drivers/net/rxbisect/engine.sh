@@ -104,10 +104,10 @@ xdp_on() { rxb_ip "$1" -force link set dev "$1" xdpdrv obj "$PROGS/xdp_$2.bpf.o"
 # COUNT; prints the sum.
 settle() {
 	local i v
-	for i in {1..25}; do
+	for i in {1..27}; do
 		v=$(rxb_qsum "$1" "$2")
 		[ "${v:-0}" -ge "$3" ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	echo "${v:-0}"
 }
@@ -138,10 +138,10 @@ redirect_case() {
 	r0=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
 	p0=$(txsum rxr0 xdp_xmit) e0=$(txsum rxr0 engine)
 	rxb_ping "$NS0" "$RXB_IP1" $N -i 0.02 -W 0.1 >/dev/null
-	for i in {1..25}; do
+	for i in {1..27}; do
 		r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
 		[ $((r1 - r0)) -ge $N ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	p1=$(txsum rxr0 xdp_xmit) e1=$(txsum rxr0 engine) pe=$(txsum rxr0 xdp_xmit_errors)
 	ktap_print_msg "ndo_xdp_xmit: rxr0 xdp_xmit +$((p1 - p0)) (errors $pe), tx_engine +$((e1 - e0)), rxr1 rx +$((r1 - r0))"
@@ -155,10 +155,10 @@ ring_full_case() {
 	r0=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
 	p0=$(txsum rxr0 xdp_xmit) pe0=$(txsum rxr0 xdp_xmit_errors)
 	rxb_ping "$NS0" "$RXB_IP1" 80 -i 0.01 -W 0.1 >/dev/null
-	for i in {1..25}; do
+	for i in {1..27}; do
 		r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)
 		[ $((r1 - r0)) -ge 64 ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	rxb_sleep 0.3
 	r1=$(rxb_in rxr1 cat /sys/class/net/rxr1/statistics/rx_packets)

@@ -173,11 +173,11 @@ for eng in inline cpu$(($(rxb_online_cpus | tail -n1))); do
 	rxb_fault rxb1 engine_stall 0
 	# The ring takes what it can of the burst, the rest are ring drops:
 	# all of it counts in rx_in.
-	for i in {1..25}; do
+	for i in {1..27}; do
 		rxb_snap rxb1
 		in2=$(rxb_s_rx_in)
 		[ $((in2 - in1)) -ge 4096 ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	rxb_wait_consumed rxb1 || ok=0
 	ktap_print_msg "engine $eng: 4200 frames while stalled: rx_fifo_drops +$((f1 - f0)), processed while stalled $((in1 - in0)), after it resumed $((in2 - in1))"

@@ -140,10 +140,10 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		w=$(rxsum rxb1 xdp_pass)
 		[ $c = xdp_redirect ] && w=$(rxsum rxb1 xdp_redirect_errors)
 		if [ $c = xdp_pass ]; then got=$(jping); else got=$(jping 0.2); fi
-		for b0 in {1..25}; do
+		for b0 in {1..27}; do
 			read -r frames mb bytes max < <(mb_stats $k)
 			[ "$frames" -ge $N ] && break
-			rxb_sleep 0.2
+			rxb_poll_wait $b0
 		done
 		ktap_print_msg "$m $c: program saw $frames frames, $mb in several buffers, longest $max bytes; $got replies"
 		[ "$frames" = $N ] && [ "$mb" = $want_mb ] && [ "$max" = $FRAME ] &&
@@ -155,27 +155,27 @@ jumbo_case() {	# MODEL CASE: 0 when the case did exactly what it should
 		elif [ $c = xdp_redirect ] && [ $KSG = 0 ] && [ $want_mb = $N ]; then
 			# every frame a redirect error: wait for those, not
 			# for bytes that never reach rxr1
-			for b0 in {1..25}; do
+			for b0 in {1..27}; do
 				[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) -ge $N ] && break
-				rxb_sleep 0.2
+				rxb_poll_wait $b0
 			done
 			b0=$(($(rxsum rxr1 hw_bytes) - st0))
 			ktap_print_msg "$m $c: kernel $(uname -r) redirects no multi-buffer frame; rxr1's NIC wrote $b0 bytes"
 			[ $(($(rxsum rxb1 xdp_redirect_errors) - w)) = $N ] && [ $b0 = 0 ] ||
 				why+=" redirect errors $(($(rxsum rxb1 xdp_redirect_errors) - w)), rxr1's NIC wrote $b0 bytes;"
 		elif [ $c = xdp_redirect ]; then
-			for b0 in {1..25}; do
+			for b0 in {1..27}; do
 				[ $(($(rxsum rxr1 hw_bytes) - st0)) -ge $((N * FRAME)) ] && break
-				rxb_sleep 0.2
+				rxb_poll_wait $b0
 			done
 			b0=$(($(rxsum rxr1 hw_bytes) - st0))
 			ktap_print_msg "$m $c: rxr1's NIC wrote $b0 bytes"
 			[ $(($(rxsum rxb1 xdp_redirect) - t0)) = $N ] && [ $b0 = $((N * FRAME)) ] ||
 				why+=" xdp_redirect $(($(rxsum rxb1 xdp_redirect) - t0)), rxr1's NIC wrote $b0 bytes;"
 		else
-			for b0 in {1..25}; do
+			for b0 in {1..27}; do
 				[ $(($(rxsum rxb0 stack_packets) - st0)) -ge $N ] && break
-				rxb_sleep 0.2
+				rxb_poll_wait $b0
 			done
 			b0=$(($(rxsum rxb0 stack_packets) - st0))
 			[ $(($(rxsum rxb1 xdp_tx) - t0)) = $N ] && [ $b0 -ge $N ] ||

@@ -206,12 +206,12 @@ nf_round() {
 	r0=$(nf_rx "$2" "$3")
 	sent=$(nf_send "$2" "$dst")
 	NF_SENT=$((NF_SENT + sent))
-	for i in {1..25}; do
+	for i in {1..27}; do
 		nf_dump || break
 		tx=$(($(nf_get tx) - tx0))
 		got=$(($(nf_rx "$2" "$3") - r0))
 		[ "$tx" -ge "$sent" ] && [ "$got" -ge "$sent" ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	rx=$(($(nf_get rx) - rx0)) d=$(($(nf_get drop) - d0))
 	[ "$sent" = $((COUNT * FLOWS)) ] || why+=" sent $sent of $((COUNT * FLOWS));"
@@ -399,11 +399,11 @@ redir_round() {
 	sent=$(nf_send "$NS0" "$DST")
 	lost=$(FLOWS=1 nf_send "$NS0" "$NOROUTE")
 	NF_SENT=$((NF_SENT + sent))
-	for i in {1..25}; do
+	for i in {1..27}; do
 		redir_counts || break
 		[ $((RC[0] - c0[0])) -ge $((sent + lost)) ] &&
 			[ $((RC[8] - c0[8])) -ge "$sent" ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	for k in "${!c0[@]}"; do d[k]=$((${RC[k]:-0} - c0[k])); done
 	[ "$sent" = $((COUNT * FLOWS)) ] && [ "$lost" = "$COUNT" ] ||

@@ -224,10 +224,10 @@ nm_d() { echo $((${RXB_S[$1]:-0} - ${S1[$1]:-0})); }
 # nm_settle: wait (up to 5 s) until rxb1 holds no payload in NIC memory.
 nm_settle() {
 	local i
-	for i in {1..25}; do
+	for i in {1..27}; do
 		rxb_snap rxb1
 		[ "${RXB_S[nicmem_split_held]:-1}" = 0 ] && return 0
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	return 1
 }

@@ -86,11 +86,11 @@ p0=${RXB_S[rx_packets]} h0=$(rxb_s_qsum hw_packets)
 ktap_print_msg "written but freed unconsumed at the reconfigurations: $((h0 - p0))"
 rxb_iperf "$RXB_TMP/after.json" 2 -P 2 >/dev/null
 rxb_ping_ok "$NS0" "$RXB_IP1" 5
-for i in {1..25}; do
+for i in {1..27}; do
 	rxb_snap rxb1
 	p=$((RXB_S[rx_packets] - p0)) h=$(($(rxb_s_qsum hw_packets) - h0))
 	[ $p = $h ] && break
-	rxb_sleep 0.2
+	rxb_poll_wait $i
 done
 ktap_print_msg "after the changes: $h frames written, $p consumed"
 ktap_test_result "after the changes every frame written is consumed exactly once" \

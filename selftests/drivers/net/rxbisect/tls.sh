@@ -252,7 +252,7 @@ tls_expect() {
 		ktap_print_msg "$ns: $k +$got, expected +${exp[$k]}"
 		ok=0
 	done
-	for i in {1..25}; do
+	for i in {1..27}; do
 		cur=
 		for k in TlsCurrTxSw TlsCurrRxSw TlsCurrTxDevice TlsCurrRxDevice; do
 			want=${TS[0:$ns:$k]}
@@ -261,7 +261,7 @@ tls_expect() {
 			[ "$got" = "$want" ] || cur+=" $k $got (was $want)"
 		done
 		[ -z "$cur" ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	[ -z "$cur" ] || { ktap_print_msg "$ns: not back after the close:$cur"; ok=0; }
 	[ "$ok" = 1 ]
@@ -320,13 +320,13 @@ nic_expect() {
 	done
 	# the contexts go once the sockets are gone (TX ones once their
 	# records are acknowledged)
-	for i in {1..25}; do
+	for i in {1..27}; do
 		nic_snap 1 "$c" "$s"
 		[ "$(nic_d "$c" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$s" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$c" tls_ctx_active)" = 0 ] &&
 			[ "$(nic_d "$s" tls_ctx_active)" = 0 ] && break
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	[ "$i" -lt 25 ] || {
 		ktap_print_msg "contexts not all deleted: $c deleted +$(nic_d "$c" tls_ctx_deleted)" \

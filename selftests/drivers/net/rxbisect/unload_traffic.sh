@@ -23,8 +23,8 @@ ktap_test_result "iperf3 TCP and UDP (reverse) streams started" [ $ok = 1 ]
 
 # 2: both directions carry traffic before the unload
 rxb_snap rxb1; a1=${RXB_S[rx_packets]}; t1=${RXB_S[tx_packets]}
-for i in {1..25}; do
-	rxb_sleep 0.2
+for i in {1..27}; do
+	rxb_poll_wait $i
 	rxb_snap rxb1
 	[ $((RXB_S[rx_packets] - a1)) -gt 2000 ] && [ $((RXB_S[tx_packets] - t1)) -gt 200 ] && break
 done

@@ -95,10 +95,10 @@ xdp_sums() {
 # consumed (rxb_wait_consumed); X: IF's last sums.
 xdp_settle() {
 	local i
-	for i in {1..25}; do
+	for i in {1..27}; do
 		xdp_sums "$1"
 		[ $((X[packets] + X[flushed])) = "${X[hw_packets]}" ] && return 0
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	return 1
 }
@@ -107,10 +107,10 @@ xdp_settle() {
 # in all (hw_packets); X: IF's last sums.
 xdp_wait_hw() {
 	local i
-	for i in {1..25}; do
+	for i in {1..27}; do
 		xdp_sums "$1"
 		[ "${X[hw_packets]}" -ge "$2" ] && return 0
-		rxb_sleep 0.2
+		rxb_poll_wait $i
 	done
 	return 1
 }
@@ -200,10 +200,10 @@ xdp_case() {
 	dbg "$1 $c: $got replies"
 	xdp_wait_hw rxb1 $((A[hw_packets] + N))
 	if [ $c = tx ]; then
-		for k in {1..25}; do
+		for k in {1..27}; do
 			xdp_sums rxb0
 			[ $((X[stack_packets] - b0)) -ge $N ] && break
-			rxb_sleep 0.2
+			rxb_poll_wait $k
 		done
 		xdp_settle rxb0 || why+=" rxb0 not consumed;"
 		b1=$((X[stack_packets] - b0))
@@ -230,10 +230,10 @@ xdp_case() {
 			why+=" $(($(xdp_trace_count) - x0)) xdp_exception events;" ;;
 	redirect_*)
 		b1=0
-		for k in {1..25}; do
+		for k in {1..27}; do
 			b1=$(($(rxb_in "$PEER" cat "/sys/class/net/$PEER/statistics/rx_packets") - r0))
 			[ $b1 -ge $N ] && break
-			rxb_sleep 0.2
+			rxb_poll_wait $k
 		done
 		[ $(d xdp_redirect) = $N ] && [ $st = 0 ] && [ $b1 = $N ] ||
 			why+=" xdp_redirect $(d xdp_redirect) errors $(d xdp_redirect_errors) stack $st $PEER got $b1;"
