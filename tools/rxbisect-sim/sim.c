@@ -307,7 +307,7 @@ struct sim {
 	double ps_per_cycle;
 	/* memory load */
 	u64 mem_t, mem_lines;
-	double mem_bw, dram_ps;
+	double mem_bw, dram_ps, mem_u;
 	u64 mem_free, mem_seen;		/* DRAM queue: next free (ps), lines */
 	double line_ps;			/* DRAM time of one line at --mem-gbs */
 	u64 burst_ps;			/* --mem-burst-ns */
@@ -701,6 +701,17 @@ static u64 mem_wait(struct sim *s)
 static double dram_lat(struct sim *s)
 {
 	return s->dram_ps + mem_wait(s);
+}
+
+/*
+ * Latency of a DMA read request whose @n lines missed the LLC, from DRAM
+ * (ps): its completion waits for the last of them (sim_mem_max_factor()),
+ * plus the backlog beyond --mem-burst-ns.
+ */
+static double dram_lat_lines(struct sim *s, unsigned int n)
+{
+	return s->c.dram_ns * PS_PER_NS *
+	       sim_mem_max_factor(s->mem_u, s->c.mem_load, n) + mem_wait(s);
 }
 
 /* Advance PCIe resource @free by @ps from now at the earliest. */
@@ -1875,6 +1886,36 @@ double sim_mem_factor(double u, double k)
 	return 1 + k * u / (1 - u);
 }
 
+/*
+ * The same law for a request of @n lines that all missed, issued together
+ * (a NIC's 512 B read): over idle, the latency of the last of them.  The
+ * fit above is exactly a fixed part, (1 - k) of --dram-ns, plus the
+ * sojourn time of an M/M/1 queue of service k x --dram-ns at utilisation
+ * u: (1 - k) + k / (1 - u) = 1 + k u / (1 - u).  An M/M/1 sojourn time is
+ * exponentially distributed (Kleinrock, Queueing Systems vol. 1, 1975,
+ * eq. 3.26; Harchol-Balter, Performance Modeling and Design of Computer
+ * Systems, 2013, ch. 14); the lines of one request interleave over the
+ * channels, so their sojourns are taken as independent, and the mean of
+ * the largest of n independent exponentials of mean m is m H(n), H(n) the
+ * n-th harmonic number.  So (1 - k) + k H(n) / (1 - u); n = 1 is
+ * sim_mem_factor().  No new parameter.
+ */
+double sim_mem_max_factor(double u, double k, unsigned int n)
+{
+	double h = 0;
+	unsigned int i;
+
+	if (!n)
+		return 0;
+	if (!(u > 0))
+		u = 0;
+	if (u > 0.99)
+		u = 0.99;
+	for (i = 1; i <= n; i++)
+		h += 1.0 / i;
+	return 1 - k + k * h / (1 - u);
+}
+
 static void mem_tick(struct sim *s)
 {
 	u64 lines = s->llc.st.mem_rd + s->llc.st.mem_wr;
@@ -1888,6 +1929,7 @@ static void mem_tick(struct sim *s)
 	s->mem_bw += (bw - s->mem_bw) * w;
 	u = s->c.mem_gbs > 0 ? s->mem_bw / (s->c.mem_gbs * 1e9) : 0;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS * sim_mem_factor(u, s->c.mem_load);
+	s->mem_u = u;
 	s->mem_t = s->now;
 	s->mem_lines = lines;
 }
@@ -2202,9 +2244,9 @@ static void tx_issue_one(struct sim *s, struct sport *p, unsigned int q)
 	u32 off = tq->req_next * PCIE_MRRS;
 	u32 len = min_t(u32, PCIE_MRRS, e->len - off);
 	u64 first = e->addr & ~(u64)(LLC_LINE - 1), a, done;
-	bool miss = false;
 	double lat;
 	u64 bytes = tlp_bytes(len, PCIE_MPS);
+	unsigned int nmiss = 0;
 
 	/* Its lines: the ones the core read are in its L2 (snooped). */
 	for (a = (e->addr + off) & ~(u64)(LLC_LINE - 1); a < e->addr + off + len;
@@ -2214,10 +2256,13 @@ static void tx_issue_one(struct sim *s, struct sport *p, unsigned int q)
 			continue;
 		}
 		if (!llc_dma_read(&s->llc, a))
-			miss = true;
+			nmiss++;
 	}
-	/* A request's lines come from DRAM in parallel. */
-	lat = miss ? s->rd_ps + dram_lat(s) : dma_rd_hit_ps(s);
+	/*
+	 * A request's lines come from DRAM in parallel; its completion waits
+	 * for the last of them.
+	 */
+	lat = nmiss ? s->rd_ps + dram_lat_lines(s, nmiss) : dma_rd_hit_ps(s);
 	pcie_use(s, &p->up_free, PCIE_TLP_OH * s->up_ps_per_byte);
 	p->up_bytes += PCIE_TLP_OH;
 	pcie_use(s, &p->down_free, bytes * s->up_ps_per_byte);
@@ -3310,6 +3355,7 @@ static int sim_setup(struct sim *s)
 	s->qpp = s->c.cores / s->c.ports;
 	s->ps_per_cycle = 1000.0 / s->c.ghz;
 	s->dram_ps = s->c.dram_ns * PS_PER_NS;
+	s->mem_u = 0;
 	s->pcie = s->c.pcie_gbps > 0;
 	sim_derive(s);
 	s->app_lines = s->c.app_mem / LLC_LINE ? s->c.app_mem / LLC_LINE : 1;

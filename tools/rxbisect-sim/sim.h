@@ -277,6 +277,8 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r);
 
 /* Loaded DRAM latency over idle at utilisation @u, rise @k (sim.c). */
 double sim_mem_factor(double u, double k);
+/* The same for the last of @n lines read together (sim.c). */
+double sim_mem_max_factor(double u, double k, unsigned int n);
 
 /* Registered ring models, by name (from the registry of model.c). */
 unsigned int sim_model_names(const char **names, unsigned int max);

@@ -2384,6 +2384,42 @@ static void mem_curve_mlc(void)
 }
 
 /*
+ * A DMA read request of n lines that missed waits for the last of them:
+ * (1 - k) + k H(n) / (1 - u) of --dram-ns (sim_mem_max_factor()).  One line
+ * is the MLC curve; the harmonic numbers are exact; the factor grows with
+ * n and u, and is capped as the curve is.
+ */
+#define TINY	(1.0 / (1 << 30) / (1 << 10))	/* about 1e-12 */
+
+static void mem_max_lines(void)
+{
+	static const double u[] = { 0, 0.3, 0.79, 0.95 };
+	double k = 0.4, h8 = 761.0 / 280, prev;
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(u); i++) {
+		EXPECT(fabs(sim_mem_max_factor(u[i], k, 1) - sim_mem_factor(u[i], k)) < TINY,
+		       "u %.2f: one line is the MLC curve", u[i]);
+		prev = 0;
+		for (n = 1; n <= 8; n++) {
+			double f = sim_mem_max_factor(u[i], k, n);
+
+			EXPECT(f > prev, "u %.2f: the last of %u lines comes later", u[i], n);
+			prev = f;
+		}
+	}
+	EXPECT(fabs(sim_mem_max_factor(0, k, 2) - (0.6 + 0.4 * 1.5)) < TINY, "H(2) = 3/2");
+	EXPECT(fabs(sim_mem_max_factor(0.5, k, 8) - (0.6 + 0.4 * h8 / 0.5)) < TINY,
+	       "H(8) = 761/280, u 0.5");
+	EXPECT(sim_mem_max_factor(0.999, k, 8) == sim_mem_max_factor(0.99, k, 8),
+	       "capped at u = 0.99");
+	EXPECT(sim_mem_max_factor(0.9, 0, 8) == 1, "no rise, no spread: --mem-load 0");
+	EXPECT(sim_mem_max_factor(0.5, k, 0) == 0, "no line missed, no DRAM time");
+	EXPECT(sim_mem_max_factor(0.5, k, 8) > sim_mem_max_factor(0.3, k, 8),
+	       "and with the load");
+}
+
+/*
  * The Tx path (--tx with the PCIe model): with one read tag a port the
  * NIC's Tx engine is the bottleneck: its ring fills, the cores wait
  * (FastClick's BLOCKING) or, with --tx-block 0, drop; reads wait for the
@@ -2686,6 +2722,7 @@ static const struct tcase cases[] = {
 	{ "models", test_models },
 	{ "run_warn", run_warn },
 	{ "unit_mem_curve", mem_curve_mlc },
+	{ "unit_mem_max_lines", mem_max_lines },
 	{ "tx_path", tx_path },
 	{ "dma_loaded", dma_loaded },
 	{ "desc_reads", desc_reads },
