@@ -157,14 +157,22 @@ refused() {
 }
 
 # zc_refused MODEL DMESG_PATTERN: a zero-copy bind on queue $Q is refused,
-# and the driver says why in the log.
+# and the driver says why in the log; or, where the kernel checks a port's
+# xdp_features before it asks the driver (6.3+: NETDEV_XDP_ACT_XSK_ZEROCOPY,
+# advertised per model and Ax association), the kernel refuses it and the
+# port does not advertise zero-copy (netdev netlink).
 zc_refused() {
-	local msg mark
+	local msg mark feat
 	mark=$(rxb_kmsg_mark "af_xdp.sh: $1 zero-copy")
 	refused "$1 zero-copy" -q $Q -z || return 1
 	msg=$(rxb_kmsg_since "$mark" | grep -o "AF_XDP zero-copy on queue $Q refused: .*" | tail -n1)
 	ktap_print_msg "$1: log: $msg"
-	[[ $msg == *"ring model $1: "*"$2"* ]]
+	[[ $msg == *"ring model $1: "*"$2"* ]] && return 0
+	[ -z "$msg" ] || return 1
+	feat=$(rxb_in rxb1 python3 "$RXB_DIR/netdev_nl.py" xdpfeat rxb1 "$1" 2>&1) || return 1
+	ktap_print_msg "$1: refused by the kernel; xdp_features: $feat"
+	feat=$(grep "^$1 " <<<"$feat")
+	[ -n "$feat" ] && [[ $feat != *xsk-zerocopy* ]]
 }
 
 # 1..2*NM
