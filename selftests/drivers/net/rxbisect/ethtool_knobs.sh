@@ -307,11 +307,14 @@ fi
 YNL=$RXB_DIR/../../../../tools/ynl.sh
 T7="tcp-data-split through netlink: enabled splits every datagram, disabled none"
 split() { rxb_in rxb1 ethtool -g rxb1 2>/dev/null | sed -n 's/^TCP data split:[[:space:]]*//ip'; }
-# ynl_split enabled|disabled: 0, or ynl's status (4: it cannot run here)
+# ynl_split enabled|disabled: 0, or ynl's status (4: it cannot run here).
+# The 6.12 spec has the attribute as a plain u8: enum
+# ethtool_tcp_data_split's value (1 disabled, 2 enabled).
 ynl_split() {
-	local out rc
+	local out rc v=1
+	[ "$1" = enabled ] && v=2
 	out=$(ip netns exec "$NS1" "$YNL" ethtool --do rings-set \
-		--json '{"header": {"dev-name": "rxb1"}, "tcp-data-split": "'"$1"'"}' 2>&1)
+		--json '{"header": {"dev-name": "rxb1"}, "tcp-data-split": '$v'}' 2>&1)
 	rc=$?
 	[ $rc = 0 ] || YNL_ERR=$(tail -n 2 <<<"$out" | xargs)
 	rxb_wait_carrier rxb0
