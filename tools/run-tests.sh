@@ -622,10 +622,12 @@ stage_vm() {
 # Selftests every kernel runs when the kernels share the suite: those with
 # kernel-version branches (multi-buffer redirect before 6.3), those that
 # only run where the netdev netlink family is (a quick skip elsewhere), and
-# the module's load and parameter conventions, and the kTLS offload (the
-# kernel's tls_device differs between releases: its skb test, its skb mark).
+# the module's load and parameter conventions, the kTLS offload (the
+# kernel's tls_device differs between releases: its skb test, its skb mark),
+# and tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
-queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh"
+queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh
+ethtool_knobs.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29 at
@@ -649,6 +651,7 @@ invalid.sh 18 shring_traffic.sh 18 rss.sh 17 rxbisect_topo.sh 17
 shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
+ethtool_knobs.sh 15 ethtool_knobs.sh:kdep 21
 shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
 privilege.sh 4"
 

@@ -889,7 +889,20 @@ static int rxb_set_features(struct net_device *dev,
 			    netdev_features_t features)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	u32 loc;
+	int err;
 
+	/* ntuple off: the NIC's rules go (as ice and ixgbe clear theirs),
+	 * else they would go on steering and dropping with the feature off.
+	 * Before any register is written: a failure leaves the features.
+	 */
+	if (!(features & NETIF_F_NTUPLE)) {
+		while (rxb_nic_ntuple_locs(port->nic, &loc, 1)) {
+			err = rxb_nic_ntuple_delete(port->nic, loc);
+			if (err)
+				return err;
+		}
+	}
 	/* The NIC's "checksum enable" register. */
 	rxb_nic_set_rx_csum(port->nic, features & NETIF_F_RXCSUM);
 	return 0;
