@@ -244,7 +244,7 @@ split() { rxb_in "$1" ethtool -g "$1" 2>/dev/null | sed -n 's/^TCP data split:[[
 ynl_split=
 if [ "$(split rxb1)" = off ] &&
    ip netns exec "$NS1" "$RXB_DIR/../../../../tools/ynl.sh" ethtool --do rings-set \
-	--json '{"header": {"dev-name": "rxb1"}, "tcp-data-split": "enabled"}' >/dev/null 2>&1 &&
+	--json '{"header": {"dev-name": "rxb1"}, "tcp-data-split": 2}' >/dev/null 2>&1 &&
    [ "$(split rxb1)" = on ]; then
 	ynl_split=1
 fi
