@@ -21,13 +21,7 @@ IP6_1=fd00:52:42::2
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
-ip netns exec "$NS0" sysctl -qw net.ipv6.conf.rxb0.disable_ipv6=0 &&
-ip netns exec "$NS1" sysctl -qw net.ipv6.conf.rxb1.disable_ipv6=0 &&
-ip -n "$NS0" addr add $IP6_0/64 dev rxb0 nodad &&
-ip -n "$NS1" addr add $IP6_1/64 dev rxb1 nodad &&
-ip -n "$NS0" neigh replace $IP6_1 lladdr "$(rxb_mac rxb1)" dev rxb0 nud permanent &&
-ip -n "$NS1" neigh replace $IP6_0 lladdr "$(rxb_mac rxb0)" dev rxb1 nud permanent ||
-	rxb_bail "cannot set up IPv6 on the ports"
+rxb_setup_ip6 "$IP6_0" "$IP6_1" || rxb_bail "cannot set up IPv6 on the ports"
 
 # 1: the sender leaves the checksum to the NIC (CHECKSUM_PARTIAL)
 ktap_test_result "rxb0 offloads its Tx checksum (tx-checksumming on)" \

@@ -355,6 +355,18 @@ rxb_setup_netns() {
 	rxb_wait_carrier "$if0"
 }
 
+# rxb_setup_ip6 IP0 IP1: IPv6 on the pair rxb_setup_netns made (it leaves
+# IPv6 off in the namespaces): IP0/64 on rxb0, IP1/64 on rxb1, no DAD, each
+# the other's permanent neighbour; 0 on success.
+rxb_setup_ip6() {
+	ip netns exec "$NS0" sysctl -qw net.ipv6.conf.rxb0.disable_ipv6=0 &&
+	ip netns exec "$NS1" sysctl -qw net.ipv6.conf.rxb1.disable_ipv6=0 &&
+	ip -n "$NS0" addr add "$1/64" dev rxb0 nodad &&
+	ip -n "$NS1" addr add "$2/64" dev rxb1 nodad &&
+	ip -n "$NS0" neigh replace "$2" lladdr "$(rxb_mac rxb1)" dev rxb0 nud permanent &&
+	ip -n "$NS1" neigh replace "$1" lladdr "$(rxb_mac rxb0)" dev rxb1 nud permanent
+}
+
 # rxb_mac IF
 rxb_mac() {
 	local l
