@@ -652,7 +652,7 @@ shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
 ethtool_knobs.sh 15 ethtool_knobs.sh:kdep 21
-shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
+working_set.sh 90 shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
 privilege.sh 4"
 
 # A kernel other than the first starts its VM once its module is built
