@@ -14,13 +14,15 @@
  * Search (Fig. 3.6): a candidate header is a content type of alert,
  * handshake or application data, version 0x0303 and a length the cipher
  * allows; when the next header after it lies in the same packet it must
- * pass too.  Where the paper is silent, these are our choices: candidates
- * are looked for within one packet only (a header split by a packet
- * boundary waits for the next candidate), and in a partly old packet only
- * among headers that end in its new bytes (software may have parsed an
- * older one, and would never confirm it); a tracked header that fails
- * sends the engine back to searching; a confirmation that names another
- * header than the current candidate is stale and ignored.
+ * pass too.  Records in step, and those tracked from a candidate, may be of
+ * any content type (kTLS sends whatever type an application names).  Where
+ * the paper is silent, these are our choices: candidates are looked for
+ * within one packet only (a header split by a packet boundary waits for
+ * the next candidate), and in a partly old packet only among headers that
+ * end in its new bytes (software may have parsed an older one, and would
+ * never confirm it); a tracked header that fails sends the engine back to
+ * searching; a confirmation that names another header than the current
+ * candidate is stale and ignored.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -71,11 +73,26 @@ static bool rec_len_ok(const struct rxb_tls_rec *r, u32 l)
 	return l >= min && l <= RXB_TLS_MAX_LEN;
 }
 
+/* A header the engine can walk: version 0x0303 and a length the cipher
+ * allows, any content type.  kTLS sends records of any type an application
+ * names (TLS_SET_RECORD_TYPE: the kernel's tls selftest sends type 100),
+ * and tls_device hands them all to the NIC, so records in step, and records
+ * followed from a candidate, are taken whatever their type.
+ */
 static bool hdr_ok(const struct rxb_tls_rec *r, const u8 *h)
 {
-	return h[0] >= RXB_TLS_CT_ALERT && h[0] <= RXB_TLS_CT_DATA &&
-	       h[1] == RXB_TLS_VERSION >> 8 && h[2] == (RXB_TLS_VERSION & 0xff) &&
+	return h[1] == RXB_TLS_VERSION >> 8 &&
+	       h[2] == (RXB_TLS_VERSION & 0xff) &&
 	       rec_len_ok(r, h[3] << 8 | h[4]);
+}
+
+/* The magic pattern a search takes as a candidate (Fig. 3.6): a header of
+ * alert, handshake or application data.
+ */
+static bool hdr_magic(const struct rxb_tls_rec *r, const u8 *h)
+{
+	return h[0] >= RXB_TLS_CT_ALERT && h[0] <= RXB_TLS_CT_DATA &&
+	       hdr_ok(r, h);
 }
 
 /**
@@ -376,10 +393,10 @@ static u32 rx_search(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 len,
 	u32 i, l;
 
 	for (i = 0; i + RXB_TLS_HDR_LEN <= len; i++) {
-		if (!hdr_ok(r, buf + i))
+		if (!hdr_magic(r, buf + i))
 			continue;
 		l = RXB_TLS_HDR_LEN + (buf[i + 3] << 8 | buf[i + 4]);
-		if (i + l + RXB_TLS_HDR_LEN <= len && !hdr_ok(r, buf + i + l))
+		if (i + l + RXB_TLS_HDR_LEN <= len && !hdr_magic(r, buf + i + l))
 			continue;
 		r->mode = RXB_TLS_TRACK;
 		r->cand_seq = seq + i;
