@@ -13,6 +13,9 @@
 #                                           stats.py, queues.py, hw/...)
 #   tools/testing/selftests/net/lib         their library (lib/py) and csum.c
 #   tools/testing/selftests/net/lib.sh, net_helper.sh, kselftest/, kselftest.h
+#   tools/testing/selftests/net/tls.c       the kTLS selftest and its harness
+#                                           (kselftest_harness.h), built as
+#                                           net/tls (tls_kselftest.sh)
 #   tools/testing/selftests/net/forwarding  the forwarding tests (router.sh,
 #                                           bridge_*.sh, ...: kfwd_tests.sh);
 #                                           they source their own lib.sh,
@@ -20,7 +23,13 @@
 #   tools/net/ynl                           the ynl python library and cli.py
 #   Documentation/netlink/specs             the netlink specs ynl reads
 #
-# and the csum helper of net/lib (hw/csum.py) built from csum.c.  Run it
+# and the csum helper of net/lib (hw/csum.py) built from csum.c, and net/tls
+# from tls.c.  Debian's 6.12.117 (and 6.1.158) tls.c carries backported
+# rekey tests that call tls_crypto_info_init() with a key generation the
+# file's own tls_crypto_info_init() does not take, so it does not compile
+# as shipped; when the plain build fails it is built again with that
+# argument dropped (-D, recorded in net/tls.fixed): the rekey tests then
+# rekey to the same key (and need TLS 1.3 KeyUpdate, 6.14, anyway).  Run it
 # on the host before the VM boots: the VM sees the host's root read-only,
 # and the tar extraction costs ~10 CPU-seconds per run.  The VM sees this
 # repository read-write at the same path, so the tests run from here.
@@ -56,6 +65,8 @@ PARTS=(
 	tools/testing/selftests/net/forwarding
 	tools/testing/selftests/kselftest
 	tools/testing/selftests/kselftest.h
+	tools/testing/selftests/kselftest_harness.h
+	tools/testing/selftests/net/tls.c
 	tools/net/ynl
 	Documentation/netlink/specs
 )
@@ -90,6 +101,15 @@ if [ -r "$csum.c" ]; then
 	${CC:-cc} -O2 -Wall -I"$tmp/$TOPNAME/tools/testing/selftests" \
 		-o "$csum" "$csum.c" 2>/dev/null ||
 		echo "ksrc.sh: warning: building net/lib/csum failed (hw/csum.py will not run)" >&2
+fi
+st=$tmp/$TOPNAME/tools/testing/selftests
+if [ -r "$st/net/tls.c" ]; then
+	fix='tls_crypto_info_init(v,c,k,...)=rxb_tls_crypto_info_init(v,c,k)'
+	if ! ${CC:-cc} -O2 -I"$st" -o "$st/net/tls" "$st/net/tls.c" 2>/dev/null; then
+		${CC:-cc} -O2 -I"$st" -D"$fix" -o "$st/net/tls" "$st/net/tls.c" 2>/dev/null &&
+			echo "-D$fix" >"$st/net/tls.fixed" ||
+			echo "ksrc.sh: warning: building net/tls failed (tls_kselftest.sh will skip)" >&2
+	fi
 fi
 rm -rf "$DIR"
 mv "$tmp/$TOPNAME" "$DIR"
