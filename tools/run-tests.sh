@@ -623,11 +623,12 @@ stage_vm() {
 # kernel-version branches (multi-buffer redirect before 6.3), those that
 # only run where the netdev netlink family is (a quick skip elsewhere), and
 # the module's load and parameter conventions, the kTLS offload (the
-# kernel's tls_device differs between releases: its skb test, its skb mark),
+# kernel's tls_device differs between releases: its skb test, its skb mark;
+# tls_kselftest.sh, the kernel's own tls tests over it),
 # and tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
 queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh
-ethtool_knobs.sh"
+ethtool_knobs.sh tls_kselftest.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29 at
@@ -652,7 +653,8 @@ shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
 ethtool_knobs.sh 15 ethtool_knobs.sh:kdep 21
-working_set.sh 90 shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
+working_set.sh 60 tls_kselftest.sh 130 tls_kselftest.sh:kdep 130
+shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
 privilege.sh 4"
 
 # A kernel other than the first starts its VM once its module is built
