@@ -189,7 +189,7 @@ lost=
 while read -r name r; do
 	[ "$r" = pass ] || continue
 	if [[ " $KNOWN " == *" $name "* ]]; then
-		ktap_print_msg "known defect: $name: $(grep "^$name " <<<"$off" | cut -d' ' -f2) over the offload this time"
+		ktap_print_msg "known (Limits): $name: $(grep "^$name " <<<"$off" | cut -d' ' -f2) over the offload this time"
 		continue
 	fi
 	grep -qx "$name pass" <<<"$off" || lost+=" $name($(grep "^$name " <<<"$off" | cut -d' ' -f2 || echo missing))"
