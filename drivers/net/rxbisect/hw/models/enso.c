@@ -400,20 +400,21 @@ static void enso_uscan(struct rxb_hw_model *m, unsigned int ui)
 {
 	struct enso_hw *e = to_enso_hw(m);
 	struct enso_hw_uctx *uc = &e->uc[ui];
-	bool freed;
 	int i;
 
 	spin_lock(&uc->lock);
 	if (!uc->on)
 		goto out;
-	freed = enso_uscan_ctx(uc);
+	enso_uscan_ctx(uc);
 	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
 		struct enso_hw_upipe *up = &e->up[i];
 
 		if (!up->on || up->uctx != ui)
 			continue;
 		enso_uscan_pipe(m, 0, uc, up);
-		if (freed && up->missed && up->status)
+		/* A dropped notification, once the ring has room. */
+		if (up->missed && up->status &&
+		    uc->tail - uc->head < uc->size)
 			enso_unotify(m, 0, uc, up);
 	}
 out:
