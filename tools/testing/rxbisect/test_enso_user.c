@@ -573,10 +573,12 @@ static void test_threads(const void *arg __always_unused)
 	}
 	pthread_join(nic, NULL);
 	EXPECT_EQ(next, mt.frames);
+	rxb_env_timer_stop(t.env);
 	ktap_diag("%llu frames, %llu notifications, %llu dropped (sent again)",
 		  (unsigned long long)next,
 		  (unsigned long long)u.dev.regs->notifs,
 		  (unsigned long long)p->regs->drops);
+	goto out;
 stop:
 	rxb_env_timer_stop(t.env);
 out:
