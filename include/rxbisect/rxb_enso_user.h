@@ -61,6 +61,7 @@ struct rxb_enso_pipe {
  * @proto: IPPROTO_UDP or IPPROTO_TCP.
  * @sport: source port, network order; 0: any.
  * @dport: destination port, network order; nonzero.
+ * @reserved: zero.
  * @src: source address, network order (IPv4: @src[0]); zero: any.
  * @dst: destination address; zero: any.
  */

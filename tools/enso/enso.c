@@ -22,7 +22,7 @@
 
 #define ENSO_PAGE	4096
 
-static void store_release(volatile uint32_t *p, uint32_t v)
+static void store_release(uint32_t *p, uint32_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
@@ -101,7 +101,7 @@ err_free:
 static void enso_rx_pipe_unmap(struct enso_rx_pipe *p)
 {
 	munmap(p->va, 2 * (size_t)p->size);
-	munmap((void *)p->regs, ENSO_PAGE);
+	munmap(p->regs, ENSO_PAGE);
 }
 
 void enso_dev_close(struct enso_dev *dev)
@@ -117,7 +117,7 @@ void enso_dev_close(struct enso_dev *dev)
 		}
 	}
 	munmap(dev->notif, (size_t)dev->entries * sizeof(struct enso_notif));
-	munmap((void *)dev->regs, ENSO_PAGE);
+	munmap(dev->regs, ENSO_PAGE);
 	/* The last reference: the kernel disables, then frees. */
 	close(dev->fd);
 	free(dev);

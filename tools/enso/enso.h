@@ -69,7 +69,7 @@ struct enso_rx_pipe {
 	struct enso_dev *dev;
 	uint32_t id;
 	uint8_t *va;		/* the pipe, mapped twice in a row */
-	volatile struct enso_pipe_regs *regs;
+	struct enso_pipe_regs *regs;	/* __atomic accesses */
 	uint32_t size;		/* bytes */
 	uint32_t mask;		/* flits - 1 */
 	uint32_t head;		/* freed up to (Head_SW), flits */
@@ -81,7 +81,7 @@ struct enso_rx_pipe {
 
 struct enso_dev {
 	int fd;
-	volatile struct enso_notif_regs *regs;
+	struct enso_notif_regs *regs;	/* __atomic accesses */
 	struct enso_notif *notif;
 	uint32_t entries;
 	uint32_t nhead;		/* next entry to read */

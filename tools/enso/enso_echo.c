@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include "enso.h"
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: enso_echo -i IF -p PORT [-n NPIPES] [-s PIPE_KB] [-c COUNT] [-t SECONDS]\n"
@@ -40,7 +40,7 @@ static unsigned long num(const char *s, unsigned long lo, unsigned long hi)
 	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
 		fprintf(stderr, "enso_echo: %s: not a number in %lu..%lu\n", s,
 			lo, hi);
-		usage();
+		bad_usage();
 	}
 	return v;
 }
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 		case 's':
 			kb = num(optarg, 4, 2048);
 			if (kb & (kb - 1))
-				usage();
+				bad_usage();
 			break;
 		case 'c':
 			count = num(optarg, 1, 1UL << 40);
@@ -107,11 +107,11 @@ int main(int argc, char **argv)
 			secs = num(optarg, 1, 86400);
 			break;
 		default:
-			usage();
+			bad_usage();
 		}
 	}
 	if (optind != argc || !ifname || !port || port + np > 65536)
-		usage();
+		bad_usage();
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	dev = fd < 0 ? NULL : enso_dev_open(ifname, 0, 256);
 	if (!dev) {

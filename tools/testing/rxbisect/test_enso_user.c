@@ -260,8 +260,10 @@ static void test_ops(const void *arg __always_unused)
 	struct uctx u = {};
 	uint8_t *buf;
 
-	if (!setup(&t) || !uctx_on(&t, &u, 0, 64) ||
-	    !(p = upipe_on(&t, &u, 0, 8192, PORT0)))
+	if (!setup(&t) || !uctx_on(&t, &u, 0, 64))
+		goto out;
+	p = upipe_on(&t, &u, 0, 8192, PORT0);
+	if (!p)
 		goto out;
 	EXPECT(rxb_env_timer_pending(t.env));
 	EXPECT_EQ(send_to(&t, 0, PORT0, seq++, 100), 0);
@@ -327,8 +329,10 @@ static void test_wrap(const void *arg __always_unused)
 		struct uctx u = {};
 		struct rxb_th t;
 
-		if (!setup(&t) || !uctx_on(&t, &u, 1, 256) ||
-		    !(p = upipe_on(&t, &u, 5, size, PORT0)))
+		if (!setup(&t) || !uctx_on(&t, &u, 1, 256))
+			goto out;
+		p = upipe_on(&t, &u, 5, size, PORT0);
+		if (!p)
 			goto out;
 		/* Three times round, at least 200 frames. */
 		target = max_t(u64, 200, 3ULL * size / 700);
@@ -369,9 +373,11 @@ static void test_full(const void *arg __always_unused)
 	struct uctx u = {};
 	struct rxb_th t;
 
-	if (!setup(&t) || !uctx_on(&t, &u, 0, 64) ||
-	    !(p[0] = upipe_on(&t, &u, 0, 4096, PORT0)) ||
-	    !(p[1] = upipe_on(&t, &u, 1, 16384, PORT0 + 0x100)))
+	if (!setup(&t) || !uctx_on(&t, &u, 0, 64))
+		goto out;
+	p[0] = upipe_on(&t, &u, 0, 4096, PORT0);
+	p[1] = p[0] ? upipe_on(&t, &u, 1, 16384, PORT0 + 0x100) : NULL;
+	if (!p[1])
 		goto out;
 	/* 4096 bytes = 64 flits, one kept free: 21 frames of 3 flits. */
 	for (i = 0; i < 30; i++)
@@ -425,9 +431,11 @@ static void test_bad_writes(const void *arg __always_unused)
 	struct rxb_enso_upipe_cfg *c;
 	struct rxb_th t;
 
-	if (!setup(&t) || !uctx_on(&t, &u, 0, 64) || !uctx_on(&t, &v, 1, 64) ||
-	    !(p = upipe_on(&t, &u, 0, 4096, PORT0)) ||
-	    !(q = upipe_on(&t, &v, 1, 4096, PORT0 + 0x100)))
+	if (!setup(&t) || !uctx_on(&t, &u, 0, 64) || !uctx_on(&t, &v, 1, 64))
+		goto out;
+	p = upipe_on(&t, &u, 0, 4096, PORT0);
+	q = p ? upipe_on(&t, &v, 1, 4096, PORT0 + 0x100) : NULL;
+	if (!q)
 		goto out;
 	send_to(&t, 0, PORT0, seq++, 64);
 	send_to(&t, 0, PORT0 + 0x100, 0, 64);
@@ -493,8 +501,10 @@ static void test_disable(const void *arg __always_unused)
 	u64 next = 0;
 	u8 *copy;
 
-	if (!setup(&t) || !uctx_on(&t, &u, 0, 64) ||
-	    !(p = upipe_on(&t, &u, 0, 4096, PORT0)))
+	if (!setup(&t) || !uctx_on(&t, &u, 0, 64))
+		goto out;
+	p = upipe_on(&t, &u, 0, 4096, PORT0);
+	if (!p)
 		goto out;
 	send_to(&t, 0, PORT0, 0, 64);
 	rxb_reg_write(t.m, 0, &u.pipe[0].cfg->ctl, 0);
@@ -556,8 +566,10 @@ static void test_threads(const void *arg __always_unused)
 		goto out;
 	t.cfg.enso_pipes = 2;
 	t.cfg.flow_table_size = 0;
-	if (!rxb_th_start(&t) || !uctx_on(&t, &u, 0, 64) ||
-	    !(p = upipe_on(&t, &u, 0, 16384, PORT0)))
+	if (!rxb_th_start(&t) || !uctx_on(&t, &u, 0, 64))
+		goto out;
+	p = upipe_on(&t, &u, 0, 16384, PORT0);
+	if (!p)
 		goto out;
 	mt.t = &t;
 	mt.frames = 20000;

@@ -506,6 +506,17 @@ static int enso_user_rx(struct rxb_hw_model *m, unsigned int qi,
 	return -ENOENT;
 }
 
+/* The NIC's answer to a configuration write: 1 enabled, 2 refused, 0
+ * disabled (nothing of the ring or pipe is written any more).
+ */
+static void enso_answer(u32 *state, u32 v)
+{
+	/* Release: what the NIC did before is done.  Pairs with the
+	 * driver's acquire of the answer (enso_user.c, rxb_enso_wait()).
+	 */
+	smp_store_release(state, v);
+}
+
 /* Enable user ring @ui as its configuration says, or refuse (state 2). */
 static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 {
@@ -518,7 +529,7 @@ static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 		notif = rxb_hw_dma_map(m, &uc->cfg->base,
 				       (size_t)size * sizeof(*notif));
 	if (!notif) {
-		smp_store_release(&uc->cfg->state, 2);
+		enso_answer(&uc->cfg->state, 2);
 		return;
 	}
 	spin_lock(&uc->lock);
@@ -532,7 +543,7 @@ static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 	spin_unlock(&uc->lock);
 	if (atomic_inc_return(&e->nuctx) == 1)
 		rxb_hw_arm_timer(m, RXB_ENSO_USCAN_NS);
-	smp_store_release(&uc->cfg->state, 1);
+	enso_answer(&uc->cfg->state, 1);
 }
 
 /* Enable user pipe @pi as its configuration says, or refuse (state 2). */
@@ -549,7 +560,7 @@ static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi)
 	    !is_power_of_2(size) || size < RXB_ENSO_PIPE_MIN ||
 	    size > RXB_ENSO_PIPE_MAX || addr % RXB_ENSO_PIPE_MIN ||
 	    !c->key.dport || !c->key.proto) {
-		smp_store_release(&up->cfg->state, 2);
+		enso_answer(&up->cfg->state, 2);
 		return;
 	}
 	uc = &e->uc[ui];
@@ -571,7 +582,7 @@ static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi)
 	smp_store_release(&up->on, 1);
 	spin_unlock(&uc->lock);
 	atomic_inc(&e->nupipes);
-	smp_store_release(&up->cfg->state, 1);
+	enso_answer(&up->cfg->state, 1);
 }
 
 /* The driver wrote a configuration page: enable or disable what changed.
@@ -598,7 +609,7 @@ static void enso_ucfg_doorbell(struct rxb_hw_model *m)
 			spin_unlock(&e->uc[up->uctx].lock);
 			atomic_dec(&e->nupipes);
 		}
-		smp_store_release(&up->cfg->state, 0);
+		enso_answer(&up->cfg->state, 0);
 	}
 	for (i = 0; i < RXB_ENSO_UCTX; i++) {
 		struct enso_hw_uctx *uc = &e->uc[i];
@@ -614,7 +625,7 @@ static void enso_ucfg_doorbell(struct rxb_hw_model *m)
 				spin_unlock(&uc->lock);
 				atomic_dec(&e->nuctx);
 			}
-			smp_store_release(&uc->cfg->state, 0);
+			enso_answer(&uc->cfg->state, 0);
 		}
 	}
 	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
