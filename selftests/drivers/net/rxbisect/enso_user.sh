@@ -91,9 +91,9 @@ else
 		eval 'recv_run big 9100 $sizes_big 2900 1472 3000 && wraps_ok big'
 fi
 
-# 3: a slow consumer (2 ms per chunk): the NIC notifies batches
+# 3: a slow consumer (10 ms per chunk): the NIC notifies batches
 slow_ok() {
-	recv_run slow 9200 2097152 2000 64 4000 --slow 2000 || return 1
+	recv_run slow 9200 2097152 2000 64 4000 --slow 10000 || return 1
 	local n f
 	n=$(awk '/^notifications/ { print $2 }' "$RXB_TMP/slow")
 	f=$(awk '/^pipe/ { print $8 }' "$RXB_TMP/slow")
@@ -224,7 +224,7 @@ fi
 kill_ok() {
 	local s n
 	start hold "$T" hold rxb1 9800 16 65536 || return 1
-	send 9800 16 2000 1000 20000 &
+	send 9800 16 500 1000 8000 &
 	s=$!
 	rxb_sleep 0.5
 	kill -9 "$BG"
