@@ -42,6 +42,7 @@
  */
 #include <linux/capability.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -176,6 +177,26 @@ static void rxb_enso_uncharge(struct rxb_enso_uctx *u, unsigned long pages)
 	mutex_lock(&u->lock);
 	u->charged -= pages;
 	mutex_unlock(&u->lock);
+}
+
+/* Memory of 1 << @order pages for the file, charged.  An ERR_PTR() when
+ * over a bound or out of memory.
+ */
+static struct page *rxb_enso_get_mem(struct rxb_enso_uctx *u,
+				     unsigned int order)
+{
+	struct page *page;
+	int err;
+
+	err = rxb_enso_charge(u, 1UL << order);
+	if (err)
+		return ERR_PTR(err);
+	page = rxb_enso_alloc(order);
+	if (!page) {
+		rxb_enso_uncharge(u, 1UL << order);
+		return ERR_PTR(-ENOMEM);
+	}
+	return page;
 }
 
 /* Disable pipe @p on the NIC; RTNL held.  Returns false when the NIC did
@@ -340,14 +361,9 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 	if (u->attached)
 		return -EBUSY;
 	order = get_order((size_t)a.entries * sizeof(struct rxb_enso_notif));
-	err = rxb_enso_charge(u, 1UL << order);
-	if (err)
-		return err;
-	page = rxb_enso_alloc(order);
-	if (!page) {
-		rxb_enso_uncharge(u, 1UL << order);
-		return -ENOMEM;
-	}
+	page = rxb_enso_get_mem(u, order);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	rtnl_lock();
 	err = -ENODEV;
 	port = rxb_enso_port(a.ifindex);
@@ -425,14 +441,9 @@ static long rxb_enso_new_pipe(struct rxb_enso_uctx *u, void __user *arg)
 	    req.size > RXB_ENSO_PIPE_MAX)
 		return -EINVAL;
 	order = get_order(req.size);
-	err = rxb_enso_charge(u, 1UL << order);
-	if (err)
-		return err;
-	page = rxb_enso_alloc(order);
-	if (!page) {
-		rxb_enso_uncharge(u, 1UL << order);
-		return -ENOMEM;
-	}
+	page = rxb_enso_get_mem(u, order);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	rtnl_lock();
 	err = u->attached ? -ENODEV : -EINVAL;
 	if (!u->rx)

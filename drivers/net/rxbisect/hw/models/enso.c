@@ -289,6 +289,33 @@ static bool enso_notify(struct rxb_hw_model *m, unsigned int qi,
 	return true;
 }
 
+/* Write frame @f and its header into the pipe of @size bytes at bus
+ * address @addr, from flit @tail on (the space checked).
+ */
+static void enso_put_frame(struct rxb_hw_model *m, unsigned int qi,
+			   const struct rxb_frame *f, u64 addr, u32 size,
+			   u32 tail)
+{
+	struct rxb_enso_hdr hdr;
+	u32 csum = 0;
+	u8 flags;
+
+	flags = f->hash_flags;
+	flags |= rxb_hw_dma_write_ring(m, f, addr, size,
+				       tail * RXB_ENSO_FLIT + sizeof(hdr),
+				       &csum);
+	hdr = (struct rxb_enso_hdr) {
+		.len = cpu_to_le16(f->len),
+		.flags = flags,
+		.rss_hash = cpu_to_le32(f->hash),
+		.csum = cpu_to_le32(csum),
+	};
+	/* A flit never straddles the pipe's end: nor does the header. */
+	rxb_hw_dma_put(m, &hdr, sizeof(hdr), addr + tail * RXB_ENSO_FLIT);
+	/* The framing header is metadata on the bus, as a descriptor is. */
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
+}
+
 /* ---- user pipes ------------------------------------------------------ */
 
 static bool enso_uaddr_hit(const __be32 *k, const __be32 *a)
@@ -441,9 +468,7 @@ static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
 		    const struct rxb_frame *f)
 {
 	struct rxb_hw_qstats *st = rxb_hw_qstats(m, qi);
-	u32 need = rxb_enso_frame_flits(f->len), csum = 0;
-	struct rxb_enso_hdr hdr;
-	u8 flags;
+	u32 need = rxb_enso_frame_flits(f->len);
 
 	if (f->len > m->cfg.buf_len)
 		return -EMSGSIZE;
@@ -452,18 +477,7 @@ static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
 		rxb_stat_inc(&up->regs->drops);
 		return -ENOSPC;
 	}
-	flags = f->hash_flags;
-	flags |= rxb_hw_dma_write_ring(m, f, up->addr, up->size,
-				       up->tail * RXB_ENSO_FLIT + sizeof(hdr),
-				       &csum);
-	hdr = (struct rxb_enso_hdr) {
-		.len = cpu_to_le16(f->len),
-		.flags = flags,
-		.rss_hash = cpu_to_le32(f->hash),
-		.csum = cpu_to_le32(csum),
-	};
-	rxb_hw_dma_put(m, &hdr, sizeof(hdr), up->addr + up->tail * RXB_ENSO_FLIT);
-	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
+	enso_put_frame(m, qi, f, up->addr, up->size, up->tail);
 	up->tail = (up->tail + need) & up->mask;
 	WRITE_ONCE(up->regs->rx_tail, up->tail);
 	rxb_stat_inc(&up->regs->packets);
@@ -641,14 +655,12 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		   const struct rxb_frame *f)
 {
 	struct enso_hw_q *q = &to_enso_hw(m)->q[qi];
-	u32 mask = to_enso_hw(m)->flit_mask, need, head, csum = 0;
+	u32 mask = to_enso_hw(m)->flit_mask, need, head;
 	struct rxb_hw_qstats *st = rxb_hw_qstats(m, qi);
-	struct rxb_enso_hdr hdr;
 	struct enso_hw_pipe *p;
 	bool irq = false;
 	unsigned int pi;
 	int err = 0;
-	u8 flags;
 
 	spin_lock(&q->lock);
 	if (atomic_read(&to_enso_hw(m)->nupipes) && f->key && f->key->proto) {
@@ -671,22 +683,9 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		err = -ENOSPC;		/* the whole frame is dropped */
 		goto out;
 	}
-	flags = f->hash_flags;
-	flags |= rxb_hw_dma_write_ring(m, f, p->addr, m->cfg.enso_pipe_size,
-				       p->tail * RXB_ENSO_FLIT + sizeof(hdr),
-				       &csum);
-	hdr = (struct rxb_enso_hdr) {
-		.len = cpu_to_le16(f->len),
-		.flags = flags,
-		.rss_hash = cpu_to_le32(f->hash),
-		.csum = cpu_to_le32(csum),
-	};
+	enso_put_frame(m, qi, f, p->addr, m->cfg.enso_pipe_size, p->tail);
 	/* The stamp in the slot of the header's flit (RXB_TSTAMP). */
 	rxb_hw_tstamp_put(m, qi, p->ts, p->tail, f->ts);
-	/* A flit never straddles the pipe's end: nor does the header. */
-	rxb_hw_dma_put(m, &hdr, sizeof(hdr), p->addr + p->tail * RXB_ENSO_FLIT);
-	/* The framing header is metadata on the bus, as a descriptor is. */
-	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
 	p->tail = (p->tail + need) & mask;
 	WRITE_ONCE(p->regs->rx_tail, p->tail);
 	WRITE_ONCE(q->dbg->free, q->dbg->free - need);
