@@ -25,8 +25,9 @@
 #define RXB_ENSO_MMAP_NOTIF_REGS	0x0ULL
 #define RXB_ENSO_MMAP_NOTIF		0x100000ULL
 #define RXB_ENSO_MMAP_PIPE_REGS(id)	(0x200000ULL + (__u64)(id) * 0x1000)
+#define RXB_ENSO_MMAP_PIPE_STRIDE	0x400000ULL	/* twice 2 MiB */
 #define RXB_ENSO_MMAP_PIPE(id)		(0x100000000ULL + \
-					 (__u64)(id) * 0x400000)
+					 (__u64)(id) * RXB_ENSO_MMAP_PIPE_STRIDE)
 
 /**
  * struct rxb_enso_attach - RXB_ENSO_IOC_ATTACH.

@@ -338,7 +338,12 @@ static int cmd_hold(int argc, char **argv)
 	for (i = 0; i < np; i++) {
 		st[i] = (struct rxstate){ .port = port + i };
 		st[i].p = enso_rx_pipe_alloc(dev, size);
-		if (!st[i].p || bind_pipe(st[i].p, port + i))
+		if (!st[i].p) {
+			fprintf(stderr, "enso_tool: pipe of %lu bytes: %s\n",
+				size, strerror(errno));
+			return 1;
+		}
+		if (bind_pipe(st[i].p, port + i))
 			return 1;
 	}
 	printf("ready\n");

@@ -635,7 +635,7 @@ static int rxb_enso_mmap(struct file *file, struct vm_area_struct *vma)
 			err = rxb_enso_insert(vma, u->notif,
 					      1UL << u->notif_order, false);
 	} else if (off >= RXB_ENSO_MMAP_PIPE(0)) {
-		id = (off - RXB_ENSO_MMAP_PIPE(0)) / RXB_ENSO_MMAP_PIPE(1);
+		id = (off - RXB_ENSO_MMAP_PIPE(0)) / RXB_ENSO_MMAP_PIPE_STRIDE;
 		p = id < RXB_ENSO_FD_PIPES ? &u->pipe[id] : NULL;
 		if (p && p->page && off == RXB_ENSO_MMAP_PIPE(id) &&
 		    len == 2 * (unsigned long)p->size)

@@ -20,7 +20,7 @@ TOOLS=$RXB_DIR/../../../../tools/enso
 T=$TOOLS/enso_tool
 [ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] ||
 	ktap_skip_all "tools/enso not built (make module builds it)"
-ktap_set_plan 11
+ktap_set_plan 12
 
 rxb_load queues=2 ring_model=enso rx_ring_size=256 enso_pipe_kb=32 ||
 	rxb_bail "cannot load the module"
@@ -73,7 +73,7 @@ recv_run() {
 ktap_test_result "bad calls refused (attach, pipe, bind, free, mmap)" \
 	ip netns exec "$NS1" "$T" errors rxb1
 
-# 2: every pipe size, each wrapped twice or more (1472-byte payloads:
+# 2, 3: every pipe size, each wrapped twice or more (1472-byte payloads:
 # 1536 bytes in the pipe), prefetch on the small ones
 wraps_ok() {
 	awk '/^pipe/ { for (i = 1; i < NF; i++) if ($i == "wraps") w = $(i + 1);
@@ -91,7 +91,7 @@ else
 		eval 'recv_run big 9100 $sizes_big 2900 1472 3000 && wraps_ok big'
 fi
 
-# 3: a slow consumer (10 ms per chunk): the NIC notifies batches
+# 4: a slow consumer (10 ms per chunk): the NIC notifies batches
 slow_ok() {
 	recv_run slow 9200 2097152 2000 64 4000 --slow 10000 || return 1
 	local n f
@@ -107,7 +107,7 @@ else
 		slow_ok
 fi
 
-# 4: flows not bound reach the kernel; a bound one does not
+# 5: flows not bound reach the kernel; a bound one does not
 kernel_rx() {	# kernel_rx PORT N: datagrams a UDP socket on PORT gets
 	ip netns exec "$NS1" python3 -c '
 import socket, sys
@@ -146,7 +146,7 @@ steer_ok() {
 ktap_test_result "a flow bound to a pipe bypasses the kernel stack, other traffic reaches it" \
 	steer_ok
 
-# 5: two processes, each its own flows
+# 6: two processes, each its own flows
 two_ok() {
 	local a b rc=0
 	start procA "$T" recv rxb1 9400 4096,65536 500 --timeout 30 || return 1
@@ -167,7 +167,7 @@ else
 		two_ok
 fi
 
-# 6
+# 7
 bad_ok() {
 	start bad "$T" badwrite rxb1 9500 || return 1
 	send 9500 1 4 64 0
@@ -180,7 +180,7 @@ else
 		bad_ok
 fi
 
-# 7: enso_user_kb bounds what a context pins
+# 8: enso_user_kb bounds what a context pins
 bound_ok() {
 	local out rc
 	echo 64 > /sys/module/rxbisect/parameters/enso_user_kb || return 1
@@ -192,7 +192,7 @@ bound_ok() {
 }
 ktap_test_result "a pipe beyond enso_user_kb refused (ENOBUFS)" bound_ok
 
-# 8: the echo server
+# 9: the echo server
 echo_ok() {
 	local n
 	start echo "$TOOLS/enso_echo" -i rxb1 -p 9700 -n 2 -s 16 -c 200 -t 30 ||
@@ -220,7 +220,7 @@ else
 	ktap_test_result "echo server: every datagram answered" echo_ok
 fi
 
-# 9: kill -9 under traffic: everything freed, the flows back to the kernel
+# 10: kill -9 under traffic: everything freed, the flows back to the kernel
 kill_ok() {
 	local s n
 	start hold "$T" hold rxb1 9800 16 65536 || return 1
@@ -230,7 +230,8 @@ kill_ok() {
 	kill -9 "$BG"
 	wait "$BG" 2>/dev/null
 	wait $s
-	ip netns exec "$NS1" "$T" fill rxb1 || return 1
+	s=$(ip netns exec "$NS1" "$T" fill rxb1 2>&1) ||
+		{ ktap_print_msg "$s"; return 1; }
 	n=$(kernel_rx 9800 20)
 	ktap_print_msg "after the kill: a kernel socket on the held port got $n of 20"
 	[ "$n" = 20 ]
@@ -238,7 +239,7 @@ kill_ok() {
 ktap_test_result "kill -9 under traffic: every context and pipe free again, the flow back to the kernel" \
 	kill_ok
 
-# 10: the ring model changes under a process holding pipes
+# 11: the ring model changes under a process holding pipes
 switch_ok() {
 	local rc=0
 	start hold "$T" hold rxb1 9900 4 65536 || return 1
@@ -249,13 +250,13 @@ switch_ok() {
 	kill -9 "$BG"
 	wait "$BG" 2>/dev/null
 	echo enso > /sys/module/rxbisect/parameters/ring_model || rc=1
-	ip netns exec "$NS1" "$T" fill rxb1 >/dev/null || rc=1
+	ip netns exec "$NS1" "$T" fill rxb1 >/dev/null 2>&1 || rc=1
 	return $rc
 }
 ktap_test_result "ring model changed under a holding process: detached, freed at exit" \
 	switch_ok
 
-# 11
+# 12
 ktap_test_result "no kernel warning" rxb_kmsg_clean "$mark"
 
 ktap_finished
