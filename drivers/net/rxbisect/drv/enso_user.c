@@ -232,8 +232,8 @@ static void rxb_enso_pipe_free(struct rxb_enso_uctx *u,
 	if (!p->page)
 		return;
 	if (!rxb_enso_pipe_off(u, p)) {
-		atomic64_inc(&rxb_enso_leaks);
-		pr_warn_ratelimited("rxbisect: enso: the NIC did not disable a user pipe; its memory is kept\n");
+		pr_warn_ratelimited("rxbisect: enso: the NIC did not disable a user pipe; its memory is kept (%lld so far)\n",
+				    atomic64_inc_return(&rxb_enso_leaks));
 		return;
 	}
 	mutex_lock(&u->lock);
@@ -296,7 +296,8 @@ static int rxb_enso_release(struct inode *inode, struct file *file)
 		put_page(u->notif_regs);
 	if (kept) {
 		/* The NIC may still write: its memory stays allocated. */
-		atomic64_inc(&rxb_enso_leaks);
+		pr_warn_ratelimited("rxbisect: enso: the NIC did not disable a user ring; its memory is kept (%lld so far)\n",
+				    atomic64_inc_return(&rxb_enso_leaks));
 	} else if (u->notif) {
 		rxb_enso_free(u->notif, u->notif_order);
 		rxb_enso_uncharge(u, 1UL << u->notif_order);
@@ -398,7 +399,8 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 		err = rxb_enso_wait(&c->state, 0) ? -ETIMEDOUT : -EIO;
 		if (err == -ETIMEDOUT) {
 			/* Not answered: the memory stays the NIC's. */
-			atomic64_inc(&rxb_enso_leaks);
+			pr_warn_ratelimited("rxbisect: enso: the NIC did not answer; a user ring's memory is kept (%lld so far)\n",
+					    atomic64_inc_return(&rxb_enso_leaks));
 			page = NULL;
 		}
 		goto err;
@@ -690,17 +692,6 @@ void rxb_enso_user_detach(struct rxb_rx *rx)
 			u->pipe[i].bound = false;
 		}
 	}
-}
-
-/**
- * rxb_enso_user_leaks() - user memory kept because the NIC did not answer
- *	a disable in time.
- *
- * Return: the count since load.
- */
-u64 rxb_enso_user_leaks(void)
-{
-	return atomic64_read(&rxb_enso_leaks);
 }
 
 /**

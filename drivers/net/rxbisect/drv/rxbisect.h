@@ -718,7 +718,6 @@ void rxb_rx_destroy(struct rxb_rx *rx);
 int rxb_enso_user_init(void);
 void rxb_enso_user_exit(void);
 void rxb_enso_user_detach(struct rxb_rx *rx);
-u64 rxb_enso_user_leaks(void);
 void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 		       struct rxb_qxstats *x);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);
