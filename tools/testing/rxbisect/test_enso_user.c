@@ -384,7 +384,8 @@ static void test_full(const void *arg __always_unused)
 		send_to(&t, 0, PORT0, seq[0]++, 150);
 	EXPECT_EQ(p[0]->regs->packets, 21);
 	EXPECT_EQ(p[0]->regs->drops, 9);
-	EXPECT_EQ(ring_full_drops(&t), 9);
+	/* The pipe's drops, not the queue's (the kernel's counters). */
+	EXPECT_EQ(ring_full_drops(&t), 0);
 	/* Reactive: the first frame's notification, the rest once the NIC
 	 * sees Head_SW.
 	 */

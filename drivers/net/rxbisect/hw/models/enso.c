@@ -66,8 +66,9 @@
  * the last read is a write (Fig. 5's onRxUpdate for Head_SW and the
  * prefetch counter), a value it cannot take is refused and counted.  A
  * user ring's lock serialises its pipes' managers (frames, scans, enable
- * and disable); a frame's queue lock is taken first, for the queue's
- * statistics.  No interrupt: applications poll.
+ * and disable), whatever queue a frame came on.  A user pipe's frames and
+ * drops count in its registers, not in the queue's statistics (the
+ * kernel's).  No interrupt: applications poll.
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
@@ -460,14 +461,13 @@ static void enso_timer(struct rxb_hw_model *m)
 		rxb_hw_arm_timer(m, RXB_ENSO_USCAN_NS);
 }
 
-/* Write frame @f into user pipe @up, under the queue's and the ring's
- * locks.  Returns 0 or the drop cause.
+/* Write frame @f into user pipe @up, under its ring's lock.  Returns 0
+ * or the drop cause.
  */
 static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
 		    struct enso_hw_uctx *uc, struct enso_hw_upipe *up,
 		    const struct rxb_frame *f)
 {
-	struct rxb_hw_qstats *st = rxb_hw_qstats(m, qi);
 	u32 need = rxb_enso_frame_flits(f->len);
 
 	if (f->len > m->cfg.buf_len)
@@ -482,8 +482,6 @@ static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
 	WRITE_ONCE(up->regs->rx_tail, up->tail);
 	rxb_stat_inc(&up->regs->packets);
 	rxb_stat_add(&up->regs->bytes, f->len);
-	rxb_stat_inc(&st->hw_packets);
-	rxb_stat_add(&st->hw_bytes, f->len);
 	if (!up->status) {
 		enso_unotify(m, qi, uc, up);
 		up->status = 1;
@@ -491,8 +489,9 @@ static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
 	return 0;
 }
 
-/* The NIC's flow table for user pipes, under queue @qi's lock: write @f
- * into the user pipe whose key takes it.  Returns -ENOENT when none does.
+/* The NIC's flow table for user pipes: write @f, which came on queue
+ * @qi, into the user pipe whose key takes it.  Returns -ENOENT when none
+ * does.
  */
 static int enso_user_rx(struct rxb_hw_model *m, unsigned int qi,
 			const struct rxb_frame *f)
@@ -662,13 +661,16 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 	unsigned int pi;
 	int err = 0;
 
-	spin_lock(&q->lock);
+	/* A user pipe's frame is the application's, not the queue's: its
+	 * pipe's registers count it, and its drops.
+	 */
 	if (atomic_read(&to_enso_hw(m)->nupipes) && f->key && f->key->proto) {
 		err = enso_user_rx(m, qi, f);
 		if (err != -ENOENT)
-			goto out;
+			return err;
 		err = 0;
 	}
+	spin_lock(&q->lock);
 	pi = enso_pipe_of(m, qi, q, f);
 	p = &q->pipe[pi];
 	if (f->len > m->cfg.buf_len) {
