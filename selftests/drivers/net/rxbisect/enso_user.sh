@@ -181,7 +181,7 @@ else
 		bad_ok
 fi
 
-# 8: enso_user_kb bounds what a context pins
+# 8: enso_user_kb bounds what a context pins; RLIMIT_MEMLOCK too
 bound_ok() {
 	local out rc
 	echo 64 > /sys/module/rxbisect/parameters/enso_user_kb || return 1
@@ -189,9 +189,22 @@ bound_ok() {
 	rc=$?
 	echo 16384 > /sys/module/rxbisect/parameters/enso_user_kb
 	ktap_print_msg "2 MiB pipe under enso_user_kb=64: $out"
-	[ $rc = 1 ] && [[ $out == *"No buffer space"* ]]
+	[ $rc = 1 ] && [[ $out == *"No buffer space"* ]] || return 1
+	# charged to the process: RLIMIT_MEMLOCK of 64 KiB, no CAP_IPC_LOCK
+	out=$(ip netns exec "$NS1" prlimit --memlock=65536:65536 \
+		setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		"$T" recv rxb1 9601 131072 1 --timeout 1 2>&1)
+	rc=$?
+	ktap_print_msg "128 KiB pipe under RLIMIT_MEMLOCK 64 KiB: $out"
+	[ $rc = 1 ] && [[ $out == *"Cannot allocate memory"* ]] || return 1
+	out=$(ip netns exec "$NS1" prlimit --memlock=262144:262144 \
+		setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		"$T" recv rxb1 9601 131072 1 --timeout 1 2>&1)
+	ktap_print_msg "the same under 256 KiB: $(head -n1 <<<"$out")"
+	[[ $out == ready* ]]
 }
-ktap_test_result "a pipe beyond enso_user_kb refused (ENOBUFS)" bound_ok
+ktap_test_result "pinned memory bounded by enso_user_kb (ENOBUFS) and charged to RLIMIT_MEMLOCK (ENOMEM)" \
+	bound_ok
 
 # 9: the echo server
 echo_ok() {
