@@ -100,6 +100,7 @@ module: $(VM_KERNEL_DEPS) ## rxbisect.ko for KERNEL (default 6.1): a C compiler 
 	@test -f $(KDIR)/Makefile || { echo "no kernel build dir at KDIR=$(KDIR): run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 	@$(MAKE) -s -C selftests/drivers/net/rxbisect/progs BPF_OPTIONAL=1
+	@$(MAKE) -s -C tools/enso
 
 # The selftests' BPF programs (xdp.sh, af_xdp.sh) and AF_XDP client, built on
 # the host: the VM only runs.  Here a missing clang or libbpf is an error.

@@ -625,10 +625,12 @@ stage_vm() {
 # the module's load and parameter conventions, the kTLS offload (the
 # kernel's tls_device differs between releases: its skb test, its skb mark;
 # tls_kselftest.sh, the kernel's own tls tests over it),
-# and tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh).
+# tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh),
+# Ensō's user pipes (the vma flags' interface changed in 6.3: mmap and
+# teardown, enso_user.sh).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
 queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh
-ethtool_knobs.sh tls_kselftest.sh"
+ethtool_knobs.sh tls_kselftest.sh enso_user.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29 at
@@ -655,7 +657,7 @@ stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
 ethtool_knobs.sh 15 ethtool_knobs.sh:kdep 21
 working_set.sh 60 tls_kselftest.sh 130 tls_kselftest.sh:kdep 130
 shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
-privilege.sh 4"
+privilege.sh 4 enso_user.sh 50 enso_user.sh:kdep 20"
 
 # A kernel other than the first starts its VM once its module is built
 # (other_kernel_build, W=1 C=1): about this many seconds after the first

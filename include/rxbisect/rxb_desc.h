@@ -1074,6 +1074,206 @@ rxb_enso_pipe_regs(const struct rxb_bar *bar, u32 pipes, unsigned int q,
 }
 
 /*
+ * Ensō user pipes (section 4.1.2, "the kernel can map a queue's registers
+ * into the application that owns it"): beyond the kernel's pipes, the NIC
+ * of an Ensō context holds RXB_ENSO_UCTX notification rings and
+ * RXB_ENSO_UPIPES pipes that the driver lends to applications
+ * (drv/enso_user.c).  Pages from rxb_enso_user_page(bar, pipes, nqueues)
+ * on, in this order:
+ *  - RXB_ENSO_UCTX pages, one per user notification ring, with struct
+ *    rxb_enso_unotif_regs at offset 0;
+ *  - RXB_ENSO_UPIPES pages, one per user pipe, with struct
+ *    rxb_enso_upipe_regs at offset 0;
+ *  - RXB_ENSO_UCFG_PAGES configuration pages the driver alone writes:
+ *    struct rxb_enso_upipe_cfg[RXB_ENSO_UPIPES], then struct
+ *    rxb_enso_uctx_cfg[RXB_ENSO_UCTX].
+ * The driver maps a ring's and its pipes' pages (the first two kinds) into
+ * the owning process, never a configuration page: what the process can
+ * write is its Head_SW, its NotificationHead_SW and a prefetch counter.
+ *
+ * The process's stores reach no address decoder (rxb_bar_global marks
+ * only the driver's writes): the NIC scans the registers of its enabled
+ * user rings and pipes itself, in its own context: before it writes a
+ * frame into a user pipe, and from its timer every RXB_ENSO_USCAN_NS while
+ * any user ring is enabled.  A register whose value changed since the NIC
+ * last read it is a write; a write of @rx_head or @prefetch is Figure 5's
+ * onRxUpdate.  A value the NIC cannot take is not applied and counts in
+ * the register block's @bad_writes: a Head_SW that is not a flit of the
+ * pipe or lies beyond Tail_NIC (not in (Head_SW, Tail_NIC] as the NIC last
+ * read it), a NotificationHead_SW beyond the entries the NIC wrote or
+ * behind the last one it read.
+ *
+ * Enable and disable go through the configuration page (driver writes,
+ * rxb_reg_write(), served by the doorbell service): the NIC latches a
+ * ring's or pipe's configuration when @ctl turns 1 and answers in @state;
+ * once @state reads 0 after @ctl turned 0 the NIC writes the ring or pipe
+ * no more (the driver frees it then).  A user pipe takes the frames of
+ * the flow its key matches (the NIC's flow table, as Ensō binds 5-tuples)
+ * on whatever queue RSS or an ntuple rule chose, before the kernel's
+ * pipes; no stamps.  A user notification's @pipe is the pipe's @tag.
+ */
+#define RXB_ENSO_UCTX		8	/* user notification rings per port */
+#define RXB_ENSO_UPIPES		64	/* user pipes per port */
+#define RXB_ENSO_UCFG_PAGES	3	/* configuration pages */
+#define RXB_ENSO_USER_PAGES	(RXB_ENSO_UCTX + RXB_ENSO_UPIPES + \
+				 RXB_ENSO_UCFG_PAGES)
+#define RXB_ENSO_USCAN_NS	50000	/* the NIC's scan of user registers */
+
+/**
+ * struct rxb_enso_unotif_regs - Ensō: a user notification ring's registers
+ * (mapped into the owning process).
+ */
+struct rxb_enso_unotif_regs {
+	/** @head: [0] NotificationHead_SW: entries consumed, free-running. */
+	u32 head;
+	/** @tail: [4] Entries the NIC wrote, free-running; NIC, debug. */
+	u32 tail;
+	/** @notifs: [8] Notifications written (NIC). */
+	u64 notifs;
+	/** @drops: [16] Notifications dropped, ring full (NIC). */
+	u64 drops;
+	/** @bad_writes: [24] @head values refused (NIC). */
+	u64 bad_writes;
+};
+
+/**
+ * struct rxb_enso_upipe_regs - Ensō: a user pipe's registers (mapped into
+ * the owning process).
+ */
+struct rxb_enso_upipe_regs {
+	/** @rx_tail: [0] Tail_NIC, flits; NIC, debug. */
+	u32 rx_tail;
+	/** @rx_head: [4] Head_SW, flits; the process writes it. */
+	u32 rx_head;
+	/** @prefetch: [8] Any new value asks for a notification now. */
+	u32 prefetch;
+	/** @reserved: [12] Zero. */
+	u32 reserved;
+	/** @packets: [16] Frames written (NIC). */
+	u64 packets;
+	/** @bytes: [24] Their bytes (NIC). */
+	u64 bytes;
+	/** @drops: [32] Frames dropped, pipe full (NIC). */
+	u64 drops;
+	/** @bad_writes: [40] @rx_head values refused (NIC). */
+	u64 bad_writes;
+};
+
+/**
+ * struct rxb_enso_ukey - Ensō: the flow a user pipe takes (the NIC's flow
+ * table entry): fields equal to the frame's, a zero field matches any.
+ */
+struct rxb_enso_ukey {
+	/** @src: [0] Source address (IPv4: @src[0]). */
+	__be32 src[4];
+	/** @dst: [16] Destination address. */
+	__be32 dst[4];
+	/** @sport: [32] TCP/UDP source port. */
+	__be16 sport;
+	/** @dport: [34] Destination port; nonzero. */
+	__be16 dport;
+	/** @family: [36] 4 or 6. */
+	u8 family;
+	/** @proto: [37] IPPROTO_TCP or IPPROTO_UDP. */
+	u8 proto;
+	/** @pad: [38] Zero. */
+	u8 pad[2];
+};
+
+static_assert(sizeof(struct rxb_enso_ukey) == 40);
+
+/**
+ * struct rxb_enso_upipe_cfg - Ensō: a user pipe's configuration (driver
+ * only), read by the NIC when @ctl turns 1.
+ */
+struct rxb_enso_upipe_cfg {
+	/** @ctl: [0] 1: enabled; 0: disabled (driver). */
+	u32 ctl;
+	/** @state: [4] The NIC's answer: @ctl as it last served it. */
+	u32 state;
+	/** @mem: [8] Bus address of the pipe, physically contiguous. */
+	struct rxb_base_reg mem;
+	/** @size: [16] Bytes, a power of two in 4 KiB..2 MiB. */
+	u32 size;
+	/** @uctx: [20] Its notification ring, below RXB_ENSO_UCTX. */
+	u32 uctx;
+	/** @tag: [24] The pipe id its notifications carry. */
+	u32 tag;
+	/** @reserved: [28] Zero. */
+	u32 reserved;
+	/** @key: [32] The flow it takes. */
+	struct rxb_enso_ukey key;
+};
+
+static_assert(sizeof(struct rxb_enso_upipe_cfg) == 72);
+
+/**
+ * struct rxb_enso_uctx_cfg - Ensō: a user notification ring's
+ * configuration (driver only), read by the NIC when @ctl turns 1.
+ */
+struct rxb_enso_uctx_cfg {
+	/** @ctl: [0] 1: enabled; 0: disabled (driver). */
+	u32 ctl;
+	/** @state: [4] The NIC's answer: @ctl as it last served it. */
+	u32 state;
+	/** @base: [8] Bus address of the ring (struct rxb_enso_notif). */
+	struct rxb_base_reg base;
+	/** @size: [16] Entries, a power of two. */
+	u32 size;
+	/** @reserved: [20] Zero. */
+	u32 reserved;
+};
+
+/**
+ * rxb_enso_user_page() - Ensō: the first page of the user rings and pipes.
+ * @bar: the model's view of the register space.
+ * @pipes: the kernel's pipes per queue (enso_pipes).
+ * @nqueues: queues.
+ *
+ * Return: the page index, in @bar.
+ */
+static inline u32 rxb_enso_user_page(const struct rxb_bar *bar, u32 pipes,
+				     u32 nqueues)
+{
+	return bar->xpage + nqueues * pipes;
+}
+
+/**
+ * rxb_enso_upipe_cfgs() - Ensō: the user pipes' configuration array.
+ * @bar: the model's view of the register space.
+ * @pipes: the kernel's pipes per queue.
+ * @nqueues: queues.
+ *
+ * Return: RXB_ENSO_UPIPES entries, then the RXB_ENSO_UCTX rings' (struct
+ * rxb_enso_uctx_cfg, at rxb_enso_uctx_cfgs()).
+ */
+static inline struct rxb_enso_upipe_cfg *
+rxb_enso_upipe_cfgs(const struct rxb_bar *bar, u32 pipes, u32 nqueues)
+{
+	return rxb_bar_page(bar, rxb_enso_user_page(bar, pipes, nqueues) +
+			    RXB_ENSO_UCTX + RXB_ENSO_UPIPES);
+}
+
+/**
+ * rxb_enso_uctx_cfgs() - Ensō: the user rings' configuration array.
+ * @bar: the model's view of the register space.
+ * @pipes: the kernel's pipes per queue.
+ * @nqueues: queues.
+ *
+ * Return: RXB_ENSO_UCTX entries.
+ */
+static inline struct rxb_enso_uctx_cfg *
+rxb_enso_uctx_cfgs(const struct rxb_bar *bar, u32 pipes, u32 nqueues)
+{
+	return (void *)(rxb_enso_upipe_cfgs(bar, pipes, nqueues) +
+			RXB_ENSO_UPIPES);
+}
+
+static_assert(RXB_ENSO_UPIPES * sizeof(struct rxb_enso_upipe_cfg) +
+	      RXB_ENSO_UCTX * sizeof(struct rxb_enso_uctx_cfg) <=
+	      RXB_ENSO_UCFG_PAGES * RXB_BAR_PAGE);
+
+/*
  * CEIO (hw/models/ceio.c, drv/models/ceio.c; Liu et al., SIGCOMM '25,
  * sections 3-4).  Per queue, privRing's Rx ring and completion ring (the
  * fast path: struct rxb_ceio_qregs.fast, struct rxb_rxq_regs), and for the

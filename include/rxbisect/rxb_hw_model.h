@@ -36,6 +36,30 @@ struct rxb_layout;
 struct rxb_nicmem;
 
 /**
+ * struct rxb_nic_tuple - what the parser extracts from a frame: the flow
+ * key of the flow table and of the ntuple rules, the input of RSS.
+ * @src: source address (IPv4: @src[0]).
+ * @dst: destination address (IPv4: @dst[0]).
+ * @sport: TCP/UDP source port (0 unless @proto).
+ * @dport: TCP/UDP destination port (0 unless @proto).
+ * @family: 4 or 6 for IP frames, 0 otherwise.
+ * @proto: IPPROTO_TCP or IPPROTO_UDP when the ports were parsed (not an
+ *	IPv4 fragment, header complete), 0 otherwise.
+ * @pad: zero.
+ *
+ * Zeroed first and filled field by field, so memcmp() compares keys.
+ */
+struct rxb_nic_tuple {
+	__be32 src[4];
+	__be32 dst[4];
+	__be16 sport;
+	__be16 dport;
+	u8 family;
+	u8 proto;
+	u8 pad[2];
+};
+
+/**
  * struct rxb_frame - a frame arriving at the emulated NIC.
  * @data: opaque handle passed back to rxb_hw_ops.dma_write.
  * @len: frame length in bytes, from the Ethernet header on.
@@ -51,6 +75,8 @@ struct rxb_nicmem;
  *	receive context: a new model instance starts with an empty one.
  * @flow_new: this frame's flow was learned by this frame.
  * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ * @key: the parser's flow key of the frame, or NULL where the environment
+ *	has none (the userspace tests).
  * @ts: the NIC clock's time when the frame arrived (nanoseconds), taken
  *	before any ring work while the port's receive-stamp register is set;
  *	0 when it is not (no stamp).  The model writes it into the stamp
@@ -59,6 +85,7 @@ struct rxb_nicmem;
  */
 struct rxb_frame {
 	const void *data;
+	const struct rxb_nic_tuple *key;
 	unsigned int len;
 	u64 ts;
 	u32 hash;

@@ -120,6 +120,17 @@ static inline void rxb_skb_set_decrypted(struct sk_buff *skb, bool on)
 #include <net/gso.h>
 #endif
 
+/* 6.3: vma flags through vm_flags_set(); before, written directly (mmap
+ * lock held).
+ */
+#ifndef HAVE_VM_FLAGS_SET
+#include <linux/mm.h>
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
 /* 6.4: bus attribute callbacks take a const struct bus_type. */
 #ifdef HAVE_BUS_ATTR_CONST
 #define rxb_bus_type_t	const struct bus_type

@@ -101,6 +101,16 @@ int rxb_probe(struct sk_buff *skb)
 #include <net/gso.h>
 #endif
 
+/* 6.3: vma flags are changed through vm_flags_set(). */
+#ifdef HAVE_VM_FLAGS_SET
+#include <linux/mm.h>
+void rxb_probe_vm_flags(struct vm_area_struct *vma);
+void rxb_probe_vm_flags(struct vm_area_struct *vma)
+{
+	vm_flags_set(vma, VM_DONTCOPY);
+}
+#endif
+
 /* 6.4: bus_type callbacks take a const struct bus_type. */
 #ifdef HAVE_BUS_ATTR_CONST
 #include <linux/device.h>

@@ -242,13 +242,18 @@ static int __init rxb_module_init(void)
 	rxb_ready = true;
 	rtnl_unlock();
 	rxb_devlink_init();
+	err = rxb_enso_user_init();
+	if (err)
+		goto err_link;
 	err = rxb_bus_init(pairs);
 	if (err) {
 		pr_err("rxbisect: cannot create the devices: %d\n", err);
-		goto err_link;
+		goto err_enso;
 	}
 	return 0;
 
+err_enso:
+	rxb_enso_user_exit();
 err_link:
 	rtnl_link_unregister(&rxb_link_ops);
 err_lower:
@@ -261,6 +266,7 @@ err_debugfs:
 static void __exit rxb_module_exit(void)
 {
 	rxb_bus_exit();
+	rxb_enso_user_exit();
 	/* Deletes every other port, in every namespace. */
 	rtnl_link_unregister(&rxb_link_ops);
 	rxb_lower_exit();

@@ -830,6 +830,8 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	/* Packets parked for the NIC's fetches: the NIC runs no more. */
 	for (q = 0; q < rx->nqueues; q++)
 		rxb_hds_flush(&rx->rxq[q]);
+	/* Ensō's user pipes: the NIC writes them no more either. */
+	rxb_enso_user_detach(rx);
 	if (rx->model)
 		rxb_model_destroy(rx->model);
 	for (q = 0; q < rx->nqueues; q++) {

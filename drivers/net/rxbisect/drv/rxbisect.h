@@ -713,6 +713,11 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg);
 void rxb_rx_start(struct rxb_port *port, struct rxb_rx *rx);
 void rxb_rx_stop(struct rxb_port *port);
 void rxb_rx_destroy(struct rxb_rx *rx);
+
+/* enso_user.c */
+int rxb_enso_user_init(void);
+void rxb_enso_user_exit(void);
+void rxb_enso_user_detach(struct rxb_rx *rx);
 void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 		       struct rxb_qxstats *x);
 int rxb_queue_cpu(const struct rxb_port *port, unsigned int q);

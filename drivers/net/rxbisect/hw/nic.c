@@ -835,6 +835,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 		return;
 	}
 	f->data = skb;
+	f->key = &t;
 	f->len = skb->len;
 	f->ts = ktime_to_ns(skb->tstamp);
 	f->hash = rxb_rss_hash(nic->rss_key, &t, &f->hash_flags);

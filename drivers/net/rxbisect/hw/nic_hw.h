@@ -85,30 +85,6 @@ struct rxb_engine {
 };
 
 /**
- * struct rxb_nic_tuple - what the parser extracts from a frame: the flow
- * key of the flow table and of the ntuple rules, the input of RSS.
- * @src: source address (IPv4: @src[0]).
- * @dst: destination address (IPv4: @dst[0]).
- * @sport: TCP/UDP source port (0 unless @proto).
- * @dport: TCP/UDP destination port (0 unless @proto).
- * @family: 4 or 6 for IP frames, 0 otherwise.
- * @proto: IPPROTO_TCP or IPPROTO_UDP when the ports were parsed (not an
- *	IPv4 fragment, header complete), 0 otherwise.
- * @pad: zero.
- *
- * Zeroed first and filled field by field, so memcmp() compares keys.
- */
-struct rxb_nic_tuple {
-	__be32 src[4];
-	__be32 dst[4];
-	__be16 sport;
-	__be16 dport;
-	u8 family;
-	u8 proto;
-	u8 pad[2];
-};
-
-/**
  * struct rxb_nic_l4 - where a TCP or UDP frame's parts are
  *	(rxb_nic_parse_l4()), as byte offsets in the frame.
  * @family: 4 or 6.

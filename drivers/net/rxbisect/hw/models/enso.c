@@ -56,11 +56,25 @@
  *  - Chaotic Ensō (section 7.2.3, cfg->enso_chaotic, for benchmarks
  *    only): a gap after each frame, rxb_enso_gap(), which both halves
  *    compute, so neither keeps state.
+ *
+ * User pipes (rxb_desc.h, "Ensō user pipes"): rings and pipes the driver
+ * lends to applications, whose register pages the applications write
+ * with plain stores no address decoder sees.  The NIC reads those
+ * registers itself, in its own context: a user pipe's before each frame
+ * it writes there, and every user ring's and pipe's from its timer, every
+ * RXB_ENSO_USCAN_NS while a user ring is enabled; a value changed since
+ * the last read is a write (Fig. 5's onRxUpdate for Head_SW and the
+ * prefetch counter), a value it cannot take is refused and counted.  A
+ * user ring's lock serialises its pipes' managers (frames, scans, enable
+ * and disable), whatever queue a frame came on.  A user pipe's frames and
+ * drops count in its registers, not in the queue's statistics (the
+ * kernel's).  No interrupt: applications poll.
  */
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -96,9 +110,47 @@ struct enso_hw_q {
 	u32 nhead;		/* notification head at the last service */
 } ____cacheline_aligned;
 
+/* A user pipe's manager; its ring's lock protects it. */
+struct enso_hw_upipe {
+	struct rxb_enso_upipe_regs *regs;	/* the application's page */
+	struct rxb_enso_upipe_cfg *cfg;
+	struct rxb_enso_ukey key;	/* latched at enable */
+	u64 addr;
+	u32 size;		/* bytes */
+	u32 mask;		/* flits - 1 */
+	u32 tail;		/* Tail_NIC */
+	u32 head;		/* Head_SW, as last accepted */
+	u32 raw_head;		/* rx_head as last read */
+	u32 raw_pf;		/* prefetch as last read */
+	u32 tag;
+	u32 uctx;
+	u8 status;		/* Figure 5's status bit */
+	u8 missed;		/* a notification was dropped */
+	u8 on;			/* enabled: read without the lock first */
+};
+
+/* A user notification ring's manager. */
+struct enso_hw_uctx {
+	spinlock_t lock;	/* the ring and its pipes */
+	struct rxb_enso_unotif_regs *regs;
+	struct rxb_enso_uctx_cfg *cfg;
+	struct rxb_enso_notif *notif;
+	u32 size;		/* entries */
+	u32 tail;		/* entries written, free-running */
+	u32 head;		/* NotificationHead_SW, as last accepted */
+	u32 raw;		/* head as last read */
+	u8 on;
+};
+
 struct enso_hw {
 	struct rxb_hw_model m;
 	struct enso_hw_q *q;
+	struct enso_hw_upipe up[RXB_ENSO_UPIPES];
+	struct enso_hw_uctx uc[RXB_ENSO_UCTX];
+	spinlock_t ucfg_lock;	/* the configuration pages' service */
+	atomic_t nupipes;	/* user pipes enabled */
+	atomic_t nuctx;		/* user rings enabled */
+	u32 upage;		/* first user page */
 	u32 flit_mask;		/* flits per pipe - 1 (head, tail wrap) */
 	/* Per flow table entry its pipe, ENSO_BIND(qi, pi), or
 	 * RXB_FLOW_NONE; NULL without a flow table (flow_table_size 0).
@@ -238,19 +290,386 @@ static bool enso_notify(struct rxb_hw_model *m, unsigned int qi,
 	return true;
 }
 
+/* Write frame @f and its header into the pipe of @size bytes at bus
+ * address @addr, from flit @tail on (the space checked).
+ */
+static void enso_put_frame(struct rxb_hw_model *m, unsigned int qi,
+			   const struct rxb_frame *f, u64 addr, u32 size,
+			   u32 tail)
+{
+	struct rxb_enso_hdr hdr;
+	u32 csum = 0;
+	u8 flags;
+
+	flags = f->hash_flags;
+	flags |= rxb_hw_dma_write_ring(m, f, addr, size,
+				       tail * RXB_ENSO_FLIT + sizeof(hdr),
+				       &csum);
+	hdr = (struct rxb_enso_hdr) {
+		.len = cpu_to_le16(f->len),
+		.flags = flags,
+		.rss_hash = cpu_to_le32(f->hash),
+		.csum = cpu_to_le32(csum),
+	};
+	/* A flit never straddles the pipe's end: nor does the header. */
+	rxb_hw_dma_put(m, &hdr, sizeof(hdr), addr + tail * RXB_ENSO_FLIT);
+	/* The framing header is metadata on the bus, as a descriptor is. */
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
+}
+
+/* ---- user pipes ------------------------------------------------------ */
+
+static bool enso_uaddr_hit(const __be32 *k, const __be32 *a)
+{
+	if (!(k[0] | k[1] | k[2] | k[3]))
+		return true;
+	return !memcmp(k, a, 4 * sizeof(*k));
+}
+
+/* Does the key of a user pipe take the frame of flow key @t? */
+static bool enso_ukey_hit(const struct rxb_enso_ukey *k,
+			  const struct rxb_nic_tuple *t)
+{
+	return k->proto == t->proto && k->family == t->family &&
+	       k->dport == t->dport && (!k->sport || k->sport == t->sport) &&
+	       enso_uaddr_hit(k->src, t->src) && enso_uaddr_hit(k->dst, t->dst);
+}
+
+/* Read user ring @uc's NotificationHead_SW, under its lock.  Returns true
+ * when it moved: entries were freed.
+ */
+static bool enso_uscan_ctx(struct enso_hw_uctx *uc)
+{
+	/* Acquire: pairs with the application's release store: it cleared
+	 * the signals of the entries it gives back.
+	 */
+	u32 h = smp_load_acquire(&uc->regs->head);
+	bool moved;
+
+	if (h == uc->raw)
+		return false;
+	uc->raw = h;
+	if (h - uc->head > uc->tail - uc->head) {
+		rxb_stat_inc(&uc->regs->bad_writes);
+		return false;
+	}
+	moved = h != uc->head;
+	uc->head = h;
+	return moved;
+}
+
+/* Notify user pipe @up's Tail_NIC into its ring @uc, under @uc's lock;
+ * @qi: the queue whose counters the bytes go to.
+ */
+static void enso_unotify(struct rxb_hw_model *m, unsigned int qi,
+			 struct enso_hw_uctx *uc, struct enso_hw_upipe *up)
+{
+	struct rxb_enso_notif *n;
+
+	if (uc->on && uc->tail - uc->head >= uc->size)
+		enso_uscan_ctx(uc);
+	if (!uc->on || uc->tail - uc->head >= uc->size) {
+		rxb_stat_inc(&uc->regs->drops);
+		up->missed = 1;
+		return;
+	}
+	n = &uc->notif[uc->tail & (uc->size - 1)];
+	n->pipe = cpu_to_le64(up->tag);
+	n->tail = cpu_to_le64(up->tail);
+	/* Release: the frames and the fields before the signal.  Pairs
+	 * with the application's acquire of the signal.
+	 */
+	smp_store_release(&n->signal, 1);
+	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(*n));
+	up->missed = 0;
+	uc->tail++;
+	WRITE_ONCE(uc->regs->tail, uc->tail);
+	rxb_stat_inc(&uc->regs->notifs);
+}
+
+/* Read user pipe @up's registers, under its ring's lock: Figure 5's
+ * onRxUpdate on a write of Head_SW or of the prefetch counter.
+ */
+static void enso_uscan_pipe(struct rxb_hw_model *m, unsigned int qi,
+			    struct enso_hw_uctx *uc, struct enso_hw_upipe *up)
+{
+	/* Acquire: the application is done with the flits below. */
+	u32 h = smp_load_acquire(&up->regs->rx_head);
+	u32 pf = READ_ONCE(up->regs->prefetch);
+	bool ev = false;
+
+	if (h != up->raw_head) {
+		up->raw_head = h;
+		if (h > up->mask || ((h - up->head) & up->mask) >
+				    ((up->tail - up->head) & up->mask)) {
+			rxb_stat_inc(&up->regs->bad_writes);
+		} else {
+			up->head = h;
+			ev = true;
+		}
+	}
+	if (pf != up->raw_pf) {
+		up->raw_pf = pf;
+		ev = true;
+	}
+	if (!ev)
+		return;
+	if (up->head == up->tail) {
+		up->status = 0;
+		up->missed = 0;
+	} else {
+		enso_unotify(m, qi, uc, up);
+		up->status = 1;
+	}
+}
+
+/* Scan user ring @ui and its pipes (the NIC's timer). */
+static void enso_uscan(struct rxb_hw_model *m, unsigned int ui)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	struct enso_hw_uctx *uc = &e->uc[ui];
+	int i;
+
+	spin_lock(&uc->lock);
+	if (!uc->on)
+		goto out;
+	enso_uscan_ctx(uc);
+	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
+		struct enso_hw_upipe *up = &e->up[i];
+
+		if (!up->on || up->uctx != ui)
+			continue;
+		enso_uscan_pipe(m, 0, uc, up);
+		/* A dropped notification, once the ring has room. */
+		if (up->missed && up->status &&
+		    uc->tail - uc->head < uc->size)
+			enso_unotify(m, 0, uc, up);
+	}
+out:
+	spin_unlock(&uc->lock);
+}
+
+static void enso_timer(struct rxb_hw_model *m)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	unsigned int ui;
+
+	for (ui = 0; ui < RXB_ENSO_UCTX; ui++)
+		if (READ_ONCE(e->uc[ui].on))
+			enso_uscan(m, ui);
+	if (atomic_read(&e->nuctx))
+		rxb_hw_arm_timer(m, RXB_ENSO_USCAN_NS);
+}
+
+/* Write frame @f into user pipe @up, under its ring's lock.  Returns 0
+ * or the drop cause.
+ */
+static int enso_urx(struct rxb_hw_model *m, unsigned int qi,
+		    struct enso_hw_uctx *uc, struct enso_hw_upipe *up,
+		    const struct rxb_frame *f)
+{
+	u32 need = rxb_enso_frame_flits(f->len);
+
+	if (f->len > m->cfg.buf_len)
+		return -EMSGSIZE;
+	enso_uscan_pipe(m, qi, uc, up);
+	if (need > ((up->head - up->tail - 1) & up->mask)) {
+		rxb_stat_inc(&up->regs->drops);
+		return -ENOSPC;
+	}
+	enso_put_frame(m, qi, f, up->addr, up->size, up->tail);
+	up->tail = (up->tail + need) & up->mask;
+	WRITE_ONCE(up->regs->rx_tail, up->tail);
+	rxb_stat_inc(&up->regs->packets);
+	rxb_stat_add(&up->regs->bytes, f->len);
+	if (!up->status) {
+		enso_unotify(m, qi, uc, up);
+		up->status = 1;
+	}
+	return 0;
+}
+
+/* The NIC's flow table for user pipes: write @f, which came on queue
+ * @qi, into the user pipe whose key takes it.  Returns -ENOENT when none
+ * does.
+ */
+static int enso_user_rx(struct rxb_hw_model *m, unsigned int qi,
+			const struct rxb_frame *f)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	unsigned int i;
+
+	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
+		struct enso_hw_upipe *up = &e->up[i];
+		struct enso_hw_uctx *uc;
+		int err = -ENOENT;
+
+		/* Acquire: the key latched before the pipe was enabled. */
+		if (!smp_load_acquire(&up->on) ||
+		    !enso_ukey_hit(&up->key, f->key))
+			continue;
+		uc = &e->uc[up->uctx];
+		spin_lock(&uc->lock);
+		if (up->on)
+			err = enso_urx(m, qi, uc, up, f);
+		spin_unlock(&uc->lock);
+		if (err != -ENOENT)
+			return err;
+	}
+	return -ENOENT;
+}
+
+/* The NIC's answer to a configuration write: 1 enabled, 2 refused, 0
+ * disabled (nothing of the ring or pipe is written any more).
+ */
+static void enso_answer(u32 *state, u32 v)
+{
+	/* Release: what the NIC did before is done.  Pairs with the
+	 * driver's acquire of the answer (enso_user.c, rxb_enso_wait()).
+	 */
+	smp_store_release(state, v);
+}
+
+/* Enable user ring @ui as its configuration says, or refuse (state 2). */
+static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	struct enso_hw_uctx *uc = &e->uc[ui];
+	u32 size = READ_ONCE(uc->cfg->size);
+	struct rxb_enso_notif *notif = NULL;
+
+	if (size && is_power_of_2(size) && size <= RXB_RING_MAX)
+		notif = rxb_hw_dma_map(m, &uc->cfg->base,
+				       (size_t)size * sizeof(*notif));
+	if (!notif) {
+		enso_answer(&uc->cfg->state, 2);
+		return;
+	}
+	spin_lock(&uc->lock);
+	uc->notif = notif;
+	uc->size = size;
+	uc->raw = READ_ONCE(uc->regs->head);
+	uc->head = uc->raw;
+	uc->tail = uc->raw;
+	WRITE_ONCE(uc->regs->tail, uc->tail);
+	WRITE_ONCE(uc->on, 1);
+	spin_unlock(&uc->lock);
+	if (atomic_inc_return(&e->nuctx) == 1)
+		rxb_hw_arm_timer(m, RXB_ENSO_USCAN_NS);
+	enso_answer(&uc->cfg->state, 1);
+}
+
+/* Enable user pipe @pi as its configuration says, or refuse (state 2). */
+static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	struct enso_hw_upipe *up = &e->up[pi];
+	const struct rxb_enso_upipe_cfg *c = up->cfg;
+	u64 addr = (u64)READ_ONCE(c->mem.hi) << 32 | READ_ONCE(c->mem.lo);
+	u32 size = READ_ONCE(c->size), ui = READ_ONCE(c->uctx);
+	struct enso_hw_uctx *uc;
+
+	if (ui >= RXB_ENSO_UCTX || !READ_ONCE(e->uc[ui].on) || !addr ||
+	    !is_power_of_2(size) || size < RXB_ENSO_PIPE_MIN ||
+	    size > RXB_ENSO_PIPE_MAX || addr % RXB_ENSO_PIPE_MIN ||
+	    !c->key.dport || !c->key.proto) {
+		enso_answer(&up->cfg->state, 2);
+		return;
+	}
+	uc = &e->uc[ui];
+	spin_lock(&uc->lock);
+	memcpy(&up->key, &c->key, sizeof(up->key));
+	up->addr = addr;
+	up->size = size;
+	up->mask = size / RXB_ENSO_FLIT - 1;
+	up->tag = READ_ONCE(c->tag);
+	up->uctx = ui;
+	up->tail = 0;
+	up->head = 0;
+	up->raw_head = READ_ONCE(up->regs->rx_head);
+	up->raw_pf = READ_ONCE(up->regs->prefetch);
+	up->status = 0;
+	up->missed = 0;
+	WRITE_ONCE(up->regs->rx_tail, 0);
+	/* Release: pairs with the acquire of enso_user_rx(). */
+	smp_store_release(&up->on, 1);
+	spin_unlock(&uc->lock);
+	atomic_inc(&e->nupipes);
+	enso_answer(&up->cfg->state, 1);
+}
+
+/* The driver wrote a configuration page: enable or disable what changed.
+ * Disabling takes the ring's lock, so no frame is being written into the
+ * pipe or notified into the ring once the state reads 0.
+ */
+static void enso_ucfg_doorbell(struct rxb_hw_model *m)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	unsigned int i;
+
+	spin_lock(&e->ucfg_lock);
+	/* Rings first when enabling, pipes first when disabling. */
+	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
+		struct enso_hw_upipe *up = &e->up[i];
+		u32 ctl = rxb_db_read(&up->cfg->ctl);
+		u32 state = READ_ONCE(up->cfg->state);
+
+		if (ctl || !state)
+			continue;
+		if (state == 1) {
+			spin_lock(&e->uc[up->uctx].lock);
+			WRITE_ONCE(up->on, 0);
+			spin_unlock(&e->uc[up->uctx].lock);
+			atomic_dec(&e->nupipes);
+		}
+		enso_answer(&up->cfg->state, 0);
+	}
+	for (i = 0; i < RXB_ENSO_UCTX; i++) {
+		struct enso_hw_uctx *uc = &e->uc[i];
+		u32 ctl = rxb_db_read(&uc->cfg->ctl);
+		u32 state = READ_ONCE(uc->cfg->state);
+
+		if (ctl && !state) {
+			enso_uctx_enable(m, i);
+		} else if (!ctl && state) {
+			if (state == 1) {
+				spin_lock(&uc->lock);
+				WRITE_ONCE(uc->on, 0);
+				spin_unlock(&uc->lock);
+				atomic_dec(&e->nuctx);
+			}
+			enso_answer(&uc->cfg->state, 0);
+		}
+	}
+	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
+		struct enso_hw_upipe *up = &e->up[i];
+
+		if (rxb_db_read(&up->cfg->ctl) && !READ_ONCE(up->cfg->state))
+			enso_upipe_enable(m, i);
+	}
+	spin_unlock(&e->ucfg_lock);
+}
+
 static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		   const struct rxb_frame *f)
 {
 	struct enso_hw_q *q = &to_enso_hw(m)->q[qi];
-	u32 mask = to_enso_hw(m)->flit_mask, need, head, csum = 0;
+	u32 mask = to_enso_hw(m)->flit_mask, need, head;
 	struct rxb_hw_qstats *st = rxb_hw_qstats(m, qi);
-	struct rxb_enso_hdr hdr;
 	struct enso_hw_pipe *p;
 	bool irq = false;
 	unsigned int pi;
 	int err = 0;
-	u8 flags;
 
+	/* A user pipe's frame is the application's, not the queue's: its
+	 * pipe's registers count it, and its drops.
+	 */
+	if (atomic_read(&to_enso_hw(m)->nupipes) && f->key && f->key->proto) {
+		err = enso_user_rx(m, qi, f);
+		if (err != -ENOENT)
+			return err;
+		err = 0;
+	}
 	spin_lock(&q->lock);
 	pi = enso_pipe_of(m, qi, q, f);
 	p = &q->pipe[pi];
@@ -266,22 +685,9 @@ static int enso_rx(struct rxb_hw_model *m, unsigned int qi,
 		err = -ENOSPC;		/* the whole frame is dropped */
 		goto out;
 	}
-	flags = f->hash_flags;
-	flags |= rxb_hw_dma_write_ring(m, f, p->addr, m->cfg.enso_pipe_size,
-				       p->tail * RXB_ENSO_FLIT + sizeof(hdr),
-				       &csum);
-	hdr = (struct rxb_enso_hdr) {
-		.len = cpu_to_le16(f->len),
-		.flags = flags,
-		.rss_hash = cpu_to_le32(f->hash),
-		.csum = cpu_to_le32(csum),
-	};
+	enso_put_frame(m, qi, f, p->addr, m->cfg.enso_pipe_size, p->tail);
 	/* The stamp in the slot of the header's flit (RXB_TSTAMP). */
 	rxb_hw_tstamp_put(m, qi, p->ts, p->tail, f->ts);
-	/* A flit never straddles the pipe's end: nor does the header. */
-	rxb_hw_dma_put(m, &hdr, sizeof(hdr), p->addr + p->tail * RXB_ENSO_FLIT);
-	/* The framing header is metadata on the bus, as a descriptor is. */
-	rxb_hw_pcie(m, qi, RXB_PCIE_META_WR, sizeof(hdr));
 	p->tail = (p->tail + need) & mask;
 	WRITE_ONCE(p->regs->rx_tail, p->tail);
 	WRITE_ONCE(q->dbg->free, q->dbg->free - need);
@@ -364,8 +770,11 @@ out:
 static void enso_doorbell(struct rxb_hw_model *m, u32 page)
 {
 	u32 np = m->cfg.enso_pipes, nq = m->cfg.nqueues;
+	u32 cfg = to_enso_hw(m)->upage + RXB_ENSO_UCTX + RXB_ENSO_UPIPES;
 
-	if (page >= m->bar.qpage && page - m->bar.qpage < nq) {
+	if (page >= cfg && page - cfg < RXB_ENSO_UCFG_PAGES) {
+		enso_ucfg_doorbell(m);
+	} else if (page >= m->bar.qpage && page - m->bar.qpage < nq) {
 		enso_notif_head_write(m, page - m->bar.qpage);
 	} else if (page >= m->bar.xpage && page - m->bar.xpage < nq * np) {
 		page -= m->bar.xpage;
@@ -373,10 +782,13 @@ static void enso_doorbell(struct rxb_hw_model *m, u32 page)
 	}
 }
 
-/* Pages beyond page 0: the queues', then one per pipe. */
+/* Pages beyond page 0: the queues', one per pipe, then the user rings',
+ * the user pipes' and their configuration.
+ */
 static u32 enso_bar_pages(const struct rxb_model_cfg *cfg)
 {
-	return cfg->nqueues + cfg->nqueues * cfg->enso_pipes;
+	return cfg->nqueues + cfg->nqueues * cfg->enso_pipes +
+	       RXB_ENSO_USER_PAGES;
 }
 
 /* The context is enabled: map the notification rings and latch the pipes'
@@ -423,6 +835,20 @@ static int enso_init(struct rxb_hw_model *m)
 	if (!m->env->ring)
 		return -EINVAL;		/* no DMA into pipes */
 	e->flit_mask = cfg->enso_pipe_size / RXB_ENSO_FLIT - 1;
+	e->upage = rxb_enso_user_page(&m->bar, np, cfg->nqueues);
+	spin_lock_init(&e->ucfg_lock);
+	for (pi = 0; pi < RXB_ENSO_UCTX; pi++) {
+		spin_lock_init(&e->uc[pi].lock);
+		e->uc[pi].regs = rxb_bar_page(&m->bar, e->upage + pi);
+		e->uc[pi].cfg = rxb_enso_uctx_cfgs(&m->bar, np, cfg->nqueues) +
+				pi;
+	}
+	for (pi = 0; pi < RXB_ENSO_UPIPES; pi++) {
+		e->up[pi].regs = rxb_bar_page(&m->bar,
+					      e->upage + RXB_ENSO_UCTX + pi);
+		e->up[pi].cfg = rxb_enso_upipe_cfgs(&m->bar, np,
+						    cfg->nqueues) + pi;
+	}
 	if (cfg->flow_table_size) {
 		e->flow_pipe = kvmalloc_array(cfg->flow_table_size,
 					      sizeof(*e->flow_pipe), GFP_KERNEL);
@@ -468,4 +894,5 @@ const struct rxb_hw_model_ops rxb_enso_hw_ops = {
 	RXB_HW_MODEL_OPS("enso", enso),
 	RXB_HW_FLOW_OPS(enso),
 	.bar_pages = enso_bar_pages,
+	.timer = enso_timer,
 };

@@ -1,0 +1,279 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Ensō pipes in userspace (/dev/rxbisect-enso, tools/enso): bad calls
+# refused; the library's operations over pipes of every size, each
+# wrapping, datagrams intact, in order, every loss a counted pipe-full
+# drop; reactive notifications under a slow consumer (fewer than frames);
+# flows not bound to a pipe reach the kernel stack, bound ones do not;
+# two processes each see their own flows only; every bad register write
+# refused and counted; the pinned-memory bound; the echo server; a
+# process killed (-9) under traffic frees everything (every context and
+# pipe can be taken again, its flow goes back to the kernel); the ring
+# model changed under a holding process.  The datagrams come from a UDP
+# socket in the peer's namespace (enso_tool send).
+
+source "$(dirname "$0")/lib.sh"
+
+rxb_init python3
+TOOLS=$RXB_DIR/../../../../tools/enso
+T=$TOOLS/enso_tool
+[ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] ||
+	ktap_skip_all "tools/enso not built (make module builds it)"
+ktap_set_plan 12
+
+rxb_load queues=2 ring_model=enso rx_ring_size=256 enso_pipe_kb=32 ||
+	rxb_bail "cannot load the module"
+rxb_setup_netns || rxb_bail "cannot set up the namespaces"
+[ -c /dev/rxbisect-enso ] || rxb_bail "no /dev/rxbisect-enso"
+mark=$(rxb_kmsg_mark enso_user)
+
+# send PORT NPORTS COUNT LEN RATE: datagrams from rxb0's namespace.
+send() { ip netns exec "$NS0" "$T" send "$RXB_IP1" "$@" >/dev/null; }
+
+# start NAME CMD...: CMD in rxb1's namespace, in the background, output in
+# $RXB_TMP/NAME; waits for its "ready" line.  PID in $BG.
+start() {
+	local name=$1 i
+	shift
+	ip netns exec "$NS1" "$@" >"$RXB_TMP/$name" 2>&1 &
+	BG=$!
+	RXB_PIDS+=("$BG")
+	for i in {1..100}; do
+		grep -q '^ready' "$RXB_TMP/$name" && return 0
+		kill -0 "$BG" 2>/dev/null || break
+		rxb_sleep 0.1
+	done
+	ktap_print_msg "$name did not start: $(cat "$RXB_TMP/$name")"
+	return 1
+}
+
+# finish NAME: wait for it; its output as messages; its status.
+finish() {
+	local rc
+	wait "$BG"
+	rc=$?
+	ktap_print_msg "$(grep -v '^ready' "$RXB_TMP/$1")"
+	return $rc
+}
+
+# recv_run NAME PORT SIZES COUNT LEN RATE [recv options]: a receiver on
+# pipes of SIZES, COUNT datagrams of LEN bytes to each port; its status.
+recv_run() {
+	local name=$1 port=$2 sizes=$3 count=$4 len=$5 rate=$6 np
+	shift 6
+	np=$(tr ',' '\n' <<<"$sizes" | wc -l)
+	start "$name" "$T" recv rxb1 "$port" "$sizes" "$count" --timeout 60 "$@" ||
+		return 1
+	send "$port" "$np" "$count" "$len" "$rate"
+	finish "$name"
+}
+
+# 1
+ktap_test_result "bad calls refused (attach, pipe, bind, free, mmap)" \
+	ip netns exec "$NS1" "$T" errors rxb1
+
+# 2, 3: every pipe size, each wrapped twice or more (1472-byte payloads:
+# 1536 bytes in the pipe), prefetch on the small ones
+wraps_ok() {
+	awk '/^pipe/ { for (i = 1; i < NF; i++) if ($i == "wraps") w = $(i + 1);
+		if (w < 2) bad = 1 } END { exit bad }' "$RXB_TMP/$1"
+}
+sizes_small=4096,8192,16384,32768,65536,131072,262144
+sizes_big=524288,1048576,2097152
+if rxb_kdep_only; then
+	ktap_test_skip "receive chunk, confirm, free, prefetch over pipes of 4 KiB..256 KiB" "$RXB_KDEP_WHY"
+	ktap_test_skip "the same over pipes of 512 KiB..2 MiB" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "receive chunk, confirm, free, prefetch over pipes of 4 KiB..256 KiB: intact, in order, each wrapped" \
+		eval 'recv_run small 9000 $sizes_small 400 1472 2500 --prefetch && wraps_ok small'
+	ktap_test_result "the same over pipes of 512 KiB..2 MiB" \
+		eval 'recv_run big 9100 $sizes_big 2900 1472 3000 && wraps_ok big'
+fi
+
+# 4: a slow consumer (10 ms per chunk): the NIC notifies batches
+slow_ok() {
+	recv_run slow 9200 2097152 2000 64 4000 --slow 10000 || return 1
+	local n f
+	n=$(awk '/^notifications/ { print $2 }' "$RXB_TMP/slow")
+	f=$(awk '/^pipe/ { print $8 }' "$RXB_TMP/slow")
+	ktap_print_msg "slow consumer: $n notifications for $f frames"
+	[ "${n:-0}" -gt 0 ] && [ "$n" -lt $((f / 4)) ]
+}
+if rxb_kdep_only; then
+	ktap_test_skip "reactive notifications under a slow consumer" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "reactive notifications under a slow consumer: every datagram, notifications < frames / 4" \
+		slow_ok
+fi
+
+# 5: flows not bound reach the kernel; a bound one does not
+kernel_rx() {	# kernel_rx PORT N: datagrams a UDP socket on PORT gets
+	ip netns exec "$NS1" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+s.settimeout(1.5)
+print("ready", flush=True)
+n = 0
+try:
+    while True:
+        s.recv(2048)
+        n += 1
+except socket.timeout:
+    pass
+print(n)' "$1" >"$RXB_TMP/krx.$1" 2>&1 &
+	local p=$! i
+	for i in {1..50}; do
+		grep -q ready "$RXB_TMP/krx.$1" && break
+		rxb_sleep 0.1
+	done
+	send "$1" 1 "$2" 64 1000
+	wait $p
+	tail -n 1 "$RXB_TMP/krx.$1"
+}
+steer_ok() {
+	local bound unbound
+	start hold "$T" hold rxb1 9300 1 65536 || return 1
+	bound=$(kernel_rx 9300 20)
+	unbound=$(kernel_rx 9301 20)
+	kill "$BG"
+	wait "$BG"
+	ktap_print_msg "kernel socket: $bound of 20 on the bound port, $unbound of 20 on another"
+	[ "$bound" = 0 ] && [ "$unbound" = 20 ] &&
+		rxb_in rxb0 ping -q -c 2 -W 2 "$RXB_IP1" >/dev/null &&
+		rxb_wait_consumed rxb1
+}
+ktap_test_result "a flow bound to a pipe bypasses the kernel stack, other traffic reaches it; the queues count the kernel's frames only" \
+	steer_ok
+
+# 6: two processes, each its own flows
+two_ok() {
+	local a b rc=0
+	start procA "$T" recv rxb1 9400 4096,65536 500 --timeout 30 || return 1
+	a=$BG
+	start procB "$T" recv rxb1 9410 4096,65536 500 --timeout 30 || return 1
+	b=$BG
+	send 9400 2 500 200 2000 &
+	send 9410 2 500 200 2000
+	wait $!
+	BG=$a; finish procA || rc=1
+	BG=$b; finish procB || rc=1
+	return $rc
+}
+if rxb_kdep_only; then
+	ktap_test_skip "two processes on one port" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "two processes on one port: each receives its own flows only, intact" \
+		two_ok
+fi
+
+# 7
+bad_ok() {
+	start bad "$T" badwrite rxb1 9500 || return 1
+	send 9500 1 4 64 0
+	finish bad
+}
+if rxb_kdep_only; then
+	ktap_test_skip "every bad register write refused and counted" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "every bad register write refused and counted, the pipe unharmed" \
+		bad_ok
+fi
+
+# 8: enso_user_kb bounds what a context pins; RLIMIT_MEMLOCK too
+bound_ok() {
+	local out rc
+	echo 64 > /sys/module/rxbisect/parameters/enso_user_kb || return 1
+	out=$(ip netns exec "$NS1" "$T" recv rxb1 9600 2097152 1 --timeout 1 2>&1)
+	rc=$?
+	echo 16384 > /sys/module/rxbisect/parameters/enso_user_kb
+	ktap_print_msg "2 MiB pipe under enso_user_kb=64: $out"
+	[ $rc = 1 ] && [[ $out == *"No buffer space"* ]] || return 1
+	# charged to the process: RLIMIT_MEMLOCK of 64 KiB, no CAP_IPC_LOCK
+	out=$(ip netns exec "$NS1" prlimit --memlock=65536:65536 \
+		setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		"$T" recv rxb1 9601 131072 1 --timeout 1 2>&1)
+	rc=$?
+	ktap_print_msg "128 KiB pipe under RLIMIT_MEMLOCK 64 KiB: $out"
+	[ $rc = 1 ] && [[ $out == *"Cannot allocate memory"* ]] || return 1
+	out=$(ip netns exec "$NS1" prlimit --memlock=262144:262144 \
+		setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		"$T" recv rxb1 9601 131072 1 --timeout 1 2>&1)
+	ktap_print_msg "the same under 256 KiB: $(head -n1 <<<"$out")"
+	[[ $out == ready* ]]
+}
+ktap_test_result "pinned memory bounded by enso_user_kb (ENOBUFS) and charged to RLIMIT_MEMLOCK (ENOMEM)" \
+	bound_ok
+
+# 9: the echo server
+echo_ok() {
+	local n
+	start echo "$TOOLS/enso_echo" -i rxb1 -p 9700 -n 2 -s 16 -c 200 -t 30 ||
+		return 1
+	n=$(ip netns exec "$NS0" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+got = 0
+for i in range(200):
+    s.sendto(b"x%d" % i, (sys.argv[1], 9700 + i % 2))
+    try:
+        if s.recv(100) == b"x%d" % i:
+            got += 1
+    except socket.timeout:
+        pass
+print(got)' "$RXB_IP1")
+	finish echo
+	ktap_print_msg "echo server: $n of 200 answered"
+	[ "$n" = 200 ]
+}
+if rxb_kdep_only; then
+	ktap_test_skip "echo server" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "echo server: every datagram answered" echo_ok
+fi
+
+# 10: kill -9 under traffic: everything freed, the flows back to the kernel
+kill_ok() {
+	local s n
+	start hold "$T" hold rxb1 9800 16 65536 || return 1
+	send 9800 16 500 1000 8000 &
+	s=$!
+	rxb_sleep 0.5
+	kill -9 "$BG"
+	wait "$BG" 2>/dev/null
+	wait $s
+	s=$(ip netns exec "$NS1" "$T" fill rxb1 2>&1) ||
+		{ ktap_print_msg "$s"; return 1; }
+	n=$(kernel_rx 9800 20)
+	ktap_print_msg "after the kill: a kernel socket on the held port got $n of 20"
+	[ "$n" = 20 ]
+}
+ktap_test_result "kill -9 under traffic: every context and pipe free again, the flow back to the kernel" \
+	kill_ok
+
+# 11: the ring model changes under a process holding pipes
+switch_ok() {
+	local rc=0 out
+	start hold "$T" hold rxb1 9900 4 65536 || return 1
+	send 9900 4 200 500 5000
+	echo privring > /sys/module/rxbisect/parameters/ring_model || rc=1
+	kill -0 "$BG" || rc=1
+	send 9900 4 200 500 5000
+	out=$(ip netns exec "$NS1" "$T" hold rxb1 9950 1 4096 2>&1)
+	ktap_print_msg "a context on privring: $out"
+	[[ $out == *"Operation not supported"* ]] || rc=1
+	kill -9 "$BG"
+	wait "$BG" 2>/dev/null
+	echo enso > /sys/module/rxbisect/parameters/ring_model || rc=1
+	ip netns exec "$NS1" "$T" fill rxb1 >/dev/null 2>&1 || rc=1
+	return $rc
+}
+ktap_test_result "ring model changed under a holding process: detached, freed at exit; no context on privring" \
+	switch_ok
+
+# 12
+ktap_test_result "no kernel warning" rxb_kmsg_clean "$mark"
+
+ktap_finished
