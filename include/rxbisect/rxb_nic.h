@@ -35,21 +35,6 @@ struct rxb_hw_model_ops;
 #define RXB_RSS_INDIR_SIZE	128
 #define RXB_RSS_KEY_SIZE	40
 #define RXB_RSS_CTX_MAX		32	/* RSS contexts: 0 (default), 1..31 */
-
-/* RSS hash input fields of a flow type (rxb_nic_rss_fields_write()): the
- * Toeplitz input is the selected fields in this order.
- */
-#define RXB_RSS_F_SRC		0x1	/* source address */
-#define RXB_RSS_F_DST		0x2	/* destination address */
-#define RXB_RSS_F_SPORT		0x4	/* TCP/UDP source port */
-#define RXB_RSS_F_DPORT		0x8	/* TCP/UDP destination port */
-#define RXB_RSS_F_ALL		0xf
-
-/* The flow types whose RSS hash fields are configurable. */
-enum rxb_rss_flow_type {
-	RXB_RSS_FT_TCP4, RXB_RSS_FT_UDP4, RXB_RSS_FT_TCP6, RXB_RSS_FT_UDP6,
-	RXB_RSS_FT_NUM
-};
 #define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
 #define RXB_COAL_MAX_USECS	10000	/* 10 ms */
 #define RXB_COAL_MAX_FRAMES	4096
@@ -68,6 +53,21 @@ enum rxb_rss_flow_type {
 #define RXB_TLS_CTX_MAX		1048576
 /* The thesis's table: 4 MiB of NIC memory, 208 B per context (ch. 3). */
 #define RXB_TLS_CTX_DEF		20165
+
+/* RSS hash input fields of a flow type (rxb_nic_rss_fields_write()): the
+ * Toeplitz input is the selected fields in this order.
+ */
+#define RXB_RSS_F_SRC		0x1	/* source address */
+#define RXB_RSS_F_DST		0x2	/* destination address */
+#define RXB_RSS_F_SPORT		0x4	/* TCP/UDP source port */
+#define RXB_RSS_F_DPORT		0x8	/* TCP/UDP destination port */
+#define RXB_RSS_F_ALL		0xf
+
+/* The flow types whose RSS hash fields are configurable. */
+enum rxb_rss_flow_type {
+	RXB_RSS_FT_TCP4, RXB_RSS_FT_UDP4, RXB_RSS_FT_TCP6, RXB_RSS_FT_UDP6,
+	RXB_RSS_FT_NUM
+};
 
 /**
  * struct rxb_nic_hds_counters - the header/data split's counters of the

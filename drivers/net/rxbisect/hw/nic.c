@@ -196,6 +196,7 @@ int rxb_nic_rss_ctx_write(struct rxb_nic *nic, u32 id, const u32 *indir,
 		WRITE_ONCE(r->indir[i], indir[i]);
 	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
 		WRITE_ONCE(r->key[i], key[i]);
+	/* A new context's table and key before it can be chosen. */
 	smp_store_release(&r->on, true);
 	return 0;
 }
@@ -214,6 +215,7 @@ int rxb_nic_rss_ctx_read(struct rxb_nic *nic, u32 id, u32 *indir, u8 *key)
 	struct rxb_rss_table *r;
 	unsigned int i;
 
+	/* Pairs with rxb_nic_rss_ctx_write()'s release. */
 	if (id >= RXB_RSS_CTX_MAX || !smp_load_acquire(&nic->rss[id].on))
 		return -ENOENT;
 	r = &nic->rss[id];
@@ -967,6 +969,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 	}
 	/* A rule into a context that is off: context 0, not steered. */
 	rss = &nic->rss[rctx];
+	/* Pairs with rxb_nic_rss_ctx_write()'s release. */
 	if (rctx && !smp_load_acquire(&rss->on)) {
 		rss = &nic->rss[0];
 		rctx = 0;

@@ -3,12 +3,16 @@
 #
 # RSS with 4 queues: flows spread over every queue, each queue's NAPI runs on
 # its interrupt CPU, the NIC steers by Toeplitz(key) and the indirection
-# table, and ethtool -x/-X read and change both.
+# table, and ethtool -x/-X read and change both.  Then the additional RSS
+# contexts (ethtool -X rxb1 context new|N ...: create, own key, resize,
+# delete) with an ntuple rule steering into one (ethtool -N ... context N),
+# and the hash fields per flow type (ethtool -N/-n rx-flow-hash), each
+# checked against where the NIC puts the frames of 8 UDP flows.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 ping ss
-ktap_set_plan 12
+ktap_set_plan 20
 
 NQ=4
 rxb_load queues=$NQ || rxb_bail "cannot load the module"
@@ -27,32 +31,57 @@ default_indir() {
 # Traffic to rxb1 from many flows: 1000 UDP datagrams from 64 source ports.
 spray() { rxb_udp_blast "$NS0" "$RXB_IP1" "${1:-1000}" 64 >/dev/null; }
 
-# steer_check DESC: send 3 datagrams on each of 8 flows and compare the
-# per-queue rxN_hw_packets deltas of rxb1 with what Toeplitz(key) and the
-# table say.
+# steer_expect KEY INDIR [sd]: the per-queue frames the NIC should count
+# for 3 datagrams on each of 8 flows (source ports 40001..40008 to port 9),
+# hashing the 4-tuple, or the addresses only with "sd".
+steer_expect() {
+	local sp q want=() i n=3
+	for i in $(seq 0 $((NQ - 1))); do want[i]=0; done
+	for sp in {40001..40008}; do
+		if [ "${3:-}" = sd ]; then
+			q=$(rxb_toeplitz_queue "$1" "$2" "$RXB_IP0" "$RXB_IP1")
+		else
+			q=$(rxb_toeplitz_queue "$1" "$2" "$RXB_IP0" "$RXB_IP1" "$sp" 9)
+		fi
+		want[q]=$((want[q] + n))
+	done
+	echo "${want[*]}"
+}
+
+# steer_want DESC WANT: send the 8 flows of steer_expect and compare the
+# per-queue rxN_hw_packets deltas of rxb1 with WANT.
+steer_want() {
+	local got before i
+	before=$(rxb_qvals rxb1 hw_packets)
+	rxb_udp_flows "$NS0" "$RXB_IP1" 3 {40001..40008}
+	for i in {1..50}; do
+		got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
+		[ "$got" = "$2" ] && break
+		rxb_sleep 0.1
+	done
+	ktap_print_msg "per-queue frames: expected (Toeplitz) $2, got $got"
+	ktap_test_result "$1" [ "$got" = "$2" ]
+}
+
+# steer_check DESC [CTX [sd]]: steer_want with what Toeplitz and the table
+# of RSS context CTX (default 0) say, read with ethtool -x.
 steer_check() {
-	local key indir sp q want=() got before i n=3
-	key=$(rxb_hkey rxb1)
-	indir=$(rxb_indir rxb1)
+	local key indir
+	key=$(rxb_hkey rxb1 "${2:-}")
+	indir=$(rxb_indir rxb1 "${2:-}")
 	if [ -z "$key" ] || [ "$(wc -w <<<"$indir")" != 128 ]; then
 		ktap_print_msg "cannot read the key/table with ethtool -x"
 		ktap_test_fail "$1"
 		return
 	fi
-	for i in $(seq 0 $((NQ - 1))); do want[i]=0; done
-	for sp in {40001..40008}; do
-		q=$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" "$sp" 9)
-		want[q]=$((want[q] + n))
-	done
-	before=$(rxb_qvals rxb1 hw_packets)
-	rxb_udp_flows "$NS0" "$RXB_IP1" $n {40001..40008}
-	for i in {1..50}; do
-		got=$(rxb_vsub "$(rxb_qvals rxb1 hw_packets)" "$before")
-		[ "$got" = "${want[*]}" ] && break
-		rxb_sleep 0.1
-	done
-	ktap_print_msg "per-queue frames: expected (Toeplitz) ${want[*]}, got $got"
-	ktap_test_result "$1" [ "$got" = "${want[*]}" ]
+	steer_want "$1" "$(steer_expect "$key" "$indir" "${3:-}")"
+}
+
+# table START N: the table ethtool -X start START equal N writes.
+table() {
+	local i o=()
+	for ((i = 0; i < 128; i++)); do o+=($(($1 + i % $2))); done
+	echo "${o[*]}"
 }
 
 # 1
@@ -155,6 +184,97 @@ if rxb_knob_set rxb1 0 irq_cpu "$last" && [ "$(rxb_knob rxb1 0 irq_cpu)" = "$las
 		[ "$(rxb_knob rxb1 0 irq_cpu)" = "$w" ]
 else
 	ktap_test_fail "irq_cpu: set to CPU $last, read back; -1 restores CPU ${CPUS[0]}"
+fi
+
+# ---- RSS contexts -----------------------------------------------------------
+e1() { rxb_in rxb1 ethtool "$@"; }
+
+# 13: a new context on queues 2 and 3, with context 0's key
+out=$(e1 -X rxb1 context new start 2 equal 2 2>&1)
+C=${out##* }
+ktap_print_msg "ethtool -X rxb1 context new start 2 equal 2: $out"
+k0=$(rxb_hkey rxb1)
+ktap_test_result "context new start 2 equal 2: context $C, table 2 3 2 3 ..., context 0's key" \
+	eval '[[ $C =~ ^[1-9][0-9]*$ ]] && [ "$(rxb_indir rxb1 "$C")" = "$(table 2 2)" ] &&
+	      [ "$(rxb_hkey rxb1 "$C")" = "$k0" ]'
+
+# 14: its own key
+K2=$(printf '%s\n' ${MSKEY//:/ } | tac | paste -sd:)
+e1 -X rxb1 context "$C" hkey "$K2" ||
+	ktap_print_msg "ethtool -X context $C hkey: refused"
+ktap_test_result "context $C hkey: its own key read back, context 0's unchanged" \
+	eval '[ "$(rxb_hkey rxb1 "$C")" = "$K2" ] && [ "$(rxb_hkey rxb1)" = "$k0" ]'
+
+# 15: an ntuple rule into it: every UDP flow to port 9 hashed with its key
+# over its table (queues 2 and 3 only)
+e1 -K rxb1 ntuple on
+e1 -N rxb1 flow-type udp4 dst-ip "$RXB_IP1" dst-port 9 context "$C" loc 3 ||
+	ktap_print_msg "ethtool -N ... context $C: refused"
+wq=$(steer_expect "$K2" "$(table 2 2)")
+ktap_print_msg "rule at 3: $(e1 -n rxb1 rule 3 2>&1 | grep -i -m1 context)"
+steer_want "ntuple rule into context $C: the flows on queues 2-3 as Toeplitz(its key) and its table say" "$wq"
+
+# 16: resize to queues 1..3; ethtool -L 2 refused (the context uses queue 3)
+e1 -X rxb1 context "$C" start 1 equal 3 ||
+	ktap_print_msg "ethtool -X context $C start 1 equal 3: refused"
+e1 -L rxb1 combined 2 >/dev/null 2>&1
+ch=$(rxb_channels rxb1)
+ktap_print_msg "ethtool -L rxb1 combined 2 with the context on queue 3: $ch queues"
+t=$(rxb_indir rxb1 "$C")
+[ "$t" = "$(table 1 3)" ] || ktap_print_msg "context $C table: $t"
+wq=$(steer_expect "$K2" "$(table 1 3)")
+if [ "$t" = "$(table 1 3)" ] && [ "$ch" = $NQ ]; then
+	steer_want "context $C resized to queues 1-3 (read back; ethtool -L 2 refused): the flows follow it" "$wq"
+else
+	ktap_test_fail "context $C resized to queues 1-3 (read back; ethtool -L 2 refused): the flows follow it"
+fi
+
+# 17: delete refused while the rule steers into it; after the rule, deleted
+e1 -X rxb1 context "$C" delete >/dev/null 2>&1
+busy=$(rxb_indir rxb1 "$C" | wc -w)
+e1 -N rxb1 delete 3
+e1 -X rxb1 context "$C" delete || ktap_print_msg "ethtool -X context $C delete: refused"
+gone=$(rxb_indir rxb1 "$C" | wc -w)
+ktap_print_msg "context $C: $busy entries after a delete with the rule, $gone after"
+if [ "$busy" = 128 ] && [ "$gone" = 0 ]; then
+	steer_check "context $C deleted (refused while a rule named it): the flows back on context 0"
+else
+	ktap_test_fail "context $C deleted (refused while a rule named it): the flows back on context 0"
+fi
+
+# ---- hash fields per flow type ----------------------------------------------
+# 18
+got=
+for ft in tcp4 udp4 tcp6 udp6; do got+=" $ft:$(rxb_flow_hash rxb1 $ft)"; done
+ktap_print_msg "rx-flow-hash:$got"
+ktap_test_result "rx-flow-hash tcp4 udp4 tcp6 udp6: sdfn (addresses and ports)" \
+	[ "$got" = " tcp4:sdfn udp4:sdfn tcp6:sdfn udp6:sdfn" ]
+
+# 19: udp4 on the addresses only: every flow on one queue; back to sdfn
+e1 -N rxb1 rx-flow-hash udp4 sd || ktap_print_msg "rx-flow-hash udp4 sd: refused"
+if [ "$(rxb_flow_hash rxb1 udp4)" = sd ]; then
+	steer_check "rx-flow-hash udp4 sd: read back, the 8 flows on Toeplitz(addresses)'s queue" "" sd
+else
+	ktap_test_fail "rx-flow-hash udp4 sd: read back, the 8 flows on Toeplitz(addresses)'s queue"
+fi
+e1 -N rxb1 rx-flow-hash udp4 sdfn
+
+# 20: the other types set and restored; what the NIC cannot hash refused
+ok=1
+for ft in tcp4 tcp6 udp6; do
+	e1 -N rxb1 rx-flow-hash $ft sd && [ "$(rxb_flow_hash rxb1 $ft)" = sd ] ||
+		{ ok=0; ktap_print_msg "rx-flow-hash $ft sd: not set"; }
+	e1 -N rxb1 rx-flow-hash $ft sdfn && [ "$(rxb_flow_hash rxb1 $ft)" = sdfn ] ||
+		{ ok=0; ktap_print_msg "rx-flow-hash $ft sdfn: not restored"; }
+done
+e1 -N rxb1 rx-flow-hash udp4 sdfv >/dev/null 2>&1
+e1 -N rxb1 rx-flow-hash ip4 sdfn >/dev/null 2>&1
+[ "$(rxb_flow_hash rxb1 udp4)" = sdfn ] || { ok=0; ktap_print_msg "udp4 sdfv changed udp4"; }
+[ "$(rxb_flow_hash rxb1 ip4)" = sd ] || { ok=0; ktap_print_msg "ip4: $(rxb_flow_hash rxb1 ip4)"; }
+if [ $ok = 1 ]; then
+	steer_check "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and ip4 ports refused; udp4 flows spread by 4-tuple again"
+else
+	ktap_test_fail "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and ip4 ports refused; udp4 flows spread by 4-tuple again"
 fi
 
 ktap_finished
