@@ -624,10 +624,12 @@ stage_vm() {
 # only run where the netdev netlink family is (a quick skip elsewhere), and
 # the module's load and parameter conventions, the kTLS offload (the
 # kernel's tls_device differs between releases: its skb test, its skb mark),
-# and tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh).
+# tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh), and
+# the RSS contexts and hash fields (6.1's set_rxfh_context() and rxnfc,
+# 6.11's create_rxfh_context() and 6.16's get/set_rxfh_fields(): rss.sh).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
 queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh
-ethtool_knobs.sh"
+ethtool_knobs.sh rss.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29 at
