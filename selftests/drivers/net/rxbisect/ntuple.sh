@@ -34,7 +34,9 @@ e1 -N rxb1 flow-type udp4 src-ip "$RXB_IP0" dst-ip "$RXB_IP1" src-port 40001 \
 # the queue RSS picks for it).
 RSSQ3=$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" 40003 9)
 for CQ in 0 1 2 3; do [ $CQ != $Q ] && [ $CQ != "$RSSQ3" ] && break; done
-out=$(e1 -X rxb1 context new start $CQ equal 1 2>&1)
+w=(0 0 0 0)
+w[CQ]=1
+out=$(e1 -X rxb1 context new weight "${w[@]}" 2>&1)
 C=${out##* }
 ktap_print_msg "flow 40003->9: RSS queue $RSSQ3, steered to context '$C' (queue $CQ): $out"
 e1 -N rxb1 flow-type udp4 src-ip "$RXB_IP0" dst-ip "$RXB_IP1" src-port 40003 \

@@ -80,10 +80,19 @@ steer_check() {
 	steer_want "$1" "$(steer_expect "$key" "$indir" "${3:-}")"
 }
 
-# table START N: the table ethtool -X start START equal N writes.
-table() {
-	local i o=()
-	for ((i = 0; i < 128; i++)); do o+=($(($1 + i % $2))); done
+# wtable W...: the table ethtool -X weight W... writes (ethtool's fill:
+# entry i goes to the first queue whose cumulative weight share passes it).
+wtable() {
+	local -a w=("$@")
+	local i j=-1 part=0 sum=0 o=()
+	for i in "${w[@]}"; do sum=$((sum + i)); done
+	for ((i = 0; i < 128; i++)); do
+		while ((i >= 128 * part / sum)); do
+			j=$((j + 1))
+			part=$((part + w[j]))
+		done
+		o+=($j)
+	done
 	echo "${o[*]}"
 }
 
@@ -202,13 +211,14 @@ fi
 # ---- RSS contexts -----------------------------------------------------------
 e1() { rxb_in rxb1 ethtool "$@"; }
 
-# 13: a new context on queues 2 and 3, with context 0's key
-out=$(e1 -X rxb1 context new start 2 equal 2 2>&1)
+# 13: a new context on queues 2 and 3, with context 0's key (Debian 12's
+# ethtool 6.1 has weight, not start)
+out=$(e1 -X rxb1 context new weight 0 0 1 1 2>&1)
 C=${out##* }
-ktap_print_msg "ethtool -X rxb1 context new start 2 equal 2: $out"
+ktap_print_msg "ethtool -X rxb1 context new weight 0 0 1 1: $out"
 k0=$(rxb_hkey rxb1)
-ktap_test_result "context new start 2 equal 2: context $C, table 2 3 2 3 ..., context 0's key" \
-	eval '[[ $C =~ ^[1-9][0-9]*$ ]] && [ "$(rxb_indir rxb1 "$C")" = "$(table 2 2)" ] &&
+ktap_test_result "context new weight 0 0 1 1: context $C, its table on queues 2 and 3, context 0's key" \
+	eval '[[ $C =~ ^[1-9][0-9]*$ ]] && [ "$(rxb_indir rxb1 "$C")" = "$(wtable 0 0 1 1)" ] &&
 	      [ "$(rxb_hkey rxb1 "$C")" = "$k0" ]'
 
 # 14: its own key
@@ -223,20 +233,20 @@ ktap_test_result "context $C hkey: its own key read back, context 0's unchanged"
 e1 -K rxb1 ntuple on >/dev/null 2>&1
 e1 -N rxb1 flow-type udp4 dst-ip "$RXB_IP1" dst-port 9 context "$C" loc 3 >/dev/null ||
 	ktap_print_msg "ethtool -N ... context $C: refused"
-wq=$(steer_expect "$K2" "$(table 2 2)")
+wq=$(steer_expect "$K2" "$(wtable 0 0 1 1)")
 ktap_print_msg "rule at 3: $(e1 -n rxb1 rule 3 2>&1 | grep -i -m1 context)"
 steer_want "ntuple rule into context $C: the flows on queues 2-3 as Toeplitz(its key) and its table say" "$wq"
 
 # 16: resize to queues 1..3; ethtool -L 2 refused (the context uses queue 3)
-e1 -X rxb1 context "$C" start 1 equal 3 ||
-	ktap_print_msg "ethtool -X context $C start 1 equal 3: refused"
+e1 -X rxb1 context "$C" weight 0 1 1 1 ||
+	ktap_print_msg "ethtool -X context $C weight 0 1 1 1: refused"
 e1 -L rxb1 combined 2 >/dev/null 2>&1
 ch=$(rxb_channels rxb1)
 ktap_print_msg "ethtool -L rxb1 combined 2 with the context on queue 3: $ch queues"
 t=$(rxb_indir rxb1 "$C")
-[ "$t" = "$(table 1 3)" ] || ktap_print_msg "context $C table: $t"
-wq=$(steer_expect "$K2" "$(table 1 3)")
-if [ "$t" = "$(table 1 3)" ] && [ "$ch" = $NQ ]; then
+[ "$t" = "$(wtable 0 1 1 1)" ] || ktap_print_msg "context $C table: $t"
+wq=$(steer_expect "$K2" "$(wtable 0 1 1 1)")
+if [ "$t" = "$(wtable 0 1 1 1)" ] && [ "$ch" = $NQ ]; then
 	steer_want "context $C resized to queues 1-3 (read back; ethtool -L 2 refused): the flows follow it" "$wq"
 else
 	ktap_test_fail "context $C resized to queues 1-3 (read back; ethtool -L 2 refused): the flows follow it"
