@@ -278,13 +278,13 @@ for ft in tcp4 tcp6 udp6; do
 		{ ok=0; ktap_print_msg "rx-flow-hash $ft sdfn: not restored"; }
 done
 e1 -N rxb1 rx-flow-hash udp4 sdfv >/dev/null 2>&1
-e1 -N rxb1 rx-flow-hash ip4 sdfn >/dev/null 2>&1
+e1 -N rxb1 rx-flow-hash sctp4 sdfn >/dev/null 2>&1
 [ "$(rxb_flow_hash rxb1 udp4)" = sdfn ] || { ok=0; ktap_print_msg "udp4 sdfv changed udp4"; }
-[ "$(rxb_flow_hash rxb1 ip4)" = sd ] || { ok=0; ktap_print_msg "ip4: $(rxb_flow_hash rxb1 ip4)"; }
+[ "$(rxb_flow_hash rxb1 sctp4)" = sd ] || { ok=0; ktap_print_msg "sctp4: $(rxb_flow_hash rxb1 sctp4)"; }
 if [ $ok = 1 ]; then
-	steer_check "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and ip4 ports refused; udp4 flows spread by 4-tuple again"
+	steer_check "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and sctp4 ports refused; udp4 flows spread by 4-tuple again"
 else
-	ktap_test_fail "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and ip4 ports refused; udp4 flows spread by 4-tuple again"
+	ktap_test_fail "rx-flow-hash tcp4/tcp6/udp6 set and restored, vlan and sctp4 ports refused; udp4 flows spread by 4-tuple again"
 fi
 
 ktap_finished
