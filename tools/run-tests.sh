@@ -639,7 +639,7 @@ ethtool_knobs.sh rss.sh"
 # NAME:kdep: a selftest every kernel runs, on a kernel other than the
 # first (its kernel-dependent cases only, RXB_SHARD_KDEP=1, or the whole
 # where it has none, as load_unload.sh's 6.12 takes twice 6.1's time).
-vm_cost="kdrv_tests.sh 216 host_bench.sh 140 nf.sh 147 xdp_clients.sh 144
+vm_cost="kdrv_tests.sh 376 host_bench.sh 140 nf.sh 147 xdp_clients.sh 144
 xdp.sh 127 kfwd_tests.sh 125 jumbo.sh 122 tls.sh 110 updown_switch.sh 97
 tls.sh:kdep 90 hwtstamp.sh 79 hwtstamp.sh:kdep 60 faults.sh 78
 jumbo_redirect.sh 69 af_xdp.sh 63 fuzz.sh 53 nicmem.sh 52 napi_modes.sh 51
@@ -649,7 +649,7 @@ lower.sh 31 rxbisect_props.sh 31 soak.sh 30 corec.sh 28 coalesce.sh 26
 nic_ctx.sh 26 ethtool_live.sh 23 flow_table.sh 23 load_unload.sh 23
 load_unload.sh:kdep 47 traffic.sh 23 enso.sh 22 queue_restart.sh 22
 nicmem.sh:kdep 21 nic_bh.sh 19 pcie_bytes.sh 19 busypoll_switch.sh 18
-invalid.sh 18 shring_traffic.sh 18 rss.sh 17 rxbisect_topo.sh 17
+invalid.sh 18 shring_traffic.sh 18 rss.sh 27 rss.sh:kdep 15 rxbisect_topo.sh 17
 shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12

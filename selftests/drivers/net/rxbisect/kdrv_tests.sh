@@ -40,7 +40,11 @@
 # "ethtool -x IF context N": unstable's, unpacked on the host by
 # tools/ethtool-new.sh (make ksrc), put first in PATH for that test alone
 # (without it: skipped, naming it; rss.sh and ntuple.sh test the contexts
-# with Debian's ethtool).  Each
+# with Debian's ethtool).  Under TCG its test_hitless_key_update fails on
+# time alone (the ethtool -X run takes 0.8 s against its 0.2 s; the NIC
+# takes the key at once), counted against rxbisect unless the veth
+# baseline fails it too; test_rss_key_indir skips (2 queues: the VM's
+# CPUs) and test_rss_context32 too (66 queues).  Each
 # kernel test costs 5-20 s of TCG time (python and its imports over 9p),
 # which two lanes halve.  The kernel's other driver tests
 # are listed as skipped with the reason they cannot apply.
@@ -119,11 +123,11 @@ VETH_UP=
 run_kernel_test() {
 	local lns=$1 ifc=$2 rns=$3 t=$4 out rc t0=$SECONDS path=$PATH tmo=$KTIMEOUT
 
-	# rss_ctx.py: the newer ethtool; 13 cases, 20000 frames of iperf3
-	# each traffic check, about 40 checks
+	# rss_ctx.py: the newer ethtool; 13 cases, about 40 iperf3 traffic
+	# checks: 156 s on privring under 6.12 (2026-11-30)
 	if [ "$t" = hw/rss_ctx.py ]; then
 		[ -n "$ETHNEW" ] && path=${ETHNEW%/*}:$PATH
-		tmo=$((4 * KTIMEOUT))
+		tmo=$((2 * KTIMEOUT))
 	fi
 	out=$(cd "$KDIR" && timeout -k 5 "$tmo" ip netns exec "$lns" \
 		env PATH="$path" NETIF="$ifc" LOCAL_V4=$LV4 REMOTE_V4=$RV4 LOCAL_V6=$LV6 \
