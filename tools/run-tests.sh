@@ -627,10 +627,12 @@ stage_vm() {
 # tls_kselftest.sh, the kernel's own tls tests over it),
 # tcp-data-split set through netlink (6.7 and later: ethtool_knobs.sh),
 # Ensō's user pipes (the vma flags' interface changed in 6.3: mmap and
-# teardown, enso_user.sh).
+# teardown, enso_user.sh), and the RSS contexts and hash fields (6.1's
+# set_rxfh_context() and rxnfc, 6.11's create_rxfh_context() and 6.16's
+# get/set_rxfh_fields(): rss.sh).
 vm_every_kernel="jumbo_redirect.sh nicmem.sh kdrv_tests.sh qstats.sh
 queue_napi.sh load_unload.sh conventions.sh tls.sh hwtstamp.sh
-ethtool_knobs.sh tls_kselftest.sh enso_user.sh"
+ethtool_knobs.sh tls_kselftest.sh enso_user.sh rss.sh"
 
 # Seconds each selftest took, the two kernels' VMs side by side, each on
 # one host thread, as make test runs them (a clean run of 2026-11-29 at
@@ -650,7 +652,7 @@ lower.sh 31 rxbisect_props.sh 31 soak.sh 30 corec.sh 28 coalesce.sh 26
 nic_ctx.sh 26 ethtool_live.sh 23 flow_table.sh 23 load_unload.sh 23
 load_unload.sh:kdep 47 traffic.sh 23 enso.sh 22 queue_restart.sh 22
 nicmem.sh:kdep 21 nic_bh.sh 19 pcie_bytes.sh 19 busypoll_switch.sh 18
-invalid.sh 18 shring_traffic.sh 18 rss.sh 17 rxbisect_topo.sh 17
+invalid.sh 18 shring_traffic.sh 18 rss.sh 27 rss.sh:kdep 15 rxbisect_topo.sh 17
 shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12

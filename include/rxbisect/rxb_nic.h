@@ -34,6 +34,7 @@ struct rxb_hw_model_ops;
 #define RXB_MAX_QUEUES		32
 #define RXB_RSS_INDIR_SIZE	128
 #define RXB_RSS_KEY_SIZE	40
+#define RXB_RSS_CTX_MAX		32	/* RSS contexts: 0 (default), 1..31 */
 #define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
 #define RXB_COAL_MAX_USECS	10000	/* 10 ms */
 #define RXB_COAL_MAX_FRAMES	4096
@@ -52,6 +53,21 @@ struct rxb_hw_model_ops;
 #define RXB_TLS_CTX_MAX		1048576
 /* The thesis's table: 4 MiB of NIC memory, 208 B per context (ch. 3). */
 #define RXB_TLS_CTX_DEF		20165
+
+/* RSS hash input fields of a flow type (rxb_nic_rss_fields_write()): the
+ * Toeplitz input is the selected fields in this order.
+ */
+#define RXB_RSS_F_SRC		0x1	/* source address */
+#define RXB_RSS_F_DST		0x2	/* destination address */
+#define RXB_RSS_F_SPORT		0x4	/* TCP/UDP source port */
+#define RXB_RSS_F_DPORT		0x8	/* TCP/UDP destination port */
+#define RXB_RSS_F_ALL		0xf
+
+/* The flow types whose RSS hash fields are configurable. */
+enum rxb_rss_flow_type {
+	RXB_RSS_FT_TCP4, RXB_RSS_FT_UDP4, RXB_RSS_FT_TCP6, RXB_RSS_FT_UDP6,
+	RXB_RSS_FT_NUM
+};
 
 /**
  * struct rxb_nic_hds_counters - the header/data split's counters of the
@@ -186,6 +202,9 @@ struct rxb_nic_qcounters {
  * @dport_mask: its significant bits.
  * @family: 4 or 6 (always matched).
  * @proto: IPPROTO_TCP or IPPROTO_UDP (always matched).
+ * @rss_ctx: 0: @action is the frame's fate; 1..RXB_RSS_CTX_MAX - 1: RSS
+ *	context @rss_ctx picks the queue (@action 0), or the default context
+ *	0 when @rss_ctx is not programmed.
  * @action: queue, or RXB_NTUPLE_DROP.
  * @loc: location, below RXB_NTUPLE_MAX.
  */
@@ -200,6 +219,7 @@ struct rxb_nic_ntuple {
 	__be16 dport_mask;
 	u8 family;
 	u8 proto;
+	u8 rss_ctx;
 	u32 action;
 	u32 loc;
 };
@@ -350,6 +370,13 @@ void rxb_nic_get_coalesce(struct rxb_nic *nic, u32 *usecs, u32 *frames);
 void rxb_nic_rss_write(struct rxb_nic *nic, const u32 *indir, const u8 *key);
 void rxb_nic_rss_read(struct rxb_nic *nic, u32 *indir, u8 *key);
 void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues);
+int rxb_nic_rss_ctx_write(struct rxb_nic *nic, u32 id, const u32 *indir,
+			  const u8 *key);
+int rxb_nic_rss_ctx_read(struct rxb_nic *nic, u32 id, u32 *indir, u8 *key);
+int rxb_nic_rss_ctx_clear(struct rxb_nic *nic, u32 id);
+void rxb_nic_rss_fields_write(struct rxb_nic *nic, enum rxb_rss_flow_type ft,
+			      u8 fields);
+u8 rxb_nic_rss_fields_read(struct rxb_nic *nic, enum rxb_rss_flow_type ft);
 void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c);
 void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
 			    struct rxb_nic_qcounters *c);

@@ -26,6 +26,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/ethtool.h>
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -368,6 +369,7 @@ struct ethtool_rxfh_param {
 	u8	hfunc;
 	u32	*indir;
 	u8	*key;
+	u32	rss_context;
 };
 
 #define RXB_ETHTOOL_RXFH(get, set)				\
@@ -393,6 +395,147 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 	};								\
 									\
 	return set(dev, &rxfh, NULL);					\
+}
+#endif
+
+/* Additional RSS contexts (ethtool -X IF context new|N ...).  The driver's
+ * callbacks have 6.11's signatures: create(dev, ctx, rxfh, extack),
+ * modify(dev, ctx, rxfh, extack), remove(dev, ctx, id, extack), with
+ * rxfh->rss_context the context's id, and get_rxfh() reading the context
+ * rxfh->rss_context names; alloc(dev) returns a free id or a negative
+ * error.  RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove,
+ * alloc) names them in struct ethtool_ops (ids below max, a key per
+ * context), RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(...) (after them) defines the
+ * wrappers older kernels call, and rxb_rxfh_ctx_store(ctx, indir, key,
+ * hfunc) gives the core what a new context holds.
+ *   6.11+: the core allocates the ids (alloc is not used) and keeps a copy
+ *	of each context (struct ethtool_rxfh_context), which it reads back
+ *	for ethtool -x ... context N.
+ *   up to 6.7: get_rxfh_context() and set_rxfh_context(), the driver
+ *	allocating the id (alloc); no copy in the core: @ctx is NULL.
+ *   6.8 to 6.10 (contexts through set_rxfh() and cap_rss_ctx_supported):
+ *	not supported, no context can be created.
+ */
+#if defined(HAVE_ETHTOOL_RXFH_CONTEXT_OPS)
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc) \
+	.rxfh_max_num_contexts = (max), .rxfh_per_ctx_key = 1,		\
+	.create_rxfh_context = create, .modify_rxfh_context = modify,	\
+	.remove_rxfh_context = remove,
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc)
+
+static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
+				      const u32 *indir, const u8 *key,
+				      u8 hfunc)
+{
+	memcpy(ethtool_rxfh_context_indir(ctx), indir,
+	       ctx->indir_size * sizeof(*indir));
+	memcpy(ethtool_rxfh_context_key(ctx), key, ctx->key_size);
+	ctx->hfunc = hfunc;
+}
+#elif defined(HAVE_ETHTOOL_SET_RXFH_CONTEXT)
+struct ethtool_rxfh_context;
+
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc) \
+	.get_rxfh_context = get##_ctx, .set_rxfh_context = create##_legacy,
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc) \
+static int get##_ctx(struct net_device *dev, u32 *indir, u8 *key,	\
+		     u8 *hfunc, u32 rss_context)			\
+{									\
+	struct ethtool_rxfh_param rxfh = {				\
+		.indir = indir, .key = key, .rss_context = rss_context,	\
+	};								\
+	int err = get(dev, &rxfh);					\
+									\
+	if (!err && hfunc)						\
+		*hfunc = rxfh.hfunc;					\
+	return err;							\
+}									\
+static int create##_legacy(struct net_device *dev, const u32 *indir,	\
+			   const u8 *key, const u8 hfunc,		\
+			   u32 *rss_context, bool delete)		\
+{									\
+	struct ethtool_rxfh_param rxfh = {				\
+		.hfunc = hfunc, .indir = (u32 *)indir, .key = (u8 *)key, \
+		.rss_context = *rss_context,				\
+	};								\
+	int id, err;							\
+									\
+	if (delete)							\
+		return remove(dev, NULL, *rss_context, NULL);		\
+	if (*rss_context != ETH_RXFH_CONTEXT_ALLOC)			\
+		return modify(dev, NULL, &rxfh, NULL);			\
+	id = alloc(dev);						\
+	if (id < 0)							\
+		return id;						\
+	rxfh.rss_context = id;						\
+	err = create(dev, NULL, &rxfh, NULL);				\
+	if (!err)							\
+		*rss_context = id;					\
+	return err;							\
+}
+
+static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
+				      const u32 *indir, const u8 *key,
+				      u8 hfunc)
+{
+}
+#else
+struct ethtool_rxfh_context;
+
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc)
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc)
+
+static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
+				      const u32 *indir, const u8 *key,
+				      u8 hfunc)
+{
+}
+#endif
+
+/* The RSS hash fields of a flow type (ethtool -N IF rx-flow-hash T F,
+ * ethtool -n IF rx-flow-hash T).  The driver's callbacks have the newer
+ * signatures, get(dev, fields) and set(dev, fields, extack);
+ * RXB_ETHTOOL_RXFH_FIELDS(get, set) names them in struct ethtool_ops where
+ * the kernel has get_rxfh_fields() (6.16, and Debian's 6.12), and
+ * rxb_rxnfc_rxfh_fields(dev, info, get, set), called by get_rxnfc() and
+ * set_rxnfc() for ETHTOOL_GRXFH and ETHTOOL_SRXFH, calls them where the
+ * kernel asks through those (-EOPNOTSUPP elsewhere: never asked).
+ */
+#ifdef HAVE_ETHTOOL_RXFH_FIELDS
+#define RXB_ETHTOOL_RXFH_FIELDS(get, set)				\
+	.get_rxfh_fields = get, .set_rxfh_fields = set,
+#define rxb_rxnfc_rxfh_fields(dev, info, get, set)	(-EOPNOTSUPP)
+#else
+struct ethtool_rxfh_fields {
+	u32 data;
+	u32 flow_type;
+	u32 rss_context;
+};
+
+#define RXB_ETHTOOL_RXFH_FIELDS(get, set)
+
+static inline int
+rxb_rxnfc_rxfh_fields(struct net_device *dev, struct ethtool_rxnfc *info,
+		      int (*get)(struct net_device *dev,
+				 struct ethtool_rxfh_fields *f),
+		      int (*set)(struct net_device *dev,
+				 const struct ethtool_rxfh_fields *f,
+				 struct netlink_ext_ack *extack))
+{
+	struct ethtool_rxfh_fields f = {
+		.data = info->data,
+		.flow_type = info->flow_type & ~FLOW_RSS,
+		.rss_context = info->flow_type & FLOW_RSS ?
+			       info->rss_context : 0,
+	};
+	int err;
+
+	if (info->cmd == ETHTOOL_SRXFH)
+		return set(dev, &f, NULL);
+	err = get(dev, &f);
+	if (!err)
+		info->data = f.data;
+	return err;
 }
 #endif
 

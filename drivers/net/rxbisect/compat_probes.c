@@ -189,6 +189,38 @@ int rxb_probe(struct ethtool_rxfh_param *rxfh)
 }
 #endif
 
+/* Up to 6.7: additional RSS contexts through get_rxfh_context() and
+ * set_rxfh_context(), the driver allocating their ids.
+ */
+#ifdef HAVE_ETHTOOL_SET_RXFH_CONTEXT
+#include <linux/ethtool.h>
+RXB_PROBE_OP(const struct ethtool_ops, set_rxfh_context, int,
+	     struct net_device *dev, const u32 *indir, const u8 *key,
+	     const u8 hfunc, u32 *rss_context, bool delete);
+#endif
+
+/* 6.11: additional RSS contexts through create/modify/remove_rxfh_context(),
+ * the core allocating their ids (below rxfh_max_num_contexts) and keeping
+ * a copy of each (struct ethtool_rxfh_context).
+ */
+#ifdef HAVE_ETHTOOL_RXFH_CONTEXT_OPS
+#include <linux/ethtool.h>
+RXB_PROBE_OP(const struct ethtool_ops, create_rxfh_context, int,
+	     struct net_device *dev, struct ethtool_rxfh_context *ctx,
+	     const struct ethtool_rxfh_param *rxfh,
+	     struct netlink_ext_ack *extack);
+#endif
+
+/* 6.16 (Debian's 6.12 has it too): get_rxfh_fields()/set_rxfh_fields(),
+ * the RSS hash fields of a flow type, which get_rxnfc()/set_rxnfc()
+ * (ETHTOOL_GRXFH/SRXFH) carried before.
+ */
+#ifdef HAVE_ETHTOOL_RXFH_FIELDS
+#include <linux/ethtool.h>
+RXB_PROBE_OP(const struct ethtool_ops, get_rxfh_fields, int,
+	     struct net_device *dev, struct ethtool_rxfh_fields *fields);
+#endif
+
 /* 6.9: per-queue statistics through netdev_stat_ops (netdev netlink). */
 #ifdef HAVE_NETDEV_STAT_OPS
 #include <linux/netdevice.h>

@@ -274,6 +274,21 @@ static void rxb_get_channels(struct net_device *dev,
 	ch->combined_count = port->cfg.nqueues;
 }
 
+/* The largest queue an additional RSS context uses, -1 for none. */
+static int rxb_rss_ctx_max_queue(struct rxb_port *port)
+{
+	u32 tbl[RXB_RSS_INDIR_SIZE], id, i;
+	int max = -1;
+
+	for (id = 1; id < RXB_RSS_CTX_MAX; id++) {
+		if (rxb_nic_rss_ctx_read(port->nic, id, tbl, NULL))
+			continue;
+		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+			max = max_t(int, max, tbl[i]);
+	}
+	return max;
+}
+
 static int rxb_set_channels(struct net_device *dev,
 			    struct ethtool_channels *ch)
 {
@@ -290,6 +305,12 @@ static int rxb_set_channels(struct net_device *dev,
 	}
 	if (ch->combined_count == cfg.nqueues)
 		return 0;
+	/* What 6.11's core checks (6.1's does not): an RSS context's queues. */
+	if ((int)ch->combined_count <= rxb_rss_ctx_max_queue(port)) {
+		netdev_err(dev, "ethtool -L: an RSS context uses queue %d\n",
+			   rxb_rss_ctx_max_queue(port));
+		return -EINVAL;
+	}
 	cfg.nqueues = ch->combined_count;
 	err = rxb_reconfigure(port, &cfg, NULL);
 	if (err)
@@ -307,10 +328,11 @@ static int rxb_set_channels(struct net_device *dev,
 #define rxb_nfc_err(dev, fmt, ...) \
 	netdev_err(dev, "ethtool -N: " fmt "\n", ##__VA_ARGS__)
 
-/* The NIC's rule -> ethtool's flow spec. */
+/* The NIC's rule -> ethtool's flow spec (and RSS context) in @info. */
 static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
-			  struct ethtool_rx_flow_spec *fs)
+			  struct ethtool_rxnfc *info)
 {
+	struct ethtool_rx_flow_spec *fs = &info->fs;
 	bool udp = r->proto == IPPROTO_UDP;
 
 	memset(fs, 0, sizeof(*fs));
@@ -343,6 +365,10 @@ static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 		m->psrc = r->sport_mask;
 		v->pdst = r->dport;
 		m->pdst = r->dport_mask;
+	}
+	if (r->rss_ctx) {
+		fs->flow_type |= FLOW_RSS;
+		info->rss_context = r->rss_ctx;
 	}
 }
 
@@ -391,8 +417,8 @@ static int rxb_nfc_from_fs(struct net_device *dev,
 	const char *bad;
 
 	memset(r, 0, sizeof(*r));
-	if (fs->flow_type != type) {
-		rxb_nfc_err(dev, "flow extensions (vlan, dst-mac, user-def, context) are not supported");
+	if ((fs->flow_type & ~FLOW_RSS) != type) {
+		rxb_nfc_err(dev, "flow extensions (vlan, dst-mac, user-def) are not supported");
 		return -EINVAL;
 	}
 	switch (type) {
@@ -436,13 +462,28 @@ static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
 	err = rxb_nfc_from_fs(dev, fs, &r);
 	if (err)
 		return err;
-	if (fs->ring_cookie == RX_CLS_FLOW_WAKE ||
+	if (fs->flow_type & FLOW_RSS) {
+		/* RSS of the context picks the queue: no queue to add. */
+		if (!info->rss_context || info->rss_context >= RXB_RSS_CTX_MAX ||
+		    rxb_nic_rss_ctx_read(port->nic, info->rss_context, NULL,
+					 NULL)) {
+			rxb_nfc_err(dev, "RSS context %u does not exist",
+				    info->rss_context);
+			return -EINVAL;
+		}
+		if (fs->ring_cookie) {
+			rxb_nfc_err(dev, "context %u: no action with a context (the context's table picks the queue)",
+				    info->rss_context);
+			return -EINVAL;
+		}
+		r.rss_ctx = info->rss_context;
+	} else if (fs->ring_cookie == RX_CLS_FLOW_WAKE ||
 	    (fs->ring_cookie != RX_CLS_FLOW_DISC &&
 	     ethtool_get_flow_spec_ring_vf(fs->ring_cookie))) {
 		rxb_nfc_err(dev, "action: a queue or -1 (drop) only");
 		return -EINVAL;
 	}
-	if (fs->ring_cookie != RX_CLS_FLOW_DISC &&
+	if (!r.rss_ctx && fs->ring_cookie != RX_CLS_FLOW_DISC &&
 	    fs->ring_cookie >= port->cfg.nqueues) {
 		rxb_nfc_err(dev, "queue %llu does not exist (%u queues)",
 			    fs->ring_cookie, port->cfg.nqueues);
@@ -450,6 +491,8 @@ static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
 	}
 	r.action = fs->ring_cookie == RX_CLS_FLOW_DISC ? RXB_NTUPLE_DROP :
 							 fs->ring_cookie;
+	if (r.rss_ctx)
+		r.action = 0;
 	if (loc == RX_CLS_LOC_ANY || loc == RX_CLS_LOC_FIRST ||
 	    loc == RX_CLS_LOC_LAST) {
 		u32 locs[RXB_NTUPLE_MAX];
@@ -483,6 +526,115 @@ static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
 	return err;
 }
 
+/* A refusal of an RSS setting: in @extack, or in the log for the callers
+ * that have none (every one before 6.8, set_rxfh_fields() before 6.16).
+ */
+#define rxb_rss_err(dev, extack, msg)					\
+	do {								\
+		NL_SET_ERR_MSG_MOD(extack, msg);			\
+		if (!(extack))						\
+			netdev_err(dev, "ethtool: %s\n", msg);		\
+	} while (0)
+
+#define RXB_RXH_FIELDS	(RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3)
+
+/* ethtool's flow type -> the NIC's register of its hash fields, or -1. */
+static int rxb_rss_ft(u32 flow_type)
+{
+	switch (flow_type) {
+	case TCP_V4_FLOW:
+		return RXB_RSS_FT_TCP4;
+	case UDP_V4_FLOW:
+		return RXB_RSS_FT_UDP4;
+	case TCP_V6_FLOW:
+		return RXB_RSS_FT_TCP6;
+	case UDP_V6_FLOW:
+		return RXB_RSS_FT_UDP6;
+	default:
+		return -1;
+	}
+}
+
+/* The IP flow types whose frames the NIC hashes on both addresses, fixed:
+ * it parses no ports of theirs.
+ */
+static bool rxb_rss_l3_only(u32 flow_type)
+{
+	switch (flow_type) {
+	case IPV4_FLOW:
+	case SCTP_V4_FLOW:
+	case AH_ESP_V4_FLOW:
+	case AH_V4_FLOW:
+	case ESP_V4_FLOW:
+	case IPV6_FLOW:
+	case SCTP_V6_FLOW:
+	case AH_ESP_V6_FLOW:
+	case AH_V6_FLOW:
+	case ESP_V6_FLOW:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ethtool -n IF rx-flow-hash T: the NIC's hash fields of flow type T. */
+static int rxb_get_rxfh_fields(struct net_device *dev,
+			       struct ethtool_rxfh_fields *f)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	int ft = rxb_rss_ft(f->flow_type);
+	u8 nf;
+
+	if (ft < 0) {
+		if (!rxb_rss_l3_only(f->flow_type))
+			return -EOPNOTSUPP;
+		f->data = RXH_IP_SRC | RXH_IP_DST;
+		return 0;
+	}
+	nf = rxb_nic_rss_fields_read(port->nic, ft);
+	f->data = (nf & RXB_RSS_F_SRC ? RXH_IP_SRC : 0) |
+		  (nf & RXB_RSS_F_DST ? RXH_IP_DST : 0) |
+		  (nf & RXB_RSS_F_SPORT ? RXH_L4_B_0_1 : 0) |
+		  (nf & RXB_RSS_F_DPORT ? RXH_L4_B_2_3 : 0);
+	return 0;
+}
+
+/* ethtool -N IF rx-flow-hash T F: any of s, d, f, n for tcp4, udp4, tcp6
+ * and udp6, the port's (every RSS context's) setting.
+ */
+static int rxb_set_rxfh_fields(struct net_device *dev,
+			       const struct ethtool_rxfh_fields *f,
+			       struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	int ft = rxb_rss_ft(f->flow_type);
+
+	if (f->rss_context) {
+		rxb_rss_err(dev, extack,
+			    "rx-flow-hash: the hash fields are the port's, for every RSS context");
+		return -EINVAL;
+	}
+	if (f->data & ~RXB_RXH_FIELDS) {
+		rxb_rss_err(dev, extack,
+			    "rx-flow-hash: the NIC hashes s, d, f and n only");
+		return -EINVAL;
+	}
+	if (ft < 0) {
+		if (rxb_rss_l3_only(f->flow_type) &&
+		    f->data == (RXH_IP_SRC | RXH_IP_DST))
+			return 0;
+		rxb_rss_err(dev, extack,
+			    "rx-flow-hash: settable for tcp4, udp4, tcp6 and udp6 (other IP traffic hashes sd)");
+		return -EOPNOTSUPP;
+	}
+	rxb_nic_rss_fields_write(port->nic, ft,
+				 (f->data & RXH_IP_SRC ? RXB_RSS_F_SRC : 0) |
+				 (f->data & RXH_IP_DST ? RXB_RSS_F_DST : 0) |
+				 (f->data & RXH_L4_B_0_1 ? RXB_RSS_F_SPORT : 0) |
+				 (f->data & RXH_L4_B_2_3 ? RXB_RSS_F_DPORT : 0));
+	return 0;
+}
+
 /* The core checks indirection entries against this count. */
 static u32 rxb_get_rx_ring_count(struct net_device *dev)
 {
@@ -510,7 +662,7 @@ static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 		if (info->fs.location >= RXB_NTUPLE_MAX ||
 		    rxb_nic_ntuple_read(port->nic, info->fs.location, &r))
 			return -ENOENT;
-		rxb_nfc_to_fs(&r, &info->fs);
+		rxb_nfc_to_fs(&r, info);
 		return 0;
 	case ETHTOOL_GRXCLSRLALL:
 		n = rxb_nic_ntuple_locs(port->nic, rule_locs, info->rule_cnt);
@@ -519,6 +671,9 @@ static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 		info->rule_cnt = n;
 		info->data = RXB_NTUPLE_MAX;
 		return 0;
+	case ETHTOOL_GRXFH:
+		return rxb_rxnfc_rxfh_fields(dev, info, rxb_get_rxfh_fields,
+					     rxb_set_rxfh_fields);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -543,6 +698,9 @@ static int rxb_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info)
 			return -ENOENT;
 		}
 		return 0;
+	case ETHTOOL_SRXFH:
+		return rxb_rxnfc_rxfh_fields(dev, info, rxb_get_rxfh_fields,
+					     rxb_set_rxfh_fields);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -558,14 +716,26 @@ static u32 rxb_get_rxfh_key_size(struct net_device *dev)
 	return RXB_RSS_KEY_SIZE;
 }
 
+/* ethtool -x [context N]: the registers of RSS context N (0: default). */
 static int rxb_get_rxfh(struct net_device *dev,
 			struct ethtool_rxfh_param *rxfh)
 {
 	struct rxb_port *port = netdev_priv(dev);
 
 	rxfh->hfunc = ETH_RSS_HASH_TOP;
-	rxb_nic_rss_read(port->nic, rxfh->indir, rxfh->key);
-	return 0;
+	return rxb_nic_rss_ctx_read(port->nic, rxfh->rss_context, rxfh->indir,
+				    rxfh->key);
+}
+
+static int rxb_rxfh_hfunc_ok(struct net_device *dev,
+			     const struct ethtool_rxfh_param *rxfh,
+			     struct netlink_ext_ack *extack)
+{
+	if (rxfh->hfunc == ETH_RSS_HASH_NO_CHANGE ||
+	    rxfh->hfunc == ETH_RSS_HASH_TOP)
+		return 0;
+	rxb_rss_err(dev, extack, "hash function refused: only toeplitz");
+	return -EOPNOTSUPP;
 }
 
 static int rxb_set_rxfh(struct net_device *dev,
@@ -573,15 +743,10 @@ static int rxb_set_rxfh(struct net_device *dev,
 			struct netlink_ext_ack *extack)
 {
 	struct rxb_port *port = netdev_priv(dev);
+	int err = rxb_rxfh_hfunc_ok(dev, rxfh, extack);
 
-	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
-	    rxfh->hfunc != ETH_RSS_HASH_TOP) {
-		/* No extack for this op before 6.8: then the log has it. */
-		NL_SET_ERR_MSG_MOD(extack, "hash function refused: only toeplitz");
-		if (!extack)
-			netdev_err(dev, "ethtool -X: hash function refused: only toeplitz\n");
-		return -EOPNOTSUPP;
-	}
+	if (err)
+		return err;
 	/* The core has checked every entry against the queue count.  A
 	 * hash racing with the key update uses a mix: harmless.
 	 */
@@ -589,7 +754,125 @@ static int rxb_set_rxfh(struct net_device *dev,
 	return 0;
 }
 
+/* Additional RSS contexts (ethtool -X IF context new|N): RSS contexts
+ * 1..RXB_RSS_CTX_MAX - 1 of the NIC, each with its own table and key, which
+ * ntuple rules name (ethtool -N ... context N).  compat.h adapts the
+ * kernel's interface; @ctx is the core's copy of the context where it
+ * keeps one (6.11+), NULL elsewhere.
+ */
+
+/* Program context rxfh->rss_context from @rxfh; a new one without a table
+ * spreads over every queue, without a key takes context 0's.
+ */
+static int rxb_rss_ctx_set(struct net_device *dev,
+			   struct ethtool_rxfh_context *ctx,
+			   const struct ethtool_rxfh_param *rxfh, bool create,
+			   struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	u32 id = rxfh->rss_context, *indir = rxfh->indir, i;
+	u32 tbl[RXB_RSS_INDIR_SIZE];
+	u8 key[RXB_RSS_KEY_SIZE];
+	int err;
+
+	err = rxb_rxfh_hfunc_ok(dev, rxfh, extack);
+	if (err)
+		return err;
+	if (!id || id >= RXB_RSS_CTX_MAX) {
+		rxb_rss_err(dev, extack, "RSS context id out of range");
+		return -EINVAL;
+	}
+	err = rxb_nic_rss_ctx_read(port->nic, id, NULL, NULL);
+	if (create && !err) {
+		rxb_rss_err(dev, extack, "RSS context in use");
+		return -EBUSY;
+	}
+	if (!create && err) {
+		rxb_rss_err(dev, extack, "no such RSS context");
+		return -ENOENT;
+	}
+	if (create && !indir) {
+		for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
+			tbl[i] = ethtool_rxfh_indir_default(i,
+							    port->cfg.nqueues);
+		indir = tbl;
+	}
+	/* The core has checked every entry against the queue count. */
+	rxb_nic_rss_ctx_write(port->nic, id, indir, rxfh->key);
+	if (ctx) {
+		rxb_nic_rss_ctx_read(port->nic, id, tbl, key);
+		rxb_rxfh_ctx_store(ctx, tbl, key, ETH_RSS_HASH_TOP);
+	}
+	return 0;
+}
+
+static int __maybe_unused
+rxb_create_rxfh_context(struct net_device *dev,
+			struct ethtool_rxfh_context *ctx,
+			const struct ethtool_rxfh_param *rxfh,
+			struct netlink_ext_ack *extack)
+{
+	return rxb_rss_ctx_set(dev, ctx, rxfh, true, extack);
+}
+
+static int __maybe_unused
+rxb_modify_rxfh_context(struct net_device *dev,
+			struct ethtool_rxfh_context *ctx,
+			const struct ethtool_rxfh_param *rxfh,
+			struct netlink_ext_ack *extack)
+{
+	return rxb_rss_ctx_set(dev, ctx, rxfh, false, extack);
+}
+
+/* A context an ntuple rule names stays: the rule would steer into whatever
+ * context takes its id next.
+ */
+static int __maybe_unused
+rxb_remove_rxfh_context(struct net_device *dev,
+			struct ethtool_rxfh_context *ctx, u32 id,
+			struct netlink_ext_ack *extack)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	u32 locs[RXB_NTUPLE_MAX];
+	struct rxb_nic_ntuple r;
+	unsigned int n, i;
+
+	n = rxb_nic_ntuple_locs(port->nic, locs, RXB_NTUPLE_MAX);
+	for (i = 0; i < n; i++) {
+		if (!rxb_nic_ntuple_read(port->nic, locs[i], &r) &&
+		    r.rss_ctx == id) {
+			rxb_rss_err(dev, extack,
+				    "an ntuple rule steers into the RSS context (ethtool -N ... delete it first)");
+			return -EBUSY;
+		}
+	}
+	if (rxb_nic_rss_ctx_clear(port->nic, id)) {
+		rxb_rss_err(dev, extack, "no such RSS context");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The lowest context id not in use (kernels before 6.11 leave it to the
+ * driver).
+ */
+static int __maybe_unused rxb_rss_ctx_alloc(struct net_device *dev)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	u32 id;
+
+	for (id = 1; id < RXB_RSS_CTX_MAX; id++)
+		if (rxb_nic_rss_ctx_read(port->nic, id, NULL, NULL))
+			return id;
+	netdev_err(dev, "ethtool -X: every RSS context (%u) is in use\n",
+		   RXB_RSS_CTX_MAX - 1);
+	return -ENOSPC;
+}
+
 RXB_ETHTOOL_RXFH_DEFINE(rxb_get_rxfh, rxb_set_rxfh)
+RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(rxb_get_rxfh, rxb_create_rxfh_context,
+				 rxb_modify_rxfh_context,
+				 rxb_remove_rxfh_context, rxb_rss_ctx_alloc)
 
 /* The live ring model's own counters: RTNL keeps the model in place. */
 static unsigned int rxb_xstats_count(struct rxb_port *port)
@@ -891,6 +1174,11 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	.get_rxfh_indir_size	= rxb_get_rxfh_indir_size,
 	.get_rxfh_key_size	= rxb_get_rxfh_key_size,
 	RXB_ETHTOOL_RXFH(rxb_get_rxfh, rxb_set_rxfh),
+	RXB_ETHTOOL_RXFH_FIELDS(rxb_get_rxfh_fields, rxb_set_rxfh_fields)
+	RXB_ETHTOOL_RXFH_CONTEXTS(RXB_RSS_CTX_MAX, rxb_get_rxfh,
+				  rxb_create_rxfh_context,
+				  rxb_modify_rxfh_context,
+				  rxb_remove_rxfh_context, rxb_rss_ctx_alloc)
 	.get_sset_count		= rxb_get_sset_count,
 	.get_strings		= rxb_get_strings,
 	.get_ethtool_stats	= rxb_get_ethtool_stats,

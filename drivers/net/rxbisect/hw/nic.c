@@ -37,18 +37,26 @@
 /* Bytes of a frame the parser looks at: L2 + VLAN + IPv6 + L4 ports. */
 #define RXB_PARSE_LEN	96
 
-/**
- * rxb_nic_rss_default() - program the default RSS indirection table.
- * @nic: the NIC.
- * @nqueues: queues the table spreads over.
+/* The indirection table of a context for @nqueues queues: entry i -> i mod
+ * @nqueues (ethtool's default).
  */
-void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues)
+static void rxb_rss_indir_default(struct rxb_rss_table *r,
+				  unsigned int nqueues)
 {
 	unsigned int i;
 
 	for (i = 0; i < RXB_RSS_INDIR_SIZE; i++)
-		WRITE_ONCE(nic->rss_indir[i],
-			   ethtool_rxfh_indir_default(i, nqueues));
+		WRITE_ONCE(r->indir[i], ethtool_rxfh_indir_default(i, nqueues));
+}
+
+/**
+ * rxb_nic_rss_default() - program the default RSS indirection table.
+ * @nic: the NIC.
+ * @nqueues: queues the table of context 0 spreads over.
+ */
+void rxb_nic_rss_default(struct rxb_nic *nic, unsigned int nqueues)
+{
+	rxb_rss_indir_default(&nic->rss[0], nqueues);
 }
 
 /**
@@ -68,9 +76,17 @@ struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
 
 	if (!nic)
 		return NULL;
+	nic->rss = kcalloc(RXB_RSS_CTX_MAX, sizeof(*nic->rss), GFP_KERNEL);
+	if (!nic->rss) {
+		kfree(nic);
+		return NULL;
+	}
 	nic->dev = dev;
-	netdev_rss_key_fill(nic->rss_key, sizeof(nic->rss_key));
+	netdev_rss_key_fill(nic->rss[0].key, sizeof(nic->rss[0].key));
 	rxb_nic_rss_default(nic, nqueues);
+	nic->rss[0].on = true;
+	for (q = 0; q < RXB_RSS_FT_NUM; q++)
+		nic->rss_fields[q] = RXB_RSS_F_ALL;
 	nic->max_frame = mtu + ETH_HLEN + VLAN_HLEN;
 	nic->rx_csum = true;
 	skb_queue_head_init(&nic->held);
@@ -79,6 +95,7 @@ struct rxb_nic *rxb_nic_create(struct net_device *dev, unsigned int nqueues,
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
 		rxb_vec_init(nic, &nic->vec[q]);
 	if (rxb_nic_tls_init(nic, tls_contexts)) {
+		kfree(nic->rss);
 		kfree(nic);
 		return NULL;
 	}
@@ -96,6 +113,7 @@ void rxb_nic_destroy(struct rxb_nic *nic)
 	rxb_nic_engine_fini(nic);
 	rxb_ntuple_fini(nic);
 	rxb_nic_tls_fini(nic);
+	kfree(nic->rss);
 	kfree(nic);
 }
 
@@ -144,35 +162,132 @@ void rxb_nic_get_coalesce(struct rxb_nic *nic, u32 *usecs, u32 *frames)
 }
 
 /**
- * rxb_nic_rss_write() - program the RSS registers.
+ * rxb_nic_rss_ctx_write() - program an RSS context's registers.
+ * @nic: the NIC.
+ * @id: the context, below RXB_RSS_CTX_MAX; a context other than 0 that was
+ *	not programmed is turned on, with the default table over one queue
+ *	and context 0's key where @indir or @key is NULL.
+ * @indir: RXB_RSS_INDIR_SIZE queue numbers, or NULL to keep the table.
+ * @key: RXB_RSS_KEY_SIZE bytes, or NULL to keep the key.
+ *
+ * A frame hashed while the registers change sees a mix: harmless, every
+ * entry is a queue.
+ *
+ * Return: 0, or -EINVAL for @id out of range.
+ */
+int rxb_nic_rss_ctx_write(struct rxb_nic *nic, u32 id, const u32 *indir,
+			  const u8 *key)
+{
+	struct rxb_rss_table *r;
+	unsigned int i;
+
+	if (id >= RXB_RSS_CTX_MAX)
+		return -EINVAL;
+	r = &nic->rss[id];
+	if (!r->on) {
+		if (!indir)
+			rxb_rss_indir_default(r, 1);
+		if (!key)
+			for (i = 0; i < RXB_RSS_KEY_SIZE; i++)
+				WRITE_ONCE(r->key[i],
+					   READ_ONCE(nic->rss[0].key[i]));
+	}
+	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
+		WRITE_ONCE(r->indir[i], indir[i]);
+	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
+		WRITE_ONCE(r->key[i], key[i]);
+	/* A new context's table and key before it can be chosen. */
+	smp_store_release(&r->on, true);
+	return 0;
+}
+
+/**
+ * rxb_nic_rss_ctx_read() - read an RSS context's registers.
+ * @nic: the NIC.
+ * @id: the context.
+ * @indir: RXB_RSS_INDIR_SIZE entries filled, or NULL.
+ * @key: RXB_RSS_KEY_SIZE bytes filled, or NULL.
+ *
+ * Return: 0, or -ENOENT for a context out of range or not programmed.
+ */
+int rxb_nic_rss_ctx_read(struct rxb_nic *nic, u32 id, u32 *indir, u8 *key)
+{
+	struct rxb_rss_table *r;
+	unsigned int i;
+
+	/* Pairs with rxb_nic_rss_ctx_write()'s release. */
+	if (id >= RXB_RSS_CTX_MAX || !smp_load_acquire(&nic->rss[id].on))
+		return -ENOENT;
+	r = &nic->rss[id];
+	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
+		indir[i] = READ_ONCE(r->indir[i]);
+	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
+		key[i] = READ_ONCE(r->key[i]);
+	return 0;
+}
+
+/**
+ * rxb_nic_rss_ctx_clear() - turn an RSS context off.
+ * @nic: the NIC.
+ * @id: the context, 1..RXB_RSS_CTX_MAX - 1.  The frames of the ntuple
+ *	rules that name it take context 0 from now on.
+ *
+ * Return: 0, -EINVAL for context 0 or out of range, -ENOENT if it is off.
+ */
+int rxb_nic_rss_ctx_clear(struct rxb_nic *nic, u32 id)
+{
+	if (!id || id >= RXB_RSS_CTX_MAX)
+		return -EINVAL;
+	if (!nic->rss[id].on)
+		return -ENOENT;
+	WRITE_ONCE(nic->rss[id].on, false);
+	return 0;
+}
+
+/**
+ * rxb_nic_rss_write() - program the RSS registers of context 0.
  * @nic: the NIC.
  * @indir: RXB_RSS_INDIR_SIZE queue numbers, or NULL to keep the table.
  * @key: RXB_RSS_KEY_SIZE bytes, or NULL to keep the key.
  */
 void rxb_nic_rss_write(struct rxb_nic *nic, const u32 *indir, const u8 *key)
 {
-	unsigned int i;
-
-	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
-		WRITE_ONCE(nic->rss_indir[i], indir[i]);
-	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
-		WRITE_ONCE(nic->rss_key[i], key[i]);
+	rxb_nic_rss_ctx_write(nic, 0, indir, key);
 }
 
 /**
- * rxb_nic_rss_read() - read the RSS registers.
+ * rxb_nic_rss_read() - read the RSS registers of context 0.
  * @nic: the NIC.
  * @indir: RXB_RSS_INDIR_SIZE entries filled, or NULL.
  * @key: RXB_RSS_KEY_SIZE bytes filled, or NULL.
  */
 void rxb_nic_rss_read(struct rxb_nic *nic, u32 *indir, u8 *key)
 {
-	unsigned int i;
+	rxb_nic_rss_ctx_read(nic, 0, indir, key);
+}
 
-	for (i = 0; indir && i < RXB_RSS_INDIR_SIZE; i++)
-		indir[i] = READ_ONCE(nic->rss_indir[i]);
-	for (i = 0; key && i < RXB_RSS_KEY_SIZE; i++)
-		key[i] = READ_ONCE(nic->rss_key[i]);
+/**
+ * rxb_nic_rss_fields_write() - program the RSS hash input of a flow type.
+ * @nic: the NIC.
+ * @ft: the flow type.
+ * @fields: RXB_RSS_F_* (any subset; none hashes every frame to 0).
+ */
+void rxb_nic_rss_fields_write(struct rxb_nic *nic, enum rxb_rss_flow_type ft,
+			      u8 fields)
+{
+	WRITE_ONCE(nic->rss_fields[ft], fields & RXB_RSS_F_ALL);
+}
+
+/**
+ * rxb_nic_rss_fields_read() - read the RSS hash input of a flow type.
+ * @nic: the NIC.
+ * @ft: the flow type.
+ *
+ * Return: its RXB_RSS_F_* bits.
+ */
+u8 rxb_nic_rss_fields_read(struct rxb_nic *nic, enum rxb_rss_flow_type ft)
+{
+	return READ_ONCE(nic->rss_fields[ft]);
 }
 
 /**
@@ -801,11 +916,28 @@ static const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.ring		= &rxb_nic_ring_ops,
 };
 
+/* The RSS hash input fields of a frame (TCP and UDP: its flow type's
+ * register; other IP frames: both addresses).
+ */
+static u8 rxb_rss_fields(struct rxb_nic *nic, const struct rxb_nic_tuple *t)
+{
+	enum rxb_rss_flow_type ft;
+
+	if (!t->proto)
+		return RXB_RSS_F_SRC | RXB_RSS_F_DST;
+	if (t->family == 4)
+		ft = t->proto == IPPROTO_TCP ? RXB_RSS_FT_TCP4 : RXB_RSS_FT_UDP4;
+	else
+		ft = t->proto == IPPROTO_TCP ? RXB_RSS_FT_TCP6 : RXB_RSS_FT_UDP6;
+	return READ_ONCE(nic->rss_fields[ft]);
+}
+
 /* The pipeline on one frame, for the enabled context @ctx. */
 static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 			     struct sk_buff *skb)
 {
 	const char *name = ctx->hwm->ops->name;
+	struct rxb_rss_table *rss;
 	u8 hdr[RXB_PARSE_LEN];
 	struct rxb_nic_tuple t;
 	struct rxb_nic_frame nf;
@@ -813,6 +945,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 	const u8 *data;
 	unsigned int q;
 	u32 rule;
+	u8 rctx;
 	int err;
 
 	if (skb->len < ETH_HLEN) {
@@ -828,26 +961,35 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
 						RXB_PARSE_LEN), hdr);
 	rxb_nic_parse(data, min_t(unsigned int, skb->len, RXB_PARSE_LEN), &t);
-	rule = rxb_ntuple_match(nic, &t);
+	rule = rxb_ntuple_match(nic, &t, &rctx);
 	if (rule == RXB_NTUPLE_DROP) {
 		atomic64_inc(&nic->ntuple_drops);
 		trace_rxb_drop(nic->dev, name, 0, "ntuple");
 		return;
 	}
+	/* A rule into a context that is off: context 0, not steered. */
+	rss = &nic->rss[rctx];
+	/* Pairs with rxb_nic_rss_ctx_write()'s release. */
+	if (rctx && !smp_load_acquire(&rss->on)) {
+		rss = &nic->rss[0];
+		rctx = 0;
+	}
 	f->data = skb;
 	f->key = &t;
 	f->len = skb->len;
 	f->ts = ktime_to_ns(skb->tstamp);
-	f->hash = rxb_rss_hash(nic->rss_key, &t, &f->hash_flags);
+	f->hash = rxb_rss_hash(rss->key, &t, rxb_rss_fields(nic, &t),
+			       &f->hash_flags);
 	f->flow = rxb_flow_lookup(&ctx->flows, &t, skb->len, &f->flow_new);
 	if (rule < ctx->nqueues) {
 		q = rule;
-		atomic64_inc(&nic->steered[q].v);
 	} else {
-		q = READ_ONCE(nic->rss_indir[f->hash % RXB_RSS_INDIR_SIZE]);
+		q = READ_ONCE(rss->indir[f->hash % RXB_RSS_INDIR_SIZE]);
 		if (q >= ctx->nqueues)
 			q = 0;
 	}
+	if (rule < ctx->nqueues || rctx)
+		atomic64_inc(&nic->steered[q].v);
 	nf.q = q;
 	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
 		atomic64_inc(&nic->stopped_drops);

@@ -386,11 +386,26 @@ struct rxb_nic_clock {
 };
 
 /**
+ * struct rxb_rss_table - the registers of one RSS context.
+ * @indir: indirection table: hash % RXB_RSS_INDIR_SIZE -> queue.
+ * @key: Toeplitz key.
+ * @on: programmed (context 0 always is); written after the table and the
+ *	key (release), read before them (acquire).
+ */
+struct rxb_rss_table {
+	u32 indir[RXB_RSS_INDIR_SIZE];
+	u8 key[RXB_RSS_KEY_SIZE];
+	bool on;
+};
+
+/**
  * struct rxb_nic - one port's emulated NIC.
  * @dev: the net device the NIC is wired to; names its trace events and
  *	its engine thread, nothing else.
- * @rss_indir: RSS indirection table register: hash & 127 -> queue.
- * @rss_key: Toeplitz key register.
+ * @rss: the RSS contexts' registers, RXB_RSS_CTX_MAX of them: context 0
+ *	for every frame no ntuple rule sends to another one.
+ * @rss_fields: RSS hash input fields (RXB_RSS_F_*) per flow type (enum
+ *	rxb_rss_flow_type); other IP frames hash both addresses.
  * @max_frame: largest frame accepted, in bytes (MTU plus L2 headers).
  * @rx_csum: the DMA engine reports each frame's checksum.
  * @coal_usecs: interrupt moderation register (ethtool rx-usecs): a vector
@@ -448,8 +463,8 @@ struct rxb_nic_clock {
  */
 struct rxb_nic {
 	struct net_device *dev;
-	u32 rss_indir[RXB_RSS_INDIR_SIZE];
-	u8 rss_key[RXB_RSS_KEY_SIZE];
+	struct rxb_rss_table *rss;
+	u8 rss_fields[RXB_RSS_FT_NUM];
 	u32 max_frame;
 	bool rx_csum;
 	u32 coal_usecs;
@@ -567,7 +582,7 @@ void rxb_nic_tls_tx(struct rxb_nic *nic, struct sk_buff *skb,
 /* rss.c */
 void rxb_nic_parse(const u8 *frame, unsigned int len,
 		   struct rxb_nic_tuple *t);
-u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
+u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t, u8 fields,
 		 u8 *hash_flags);
 bool rxb_nic_parse_l4(const struct sk_buff *skb, struct rxb_nic_l4 *s);
 
@@ -582,7 +597,8 @@ u32 rxb_flow_lookup(struct rxb_flow_table *ft, const struct rxb_nic_tuple *t,
 void rxb_flow_counters(struct rxb_flow_table *ft, struct rxb_nic_counters *c);
 
 /* nic_ntuple.c */
-u32 rxb_ntuple_match(struct rxb_nic *nic, const struct rxb_nic_tuple *t);
+u32 rxb_ntuple_match(struct rxb_nic *nic, const struct rxb_nic_tuple *t,
+		     u8 *rss_ctx);
 void rxb_ntuple_fini(struct rxb_nic *nic);
 
 #endif /* _RXB_NIC_HW_H */

@@ -4,7 +4,8 @@
  * table of RXB_NTUPLE_MAX rules matched by the receive pipeline before RSS,
  * the first matching rule by location wins; its queue overrides the RSS
  * indirection table, or the frame is dropped (action -1, counted in
- * ntuple_drops).  The same stage for every ring model.
+ * ntuple_drops), or an RSS context other than the default picks the queue
+ * (ethtool -N ... context C).  The same stage for every ring model.
  *
  * Rules are registers of the NIC, kept across receive contexts (model
  * switches, ethtool -L/-G).  A rule whose queue is beyond the current
@@ -42,22 +43,29 @@ static bool rxb_ntuple_hit(const struct rxb_nic_ntuple *r,
  * rxb_ntuple_match() - the ntuple stage of the receive pipeline.
  * @nic: the NIC.
  * @t: the frame's flow key.
+ * @rss_ctx: set to the RSS context of the first matching rule (0: none,
+ *	or a rule with a queue or a drop).
  *
  * RCU read lock held.
  *
  * Return: the queue of the first matching rule, RXB_NTUPLE_DROP, or
- * RXB_NTUPLE_NONE when no rule matches.
+ * RXB_NTUPLE_NONE when no rule matches or the rule names an RSS context.
  */
-u32 rxb_ntuple_match(struct rxb_nic *nic, const struct rxb_nic_tuple *t)
+u32 rxb_ntuple_match(struct rxb_nic *nic, const struct rxb_nic_tuple *t,
+		     u8 *rss_ctx)
 {
 	struct rxb_ntuple_table *tbl = rcu_dereference(nic->ntuple);
 	unsigned int i;
 
+	*rss_ctx = 0;
 	if (!tbl || !t->proto)
 		return RXB_NTUPLE_NONE;
-	for (i = 0; i < tbl->n; i++)
-		if (rxb_ntuple_hit(&tbl->rule[i], t))
-			return tbl->rule[i].action;
+	for (i = 0; i < tbl->n; i++) {
+		if (!rxb_ntuple_hit(&tbl->rule[i], t))
+			continue;
+		*rss_ctx = tbl->rule[i].rss_ctx;
+		return *rss_ctx ? RXB_NTUPLE_NONE : tbl->rule[i].action;
+	}
 	return RXB_NTUPLE_NONE;
 }
 

@@ -4,8 +4,10 @@
  *
  * Input order follows the Microsoft RSS specification: source address,
  * destination address, then source and destination port for TCP and UDP
- * over IPv4 or IPv6.  IPv4 fragments and other L4 protocols hash the
- * addresses only; non-IP frames hash to 0 (queue of indirection entry 0).
+ * over IPv4 or IPv6, each field as the flow type's hash-field register
+ * selects it (all four by default).  IPv4 fragments and other L4 protocols
+ * hash the addresses only; non-IP frames hash to 0 (queue of indirection
+ * entry 0).
  */
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -93,29 +95,46 @@ void rxb_nic_parse(const u8 *frame, unsigned int len,
  * rxb_rss_hash() - hash a frame as the NIC's RSS engine does.
  * @key: 40-byte Toeplitz key.
  * @t: the frame's flow key (rxb_nic_parse()).
- * @hash_flags: set to RXB_CQE_F_L4_HASH, RXB_CQE_F_L3_HASH or 0.
+ * @fields: the input fields of the frame's flow type (RXB_RSS_F_*): for
+ *	TCP and UDP frames, the flow type's register; for other IP frames,
+ *	both addresses (the ports are ignored there).
+ * @hash_flags: set to RXB_CQE_F_L4_HASH (a port hashed),
+ *	RXB_CQE_F_L3_HASH (addresses only) or 0.
  *
- * Return: the hash, 0 for frames RSS does not cover.
+ * Return: the hash, 0 for frames RSS does not cover (not IP, or no field
+ * selected).
  */
-u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t,
+u32 rxb_rss_hash(const u8 *key, const struct rxb_nic_tuple *t, u8 fields,
 		 u8 *hash_flags)
 {
-	unsigned int alen = t->family == 6 ? 16 : 4, in_len = 2 * alen;
+	unsigned int alen = t->family == 6 ? 16 : 4, in_len = 0;
 	u8 in[36];
 
 	*hash_flags = 0;
 	if (!t->family)
 		return 0;
-	memcpy(in, t->src, alen);
-	memcpy(in + alen, t->dst, alen);
-	if (t->proto) {
-		memcpy(in + in_len, &t->sport, 2);
-		memcpy(in + in_len + 2, &t->dport, 2);
-		in_len += 4;
-		*hash_flags = RXB_CQE_F_L4_HASH;
-	} else {
-		*hash_flags = RXB_CQE_F_L3_HASH;
+	if (!t->proto)
+		fields &= RXB_RSS_F_SRC | RXB_RSS_F_DST;
+	if (fields & RXB_RSS_F_SRC) {
+		memcpy(in, t->src, alen);
+		in_len += alen;
 	}
+	if (fields & RXB_RSS_F_DST) {
+		memcpy(in + in_len, t->dst, alen);
+		in_len += alen;
+	}
+	if (fields & RXB_RSS_F_SPORT) {
+		memcpy(in + in_len, &t->sport, 2);
+		in_len += 2;
+	}
+	if (fields & RXB_RSS_F_DPORT) {
+		memcpy(in + in_len, &t->dport, 2);
+		in_len += 2;
+	}
+	if (!in_len)
+		return 0;
+	*hash_flags = fields & (RXB_RSS_F_SPORT | RXB_RSS_F_DPORT) ?
+		      RXB_CQE_F_L4_HASH : RXB_CQE_F_L3_HASH;
 	return rxb_toeplitz(key, in, in_len);
 }
 

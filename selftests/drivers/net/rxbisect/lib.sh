@@ -579,24 +579,42 @@ _rxb_current() {
 rxb_ring() { _rxb_current -g "$1" "$2"; }		# IF RX|TX
 rxb_channels() { _rxb_current -l "$1" Combined; }	# IF
 
-# rxb_indir IF: the 128 indirection entries from ethtool -x, space separated.
+# rxb_indir IF [CTX]: the 128 indirection entries from ethtool -x (of RSS
+# context CTX), space separated.
 rxb_indir() {
 	local k v out=()
 	while read -r k v; do
 		[[ $k == RSS ]] && break
 		[[ $k =~ ^[0-9]+:$ ]] && out+=($v)
-	done < <(rxb_in "$1" ethtool -x "$1" 2>/dev/null)
+	done < <(rxb_in "$1" ethtool -x "$1" ${2:+context "$2"} 2>/dev/null)
 	echo "${out[*]}"
 }
 
-# rxb_hkey IF: the RSS key from ethtool -x (aa:bb:...).
+# rxb_hkey IF [CTX]: the RSS key from ethtool -x (of RSS context CTX)
+# (aa:bb:...).
 rxb_hkey() {
 	local l k=0
 	while read -r l; do
 		[ $k = 1 ] && { echo "$l"; return 0; }
 		[[ $l == "RSS hash key:"* ]] && k=1
-	done < <(rxb_in "$1" ethtool -x "$1" 2>/dev/null)
+	done < <(rxb_in "$1" ethtool -x "$1" ${2:+context "$2"} 2>/dev/null)
 	return 1
+}
+
+# rxb_flow_hash IF TYPE: the RSS hash fields of flow type TYPE (tcp4,
+# udp4, ...) from ethtool -n IF rx-flow-hash TYPE, as ethtool's letters (s:
+# source address, d: destination, f: source port, n: destination port).
+rxb_flow_hash() {
+	local l o=
+	while IFS= read -r l; do
+		case $l in
+		"IP SA"*) o+=s ;;
+		"IP DA"*) o+=d ;;
+		"L4 bytes 0 & 1"*) o+=f ;;
+		"L4 bytes 2 & 3"*) o+=n ;;
+		esac
+	done < <(rxb_in "$1" ethtool -n "$1" rx-flow-hash "$2" 2>/dev/null)
+	echo "$o"
 }
 
 # rxb_mtu IF
@@ -865,14 +883,15 @@ for sp in map(int, sys.argv[3:]):
 EOF
 }
 
-# rxb_toeplitz KEY SRC DST SPORT DPORT: RXB_TOEPLITZ, the NIC's Toeplitz
-# hash of that IPv4 TCP/UDP 4-tuple (KEY as aa:bb:...); no subshell.
+# rxb_toeplitz KEY SRC DST [SPORT DPORT]: RXB_TOEPLITZ, the NIC's Toeplitz
+# hash of that IPv4 TCP/UDP 4-tuple (KEY as aa:bb:...), of the addresses
+# only without SPORT (rx-flow-hash sd); no subshell.
 rxb_toeplitz() {
 	local -a key in
 	local i b v h=0
 	IFS=: read -r -a key <<<"$1"
 	IFS=. read -r -a in <<<"$2.$3"
-	in+=($(($4 >> 8)) $(($4 & 255)) $(($5 >> 8)) $(($5 & 255)))
+	[ -n "${4:-}" ] && in+=($(($4 >> 8)) $(($4 & 255)) $(($5 >> 8)) $(($5 & 255)))
 	v=$(((16#${key[0]} << 24) | (16#${key[1]} << 16) | (16#${key[2]} << 8) | 16#${key[3]}))
 	for i in "${!in[@]}"; do
 		for b in 0 1 2 3 4 5 6 7; do
@@ -883,12 +902,13 @@ rxb_toeplitz() {
 	RXB_TOEPLITZ=$h
 }
 
-# rxb_toeplitz_queue KEY INDIR SRC DST SPORT DPORT: the queue the NIC should
-# pick for that IPv4 TCP/UDP flow: INDIR[Toeplitz(KEY, src, dst, sport,
-# dport) % 128] (KEY as aa:bb:..., INDIR space separated).
+# rxb_toeplitz_queue KEY INDIR SRC DST [SPORT DPORT]: the queue the NIC
+# should pick for that IPv4 TCP/UDP flow: INDIR[Toeplitz(KEY, src, dst,
+# sport, dport) % 128] (KEY as aa:bb:..., INDIR space separated; without
+# SPORT, the hash of the addresses only).
 rxb_toeplitz_queue() {
 	local -a ind=($2)
-	rxb_toeplitz "$1" "$3" "$4" "$5" "$6"
+	rxb_toeplitz "$1" "$3" "$4" "${5:-}" "${6:-}"
 	echo "${ind[RXB_TOEPLITZ % ${#ind[@]}]}"
 }
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ntuple steering (ethtool -N/-n) on every ring model: a UDP flow steered
-# to a queue RSS would not pick lands there (per-queue counters), a drop
+# to a queue RSS would not pick lands there (per-queue counters), and so does
+# one steered into an RSS context (ethtool -X context new) whose table is
+# that queue only (rss.sh tests the contexts themselves), a drop
 # rule discards and counts, rules are listed and deleted by location, and
 # bad rules (queue that does not exist, unsupported flow type or field,
 # location out of range, full table) are refused with a message while the
@@ -28,6 +30,17 @@ Q=$(((RSSQ + 1) % NQ))
 ktap_print_msg "flow 40001->9: RSS queue $RSSQ, steered to queue $Q"
 e1 -N rxb1 flow-type udp4 src-ip "$RXB_IP0" dst-ip "$RXB_IP1" src-port 40001 \
 	dst-port 9 action $Q loc 5 || ktap_print_msg "ethtool -N refused the rule"
+# Flow 40003 into RSS context C, whose table is queue CQ only (neither Q nor
+# the queue RSS picks for it).
+RSSQ3=$(rxb_toeplitz_queue "$key" "$indir" "$RXB_IP0" "$RXB_IP1" 40003 9)
+for CQ in 0 1 2 3; do [ $CQ != $Q ] && [ $CQ != "$RSSQ3" ] && break; done
+w=(0 0 0 0)
+w[CQ]=1
+out=$(e1 -X rxb1 context new weight "${w[@]}" 2>&1)
+C=${out##* }
+ktap_print_msg "flow 40003->9: RSS queue $RSSQ3, steered to context '$C' (queue $CQ): $out"
+e1 -N rxb1 flow-type udp4 src-ip "$RXB_IP0" dst-ip "$RXB_IP1" src-port 40003 \
+	dst-port 9 context "$C" loc 6 || ktap_print_msg "ethtool -N refused the context rule"
 
 # steer_ok DESC: 20 datagrams of flow 40001 all counted on queue $Q.
 want_vec() {
@@ -36,20 +49,22 @@ want_vec() {
 	echo "${o[*]}"
 }
 steer_ok() {
-	local before sb got st i
+	local before sb got st i want
+	want=$(want_vec $Q 20)
+	[ -n "${2:-}" ] && want=$(rxb_vsub "$want" "$(want_vec "$CQ" -20)")
 	rxb_snap rxb1
 	before=$(rxb_s_qvals hw_packets)
 	sb=$(rxb_s_qvals ntuple_steered)
-	rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001
+	rxb_udp_flows "$NS0" "$RXB_IP1" 20 40001 ${2:+40003}
 	for i in {1..50}; do
 		rxb_snap rxb1
 		got=$(rxb_vsub "$(rxb_s_qvals hw_packets)" "$before")
-		[ "$got" = "$(want_vec $Q 20)" ] && break
+		[ "$got" = "$want" ] && break
 		rxb_sleep 0.1
 	done
 	st=$(rxb_vsub "$(rxb_s_qvals ntuple_steered)" "$sb")
 	ktap_print_msg "$1: per-queue frames $got, steered $st"
-	ktap_test_result "$1" [ "$got" = "$(want_vec $Q 20)" -a "$st" = "$(want_vec $Q 20)" ]
+	ktap_test_result "$1" [ "$got" = "$want" -a "$st" = "$want" ]
 }
 
 # 1..NM: every model, the rule kept across switches
@@ -57,8 +72,11 @@ for m in $MODELS; do
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model ||
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
 	rxb_wait_carrier rxb1
-	steer_ok "$m: udp4 flow steered to queue $Q, over RSS's $RSSQ"
+	steer_ok "$m: udp4 flow steered to queue $Q, over RSS's $RSSQ; another into RSS context $C (queue $CQ)" ctx
 done
+e1 -N rxb1 delete 6
+e1 -X rxb1 context "$C" delete || ktap_print_msg "cannot delete context $C"
+
 echo privring > /sys/module/rxbisect/parameters/ring_model
 rxb_wait_carrier rxb1
 
@@ -125,6 +143,7 @@ refused e1 -N rxb1 flow-type ether dst 00:11:22:33:44:55 action 1
 refused e1 -N rxb1 flow-type ip4 dst-ip 1.2.3.4 action 1
 refused e1 -N rxb1 flow-type udp4 src-port 1 tos 4 action 1
 refused e1 -N rxb1 flow-type udp4 src-port 1 vlan 5 action 1
+refused e1 -N rxb1 flow-type udp4 src-port 1 context 9
 refused e1 -N rxb1 delete 3
 refused e1 -N rxb1 delete 500
 ktap_test_result "bad rules refused with a message, the table unchanged" [ $ok = 1 ]
