@@ -652,7 +652,7 @@ lower.sh 31 rxbisect_props.sh 31 soak.sh 30 corec.sh 28 coalesce.sh 26
 nic_ctx.sh 26 ethtool_live.sh 23 flow_table.sh 23 load_unload.sh 23
 load_unload.sh:kdep 47 traffic.sh 23 enso.sh 22 queue_restart.sh 22
 nicmem.sh:kdep 21 nic_bh.sh 19 pcie_bytes.sh 19 busypoll_switch.sh 18
-invalid.sh 18 shring_traffic.sh 18 rss.sh 27 rss.sh:kdep 15 rxbisect_topo.sh 17
+invalid.sh 18 shring_traffic.sh 18 rss.sh 27 rss.sh:kdep 27 rxbisect_topo.sh 17
 shring_traffic_batched.sh 17 dshring_switch.sh 16 qstats.sh 16
 shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
