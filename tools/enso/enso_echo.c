@@ -30,28 +30,8 @@ static void bad_usage(void)
 	exit(2);
 }
 
-static unsigned long num(const char *s, unsigned long lo, unsigned long hi)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
-		fprintf(stderr, "enso_echo: %s: not a number in %lu..%lu\n", s,
-			lo, hi);
-		bad_usage();
-	}
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#define CLI_PROG "enso_echo"
+#include "cli.h"
 
 /* Echo the UDP payload of IPv4 frame @f back to its source. */
 static int echo(int fd, const uint8_t *f, uint32_t len)

@@ -63,29 +63,8 @@ static void bad_usage(void)
 	exit(2);
 }
 
-/* A number in [lo, hi], or usage. */
-static unsigned long num(const char *s, unsigned long lo, unsigned long hi)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi) {
-		fprintf(stderr, "enso_tool: %s: not a number in %lu..%lu\n", s,
-			lo, hi);
-		bad_usage();
-	}
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#define CLI_PROG "enso_tool"
+#include "cli.h"
 
 static int cmd_send(int argc, char **argv)
 {
