@@ -25,15 +25,7 @@ last=$(($(nproc) - 1))
 engine_cpus() { ps -eo psr=,comm= | awk '$2 ~ /^rxb-nic\// { print $2 ":" $1 }' | sort; }
 
 # txsum IF FIELD: tx<q>_FIELD of IF summed over its queues.
-txsum() {
-	local q=0 s=0
-	rxb_snap "$1" || return 1
-	while [ -n "${RXB_S[tx${q}_$2]:-}" ]; do
-		s=$((s + ${RXB_S[tx${q}_$2]}))
-		q=$((q + 1))
-	done
-	echo "$s"
-}
+txsum() { rxb_snap "$1" && rxb_s_qsum "$2" tx; }
 
 # inflight IF: frames posted on IF's Tx rings and not completed now,
 # summed over its queues (tx<q>_inflight).

@@ -481,11 +481,12 @@ rxb_kver_ge() {
 	[ "$(printf '%s\n' "$1" "$kv" | sort -V | head -n1)" = "$1" ]
 }
 
-# rxb_s_qsum FIELD: sum of rx<N>_FIELD over the queues.
+# rxb_s_qsum FIELD [DIR]: sum of rx<N>_FIELD (DIR tx: tx<N>_FIELD) over
+# the queues.
 rxb_s_qsum() {
-	local q=0 s=0
-	while [ -n "${RXB_S[rx${q}_$1]:-}" ]; do
-		s=$((s + ${RXB_S[rx${q}_$1]}))
+	local q=0 s=0 d=${2:-rx}
+	while [ -n "${RXB_S[$d${q}_$1]:-}" ]; do
+		s=$((s + ${RXB_S[$d${q}_$1]}))
 		q=$((q + 1))
 	done
 	echo "$s"

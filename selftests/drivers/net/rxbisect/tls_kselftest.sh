@@ -175,16 +175,7 @@ for p in rxb0 rxb1; do
 		rxb_bail "cannot turn the TLS offload on on $p"
 done
 tx0=$(tls_stat TlsTxDevice) rx0=$(tls_stat TlsRxDevice)
-# txsum NAME: the sum of tx<q>_NAME of the last rxb_snap.
-txsum() {
-	local q=0 s=0
-	while [ -n "${RXB_S[tx${q}_$1]:-}" ]; do
-		s=$((s + ${RXB_S[tx${q}_$1]}))
-		q=$((q + 1))
-	done
-	echo $s
-}
-rxb_snap rxb0 && e0=$(txsum tls_records) || rxb_bail "no counters"
+rxb_snap rxb0 && e0=$(rxb_s_qsum tls_records tx) || rxb_bail "no counters"
 rxb_snap rxb1 && d0=$(rxb_s_qsum tls_records) || rxb_bail "no counters"
 t0=$SECONDS
 run "$NSR" 192.0.2.2 "$RXB_TMP/rxb.out"
@@ -216,7 +207,7 @@ ktap_test_result "offload: every test that passed in software passes over the NI
 	[ -z "$lost" -a "$(count "$off" pass)" -gt 0 ]
 
 tx=$(( $(tls_stat TlsTxDevice) - tx0 )) rx=$(( $(tls_stat TlsRxDevice) - rx0 ))
-rxb_snap rxb0 && e=$(( $(txsum tls_records) - e0 ))
+rxb_snap rxb0 && e=$(( $(rxb_s_qsum tls_records tx) - e0 ))
 if [ -n "$lost" ]; then
 	# what the NICs and TCP saw, for the failures above
 	ktap_print_msg "rxb0: $(rxb_in rxb0 ethtool -S rxb0 | grep -E 'tls_(dumps|drops|packets|resync)|tls_ctx' | grep -v ': 0$' | xargs)"
