@@ -71,7 +71,7 @@ mark=$(rxb_kmsg_mark "conventions.sh: hfunc xor")
 before=$(rxb_indir rxb1)
 out=$(rxb_in rxb1 ethtool -X rxb1 hfunc xor 2>&1)
 rc=$?
-msg=$(rxb_kmsg_since "$mark" | grep -m1 "rxb1: ethtool -X")
+msg=$(rxb_kmsg_since "$mark" | grep -m1 "rxb1: ethtool.*hash function")
 ktap_print_msg "exit $rc: $out; log: $msg"
 ktap_test_result "ethtool -X hfunc xor refused, the reason logged" \
 	eval '[ $rc != 0 ] && [ -n "$msg" ] && [ "$(rxb_indir rxb1)" = "$before" ]'
