@@ -48,7 +48,18 @@
 # records it decrypted (rx tls_records), packets it passed up encrypted,
 # resync requests and confirmations, TX record dumps (retransmissions);
 # /proc/net/tls_stat's TlsDecryptError must stay 0 and every byte must
-# arrive intact, else the script fails.
+# arrive intact, else the script fails.  Each condition also runs with
+# software kTLS, and each mode twice (LOSS_DIRS): the receiver measured (rx:
+# NS1's application and rxbB's queue interrupt on APP_CPU, NS0's on
+# PEER_CPU) and the sender measured (tx: the other way round), the NICs'
+# engine threads, veth and netem on PEER_CPU as in part cpu.  The cost is
+# the measured core's busy time per byte as in part cpu; software's over
+# the offload's is the throughput a core that does only this would gain
+# (the thesis's Figs. 3.15a/3.16a/3.17a: one core, CPU-bound).  Both modes
+# check every byte, so the check's cost is in both (part cpu has none):
+# the clean condition's ratio is the baseline the others are read against.
+# The modes alternate, their order rotating with the repetition
+# (LOSS_REPS); a condition's ratio is the median over repetitions.
 #
 # Run as root where the module loads (it is unloaded first and at the end):
 #   make tls-bench [TLS_BENCH_ARGS='--reps 5']
@@ -62,6 +73,9 @@
 #   --loss LIST       conditions of part loss (LOSS, "0 1 2 5 r2"): N is
 #                     N % loss, rN is N % reordering
 #   --reorder-delay D netem delay for reordering (REORDER_DELAY, 1ms)
+#   --loss-reps N     repetitions of part loss (LOSS_REPS, 1)
+#   --loss-dirs LIST  part loss's measured sides (LOSS_DIRS, "rx tx"): rx
+#                     the receiver, tx the sender
 #   --app-cpu N       the measured application's CPU (APP_CPU, 0)
 #   --peer-cpu N      peer, engine threads, peer IRQ (PEER_CPU, 1)
 #   --cipher 128|256  AES-GCM key bits (CIPHER, 128)
@@ -99,6 +113,8 @@ BYTES=${BYTES:-4M}
 LOSS_BYTES=${LOSS_BYTES:-4M}
 LOSS=${LOSS:-0 1 2 5 r2}
 REORDER_DELAY=${REORDER_DELAY:-1ms}
+LOSS_REPS=${LOSS_REPS:-1}
+LOSS_DIRS=${LOSS_DIRS:-rx tx}
 APP_CPU=${APP_CPU:-0}
 PEER_CPU=${PEER_CPU:-1}
 CIPHER=${CIPHER:-128}
@@ -109,7 +125,7 @@ PARTS=${PARTS:-cpu loss}
 OUT=${OUT:-}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--app-cpu|--peer-cpu|--cipher|--rate|--dirs|--coalesce|--parts|--out)
+	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--loss-reps|--loss-dirs|--app-cpu|--peer-cpu|--cipher|--rate|--dirs|--coalesce|--parts|--out)
 		[ $# -ge 2 ] || usage "$1 needs a value" ;;
 	esac
 	case $1 in
@@ -118,6 +134,8 @@ while [ $# -gt 0 ]; do
 	--loss-bytes)	LOSS_BYTES=$2; shift 2 ;;
 	--loss)		LOSS=$2; shift 2 ;;
 	--reorder-delay) REORDER_DELAY=$2; shift 2 ;;
+	--loss-reps)	LOSS_REPS=$2; shift 2 ;;
+	--loss-dirs)	LOSS_DIRS=$2; shift 2 ;;
 	--app-cpu)	APP_CPU=$2; shift 2 ;;
 	--peer-cpu)	PEER_CPU=$2; shift 2 ;;
 	--cipher)	CIPHER=$2; shift 2 ;;
@@ -143,6 +161,14 @@ size() {
 }
 
 [[ $REPS =~ ^[1-9][0-9]{0,3}$ ]] || usage "REPS must be a whole number 1..9999, not '$REPS'"
+[[ $LOSS_REPS =~ ^[1-9][0-9]{0,3}$ ]] || usage "LOSS_REPS must be a whole number 1..9999, not '$LOSS_REPS'"
+for c in $LOSS_DIRS; do
+	case $c in
+	rx|tx) ;;
+	*) usage "LOSS_DIRS are rx and tx, not '$c'" ;;
+	esac
+done
+[ -n "${LOSS_DIRS// /}" ] || usage "LOSS_DIRS is empty"
 b=$(size "$BYTES") || b=
 [ -n "$b" ] || usage "BYTES must be a positive size (N, NK, NM, NG), not '$BYTES'"
 BYTES=$b
@@ -344,7 +370,7 @@ kv() {	# LINE KEY
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
-say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --dirs '$DIRS' --coalesce $COALESCE --parts '$PARTS'"
+say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --loss-reps $LOSS_REPS --loss-dirs '$LOSS_DIRS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --dirs '$DIRS' --coalesce $COALESCE --parts '$PARTS'"
 say ""
 
 # ---- part cpu ----------------------------------------------------------------
@@ -517,37 +543,59 @@ part_cpu() {
 
 # ---- part loss ---------------------------------------------------------------
 
-loss_run() {	# COND
-	local c=$1 netem line rec full part none lost nicrec encp decp rsq conf rsd dumps txdrops derr what
+# loss_run COND DIR MODE REP: one verified transfer NS0 -> NS1 under COND
+# with kTLS MODE (hw: the offload, sw: software), the receiver (DIR rx) or
+# the sender (tx) measured on APP_CPU; one row of loss.csv.
+loss_run() {
+	local c=$1 dir=$2 mode=$3 rep=$4 netem line rec=- full=- part=- none=- lost nicrec encp decp rsq conf rsd dumps txdrops derr what
+	local cs=$PEER_CPU cr=$APP_CPU meas=recv onoff=off busy nsb
+	[ "$dir" = tx ] && cs=$APP_CPU cr=$PEER_CPU meas=send
+	[ "$mode" = hw ] && onoff=on
+	features "$NS0" rxbA $onoff
+	features "$NS1" rxbB $onoff
+	# each side's queue interrupt on its application's CPU
+	{ echo "$cs" > "$RXB_DBG/rxbA/q0/irq_cpu" &&
+		echo "$cr" > "$RXB_DBG/rxbB/q0/irq_cpu"; } ||
+		fail "setting rxbA's and rxbB's irq_cpu (debugfs)"
 	tc qdisc del dev "$VA" root 2>/dev/null
 	case $c in
 	0)	netem= ; what="none" ;;
 	r*)	netem="delay $REORDER_DELAY reorder ${c#r}%"; what="reorder ${c#r} %" ;;
 	*)	netem="loss $c%"; what="loss $c %" ;;
 	esac
+	what="$what, $dir $mode rep $rep"
 	# shellcheck disable=SC2086 # the netem options, split
 	[ -z "$netem" ] || tc qdisc add dev "$VA" root netem $netem limit 100000 ||
 		fail "tc qdisc add dev $VA root netem $netem"
 	[ -n "$TRACE" ] && trace_count >/dev/null
 	snap "$NS0" rxbA "$NS1" rxbB b
-	line=$(transfer "$NS0" "$NS1" "$RXB_IP1" recv "$APP_CPU" "$PEER_CPU" "$LOSS_BYTES" \
-		-m tls -k "$CIPHER" -w 262144 -V -t $((120 + LOSS_BYTES / 100000))) || exit 1
+	line=$(transfer "$NS0" "$NS1" "$RXB_IP1" "$meas" "$cs" "$cr" "$LOSS_BYTES" \
+		-m tls -k "$CIPHER" -w 262144 -V -P "$PEER_CPU" \
+		-t $((120 + LOSS_BYTES / 100000))) || exit 1
 	snap "$NS0" rxbA "$NS1" rxbB a
 	tc qdisc del dev "$VA" root 2>/dev/null
-	[ "$(kv "$line" verify)" = ok ] || fail "$what: no byte check"
+	[ "$(kv "$(cat "$RXB_TMP/recv.out")" verify)" = ok ] || fail "$what: no byte check"
 	derr=$(d 1 TlsDecryptError)
 	[ "$derr" = 0 ] || fail "$what: TlsDecryptError went up by $derr"
-	[ "$(d 0 TlsTxDevice)" -ge 1 ] && [ "$(d 1 TlsRxDevice)" -ge 1 ] ||
-		fail "$what: the sockets did not get the device offload"
+	nicrec=$(d 1 rx_tls_records)
+	if [ "$mode" = hw ]; then
+		[ "$(d 0 TlsTxDevice)" -ge 1 ] && [ "$(d 1 TlsRxDevice)" -ge 1 ] ||
+			fail "$what: the sockets did not get the device offload"
+	else
+		[ "$(d 0 TlsTxSw)" -ge 1 ] && [ "$(d 1 TlsRxSw)" -ge 1 ] ||
+			fail "$what: the sockets are not in software kTLS (TlsTxSw/TlsRxSw)"
+		[ "$(d 0 tx_tls_records)$nicrec" = 00 ] ||
+			fail "$what: the NIC's TLS engine worked without the offload"
+	fi
 	if [ -n "$TRACE" ]; then
 		# shellcheck disable=SC2046
 		set -- $(trace_count)
-		rec=$1 full=$2 part=$3 none=$4 lost=$5
+		lost=$5
 		[ "$lost" = 0 ] || fail "$what: the trace lost $lost events (buffer_size_kb)"
-	else
-		rec=$(( (LOSS_BYTES + 16383) / 16384 )) full=- part=- none=-
+		[ "$mode" = hw ] && rec=$1 full=$2 part=$3 none=$4
+	elif [ "$mode" = hw ]; then
+		rec=$(( (LOSS_BYTES + 16383) / 16384 ))
 	fi
-	nicrec=$(d 1 rx_tls_records)
 	decp=$(d 1 rx_tls_decrypted)
 	encp=$(d 1 rx_tls_encrypted)
 	rsq=$(d 1 rx_tls_resync_req)
@@ -555,12 +603,18 @@ loss_run() {	# COND
 	rsd=$(d 1 TlsRxDeviceResync)
 	dumps=$(d 0 tx_tls_dumps)
 	txdrops=$(d 0 tx_tls_drops)
-	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr" >> "$OUT/loss.csv"
-	progress "$what: records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf; tx dumps $dumps, drops $txdrops"
+	busy=$(kv "$line" busy_ns)
+	if [ "$busy" = -1 ]; then
+		busy=$(awk -v b="$(kv "$line" busy_ticks)" -v h="$(kv "$line" hz)" 'BEGIN { printf "%d", b * 1e9 / h }')
+		BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
+	fi
+	nsb=$(awk -v b="$busy" -v n="$(kv "$line" bytes)" 'BEGIN { printf "%.4f", b / n }')
+	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr,$rep,$dir,$mode,$(kv "$line" wall_ns),$busy,$nsb" >> "$OUT/loss.csv"
+	progress "$what: $nsb ns/B on CPU $APP_CPU; records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf; tx dumps $dumps, drops $txdrops"
 }
 
 part_loss() {
-	local c
+	local c rep dir
 	progress "part loss: load, rxbA/rxbB stacked on veth $VA/$VB, netem on $VA"
 	rxb_load pairs=0 queues=1 engine="cpu$PEER_CPU" || fail "loading rxbisect"
 	for c in $NS0 $NS1; do
@@ -586,18 +640,32 @@ part_loss() {
 	ip netns exec "$NS0" ping -q -c 1 -W 5 "$RXB_IP1" >/dev/null ||
 		ip netns exec "$NS0" ping -q -c 2 -W 5 "$RXB_IP1" >/dev/null || fail "no ping over rxbA-rxbB"
 	trace_setup || progress "tls:tls_device_decrypted tracepoint unavailable: records from the byte count, no classification"
-	echo "cond,bytes,records,full,partial,none,nic_rx_records,rx_pkts_decrypted,rx_pkts_encrypted,resync_req,resync_confirmed,TlsRxDeviceResync,nic_tx_records,tx_dumps,tx_drops,TlsDecryptError" > "$OUT/loss.csv"
-	for c in $LOSS; do
-		loss_run "$c"
+	echo "cond,bytes,records,full,partial,none,nic_rx_records,rx_pkts_decrypted,rx_pkts_encrypted,resync_req,resync_confirmed,TlsRxDeviceResync,nic_tx_records,tx_dumps,tx_drops,TlsDecryptError,rep,dir,mode,wall_ns,busy_ns,busy_ns_per_byte" > "$OUT/loss.csv"
+	for rep in $(seq 1 "$LOSS_REPS"); do
+		for c in $LOSS; do
+			for dir in $LOSS_DIRS; do
+				# the modes' order alternates with the repetition
+				if [ $((rep % 2)) = 1 ]; then
+					loss_run "$c" "$dir" hw "$rep"
+					loss_run "$c" "$dir" sw "$rep"
+				else
+					loss_run "$c" "$dir" sw "$rep"
+					loss_run "$c" "$dir" hw "$rep"
+				fi
+			done
+		done
 	done
+	rxb_unload || fail "unloading rxbisect"
 
 	say "## Offload effectiveness under loss and reordering (part loss)"
 	say ""
 	say "$(numfmt --to=iec "$LOSS_BYTES" 2>/dev/null || echo "$LOSS_BYTES") per condition, one transfer each, every byte checked; netem on the veth below the sending NIC (data direction only; reordering: delay $REORDER_DELAY, N % of packets skip it). Records as software received them (tracepoint tls:tls_device_decrypted): full = every packet decrypted by the NIC, partial = some, none = none; NIC = records the NIC authenticated (rx tls_records)."
 	say ""
-	say "| wire | records | full | partial | none | NIC records | pkts up encrypted | resync req / confirmed / TlsRxDeviceResync | TX dumps | TlsDecryptError | thesis |"
-	say "|---|---|---|---|---|---|---|---|---|---|---|"
-	awk -F, 'NR > 1 {
+	say "Every offloaded transfer (LOSS_DIRS '$LOSS_DIRS' x LOSS_REPS $LOSS_REPS per condition; side: whose core was measured, which changes where the interrupts run)."
+	say ""
+	say "| wire | side | records | full | partial | none | NIC records | pkts up encrypted | resync req / confirmed / TlsRxDeviceResync | TX dumps | TlsDecryptError | thesis |"
+	say "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 && $19 == "hw" {
 		w = $1 == "0" ? "clean" : ($1 ~ /^r/ ? "reorder " substr($1, 2) " %" : "loss " $1 " %")
 		th = "-"
 		if ($1 == "0") th = "(all in sequence)"
@@ -608,10 +676,63 @@ part_loss() {
 		f = $4 == "-" ? "-" : sprintf("%.1f %%", 100 * $4 / $3)
 		p = $5 == "-" ? "-" : sprintf("%.1f %%", 100 * $5 / $3)
 		n = $6 == "-" ? "-" : sprintf("%.1f %%", 100 * $6 / $3)
-		printf "| %s | %d | %s | %s | %s | %.1f %% | %d of %d | %d / %d / %d | %d | %d | %s |\n",
-			w, $3, f, p, n, 100 * $7 / $3, $9, $8 + $9, $10, $11, $12, $14, $16, th
+		printf "| %s | %s | %d | %s | %s | %s | %.1f %% | %d of %d | %d / %d / %d | %d | %d | %s |\n",
+			w, $18 == "rx" ? "receiver" : "sender", $3, f, p, n, 100 * $7 / $3, $9, $8 + $9, $10, $11, $12, $14, $16, th
 	}' "$OUT/loss.csv" | tee -a "$MD"
 	say ""
+	say "Throughput of a core that does only this (its busy ns/B, $BUSY_SRC): software kTLS's over the offload's, median [min-max] over LOSS_REPS $LOSS_REPS, ratios taken within a repetition; vs clean: the median ratio over the clean condition's (1 = the offload keeps all its clean gain).  Both modes check every byte (part cpu does not), so the clean ratio is below part cpu's."
+	say ""
+	loss_tput_table | tee -a "$MD"
+	say ""
+}
+
+# loss_tput_table: loss.csv's ratios of software's busy ns/B over the
+# offload's, per side and condition (one awk: process start-up is slow
+# under TCG).
+loss_tput_table() {
+	awk -F, -v conds="$LOSS" -v dirs="$LOSS_DIRS" -v app="$APP_CPU" '
+	function med(list,    n, a, i, j, t) {
+		n = split(list, a, " ")
+		if (!n) return "-"
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		lo = a[1]; hi = a[n]
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function g(v) { return v == "-" ? "-" : sprintf("%.3g", v) }
+	NR > 1 { k = $1 "," $18; v[$17 "," k "," $19] = $22; reps[$17] = 1
+		 nsb[k "," $19] = nsb[k "," $19] " " $22 }
+	END {
+		printf "| wire | side | sw kTLS ns/B | offload ns/B | sw/offload | vs clean | thesis sw/offload |\n"
+		print "|---|---|---|---|---|---|---|"
+		nd = split(dirs, D, " "); nc = split(conds, C, " ")
+		for (i = 1; i <= nd; i++) {
+			d = D[i]; base = "-"
+			for (j = 1; j <= nc; j++) {
+				c = C[j]; k = c "," d; rs = ""
+				for (r in reps)
+					if (v[r "," k ",sw"] > 0 && v[r "," k ",hw"] > 0)
+						rs = rs " " v[r "," k ",sw"] / v[r "," k ",hw"]
+				m = med(rs); l = lo; h = hi
+				if (c == "0") base = m
+				w = c == "0" ? "clean" : (c ~ /^r/ ? "reorder " substr(c, 2) " %" : "loss " c " %")
+				th = "-"
+				if (d == "rx" && c == "0") th = "2.2x (RX, 1 core)"
+				if (d == "tx" && c == "0") th = "3.3x (TX, 1 core)"
+				if (d == "rx" && c == "5") th = "1.19x (Fig. 3.16a)"
+				if (d == "tx" && c == "5") th = "1.33x (Fig. 3.15a)"
+				if (d == "rx" && c == "r2") th = "1.09x (Fig. 3.17a)"
+				if (d == "rx" && c == "r5") th = "1.0x (Fig. 3.17a)"
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", w,
+					d == "rx" ? "receiver" : "sender",
+					g(med(nsb[k ",sw"])), g(med(nsb[k ",hw"])),
+					m == "-" ? "-" : sprintf("%.3gx [%.3g-%.3g]", m, l, h),
+					(m == "-" || base == "-") ? "-" : sprintf("%.2f", m / base), th
+			}
+		}
+	}' "$OUT/loss.csv"
 }
 
 [ -n "$DO_CPU" ] && part_cpu
