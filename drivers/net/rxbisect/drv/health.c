@@ -265,28 +265,33 @@ static int rxb_stall_test(struct devlink_health_reporter *reporter,
 	return err;
 }
 
-/* Restart queue @q's consumer. */
-static void rxb_stall_recover_queue(struct rxb_port *port, unsigned int q)
-{
-	WRITE_ONCE(port->knobs[q].stall, 0);
-	rxb_queue_kick(port, q);
-}
-
-static int rxb_stall_recover(struct devlink_health_reporter *reporter,
-			     void *priv_ctx, struct netlink_ext_ack *extack)
+/* "devlink health recover" of rx_stall and alloc_fail: restart consumers.
+ * rx_stall's restarts the reported queue and clears its stall knob;
+ * alloc_fail's has every receive queue of the reported port poll now and
+ * refill its ring, instead of at its back-off timer (rxb_refill_retry()).
+ * Without a report (a user's recover), every queue of the device.
+ */
+static int rxb_health_recover(struct devlink_health_reporter *reporter,
+			      void *priv_ctx, struct netlink_ext_ack *extack)
 {
 	struct rxb_dev *rdev = devlink_health_reporter_priv(reporter);
+	bool stall = reporter == rdev->stall_reporter;
 	struct rxb_health_ctx *ctx = priv_ctx;
 	unsigned int i, q;
 
 	rtnl_lock();
-	if (ctx) {
-		rxb_stall_recover_queue(ctx->port, ctx->q);
-	} else {
-		/* "devlink health recover": every queue of the device. */
-		for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-			for (q = 0; q < rdev->ports[i]->cfg.nqueues; q++)
-				rxb_stall_recover_queue(rdev->ports[i], q);
+	for (i = 0; i < ARRAY_SIZE(rdev->ports); i++) {
+		struct rxb_port *port = rdev->ports[i];
+
+		if (ctx && port != ctx->port)
+			continue;
+		for (q = 0; q < port->cfg.nqueues; q++) {
+			if (ctx && stall && q != ctx->q)
+				continue;
+			if (stall)
+				WRITE_ONCE(port->knobs[q].stall, 0);
+			rxb_queue_kick(port, q);
+		}
 	}
 	rtnl_unlock();
 	return 0;
@@ -295,7 +300,7 @@ static int rxb_stall_recover(struct devlink_health_reporter *reporter,
 static const struct devlink_health_reporter_ops rxb_stall_ops = {
 	.name		= "rx_stall",
 	.dump		= rxb_stall_dump,
-	.recover	= rxb_stall_recover,
+	.recover	= rxb_health_recover,
 	.diagnose	= rxb_stall_diagnose,
 	.test		= rxb_stall_test,
 };
@@ -382,6 +387,12 @@ static void rxb_health_ev_work(struct work_struct *work)
 		schedule_delayed_work(&rdev->ev_work, next);
 }
 
+/* A name and value for a devlink_fmsg u64 pair. */
+struct rxb_fmsg_u64 {
+	const char *name;
+	u64 val;
+};
+
 /* A port's totals of the counters behind @kind's errors, as ethtool -S
  * shows them (port-wide names).
  */
@@ -391,10 +402,11 @@ static int rxb_health_put_counts(struct devlink_fmsg *fmsg,
 {
 	struct rxb_nic_counters nc;
 	u64 dma_errors = 0, alloc_fails = 0, skb_drops = 0, backoffs = 0;
+	struct rxb_fmsg_u64 c[3];
 	struct rxb_qxstats xst;
 	struct rxb_qstats st;
-	unsigned int q;
-	int err;
+	unsigned int q, i, n = 0;
+	int err = 0;
 
 	for (q = 0; q < RXB_MAX_QUEUES; q++) {
 		rxb_get_qstats(port, q, &st, &xst);
@@ -406,19 +418,15 @@ static int rxb_health_put_counts(struct devlink_fmsg *fmsg,
 	if (kind == RXB_HEALTH_DMA) {
 		/* The NIC's statistics register, and the driver's drops. */
 		rxb_nic_read_counters(port->nic, &nc);
-		err = rxb_fmsg_u64_pair_put(fmsg, "rx_dma_faults",
-					    nc.dma_faults);
-		if (!err)
-			err = rxb_fmsg_u64_pair_put(fmsg, "rx_dma_errors",
-						    dma_errors);
-		return err;
+		c[n++] = (struct rxb_fmsg_u64){ "rx_dma_faults", nc.dma_faults };
+		c[n++] = (struct rxb_fmsg_u64){ "rx_dma_errors", dma_errors };
+	} else {
+		c[n++] = (struct rxb_fmsg_u64){ "alloc_fails", alloc_fails };
+		c[n++] = (struct rxb_fmsg_u64){ "rx_skb_drops", skb_drops };
+		c[n++] = (struct rxb_fmsg_u64){ "rx_refill_backoffs", backoffs };
 	}
-	err = rxb_fmsg_u64_pair_put(fmsg, "alloc_fails", alloc_fails);
-	if (!err)
-		err = rxb_fmsg_u64_pair_put(fmsg, "rx_skb_drops", skb_drops);
-	if (!err)
-		err = rxb_fmsg_u64_pair_put(fmsg, "rx_refill_backoffs",
-					    backoffs);
+	for (i = 0; !err && i < n; i++)
+		err = rxb_fmsg_u64_pair_put(fmsg, c[i].name, c[i].val);
 	return err;
 }
 
@@ -495,36 +503,6 @@ static int rxb_health_ev_diagnose(struct devlink_health_reporter *reporter,
 	return err;
 }
 
-/* Every receive queue of @port polls now and refills its ring, instead of
- * at its back-off timer (rxb_refill_retry()).
- */
-static void rxb_alloc_recover_port(struct rxb_port *port)
-{
-	unsigned int q;
-
-	for (q = 0; q < port->cfg.nqueues; q++)
-		rxb_queue_kick(port, q);
-}
-
-static int rxb_alloc_recover(struct devlink_health_reporter *reporter,
-			     void *priv_ctx, struct netlink_ext_ack *extack)
-{
-	struct rxb_dev *rdev = devlink_health_reporter_priv(reporter);
-	struct rxb_health_ctx *ctx = priv_ctx;
-	unsigned int i;
-
-	rtnl_lock();
-	if (ctx) {
-		rxb_alloc_recover_port(ctx->port);
-	} else {
-		/* "devlink health recover": both ports. */
-		for (i = 0; i < ARRAY_SIZE(rdev->ports); i++)
-			rxb_alloc_recover_port(rdev->ports[i]);
-	}
-	rtnl_unlock();
-	return 0;
-}
-
 /* No .recover: the driver drops the packet and recycles its buffer as it
  * finds the error, and the queue goes on; healthy again after a period
  * without errors.
@@ -538,7 +516,7 @@ static const struct devlink_health_reporter_ops rxb_dma_ops = {
 static const struct devlink_health_reporter_ops rxb_alloc_ops = {
 	.name		= "alloc_fail",
 	.dump		= rxb_health_ev_dump,
-	.recover	= rxb_alloc_recover,
+	.recover	= rxb_health_recover,
 	.diagnose	= rxb_health_ev_diagnose,
 	RXB_HEALTH_GRACEFUL_PERIOD(RXB_HEALTH_PERIOD_MS)
 };

@@ -139,65 +139,63 @@ static void rxb_get_stats64(struct net_device *dev,
  * (runt, oversize, stopped, FIFO), so that base plus live queues add up to
  * the device's totals (ip -s link's rx/tx packets and bytes).
  */
-/* Only the counters the port keeps are set: the others stay unreported. */
-static void rxb_qstats_rx_zero(struct netdev_queue_stats_rx *rx)
+/* Set @rx to the sum of queues [@from, @to).  Only the counters the port
+ * keeps are set: the others stay unreported.
+ */
+static void rxb_qstats_rx_sum(struct rxb_port *port, unsigned int from,
+			      unsigned int to, struct netdev_queue_stats_rx *rx)
 {
-	rx->packets = 0;
-	rx->bytes = 0;
-	rx->alloc_fail = 0;
-	rx->hw_drop_overruns = 0;
-	rx->hw_drops = 0;
-}
-
-static void rxb_qstats_tx_zero(struct netdev_queue_stats_tx *tx)
-{
-	tx->packets = 0;
-	tx->bytes = 0;
-	tx->hw_drops = 0;
-	tx->stop = 0;
-	tx->wake = 0;
-}
-
-static void rxb_qstats_rx_add(struct rxb_port *port, unsigned int q,
-			      struct netdev_queue_stats_rx *rx)
-{
+	u64 packets = 0, bytes = 0, alloc_fail = 0, overruns = 0, drops = 0;
 	struct rxb_qxstats xst;
 	struct rxb_qstats st;
 
-	rxb_get_qstats(port, q, &st, &xst);
-	rx->packets += xst.packets;
-	rx->bytes += xst.bytes;
-	rx->alloc_fail += st.alloc_fails;
-	rx->hw_drop_overruns += st.nobuf_drops + st.ring_full_drops;
-	rx->hw_drops += st.nobuf_drops + st.ring_full_drops +
-			st.oversize_drops + xst.dma_errors;
+	for (; from < to; from++) {
+		rxb_get_qstats(port, from, &st, &xst);
+		packets += xst.packets;
+		bytes += xst.bytes;
+		alloc_fail += st.alloc_fails;
+		overruns += st.nobuf_drops + st.ring_full_drops;
+		drops += st.oversize_drops + xst.dma_errors;
+	}
+	rx->packets = packets;
+	rx->bytes = bytes;
+	rx->alloc_fail = alloc_fail;
+	rx->hw_drop_overruns = overruns;
+	rx->hw_drops = overruns + drops;
 }
 
-static void rxb_qstats_tx_add(struct rxb_port *port, unsigned int q,
-			      struct netdev_queue_stats_tx *tx)
+/* Set @tx to the sum of queues [@from, @to), as rxb_qstats_rx_sum(). */
+static void rxb_qstats_tx_sum(struct rxb_port *port, unsigned int from,
+			      unsigned int to, struct netdev_queue_stats_tx *tx)
 {
+	u64 packets = 0, bytes = 0, drops = 0, stops = 0, wakes = 0;
 	struct rxb_txq_counts c;
 
-	rxb_get_txq_counts(port, q, &c);
-	tx->packets += c.packets;
-	tx->bytes += c.bytes;
-	tx->hw_drops += c.drops;
-	tx->stop += c.stops;
-	tx->wake += c.wakes;
+	for (; from < to; from++) {
+		rxb_get_txq_counts(port, from, &c);
+		packets += c.packets;
+		bytes += c.bytes;
+		drops += c.drops;
+		stops += c.stops;
+		wakes += c.wakes;
+	}
+	tx->packets = packets;
+	tx->bytes = bytes;
+	tx->hw_drops = drops;
+	tx->stop = stops;
+	tx->wake = wakes;
 }
 
 static void rxb_get_queue_stats_rx(struct net_device *dev, int idx,
 				   struct netdev_queue_stats_rx *rx)
 {
-	rxb_qstats_rx_zero(rx);
-	rxb_qstats_rx_add(netdev_priv(dev), idx, rx);
+	rxb_qstats_rx_sum(netdev_priv(dev), idx, idx + 1, rx);
 }
 
 static void rxb_get_queue_stats_tx(struct net_device *dev, int idx,
 				   struct netdev_queue_stats_tx *tx)
 {
-	rxb_qstats_tx_zero(tx);
-	rxb_qstats_tx_add(netdev_priv(dev), idx, tx);
+	rxb_qstats_tx_sum(netdev_priv(dev), idx, idx + 1, tx);
 }
 
 /* RTNL held, as for the live queues' calls that follow. */
@@ -207,14 +205,9 @@ static void rxb_get_base_stats(struct net_device *dev,
 {
 	struct rxb_port *port = netdev_priv(dev);
 	struct rxb_nic_counters nc;
-	unsigned int q;
 
-	rxb_qstats_rx_zero(rx);
-	rxb_qstats_tx_zero(tx);
-	for (q = dev->real_num_rx_queues; q < RXB_MAX_QUEUES; q++)
-		rxb_qstats_rx_add(port, q, rx);
-	for (q = dev->real_num_tx_queues; q < RXB_MAX_QUEUES; q++)
-		rxb_qstats_tx_add(port, q, tx);
+	rxb_qstats_rx_sum(port, dev->real_num_rx_queues, RXB_MAX_QUEUES, rx);
+	rxb_qstats_tx_sum(port, dev->real_num_tx_queues, RXB_MAX_QUEUES, tx);
 	rxb_nic_read_counters(port->nic, &nc);
 	rx->hw_drop_overruns += nc.stopped_drops + nc.fifo_drops;
 	rx->hw_drops += nc.runt_drops + nc.oversize_drops + nc.stopped_drops +
