@@ -88,7 +88,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev linuxptp
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-ws bench-bursts tls-bench microbench ceio-bench soak fuzz install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-corec bench-ws bench-bursts tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs
 
 all: module xdp-progs tools sim ## the default goal: rxbisect.ko, the selftests' programs, the userspace tools and the simulator
@@ -163,7 +163,7 @@ vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
 # size themselves to the machine with tools/bench/hostlayout.py).  The
 # module: the installed one (make install, DKMS) when modprobe finds it,
 # else this tree's rxbisect.ko, built for the running kernel.
-## HOST=1                    with demo, bench, nf-bench, bench-ws, bench-bursts: natively on this machine as root, not in the VM
+## HOST=1                    with demo, bench, nf-bench, bench-corec, bench-ws, bench-bursts: natively on this machine as root, not in the VM
 ifeq ($(HOST),1)
 bench-run =
 BENCH_KO := $(if $(shell modinfo -n rxbisect 2>/dev/null),,module)
@@ -202,6 +202,13 @@ NF_BENCH_ENV ?=
 nf-bench: $(BENCH_KO) xdp-progs tools ## the network functions on every model and veth in the VM (HOST=1: here): Mpps, drops by cause
 	@d=$(TOP)/results/nf-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	$(call bench-run,3600) env OUT=$$d $(NF_BENCH_ENV) tools/bench/nf_bench.sh
+
+# COREC's single-queue scale-up (its Table 2): l3fwd on privring with one
+# queue and on corec with 1 .. QUEUES consumers of one queue, the layout's
+# queue CPUs (nf_bench.sh COREC_SCALE=1; NF_BENCH_ENV as for nf-bench).
+bench-corec: $(BENCH_KO) xdp-progs tools ## COREC's scale-up on one queue, l3fwd 64 B (its Table 2) in the VM (HOST=1: here)
+	@d=$(TOP)/results/corec-scale-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	$(call bench-run,3600) env OUT=$$d COREC_SCALE=1 $(NF_BENCH_ENV) tools/bench/nf_bench.sh
 
 # The papers' experiments, one command each (tools/bench/paper.sh): the
 # I/O working set (privring against ring size, buffer budgets from a

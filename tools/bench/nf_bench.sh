@@ -27,6 +27,13 @@
 # CONN_MAX (lb's connection map, default 1000000; the papers' 10 M needs
 # about 1 GiB: CONN_MAX=10000000 with a VM of 4 GiB), FLOWS (nat's
 # mappings, 1048576).  Writes OUT/nf.csv and OUT/nf.md.
+# A MODELS entry MODEL:N runs MODEL with N queues instead of QUEUES; for
+# corec, N consumers of one shared queue (corec_consumers=N).
+# COREC_SCALE=1: COREC's single-queue scale-up (its Table 2: l3fwd, 64 B,
+# 1 to 4 cores on one queue against DPDK's one thread per queue): MODELS
+# defaults to "privring:1 corec:1 .. corec:QUEUES", NFS to l3fwd, no veth;
+# the table gives each against privring:1 beside the paper's.
+#   make bench-corec [HOST=1]
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +54,11 @@ REPS=${REPS:-3}
 SECS=${SECS:-2}
 NFS=${NFS:-nat lb l3fwd}
 QUEUES=${QUEUES:-$HL_QUEUES}
+if [ "${COREC_SCALE:-0}" = 1 ]; then
+	NFS=${NFS_SCALE:-l3fwd}
+	NO_VETH=1
+	MODELS=${MODELS:-privring:1 $(seq -s ' ' -f 'corec:%g' 1 "$QUEUES")}
+fi
 RING=${RING:-1024}
 CONN_MAX=${CONN_MAX:-1000000}
 FLOWS=${FLOWS:-1048576}
@@ -186,9 +198,13 @@ run() {
 }
 
 main() {
-	local models m nf
+	local models m nf q extra
 	: >"$OUT/progress.log"
 	models=$(bench_models)
+	for m in $models; do
+		[[ $m =~ ^[a-z-]+(:[1-9][0-9]?)?$ ]] ||
+			{ echo "nf_bench: MODELS: '$m' is not MODEL or MODEL:N (N queues, 1..99)" >&2; exit 2; }
+	done
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "kernel: $(uname -r); CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
@@ -208,15 +224,21 @@ main() {
 		for m in $models; do
 			rxb_kill_bg
 			for nf in $NS0 $NS1; do ip netns del "$nf" 2>/dev/null; done
+			# MODEL:N: N queues (corec: N consumers of one queue)
+			q=$QUEUES extra=()
+			if [[ $m == *:* ]]; then
+				q=${m#*:}
+				[ "${m%%:*}" = corec ] && extra=(corec_consumers="$q")
+			fi
 			# shellcheck disable=SC2046 # engine=cpuN or nothing
-			if ! rxb_load queues="$QUEUES" rx_ring_size="$RING" ring_model="$m" \
-				$(bench_engine_param) || ! pair rxb0 rxb1; then
+			if ! rxb_load queues="$q" rx_ring_size="$RING" ring_model="${m%%:*}" \
+				"${extra[@]}" $(bench_engine_param) || ! pair rxb0 rxb1; then
 				progress "$m: does not load, skipped"
 				for nf in $NFS; do echo "$nf,$m,$rep,skipped,,,,,,,,,," >>"$csv"; done
 				continue
 			fi
-			bench_pin_queues rxb0 "$QUEUES"
-			bench_pin_queues rxb1 "$QUEUES"
+			bench_pin_queues rxb0 "$q"
+			bench_pin_queues rxb1 "$q"
 			for nf in $NFS; do run "$nf" "$m" rxb0 rxb1; done
 		done
 	done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Test of report.py on made-up repetitions: medians, spreads, ratio
-ranges and the "within noise" mark.  Prints KTAP; run by
+ranges and the "within noise" mark; and of nf_report.py's baseline when a
+run has privring only with a queue count (nf_bench.sh COREC_SCALE=1).  Prints KTAP; run by
 tools/run-tests.sh (static stage) or by hand:
 
   python3 tools/bench/test_report.py
@@ -68,7 +69,7 @@ def main():
         print("%sok %d %s" % ("" if ok else "not ", n, name))
 
     print("TAP version 13")
-    print("1..8")
+    print("1..9")
     with tempfile.TemporaryDirectory() as d:
         write(d)
         r = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), d],
@@ -106,6 +107,23 @@ def main():
         b = bs.get(("shring", "tcp1_gbps"), {})
         check(b.get("min") == "0.450" and b.get("max") == "0.550" and
               b.get("within_noise") == "1", "bench summary: spread and noise flag", str(b))
+        # nf_report.py: COREC's scale-up run, privring:1 the baseline
+        nf = os.path.join(d, "nf.csv")
+        with open(nf, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(("nf,model,rep,status,mpps,rx_mpps,malformed,frag,no_route,"
+                        "ttl_expired,conn_map_full,no_backend,no_port,nic_drops").split(","))
+            for rep, (p1, c1, c2) in enumerate([(0.10, 0.11, 0.16), (0.20, 0.21, 0.36)]):
+                for m, v in (("privring:1", p1), ("corec:1", c1), ("corec:2", c2)):
+                    w.writerow(["l3fwd", m, rep + 1, "ok", v, v] + [0] * 8)
+        r = subprocess.run([sys.executable, os.path.join(HERE, "nf_report.py"), nf],
+                           capture_output=True, text=True)
+        c2 = [ln for ln in r.stdout.splitlines() if "| corec:2 |" in ln]
+        # corec:2 / privring:1 per repetition: 1.6 and 1.8
+        check(r.returncode == 0 and "vs privring:1" in r.stdout and c2 and
+              "1.70 (1.60–1.80)" in c2[0] and "COREC paper, Table 2" in r.stdout,
+              "nf_report.py: privring:1 the baseline of a COREC scale-up run, "
+              "the paper's Table 2 beside", r.stdout + r.stderr)
     print("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0" % (n - fails, fails))
     return 1 if fails else 0
 

@@ -12,12 +12,15 @@
 #      parameters written;
 #   6  paper.sh bursts (shring and rxbisect, one burst size, no no-drop
 #      search): a table row per configuration, the burst sent whole;
-#   7  bench_all.sh with one cell and model: its row, the layout.
+#   7  bench_all.sh with one cell and model: its row, the layout;
+#   8  nf_bench.sh COREC_SCALE=1 (make bench-corec): l3fwd on privring:1
+#      and corec with 1 .. QUEUES consumers, a forwarding row each, the
+#      table against privring:1 with COREC's Table 2 beside.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init setpriv flock
-ktap_set_plan 7
+ktap_set_plan 8
 
 BENCH=$RXB_DIR/../../../../tools/bench
 [ -x "$BENCH/paper.sh" ] || rxb_bail "no tools/bench/paper.sh"
@@ -129,5 +132,24 @@ bench_all() {
 	[ -s "$O/all/machine.txt" ]
 }
 ktap_test_result "bench_all.sh in host mode: its row, the layout recorded" bench_all
+
+# 8
+corec_scale() {
+	local rc m
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/corec" REPS=1 SECS=1 COREC_SCALE=1 QUEUES=2 \
+		"$BENCH/nf_bench.sh" >"$RXB_TMP/c.out" 2>"$RXB_TMP/c.err"
+	rc=$?
+	ktap_print_msg "nf_bench.sh COREC_SCALE=1: $((SECONDS - t0)) s"
+	ktap_print_msg "$(cat "$RXB_TMP/c.out")"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/c.err")"; return 1; }
+	for m in privring:1 corec:1 corec:2; do
+		awk -F, -v m="$m" '$1 == "l3fwd" && $2 == m && $4 == "ok" && $5 > 0 { f = 1 }
+			END { exit !f }' "$O/corec/nf.csv" ||
+			{ ktap_print_msg "no forwarding row for $m"; return 1; }
+	done
+	grep -q "vs privring:1" "$O/corec/nf.md" && grep -q "COREC paper, Table 2" "$O/corec/nf.md"
+}
+ktap_test_result "nf_bench.sh COREC_SCALE=1: l3fwd on privring:1, corec:1 and corec:2, against privring:1" corec_scale
 
 ktap_finished
