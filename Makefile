@@ -88,7 +88,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev linuxptp
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-corec bench-ws bench-bursts tls-bench microbench ceio-bench soak fuzz install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-corec bench-ws bench-bursts bench-ceio tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs
 
 all: module xdp-progs tools sim ## the default goal: rxbisect.ko, the selftests' programs, the userspace tools and the simulator
@@ -163,7 +163,7 @@ vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
 # size themselves to the machine with tools/bench/hostlayout.py).  The
 # module: the installed one (make install, DKMS) when modprobe finds it,
 # else this tree's rxbisect.ko, built for the running kernel.
-## HOST=1                    with demo, bench, nf-bench, bench-corec, bench-ws, bench-bursts: natively on this machine as root, not in the VM
+## HOST=1                    with demo, bench, nf-bench, bench-corec, bench-ws, bench-bursts, bench-ceio: natively on this machine as root, not in the VM
 ifeq ($(HOST),1)
 bench-run =
 BENCH_KO := $(if $(shell modinfo -n rxbisect 2>/dev/null),,module)
@@ -213,7 +213,8 @@ bench-corec: $(BENCH_KO) xdp-progs tools ## COREC's scale-up on one queue, l3fwd
 # The papers' experiments, one command each (tools/bench/paper.sh): the
 # I/O working set (privring against ring size, buffer budgets from a
 # quarter of the LLC to several times it) and bursts absorbed (privring
-# 128 and 1 Ki, shring, rxbisect Ax 128).  CSV, a markdown table with the
+# 128 and 1 Ki, shring, rxbisect Ax 128), CEIO against privring (its
+# §6.2: credits the size of the DDIO share, rings beyond the LLC).  CSV, a markdown table with the
 # papers' findings beside ours, PNG plots, the layout and the machine
 # record under results/EXP-DATE/.  PAPER_ENV: paper.sh's variables.
 bench-ws: $(BENCH_KO) ## the I/O working set experiment (rxBisect Fig. 2, thesis Fig. 4.2) in the VM (HOST=1: here)
@@ -223,6 +224,10 @@ bench-ws: $(BENCH_KO) ## the I/O working set experiment (rxBisect Fig. 2, thesis
 bench-bursts: $(BENCH_KO) ## bursts absorbed (rxBisect Figs. 9, 12, thesis Fig. 4.4) in the VM (HOST=1: here)
 	@d=$(TOP)/results/bursts-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	$(call bench-run,3600) env OUT=$$d $(PAPER_ENV) tools/bench/paper.sh bursts
+
+bench-ceio: $(BENCH_KO) ## CEIO against privring beyond the LLC, 128-1024 B frames (CEIO §6.2) in the VM (HOST=1: here)
+	@d=$(TOP)/results/ceio-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	$(call bench-run,3600) env OUT=$$d $(PAPER_ENV) tools/bench/paper.sh ceio
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
 # driver-side and NIC-side cycles per packet at equal posted buffers, within

@@ -26,6 +26,18 @@
 #                    speed (delivered kpps, drops) and
 #                    the no-drop rate (RFC 2544 style: NDR_STEPS halvings
 #                    of the pktgen rate between 0 and the full speed).
+#   paper.sh ceio    CEIO against the baseline (CEIO §6.2, Figs. 9-10):
+#                    privring and ceio with QUEUES queues of CEIO_RING
+#                    entries each (default the layout's largest ring, a
+#                    buffer budget beyond the LLC), ceio's credits sized to
+#                    the DDIO share (llc_budget, as the paper's 6 MiB are
+#                    its DDIO ways); per frame size of CEIO_PKTS (the
+#                    paper's 128-1024 B) pktgen at full speed over every
+#                    queue: delivered kpps, each against privring's of the
+#                    same repetition, the NIC's drops, the share of
+#                    ceio's packets that took the slow path, the I/O
+#                    working set, and where perf counts them LLC misses
+#                    per packet (the paper: 88 % -> 1 % miss rate).
 #
 # Writes into OUT: EXP.csv (one row per measurement and repetition),
 # EXP.md (medians over REPS repetitions, the papers' findings beside
@@ -41,7 +53,8 @@
 # Environment: OUT, REPS (3), SECS (5), QUEUES (the layout's), PKT (1514),
 # MPS (sockperf messages/s, 1000), RINGS (ws), CONFIGS ("privring:128
 # privring:1024 shring:1024 rxbisect:1024:128", MODEL:RING[:AX]), BURSTS
-# ("64 256 1024 4096"), NDR_STEPS (6; 0: no search).
+# ("64 256 1024 4096"), NDR_STEPS (6; 0: no search), CEIO_RING (ceio),
+# CEIO_PKTS ("128 512 1024").
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,8 +67,8 @@ source "$here/host.sh"
 
 EXP=${1:-}
 case $EXP in
-ws|bursts) ;;
-*) echo "usage: paper.sh ws|bursts (the I/O working set; bursts absorbed)" >&2; exit 2 ;;
+ws|bursts|ceio) ;;
+*) echo "usage: paper.sh ws|bursts|ceio (the I/O working set; bursts absorbed; CEIO against the baseline)" >&2; exit 2 ;;
 esac
 OUT=${OUT:-$here/../../results/$EXP-$(date +%Y%m%d-%H%M%S)}
 bench_host_init "paper.sh $EXP"
@@ -68,6 +81,12 @@ RINGS=${RINGS:-$HL_RINGS}
 CONFIGS=${CONFIGS:-privring:128 privring:1024 shring:1024 rxbisect:1024:128}
 BURSTS=${BURSTS:-64 256 1024 4096}
 NDR_STEPS=${NDR_STEPS:-6}
+CEIO_RING=${CEIO_RING:-${RINGS##* }}
+CEIO_PKTS=${CEIO_PKTS:-128 512 1024}
+for v in $CEIO_RING $CEIO_PKTS; do
+	[[ $v =~ ^[1-9][0-9]{1,4}$ ]] ||
+		{ echo "paper.sh: CEIO_RING and CEIO_PKTS are whole numbers, not '$v'" >&2; exit 2; }
+done
 
 csv=$OUT/$EXP.csv
 RXB_TMP=$(mktemp -d /tmp/rxb-paper.XXXXXX)
@@ -86,11 +105,13 @@ progress() {
 	printf '[%4ds] %s: %s\n' "$SECONDS" "$EXP" "$*" | tee -a "$OUT/progress.log" >&2
 }
 
-# load LABEL MODEL RING [AX]: the module with the layout's queues and
-# engine, the pair in its namespaces, queues pinned; 1 when it fails.
+# load LABEL MODEL RING [AX [PARAM=VALUE...]]: the module with the
+# layout's queues and engine, the pair in its namespaces, queues pinned; 1
+# when it fails.
 load() {
 	local -a p=(queues="$QUEUES" rx_ring_size="$3" ring_model="$2")
 	[ -n "${4:-}" ] && p+=(ax_ring_size="$4")
+	[ $# -gt 4 ] && p+=("${@:5}")
 	[ "$2" = shring ] && p+=(share_factor="$QUEUES")
 	local e
 	e=$(bench_engine_param)
@@ -270,8 +291,52 @@ run_bursts() {
 	done
 }
 
+# ---- CEIO against the baseline ------------------------------------------------
+
+# ceio_point MODEL PKT: pktgen PKT-byte frames at full speed over every
+# queue for SECS; one row of ceio.csv.
+ceio_point() {
+	local m=$1 pkt=$2 mac pps miss mpp=- bpp=- k fast=0 slow=0
+	mac=$(rxb_mac rxb1)
+	perf_start $((SECS + 1))
+	read -r pps _ < <(bench_pktgen "$NS0" rxb0 "$mac" "$RXB_IP1" "$pkt" "$SECS" "$NS1" rxb1)
+	miss=$(perf_misses)
+	rxb_snap rxb1
+	for k in "${!RXB_S[@]}"; do
+		[[ $k =~ ^rx[0-9]+_ceio_fast$ ]] && fast=$((fast + RXB_S[$k]))
+		[[ $k =~ ^rx[0-9]+_ceio_slow$ ]] && slow=$((slow + RXB_S[$k]))
+	done
+	if [ -n "$miss" ] && [[ ${pps:-} =~ ^[1-9][0-9]*$ ]]; then
+		mpp=$(awk -v m="$miss" -v n="$((pps * SECS))" 'BEGIN { printf "%.2f", m / n }')
+		bpp=$(awk -v m="$miss" -v n="$((pps * SECS))" 'BEGIN { printf "%.0f", m * 64 / n }')
+	fi
+	echo "$rep,$m,$pkt,$CEIO_RING,$QUEUES,$((HL_DDIO_KB * 1024)),$(kpps "$pps"),$(awk -v p="${pps:-0}" -v s="$pkt" 'BEGIN { printf "%.3f", p * (s + 4) * 8 / 1e9 }'),$(nic_drops),${RXB_S[io_ws_buffers]:--},$fast,$slow,$mpp,$bpp" >>"$csv"
+	progress "$m, $pkt B: $(kpps "$pps") kpps, $(nic_drops) NIC drops, ceio fast $fast slow $slow, working set ${RXB_S[io_ws_buffers]:--} buffers"
+}
+
+run_ceio() {
+	local pkt m
+	echo "rep,model,pkt,ring,queues,llc_budget,kpps,gbps,nic_drops,io_ws_buffers,ceio_fast,ceio_slow,llc_misses_pkt,mem_bytes_pkt" >"$csv"
+	for rep in $(seq 1 "$REPS"); do
+		for pkt in $CEIO_PKTS; do
+			for m in privring ceio; do
+				progress "rep $rep/$REPS: $m, $QUEUES queues x $CEIO_RING entries, $pkt B frames"
+				# ceio's credits: the DDIO share, as the paper's
+				if ! load "$m-$CEIO_RING-$pkt" "$m" "$CEIO_RING" "" \
+					llc_budget=$((HL_DDIO_KB * 1024)); then
+					progress "$m does not load, skipped (see $OUT/errors.txt)"
+					continue
+				fi
+				ceio_point "$m" "$pkt"
+			done
+		done
+	done
+}
+
 main() {
-	progress "$QUEUES queues, $REPS repetitions of $SECS s, $PKT B frames"
+	local frames="$PKT B frames"
+	[ "$EXP" = ceio ] && frames="frames of $CEIO_PKTS B"
+	progress "$QUEUES queues, $REPS repetitions of $SECS s, $frames"
 	"run_$EXP"
 	rep=$REPS
 	rxb_cleanup

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The tables and plots of tools/bench/paper.sh: paper_report.py EXP DIR.
 
-Reads DIR/EXP.csv (EXP: ws or bursts), prints a markdown table of the
+Reads DIR/EXP.csv (EXP: ws, bursts or ceio), prints a markdown table of the
 medians over the repetitions with the papers' findings beside ours, and
 draws DIR/EXP-*.png (matplotlib, else gnuplot; neither: said once).
 """
@@ -178,9 +178,53 @@ def report_bursts(out, rows):
                  "% delivered", series, True)]
 
 
+# CEIO §6.2 (Figs. 9-10), seed-ceio.md section 4
+CEIO_PAPER = ("CEIO vs baseline: 1.3-2.1x throughput over 128-1024 B, LLC miss "
+              "rate 88 % -> 1 % (BlueField-3, 200 Gbit/s, 8 flows, 6 MiB of "
+              "DDIO ways)")
+
+
+def report_ceio(out, rows):
+    pkts = sorted({int(r["pkt"]) for r in rows})
+    r0 = rows[0]
+    print("## CEIO against the baseline (CEIO §6.2, Figs. 9-10)\n")
+    print("%s queues of %s entries each, both models; ceio's credits: llc_budget "
+          "%.1f MiB (the DDIO share); medians of %d repetition(s); vs privring: "
+          "within each repetition\n"
+          % (r0["queues"], r0["ring"], num(r0["llc_budget"]) / 2**20,
+             len({r["rep"] for r in rows})))
+    print("| frame B | model | kpps | Gbit/s | vs privring | NIC drops | slow path "
+          "| I/O WS buffers | LLC misses/pkt | mem B/pkt |")
+    print("|---" * 10 + "|")
+    series = {}
+    for p in pkts:
+        base = {r["rep"]: num(r["kpps"]) for r in rows
+                if int(r["pkt"]) == p and r["model"] == "privring"}
+        for m in ("privring", "ceio"):
+            rs = [r for r in rows if int(r["pkt"]) == p and r["model"] == m]
+            if not rs:
+                continue
+            ratios = sorted(num(r["kpps"]) / base[r["rep"]] for r in rs
+                            if base.get(r["rep"]) and num(r["kpps"]) is not None)
+            rt = "-" if not ratios else "%.2f" % statistics.median(ratios) + (
+                "" if len(ratios) == 1 else " (%.2f-%.2f)" % (ratios[0], ratios[-1]))
+            fast, slow = med(rs, "ceio_fast"), med(rs, "ceio_slow")
+            sl = "%.1f %%" % (100 * slow / (fast + slow)) if m == "ceio" and \
+                fast is not None and slow is not None and fast + slow > 0 else "-"
+            print("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                p, m, f(med(rs, "kpps")), f(med(rs, "gbps"), "%.3f"), rt,
+                f(med(rs, "nic_drops"), "%.0f"), sl, f(med(rs, "io_ws_buffers"), "%.0f"),
+                f(med(rs, "llc_misses_pkt"), "%.2f"), f(med(rs, "mem_bytes_pkt"), "%.0f")))
+            series.setdefault(m, []).append((p, med(rs, "kpps")))
+    print("\nPaper: " + CEIO_PAPER)
+    series = {m: [(x, y) for x, y in v if y is not None] for m, v in series.items()}
+    return [plot(out, "ceio-throughput", "privring and ceio: delivered kpps against frame size",
+                 "frame bytes", "kpps", series)]
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("ws", "bursts"):
-        print("usage: paper_report.py ws|bursts DIR", file=sys.stderr)
+    if len(sys.argv) != 3 or sys.argv[1] not in ("ws", "bursts", "ceio"):
+        print("usage: paper_report.py ws|bursts|ceio DIR", file=sys.stderr)
         return 2
     exp, out = sys.argv[1], sys.argv[2]
     with open(os.path.join(out, exp + ".csv")) as fh:
@@ -188,7 +232,7 @@ def main():
     if not rows:
         print("paper_report: %s.csv has no rows" % exp, file=sys.stderr)
         return 1
-    pngs = (report_ws if exp == "ws" else report_bursts)(out, rows)
+    pngs = {"ws": report_ws, "bursts": report_bursts, "ceio": report_ceio}[exp](out, rows)
     pngs = [p for p in pngs if p]
     print()
     if pngs:

@@ -15,12 +15,14 @@
 #   7  bench_all.sh with one cell and model: its row, the layout;
 #   8  nf_bench.sh COREC_SCALE=1 (make bench-corec): l3fwd on privring:1
 #      and corec with 1 .. QUEUES consumers, a forwarding row each, the
-#      table against privring:1 with COREC's Table 2 beside.
+#      table against privring:1 with COREC's Table 2 beside;
+#   9  paper.sh ceio (one frame size): a row each for privring and ceio,
+#      traffic, ceio's packets counted on its fast and slow paths.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init setpriv flock
-ktap_set_plan 8
+ktap_set_plan 9
 
 BENCH=$RXB_DIR/../../../../tools/bench
 [ -x "$BENCH/paper.sh" ] || rxb_bail "no tools/bench/paper.sh"
@@ -151,5 +153,25 @@ corec_scale() {
 	grep -q "vs privring:1" "$O/corec/nf.md" && grep -q "COREC paper, Table 2" "$O/corec/nf.md"
 }
 ktap_test_result "nf_bench.sh COREC_SCALE=1: l3fwd on privring:1, corec:1 and corec:2, against privring:1" corec_scale
+
+# 9
+ceio() {
+	local rc m
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/ceio" REPS=1 SECS=1 CEIO_PKTS=512 CEIO_RING=512 \
+		"$BENCH/paper.sh" ceio >"$RXB_TMP/e.out" 2>"$RXB_TMP/e.err"
+	rc=$?
+	ktap_print_msg "paper.sh ceio: $((SECONDS - t0)) s"
+	ktap_print_msg "$(cat "$RXB_TMP/e.out")"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/e.err")"; return 1; }
+	for m in privring ceio; do
+		grep -q "^| 512 | $m | [0-9]" "$O/ceio/ceio.md" || { ktap_print_msg "no row $m"; return 1; }
+	done
+	# ceio's packets went one path or the other, privring's neither
+	awk -F, '$2 == "ceio" && $7 > 0 && $11 + $12 > 0 { c = 1 }
+		$2 == "privring" && $7 > 0 && $11 + $12 == 0 { p = 1 }
+		END { exit !(c && p) }' "$O/ceio/ceio.csv"
+}
+ktap_test_result "paper.sh ceio: privring and ceio each a row, ceio's fast and slow paths counted" ceio
 
 ktap_finished
