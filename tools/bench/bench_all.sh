@@ -65,7 +65,9 @@
 # sweeps nf; e.g. CELLS=tcp1 MODELS="privring rxbisect" NO_VETH=1 for a
 # quick check of the machinery), OUT, SECS, SWEEP_SECS (SECS of each sweep
 # point), QUEUES (the layout's: one per queue CPU, 2 in the VM), RING
-# (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (4), SWEEP_RING (256),
+# (1024), UDP_RATE (20), MPS (1000), SWEEP_QUEUES (the layout's queues,
+# at least 4: the paper's cores, each queue on its own CPU where the
+# layout has them), SWEEP_RING (256),
 # SWEEP_PPS (3000),
 # SWEEP_SHARE (31), WORK_BASE (4096), SHARE_MULT (64), WORK_MULTS, SHARES,
 # MODELS, NO_VETH=1, SWEEP_ONLY=1 (no iperf3/pktgen/sockperf).  The
@@ -93,7 +95,7 @@ QUEUES=${QUEUES:-$HL_QUEUES}
 RING=${RING:-1024}
 UDP_RATE=${UDP_RATE:-20}
 MPS=${MPS:-1000}
-SWEEP_QUEUES=${SWEEP_QUEUES:-4}
+SWEEP_QUEUES=${SWEEP_QUEUES:-$((HL_QUEUES > 4 ? HL_QUEUES : 4))}
 SWEEP_RING=${SWEEP_RING:-256}
 SWEEP_PPS=${SWEEP_PPS:-3000}
 SWEEP_SHARE=${SWEEP_SHARE:-31}
