@@ -31,6 +31,15 @@
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+#else
+#include <stddef.h>
+#ifndef static_assert	/* the tests' shims define the kernel's */
+#include <assert.h>
+#endif
+#endif
 
 #define RXB_ENSO_DEVICE		"/dev/rxbisect-enso"
 #define RXB_ENSO_FD_PIPES	16	/* pipes per open file */
@@ -122,7 +131,7 @@ struct rxb_enso_txnotif {
 	__u32 offset;
 	__u32 len;
 	__u32 reserved[11];
-} __attribute__((packed, aligned(8)));
+};
 
 /* Where the TX registers are, in the context's register page. */
 #define RXB_ENSO_UTX_REGS_OFF	64
@@ -148,10 +157,13 @@ struct rxb_enso_utx_regs {
 	__u64 bytes;
 	__u64 bad_notifs;
 	__u64 bad_writes;
-} __attribute__((packed, aligned(8)));
+};
 
-_Static_assert(sizeof(struct rxb_enso_txnotif) == 64, "one 64-byte line");
-_Static_assert(sizeof(struct rxb_enso_utx_regs) == 40, "TX registers");
+/* Natural alignment, no padding: the layouts are the sizes below. */
+static_assert(sizeof(struct rxb_enso_txnotif) == 64);
+static_assert(offsetof(struct rxb_enso_txnotif, len) == 16);
+static_assert(sizeof(struct rxb_enso_utx_regs) == 40);
+static_assert(offsetof(struct rxb_enso_utx_regs, bad_writes) == 32);
 
 #define RXB_ENSO_IOC_ATTACH	_IOW('x', 0x40, struct rxb_enso_attach)
 #define RXB_ENSO_IOC_PIPE	_IOWR('x', 0x41, struct rxb_enso_pipe)

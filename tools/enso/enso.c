@@ -6,7 +6,10 @@
  * pipes"): a notification's signal is read with acquire (then its fields
  * and the frames below its tail are written); its signal is cleared
  * before NotificationHead_SW moves past it (release store); Head_SW is
- * written with release, after the reads of the bytes it frees.
+ * written with release, after the reads of the bytes it frees.  TX: a
+ * frame and its TX notification are written before the tail register
+ * that covers them (release store); a completion's signal is read with
+ * acquire (then its status; the NIC is done with the frame's bytes).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -22,9 +22,9 @@
  *   enso_tool xmit IF DSTMAC DST PORT COUNT LEN   COUNT UDP datagrams of
  *	LEN bytes of payload (16..1472) to DST:PORT (from IF's address and
  *	MAC, source port PORT) built here and sent through a TX pipe of IF
- *	(enso_send()); each carries the port and its sequence number; waits
- *	for every completion; prints what the completions and the TX
- *	registers say
+ *	(enso_send()), at most 32 in flight; each carries the port and its
+ *	sequence number; waits for every completion; prints what the
+ *	completions and the TX registers say
  *   enso_tool txbad IF   every bad TX notification and TX tail write,
  *	each refused and counted, nothing sent
  *
@@ -648,8 +648,9 @@ static int cmd_xmit(int argc, char **argv)
 	f[23] = IPPROTO_UDP;
 	memcpy(f + 26, &src, 4);
 	memcpy(f + 30, &dst, 4);
-	f[34] = f[36] = (uint8_t)(port >> 8);
-	f[35] = f[37] = (uint8_t)port;
+	f[34] = (uint8_t)(port >> 8);
+	f[35] = (uint8_t)port;
+	memcpy(f + 36, f + 34, 2);	/* source port = destination port */
 	f[38] = (uint8_t)((8 + len) >> 8);
 	f[39] = (uint8_t)(8 + len);	/* UDP checksum 0: none */
 	printf("ready\n");
@@ -663,24 +664,29 @@ static int cmd_xmit(int argc, char **argv)
 
 		f[18] = (uint8_t)(i >> 8);	/* IP id */
 		f[19] = (uint8_t)i;
-		f[24] = f[25] = 0;
+		memset(f + 24, 0, 2);
 		k = ip_csum(f + 14, 20);
 		f[24] = (uint8_t)(k >> 8);
 		f[25] = (uint8_t)k;
 		memcpy(f + 42, &pl, sizeof(pl));
 		err = enso_send(p, f, (uint32_t)(14 + 20 + 8 + len));
-		if (!err)
-			i++;
-		else if (err != -EAGAIN)
-			break;
-		else
+		if (err == -EAGAIN) {
 			usleep(50);
+			continue;
+		}
+		if (err)
+			break;
+		i++;
+		/* At most 32 in flight: a scan's burst fits the peer's pipes. */
+		while (enso_tx_pending(dev) >= 32 && now() < end)
+			enso_tx_poll(dev);
 	}
 	while (enso_tx_pending(dev) && now() < end)
 		enso_tx_poll(dev);
-	printf("sent %lu completions %llu refused %llu pending %u tx_frames %llu tx_head %u tx_tail %u\n",
+	printf("sent %lu completions %llu refused %llu pending %u",
 	       i, (unsigned long long)(dev->tx_sent + dev->tx_errors),
-	       (unsigned long long)dev->tx_errors, enso_tx_pending(dev),
+	       (unsigned long long)dev->tx_errors, enso_tx_pending(dev));
+	printf(" tx_frames %llu tx_head %u tx_tail %u\n",
 	       (unsigned long long)RD(dev->regs->tx.frames),
 	       RD(dev->regs->tx.tx_head), RD(dev->regs->tx.tx_tail));
 	i = i == count && !dev->tx_errors && !enso_tx_pending(dev) &&
@@ -699,7 +705,7 @@ static int cmd_txbad(int argc, char **argv)
 		{ 0, 0, 8193, RXB_ENSO_TX_ELEN },
 		{ 0, 0, 4000, RXB_ENSO_TX_ELEN },	/* over the port's frame */
 	};
-	const unsigned int nb = sizeof(bad) / sizeof(bad[0]);
+	const unsigned int nb = ARRAY_SIZE(bad);
 	struct enso_rx_pipe *p;
 	struct enso_dev *dev;
 	unsigned int i, n = 0;

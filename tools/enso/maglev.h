@@ -31,11 +31,13 @@ int maglev_prime(uint32_t v);
 int maglev_build(struct maglev *mg, uint32_t m, const char *const *names,
 		 uint32_t n);
 void maglev_free(struct maglev *mg);
+
 /* The backend of a flow whose hash is @hash. */
 static inline uint32_t maglev_lookup(const struct maglev *mg, uint64_t hash)
 {
 	return mg->table[hash % mg->m];
 }
+
 /* A flow's hash: its IPv4 addresses, ports (network order) and protocol. */
 uint64_t maglev_flow_hash(uint32_t src, uint32_t dst, uint16_t sport,
 			  uint16_t dport, uint8_t proto);

@@ -23,14 +23,16 @@ static void ok(int cond, const char *what)
 	printf("%sok %d %s\n", cond ? "" : "not ", n, what);
 }
 
-static const char *names[] = {
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char * const names[] = {
 	"10.9.0.1@02:00:00:00:00:01", "10.9.0.2@02:00:00:00:00:02",
 	"10.9.0.3@02:00:00:00:00:03", "10.9.0.4@02:00:00:00:00:04",
 	"10.9.0.5@02:00:00:00:00:05", "10.9.0.6@02:00:00:00:00:06",
 	"10.9.0.7@02:00:00:00:00:07",
 };
 
-#define NB	((uint32_t)(sizeof(names) / sizeof(names[0])))
+#define NB	((uint32_t)ARRAY_SIZE(names))
 
 int main(void)
 {
@@ -41,7 +43,7 @@ int main(void)
 
 	printf("TAP version 13\n1..9\n");
 	good = 1;
-	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		uint32_t m = sizes[k], nb = m < NB ? m : NB, lo, hi;
 
 		if (maglev_build(&a, m, names, nb)) {
@@ -55,7 +57,8 @@ int main(void)
 			else
 				cnt[a.table[i]]++;
 		}
-		lo = hi = cnt[0];
+		lo = cnt[0];
+		hi = cnt[0];
 		for (i = 1; i < nb; i++) {
 			lo = cnt[i] < lo ? cnt[i] : lo;
 			hi = cnt[i] > hi ? cnt[i] : hi;
@@ -83,7 +86,8 @@ int main(void)
 				rest[j++] = names[i];
 		good = !maglev_build(&c, 65537, rest, NB - 1);
 	}
-	moved = own = 0;
+	moved = 0;
+	own = 0;
 	for (i = 0; good && i < 65537; i++) {
 		uint32_t before = a.table[i], after = c.table[i];
 

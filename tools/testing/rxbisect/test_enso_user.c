@@ -134,6 +134,11 @@ static struct enso_rx_pipe *upipe_on(struct rxb_th *t, struct uctx *u,
 	p->cfg->key.family = 4;
 	p->cfg->key.proto = 17;
 	p->cfg->key.dport = (__force __be16)port;
+	/* As the character device: enabled at creation, bound after. */
+	rxb_reg_write(t->m, 0, &p->cfg->ctl, RXB_ENSO_UCTL_ON);
+	rxb_th_nic_run(t);
+	if (!EXPECT_EQ(p->cfg->state, RXB_ENSO_UCTL_ON))
+		return NULL;
 	rxb_reg_write(t->m, 0, &p->cfg->ctl, ctl);
 	rxb_th_nic_run(t);
 	if (!EXPECT_EQ(p->cfg->state, ctl))
@@ -948,12 +953,13 @@ static void test_tx_threads(const void *arg __always_unused)
 	while (seq < frames && ktap_now() < end) {
 		int err = tx_one(p, 3, seq, 60 + seq % 500);
 
-		if (!err)
-			seq++;
-		else if (!EXPECT_EQ(err, -EAGAIN))
-			break;
-		else
+		if (err == -EAGAIN) {
 			sched_yield();
+			continue;
+		}
+		if (!EXPECT_EQ(err, 0))
+			break;
+		seq++;
 	}
 	while (enso_tx_pending(&u.dev) && ktap_now() < end) {
 		enso_tx_poll(&u.dev);

@@ -515,10 +515,12 @@ static bool enso_utx(struct rxb_hw_model *m, unsigned int ui)
 		else
 			sent = true;
 		/* The completion over the notification: status, then the
-		 * signal (release: the frame was read, the status written).
-		 * Pairs with the application's acquire of the signal.
+		 * signal.
 		 */
 		WRITE_ONCE(t->status, st);
+		/* Release: the frame was read, the status written.  Pairs
+		 * with the application's acquire of the signal.
+		 */
 		smp_store_release(&t->signal, 0);
 		rxb_hw_pcie(m, uc->queue, RXB_PCIE_META_WR, sizeof(*t));
 		uc->txhead++;
@@ -718,8 +720,8 @@ static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi,
 	up->missed = 0;
 	WRITE_ONCE(up->regs->rx_tail, 0);
 	up->on = 1;
-	/* Release: pairs with the acquire of enso_user_rx(). */
 	if (rx)
+		/* Release: pairs with the acquire of enso_user_rx(). */
 		smp_store_release(&up->rx, 1);
 	spin_unlock(&uc->lock);
 	if (rx)
@@ -752,6 +754,7 @@ static void enso_upipe_bind(struct rxb_hw_model *m, unsigned int pi, u32 ctl)
 	up->status = 0;
 	up->missed = 0;
 	WRITE_ONCE(up->regs->rx_tail, 0);
+	/* Release: the key; pairs with the acquire of enso_user_rx(). */
 	smp_store_release(&up->rx, 1);
 	spin_unlock(&uc->lock);
 	atomic_inc(&e->nupipes);
