@@ -26,6 +26,7 @@
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+#include <rxbisect/rxb_enso_user.h>
 
 /**
  * rxb_gen() - generation bit of the pass through a ring that @idx is in.
@@ -1105,13 +1106,33 @@ rxb_enso_pipe_regs(const struct rxb_bar *bar, u32 pipes, unsigned int q,
  *
  * Enable and disable go through the configuration page (driver writes,
  * rxb_reg_write(), served by the doorbell service): the NIC latches a
- * ring's or pipe's configuration when @ctl turns 1 and answers in @state;
- * once @state reads 0 after @ctl turned 0 the NIC writes the ring or pipe
- * no more (the driver frees it then).  A user pipe takes the frames of
- * the flow its key matches (the NIC's flow table, as Ensō binds 5-tuples)
- * on whatever queue RSS or an ntuple rule chose, before the kernel's
- * pipes; no stamps.  A user notification's @pipe is the pipe's @tag.
+ * ring's or pipe's configuration when @ctl turns nonzero and answers in
+ * @state (@ctl's value, or RXB_ENSO_USTATE_REFUSED); once @state reads 0
+ * after @ctl turned 0 the NIC reads and writes the ring or pipe no more
+ * (the driver frees it then).  A pipe's @ctl is RXB_ENSO_UCTL_ON when it
+ * is created (the NIC may read it for TX notifications), with
+ * RXB_ENSO_UCTL_RX too once it is bound (its key latched then): a user
+ * pipe takes the frames of the flow its key matches (the NIC's flow
+ * table, as Ensō binds 5-tuples) on whatever queue RSS or an ntuple rule
+ * chose, before the kernel's pipes; no stamps.  A user notification's
+ * @pipe is the pipe's @tag.
+ *
+ * Transmit (rxb_enso_user.h, struct rxb_enso_txnotif): each user ring has
+ * a TX notification ring of as many entries (@tx_base) and TX registers
+ * (rxb_enso_unotif_regs.tx).  The NIC reads @tx.tx_tail in the same scans
+ * as the rest (never in the driver's call); for each entry posted it
+ * reads the entry (a descriptor read on the interconnect), checks it
+ * (the pipe an enabled pipe of the ring with that @tag, the offset below
+ * its size, the length a frame's that fits the pipe), reads the frame
+ * from the pipe (a data read) and sends it on the port's wire from the
+ * ring's @queue, then writes the completion over the entry (status,
+ * then signal 0) and @tx.tx_head.  A refused entry is completed with its
+ * status and counted in @tx.bad_notifs; nothing of the pipes is read for
+ * it.
  */
+#define RXB_ENSO_UCTL_ON	1	/* pipe enabled (TX may name it) */
+#define RXB_ENSO_UCTL_RX	2	/* and it takes its flow */
+#define RXB_ENSO_USTATE_REFUSED	2	/* the NIC's answer: refused */
 #define RXB_ENSO_UCTX		8	/* user notification rings per port */
 #define RXB_ENSO_UPIPES		64	/* user pipes per port */
 #define RXB_ENSO_UCFG_PAGES	3	/* configuration pages */
@@ -1134,7 +1155,14 @@ struct rxb_enso_unotif_regs {
 	u64 drops;
 	/** @bad_writes: [24] @head values refused (NIC). */
 	u64 bad_writes;
+	/** @pad: [32] Zero. */
+	u64 pad[4];
+	/** @tx: [64] Transmit (rxb_enso_user.h, RXB_ENSO_UTX_REGS_OFF). */
+	struct rxb_enso_utx_regs tx;
 };
+
+static_assert(offsetof(struct rxb_enso_unotif_regs, tx) ==
+	      RXB_ENSO_UTX_REGS_OFF);
 
 /**
  * struct rxb_enso_upipe_regs - Ensō: a user pipe's registers (mapped into
@@ -1187,7 +1215,10 @@ static_assert(sizeof(struct rxb_enso_ukey) == 40);
  * only), read by the NIC when @ctl turns 1.
  */
 struct rxb_enso_upipe_cfg {
-	/** @ctl: [0] 1: enabled; 0: disabled (driver). */
+	/**
+	 * @ctl: [0] RXB_ENSO_UCTL_ON, with RXB_ENSO_UCTL_RX once bound; 0:
+	 * disabled (driver).
+	 */
 	u32 ctl;
 	/** @state: [4] The NIC's answer: @ctl as it last served it. */
 	u32 state;
@@ -1220,8 +1251,13 @@ struct rxb_enso_uctx_cfg {
 	struct rxb_base_reg base;
 	/** @size: [16] Entries, a power of two. */
 	u32 size;
-	/** @reserved: [20] Zero. */
-	u32 reserved;
+	/** @queue: [20] The queue its frames leave from (counters, wire). */
+	u32 queue;
+	/**
+	 * @tx_base: [24] Bus address of its TX notification ring (struct
+	 * rxb_enso_txnotif, @size entries).
+	 */
+	struct rxb_base_reg tx_base;
 };
 
 /**

@@ -104,11 +104,14 @@ struct rxb_frame {
  * @RXB_PCIE_DATA_WR: NIC to host: packet bytes moved from the on-NIC
  *	memory tier into a host buffer (a slow-path fetch); the DMA engine
  *	counts the packet data it writes on arrival itself.
+ * @RXB_PCIE_DATA_RD: host to NIC: packet bytes the NIC reads from host
+ *	memory to transmit (rxb_hw_ops.tx_read counts its own).
  */
 enum rxb_pcie_kind {
 	RXB_PCIE_META_WR,
 	RXB_PCIE_DESC_RD,
 	RXB_PCIE_DATA_WR,
+	RXB_PCIE_DATA_RD,
 };
 
 /**
@@ -161,6 +164,17 @@ struct rxb_hw_ring_ops {
  *	NIC reads descriptors from and writes completions to.  NULL when
  *	the address is not host memory the driver can have given the NIC.
  * @ring: optional: DMA into the data rings of streaming models.
+ * @tx_read: optional: the DMA engine reads a frame to transmit, @len
+ *	bytes from byte @off of the ring of @size bytes at bus address @addr
+ *	(continuing at its start past its end), into the NIC's transmit
+ *	buffer, for queue @q's wire (counted as packet data read,
+ *	RXB_PCIE_DATA_RD).  Returns 0, -EMSGSIZE when @len is not a frame
+ *	the port sends (shorter than an Ethernet header, longer than its
+ *	largest frame), -ENOMEM when the buffer has no room.  NULL: the
+ *	environment sends nothing.
+ * @tx_send: optional (with @tx_read): put the frames @tx_read buffered
+ *	on the wire, in order, through the NIC's transmit path to the wire.
+ *	Called outside the model's locks (the wire may lead back into a NIC).
  */
 struct rxb_hw_ops {
 	void (*raise_irq)(void *hw, unsigned int q);
@@ -175,6 +189,9 @@ struct rxb_hw_ops {
 	void *(*dma_ptr)(void *hw, u64 addr, u32 len);
 	void *(*dma_map)(void *hw, u64 addr, size_t len);
 	const struct rxb_hw_ring_ops *ring;
+	int (*tx_read)(void *hw, unsigned int q, u64 addr, u32 size, u32 off,
+		       u32 len);
+	void (*tx_send)(void *hw);
 };
 
 /**

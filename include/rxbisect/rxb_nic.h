@@ -179,6 +179,8 @@ struct rxb_nic_counters {
  * @to_nic_mmio: doorbell and register bytes the driver wrote.
  * @to_host_mmio: register and NIC memory bytes the driver read (MMIO).
  * @mmio_reads: those reads.
+ * @to_nic_data: packet bytes the NIC read from host memory to transmit
+ *	(Ensō's TX pipes).
  */
 struct rxb_nic_qcounters {
 	u64 steered;
@@ -188,6 +190,7 @@ struct rxb_nic_qcounters {
 	u64 to_nic_mmio;
 	u64 to_host_mmio;
 	u64 mmio_reads;
+	u64 to_nic_data;
 };
 
 /**

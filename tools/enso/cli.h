@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* A number in [lo, hi], or usage. */
 static unsigned long num(const char *s, unsigned long lo, unsigned long hi)
 {

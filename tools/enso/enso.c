@@ -6,7 +6,10 @@
  * pipes"): a notification's signal is read with acquire (then its fields
  * and the frames below its tail are written); its signal is cleared
  * before NotificationHead_SW moves past it (release store); Head_SW is
- * written with release, after the reads of the bytes it frees.
+ * written with release, after the reads of the bytes it frees.  TX: a
+ * frame and its TX notification are written before the tail register
+ * that covers them (release store); a completion's signal is read with
+ * acquire (then its status; the NIC is done with the frame's bytes).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,15 +31,19 @@ static void store_release(uint32_t *p, uint32_t v)
 }
 
 void enso_dev_init(struct enso_dev *dev, int fd, void *regs, void *notif,
-		   uint32_t entries)
+		   void *txnotif, uint32_t entries)
 {
 	memset(dev, 0, sizeof(*dev));
 	dev->fd = fd;
 	dev->regs = regs;
 	dev->notif = notif;
+	dev->txn = txnotif;
 	dev->entries = entries;
-	/* The NIC starts its count where the register stands. */
+	/* The NIC starts its counts where the registers stand. */
 	dev->nhead = __atomic_load_n(&dev->regs->head, __ATOMIC_RELAXED);
+	dev->tx_post = __atomic_load_n(&dev->regs->tx.tx_tail,
+				       __ATOMIC_RELAXED);
+	dev->tx_done = dev->tx_post;
 }
 
 void enso_rx_pipe_init(struct enso_rx_pipe *p, struct enso_dev *dev,
@@ -58,7 +65,8 @@ struct enso_dev *enso_dev_open(const char *ifname, unsigned int queue,
 {
 	struct rxb_enso_attach a = { .queue = queue, .entries = entries };
 	struct enso_dev *dev;
-	void *regs, *notif;
+	void *regs, *notif, *txn;
+	size_t nlen;
 	int fd, err;
 
 	a.ifindex = if_nametoindex(ifname);
@@ -76,16 +84,21 @@ struct enso_dev *enso_dev_open(const char *ifname, unsigned int queue,
 		    RXB_ENSO_MMAP_NOTIF_REGS);
 	if (regs == MAP_FAILED)
 		goto err_close;
-	notif = mmap(NULL, (size_t)entries * sizeof(struct enso_notif),
-		     PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	nlen = (size_t)entries * sizeof(struct enso_notif);
+	notif = mmap(NULL, nlen, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		     RXB_ENSO_MMAP_NOTIF);
-	if (notif == MAP_FAILED) {
+	txn = notif == MAP_FAILED ? MAP_FAILED :
+	      mmap(NULL, nlen, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   RXB_ENSO_MMAP_TXNOTIF);
+	if (txn == MAP_FAILED) {
 		err = errno;
+		if (notif != MAP_FAILED)
+			munmap(notif, nlen);
 		munmap(regs, ENSO_PAGE);
 		errno = err;
 		goto err_close;
 	}
-	enso_dev_init(dev, fd, regs, notif, entries);
+	enso_dev_init(dev, fd, regs, notif, txn, entries);
 	return dev;
 err_close:
 	err = errno;
@@ -117,6 +130,7 @@ void enso_dev_close(struct enso_dev *dev)
 		}
 	}
 	munmap(dev->notif, (size_t)dev->entries * sizeof(struct enso_notif));
+	munmap(dev->txn, (size_t)dev->entries * sizeof(*dev->txn));
 	munmap(dev->regs, ENSO_PAGE);
 	/* The last reference: the kernel disables, then frees. */
 	close(dev->fd);
@@ -170,7 +184,112 @@ int enso_rx_pipe_bind(struct enso_rx_pipe *p, const struct enso_flow *f)
 
 	memcpy(b.src, f->src, sizeof(b.src));
 	memcpy(b.dst, f->dst, sizeof(b.dst));
-	return ioctl(p->dev->fd, RXB_ENSO_IOC_BIND, &b) ? -errno : 0;
+	if (ioctl(p->dev->fd, RXB_ENSO_IOC_BIND, &b))
+		return -errno;
+	p->bound = 1;
+	return 0;
+}
+
+struct enso_rx_pipe *enso_tx_pipe_alloc(struct enso_dev *dev, uint32_t size)
+{
+	/* Every pipe may send; one never bound receives nothing. */
+	return enso_rx_pipe_alloc(dev, size);
+}
+
+/* Post TX notification (@pipe, @offset, @len) holding @flits of a TX
+ * pipe; the doorbell: a plain store of the count posted.
+ */
+static int enso_tx_post_flits(struct enso_dev *dev, uint32_t pipe,
+			      uint32_t offset, uint32_t len, uint32_t flits)
+{
+	struct rxb_enso_txnotif *t;
+
+	if (dev->tx_post - dev->tx_done >= dev->entries)
+		enso_tx_poll(dev);
+	if (dev->tx_post - dev->tx_done >= dev->entries)
+		return -EAGAIN;
+	t = &dev->txn[dev->tx_post & (dev->entries - 1)];
+	memset(t, 0, sizeof(*t));
+	t->pipe = pipe;
+	t->offset = offset;
+	t->len = len;
+	t->signal = 1;
+	dev->txflits[dev->tx_post & (dev->entries - 1)] = (uint16_t)flits;
+	dev->tx_post++;
+	/* Release: the entry (and the frame) before the tail that covers
+	 * it; the NIC reads the tail with acquire.
+	 */
+	store_release(&dev->regs->tx.tx_tail, dev->tx_post);
+	return 0;
+}
+
+int enso_tx_post(struct enso_dev *dev, uint32_t pipe, uint32_t offset,
+		 uint32_t len)
+{
+	return enso_tx_post_flits(dev, pipe, offset, len, 0);
+}
+
+int enso_send(struct enso_rx_pipe *p, const void *frame, uint32_t len)
+{
+	uint32_t f = (len + ENSO_FLIT - 1) / ENSO_FLIT, nflits = p->mask + 1;
+	uint32_t off = (p->tx_tail & p->mask) * ENSO_FLIT;
+	int err;
+
+	if (p->bound || len < RXB_ENSO_TX_MIN || f >= nflits)
+		return -EINVAL;
+	if (nflits - (p->tx_tail - p->tx_head) < f)
+		enso_tx_poll(p->dev);
+	if (nflits - (p->tx_tail - p->tx_head) < f)
+		return -EAGAIN;
+	/* Through the second mapping past the end: one copy. */
+	memcpy(p->va + off, frame, len);
+	err = enso_tx_post_flits(p->dev, p->id, off, len, f);
+	if (!err)
+		p->tx_tail += f;
+	return err;
+}
+
+int enso_send_zc(struct enso_rx_pipe *p, const void *frame, uint32_t len)
+{
+	const uint8_t *b = frame;
+
+	if (!p->bound || b < p->va || b >= p->va + p->size ||
+	    len < RXB_ENSO_TX_MIN || len > p->size)
+		return -EINVAL;
+	return enso_tx_post_flits(p->dev, p->id, (uint32_t)(b - p->va), len,
+				  0);
+}
+
+unsigned int enso_tx_poll(struct enso_dev *dev)
+{
+	uint32_t mask = dev->entries - 1;
+	unsigned int n = 0;
+
+	while (dev->tx_done != dev->tx_post) {
+		const struct rxb_enso_txnotif *t = &dev->txn[dev->tx_done & mask];
+		struct enso_rx_pipe *p;
+
+		/* Acquire: the NIC is done with the entry and the frame. */
+		if (__atomic_load_n(&t->signal, __ATOMIC_ACQUIRE))
+			break;
+		if (t->status) {
+			dev->tx_errors++;
+			dev->tx_last_status = t->status;
+		} else {
+			dev->tx_sent++;
+		}
+		p = t->pipe < ENSO_MAX_PIPES ? dev->pipes[t->pipe] : NULL;
+		if (p)
+			p->tx_head += dev->txflits[dev->tx_done & mask];
+		dev->tx_done++;
+		n++;
+	}
+	return n;
+}
+
+uint32_t enso_tx_pending(const struct enso_dev *dev)
+{
+	return dev->tx_post - dev->tx_done;
 }
 
 int enso_rx_pipe_free(struct enso_rx_pipe *p)

@@ -2,8 +2,9 @@
 /*
  * enso_echo: a UDP echo server on Ensō pipes (enso.rst).  Datagrams to
  * PORT..PORT+NPIPES-1 on IF are read in place from one pipe per port
- * and sent back to their source from a UDP socket (no Tx pipes: Ensō's
- * Tx side is not emulated).
+ * and sent back to their source through a TX pipe: each frame copied
+ * with its Ethernet and IPv4 addresses and UDP ports swapped (the
+ * checksums stay valid), enso_send().
  *
  *   enso_echo -i IF -p PORT [-n NPIPES] [-s PIPE_KB] [-c COUNT] [-t SECONDS]
  *
@@ -13,10 +14,10 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include "enso.h"
@@ -26,43 +27,59 @@ static void bad_usage(void)
 	fprintf(stderr,
 		"usage: enso_echo -i IF -p PORT [-n NPIPES] [-s PIPE_KB] [-c COUNT] [-t SECONDS]\n"
 		"  NPIPES 1..%d (default 1), PIPE_KB a power of two in 4..2048 (default 64)\n",
-		ENSO_MAX_PIPES);
+		ENSO_MAX_PIPES - 1);
 	exit(2);
 }
 
 #define CLI_PROG "enso_echo"
 #include "cli.h"
 
-/* Echo the UDP payload of IPv4 frame @f back to its source. */
-static int echo(int fd, const uint8_t *f, uint32_t len)
+static void swap(uint8_t *a, uint8_t *b, unsigned int n)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET };
-	uint32_t ihl, ulen;
+	uint8_t t[6];
 
-	if (len < 14 + 20 + 8 || f[12] != 0x08 || f[13] != 0x00 ||
-	    f[23] != IPPROTO_UDP)
+	memcpy(t, a, n);
+	memcpy(a, b, n);
+	memcpy(b, t, n);
+}
+
+/* Echo UDP/IPv4 frame @f back to its source through TX pipe @tx: 1 when
+ * sent, 0 when not an echo's frame.  Waits for completions while the
+ * pipe is full.
+ */
+static int echo(struct enso_rx_pipe *tx, const uint8_t *f, uint32_t len)
+{
+	uint8_t r[2048];
+	uint32_t ihl, ulen;
+	int err;
+
+	if (len < 14 + 20 + 8 || len > sizeof(r) || f[12] != 0x08 ||
+	    f[13] != 0x00 || f[23] != IPPROTO_UDP)
 		return 0;
 	ihl = (f[14] & 0xf) * 4;
 	if (ihl < 20 || len < 14 + ihl + 8)
 		return 0;
-	memcpy(&to.sin_addr, f + 14 + 12, 4);
-	memcpy(&to.sin_port, f + 14 + ihl, 2);
 	ulen = (uint32_t)(f[14 + ihl + 4] << 8 | f[14 + ihl + 5]);
 	if (ulen < 8 || 14 + ihl + ulen > len)
 		return 0;
-	return sendto(fd, f + 14 + ihl + 8, ulen - 8, 0, (void *)&to,
-		      sizeof(to)) >= 0;
+	memcpy(r, f, len);
+	swap(r, r + 6, 6);			/* MACs */
+	swap(r + 14 + 12, r + 14 + 16, 4);	/* IPv4 addresses */
+	swap(r + 14 + ihl, r + 14 + ihl + 2, 2);	/* UDP ports */
+	while ((err = enso_send(tx, r, len)) == -EAGAIN)
+		sched_yield();
+	return !err;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0, i;
 	unsigned long long echoed = 0, frames = 0;
-	struct enso_rx_pipe *pipes[ENSO_MAX_PIPES];
+	struct enso_rx_pipe *pipes[ENSO_MAX_PIPES], *tx;
 	const char *ifname = NULL;
 	struct enso_dev *dev;
 	double end;
-	int c, fd;
+	int c;
 
 	while ((c = getopt(argc, argv, "i:p:n:s:c:t:")) != -1) {
 		switch (c) {
@@ -73,7 +90,7 @@ int main(int argc, char **argv)
 			port = num(optarg, 1, 65535);
 			break;
 		case 'n':
-			np = num(optarg, 1, ENSO_MAX_PIPES);
+			np = num(optarg, 1, ENSO_MAX_PIPES - 1);	/* + TX */
 			break;
 		case 's':
 			kb = num(optarg, 4, 2048);
@@ -92,9 +109,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !ifname || !port || port + np > 65536)
 		bad_usage();
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	dev = fd < 0 ? NULL : enso_dev_open(ifname, 0, 256);
-	if (!dev) {
+	dev = enso_dev_open(ifname, 0, 256);
+	tx = dev ? enso_tx_pipe_alloc(dev, kb * 1024) : NULL;
+	if (!tx) {
 		fprintf(stderr, "enso_echo: %s: %s\n", ifname, strerror(errno));
 		return 1;
 	}
@@ -126,17 +143,23 @@ int main(int argc, char **argv)
 		const uint8_t *f;
 		uint8_t *buf;
 
+		enso_tx_poll(dev);
 		if (!p)
 			continue;
 		len = enso_recv(p, &buf, 0);
 		while ((f = enso_next_frame(buf, len, &off, &flen))) {
 			frames++;
-			echoed += echo(fd, f, flen);
+			echoed += echo(tx, f, flen);
 		}
 		enso_clear(p);
 	}
-	printf("frames %llu echoed %llu\n", frames, echoed);
+	/* The last completions: nothing sent is left behind. */
+	end = now() + 1;
+	while (enso_tx_pending(dev) && now() < end)
+		enso_tx_poll(dev);
+	printf("frames %llu echoed %llu sent %llu refused %llu\n", frames,
+	       echoed, (unsigned long long)dev->tx_sent,
+	       (unsigned long long)dev->tx_errors);
 	enso_dev_close(dev);
-	close(fd);
 	return 0;
 }

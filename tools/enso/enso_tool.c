@@ -19,6 +19,14 @@
  *	and counted; the pipe still receives
  *   enso_tool errors IF   every bad call refused with its errno
  *   enso_tool fill IF   attach 8 contexts at once, each with 16 pipes
+ *   enso_tool xmit IF DSTMAC DST PORT COUNT LEN   COUNT UDP datagrams of
+ *	LEN bytes of payload (16..1472) to DST:PORT (from IF's address and
+ *	MAC, source port PORT) built here and sent through a TX pipe of IF
+ *	(enso_send()), at most 32 in flight; each carries the port and its
+ *	sequence number; waits for every completion; prints what the
+ *	completions and the TX registers say
+ *   enso_tool txbad IF   every bad TX notification and TX tail write,
+ *	each refused and counted, nothing sent
  *
  * Exit: 0 success, 1 failure, 2 bad usage.
  */
@@ -59,7 +67,9 @@ static void bad_usage(void)
 		"       enso_tool hold IF PORT NPIPES SIZE\n"
 		"       enso_tool badwrite IF PORT\n"
 		"       enso_tool errors IF\n"
-		"       enso_tool fill IF\n");
+		"       enso_tool fill IF\n"
+		"       enso_tool xmit IF DSTMAC DST PORT COUNT LEN\n"
+		"       enso_tool txbad IF\n");
 	exit(2);
 }
 
@@ -562,6 +572,189 @@ static int cmd_fill(int argc, char **argv)
 	return fails ? 1 : 0;
 }
 
+/* IF's IPv4 address and MAC, network order.  0 or -1. */
+static int if_addr(const char *ifname, uint32_t *ip, uint8_t *mac)
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), err = -1;
+
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFADDR, &ifr)) {
+		memcpy(ip, &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr, 4);
+		if (!ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+			memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+			err = 0;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+static uint16_t ip_csum(const uint8_t *h, unsigned int len)
+{
+	uint32_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < len; i += 2)
+		s += (uint32_t)(h[i] << 8 | h[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+static int cmd_xmit(int argc, char **argv)
+{
+	unsigned long port, count, len, i;
+	uint8_t f[1514], dmac[6], smac[6];
+	unsigned int m[6], k;
+	struct in_addr dst;
+	struct enso_rx_pipe *p;
+	struct enso_dev *dev;
+	uint32_t src;
+	double end;
+	char tail;
+
+	if (argc != 8 || sscanf(argv[3], "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1],
+				&m[2], &m[3], &m[4], &m[5], &tail) != 6 ||
+	    inet_pton(AF_INET, argv[4], &dst) != 1)
+		bad_usage();
+	for (k = 0; k < 6; k++) {
+		if (m[k] > 0xff)
+			bad_usage();
+		dmac[k] = (uint8_t)m[k];
+	}
+	port = num(argv[5], 1, 65535);
+	count = num(argv[6], 1, 1UL << 30);
+	len = num(argv[7], 16, 1472);
+	if (if_addr(argv[2], &src, smac)) {
+		fprintf(stderr, "enso_tool: %s: no IPv4 address: %s\n", argv[2],
+			strerror(errno));
+		return 1;
+	}
+	dev = open_dev(argv[2]);
+	p = dev ? enso_tx_pipe_alloc(dev, 65536) : NULL;
+	if (!p)
+		return 1;
+	memset(f, 0, sizeof(f));
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[16] = (uint8_t)((20 + 8 + len) >> 8);
+	f[17] = (uint8_t)(20 + 8 + len);
+	f[22] = 64;
+	f[23] = IPPROTO_UDP;
+	memcpy(f + 26, &src, 4);
+	memcpy(f + 30, &dst, 4);
+	f[34] = (uint8_t)(port >> 8);
+	f[35] = (uint8_t)port;
+	memcpy(f + 36, f + 34, 2);	/* source port = destination port */
+	f[38] = (uint8_t)((8 + len) >> 8);
+	f[39] = (uint8_t)(8 + len);	/* UDP checksum 0: none */
+	printf("ready\n");
+	fflush(stdout);
+	end = now() + 60;
+	for (i = 0; i < count && now() < end; ) {
+		struct payload pl = {
+			.magic = MAGIC, .port = (uint16_t)port, .seq = i,
+		};
+		int err;
+
+		f[18] = (uint8_t)(i >> 8);	/* IP id */
+		f[19] = (uint8_t)i;
+		memset(f + 24, 0, 2);
+		k = ip_csum(f + 14, 20);
+		f[24] = (uint8_t)(k >> 8);
+		f[25] = (uint8_t)k;
+		memcpy(f + 42, &pl, sizeof(pl));
+		err = enso_send(p, f, (uint32_t)(14 + 20 + 8 + len));
+		if (err == -EAGAIN) {
+			usleep(50);
+			continue;
+		}
+		if (err)
+			break;
+		i++;
+		/* At most 32 in flight: a scan's burst fits the peer's pipes. */
+		while (enso_tx_pending(dev) >= 32 && now() < end)
+			enso_tx_poll(dev);
+	}
+	while (enso_tx_pending(dev) && now() < end)
+		enso_tx_poll(dev);
+	printf("sent %lu completions %llu refused %llu pending %u",
+	       i, (unsigned long long)(dev->tx_sent + dev->tx_errors),
+	       (unsigned long long)dev->tx_errors, enso_tx_pending(dev));
+	printf(" tx_frames %llu tx_head %u tx_tail %u\n",
+	       (unsigned long long)RD(dev->regs->tx.frames),
+	       RD(dev->regs->tx.tx_head), RD(dev->regs->tx.tx_tail));
+	i = i == count && !dev->tx_errors && !enso_tx_pending(dev) &&
+	    RD(dev->regs->tx.frames) == count;
+	enso_dev_close(dev);
+	return i ? 0 : 1;
+}
+
+static int cmd_txbad(int argc, char **argv)
+{
+	static const struct { uint32_t pipe, off, len, status; } bad[] = {
+		{ 9, 0, 64, RXB_ENSO_TX_EPIPE },
+		{ 0, 8192, 64, RXB_ENSO_TX_ERANGE },
+		{ 0, 0, 0, RXB_ENSO_TX_ELEN },
+		{ 0, 0, 13, RXB_ENSO_TX_ELEN },
+		{ 0, 0, 8193, RXB_ENSO_TX_ELEN },
+		{ 0, 0, 4000, RXB_ENSO_TX_ELEN },	/* over the port's frame */
+	};
+	const unsigned int nb = ARRAY_SIZE(bad);
+	struct enso_rx_pipe *p;
+	struct enso_dev *dev;
+	unsigned int i, n = 0;
+	int fails = 0;
+	uint32_t first;
+	double end;
+
+	if (argc != 3)
+		bad_usage();
+	dev = open_dev(argv[2]);
+	p = dev ? enso_tx_pipe_alloc(dev, 8192) : NULL;
+	if (!p)
+		return 1;
+	fails += check(p->id == 0, "the TX pipe is pipe 0");
+	first = dev->tx_post;
+	for (i = 0; i < nb; i++)
+		enso_tx_post(dev, bad[i].pipe, bad[i].off, bad[i].len);
+	end = now() + 10;
+	while (n < nb && now() < end)
+		n += enso_tx_poll(dev);
+	fails += check(n == nb, "every bad TX notification completed");
+	for (i = 0; i < nb; i++) {
+		const struct rxb_enso_txnotif *t =
+			&dev->txn[(first + i) & (dev->entries - 1)];
+
+		printf("entry %u: pipe %u offset %u len %u: status %u\n", i,
+		       bad[i].pipe, bad[i].off, bad[i].len, t->status);
+		fails += check(t->status == bad[i].status,
+			       "refused with its status");
+	}
+	fails += check(RD(dev->regs->tx.bad_notifs) == nb,
+		       "each counted in the TX registers");
+	fails += check(RD(dev->regs->tx.frames) == 0, "nothing sent");
+	/* NotificationTail_SW beyond the ring, behind the completions. */
+	WR(dev->regs->tx.tx_tail, dev->tx_post + dev->entries + 1);
+	nic_scan();
+	WR(dev->regs->tx.tx_tail, dev->tx_post - 1);
+	nic_scan();
+	fails += check(RD(dev->regs->tx.bad_writes) == 2,
+		       "TX tails beyond the ring and behind it refused and counted");
+	fails += check(RD(dev->regs->tx.tx_head) == dev->tx_post,
+		       "the NIC's TX head did not move");
+	WR(dev->regs->tx.tx_tail, dev->tx_post);
+	nic_scan();
+	fails += check(RD(dev->regs->tx.frames) == 0, "still nothing sent");
+	enso_dev_close(dev);
+	return fails ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -579,6 +772,10 @@ int main(int argc, char **argv)
 		return cmd_errors(argc, argv);
 	if (!strcmp(argv[1], "fill"))
 		return cmd_fill(argc, argv);
+	if (!strcmp(argv[1], "xmit"))
+		return cmd_xmit(argc, argv);
+	if (!strcmp(argv[1], "txbad"))
+		return cmd_txbad(argc, argv);
 	bad_usage();
 	return 2;
 }

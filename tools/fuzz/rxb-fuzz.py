@@ -83,7 +83,8 @@ QSTATS = ("hw_packets hw_bytes nobuf_drops ring_full_drops oversize_drops "
           "xdp_copies xdp_redirect_nicmem xdp_redirect_nicmem_bytes "
           "ntuple_steered pcie_to_host_data_bytes pcie_to_host_meta_bytes "
           "pcie_to_nic_desc_bytes pcie_to_nic_mmio_bytes "
-          "pcie_to_host_mmio_bytes pcie_mmio_reads").split()
+          "pcie_to_host_mmio_bytes pcie_mmio_reads pcie_to_nic_data_bytes"
+          ).split()
 RXQ_RE = re.compile(r"^rx\d+_(%s)$" % "|".join(QSTATS))
 TXQ_RE = re.compile(r"^tx\d+_")
 DEV_NAMES_RE = re.compile(r"^(rx|tx)_|^(dma_bytes|engine_frames|pcie_|"

@@ -101,6 +101,11 @@ struct rxb_env {
 	unsigned int nring;		/* under grow_lock */
 	struct rxb_nicmem nicmem;	/* the on-NIC memory tier */
 	u64 pcie[RXB_ENV_PCIE_KINDS];	/* rxb_hw_ops.pcie bytes by kind */
+	/* the wire: frames read (tx_read), then sent (tx_send); tx_lock */
+	pthread_mutex_t tx_lock;
+	struct env_txf { u8 *data; u32 len; unsigned int q; } *tx;
+	unsigned int ntx_read;		/* read, not sent yet */
+	unsigned int ntx;		/* sent, kept; atomic */
 	u64 mmio;			/* rxb_drv_ops.reg_write bytes */
 	u64 mmio_rd;			/* rxb_drv_ops.reg_read bytes */
 	long kicks;			/* rxb_drv_ops.kick calls, atomic */
@@ -197,6 +202,7 @@ struct rxb_env *rxb_env_create(unsigned int nqueues, unsigned int max_bufs)
 	if (!env->bufs || !env->hkey || !env->hval || !env->pool)
 		abort();
 	pthread_mutex_init(&env->grow_lock, NULL);
+	pthread_mutex_init(&env->tx_lock, NULL);
 	rxb_env_nicmem(env, RXB_ENV_NICMEM_DEF, 0);
 	for (i = 0; i < nqueues; i++) {
 		pthread_mutex_init(&env->pool[i].lock, NULL);
@@ -226,6 +232,10 @@ void rxb_env_destroy(struct rxb_env *env)
 	for (i = 0; i < env->nqueues; i++)
 		pthread_mutex_destroy(&env->pool[i].lock);
 	pthread_mutex_destroy(&env->grow_lock);
+	for (i = 0; env->tx && i < env->ntx + env->ntx_read; i++)
+		free(env->tx[i].data);
+	free(env->tx);
+	pthread_mutex_destroy(&env->tx_lock);
 	free(env->bufs);
 	free(env->hkey);
 	free(env->hval);
@@ -1174,6 +1184,88 @@ static const struct rxb_drv_ring_ops env_drv_ring_ops = {
 	.unmap	= env_unmap_ring,
 };
 
+static int env_tx_read(void *envp, unsigned int q, u64 addr, u32 size,
+		       u32 off, u32 len)
+{
+	struct rxb_env *env = envp;
+	const u8 *ring = (const u8 *)(uintptr_t)addr;
+	u32 n0 = size - off;
+	struct env_txf *f;
+	int err = 0;
+
+	env_nic_entry("tx_read");
+	if (off >= size || len > size) {
+		env_err(env, "tx_read: %u bytes at %u of %u", len, off, size);
+		return -EMSGSIZE;
+	}
+	if (len < 14 || len > RXB_ENV_MAX_FRAME)
+		return -EMSGSIZE;
+	if (q >= env->nqueues)
+		env_err(env, "tx_read: queue %u", q);
+	if (n0 > len)
+		n0 = len;
+	pthread_mutex_lock(&env->tx_lock);
+	if (!env->tx)
+		env->tx = calloc(RXB_ENV_TX_KEEP + RXB_ENV_TX_MAX,
+				 sizeof(*env->tx));
+	if (!env->tx || env->ntx_read >= RXB_ENV_TX_MAX) {
+		err = -ENOMEM;
+		goto out;
+	}
+	f = &env->tx[env->ntx + env->ntx_read];
+	f->data = malloc(len);
+	if (!f->data) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(f->data, ring + off, n0);
+	memcpy(f->data + n0, ring, len - n0);
+	f->len = len;
+	f->q = q;
+	env->ntx_read++;
+	__atomic_add_fetch(&env->pcie[RXB_PCIE_DATA_RD], len,
+			   __ATOMIC_RELAXED);
+out:
+	pthread_mutex_unlock(&env->tx_lock);
+	return err;
+}
+
+static void env_tx_send(void *envp)
+{
+	struct rxb_env *env = envp;
+	unsigned int keep, i;
+
+	env_nic_entry("tx_send");
+	pthread_mutex_lock(&env->tx_lock);
+	/* Beyond what is kept: on the wire, then gone. */
+	keep = env->ntx + env->ntx_read;
+	for (i = RXB_ENV_TX_KEEP; i < keep; i++)
+		free(env->tx[i].data);
+	if (keep > RXB_ENV_TX_KEEP)
+		keep = RXB_ENV_TX_KEEP;
+	env->ntx_read = 0;
+	__atomic_store_n(&env->ntx, keep, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&env->tx_lock);
+}
+
+unsigned int rxb_env_tx_frames(struct rxb_env *env)
+{
+	return __atomic_load_n(&env->ntx, __ATOMIC_ACQUIRE);
+}
+
+const u8 *rxb_env_tx_frame(struct rxb_env *env, unsigned int i, u32 *len)
+{
+	if (i >= rxb_env_tx_frames(env))
+		return NULL;
+	*len = env->tx[i].len;
+	return env->tx[i].data;
+}
+
+unsigned int rxb_env_tx_queue(struct rxb_env *env, unsigned int i)
+{
+	return i < rxb_env_tx_frames(env) ? env->tx[i].q : ~0U;
+}
+
 static const struct rxb_hw_ring_ops env_hw_ring_ops = {
 	.dma_write	= env_dma_write_ring,
 	.dma_put	= env_dma_put,
@@ -1205,6 +1297,8 @@ const struct rxb_hw_ops rxb_env_test_hw_ops = {
 	.dma_ptr	= env_dma_ptr,
 	.dma_map	= env_dma_map,
 	.ring		= &env_hw_ring_ops,
+	.tx_read	= env_tx_read,
+	.tx_send	= env_tx_send,
 };
 
 void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,

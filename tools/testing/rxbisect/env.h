@@ -251,8 +251,23 @@ int rxb_env_ring_index(struct rxb_env *env, const void *p);
  * (enum rxb_pcie_kind), or with RXB_ENV_PCIE_KINDS the register bytes the
  * driver half wrote (rxb_drv_ops.reg_write).  Summed over queues.
  */
-#define RXB_ENV_PCIE_KINDS	3
+#define RXB_ENV_PCIE_KINDS	4
 u64 rxb_env_pcie(struct rxb_env *env, unsigned int kind);
+
+/*
+ * The wire (rxb_hw_ops.tx_read, tx_send): frames a model reads to
+ * transmit (of 14..RXB_ENV_MAX_FRAME bytes, at most RXB_ENV_TX_MAX
+ * buffered) are copied; tx_send puts them on the wire, kept here in order
+ * (the first RXB_ENV_TX_KEEP of them) until the environment is destroyed.
+ */
+#define RXB_ENV_MAX_FRAME	1518
+#define RXB_ENV_TX_MAX		256
+#define RXB_ENV_TX_KEEP		4096
+/* Frames on the wire so far (acquire), and a copy of the @i-th, or NULL. */
+unsigned int rxb_env_tx_frames(struct rxb_env *env);
+const u8 *rxb_env_tx_frame(struct rxb_env *env, unsigned int i, u32 *len);
+/* Its queue. */
+unsigned int rxb_env_tx_queue(struct rxb_env *env, unsigned int i);
 
 /* raise_irq count of @q, with acquire (pairs with the model's release). */
 u64 rxb_env_irqs(struct rxb_env *env, unsigned int q);

@@ -13,11 +13,13 @@
  * library's hugepages and BAR mappings are.
  *
  * One open file is one Ensō context: one user notification ring of one
- * port (RXB_ENSO_IOC_ATTACH) and up to RXB_ENSO_FD_PIPES pipes
- * (RXB_ENSO_IOC_PIPE), each taking one flow (RXB_ENSO_IOC_BIND).  The
+ * port and its TX notification ring (RXB_ENSO_IOC_ATTACH) and up to
+ * RXB_ENSO_FD_PIPES pipes (RXB_ENSO_IOC_PIPE), each enabled on the NIC
+ * for TX at once (a TX notification may name it) and taking one flow
+ * once bound (RXB_ENSO_IOC_BIND): pipes are unified RX/TX pipes.  The
  * NIC's user rings and pipes (rxb_desc.h, "Ensō user pipes") are lent to
  * files first come first served; a file sees the pages of its own ring
- * and pipes only, never a configuration page.  The memory (the ring's
+ * and pipes only, never a configuration page.  The memory (the rings'
  * entries, the pipes) is allocated here, physically contiguous as the
  * NIC's bus addresses need, zeroed, and charged to the opener's locked
  * memory (account_locked_vm(): RLIMIT_MEMLOCK unless CAP_IPC_LOCK, as
@@ -68,7 +70,8 @@ struct rxb_enso_upipe {
 	unsigned int order;
 	u32 size;
 	int slot;		/* the NIC's user pipe, or -1 */
-	bool bound;
+	bool on;		/* enabled on the NIC (TX may name it) */
+	bool bound;		/* and takes its flow */
 	struct page *regs;	/* its register page (a reference) */
 };
 
@@ -82,6 +85,7 @@ struct rxb_enso_uctx {
 	struct mm_struct *mm;	/* charged */
 	unsigned long charged;	/* pages */
 	struct page *notif;	/* first of 1 << notif_order split pages */
+	struct page *txnotif;	/* TX notifications, as many */
 	unsigned int notif_order;
 	struct page *notif_regs;
 	struct rxb_enso_upipe pipe[RXB_ENSO_FD_PIPES];
@@ -123,7 +127,8 @@ static u32 rxb_enso_wait(const u32 *state, u32 want)
 
 	/* Acquire: pairs with the NIC's release of its answer. */
 	while ((v = smp_load_acquire(state)) != want &&
-	       !(want == 1 && v == 2) && time_before(jiffies, end))
+	       !(want && v == RXB_ENSO_USTATE_REFUSED) &&
+	       time_before(jiffies, end))
 		usleep_range(20, 100);
 	return v;
 }
@@ -212,11 +217,12 @@ static bool rxb_enso_pipe_off(struct rxb_enso_uctx *u,
 		return true;
 	m = rxb_enso_model(u);
 	c = rxb_enso_pcfg(m, p->slot);
-	if (p->bound) {
+	if (p->on) {
 		rxb_reg_write(m, 0, &c->ctl, 0);
 		if (rxb_enso_wait(&c->state, 0))
 			return false;
 	}
+	p->on = false;
 	p->bound = false;
 	p->slot = -1;
 	return true;
@@ -300,7 +306,8 @@ static int rxb_enso_release(struct inode *inode, struct file *file)
 				    atomic64_inc_return(&rxb_enso_leaks));
 	} else if (u->notif) {
 		rxb_enso_free(u->notif, u->notif_order);
-		rxb_enso_uncharge(u, 1UL << u->notif_order);
+		rxb_enso_free(u->txnotif, u->notif_order);
+		rxb_enso_uncharge(u, 2UL << u->notif_order);
 	}
 	mmdrop(u->mm);
 	kfree(u);
@@ -345,11 +352,11 @@ static bool rxb_enso_pipe_taken(struct rxb_rx *rx, int slot)
 static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 {
 	struct rxb_enso_attach a;
+	struct page *page, *txpage = NULL;
 	struct rxb_enso_uctx_cfg *c;
 	unsigned int order, i;
 	struct rxb_port *port;
 	struct rxb_model *m;
-	struct page *page;
 	struct rxb_rx *rx;
 	void *regs;
 	long err;
@@ -365,6 +372,12 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 	page = rxb_enso_get_mem(u, order);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
+	txpage = rxb_enso_get_mem(u, order);
+	if (IS_ERR(txpage)) {
+		rxb_enso_free(page, order);
+		rxb_enso_uncharge(u, 1UL << order);
+		return PTR_ERR(txpage);
+	}
 	rtnl_lock();
 	err = -ENODEV;
 	port = rxb_enso_port(a.ifindex);
@@ -392,7 +405,11 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 	/* Ring memory's bus address is the driver's (rxb_rx_dma_alloc()). */
 	WRITE_ONCE(c->base.hi, (u32)((uintptr_t)page_address(page) >> 32));
 	WRITE_ONCE(c->base.lo, (u32)(uintptr_t)page_address(page));
+	WRITE_ONCE(c->tx_base.hi,
+		   (u32)((uintptr_t)page_address(txpage) >> 32));
+	WRITE_ONCE(c->tx_base.lo, (u32)(uintptr_t)page_address(txpage));
 	WRITE_ONCE(c->size, a.entries);
+	WRITE_ONCE(c->queue, a.queue);
 	rxb_reg_write(m, a.queue, &c->ctl, 1);
 	if (rxb_enso_wait(&c->state, 1) != 1) {
 		rxb_reg_write(m, a.queue, &c->ctl, 0);
@@ -402,11 +419,13 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 			pr_warn_ratelimited("rxbisect: enso: the NIC did not answer; a user ring's memory is kept (%lld so far)\n",
 					    atomic64_inc_return(&rxb_enso_leaks));
 			page = NULL;
+			txpage = NULL;
 		}
 		goto err;
 	}
 	mutex_lock(&u->lock);
 	u->notif = page;
+	u->txnotif = txpage;
 	u->notif_order = order;
 	u->notif_regs = vmalloc_to_page(regs);
 	get_page(u->notif_regs);
@@ -420,8 +439,9 @@ static long rxb_enso_attach(struct rxb_enso_uctx *u, void __user *arg)
 err:
 	rtnl_unlock();
 	rxb_enso_free(page, order);
+	rxb_enso_free(txpage, order);
 	if (page)
-		rxb_enso_uncharge(u, 1UL << order);
+		rxb_enso_uncharge(u, 2UL << order);
 	return err;
 }
 
@@ -477,10 +497,18 @@ static long rxb_enso_new_pipe(struct rxb_enso_uctx *u, void __user *arg)
 	p->order = order;
 	p->size = req.size;
 	p->slot = slot;
+	p->on = true;	/* until the NIC says otherwise: disabled then */
 	p->bound = false;
 	p->regs = vmalloc_to_page(regs);
 	get_page(p->regs);
 	mutex_unlock(&u->lock);
+	/* Enabled for TX notifications at once; bound later. */
+	rxb_reg_write(m, 0, &c->ctl, RXB_ENSO_UCTL_ON);
+	if (rxb_enso_wait(&c->state, RXB_ENSO_UCTL_ON) != RXB_ENSO_UCTL_ON) {
+		rxb_enso_pipe_free(u, p);
+		rtnl_unlock();
+		return -EIO;
+	}
 	rtnl_unlock();
 	req.id = id;
 	if (copy_to_user(arg, &req, sizeof(req)))
@@ -502,7 +530,8 @@ static bool rxb_enso_key_taken(struct rxb_rx *rx, const struct rxb_enso_ukey *k)
 	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
 		const struct rxb_enso_upipe_cfg *c = rxb_enso_pcfg(m, i);
 
-		if (READ_ONCE(c->ctl) && !memcmp(&c->key, k, sizeof(*k)))
+		if ((READ_ONCE(c->ctl) & RXB_ENSO_UCTL_RX) &&
+		    !memcmp(&c->key, k, sizeof(*k)))
 			return true;
 	}
 	return false;
@@ -535,7 +564,7 @@ static long rxb_enso_bind(struct rxb_enso_uctx *u, void __user *arg)
 		goto out;
 	p = &u->pipe[b.id];
 	err = -EINVAL;
-	if (!p->page)
+	if (!p->page || !p->on)
 		goto out;
 	err = -EBUSY;
 	if (p->bound)
@@ -546,13 +575,14 @@ static long rxb_enso_bind(struct rxb_enso_uctx *u, void __user *arg)
 	m = rxb_enso_model(u);
 	c = rxb_enso_pcfg(m, p->slot);
 	memcpy(&c->key, &key, sizeof(key));
-	rxb_reg_write(m, 0, &c->ctl, 1);
+	rxb_reg_write(m, 0, &c->ctl, RXB_ENSO_UCTL_ON | RXB_ENSO_UCTL_RX);
 	err = 0;
-	if (rxb_enso_wait(&c->state, 1) != 1) {
+	if (rxb_enso_wait(&c->state, RXB_ENSO_UCTL_ON | RXB_ENSO_UCTL_RX) !=
+	    (RXB_ENSO_UCTL_ON | RXB_ENSO_UCTL_RX)) {
+		/* Off the NIC: the pipe takes nothing and sends nothing. */
 		rxb_reg_write(m, 0, &c->ctl, 0);
 		err = rxb_enso_wait(&c->state, 0) ? -ETIMEDOUT : -EIO;
-		if (err == -ETIMEDOUT)
-			p->bound = true;	/* freed only once answered */
+		p->on = err == -ETIMEDOUT;	/* freed only once answered */
 		goto out;
 	}
 	p->bound = true;
@@ -636,6 +666,10 @@ static int rxb_enso_mmap(struct file *file, struct vm_area_struct *vma)
 		if (u->notif && len == PAGE_SIZE << u->notif_order)
 			err = rxb_enso_insert(vma, u->notif,
 					      1UL << u->notif_order, false);
+	} else if (off == RXB_ENSO_MMAP_TXNOTIF) {
+		if (u->txnotif && len == PAGE_SIZE << u->notif_order)
+			err = rxb_enso_insert(vma, u->txnotif,
+					      1UL << u->notif_order, false);
 	} else if (off >= RXB_ENSO_MMAP_PIPE(0)) {
 		id = (off - RXB_ENSO_MMAP_PIPE(0)) / RXB_ENSO_MMAP_PIPE_STRIDE;
 		p = id < RXB_ENSO_FD_PIPES ? &u->pipe[id] : NULL;
@@ -689,6 +723,7 @@ void rxb_enso_user_detach(struct rxb_rx *rx)
 		u->rx = NULL;
 		for (i = 0; i < RXB_ENSO_FD_PIPES; i++) {
 			u->pipe[i].slot = -1;
+			u->pipe[i].on = false;
 			u->pipe[i].bound = false;
 		}
 	}

@@ -37,7 +37,9 @@
  * completions/descriptors/notifications it wrote, to_nic_desc =
  * descriptors it read, to_nic_mmio = doorbells and registers the driver
  * wrote, to_host_mmio and mmio_reads = NIC registers and memory the driver
- * read on its data path, which only a design that asks for it does).
+ * read on its data path, which only a design that asks for it does,
+ * to_nic_data = packet bytes the NIC read from host memory to transmit:
+ * Ensō's TX pipes).
  * nic_ctx_violations: entry points of the NIC reached from outside its
  * context, checked when the debug_ctx parameter is on (module-wide).
  * Device-wide rx_packets and rx_bytes are those of ip -s link:
@@ -67,7 +69,7 @@ enum {
 	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD, RXB_DS_TLS_ACTIVE,
 	RXB_DS_TLS_ADDED, RXB_DS_TLS_REFUSED, RXB_DS_TLS_DELETED,
 	RXB_DS_TLS_CONFIRMED, RXB_DS_TS_WRITES, RXB_DS_TS, RXB_DS_TS_SKIPPED,
-	RXB_DS_TS_TIMEOUTS,
+	RXB_DS_TS_TIMEOUTS, RXB_DS_PCIE_DATA_RD,
 	RXB_DEV_STATS
 };
 
@@ -144,6 +146,7 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_TS]		= "tx_hwtstamps",
 	[RXB_DS_TS_SKIPPED]	= "tx_hwtstamp_skipped",
 	[RXB_DS_TS_TIMEOUTS]	= "tx_hwtstamp_timeouts",
+	[RXB_DS_PCIE_DATA_RD]	= "pcie_to_nic_data_bytes",
 };
 
 /* Per receive queue, after struct rxb_qstats: struct rxb_qxstats. */
@@ -161,7 +164,7 @@ static const char rxb_qx_names[][ETH_GSTRING_LEN] = {
 static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 	"ntuple_steered", "pcie_to_host_data_bytes", "pcie_to_host_meta_bytes",
 	"pcie_to_nic_desc_bytes", "pcie_to_nic_mmio_bytes",
-	"pcie_to_host_mmio_bytes", "pcie_mmio_reads",
+	"pcie_to_host_mmio_bytes", "pcie_mmio_reads", "pcie_to_nic_data_bytes",
 	/* the kTLS offload's (struct rxb_nic_tls_qcounters) */
 	"tls_decrypted", "tls_records", "tls_encrypted", "tls_resync_req",
 	"tls_auth_fail",
@@ -968,6 +971,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		tot[RXB_DS_PCIE_MMIO] += qc.to_nic_mmio;
 		tot[RXB_DS_PCIE_HMMIO] += qc.to_host_mmio;
 		tot[RXB_DS_PCIE_MMIO_RD] += qc.mmio_reads;
+		tot[RXB_DS_PCIE_DATA_RD] += qc.to_nic_data;
 		rxb_get_qstats(port, q, &st, &xst);
 		tot[RXB_DS_RX_PACKETS] += xst.packets;
 		tot[RXB_DS_RX_BYTES] += xst.bytes;
@@ -1006,6 +1010,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = qc.to_nic_mmio;
 		*p++ = qc.to_host_mmio;
 		*p++ = qc.mmio_reads;
+		*p++ = qc.to_nic_data;
 		rxb_nic_tls_read_q(port->nic, q, &tc);
 		*p++ = tc.rx_decrypted;
 		*p++ = tc.rx_records;

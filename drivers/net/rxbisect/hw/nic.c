@@ -351,6 +351,7 @@ void rxb_nic_read_qcounters(struct rxb_nic *nic, unsigned int q,
 	c->to_nic_mmio = atomic64_read(&nic->pcie[q].to_nic_mmio.v);
 	c->to_host_mmio = atomic64_read(&nic->pcie[q].to_host_mmio.v);
 	c->mmio_reads = atomic64_read(&nic->pcie[q].mmio_reads.v);
+	c->to_nic_data = atomic64_read(&nic->pcie[q].to_nic_data);
 }
 
 /**
@@ -644,6 +645,7 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 		.npages = npages,
 	};
 	tasklet_setup(&ctx->db_bh, rxb_nic_db_bh);
+	skb_queue_head_init(&ctx->utx);
 	hrtimer_setup(&ctx->timer, rxb_nic_timer_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL_SOFT);
 	hrtimer_setup(&ctx->fetch_timer, rxb_nic_fetch_timer_fn, CLOCK_MONOTONIC,
@@ -764,6 +766,7 @@ void rxb_nic_ctx_free(struct rxb_nic_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	skb_queue_purge(&ctx->utx);
 	rxb_hw_model_destroy(ctx->hwm);
 	rxb_nic_hds_fini(ctx);
 	rxb_nicmem_fini(&ctx->mem);
@@ -871,6 +874,9 @@ static void rxb_nic_pcie(void *hw, unsigned int q, unsigned int kind,
 		/* packet data into host memory, as the DMA engine's own */
 		atomic64_add(bytes, &nic->dma_bytes[q].v);
 		break;
+	case RXB_PCIE_DATA_RD:
+		atomic64_add(bytes, &nic->pcie[q].to_nic_data);
+		break;
 	default:
 		atomic64_add(bytes, &nic->pcie[q].to_nic_desc);
 	}
@@ -902,6 +908,64 @@ static void *rxb_nic_dma_map(void *hw, u64 addr, size_t len)
 	return (void *)(uintptr_t)addr;
 }
 
+/* Frames a model's transmit buffer holds at most (rxb_nic_tx_read()). */
+#define RXB_NIC_UTX_MAX		1024
+
+/* The DMA engine reads a frame to transmit from a ring in host memory
+ * (Ensō's TX pipes: physically contiguous pages, bus address = physical,
+ * as the XDP Tx ring's buffers) into a buffer of the NIC's.
+ */
+static int rxb_nic_tx_read(void *hw, unsigned int q, u64 addr, u32 size,
+			   u32 off, u32 len)
+{
+	struct rxb_nic_ctx *ctx = hw;
+	struct rxb_nic *nic = ctx->nic;
+	struct sk_buff *skb;
+	u32 first;
+
+	if (len < ETH_HLEN || len > READ_ONCE(nic->max_frame) ||
+	    off >= size || len > size || q >= RXB_MAX_QUEUES)
+		return -EMSGSIZE;
+	if (skb_queue_len(&ctx->utx) >= RXB_NIC_UTX_MAX)
+		return -ENOMEM;
+	skb = alloc_skb(len, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	first = min(len, size - off);
+	skb_put_data(skb, phys_to_virt(addr + off), first);
+	if (first < len)
+		skb_put_data(skb, phys_to_virt(addr), len - first);
+	atomic64_add(len, &nic->pcie[q].to_nic_data);
+	skb_set_queue_mapping(skb, q);
+	skb_queue_tail(&ctx->utx, skb);
+	return 0;
+}
+
+/* Put the frames rxb_nic_tx_read() buffered on the wire, each queue's
+ * run of frames at once.
+ */
+static void rxb_nic_tx_send(void *hw)
+{
+	struct rxb_nic_ctx *ctx = hw;
+	struct sk_buff_head all, out;
+	struct sk_buff *skb, *next;
+	unsigned long flags;
+
+	__skb_queue_head_init(&all);
+	__skb_queue_head_init(&out);
+	spin_lock_irqsave(&ctx->utx.lock, flags);
+	skb_queue_splice_init(&ctx->utx, &all);
+	spin_unlock_irqrestore(&ctx->utx.lock, flags);
+	while ((skb = __skb_dequeue(&all))) {
+		unsigned int q = skb_get_queue_mapping(skb);
+
+		__skb_queue_tail(&out, skb);
+		next = skb_peek(&all);
+		if (!next || skb_get_queue_mapping(next) != q)
+			rxb_nic_tx_wire(ctx->nic, q, &out);
+	}
+}
+
 /* The NIC's services to a ring model's hardware half; hw: the context. */
 static const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.raise_irq	= rxb_nic_raise_irq,
@@ -914,6 +978,8 @@ static const struct rxb_hw_ops rxb_nic_hw_ops = {
 	.dma_ptr	= rxb_nic_dma_ptr,
 	.dma_map	= rxb_nic_dma_map,
 	.ring		= &rxb_nic_ring_ops,
+	.tx_read	= rxb_nic_tx_read,
+	.tx_send	= rxb_nic_tx_send,
 };
 
 /* The RSS hash input fields of a frame (TCP and UDP: its flow type's

@@ -387,9 +387,17 @@ static void rxb_nic_tx_complete(struct rxb_nic *nic, unsigned int q,
 		done(nic->tx_done_arg, q, n, bytes);
 }
 
-/* Put @out on the wire from queue @q. */
-static void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
-			    struct sk_buff_head *out)
+/**
+ * rxb_nic_tx_wire() - the NIC's transmit path to the wire: put @out on
+ *	the port's wire from queue @q, in order; every frame is consumed.
+ * @nic: the NIC.
+ * @q: the queue.
+ * @out: the frames.
+ *
+ * The NIC's context, bottom halves off.
+ */
+void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
+		     struct sk_buff_head *out)
 {
 	if (!skb_queue_empty(out))
 		nic->wire_xmit(nic->wire_arg, q, out);

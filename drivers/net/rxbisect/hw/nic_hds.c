@@ -340,7 +340,6 @@ static void rxb_hds_exec(struct rxb_nic_ctx *ctx, unsigned int q,
 static void rxb_hds_bh(struct tasklet_struct *t)
 {
 	struct rxb_nic_ctx *ctx = from_tasklet(ctx, t, hds.bh);
-	void (*xmit)(void *arg, unsigned int q, struct sk_buff_head *frames);
 	struct sk_buff_head wire;
 	unsigned int q;
 
@@ -352,10 +351,10 @@ static void rxb_hds_bh(struct tasklet_struct *t)
 		if (!test_and_clear_bit(q, &ctx->hds.todo))
 			continue;
 		rxb_hds_exec(ctx, q, &wire);
-		/* Acquire: pairs with the release in rxb_nic_set_wire(). */
-		xmit = smp_load_acquire(&ctx->nic->wire_xmit);
-		if (!skb_queue_empty(&wire))
-			xmit(ctx->nic->wire_arg, q, &wire);
+		/* The frames were built only with a wire set (acquire in
+		 * rxb_hds_tx()): the NIC's one transmit path to it.
+		 */
+		rxb_nic_tx_wire(ctx->nic, q, &wire);
 	}
 	rxb_nic_ctx_exit();
 }

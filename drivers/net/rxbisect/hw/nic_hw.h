@@ -196,6 +196,7 @@ struct rxb_ntuple_table {
  * @to_host_mmio: register and NIC memory bytes the driver read (MMIO
  *	reads, which the CPU waits for); the driver's line too.
  * @mmio_reads: those reads.
+ * @to_nic_data: packet bytes the NIC read from host memory to transmit.
  */
 struct rxb_nic_pcie {
 	atomic64_t to_host_meta;
@@ -206,6 +207,7 @@ struct rxb_nic_pcie {
 	struct {
 		atomic64_t v;
 	} to_host_mmio, mmio_reads;
+	atomic64_t to_nic_data;
 };
 
 /**
@@ -302,6 +304,8 @@ struct rxb_hds {
  * @mem: the on-NIC memory tier.
  * @hds: the header/data split.
  * @rx_sge: segments per receive buffer (struct rxb_nic_ctx_cfg.rx_sge).
+ * @utx: frames a ring model read from host memory to transmit
+ *	(rxb_hw_ops.tx_read), until its tx_send puts them on the wire.
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
@@ -319,6 +323,7 @@ struct rxb_nic_ctx {
 	struct rxb_nicmem mem;
 	struct rxb_hds hds;
 	unsigned int rx_sge;
+	struct sk_buff_head utx;
 };
 
 /**
@@ -543,6 +548,8 @@ static inline void rxb_nic_ws_write(struct rxb_nic_ctx *ctx, u64 addr, u32 len)
 		       len);
 }
 
+void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,
+		     struct sk_buff_head *out);
 u8 rxb_nic_dma_write(void *hw, const struct rxb_frame *f, u64 addr,
 		     u32 *csum);
 void rxb_nic_nicmem_write(void *hw, const struct rxb_frame *f, u64 addr,

@@ -11,16 +11,21 @@
 # process killed (-9) under traffic frees everything (every context and
 # pipe can be taken again, its flow goes back to the kernel); the ring
 # model changed under a holding process.  The datagrams come from a UDP
-# socket in the peer's namespace (enso_tool send).
+# socket in the peer's namespace (enso_tool send).  Transmit: frames sent
+# through a TX pipe reach the peer's stack, every completion comes back,
+# their bytes count in pcie_to_nic_data_bytes; every bad TX notification
+# is refused and counted and nothing leaves; a process killed with TX in
+# flight frees everything; the echo server answers through a TX pipe; the
+# Maglev load balancer sends each flow to the backend its table picks.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init python3
 TOOLS=$RXB_DIR/../../../../tools/enso
 T=$TOOLS/enso_tool
-[ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] ||
+[ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] && [ -x "$TOOLS/enso_lb" ] ||
 	ktap_skip_all "tools/enso not built (make module builds it)"
-ktap_set_plan 12
+ktap_set_plan 16
 
 rxb_load queues=2 ring_model=enso rx_ring_size=256 enso_pipe_kb=32 ||
 	rxb_bail "cannot load the module"
@@ -209,7 +214,7 @@ ktap_test_result "pinned memory bounded by enso_user_kb (ENOBUFS) and charged to
 # 9: the echo server
 echo_ok() {
 	local n
-	start echo "$TOOLS/enso_echo" -i rxb1 -p 9700 -n 2 -s 16 -c 200 -t 30 ||
+	start echo "$TOOLS/enso_echo" -i rxb1 -p 9700 -n 2 -s 16 -c 200 -t 60 ||
 		return 1
 	n=$(ip netns exec "$NS0" python3 -c '
 import socket, sys
@@ -273,7 +278,142 @@ switch_ok() {
 ktap_test_result "ring model changed under a holding process: detached, freed at exit; no context on privring" \
 	switch_ok
 
-# 12
+# 12: TX pipe: datagrams built and sent by the application reach rxb0's
+# stack; completions; the bytes the NIC read, on the interconnect counters
+udp_count() {	# udp_count IP PORT N OUT: datagrams there, up to N or idle
+	ip netns exec "$NS0" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.settimeout(5)
+print("ready", flush=True)
+n = 0
+try:
+    while n < int(sys.argv[3]):
+        s.recv(2048)
+        n += 1
+except socket.timeout:
+    pass
+print(n)' "$1" "$2" "$3" >"$4" 2>&1 &
+	RXB_PIDS+=($!)
+	UDP_PID=$!
+	local i
+	for i in {1..50}; do
+		grep -q ready "$4" && return 0
+		rxb_sleep 0.1
+	done
+	return 1
+}
+tx_ok() {
+	local mac0 d0 d out n rc
+	mac0=$(rxb_mac rxb0) || return 1
+	d0=$(rxb_stat rxb1 pcie_to_nic_data_bytes) || return 1
+	udp_count "$RXB_IP0" 9960 300 "$RXB_TMP/txrx" || return 1
+	out=$(ip netns exec "$NS1" "$T" xmit rxb1 "$mac0" "$RXB_IP0" 9960 300 100)
+	rc=$?
+	wait "$UDP_PID"
+	n=$(tail -n 1 "$RXB_TMP/txrx")
+	d=$(( $(rxb_stat rxb1 pcie_to_nic_data_bytes) - d0 ))
+	ktap_print_msg "$(tail -n 1 <<<"$out"); rxb0's socket got $n of 300; pcie_to_nic_data_bytes +$d"
+	[ $rc = 0 ] && [ "$n" = 300 ] && [ "$d" = $((300 * 142)) ]
+}
+ktap_test_result "TX pipe: 300 frames sent reach the peer's socket, 300 completions, 300 x 142 bytes read by the NIC" \
+	tx_ok
+
+# 13: bad TX notifications and tail writes: refused, counted, nothing sent
+txbad_ok() {
+	local out rc d0 p0
+	d0=$(rxb_stat rxb1 pcie_to_nic_data_bytes) || return 1
+	p0=$(rxb_stat rxb0 rx_packets) || return 1
+	out=$(ip netns exec "$NS1" "$T" txbad rxb1 2>&1)
+	rc=$?
+	rxb_sleep 0.2
+	ktap_print_msg "$(grep -c '^ok' <<<"$out") checks passed; $(grep FAIL <<<"$out")"
+	[ $rc = 0 ] && [ "$(rxb_stat rxb1 pcie_to_nic_data_bytes)" = "$d0" ] &&
+		[ "$(rxb_stat rxb0 rx_packets)" = "$p0" ]
+}
+ktap_test_result "every bad TX notification and TX tail write refused and counted; nothing read or sent" \
+	txbad_ok
+
+# 14: a process killed with TX notifications in flight: everything freed
+txkill_ok() {
+	local mac0 s
+	mac0=$(rxb_mac rxb0) || return 1
+	start txkill "$T" xmit rxb1 "$mac0" "$RXB_IP0" 9961 1000000 1472 ||
+		return 1
+	rxb_sleep 0.5
+	kill -9 "$BG"
+	wait "$BG" 2>/dev/null
+	s=$(ip netns exec "$NS1" "$T" fill rxb1 2>&1) ||
+		{ ktap_print_msg "$s"; return 1; }
+	ktap_print_msg "after the kill: $s"
+}
+ktap_test_result "kill -9 with TX in flight: every context and pipe free again" \
+	txkill_ok
+
+# 15: the Maglev load balancer: 24 flows to rxb1's port, each forwarded
+# (destination MAC and address rewritten, checksums fixed) to the backend
+# (an address of rxb0's) its lookup table picks, as enso_lb -L says
+lb_ok() {
+	local mac0 b ip flows exp got rc=0
+	mac0=$(rxb_mac rxb0) || return 1
+	b=192.0.2.11@$mac0,192.0.2.12@$mac0,192.0.2.13@$mac0
+	for ip in 192.0.2.11 192.0.2.12 192.0.2.13; do
+		ip -n "$NS0" addr add "$ip/32" dev rxb0 2>/dev/null
+	done
+	# the forwarded frames carry rxb0's own address as source
+	ip netns exec "$NS0" sysctl -qw net.ipv4.conf.rxb0.accept_local=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.rxb0.rp_filter=0 ||
+		return 1
+	flows=$(for p in $(seq 40000 40023); do
+		echo "$RXB_IP0 $p $RXB_IP1 9970 17"; done)
+	exp=$("$TOOLS/enso_lb" -L -b "$b" -m 251 <<<"$flows" |
+		awk '{ split($3, a, "@"); print $2, a[1] }' | sort) || return 1
+	start lb "$TOOLS/enso_lb" -i rxb1 -p 9970 -b "$b" -m 251 -c 120 -t 60 ||
+		return 1
+	got=$(ip netns exec "$NS0" python3 -c '
+import select, socket, sys
+rx = []
+for ip in ("192.0.2.11", "192.0.2.12", "192.0.2.13"):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((ip, 9970))
+    rx.append((ip, s))
+tx = []
+for p in range(40000, 40024):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((sys.argv[1], p))
+    tx.append(s)
+for i in range(5):
+    for s in tx:
+        s.sendto(b"lb", (sys.argv[2], 9970))
+seen = {}
+n = 0
+while n < 120:
+    r, _, _ = select.select([s for _, s in rx], [], [], 5)
+    if not r:
+        break
+    for ip, s in rx:
+        if s in r:
+            _, src = s.recvfrom(100)
+            seen.setdefault(src[1], []).append(ip)
+            n += 1
+for p in sorted(seen):
+    print(p, " ".join(sorted(set(seen[p]))), len(seen[p]))' "$RXB_IP0" "$RXB_IP1")
+	finish lb || rc=1
+	ktap_print_msg "$(awk '{ print $2 }' <<<"$exp" | sort | uniq -c | tr '\n' ' ')(expected flows per backend)"
+	# every flow: 5 datagrams, all at the table's backend
+	[ "$(awk 'NF == 3 && $3 == 5 { print $1, $2 }' <<<"$got" | sort)" = "$exp" ] ||
+		{ ktap_print_msg "got: $(tr '\n' ';' <<<"$got")"; rc=1; }
+	return $rc
+}
+if rxb_kdep_only; then
+	ktap_test_skip "Maglev load balancer" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "Maglev load balancer: 24 flows x 5 frames, each flow at the backend its table picks" \
+		lb_ok
+fi
+
+# 16
 ktap_test_result "no kernel warning" rxb_kmsg_clean "$mark"
 
 ktap_finished

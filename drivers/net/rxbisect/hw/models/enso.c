@@ -126,7 +126,8 @@ struct enso_hw_upipe {
 	u32 uctx;
 	u8 status;		/* Figure 5's status bit */
 	u8 missed;		/* a notification was dropped */
-	u8 on;			/* enabled: read without the lock first */
+	u8 on;			/* enabled: TX notifications may name it */
+	u8 rx;			/* takes its flow: read without the lock first */
 };
 
 /* A user notification ring's manager. */
@@ -139,6 +140,10 @@ struct enso_hw_uctx {
 	u32 tail;		/* entries written, free-running */
 	u32 head;		/* NotificationHead_SW, as last accepted */
 	u32 raw;		/* head as last read */
+	struct rxb_enso_txnotif *txn;	/* the TX notification ring */
+	u32 txhead;		/* TX notifications completed, free-running */
+	u32 txraw;		/* tx_tail as last read */
+	u32 queue;		/* the queue its frames leave from */
 	u8 on;
 };
 
@@ -148,7 +153,7 @@ struct enso_hw {
 	struct enso_hw_upipe up[RXB_ENSO_UPIPES];
 	struct enso_hw_uctx uc[RXB_ENSO_UCTX];
 	spinlock_t ucfg_lock;	/* the configuration pages' service */
-	atomic_t nupipes;	/* user pipes enabled */
+	atomic_t nupipes;	/* user pipes taking their flows */
 	atomic_t nuctx;		/* user rings enabled */
 	u32 upage;		/* first user page */
 	u32 flit_mask;		/* flits per pipe - 1 (head, tail wrap) */
@@ -423,21 +428,124 @@ static void enso_uscan_pipe(struct rxb_hw_model *m, unsigned int qi,
 	}
 }
 
+/* The enabled pipe of user ring @ui whose tag is @tag, under its lock. */
+static struct enso_hw_upipe *enso_utx_pipe(struct enso_hw *e, unsigned int ui,
+					   u32 tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
+		struct enso_hw_upipe *up = &e->up[i];
+
+		if (up->on && up->uctx == ui && up->tag == tag)
+			return up;
+	}
+	return NULL;
+}
+
+/* TX notification @t of user ring @ui, read: check it, read its frame
+ * for the wire.  Returns its completion status.
+ */
+static u32 enso_utx_one(struct rxb_hw_model *m, unsigned int ui,
+			const struct rxb_enso_txnotif *t)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	struct enso_hw_uctx *uc = &e->uc[ui];
+	u32 pipe = READ_ONCE(t->pipe), off = READ_ONCE(t->offset);
+	u32 len = READ_ONCE(t->len), rsv = 0, i;
+	struct enso_hw_upipe *up;
+
+	for (i = 0; i < ARRAY_SIZE(t->reserved); i++)
+		rsv |= READ_ONCE(t->reserved[i]);
+	if (rsv || READ_ONCE(t->status))
+		return RXB_ENSO_TX_EINVAL;
+	up = enso_utx_pipe(e, ui, pipe);
+	if (!up)
+		return RXB_ENSO_TX_EPIPE;
+	if (off >= up->size)
+		return RXB_ENSO_TX_ERANGE;
+	if (len < RXB_ENSO_TX_MIN || len > up->size)
+		return RXB_ENSO_TX_ELEN;
+	if (!m->env->tx_read)
+		return RXB_ENSO_TX_ENOWIRE;
+	switch (m->env->tx_read(m->hw, uc->queue, up->addr, up->size, off,
+				len)) {
+	case 0:
+		rxb_stat_inc(&uc->regs->tx.frames);
+		rxb_stat_add(&uc->regs->tx.bytes, len);
+		return RXB_ENSO_TX_OK;
+	case -EMSGSIZE:
+		return RXB_ENSO_TX_ELEN;
+	default:
+		return RXB_ENSO_TX_ENOWIRE;
+	}
+}
+
+/* User ring @ui's TX notifications (section 2.2), under its lock: each
+ * posted since the last scan read, its frame read for the wire, its
+ * completion written over it.  Returns true when a frame was read.
+ */
+static bool enso_utx(struct rxb_hw_model *m, unsigned int ui)
+{
+	struct enso_hw_uctx *uc = &to_enso_hw(m)->uc[ui];
+	bool sent = false;
+	u32 tail;
+
+	/* Acquire: pairs with the application's release store of the
+	 * tail: the entries below it are written.
+	 */
+	tail = smp_load_acquire(&uc->regs->tx.tx_tail);
+	if (tail == uc->txraw)
+		return false;
+	uc->txraw = tail;
+	if (tail - uc->txhead > uc->size) {
+		/* Behind the completions, or beyond the ring. */
+		rxb_stat_inc(&uc->regs->tx.bad_writes);
+		return false;
+	}
+	while (uc->txhead != tail) {
+		struct rxb_enso_txnotif *t = &uc->txn[uc->txhead &
+						      (uc->size - 1)];
+		u32 st;
+
+		rxb_hw_pcie(m, uc->queue, RXB_PCIE_DESC_RD, sizeof(*t));
+		st = enso_utx_one(m, ui, t);
+		if (st != RXB_ENSO_TX_OK)
+			rxb_stat_inc(&uc->regs->tx.bad_notifs);
+		else
+			sent = true;
+		/* The completion over the notification: status, then the
+		 * signal.
+		 */
+		WRITE_ONCE(t->status, st);
+		/* Release: the frame was read, the status written.  Pairs
+		 * with the application's acquire of the signal.
+		 */
+		smp_store_release(&t->signal, 0);
+		rxb_hw_pcie(m, uc->queue, RXB_PCIE_META_WR, sizeof(*t));
+		uc->txhead++;
+	}
+	WRITE_ONCE(uc->regs->tx.tx_head, uc->txhead);
+	return sent;
+}
+
 /* Scan user ring @ui and its pipes (the NIC's timer). */
 static void enso_uscan(struct rxb_hw_model *m, unsigned int ui)
 {
 	struct enso_hw *e = to_enso_hw(m);
 	struct enso_hw_uctx *uc = &e->uc[ui];
+	bool sent = false;
 	int i;
 
 	spin_lock(&uc->lock);
 	if (!uc->on)
 		goto out;
 	enso_uscan_ctx(uc);
+	sent = enso_utx(m, ui);
 	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
 		struct enso_hw_upipe *up = &e->up[i];
 
-		if (!up->on || up->uctx != ui)
+		if (!up->rx || up->uctx != ui)
 			continue;
 		enso_uscan_pipe(m, 0, uc, up);
 		/* A dropped notification, once the ring has room. */
@@ -447,6 +555,9 @@ static void enso_uscan(struct rxb_hw_model *m, unsigned int ui)
 	}
 out:
 	spin_unlock(&uc->lock);
+	/* The frames leave outside the lock: the wire may lead back here. */
+	if (sent)
+		m->env->tx_send(m->hw);
 }
 
 static void enso_timer(struct rxb_hw_model *m)
@@ -504,13 +615,13 @@ static int enso_user_rx(struct rxb_hw_model *m, unsigned int qi,
 		struct enso_hw_uctx *uc;
 		int err = -ENOENT;
 
-		/* Acquire: the key latched before the pipe was enabled. */
-		if (!smp_load_acquire(&up->on) ||
+		/* Acquire: the key latched before the pipe took its flow. */
+		if (!smp_load_acquire(&up->rx) ||
 		    !enso_ukey_hit(&up->key, f->key))
 			continue;
 		uc = &e->uc[up->uctx];
 		spin_lock(&uc->lock);
-		if (up->on)
+		if (up->rx)
 			err = enso_urx(m, qi, uc, up, f);
 		spin_unlock(&uc->lock);
 		if (err != -ENOENT)
@@ -530,23 +641,33 @@ static void enso_answer(u32 *state, u32 v)
 	smp_store_release(state, v);
 }
 
-/* Enable user ring @ui as its configuration says, or refuse (state 2). */
+/* Enable user ring @ui as its configuration says, or refuse. */
 static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 {
 	struct enso_hw *e = to_enso_hw(m);
 	struct enso_hw_uctx *uc = &e->uc[ui];
-	u32 size = READ_ONCE(uc->cfg->size);
+	u32 size = READ_ONCE(uc->cfg->size), q = READ_ONCE(uc->cfg->queue);
 	struct rxb_enso_notif *notif = NULL;
+	struct rxb_enso_txnotif *txn = NULL;
 
-	if (size && is_power_of_2(size) && size <= RXB_RING_MAX)
+	if (size && is_power_of_2(size) && size <= RXB_RING_MAX &&
+	    q < m->cfg.nqueues) {
 		notif = rxb_hw_dma_map(m, &uc->cfg->base,
 				       (size_t)size * sizeof(*notif));
-	if (!notif) {
-		enso_answer(&uc->cfg->state, 2);
+		txn = rxb_hw_dma_map(m, &uc->cfg->tx_base,
+				     (size_t)size * sizeof(*txn));
+	}
+	if (!notif || !txn) {
+		enso_answer(&uc->cfg->state, RXB_ENSO_USTATE_REFUSED);
 		return;
 	}
 	spin_lock(&uc->lock);
 	uc->notif = notif;
+	uc->txn = txn;
+	uc->queue = q;
+	uc->txhead = READ_ONCE(uc->regs->tx.tx_tail);
+	uc->txraw = uc->txhead;
+	WRITE_ONCE(uc->regs->tx.tx_head, uc->txhead);
 	uc->size = size;
 	uc->raw = READ_ONCE(uc->regs->head);
 	uc->head = uc->raw;
@@ -559,21 +680,28 @@ static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 	enso_answer(&uc->cfg->state, 1);
 }
 
-/* Enable user pipe @pi as its configuration says, or refuse (state 2). */
-static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi)
+/* Enable user pipe @pi as its configuration says (@ctl), or refuse:
+ * RXB_ENSO_UCTL_ON latches its memory and ring (TX notifications may
+ * name it), RXB_ENSO_UCTL_RX its key too (it takes its flow).
+ */
+static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi,
+			      u32 ctl)
 {
 	struct enso_hw *e = to_enso_hw(m);
 	struct enso_hw_upipe *up = &e->up[pi];
 	const struct rxb_enso_upipe_cfg *c = up->cfg;
 	u64 addr = (u64)READ_ONCE(c->mem.hi) << 32 | READ_ONCE(c->mem.lo);
 	u32 size = READ_ONCE(c->size), ui = READ_ONCE(c->uctx);
+	bool rx = ctl & RXB_ENSO_UCTL_RX;
 	struct enso_hw_uctx *uc;
 
-	if (ui >= RXB_ENSO_UCTX || !READ_ONCE(e->uc[ui].on) || !addr ||
+	if (!(ctl & RXB_ENSO_UCTL_ON) ||
+	    ctl & ~(RXB_ENSO_UCTL_ON | RXB_ENSO_UCTL_RX) ||
+	    ui >= RXB_ENSO_UCTX || !READ_ONCE(e->uc[ui].on) || !addr ||
 	    !is_power_of_2(size) || size < RXB_ENSO_PIPE_MIN ||
 	    size > RXB_ENSO_PIPE_MAX || addr % RXB_ENSO_PIPE_MIN ||
-	    !c->key.dport || !c->key.proto) {
-		enso_answer(&up->cfg->state, 2);
+	    (rx && (!c->key.dport || !c->key.proto))) {
+		enso_answer(&up->cfg->state, RXB_ENSO_USTATE_REFUSED);
 		return;
 	}
 	uc = &e->uc[ui];
@@ -591,16 +719,66 @@ static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi)
 	up->status = 0;
 	up->missed = 0;
 	WRITE_ONCE(up->regs->rx_tail, 0);
-	/* Release: pairs with the acquire of enso_user_rx(). */
-	smp_store_release(&up->on, 1);
+	up->on = 1;
+	if (rx)
+		/* Release: pairs with the acquire of enso_user_rx(). */
+		smp_store_release(&up->rx, 1);
+	spin_unlock(&uc->lock);
+	if (rx)
+		atomic_inc(&e->nupipes);
+	enso_answer(&up->cfg->state, ctl);
+}
+
+/* User pipe @pi, enabled for TX (state RXB_ENSO_UCTL_ON), takes its flow
+ * now (@ctl has RXB_ENSO_UCTL_RX): its key latched, or refused (the pipe
+ * then stays as it was, its state refused until the driver disables it).
+ */
+static void enso_upipe_bind(struct rxb_hw_model *m, unsigned int pi, u32 ctl)
+{
+	struct enso_hw *e = to_enso_hw(m);
+	struct enso_hw_upipe *up = &e->up[pi];
+	const struct rxb_enso_upipe_cfg *c = up->cfg;
+	struct enso_hw_uctx *uc = &e->uc[up->uctx];
+
+	if (ctl != (RXB_ENSO_UCTL_ON | RXB_ENSO_UCTL_RX) || !c->key.dport ||
+	    !c->key.proto) {
+		enso_answer(&up->cfg->state, RXB_ENSO_USTATE_REFUSED);
+		return;
+	}
+	spin_lock(&uc->lock);
+	memcpy(&up->key, &c->key, sizeof(up->key));
+	up->tail = 0;
+	up->head = 0;
+	up->raw_head = READ_ONCE(up->regs->rx_head);
+	up->raw_pf = READ_ONCE(up->regs->prefetch);
+	up->status = 0;
+	up->missed = 0;
+	WRITE_ONCE(up->regs->rx_tail, 0);
+	/* Release: the key; pairs with the acquire of enso_user_rx(). */
+	smp_store_release(&up->rx, 1);
 	spin_unlock(&uc->lock);
 	atomic_inc(&e->nupipes);
-	enso_answer(&up->cfg->state, 1);
+	enso_answer(&up->cfg->state, ctl);
+}
+
+/* User pipe @up off, under nothing but the configuration's lock. */
+static void enso_upipe_off(struct enso_hw *e, struct enso_hw_upipe *up)
+{
+	struct enso_hw_uctx *uc = &e->uc[up->uctx];
+	bool rx;
+
+	spin_lock(&uc->lock);
+	rx = up->rx;
+	WRITE_ONCE(up->rx, 0);
+	up->on = 0;
+	spin_unlock(&uc->lock);
+	if (rx)
+		atomic_dec(&e->nupipes);
 }
 
 /* The driver wrote a configuration page: enable or disable what changed.
- * Disabling takes the ring's lock, so no frame is being written into the
- * pipe or notified into the ring once the state reads 0.
+ * Disabling takes the ring's lock, so no frame is being written into or
+ * read from the pipe, nor notified into the ring, once the state reads 0.
  */
 static void enso_ucfg_doorbell(struct rxb_hw_model *m)
 {
@@ -616,12 +794,8 @@ static void enso_ucfg_doorbell(struct rxb_hw_model *m)
 
 		if (ctl || !state)
 			continue;
-		if (state == 1) {
-			spin_lock(&e->uc[up->uctx].lock);
-			WRITE_ONCE(up->on, 0);
-			spin_unlock(&e->uc[up->uctx].lock);
-			atomic_dec(&e->nupipes);
-		}
+		if (up->on)
+			enso_upipe_off(e, up);
 		enso_answer(&up->cfg->state, 0);
 	}
 	for (i = 0; i < RXB_ENSO_UCTX; i++) {
@@ -643,9 +817,15 @@ static void enso_ucfg_doorbell(struct rxb_hw_model *m)
 	}
 	for (i = 0; i < RXB_ENSO_UPIPES; i++) {
 		struct enso_hw_upipe *up = &e->up[i];
+		u32 ctl = rxb_db_read(&up->cfg->ctl);
+		u32 state = READ_ONCE(up->cfg->state);
 
-		if (rxb_db_read(&up->cfg->ctl) && !READ_ONCE(up->cfg->state))
-			enso_upipe_enable(m, i);
+		if (!ctl || ctl == state)
+			continue;
+		if (!state)
+			enso_upipe_enable(m, i, ctl);
+		else if (state == RXB_ENSO_UCTL_ON)
+			enso_upipe_bind(m, i, ctl);
 	}
 	spin_unlock(&e->ucfg_lock);
 }
