@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What enso_tool and enso_echo share on their command lines: a number in
- * a range (else the including program's bad_usage(), exit 2) and a clock.
+ * What enso_tool, enso_echo and enso_lb share on their command lines: a
+ * number in a range (else the including program's bad_usage(), exit 2)
+ * and a clock.
  * The includer defines CLI_PROG (its name, for messages) and declares
  * bad_usage() first.  Not part of libenso.
  */

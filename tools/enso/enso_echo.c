@@ -33,6 +33,7 @@ static void bad_usage(void)
 
 #define CLI_PROG "enso_echo"
 #include "cli.h"
+#include "serve.h"
 
 static void swap(uint8_t *a, uint8_t *b, unsigned int n)
 {
@@ -47,7 +48,7 @@ static void swap(uint8_t *a, uint8_t *b, unsigned int n)
  * sent, 0 when not an echo's frame.  Waits for completions while the
  * pipe is full.
  */
-static int echo(struct enso_rx_pipe *tx, const uint8_t *f, uint32_t len)
+static int echo(void *tx, const uint8_t *f, uint32_t len)
 {
 	uint8_t r[2048];
 	uint32_t ihl, ulen;
@@ -73,12 +74,11 @@ static int echo(struct enso_rx_pipe *tx, const uint8_t *f, uint32_t len)
 
 int main(int argc, char **argv)
 {
-	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0, i;
-	unsigned long long echoed = 0, frames = 0;
-	struct enso_rx_pipe *pipes[ENSO_MAX_PIPES], *tx;
+	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0;
+	struct enso_rx_pipe *tx;
+	struct serve srv;
 	const char *ifname = NULL;
 	struct enso_dev *dev;
-	double end;
 	int c;
 
 	while ((c = getopt(argc, argv, "i:p:n:s:c:t:")) != -1) {
@@ -115,50 +115,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "enso_echo: %s: %s\n", ifname, strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < np; i++) {
-		struct enso_flow fl = {
-			.family = 4, .proto = IPPROTO_UDP,
-			.dport = htons(port + i),
-		};
-		int err;
-
-		pipes[i] = enso_rx_pipe_alloc(dev, kb * 1024);
-		if (!pipes[i]) {
-			fprintf(stderr, "enso_echo: pipe: %s\n", strerror(errno));
-			return 1;
-		}
-		err = enso_rx_pipe_bind(pipes[i], &fl);
-		if (err) {
-			fprintf(stderr, "enso_echo: port %lu: %s\n", port + i,
-				strerror(-err));
-			return 1;
-		}
-	}
-	printf("ready\n");
-	fflush(stdout);
-	end = secs ? now() + secs : 0;
-	while ((!count || frames < count) && (!end || now() < end)) {
-		struct enso_rx_pipe *p = enso_next_rx_pipe(dev);
-		uint32_t len, off = 0, flen;
-		const uint8_t *f;
-		uint8_t *buf;
-
-		enso_tx_poll(dev);
-		if (!p)
-			continue;
-		len = enso_recv(p, &buf, 0);
-		while ((f = enso_next_frame(buf, len, &off, &flen))) {
-			frames++;
-			echoed += echo(tx, f, flen);
-		}
-		enso_clear(p);
-	}
-	/* The last completions: nothing sent is left behind. */
-	end = now() + 1;
-	while (enso_tx_pending(dev) && now() < end)
-		enso_tx_poll(dev);
-	printf("frames %llu echoed %llu sent %llu refused %llu\n", frames,
-	       echoed, (unsigned long long)dev->tx_sent,
+	srv = (struct serve){ .dev = dev, .port = port, .np = np, .kb = kb,
+			      .count = count, .secs = secs, .frame = echo,
+			      .ctx = tx };
+	if (serve(&srv))
+		return 1;
+	printf("frames %llu echoed %llu sent %llu refused %llu\n", srv.frames,
+	       srv.handled, (unsigned long long)dev->tx_sent,
 	       (unsigned long long)dev->tx_errors);
 	enso_dev_close(dev);
 	return 0;

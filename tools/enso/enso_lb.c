@@ -43,6 +43,7 @@ static void bad_usage(void)
 
 #define CLI_PROG "enso_lb"
 #include "cli.h"
+#include "serve.h"
 
 struct backend {
 	char name[64];		/* as given: IP@MAC, the table's key */
@@ -192,6 +193,19 @@ static int balance(const struct maglev *mg, struct enso_rx_pipe *tx,
 }
 
 /* -L: the table's answers for the flows on stdin. */
+/* What serve() hands balance(): the table and the TX pipe. */
+struct lb {
+	const struct maglev *mg;
+	struct enso_rx_pipe *tx;
+};
+
+static int balance_frame(void *ctx, const uint8_t *f, uint32_t len)
+{
+	struct lb *lb = ctx;
+
+	return balance(lb->mg, lb->tx, f, len);
+}
+
 static int lookup_only(const struct maglev *mg)
 {
 	char line[256], s[64], d[64];
@@ -218,15 +232,15 @@ int main(int argc, char **argv)
 {
 	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0, i;
 	unsigned long m = MAGLEV_MAX_M;
-	unsigned long long frames = 0, sent = 0;
-	struct enso_rx_pipe *pipes[ENSO_MAX_PIPES], *tx;
+	struct enso_rx_pipe *tx;
+	struct serve srv;
+	struct lb lb;
 	const char *names[MAGLEV_MAX_BACKENDS];
 	int c, lookup = 0, verbose = 0, err;
 	const char *ifname = NULL;
 	char *backends = NULL;
 	struct enso_dev *dev;
 	struct maglev mg;
-	double end;
 
 	while ((c = getopt(argc, argv, "i:p:b:n:m:s:c:t:vL")) != -1) {
 		switch (c) {
@@ -295,48 +309,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "enso_lb: %s: %s\n", ifname, strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < np; i++) {
-		struct enso_flow fl = {
-			.family = 4, .proto = IPPROTO_UDP,
-			.dport = htons(port + i),
-		};
-
-		pipes[i] = enso_rx_pipe_alloc(dev, kb * 1024);
-		if (!pipes[i]) {
-			fprintf(stderr, "enso_lb: pipe: %s\n", strerror(errno));
-			return 1;
-		}
-		err = enso_rx_pipe_bind(pipes[i], &fl);
-		if (err) {
-			fprintf(stderr, "enso_lb: port %lu: %s\n", port + i,
-				strerror(-err));
-			return 1;
-		}
-	}
-	printf("ready\n");
-	fflush(stdout);
-	end = secs ? now() + secs : 0;
-	while ((!count || frames < count) && (!end || now() < end)) {
-		struct enso_rx_pipe *p = enso_next_rx_pipe(dev);
-		uint32_t len, off = 0, flen;
-		const uint8_t *f;
-		uint8_t *buf;
-
-		enso_tx_poll(dev);
-		if (!p)
-			continue;
-		len = enso_recv(p, &buf, 0);
-		while ((f = enso_next_frame(buf, len, &off, &flen))) {
-			frames++;
-			sent += balance(&mg, tx, f, flen);
-		}
-		enso_clear(p);
-	}
-	end = now() + 1;
-	while (enso_tx_pending(dev) && now() < end)
-		enso_tx_poll(dev);
-	printf("frames %llu balanced %llu sent %llu refused %llu\n", frames,
-	       sent, (unsigned long long)dev->tx_sent,
+	lb = (struct lb){ .mg = &mg, .tx = tx };
+	srv = (struct serve){ .dev = dev, .port = port, .np = np, .kb = kb,
+			      .count = count, .secs = secs,
+			      .frame = balance_frame, .ctx = &lb };
+	if (serve(&srv))
+		return 1;
+	printf("frames %llu balanced %llu sent %llu refused %llu\n", srv.frames,
+	       srv.handled, (unsigned long long)dev->tx_sent,
 	       (unsigned long long)dev->tx_errors);
 	for (i = 0; i < nbe; i++)
 		printf("backend %s frames %llu\n", be[i].name, be[i].frames);

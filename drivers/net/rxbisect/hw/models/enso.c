@@ -680,6 +680,20 @@ static void enso_uctx_enable(struct rxb_hw_model *m, unsigned int ui)
 	enso_answer(&uc->cfg->state, 1);
 }
 
+/* Pipe @up's receive state from the start: empty, at the application's
+ * current Head_SW and prefetch registers, Tail_NIC 0.
+ */
+static void enso_upipe_rx_reset(struct enso_hw_upipe *up)
+{
+	up->tail = 0;
+	up->head = 0;
+	up->raw_head = READ_ONCE(up->regs->rx_head);
+	up->raw_pf = READ_ONCE(up->regs->prefetch);
+	up->status = 0;
+	up->missed = 0;
+	WRITE_ONCE(up->regs->rx_tail, 0);
+}
+
 /* Enable user pipe @pi as its configuration says (@ctl), or refuse:
  * RXB_ENSO_UCTL_ON latches its memory and ring (TX notifications may
  * name it), RXB_ENSO_UCTL_RX its key too (it takes its flow).
@@ -712,13 +726,7 @@ static void enso_upipe_enable(struct rxb_hw_model *m, unsigned int pi,
 	up->mask = size / RXB_ENSO_FLIT - 1;
 	up->tag = READ_ONCE(c->tag);
 	up->uctx = ui;
-	up->tail = 0;
-	up->head = 0;
-	up->raw_head = READ_ONCE(up->regs->rx_head);
-	up->raw_pf = READ_ONCE(up->regs->prefetch);
-	up->status = 0;
-	up->missed = 0;
-	WRITE_ONCE(up->regs->rx_tail, 0);
+	enso_upipe_rx_reset(up);
 	up->on = 1;
 	if (rx)
 		/* Release: pairs with the acquire of enso_user_rx(). */
@@ -747,13 +755,7 @@ static void enso_upipe_bind(struct rxb_hw_model *m, unsigned int pi, u32 ctl)
 	}
 	spin_lock(&uc->lock);
 	memcpy(&up->key, &c->key, sizeof(up->key));
-	up->tail = 0;
-	up->head = 0;
-	up->raw_head = READ_ONCE(up->regs->rx_head);
-	up->raw_pf = READ_ONCE(up->regs->prefetch);
-	up->status = 0;
-	up->missed = 0;
-	WRITE_ONCE(up->regs->rx_tail, 0);
+	enso_upipe_rx_reset(up);
 	/* Release: the key; pairs with the acquire of enso_user_rx(). */
 	smp_store_release(&up->rx, 1);
 	spin_unlock(&uc->lock);
