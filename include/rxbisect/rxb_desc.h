@@ -1190,6 +1190,12 @@ struct rxb_enso_upipe_regs {
 /**
  * struct rxb_enso_ukey - Ensō: the flow a user pipe takes (the NIC's flow
  * table entry): fields equal to the frame's, a zero field matches any.
+ *
+ * Its fields are those of the parser's key (struct rxb_nic_tuple in
+ * rxb_hw_model.h) but it is a type of its own: it is the datasheet's
+ * layout in host memory, which the driver writes, with wildcards; the
+ * parser's key is the NIC's internal result, exact, which the driver
+ * never sees.  enso_ukey_hit() compares the two field by field.
  */
 struct rxb_enso_ukey {
 	/** @src: [0] Source address (IPv4: @src[0]). */
