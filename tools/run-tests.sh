@@ -642,7 +642,7 @@ ethtool_knobs.sh tls_kselftest.sh enso_user.sh rss.sh"
 # NAME:kdep: a selftest every kernel runs, on a kernel other than the
 # first (its kernel-dependent cases only, RXB_SHARD_KDEP=1, or the whole
 # where it has none, as load_unload.sh's 6.12 takes twice 6.1's time).
-vm_cost="kdrv_tests.sh 216 host_bench.sh 260 nf.sh 147 xdp_clients.sh 144
+vm_cost="kdrv_tests.sh 216 host_bench.sh 300 nf.sh 147 xdp_clients.sh 144
 xdp.sh 127 kfwd_tests.sh 125 jumbo.sh 122 tls.sh 110 updown_switch.sh 97
 tls.sh:kdep 90 hwtstamp.sh 79 hwtstamp.sh:kdep 60 faults.sh 78
 jumbo_redirect.sh 69 af_xdp.sh 63 fuzz.sh 53 nicmem.sh 52 napi_modes.sh 51

@@ -17,12 +17,14 @@
 #      and corec with 1 .. QUEUES consumers, a forwarding row each, the
 #      table against privring:1 with COREC's Table 2 beside;
 #   9  paper.sh ceio (one frame size): a row each for privring and ceio,
-#      traffic, ceio's packets counted on its fast and slow paths.
+#      traffic, ceio's packets counted on its fast and slow paths;
+#  10  bench_all.sh's slow-core sweeps (rxBisect Figs. 14-15) with one
+#      point each: a work row and a share row, the target's share sent.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init setpriv flock
-ktap_set_plan 9
+ktap_set_plan 10
 
 BENCH=$RXB_DIR/../../../../tools/bench
 [ -x "$BENCH/paper.sh" ] || rxb_bail "no tools/bench/paper.sh"
@@ -173,5 +175,25 @@ ceio() {
 		END { exit !(c && p) }' "$O/ceio/ceio.csv"
 }
 ktap_test_result "paper.sh ceio: privring and ceio each a row, ceio's fast and slow paths counted" ceio
+
+# 10
+sweeps() {
+	local rc
+	local t0=$SECONDS
+	timeout "$T" env OUT="$O/sweeps" REPS=1 SWEEP_SECS=1 CELLS=sweeps MODELS=privring \
+		NO_VETH=1 WORK_MULTS=1 SHARES=31 "$BENCH/bench_all.sh" \
+		>"$RXB_TMP/s.out" 2>"$RXB_TMP/s.err"
+	rc=$?
+	ktap_print_msg "bench_all.sh sweeps: $((SECONDS - t0)) s"
+	[ "$rc" = 0 ] || { ktap_print_msg "exit $rc: $(tail -n 15 "$RXB_TMP/s.err")"; return 1; }
+	ktap_print_msg "$(cat "$O/sweeps/sweep.csv")"
+	# model,rep,sweep,work,share_pct,sent_target,...: one row per sweep,
+	# datagrams sent to the target queue
+	awk -F, '$1 == "privring" && $3 == "work" && $6 > 0 { w = 1 }
+		$1 == "privring" && $3 == "share" && $6 > 0 { s = 1 }
+		END { exit !(w && s) }' "$O/sweeps/sweep.csv" &&
+	grep -q '^layout: queues on CPUs' "$O/sweeps/env.txt"
+}
+ktap_test_result "bench_all.sh's slow-core sweeps in host mode: a work and a share row" sweeps
 
 ktap_finished
