@@ -242,6 +242,11 @@ struct rxb_nic_ntuple {
  * @rx_sge: segments of each receive buffer: 1, linear (the buffer
  *	address is the data's); 2..RXB_RX_SGE_MAX, scatter buffers (the
  *	address is a struct rxb_rx_sgl's, rxb_desc.h).
+ * @rx_buf_size: bytes of each receive buffer, headroom to tailroom, a
+ *	power of two; buffers start at multiples of it (the RX buffer size
+ *	of a queue context, as ice's dbuf).  The working set tracker counts
+ *	one buffer per this many bytes, a page at most (a larger or scatter
+ *	buffer counts by its pages, as before); 0: a page.
  */
 struct rxb_nic_ctx_cfg {
 	u32 ws_window;
@@ -251,6 +256,7 @@ struct rxb_nic_ctx_cfg {
 	u32 nicmem_fetch_ns;
 	bool nicmem_split;
 	u32 rx_sge;
+	u32 rx_buf_size;
 };
 
 /**

@@ -75,6 +75,22 @@ static inline void rxb_page_pool_frag_init(struct page_pool *pool,
 }
 #endif
 
+/* RXB_XDP_WHOLE_PAGES: must an XDP program's frames be in whole pages?
+ * Up to 6.2 an skb built from an XDP frame (xdp_build_skb_from_frame():
+ * veth or cpumap receiving a redirected frame, rxbisect's own XDP_TX)
+ * takes its page out of the page_pool (xdp_release_frame()) and frees it
+ * with put_page(): the page of two 2 KiB buffers (page_pool fragments)
+ * would go back to the page allocator while the other buffer is still
+ * posted.  6.3 marks the skb for recycling instead, which returns one
+ * fragment.  Kernels with the helper (to 6.3) take a page per buffer while
+ * a program is attached (rxb_rx_buf_layout()).
+ */
+#ifdef HAVE_XDP_RELEASE_FRAME
+#define RXB_XDP_WHOLE_PAGES	true
+#else
+#define RXB_XDP_WHOLE_PAGES	false
+#endif
+
 /* 6.7: page_pool_ref_page() adds a reference (a fragment) to a page. */
 #ifndef HAVE_PAGE_POOL_REF_PAGE
 static inline void page_pool_ref_page(struct page *page)

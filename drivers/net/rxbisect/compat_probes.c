@@ -56,6 +56,18 @@ void *rxb_probe(void)
 #include <net/page_pool.h>
 #endif
 
+/* Up to 6.3: xdp_release_frame(), which xdp_build_skb_from_frame() calls
+ * up to 6.2 to take a page_pool page out of its pool (6.3: the skb is
+ * marked for recycling instead; 6.4 removed the helper).
+ */
+#ifdef HAVE_XDP_RELEASE_FRAME
+#include <net/xdp.h>
+void rxb_probe(struct xdp_frame *xdpf)
+{
+	xdp_release_frame(xdpf);
+}
+#endif
+
 /* 6.7: page_pool_ref_page(). */
 #ifdef HAVE_PAGE_POOL_REF_PAGE
 #include <net/page_pool/helpers.h>

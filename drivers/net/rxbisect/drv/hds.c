@@ -372,12 +372,12 @@ static bool rxb_hds_fetch_park(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 			       u32 handle, u32 len, void *end, u32 head,
 			       u32 meta, bool prog_done)
 {
-	void *hard = page_address(p->cookie);
-	u64 dst = page_to_phys((struct page *)p->cookie) + (end - hard);
+	void *hard = rxb_buf_va(p->cookie);
+	u64 dst = virt_to_phys(end);
 	struct rxb_hds_park *e;
 	u32 cmd;
 
-	if (end + len > hard + PAGE_SIZE - RXB_RX_TAILROOM) {
+	if (end + len > hard + rxb_rx_buf_size(rxq->rx) - RXB_RX_TAILROOM) {
 		rxb_hds_free(rxq, handle);
 		return false;
 	}
@@ -512,9 +512,9 @@ static bool rxb_hds_copy_behind(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 				u32 handle, const struct page *bar, u32 off,
 				u32 len, void *end)
 {
-	void *hard = page_address(p->cookie);
+	void *hard = rxb_buf_va(p->cookie);
 
-	if (end + len > hard + PAGE_SIZE - RXB_RX_TAILROOM) {
+	if (end + len > hard + rxb_rx_buf_size(rxq->rx) - RXB_RX_TAILROOM) {
 		rxb_hds_free(rxq, handle);
 		return false;
 	}
@@ -532,12 +532,12 @@ static void rxb_hds_xdp(struct rxb_rxq *rxq, struct rxb_pkt *p,
 	struct rxb_rx *rx = rxq->rx;
 	struct net_device *dev = rx->port->dev;
 	struct skb_shared_info *sinfo;
-	void *hard = page_address(p->cookie);
+	void *hard = rxb_buf_va(p->cookie);
 	struct xdp_buff xdp;
 	u32 act, flen = 0;
 
-	xdp_init_buff(&xdp, PAGE_SIZE, &rxq->hds->xrxq_bar);
-	xdp_prepare_buff(&xdp, hard, RXB_RX_HEADROOM, hlen, true);
+	xdp_init_buff(&xdp, rxb_rx_buf_size(rx), &rxq->hds->xrxq_bar);
+	xdp_prepare_buff(&xdp, hard, rx->bl.headroom, hlen, true);
 	sinfo = xdp_get_shared_info_from_buff(&xdp);
 	sinfo->nr_frags = 1;
 	sinfo->xdp_frags_size = pay;
@@ -643,7 +643,8 @@ drop_buf:
  */
 void rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p, struct bpf_prog *prog)
 {
-	u8 *buf = (u8 *)page_address(p->cookie) + RXB_RX_HEADROOM;
+	unsigned int hr = rxq->rx->bl.headroom;
+	u8 *buf = (u8 *)rxb_buf_va(p->cookie) + hr;
 	const struct rxb_hds_rec *rec =
 		(const void *)(buf - RXB_HDS_REC_ROOM);
 	u32 handle, hlen, pay;
@@ -651,7 +652,7 @@ void rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p, struct bpf_prog *prog)
 
 	if (!(p->flags & RXB_CQE_F_SPLIT)) {
 		/* Whole: behind the packets parked before it. */
-		rxb_hds_park(rxq, p, RXB_HDS_NOCMD, RXB_RX_HEADROOM, 0, false);
+		rxb_hds_park(rxq, p, RXB_HDS_NOCMD, hr, 0, false);
 		return;
 	}
 	handle = le32_to_cpu(rec->handle);
@@ -672,7 +673,7 @@ void rxb_hds_rx(struct rxb_rxq *rxq, struct rxb_pkt *p, struct bpf_prog *prog)
 		return;
 	}
 	if (!rxb_hds_fetch_park(rxq, p, handle, pay, buf + hlen,
-				RXB_RX_HEADROOM, 0, false)) {
+				hr, 0, false)) {
 		rxq->poll_drops++;
 		rxb_hds_put_buf(rxq, p);
 	}

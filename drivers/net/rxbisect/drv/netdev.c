@@ -830,8 +830,9 @@ int rxb_reconfigure(struct rxb_port *port, const struct rxb_cfg *cfg,
 	return rxb_reconfigure_many(&rc, 1, extack);
 }
 
-/* A new MTU that changes the receive buffers' layout (one page, scatter
- * buffers of so many pages, larger pages: rxb_rx_buf_layout()) rebuilds
+/* A new MTU that changes the receive buffers' layout (half a page, one
+ * page, scatter buffers of so many pages, larger pages:
+ * rxb_rx_buf_layout()) rebuilds
  * the rings, as a real NIC's driver reopens its queues; the rest only
  * moves the NIC's max-frame register.
  */
@@ -856,7 +857,8 @@ static int rxb_change_mtu(struct net_device *dev, int mtu)
 	cfg.mtu = mtu;
 	rxb_rx_buf_layout(&port->cfg, &old);
 	rxb_rx_buf_layout(&cfg, &new);
-	if (old.order == new.order && old.segs == new.segs) {
+	if (old.order == new.order && old.segs == new.segs &&
+	    old.size == new.size) {
 		port->cfg.mtu = mtu;
 		rxb_xdp_set_features(dev, rxb_xsk_zc_ok(port, &port->cfg));
 		goto out;

@@ -61,23 +61,24 @@ static int rxb_rx_alloc_sgl(struct rxb_rx *rx, unsigned int q,
 	}
 	sgl = page_address(page[0]);
 	memset(sgl, 0, sizeof(*sgl));
-	sgl->sge[0].addr = cpu_to_le64(page_to_phys(page[0]) + RXB_RX_HEADROOM);
+	sgl->sge[0].addr = cpu_to_le64(page_to_phys(page[0]) +
+				       rx->bl.headroom);
 	sgl->sge[0].len = cpu_to_le32(RXB_RX_BUF_LEN);
 	for (i = 1; i < rx->bl.segs; i++) {
 		sgl->sge[i].addr = cpu_to_le64(page_to_phys(page[i]));
 		sgl->sge[i].len = cpu_to_le32(PAGE_SIZE);
 	}
 	buf->addr = page_to_phys(page[0]);
-	buf->cookie = page[0];
+	buf->cookie = sgl;
 	return 0;
 }
 
-/* Page @i of the scatter buffer whose first page is @head: the driver's
- * own list, which the NIC only reads.
+/* Page @i of the scatter buffer @cookie (its first page's address): the
+ * driver's own list, which the NIC only reads.
  */
-static struct page *rxb_sgl_page(struct page *head, unsigned int i)
+static struct page *rxb_sgl_page(void *cookie, unsigned int i)
 {
-	const struct rxb_rx_sgl *sgl = page_address(head);
+	const struct rxb_rx_sgl *sgl = cookie;
 
 	return virt_to_page(phys_to_virt(le64_to_cpu(sgl->sge[i].addr)));
 }
@@ -85,6 +86,8 @@ static struct page *rxb_sgl_page(struct page *head, unsigned int i)
 static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 {
 	struct rxb_rx *rx = env;
+	struct page_pool *pp;
+	unsigned int off = 0;
 	struct page *page;
 
 	/* fault/alloc_fail: as page_pool under memory pressure. */
@@ -100,15 +103,25 @@ static int rxb_rx_alloc_buf(void *env, unsigned int q, struct rxb_buf *buf)
 			return 0;
 		goto fail;
 	}
-	page = page_pool_dev_alloc_pages(rx->rxq[q].pp);
-	if (!page)
-		goto fail;
-	/* Fragment pools: the model's reference is the page's one fragment
-	 * (see rxb_rx_ref_buf()).
-	 */
-	rxb_page_pool_frag_init(rx->rxq[q].pp, page);
-	buf->addr = page_to_phys(page) + RXB_RX_HEADROOM;
-	buf->cookie = page;
+	pp = rx->rxq[q].pp;
+	if (rx->bl.size < PAGE_SIZE) {
+		/* Half a page: the pool hands out a page's fragments in
+		 * turn, each holding one of its references.
+		 */
+		page = page_pool_dev_alloc_frag(pp, &off, rx->bl.size);
+		if (!page)
+			goto fail;
+	} else {
+		page = page_pool_dev_alloc_pages(pp);
+		if (!page)
+			goto fail;
+		/* Fragment pools: the model's reference is the page's one
+		 * fragment (see rxb_rx_ref_buf()).
+		 */
+		rxb_page_pool_frag_init(pp, page);
+	}
+	buf->addr = page_to_phys(page) + off + rx->bl.headroom;
+	buf->cookie = page_address(page) + off;
 	return 0;
 
 fail:
@@ -121,14 +134,15 @@ fail:
  * buffer's every page.  @direct: from @q's own poll.
  */
 static void rxb_rx_put_buf(struct rxb_rx *rx, unsigned int q,
-			   struct page *page, bool direct)
+			   void *cookie, bool direct)
 {
 	struct page_pool *pp = rx->rxq[q].pp;
 	unsigned int i;
 
 	for (i = 1; i < rx->bl.segs; i++)
-		page_pool_put_full_page(pp, rxb_sgl_page(page, i), direct);
-	page_pool_put_full_page(pp, page, direct);
+		page_pool_put_full_page(pp, rxb_sgl_page(cookie, i), direct);
+	/* A fragment: its reference only, the page goes back with the last. */
+	page_pool_put_full_page(pp, rxb_buf_page(cookie), direct);
 }
 
 static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
@@ -142,17 +156,17 @@ static void rxb_rx_free_buf(void *env, unsigned int q, void *cookie)
 }
 
 /**
- * rxb_rx_shinfo() - the skb_shared_info at the end of a buffer's page,
- *	where napi_build_skb() and XDP look for a packet's fragments.
+ * rxb_rx_shinfo() - the skb_shared_info at the end of a buffer (of its
+ *	first page), where napi_build_skb() and XDP look for a packet's
+ *	fragments.
  * @rx: the configuration.
- * @page: the buffer's (first) page.
+ * @cookie: the buffer's handle (rxb_buf_va()).
  *
  * Return: the shared info.
  */
-struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
-				      struct page *page)
+struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx, void *cookie)
 {
-	return page_address(page) + rxb_rx_page_size(rx) - RXB_RX_TAILROOM;
+	return rxb_buf_va(cookie) + rxb_rx_buf_size(rx) - RXB_RX_TAILROOM;
 }
 
 /**
@@ -177,7 +191,7 @@ void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 						skb_frag_page(&sh->frags[i]),
 						direct);
 	}
-	page_pool_put_full_page(pp, p->cookie, direct);
+	page_pool_put_full_page(pp, rxb_buf_page(p->cookie), direct);
 }
 
 /* A frame in a scatter buffer: the pages past the first that hold some of
@@ -218,9 +232,7 @@ static unsigned int rxb_rx_sgl_frags(struct rxb_rxq *rxq, struct rxb_pkt *p)
  */
 static void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
 {
-	struct page *page = cookie;
-
-	page_pool_ref_page(page);
+	page_pool_ref_page(rxb_buf_page(cookie));
 }
 
 /* The model's reference (rxb_rx_ref_buf()) is the page's last: the stack
@@ -230,13 +242,18 @@ static void rxb_rx_ref_buf(void *env, unsigned int q, void *cookie)
  */
 static bool rxb_rx_buf_idle(void *env, unsigned int q, void *cookie)
 {
-	return rxb_page_pool_refs(cookie) == 1;
+	return rxb_page_pool_refs(rxb_buf_page(cookie)) == 1;
 }
 
-/* The page a bus address the driver posted points into. */
+/* The buffer a bus address the driver posted points into: buffers start
+ * at multiples of their size (struct rxb_buf_layout.size).
+ */
 static void *rxb_rx_buf_cookie(void *env, u64 addr)
 {
-	return virt_to_page(phys_to_virt(addr));
+	const struct rxb_rx *rx = env;
+
+	return (void *)ALIGN_DOWN((unsigned long)phys_to_virt(addr),
+				  rxb_rx_buf_size(rx));
 }
 
 /* Extra per-packet work: random cache-line touches (the seeds' slow core). */
@@ -290,23 +307,26 @@ static void rxb_rx_meta(struct rxb_rxq *rxq, struct sk_buff *skb,
 static void rxb_rx_frag(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 {
 	struct sk_buff *skb = napi_get_frags(&rxq->napi);
+	struct page *page = rxb_buf_page(p->cookie);
 
 	if (unlikely(!skb)) {
 		rxb_rx_put_pkt(rxq, p, 0);
 		rxq->poll_drops++;
 		return;
 	}
-	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, p->cookie,
-			RXB_RX_HEADROOM + p->offset, p->len,
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+			rxb_buf_va(p->cookie) - page_address(page) +
+			rxq->rx->bl.headroom + p->offset, p->len,
 			ALIGN(p->len, RXB_MCQE_ALIGN));
 	skb_mark_for_recycle(skb);
 	rxb_rx_meta(rxq, skb, p);
 	napi_gro_frags(&rxq->napi);
 }
 
-/* A packet alone in its buffer: the skb takes the page over, no copy.
- * @head: where the packet starts in the page; @meta: bytes of XDP
- * metadata before it; @nfrags: fragments in the page's shared info
+/* A packet alone in its buffer: the skb takes the buffer over (its head
+ * a page_pool page or half of one), no copy.
+ * @head: where the packet starts in the buffer; @meta: bytes of XDP
+ * metadata before it; @nfrags: fragments in the buffer's shared info
  * (rxb_rx_sgl_frags()), holding its last xdp_frags_size bytes.
  */
 static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
@@ -315,13 +335,12 @@ static struct sk_buff *rxb_rx_build_skb(struct rxb_rxq *rxq,
 					unsigned int nfrags)
 {
 	struct rxb_rx *rx = rxq->rx;
-	struct page *page = p->cookie;
 	u32 frags_len = 0;
 	struct sk_buff *skb;
 
 	if (nfrags)	/* napi_build_skb() clears the count, not the rest */
-		frags_len = rxb_rx_shinfo(rx, page)->xdp_frags_size;
-	skb = napi_build_skb(page_address(page), rxb_rx_page_size(rx));
+		frags_len = rxb_rx_shinfo(rx, p->cookie)->xdp_frags_size;
+	skb = napi_build_skb(rxb_buf_va(p->cookie), rxb_rx_buf_size(rx));
 	if (unlikely(!skb)) {
 		rxb_rx_put_pkt(rxq, p, nfrags);
 		return NULL;
@@ -422,7 +441,7 @@ static void rxb_rx_skb(struct rxb_rxq *rxq, struct rxb_pkt *p,
 		rxb_hds_rx(rxq, p, prog);
 		return;
 	}
-	rxb_rx_whole(rxq, p, prog, RXB_RX_HEADROOM, 0);
+	rxb_rx_whole(rxq, p, prog, rxq->rx->bl.headroom, 0);
 }
 
 /* The NIC could not write the packet: recycle its buffer (a fragment: drop
@@ -730,13 +749,16 @@ static unsigned int rxb_rx_pool_size(const struct rxb_cfg *cfg,
 		     RXB_PP_MAX_SIZE);
 }
 
-/* Must the pools count references per page: does the model hand up
- * packets as fragments, or keep references on pages it hands up whole?
+/* Must the pools count references per page: are the buffers page
+ * fragments (@bl), does the model hand up packets as fragments, or keep
+ * references on pages it hands up whole?
  */
 static bool rxb_pool_frags(const struct rxb_model_ops *ops,
-			   const struct rxb_model_cfg *mcfg)
+			   const struct rxb_model_cfg *mcfg,
+			   const struct rxb_buf_layout *bl)
 {
-	return ops->multi_pkt_bufs || (ops->buf_refs && ops->buf_refs(mcfg));
+	return bl->size < PAGE_SIZE || ops->multi_pkt_bufs ||
+	       (ops->buf_refs && ops->buf_refs(mcfg));
 }
 
 /* A page_pool for queue @rxq's buffers (its NAPI instance added). */
@@ -883,59 +905,15 @@ void rxb_queue_kick(struct rxb_port *port, unsigned int q)
 	local_bh_enable();
 }
 
-/**
- * rxb_rx_buf_layout() - the receive buffers configuration @cfg needs.
- * @cfg: port configuration.
- * @bl: filled in.
- *
- * One order-0 page per buffer while the MTU's frames fit one
- * (RXB_LINEAR_MTU).  Above, as a NIC's non-linear receive queue, scatter
- * buffers of as many order-0 pages as the largest frame needs (3 at MTU
- * 9000), the frame spanning them (multi-buffer XDP and skb fragments);
- * the costs are the same for every ring model that takes them.  A model
- * that writes into buffers at offsets or fetches into them
- * (rxb_model_ops.contig_bufs, multi_pkt_bufs, stream: shRing-batched,
- * CEIO, and Ensō's copies for XDP) gets one page of the order the largest
- * frame needs instead (16 KiB at MTU 9000), as a striding RQ's larger
- * buffers: a frame is never split there.
+/* The ring-model configuration of port configuration @cfg but for its
+ * buffers' length, which depends on it (rxb_rx_whole_pages()).
  */
-void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl)
+static void rxb_rx_model_cfg_nobuf(const struct rxb_cfg *cfg,
+				   struct rxb_model_cfg *mcfg)
 {
-	const struct rxb_model_ops *ops = cfg->model;
-	u32 frame = cfg->mtu + ETH_HLEN + VLAN_HLEN;
-
-	BUILD_BUG_ON(1 + DIV_ROUND_UP(RXB_MAX_FRAME - RXB_RX_BUF_LEN,
-				      PAGE_SIZE) > RXB_RX_SGE_MAX);
-	bl->order = 0;
-	bl->segs = 1;
-	bl->len = RXB_RX_BUF_LEN;
-	if (frame <= RXB_RX_BUF_LEN)
-		return;
-	if (ops->contig_bufs || ops->multi_pkt_bufs || ops->stream) {
-		bl->order = get_order(frame + RXB_RX_HEADROOM +
-				      RXB_RX_TAILROOM);
-		bl->len = (PAGE_SIZE << bl->order) - RXB_RX_HEADROOM -
-			  RXB_RX_TAILROOM;
-		return;
-	}
-	bl->segs = 1 + DIV_ROUND_UP(frame - RXB_RX_BUF_LEN, PAGE_SIZE);
-	bl->len = RXB_RX_BUF_LEN + (bl->segs - 1) * PAGE_SIZE;
-}
-
-/**
- * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
- * @cfg: port configuration.
- * @mcfg: filled in.
- */
-void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
-{
-	struct rxb_buf_layout bl;
-
-	rxb_rx_buf_layout(cfg, &bl);
 	*mcfg = (struct rxb_model_cfg) {
 		.nqueues	= cfg->nqueues,
 		.ring_size	= cfg->rx_ring_size,
-		.buf_len	= bl.len,
 		.share_factor	= min(cfg->mp.share_factor, cfg->nqueues),
 		.ax_ring_size	= cfg->mp.ax_ring_size,
 		.ax_policy	= cfg->mp.ax_policy,
@@ -964,6 +942,101 @@ void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
 	strscpy(mcfg->ax_assoc_map, cfg->mp.ax_assoc_map,
 		sizeof(mcfg->ax_assoc_map));
 	strscpy(mcfg->ax_link, cfg->mp.ax_link, sizeof(mcfg->ax_link));
+}
+
+/* Does the model keep whole pages of its own layout (struct
+ * rxb_buf_layout): a buffer that packets fill back to back (shRing-batched's
+ * RxList pages), a streaming model's pages (Ensō: its pipes are no pool
+ * buffers; XDP's copies out of them are), or a page whose return to its
+ * pool the model watches (CEIO's release=page, rxb_rx_buf_idle(): a
+ * fragment's sibling would hold the page)?
+ */
+static bool rxb_rx_whole_pages(const struct rxb_cfg *cfg)
+{
+	const struct rxb_model_ops *ops = cfg->model;
+	struct rxb_model_cfg mcfg;
+
+	if (ops->multi_pkt_bufs || ops->stream)
+		return true;
+	if (!ops->buf_refs)
+		return false;
+	rxb_rx_model_cfg_nobuf(cfg, &mcfg);
+	return ops->buf_refs(&mcfg);
+}
+
+/**
+ * rxb_rx_buf_layout() - the receive buffers configuration @cfg needs.
+ * @cfg: port configuration.
+ * @bl: filled in.
+ *
+ * Half a page per buffer, a 2 KiB page_pool fragment, while the MTU's
+ * frames fit one (RXB_HALF_MTU, 1518: MTU 1500 with a VLAN tag), on every
+ * ring model that posts a buffer per packet, as ice, i40e, bnxt and
+ * mlx5's legacy RQ do, and as the papers' 2 KiB mbufs; with or without an
+ * XDP program (the headroom is 192 bytes: rxbisect.h), but on kernels
+ * whose skbs built from XDP frames cannot return a fragment to its pool
+ * (RXB_XDP_WHOLE_PAGES, up to 6.2), where a program takes whole pages.
+ * The models that keep whole pages (rxb_rx_whole_pages()) keep them at
+ * every MTU.  Above, one order-0 page
+ * per buffer while the frames fit one (RXB_LINEAR_MTU).  Above that, as a
+ * NIC's non-linear receive queue, scatter buffers of as many order-0
+ * pages as the largest frame needs (3 at MTU 9000), the frame spanning
+ * them (multi-buffer XDP and skb fragments); the costs are the same for
+ * every ring model that takes them.  A model that writes into buffers at
+ * offsets or fetches into them (rxb_model_ops.contig_bufs,
+ * multi_pkt_bufs, stream: shRing-batched, CEIO, and Ensō's copies for
+ * XDP) gets one page of the order the largest frame needs instead (16 KiB
+ * at MTU 9000), as a striding RQ's larger buffers: a frame is never split
+ * there.
+ */
+void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl)
+{
+	const struct rxb_model_ops *ops = cfg->model;
+	u32 frame = cfg->mtu + ETH_HLEN + VLAN_HLEN;
+
+	BUILD_BUG_ON(1 + DIV_ROUND_UP(RXB_MAX_FRAME - RXB_RX_BUF_LEN,
+				      PAGE_SIZE) > RXB_RX_SGE_MAX);
+	/* Room for the skb's head alignment and an xdp_frame's header. */
+	BUILD_BUG_ON(NET_SKB_PAD + NET_IP_ALIGN > RXB_RX_HALF_HEADROOM);
+	BUILD_BUG_ON(RXB_RX_HALF_SIZE > PAGE_SIZE);
+	bl->order = 0;
+	bl->segs = 1;
+	if (frame <= RXB_RX_HALF_LEN && !rxb_rx_whole_pages(cfg) &&
+	    !(cfg->xdp && RXB_XDP_WHOLE_PAGES)) {
+		bl->len = RXB_RX_HALF_LEN;
+		bl->size = RXB_RX_HALF_SIZE;
+		bl->headroom = RXB_RX_HALF_HEADROOM;
+		return;
+	}
+	bl->len = RXB_RX_BUF_LEN;
+	bl->size = PAGE_SIZE;
+	bl->headroom = RXB_RX_HEADROOM;
+	if (frame <= RXB_RX_BUF_LEN)
+		return;
+	if (ops->contig_bufs || ops->multi_pkt_bufs || ops->stream) {
+		bl->order = get_order(frame + RXB_RX_HEADROOM +
+				      RXB_RX_TAILROOM);
+		bl->len = (PAGE_SIZE << bl->order) - RXB_RX_HEADROOM -
+			  RXB_RX_TAILROOM;
+		bl->size = PAGE_SIZE << bl->order;
+		return;
+	}
+	bl->segs = 1 + DIV_ROUND_UP(frame - RXB_RX_BUF_LEN, PAGE_SIZE);
+	bl->len = RXB_RX_BUF_LEN + (bl->segs - 1) * PAGE_SIZE;
+}
+
+/**
+ * rxb_rx_model_cfg() - the ring-model configuration of a port configuration.
+ * @cfg: port configuration.
+ * @mcfg: filled in.
+ */
+void rxb_rx_model_cfg(const struct rxb_cfg *cfg, struct rxb_model_cfg *mcfg)
+{
+	struct rxb_buf_layout bl;
+
+	rxb_rx_buf_layout(cfg, &bl);
+	rxb_rx_model_cfg_nobuf(cfg, mcfg);
+	mcfg->buf_len = bl.len;
 }
 
 /**
@@ -999,6 +1072,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		.nicmem_fetch_ns = cfg->mp.nicmem_fetch_ns,
 		.nicmem_split	 = cfg->mp.nicmem_split,
 		.rx_sge		 = rx->bl.segs,
+		.rx_buf_size	 = rx->bl.size,
 	}, cfg->model->hw, &mcfg);
 	if (IS_ERR(rx->ctx)) {
 		err = PTR_ERR(rx->ctx);
@@ -1017,7 +1091,8 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		netif_napi_add_config(port->dev, &rxq->napi, rxb_napi_poll, q);
 		err = rxb_rxq_pool_create(rxq,
 					  rxb_rx_pool_size(cfg, &mcfg, &rx->bl),
-					  rxb_pool_frags(cfg->model, &mcfg));
+					  rxb_pool_frags(cfg->model, &mcfg,
+							 &rx->bl));
 		if (err)
 			goto err;
 		/* Posted from at rxb_rx_start(), not by the create below. */
@@ -1198,7 +1273,8 @@ static int rxb_queue_mem_alloc(struct net_device *dev,
 		return PTR_ERR(rxq);
 	mem->pp = rxb_pool_new(rxq, rxq->pp_size,
 			       rxb_pool_frags(rxq->rx->model->ops,
-					      &rxq->rx->model->cfg));
+					      &rxq->rx->model->cfg,
+					      &rxq->rx->bl));
 	if (IS_ERR(mem->pp)) {
 		err = PTR_ERR(mem->pp);
 		mem->pp = NULL;

@@ -41,16 +41,29 @@
 #define RXB_DEF_RING_SIZE	1024
 #define RXB_DEF_TX_RING_SIZE	1024
 
-/* Rx buffer layout: a page_pool page per buffer, packet data after the
- * XDP headroom and before the skb_shared_info a build_skb() puts at its
- * end.  Frames longer than RXB_RX_BUF_LEN (MTU above RXB_LINEAR_MTU) take
- * scatter buffers of several order-0 pages, or larger pages for the models
- * that need contiguous buffers (struct rxb_buf_layout, rx.c).
+/* Rx buffer layouts (struct rxb_buf_layout, rx.c).  Half a page: a
+ * 2 KiB page_pool fragment per buffer, two to a 4 KiB page, as ice, i40e
+ * and mlx5's legacy RQ post at MTU 1500: RXB_RX_HALF_HEADROOM bytes of
+ * headroom, RXB_RX_HALF_LEN of frame (MTU up to RXB_HALF_MTU), the
+ * skb_shared_info a build_skb() puts at its end.  XDP's full
+ * XDP_PACKET_HEADROOM (256) does not fit beside a 1518-byte frame there
+ * (2048 - 256 - 320 = 1472): as i40e, the half-page headroom is what is
+ * left, 192 bytes, for XDP programs too (a native XDP driver may give
+ * less than 256; bpf_xdp_adjust_head() can grow 192).  A whole page:
+ * XDP_PACKET_HEADROOM, frames up to RXB_RX_BUF_LEN (MTU up to
+ * RXB_LINEAR_MTU), for larger MTUs and for the models that keep whole
+ * pages.  Longer frames take scatter buffers of several order-0 pages, or
+ * larger pages for the models that need contiguous buffers.
  */
 #define RXB_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define RXB_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define RXB_RX_BUF_LEN		(PAGE_SIZE - RXB_RX_HEADROOM - RXB_RX_TAILROOM)
 #define RXB_LINEAR_MTU		(RXB_RX_BUF_LEN - ETH_HLEN - VLAN_HLEN)
+#define RXB_RX_HALF_SIZE	2048
+#define RXB_RX_HALF_LEN		1536
+#define RXB_RX_HALF_HEADROOM	(RXB_RX_HALF_SIZE - RXB_RX_TAILROOM - \
+				 RXB_RX_HALF_LEN)
+#define RXB_HALF_MTU		(RXB_RX_HALF_LEN - ETH_HLEN - VLAN_HLEN)
 #define RXB_MAX_MTU		9000	/* jumbo frames */
 #define RXB_MAX_FRAME		(RXB_MAX_MTU + ETH_HLEN + VLAN_HLEN)
 
@@ -60,11 +73,18 @@
  * @segs: pages per buffer: 1, or a scatter buffer of that many order-0
  *	pages (struct rxb_rx_sgl in the first page's headroom; rxb_desc.h).
  * @len: bytes the NIC may write into a buffer (rxb_model_cfg.buf_len).
+ * @size: bytes of a buffer (of its first page for a scatter buffer), from
+ *	its start to the end of its skb_shared_info: RXB_RX_HALF_SIZE, a
+ *	page_pool fragment, or PAGE_SIZE << @order.  A power of two; each
+ *	buffer starts at a multiple of it.
+ * @headroom: bytes before the frame in a buffer.
  */
 struct rxb_buf_layout {
 	unsigned int order;
 	unsigned int segs;
 	unsigned int len;
+	unsigned int size;
+	unsigned int headroom;
 };
 
 /**
@@ -135,6 +155,8 @@ struct rxb_mparams {
  * @mp: model parameters.
  * @rx_tstamp: receive stamps (hwtstamp rx_filter other than NONE): the
  *	rings are built with stamp rings (struct rxb_model_cfg.rx_tstamp).
+ * @xdp: an XDP program is attached: on kernels that need it
+ *	(RXB_XDP_WHOLE_PAGES) the buffers are whole pages.
  */
 struct rxb_cfg {
 	const struct rxb_model_ops *model;
@@ -144,6 +166,7 @@ struct rxb_cfg {
 	u32 mtu;
 	struct rxb_mparams mp;
 	bool rx_tstamp;
+	bool xdp;
 };
 
 /**
@@ -320,10 +343,24 @@ struct rxb_rx {
 	struct rxb_rxq rxq[];
 };
 
-/* Bytes of each page of @rx's pools. */
-static inline unsigned int rxb_rx_page_size(const struct rxb_rx *rx)
+/* Bytes of each buffer of @rx (struct rxb_buf_layout.size). */
+static inline unsigned int rxb_rx_buf_size(const struct rxb_rx *rx)
 {
-	return PAGE_SIZE << rx->bl.order;
+	return rx->bl.size;
+}
+
+/* A buffer's handle (struct rxb_buf.cookie, not an AF_XDP one) is the
+ * kernel address of its start: half a page or a whole (first) page.
+ */
+static inline void *rxb_buf_va(const void *cookie)
+{
+	return (void *)cookie;
+}
+
+/* The page_pool page a buffer is in (a fragment of). */
+static inline struct page *rxb_buf_page(const void *cookie)
+{
+	return virt_to_head_page(cookie);
 }
 
 /**
@@ -701,8 +738,7 @@ void rxb_ptp_rx(struct rxb_port *port, struct sk_buff *skb, u64 ns);
 /* rx.c: driver receive path */
 extern const struct rxb_drv_ops rxb_rx_drv_ops;
 void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl);
-struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx,
-				      struct page *page);
+struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx, void *cookie);
 void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 		    unsigned int nfrags);
 void rxb_rx_whole(struct rxb_rxq *rxq, struct rxb_pkt *p,

@@ -500,23 +500,27 @@ int rxb_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 static bool rxb_xdp_linearize(struct rxb_rxq *rxq, struct rxb_pkt *p)
 {
 	struct page_pool *pp = rxq->pp;
+	unsigned int hr = rxq->rx->bl.headroom;
 	struct page *page;
 
+	/* Only models that keep whole pages share buffers or stream
+	 * (rxb_rx_buf_layout()): a whole page of the pool.
+	 */
 	page = page_pool_dev_alloc_pages(pp);
 	if (unlikely(!page))
 		return false;
 	rxb_page_pool_frag_init(pp, page);
 	if (!p->cookie) {
-		memcpy(page_address(page) + RXB_RX_HEADROOM, p->data, p->len);
+		memcpy(page_address(page) + hr, p->data, p->len);
 		goto done;
 	}
 	/* Both pages are of the configuration's order: the packet fits. */
-	memcpy(page_address(page) + RXB_RX_HEADROOM,
-	       page_address(p->cookie) + RXB_RX_HEADROOM + p->offset, p->len);
+	memcpy(page_address(page) + hr,
+	       rxb_buf_va(p->cookie) + hr + p->offset, p->len);
 	/* The packet's own reference on the shared buffer. */
 	rxb_rx_put_pkt(rxq, p, 0);
 done:
-	p->cookie = page;
+	p->cookie = page_address(page);
 	p->pool_q = rxq->qid;
 	p->offset = 0;
 	p->frag = false;
@@ -785,13 +789,13 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 		xrxq = &rxq->xdp_rxq_alt;
 		xrxq->mem = rx->rxq[p->pool_q].xdp_rxq.mem;
 	}
-	hard = page_address(p->cookie);
+	hard = rxb_buf_va(p->cookie);
 	if (*nfrags) {
 		sh = rxb_rx_shinfo(rx, p->cookie);
 		frags_len = sh->xdp_frags_size;
 	}
-	xdp_init_buff(&xdp, rxb_rx_page_size(rx), xrxq);
-	xdp_prepare_buff(&xdp, hard, RXB_RX_HEADROOM, p->len - frags_len,
+	xdp_init_buff(&xdp, rxb_rx_buf_size(rx), xrxq);
+	xdp_prepare_buff(&xdp, hard, rx->bl.headroom, p->len - frags_len,
 			 true);
 	if (*nfrags)
 		xdp_buff_set_frags_flag(&xdp);
@@ -882,6 +886,28 @@ int rxb_xdp_mtu_check(struct net_device *dev, int mtu,
 	return -EOPNOTSUPP;
 }
 
+/* Record whether a program is attached (struct rxb_cfg.xdp); rebuild the
+ * rings when that changes their buffers (RXB_XDP_WHOLE_PAGES).
+ */
+static int rxb_xdp_set_cfg(struct rxb_port *port, bool on,
+			   struct netlink_ext_ack *extack)
+{
+	struct rxb_buf_layout old, new;
+	struct rxb_cfg cfg = port->cfg;
+	int err;
+
+	cfg.xdp = on;
+	rxb_rx_buf_layout(&port->cfg, &old);
+	rxb_rx_buf_layout(&cfg, &new);
+	if (old.size != new.size) {
+		err = rxb_reconfigure(port, &cfg, extack);
+		if (err)
+			return err;
+	}
+	port->cfg.xdp = on;
+	return 0;
+}
+
 static int rxb_xdp_setup(struct net_device *dev, struct bpf_prog *prog,
 			 struct netlink_ext_ack *extack)
 {
@@ -892,6 +918,12 @@ static int rxb_xdp_setup(struct net_device *dev, struct bpf_prog *prog,
 	err = rxb_xdp_mtu_check(dev, dev->mtu, prog, extack);
 	if (err)
 		return err;
+	/* Whole pages before a program runs (RXB_XDP_WHOLE_PAGES). */
+	if (prog && !port->cfg.xdp) {
+		err = rxb_xdp_set_cfg(port, true, extack);
+		if (err)
+			return err;
+	}
 	/* Each poll reads the pointer once: a poll runs the old program or
 	 * the new one, and the old one is freed after an RCU grace period,
 	 * when no poll runs it any more.
@@ -900,6 +932,9 @@ static int rxb_xdp_setup(struct net_device *dev, struct bpf_prog *prog,
 	rcu_assign_pointer(port->xdp_prog, prog);
 	if (old)
 		bpf_prog_put(old);
+	/* Half pages again once none runs; whole pages stay if it fails. */
+	if (!prog && port->cfg.xdp)
+		rxb_xdp_set_cfg(port, false, NULL);
 	return 0;
 }
 

@@ -662,6 +662,10 @@ struct rxb_nic_ctx *rxb_nic_ctx_create(struct rxb_nic *nic,
 	rxb_nicmem_set_timer(&ctx->mem, rxb_nic_fetch_arm, ctx);
 	rxb_nic_hds_init(ctx, cfg->nicmem_split);
 	ctx->rx_sge = clamp_t(u32, cfg->rx_sge, 1, RXB_RX_SGE_MAX);
+	/* The buffer size register: a power of two, 256 bytes to a page. */
+	ctx->ws_shift = cfg->rx_buf_size ?
+			clamp_t(u32, ilog2(cfg->rx_buf_size), 8, PAGE_SHIFT) :
+			PAGE_SHIFT;
 	hwm = rxb_hw_model_create(model, mcfg, &rxb_nic_hw_ops, ctx, &ctx->bar);
 	if (IS_ERR(hwm)) {
 		err = PTR_ERR(hwm);

@@ -306,6 +306,8 @@ struct rxb_hds {
  * @rx_sge: segments per receive buffer (struct rxb_nic_ctx_cfg.rx_sge).
  * @utx: frames a ring model read from host memory to transmit
  *	(rxb_hw_ops.tx_read), until its tx_send puts them on the wire.
+ * @ws_shift: log2 of the bytes the working set tracker counts as one
+ *	buffer (struct rxb_nic_ctx_cfg.rx_buf_size, a page at most).
  */
 struct rxb_nic_ctx {
 	struct rxb_nic *nic;
@@ -324,6 +326,7 @@ struct rxb_nic_ctx {
 	struct rxb_hds hds;
 	unsigned int rx_sge;
 	struct sk_buff_head utx;
+	unsigned int ws_shift;
 };
 
 /**
@@ -540,12 +543,14 @@ void rxb_vec_event(struct rxb_vector *vec, u32 frames, u32 usecs);
 
 /* nic_dma.c */
 /* The DMA engine wrote @len bytes at host bus address @addr: into the
- * context's I/O working set, a buffer a page (wss.c).
+ * context's I/O working set, a buffer each 1 << ws_shift bytes, the size
+ * the driver set for its buffers (wss.c): two 2 KiB buffers in a page
+ * are two buffers.
  */
 static inline void rxb_nic_ws_write(struct rxb_nic_ctx *ctx, u64 addr, u32 len)
 {
-	rxb_wss_record(&ctx->wss, (addr >> PAGE_SHIFT) + 1, addr & ~PAGE_MASK,
-		       len);
+	rxb_wss_record(&ctx->wss, (addr >> ctx->ws_shift) + 1,
+		       addr & (BIT_ULL(ctx->ws_shift) - 1), len);
 }
 
 void rxb_nic_tx_wire(struct rxb_nic *nic, unsigned int q,

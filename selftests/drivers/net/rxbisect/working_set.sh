@@ -44,7 +44,11 @@
 #    consume buffers another queue posted (the shared rings; rxbisect when
 #    it borrows) returns them to the poster's pool from outside its NAPI
 #    context, through the pool's ptr_ring, whose pages come back into the
-#    pool's cache PP_ALLOC_CACHE_REFILL (64) at a time: 64 more per queue.
+#    pool's cache PP_ALLOC_CACHE_REFILL (64) at a time: 64 pages more per
+#    queue, PPR = 64 * P buffers for P buffers a page (P = 2 with 2 KiB
+#    buffers, page_pool fragments: MTU 1500 on the models that post a
+#    buffer per packet, unless the kernel takes whole pages under XDP,
+#    6.1; 1 with a page per buffer: RX Buf Len above 2048).
 #    COREC's consumers refill the slots they claim from their own pools,
 #    whatever pool the buffer they took came from, and keep a stash of
 #    RXB_COREC_BATCH (64) fresh buffers each (drv/models/corec.c): with
@@ -63,7 +67,7 @@ source "$(dirname "$0")/lib.sh"
 
 rxb_init python3 bpftool
 
-N=2 AX=128 PIPE_KB=512 LEN=1024 B=64 PPR=64
+N=2 AX=128 PIPE_KB=512 LEN=1024 B=64 P=1
 PROGS=$RXB_DIR/progs
 [ -e "$PROGS/xdp_drop.bpf.o" ] || make -s -C "$PROGS" >/dev/null 2>&1 ||
 	ktap_skip_all "the BPF programs in $PROGS are not built (make module)"
@@ -110,8 +114,10 @@ sp0=$(rxb_ports_for 0 1) && sp1=$(rxb_ports_for 1 1) ||
 F0=$(frame "$sp0") && F1=$(frame "$sp1") || rxb_bail "cannot build the frames"
 
 # setting MODEL: "R W LO HI SLACK": its ring size (rxbisect: |Bx|), window,
-# predicted buffers (LO = HI but for dshring) and slack per queue.
+# predicted buffers (LO = HI but for dshring) and slack per queue, with P
+# buffers a page.
 setting() {
+	local PPR=$((64 * P))
 	case $1 in
 	privring) echo "256 2048 512 512 $((B + 2))" ;;
 	dshring) echo "256 2048 256 512 $((B + 2 + PPR))" ;;
@@ -170,13 +176,18 @@ ms() { echo $(( (${2/./} - ${1/./}) / 1000 )); }
 
 # ws MODEL: set it up, inject 2D + W frames, check and print.
 ws() {
-	local m=$1 t0=$EPOCHREALTIME t2 t3 r w lo hi sl d got pk b0 b1 q0 q1 in0 in dr0 dr n why=
+	local m=$1 t0=$EPOCHREALTIME t2 t3 r w lo hi sl d got pk b0 b1 q0 q1 in0 in dr0 dr n k why=
 	read -r r w lo hi sl <<<"$(setting "$m")" || { echo "no setting"; return 1; }
 	echo "$w" > /sys/module/rxbisect/parameters/ws_window &&
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model &&
 	rxb_in rxb1 ethtool -G rxb1 rx "$r" || { echo "cannot set up $m"; return 1; }
 	rxb_ip rxb1 -force link set dev rxb1 xdpdrv pinned "$RXB_TMP/bpf/drop" || {
 		echo "cannot attach the XDP program"; return 1; }
+	# buffers a page: 2 KiB buffers (RX Buf Len 1536) or a page each
+	k=$(rxb_in rxb1 ethtool -g rxb1 | sed -n 's/^RX Buf Len:[[:space:]]*//p' | head -n1)
+	P=1
+	[ "${k:-4096}" -le 2048 ] && P=2
+	read -r r w lo hi sl <<<"$(setting "$m")"
 	rxb_snap rxb1 || return 1
 	in0=$(rxb_s_rx_in)
 	dr0=$(( in0 - $(rxb_s_qsum hw_packets) ))
@@ -196,7 +207,7 @@ ws() {
 	[ "$hi" != "$lo" ] && d="design $lo..$hi, bounds $((lo - E))..$((hi + N * sl + E))"
 	[ "$m" = ceio ] && d="asserted by ceio.sh"
 	[ "$m" = corec ] && d="one ring of $lo, not asserted (above)"
-	echo "$m: io_ws_buffers $got (peak $pk) over ${RXB_S[io_ws_window]:-?} writes; $d; $in frames in, $dr dropped, XDP drops by queue $q0 $q1; set-up $(ms "$t0" "$t2") ms, injection $(ms "$t2" "$t3") ms"
+	echo "$m: io_ws_buffers $got (peak $pk) over ${RXB_S[io_ws_window]:-?} writes; $d; RX Buf Len ${k:-?} ($P a page); $in frames in, $dr dropped, XDP drops by queue $q0 $q1; set-up $(ms "$t0" "$t2") ms, injection $(ms "$t2" "$t3") ms"
 	rxb_ip rxb1 link set dev rxb1 xdpdrv off
 	[ "$m" = ceio ] || [ "$m" = corec ] && return 0
 	[ "$in" = $((2 * n)) ] || why+=" $in of $((2 * n)) frames reached the NIC;"
