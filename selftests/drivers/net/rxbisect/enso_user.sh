@@ -280,10 +280,13 @@ ktap_test_result "ring model changed under a holding process: detached, freed at
 
 # 12: TX pipe: datagrams built and sent by the application reach rxb0's
 # stack; completions; the bytes the NIC read, on the interconnect counters
+# (a receive buffer for all N: the NIC sends up to 32 at a scan, faster than
+# python under a loaded host's TCG reads them, and the socket would drop)
 udp_count() {	# udp_count IP PORT N OUT: datagrams there, up to N or idle
 	ip netns exec "$NS0" python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_RCVBUFFORCE", 33), 8 << 20)
 s.bind((sys.argv[1], int(sys.argv[2])))
 s.settimeout(5)
 print("ready", flush=True)
