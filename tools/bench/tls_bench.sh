@@ -367,6 +367,31 @@ kv() {	# LINE KEY
 	[[ " $1 " =~ \ $2=([^ ]*)\  ]] && echo "${BASH_REMATCH[1]}"
 }
 
+# busy_of LINE: BUSY, the measured CPU's busy ns of ktls_bulk's result
+# LINE; without /proc/timer_list (busy_ns -1) its tick-sampled busy time,
+# and BUSY_SRC says so.
+busy_of() {
+	BUSY=$(kv "$1" busy_ns)
+	[ "$BUSY" = -1 ] || return 0
+	BUSY=$(awk -v b="$(kv "$1" busy_ticks)" -v h="$(kv "$1" hz)" 'BEGIN { printf "%d", b * 1e9 / h }')
+	BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
+}
+
+# AWK_STATS: the tables' awk functions.  med(LIST): the median of a
+# space-separated list, its extremes in lo and hi; g(V): 3 digits or "-".
+AWK_STATS='
+	function med(list,    n, a, i, j, t) {
+		n = split(list, a, " ")
+		if (!n) return "-"
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		lo = a[1]; hi = a[n]
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function g(v) { return v == "-" ? "-" : sprintf("%.3g", v) }'
+
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
@@ -417,12 +442,8 @@ cpu_run() {
 	bytes=$(kv "$line" bytes)
 	wall=$(kv "$line" wall_ns)
 	sirq=$(kv "$line" softirq_ticks)
-	busy=$(kv "$line" busy_ns)
-	if [ "$busy" = -1 ]; then
-		# no /proc/timer_list: the tick-sampled busy time
-		busy=$(awk -v b="$(kv "$line" busy_ticks)" -v h="$hz" 'BEGIN { printf "%d", b * 1e9 / h }')
-		BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
-	fi
+	busy_of "$line"
+	busy=$BUSY
 	read -r nsb selfb peerb util tput < <(awk -v b="$busy" -v n="$bytes" -v w="$wall" -v h="$hz" \
 		-v s="$(kv "$line" self_ns)" -v p="$(kv "$line" peer_busy_ticks)" \
 		'BEGIN { printf "%.4f %.4f %.4f %.3f %d\n", b / n, s / n, p * 1e9 / h / n, b / w, n / (w / 1e9) }')
@@ -433,18 +454,7 @@ cpu_run() {
 # cpu_table KIND: the medians and ratios of cpu.csv's KIND rows (one awk:
 # process start-up is slow under TCG).
 cpu_table() {
-	awk -F, -v k="$1" -v dirs="$DIRS" -v app="$APP_CPU" -v peer="$PEER_CPU" '
-	function med(list,    n, a, i, j, t) {
-		n = split(list, a, " ")
-		if (!n) return "-"
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		lo = a[1]; hi = a[n]
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	function g(v) { return v == "-" ? "-" : sprintf("%.3g", v) }
+	awk -F, -v k="$1" -v dirs="$DIRS" -v app="$APP_CPU" -v peer="$PEER_CPU" "$AWK_STATS"'
 	function rng(list,    m) { m = med(list); return m == "-" ? "-" : sprintf("%.3gx [%.3g-%.3g]", m, lo, hi) }
 	NR > 1 && $2 == k {
 		key = $3 "," $4
@@ -603,11 +613,8 @@ loss_run() {
 	rsd=$(d 1 TlsRxDeviceResync)
 	dumps=$(d 0 tx_tls_dumps)
 	txdrops=$(d 0 tx_tls_drops)
-	busy=$(kv "$line" busy_ns)
-	if [ "$busy" = -1 ]; then
-		busy=$(awk -v b="$(kv "$line" busy_ticks)" -v h="$(kv "$line" hz)" 'BEGIN { printf "%d", b * 1e9 / h }')
-		BUSY_SRC="/proc/stat busy ticks (user+nice+system+irq+softirq), as /proc/timer_list was not readable"
-	fi
+	busy_of "$line"
+	busy=$BUSY
 	nsb=$(awk -v b="$busy" -v n="$(kv "$line" bytes)" 'BEGIN { printf "%.4f", b / n }')
 	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr,$rep,$dir,$mode,$(kv "$line" wall_ns),$busy,$nsb" >> "$OUT/loss.csv"
 	progress "$what: $nsb ns/B on CPU $APP_CPU; records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf; tx dumps $dumps, drops $txdrops"
@@ -690,18 +697,7 @@ part_loss() {
 # offload's, per side and condition (one awk: process start-up is slow
 # under TCG).
 loss_tput_table() {
-	awk -F, -v conds="$LOSS" -v dirs="$LOSS_DIRS" -v app="$APP_CPU" '
-	function med(list,    n, a, i, j, t) {
-		n = split(list, a, " ")
-		if (!n) return "-"
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		lo = a[1]; hi = a[n]
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	function g(v) { return v == "-" ? "-" : sprintf("%.3g", v) }
+	awk -F, -v conds="$LOSS" -v dirs="$LOSS_DIRS" "$AWK_STATS"'
 	NR > 1 { k = $1 "," $18; v[$17 "," k "," $19] = $22; reps[$17] = 1
 		 nsb[k "," $19] = nsb[k "," $19] " " $22 }
 	END {
