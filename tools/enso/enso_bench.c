@@ -28,10 +28,12 @@
  * SECONDS (default 3); the process runs on CPU (-C), whose busy time over
  * the window (the wall time less the CPU's idle time, /proc/timer_list;
  * -1 when not readable) is the application core's cost, every cycle the
- * CPU did not idle, its interrupts' included.
+ * CPU did not idle, its interrupts' included, and so the empty polls'
+ * and their wake-ups'.
  *
- * Prints "ready" once set up, then one line of key=value: backend,
- * msgs, bytes, lost, bad, other (frames not ours), wall_ns, busy_ns,
+ * Prints "ready" once set up (and half a second of the loop without
+ * traffic), then one line of key=value: backend, msgs, bytes, lost, bad,
+ * other (frames not ours), wall_ns, busy_ns, empty_polls (in the window),
  * self_ns (the process's CPU time), busy_ticks and hz (/proc/stat), mpps,
  * gbps (payload), p50_ns, p99_ns, p999_ns, max_ns.
  * Exit: 0 a window measured, 1 failure (no traffic before TIMEOUT, a
@@ -90,8 +92,10 @@ struct port_state {
 static struct {
 	unsigned long port, np;
 	int started, done;
-	double t_end;
+	int ready;
+	double t_end, settled;
 	uint64_t msgs, bytes, lost, bad, other;
+	uint64_t polls;		/* empty polls in the window */
 	struct port_state ps[MAXP];
 	uint32_t *lat;
 	uint64_t nlat;
@@ -178,6 +182,7 @@ static void message(const uint8_t *pl, uint32_t len, uint64_t t)
 	}
 	if (!B.started) {
 		B.started = 1;
+		B.polls = 0;
 		cpu_stat(cpu, &c0);
 		B.t_end = now() + B.t_end;
 	}
@@ -228,17 +233,36 @@ static void frame(const uint8_t *f, uint32_t len, uint64_t t)
 		B.other++;
 }
 
+/* A poll found nothing: count it, sleep @us. */
 static void idle(unsigned long us)
 {
 	struct timespec ts = { 0, (long)us * 1000 };
 
+	B.polls++;
 	if (us)
 		nanosleep(&ts, NULL);
 }
 
-/* Stop once the window is over; 1 when it is. */
+#define SETTLE_SECS	0.5
+
+/* Set up: the loop runs SETTLE_SECS before it says "ready" (the kernel's
+ * part of the set-up done: buffers posted, rings filled).
+ */
+static void settle_start(void)
+{
+	B.settled = now() + SETTLE_SECS;
+}
+
+/* Stop once the window is over; 1 when it is.  Says "ready" once
+ * settled.
+ */
 static int window_over(void)
 {
+	if (!B.ready && (B.started || now() >= B.settled)) {
+		B.ready = 1;
+		printf("ready\n");
+		fflush(stdout);
+	}
 	if (!B.started || now() < B.t_end)
 		return 0;
 	cpu_stat(cpu, &c1);
@@ -283,8 +307,7 @@ static int run_enso(const struct opts *o, double deadline)
 			return 1;
 		}
 	}
-	printf("ready\n");
-	fflush(stdout);
+	settle_start();
 	while (!window_over() && (B.started || now() < deadline)) {
 		struct enso_rx_pipe *p = enso_next_rx_pipe(dev);
 		uint32_t len, off = 0, flen;
@@ -336,8 +359,7 @@ static int run_udp(const struct opts *o, double deadline)
 			return 1;
 		}
 	}
-	printf("ready\n");
-	fflush(stdout);
+	settle_start();
 	while (!window_over() && (B.started || now() < deadline)) {
 		uint64_t t;
 
@@ -367,8 +389,7 @@ static int run_xdp(const struct opts *o, double deadline)
 	if (rxb_xsk_rx_open(&x, o->ifname, o->queue, o->zc, o->obj, o->map,
 			    frames, XSK_FRAME, frames, XDP_USE_NEED_WAKEUP))
 		return 1;
-	printf("ready\n");
-	fflush(stdout);
+	settle_start();
 	while (!window_over() && (B.started || now() < deadline)) {
 		uint64_t t;
 
@@ -543,8 +564,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)B.msgs,
 	       (unsigned long long)B.bytes, (unsigned long long)B.lost,
 	       (unsigned long long)B.bad, (unsigned long long)B.other);
-	printf(" wall_ns=%.0f busy_ns=%lld self_ns=%llu busy_ticks=%llu hz=%ld",
-	       wall, busy, (unsigned long long)(c1.self_ns - c0.self_ns),
+	printf(" wall_ns=%.0f busy_ns=%lld empty_polls=%llu", wall, busy,
+	       (unsigned long long)B.polls);
+	printf(" self_ns=%llu busy_ticks=%llu hz=%ld",
+	       (unsigned long long)(c1.self_ns - c0.self_ns),
 	       (unsigned long long)(c1.busy_ticks - c0.busy_ticks),
 	       sysconf(_SC_CLK_TCK));
 	printf(" mpps=%.6f gbps=%.6f p50_ns=%u p99_ns=%u p999_ns=%u max_ns=%u\n",

@@ -114,8 +114,15 @@ static int cmd_send(int argc, char **argv)
 			*pl = (struct payload){ .magic = MAGIC,
 						.port = port + k, .seq = i };
 			to.sin_port = htons(port + k);
-			while (rate && n > (now() - t0) * rate)
-				;
+			/* paced: sleeps while more than 200 us early (the
+			 * NIC's thread may share this CPU), then spins
+			 */
+			while (rate && n > (now() - t0) * rate) {
+				double early = (double)n / rate - (now() - t0);
+
+				if (early > 0.0002)
+					usleep((useconds_t)((early - 0.0001) * 1e6));
+			}
 			if (len >= sizeof(*pl) + sizeof(ts)) {
 				ts = (uint64_t)(now() * 1e9);
 				memcpy(buf + sizeof(*pl), &ts, sizeof(ts));
