@@ -184,11 +184,17 @@ source "$lib/lib.sh"
 # shellcheck disable=SC2034
 if modinfo -n rxbisect >/dev/null 2>&1; then
 	RXB_MODPROBE=1
-elif [ -r "${RXB_KO:-}" ]; then
-	RXB_MODPROBE=0
 else
-	fail "rxbisect is not installed (make install) and RXB_KO is not set"
+	RXB_MODPROBE=0
+	RXB_KO=${RXB_KO:-$top/rxbisect.ko}
+	[ -r "$RXB_KO" ] ||
+		fail "no rxbisect module: install it (make install) or build it (make module), or set RXB_KO"
+	mv=$(modinfo -F vermagic "$RXB_KO" 2>/dev/null)
+	[ "${mv%% *}" = "$(uname -r)" ] ||
+		fail "$RXB_KO is built for ${mv%% *}, this kernel is $(uname -r) (make module)"
 fi
+[ -z "${RXB_VM:-}" ] && [ -d /sys/module/rxbisect ] &&
+	fail "rxbisect is loaded already: in use by someone else? unload it (rmmod rxbisect) first"
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
