@@ -60,7 +60,7 @@
 #define MAXP		ENSO_MAX_PIPES
 #define BATCH		64
 #define XSK_FRAME	2048
-#define MAX_SAMPLES	4194304	/* latencies kept, the first ones */
+#define MAX_SAMPLES	2097152	/* latencies kept, the first ones */
 
 static void bad_usage(void)
 {
@@ -97,7 +97,7 @@ static struct {
 	uint64_t msgs, bytes, lost, bad, other;
 	uint64_t polls;		/* empty polls in the window */
 	struct port_state ps[MAXP];
-	uint32_t *lat;
+	uint64_t *lat;		/* ns */
 	uint64_t nlat;
 } B;
 
@@ -198,8 +198,7 @@ static void message(const uint8_t *pl, uint32_t len, uint64_t t)
 	B.msgs++;
 	B.bytes += len;
 	if (B.nlat < MAX_SAMPLES)
-		B.lat[B.nlat++] = t > v.ts ? (uint32_t)((t - v.ts) > UINT32_MAX ?
-					      UINT32_MAX : t - v.ts) : 0;
+		B.lat[B.nlat++] = t > v.ts ? t - v.ts : 0;
 }
 
 /* The UDP payload of Ethernet/IPv4 frame @f, or NULL. */
@@ -429,14 +428,14 @@ static int run_xdp(const struct opts *o, double deadline)
 }
 #endif
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static uint32_t pct(double q)
+static unsigned long long pct(double q)
 {
 	uint64_t i;
 
@@ -553,7 +552,7 @@ int main(int argc, char **argv)
 			o.port, o.port + o.np - 1, o.timeout);
 		return 1;
 	}
-	qsort(B.lat, B.nlat, sizeof(*B.lat), cmp_u32);
+	qsort(B.lat, B.nlat, sizeof(*B.lat), cmp_u64);
 	wall = (double)(c1.t - c0.t);
 	busy = c0.idle_ok && c1.idle_ok ?
 		(long long)(c1.t - c0.t) - (long long)(c1.idle_ns - c0.idle_ns) : -1;
@@ -570,8 +569,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)(c1.self_ns - c0.self_ns),
 	       (unsigned long long)(c1.busy_ticks - c0.busy_ticks),
 	       sysconf(_SC_CLK_TCK));
-	printf(" mpps=%.6f gbps=%.6f p50_ns=%u p99_ns=%u p999_ns=%u max_ns=%u\n",
+	printf(" mpps=%.6f gbps=%.6f p50_ns=%llu p99_ns=%llu p999_ns=%llu max_ns=%llu\n",
 	       B.msgs / wall * 1e3, B.bytes * 8 / wall, pct(0.5), pct(0.99),
-	       pct(0.999), B.nlat ? B.lat[B.nlat - 1] : 0);
+	       pct(0.999), B.nlat ? (unsigned long long)B.lat[B.nlat - 1] : 0);
 	return 0;
 }
