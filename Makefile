@@ -234,7 +234,7 @@ bench-ceio: $(BENCH_KO) ## CEIO against privring beyond the LLC, 128-1024 B fram
 # and rxbisect, copy on shring) and UDP sockets, one offered rate for all;
 # the receiver CPU's busy ns per message, Mpps, latency percentiles, the
 # interconnect counters' metadata share.  ENSO_BENCH_ARGS: its options,
-# e.g. ENSO_BENCH_ARGS='--reps 5 --secs 3' (on a host: --rate 1000000).
+# e.g. ENSO_BENCH_ARGS='--reps 5 --secs 3' (on a host: --rate 200000).
 ENSO_BENCH_ARGS ?=
 bench-enso: $(BENCH_KO) xdp-progs ## Ensō pipes vs AF_XDP vs UDP sockets per message (Ensō §7) in the VM (HOST=1: here; ENSO_BENCH_ARGS)
 	@d=$(TOP)/results/enso-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \

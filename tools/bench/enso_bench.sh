@@ -49,7 +49,7 @@
 # Run as root where the module loads (it is unloaded first and at the end):
 #   make bench-enso [ENSO_BENCH_ARGS='--reps 5']      (in the VM)
 #   tools/vm/run-vm.sh -- tools/bench/enso_bench.sh --out results/x
-#   tools/bench/enso_bench.sh --app-cpu 2 --peer-cpu 3 --rate 1000000
+#   tools/bench/enso_bench.sh --app-cpu 2 --peer-cpu 3 --rate 200000
 #                                   (a host; keep other work off both CPUs)
 # Options (the environment variable of the same meaning in brackets):
 #   --reps N          repetitions (REPS, 3)
