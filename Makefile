@@ -88,7 +88,7 @@ DEPS := build-essential linux-image-amd64 linux-headers-amd64 \
 	python3-jsonschema python3-docutils linux-source-6.12 socat jq netsniff-ng smcroute ncat \
 	dpdk-dev linuxptp
 
-.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-corec bench-ws bench-bursts bench-ceio tls-bench microbench ceio-bench soak fuzz install \
+.PHONY: all module xdp-progs tools sim sim-test deps test unit-test vm-test demo bench nf-bench bench-corec bench-ws bench-bursts bench-ceio bench-enso tls-bench microbench ceio-bench soak fuzz install \
 	clean checkpatch debug-kernel kernel-6.12 kernel-newest ksrc help docs
 
 all: module xdp-progs tools sim ## the default goal: rxbisect.ko, the selftests' programs, the userspace tools and the simulator
@@ -163,7 +163,7 @@ vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
 # size themselves to the machine with tools/bench/hostlayout.py).  The
 # module: the installed one (make install, DKMS) when modprobe finds it,
 # else this tree's rxbisect.ko, built for the running kernel.
-## HOST=1                    with demo, bench, nf-bench, bench-corec, bench-ws, bench-bursts, bench-ceio: natively on this machine as root, not in the VM
+## HOST=1                    with demo, bench, nf-bench, bench-corec, bench-ws, bench-bursts, bench-ceio, bench-enso: natively on this machine as root, not in the VM
 ifeq ($(HOST),1)
 bench-run =
 BENCH_KO := $(if $(shell modinfo -n rxbisect 2>/dev/null),,module)
@@ -228,6 +228,17 @@ bench-bursts: $(BENCH_KO) ## bursts absorbed (rxBisect Figs. 9, 12, thesis Fig. 
 bench-ceio: $(BENCH_KO) ## CEIO against privring beyond the LLC, 128-1024 B frames (CEIO §6.2) in the VM (HOST=1: here)
 	@d=$(TOP)/results/ceio-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
 	$(call bench-run,3600) env OUT=$$d $(PAPER_ENV) tools/bench/paper.sh ceio
+
+# Ensō's microbenchmark (issue 37; tools/bench/enso_bench.sh with
+# tools/enso/enso_bench): Ensō pipes against AF_XDP (zero-copy on privring
+# and rxbisect, copy on shring) and UDP sockets, one offered rate for all;
+# the receiver CPU's busy ns per message, Mpps, latency percentiles, the
+# interconnect counters' metadata share.  ENSO_BENCH_ARGS: its options,
+# e.g. ENSO_BENCH_ARGS='--reps 5 --secs 3' (on a host: --rate 200000).
+ENSO_BENCH_ARGS ?=
+bench-enso: $(BENCH_KO) xdp-progs ## Ensō pipes vs AF_XDP vs UDP sockets per message (Ensō §7) in the VM (HOST=1: here; ENSO_BENCH_ARGS)
+	@d=$(TOP)/results/enso-bench-$$(date +%Y%m%d-%H%M%S) && mkdir -p $$d && \
+	$(call bench-run,3600) tools/bench/enso_bench.sh --out $$d $(ENSO_BENCH_ARGS)
 
 # The ring-model cores in userspace (tools/testing/rxbisect/bench_models.c):
 # driver-side and NIC-side cycles per packet at equal posted buffers, within

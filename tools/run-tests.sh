@@ -733,7 +733,7 @@ stage_body() {
 	unit)	make -s -j"$jobs" -C tools/testing/rxbisect check; rc=$?
 		echo "# tools/nf: the loaders' command lines (test_cli.sh)"
 		make -s -C tools/nf check || rc=1
-		echo "# tools/bench: tls_bench.sh's command line (test_cli.sh)"
+		echo "# tools/bench: tls_bench.sh's and enso_bench.sh's command lines (test_cli.sh)"
 		bash tools/bench/test_cli.sh || rc=1
 		return $rc ;;
 	sim)	make -s -j"$jobs" -C tools/rxbisect-sim check ;;

@@ -1,21 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tls_bench.sh's command line (the unit stage of make test): every bad
-# option or value exits 2 with one "tls_bench: " line naming what is wrong,
+# tls_bench.sh's and enso_bench.sh's command lines (the unit stage of make
+# test): every bad
+# option or value exits 2 with one "tls_bench: " ("enso_bench: ") line
+# naming what is wrong,
 # before anything is loaded or written; --help exits 0; a valid command
 # line gets as far as the root check.  Run as an unprivileged user (as
 # root, through setpriv as nobody), so that nothing past the checks can
 # run.  Then FUZZ_SECS (default 10) seconds of random command lines from
 # the options and a dictionary of values, seeded (FUZZ_SEED, printed):
 # each must exit 2 with such a line, or 1 at the root check.  Prints
-# KTAP; exits non-zero if a case fails.
+# KTAP; exits non-zero if a case fails.  enso_bench.sh: its bad cases,
+# --help and a valid line, then FUZZ_SECS / 2 seconds of its own fuzz.
 #
-# Usage: test_cli.sh [TLS_BENCH]   (default: tls_bench.sh beside this file)
+# Usage: test_cli.sh [TLS_BENCH [ENSO_BENCH]]   (default: the scripts
+# beside this file)
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 prog=${1:-$here/tls_bench.sh}
+eprog=${2:-$here/enso_bench.sh}
 secs=${FUZZ_SECS:-10}
 seed=${FUZZ_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 n=0 fail=0
@@ -43,12 +48,30 @@ vals=(0 1 -1 2 3 9999 10000 1x 4M 0M 1G 99999999999999G nan '' ' '
       128 256 192 auto off 10000 10001 cpu loss 'cpu loss' net
       $'\t' '%s' '$(id)' '-')
 
+ecases=(
+	"--reps 0" "--reps x" "--reps" "--secs 0" "--secs 3601" "--rate 0"
+	"--rate 1e6" "--rate 10000001" "--sizes ''" "--sizes 23" "--sizes 1473"
+	"--sizes '64 x'" "--configs ''" "--configs enso" "--configs dpdk@privring"
+	"--configs enso@privring" "--configs udp@enso" "--configs xdp@privring"
+	"--configs enso@enso/0" "--configs enso@enso/17" "--configs 'udp@privring x'"
+	"--ring 100" "--ring 32" "--ring 8192" "--buf-kb 8" "--buf-kb 3000"
+	"--buf-kb 100" "--idle-us -1" "--idle-us 100001" "--app-cpu x"
+	"--app-cpu 1 --peer-cpu 1" "--app-cpu 99999" "--bogus" "stray"
+)
+eopts=(--reps --secs --rate --sizes --configs --ring --buf-kb --idle-us
+       --app-cpu --peer-cpu --bogus -h)
+# shellcheck disable=SC2016 # '$(id)' stays unexpanded: a value to refuse
+evals=(0 1 -1 2 24 23 64 1472 1473 3600 3601 x '' ' ' 512 100 2048 4096
+       enso@enso enso@enso/4 enso@enso/17 udp@privring xdp-zc@rxbisect
+       'enso@enso udp@privring' udp@enso 100000 100001 '64 1472' '$(id)' '-')
+
 # check ARGS...: exit 2 and one tls_bench: line, or 1 at the root check
+# (NAME=enso_bench, PROG=$eprog: enso_bench.sh's)
 check() {
-	local out rc
-	out=$("${as_user[@]}" timeout 20 bash "$prog" "$@" 2>&1 >/dev/null)
+	local out rc name=${NAME:-tls_bench}
+	out=$("${as_user[@]}" timeout 20 bash "${PROG:-$prog}" "$@" 2>&1 >/dev/null)
 	rc=$?
-	if [ "$rc" = 2 ] && [[ $out == tls_bench:\ * ]]; then
+	if [ "$rc" = 2 ] && [[ $out == "$name: "* ]]; then
 		return 0
 	fi
 	if [ "$rc" = 1 ] && [[ $out == *"must run as root"* ]]; then
@@ -69,8 +92,9 @@ result() {	# OK DESC
 }
 
 echo "TAP version 13"
-echo "1..$((${#cases[@]} + 3))"
+echo "1..$((${#cases[@]} + 3 + ${#ecases[@]} + 3))"
 [ -r "$prog" ] || { echo "Bail out! no $prog"; exit 1; }
+[ -r "$eprog" ] || { echo "Bail out! no $eprog"; exit 1; }
 for c in "${cases[@]}"; do
 	eval "set -- $c"
 	out=$("${as_user[@]}" timeout 20 bash "$prog" "$@" 2>&1 >/dev/null)
@@ -102,5 +126,35 @@ while [ $SECONDS -lt $end ]; do
 done
 [ "$bad" = 0 ]
 result $? "fuzz: $tries command lines in ${secs}s (FUZZ_SEED=$seed), $bad wrong"
+
+for c in "${ecases[@]}"; do
+	eval "set -- $c"
+	out=$("${as_user[@]}" timeout 20 bash "$eprog" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" = 2 ] && [[ $out == enso_bench:\ * ]]
+	result $? "enso_bench.sh $c: exit 2 ($rc), $(head -1 <<<"$out" | cut -c1-80)"
+done
+"${as_user[@]}" timeout 20 bash "$eprog" --help 2>&1 | grep -q -- '--idle-us'
+result $? "enso_bench.sh --help: the options, exit 0"
+out=$("${as_user[@]}" timeout 20 bash "$eprog" --configs 'enso@enso/4 udp@privring' --sizes '24 1472' 2>&1)
+rc=$?
+[ "$rc" = 1 ] && [[ $out == *"must run as root"* ]]
+result $? "enso_bench.sh: a valid command line reaches the root check (exit $rc)"
+tries=0 bad=0
+end=$((SECONDS + secs / 2))
+while [ $SECONDS -lt $end ]; do
+	args=()
+	for _ in $(seq 1 $((RANDOM % 4 + 1))); do
+		args+=("${eopts[RANDOM % ${#eopts[@]}]}")
+		[ $((RANDOM % 8)) = 0 ] || args+=("${evals[RANDOM % ${#evals[@]}]}")
+	done
+	tries=$((tries + 1))
+	if [[ " ${args[*]} " != *" -h "* ]]; then
+		NAME=enso_bench PROG=$eprog check "${args[@]}" ||
+			{ bad=$((bad + 1)); printf '# %q ' "${args[@]}"; echo; }
+	fi
+done
+[ "$bad" = 0 ]
+result $? "enso_bench.sh fuzz: $tries command lines in $((secs / 2))s (FUZZ_SEED=$seed), $bad wrong"
 echo "# $((n - fail)) passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# cli_check.sh ENSO_TOOL ENSO_ECHO ENSO_LB: every bad command line exits 2
+# cli_check.sh ENSO_TOOL ENSO_ECHO ENSO_LB ENSO_BENCH: every bad command line exits 2
 # with a usage message, before touching any device.  KTAP.
-tool=$1 echo=$2 lb=$3
+tool=$1 echo=$2 lb=$3 bench=$4
 B=10.9.0.1@02:00:00:00:00:01
 cases=(
 	"$tool"
@@ -78,6 +78,29 @@ cases=(
 	"$lb -L -b $B -i rxb1"
 	"$lb -L -b $B -p 9000"
 	"$lb -x"
+	"$bench"
+	"$bench -b enso"
+	"$bench -b enso -i rxb1"
+	"$bench -b enso -p 9000"
+	"$bench -b dpdk -i rxb1 -p 9000"
+	"$bench -b enso -i rxb1 -p 0"
+	"$bench -b enso -i rxb1 -p 9000 -n 0"
+	"$bench -b enso -i rxb1 -p 9000 -n 17"
+	"$bench -b enso -i rxb1 -p 65530 -n 8"
+	"$bench -b enso -i rxb1 -p 9000 -s 8"
+	"$bench -b enso -i rxb1 -p 9000 -s 100"
+	"$bench -b enso -i rxb1 -p 9000 -s 4096"
+	"$bench -b enso -i rxb1 -p 9000 -d 0"
+	"$bench -b enso -i rxb1 -p 9000 -T 0"
+	"$bench -b enso -i rxb1 -p 9000 -w -1"
+	"$bench -b enso -i rxb1 -p 9000 -C x"
+	"$bench -b enso -i rxb1 -p 9000 -q 64"
+	"$bench -b enso -i rxb1 -p 9000 -z"
+	"$bench -b udp -i rxb1 -p 9000 -o x.o"
+	"$bench -b xdp -i rxb1 -p 9000"
+	"$bench -b xdp -i rxb1 -p 9000 -o x.o -m /sys/fs/bpf/m"
+	"$bench -b enso -i rxb1 -p 9000 extra"
+	"$bench -x"
 )
 echo "TAP version 13"
 echo "1..${#cases[@]}"

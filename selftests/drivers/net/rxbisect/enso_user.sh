@@ -16,16 +16,19 @@
 # their bytes count in pcie_to_nic_data_bytes; every bad TX notification
 # is refused and counted and nothing leaves; a process killed with TX in
 # flight frees everything; the echo server answers through a TX pipe; the
-# Maglev load balancer sends each flow to the backend its table picks.
+# Maglev load balancer sends each flow to the backend its table picks; the
+# benchmark's receiver (enso_bench) measures a second on each back end:
+# Ensō pipes, UDP sockets and AF_XDP (copy mode) on privring.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init python3
 TOOLS=$RXB_DIR/../../../../tools/enso
 T=$TOOLS/enso_tool
-[ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] && [ -x "$TOOLS/enso_lb" ] ||
+[ -x "$T" ] && [ -x "$TOOLS/enso_echo" ] && [ -x "$TOOLS/enso_lb" ] &&
+	[ -x "$TOOLS/enso_bench" ] ||
 	ktap_skip_all "tools/enso not built (make module builds it)"
-ktap_set_plan 16
+ktap_set_plan 17
 
 rxb_load queues=2 ring_model=enso rx_ring_size=256 enso_pipe_kb=32 ||
 	rxb_bail "cannot load the module"
@@ -416,7 +419,48 @@ else
 		lb_ok
 fi
 
-# 16
+# 16: enso_bench, a second on each back end: one line, every datagram of
+# the window in order (1000/s from enso_tool send, with its time stamp);
+# udp and xdp on privring (AF_XDP copy mode, on queue 0: RSS to it alone)
+bench_one() {	# bench_one BACKEND ARGS...: 0 when its line is sound
+	local b=$1 line
+	shift
+	start "bench_$b" "$TOOLS/enso_bench" -b "$b" -i rxb1 -p 9980 -d 1 -T 30 "$@" ||
+		return 1
+	send 9980 1 1500 64 1000
+	wait "$BG" || { ktap_print_msg "$b: $(cat "$RXB_TMP/bench_$b")"; return 1; }
+	line=$(grep '^backend=' "$RXB_TMP/bench_$b")
+	ktap_print_msg "$line"
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	     END { exit !(v["msgs"] >= 500 && v["bad"] == 0 && v["lost"] == 0 &&
+		     v["p50_ns"] > 0 && v["mpps"] > 0 && v["busy_ns"] != "") }' <<<"$line"
+}
+bench_ok() {
+	local rc=0 obj=$RXB_DIR/progs/xdp_xsk.bpf.o
+	bench_one enso || rc=1
+	echo privring > /sys/module/rxbisect/parameters/ring_model || return 1
+	rxb_static_neigh rxb0 rxb1
+	bench_one udp || rc=1
+	if [ -e "$obj" ] && ! "$TOOLS/enso_bench" -b xdp -i lo -p 1 -o /none -T 1 2>&1 |
+		grep -q 'without libxdp'; then
+		rxb_in rxb1 ethtool -X rxb1 equal 1 || rc=1
+		bench_one xdp -o "$obj" || rc=1
+		rxb_in rxb1 ethtool -X rxb1 default
+	else
+		ktap_print_msg "xdp back end not tried: no progs/xdp_xsk.bpf.o or no libxdp"
+	fi
+	echo enso > /sys/module/rxbisect/parameters/ring_model || rc=1
+	rxb_static_neigh rxb0 rxb1
+	return $rc
+}
+if rxb_kdep_only; then
+	ktap_test_skip "enso_bench on each back end" "$RXB_KDEP_WHY"
+else
+	ktap_test_result "enso_bench: a second on Ensō pipes, UDP sockets and AF_XDP, one sound line each" \
+		bench_ok
+fi
+
+# 17
 ktap_test_result "no kernel warning" rxb_kmsg_clean "$mark"
 
 ktap_finished

@@ -43,6 +43,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
+#include "rxb_xsk_rx.h"
 
 #define MAGIC		"RXSK"
 #define HDR_LEN		12
@@ -173,109 +174,27 @@ other:
 	c->other++;
 }
 
-/* Why a bind may have been refused, when it can be told. */
-static const char *queue_hint(const struct opts *o, int err)
-{
-	static char hint[96];
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%u",
-		 o->ifname, o->queue);
-	if (err == -EINVAL && access(path, F_OK))
-		snprintf(hint, sizeof(hint), " (%s has no receive queue %u)",
-			 o->ifname, o->queue);
-	else if (err == -EOPNOTSUPP && o->zc)
-		snprintf(hint, sizeof(hint), " (no zero-copy AF_XDP on %s)",
-			 o->ifname);
-	return hint;
-}
-
 static int do_recv(const struct opts *o)
 {
-	struct xsk_socket_config cfg = {
-		.rx_size = XSK_RING_CONS__DEFAULT_NUM_DESCS,
-		.tx_size = XSK_RING_PROD__DEFAULT_NUM_DESCS,
-		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-	};
 	struct rx_counts c = { 0 };
 	struct xdp_statistics st = { 0 };
-	struct xsk_ring_prod fq;
-	struct xsk_ring_cons cq, rxr;
-	struct xsk_umem *umem = NULL;
-	struct xsk_socket *xsk = NULL;
-	struct bpf_object *obj = NULL;
-	struct bpf_program *prog;
 	socklen_t sl = sizeof(st);
-	int ifindex, err, map_fd, ret = 2, attached = 0;
+	struct rxb_xsk_rx x = { 0 };
 	unsigned int i, n, idx, fidx;
-	void *area = NULL;
+	int ret = 2;
 	double t0, t1;
 
-	ifindex = if_nametoindex(o->ifname ? o->ifname : "");
-	if (!ifindex || !(o->obj || o->map) || !o->count)
+	if (!if_nametoindex(o->ifname ? o->ifname : "") ||
+	    !(o->obj || o->map) || !o->count)
 		return fprintf(stderr, "recv: -i IF, -o PROG or -m MAP, -n COUNT needed\n"), 2;
 	c.seen = calloc(o->count, 1);
 	c.addr = calloc(o->count, sizeof(*c.addr));
 	if (!c.seen || !c.addr)
 		goto out;
-	if (o->map) {
-		map_fd = bpf_obj_get(o->map);
-		if (map_fd < 0) {
-			fprintf(stderr, "%s: %s\n", o->map, strerror(errno));
-			goto out;
-		}
-		goto umem;
-	}
-	obj = bpf_object__open_file(o->obj, NULL);
-	err = libbpf_get_error(obj);
-	if (err || bpf_object__load(obj)) {
-		fprintf(stderr, "%s: cannot load: %s\n", o->obj, strerror(errno));
-		obj = NULL;
-		goto out;
-	}
-	prog = bpf_object__next_program(obj, NULL);
-	map_fd = bpf_object__find_map_fd_by_name(obj, "xsks");
-	if (!prog || map_fd < 0) {
-		fprintf(stderr, "%s: no program or no map xsks\n", o->obj);
-		goto out;
-	}
-	err = bpf_xdp_attach(ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE,
-			     NULL);
-	if (err) {
-		fprintf(stderr, "%s: native XDP attach: %s\n", o->ifname,
-			strerror(-err));
-		goto out;
-	}
-	attached = 1;
-umem:
-	if (posix_memalign(&area, getpagesize(), NUM_FRAMES * FRAME_SIZE))
-		goto out;
-	err = xsk_umem__create(&umem, area, NUM_FRAMES * FRAME_SIZE, &fq, &cq,
-			       NULL);
-	if (err) {
-		fprintf(stderr, "umem: %s\n", strerror(-err));
-		goto out;
-	}
-	cfg.bind_flags = o->zc ? XDP_ZEROCOPY : XDP_COPY;
-	err = xsk_socket__create(&xsk, o->ifname, o->queue, umem, &rxr, NULL,
-				 &cfg);
-	if (err) {
-		fprintf(stderr, "%s queue %u: AF_XDP bind (%s) refused: %s%s\n",
-			o->ifname, o->queue, o->zc ? "zero-copy" : "copy",
-			strerror(-err), queue_hint(o, err));
-		xsk = NULL;
-		goto out;
-	}
-	err = xsk_socket__update_xskmap(xsk, map_fd);
-	if (err) {
-		fprintf(stderr, "xskmap: %s\n", strerror(-err));
-		goto out;
-	}
 	/* Half the frames to the fill ring, the rest for refills. */
-	n = xsk_ring_prod__reserve(&fq, NUM_FRAMES / 2, &fidx);
-	for (i = 0; i < n; i++)
-		*xsk_ring_prod__fill_addr(&fq, fidx + i) = (__u64)i * FRAME_SIZE;
-	xsk_ring_prod__submit(&fq, n);
+	if (rxb_xsk_rx_open(&x, o->ifname, o->queue, o->zc, o->obj, o->map,
+			    NUM_FRAMES, FRAME_SIZE, NUM_FRAMES / 2, 0))
+		goto out;
 	if (o->ready) {
 		FILE *f = fopen(o->ready, "w");
 
@@ -286,30 +205,30 @@ umem:
 	t0 = now();
 	t1 = t0;
 	while (c.unique < o->count && now() - t0 < o->timeout) {
-		struct pollfd pfd = { .fd = xsk_socket__fd(xsk), .events = POLLIN };
+		struct pollfd pfd = { .fd = xsk_socket__fd(x.xsk), .events = POLLIN };
 
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		n = xsk_ring_cons__peek(&rxr, 64, &idx);
+		n = xsk_ring_cons__peek(&x.rx, 64, &idx);
 		if (!n)
 			continue;
-		if (xsk_ring_prod__reserve(&fq, n, &fidx) != n) {
+		if (xsk_ring_prod__reserve(&x.fq, n, &fidx) != n) {
 			fprintf(stderr, "fill ring full\n");
 			break;
 		}
 		for (i = 0; i < n; i++) {
-			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&rxr, idx + i);
+			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&x.rx, idx + i);
 
-			check_frame(o, &c, xsk_umem__get_data(area, d->addr),
+			check_frame(o, &c, xsk_umem__get_data(x.area, d->addr),
 				    d->len, d->addr);
-			*xsk_ring_prod__fill_addr(&fq, fidx + i) =
+			*xsk_ring_prod__fill_addr(&x.fq, fidx + i) =
 				xsk_umem__extract_addr(d->addr);
 		}
-		xsk_ring_prod__submit(&fq, n);
-		xsk_ring_cons__release(&rxr, n);
+		xsk_ring_prod__submit(&x.fq, n);
+		xsk_ring_cons__release(&x.rx, n);
 		t1 = now();
 	}
-	getsockopt(xsk_socket__fd(xsk), SOL_XDP, XDP_STATISTICS, &st, &sl);
+	getsockopt(xsk_socket__fd(x.xsk), SOL_XDP, XDP_STATISTICS, &st, &sl);
 	printf("%s queue %u %s: received %u of %u (dup %u bad %u other %u, %llu bytes) in %.3f s;"
 	       " socket rx_dropped %llu rx_ring_full %llu fill_ring_empty %llu\n",
 	       o->ifname, o->queue, o->zc ? "zero-copy" : "copy", c.unique,
@@ -320,14 +239,7 @@ umem:
 	if (c.unique == o->count && !c.dup && !c.bad)
 		ret = 0;
 out:
-	if (xsk)
-		xsk_socket__delete(xsk);
-	if (umem)
-		xsk_umem__delete(umem);
-	if (attached)
-		bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL);
-	bpf_object__close(obj);
-	free(area);
+	rxb_xsk_rx_close(&x);
 	free(c.seen);
 	free(c.addr);
 	return ret;
