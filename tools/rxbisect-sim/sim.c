@@ -90,6 +90,8 @@ enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
  */
 enum { HD_NONE, HD_SPLIT, HD_FALLBACK, HD_WHOLE };
 #define SPLIT_MAX_LEN	4096
+/* The L2 streamer follows a stream of lines within one 4 KiB page. */
+#define PAGE_4K		4096
 #define NMC_DESC_BYTES	32
 
 /*
@@ -264,6 +266,7 @@ struct score {
 	u64 cost_ps;			/* model-code cost charged so far */
 	u64 sc[SC_NR];
 	struct u32_stack cache;		/* LIFO level of its pool */
+	u64 last_line;			/* its last packet line read */
 	struct rxb_pkt batch[SIM_MAX_BUDGET];
 };
 
@@ -2050,11 +2053,26 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, const struct spkt *pk)
 		hit = llc_cpu_io(&s->llc, a, s->c.rewrite &&
 				 a == (pk->addr & ~(u64)(LLC_LINE - 1)));
 		lat = hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
-		/* The hardware prefetcher overlaps a packet's later lines. */
-		ps += i ? lat / s->c.mlp : lat;
+		/*
+		 * The hardware prefetcher overlaps a packet's later lines, and
+		 * a first line above the core's last packet line in the same
+		 * 4 KiB page: packets back to back (Ensō's pipes, several
+		 * packets a buffer) form one ascending stream, which the L2
+		 * streamer follows within a page (Intel 64 and IA-32
+		 * Architectures Optimization Reference Manual, "Data
+		 * Prefetching": "Prefetched cache lines must be in the same
+		 * 4K page"); scattered buffers do not (Ensō §2, §7.2.3,
+		 * Table 1: "chaotic memory access").
+		 */
+		if (i || (a > c->last_line &&
+			  a / PAGE_4K == c->last_line / PAGE_4K))
+			ps += lat / s->c.mlp;
+		else
+			ps += lat;
 		s->pkt_cpu++;
 		s->pkt_cpu_hit += hit;
 	}
+	c->last_line = a - LLC_LINE;
 	acc = s->c.app_accesses + s->c.extra_accesses[c->idx];
 	if ((int)c->q == s->c.target)
 		acc += s->c.target_accesses;
