@@ -90,8 +90,9 @@ enum { BUF_FREE, BUF_POSTED, BUF_FILLED, BUF_HELD };
  */
 enum { HD_NONE, HD_SPLIT, HD_FALLBACK, HD_WHOLE };
 #define SPLIT_MAX_LEN	4096
-/* The L2 streamer follows a stream of lines within one 4 KiB page. */
+/* The L2 streamer follows a stream within a 4 KiB page, 20 lines ahead. */
 #define PAGE_4K		4096
+#define STREAM_AHEAD	20
 #define NMC_DESC_BYTES	32
 
 /*
@@ -2056,16 +2057,18 @@ static u64 pkt_mem_ps(struct sim *s, struct score *c, const struct spkt *pk)
 		lat = hit ? s->c.llc_ns * PS_PER_NS : dram_lat(s);
 		/*
 		 * The hardware prefetcher overlaps a packet's later lines, and
-		 * a first line above the core's last packet line in the same
-		 * 4 KiB page: packets back to back (Ensō's pipes, several
-		 * packets a buffer) form one ascending stream, which the L2
-		 * streamer follows within a page (Intel 64 and IA-32
-		 * Architectures Optimization Reference Manual, "Data
-		 * Prefetching": "Prefetched cache lines must be in the same
-		 * 4K page"); scattered buffers do not (Ensō §2, §7.2.3,
-		 * Table 1: "chaotic memory access").
+		 * a first line up to STREAM_AHEAD lines above the core's last
+		 * packet line in the same 4 KiB page: packets back to back
+		 * (Ensō's pipes) form one ascending stream, which the L2
+		 * streamer follows (Intel 64 and IA-32 Architectures
+		 * Optimization Reference Manual, "Data Prefetching":
+		 * "Prefetched cache lines must be in the same 4K page", "can
+		 * run up to 20 lines ahead of the load request"); scattered
+		 * buffers do not (Ensō §2, §7.2.3, Table 1: "chaotic memory
+		 * access").
 		 */
 		if (i || (a > c->last_line &&
+			  a - c->last_line <= STREAM_AHEAD * LLC_LINE &&
 			  a / PAGE_4K == c->last_line / PAGE_4K))
 			ps += lat / s->c.mlp;
 		else
