@@ -658,6 +658,7 @@ shring_traffic_dyn.sh 16 queue_napi.sh 15 shring_traffic_list.sh 15
 stall.sh 15 unload_traffic.sh 15 counters.sh 14 mtu.sh 13 counter_docs.sh 12
 ethtool_knobs.sh 15 ethtool_knobs.sh:kdep 21
 working_set.sh 60 tls_kselftest.sh 130 tls_kselftest.sh:kdep 130
+enso_user.sh 80
 shring_pathology.sh 12 enso_steer.sh 11 macaddr.sh 11 csum0.sh 8 trace.sh 7
 privilege.sh 4 enso_user.sh 60 enso_user.sh:kdep 26"
 
