@@ -78,15 +78,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 lib=$top/selftests/drivers/net/rxbisect
 
-usage() {
-	if [ -z "${1:-}" ]; then
-		sed -n '/^# Options/,/bad usage\.$/p' "$0" | sed 's/^# \{0,1\}//'
-		exit 0
-	fi
-	echo "enso_bench: $1" >&2
-	sed -n '/^# Options/,/bad usage\.$/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+# shellcheck source=usage.sh
+source "$here/usage.sh"
 
 REPS=${REPS:-3}
 SECS=${SECS:-3}
