@@ -936,8 +936,10 @@ async_case() {
 	rxb_load tls_resync=async && rxb_setup_netns && offload_set on ||
 		{ ktap_print_msg "cannot reload with tls_resync=async"; return 1; }
 	netem_set loss 3% || { ktap_print_msg "tc qdisc add ... netem loss 3% failed"; return 1; }
+	NETEM=1
 	pair_run async 1.2 256 1 --dir both --bytes 1048576 || ok=0
 	netem_set
+	NETEM=0
 	for n in tls_resync_async_start tls_resync_async_end tls_resync_async_skip \
 		 tls_resync_confirmed; do
 		sum[$n]=$(($(nic_d rxb0 $n) + $(nic_d rxb1 $n)))
