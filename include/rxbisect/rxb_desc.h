@@ -1656,22 +1656,46 @@ struct rxb_nicmem_counters {
 					 * a record header: the context's
 					 * struct rxb_tls_rx_mbox says which
 					 */
+#define RXB_TLS_META_PROGRESS	BIT(29)	/* async resync: the NIC answers the
+					 * driver's progress query
+					 * (rxb_nic_tls_rx_progress()): the
+					 * mailbox's @prog_seq and
+					 * @prog_state say where it is
+					 */
 #define RXB_TLS_META_ID		GENMASK(23, 0)	/* the crypto context */
+#define RXB_TLS_PROG_TRACKING	1	/* @prog_state: tracking from the
+					 * candidate header @prog_seq, not
+					 * yet confirmed
+					 */
 
 /**
  * struct rxb_tls_rx_mbox - where the NIC posts a resync request of an RX
  * crypto context, in host memory (its bus address given at the context's
- * creation).  The NIC writes @hdr_seq, then @gen, then the completion of
- * the frame that carries RXB_TLS_META_RESYNC (release); the driver reads
- * the completion (acquire), then @gen and @hdr_seq.
+ * creation).  The NIC writes the fields, then @gen, then the completion
+ * of the frame that carries RXB_TLS_META_RESYNC or RXB_TLS_META_PROGRESS
+ * (release); the driver reads the completion (acquire), then the fields.
+ * A context in the sync mode posts @hdr_seq; one in the async mode
+ * (rxb_nic_tls_params.async) posts @pkt_seq and @pkt_len with a request, and
+ * @prog_seq and @prog_state when it answers a progress query.
  */
 struct rxb_tls_rx_mbox {
-	/** @hdr_seq: [0] TCP sequence number of the candidate header. */
+	/** @hdr_seq: [0] Sync: TCP sequence number of the candidate header. */
 	__le32 hdr_seq;
-	/** @gen: [4] Requests posted so far. */
+	/** @gen: [4] Requests and answers posted so far. */
 	__le32 gen;
+	/**
+	 * @pkt_seq: [8] Async: TCP sequence number of the first payload byte
+	 * of the frame the NIC found a candidate header in.
+	 */
+	__le32 pkt_seq;
+	/** @pkt_len: [12] Async: that frame's TCP payload bytes. */
+	__le32 pkt_len;
+	/** @prog_seq: [16] Async: the candidate header the NIC tracks from. */
+	__le32 prog_seq;
+	/** @prog_state: [20] Async: RXB_TLS_PROG_TRACKING, or 0: not tracking. */
+	__le32 prog_state;
 } __packed;
-static_assert(sizeof(struct rxb_tls_rx_mbox) == 8);
+static_assert(sizeof(struct rxb_tls_rx_mbox) == 24);
 
 /*
  * Transmit: a frame of a flow with a TX crypto context goes to the NIC's

@@ -274,6 +274,9 @@ struct rxb_nic_ctx_cfg {
  * @sport: RX: its source port.
  * @dport: RX: its destination port.
  * @mbox: RX: bus address of the context's struct rxb_tls_rx_mbox.
+ * @async: RX: the async resync (RXB_TLS_META_PROGRESS): a request names
+ *	the frame the candidate header is in, and the NIC says which
+ *	header when the driver asks; else a request names the header.
  */
 struct rxb_nic_tls_params {
 	bool rx;
@@ -288,6 +291,7 @@ struct rxb_nic_tls_params {
 	__be16 sport;
 	__be16 dport;
 	u64 mbox;
+	bool async;
 };
 
 /**
@@ -332,6 +336,7 @@ struct rxb_nic_tls_counters {
  *	came (out of step, or a tag that failed).
  * @rx_resync_req: resync requests it posted.
  * @rx_auth_fail: records whose tag did not verify.
+ * @rx_resync_progress: async resync: progress queries it answered.
  */
 struct rxb_nic_tls_qcounters {
 	u64 tx_records;
@@ -343,6 +348,7 @@ struct rxb_nic_tls_qcounters {
 	u64 rx_encrypted;
 	u64 rx_resync_req;
 	u64 rx_auth_fail;
+	u64 rx_resync_progress;
 };
 
 /**
@@ -439,6 +445,7 @@ void rxb_nic_tls_del(struct rxb_nic *nic, u32 id);
 void rxb_nic_tls_set_size(struct rxb_nic *nic, u32 size);
 void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
 			   u64 rec_seq);
+void rxb_nic_tls_rx_progress(struct rxb_nic *nic, u32 id);
 bool rxb_nic_tls_xmit(struct rxb_nic *nic, unsigned int q,
 		      struct sk_buff *skb, u32 bytes, struct sk_buff_head *out);
 void rxb_nic_tls_read(struct rxb_nic *nic, struct rxb_nic_tls_counters *c);

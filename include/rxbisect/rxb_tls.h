@@ -173,5 +173,6 @@ int rxb_tls_tx_dump(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 len);
 void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 		struct rxb_tls_rx_res *res);
 bool rxb_tls_rx_confirm(struct rxb_tls_rec *r, u32 hdr_seq, u64 rec_seq);
+bool rxb_tls_rx_candidate(const struct rxb_tls_rec *r, u32 *hdr_seq);
 
 #endif /* _RXB_TLS_H */

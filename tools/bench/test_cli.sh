@@ -33,19 +33,20 @@ cases=(
 	"--loss-bytes abc" "--loss ''" "--loss 100" "--loss r" "--loss 5%"
 	"--loss '1 x'" "--reorder-delay 1s" "--reorder-delay 0ms"
 	"--loss-reps 0" "--loss-reps nan" "--loss-dirs ''" "--loss-dirs rxtx"
-	"--loss-dirs 'rx up'" "--app-cpu -1" "--app-cpu x" "--peer-cpu 0"
+	"--loss-dirs 'rx up'" "--resync ''" "--resync both" "--resync 'sync x'"
+	"--app-cpu -1" "--app-cpu x" "--peer-cpu 0"
 	"--app-cpu 9999" "--cipher 192" "--rate 0" "--rate 5G" "--rate fast"
 	"--dirs ''" "--dirs up" "--coalesce -1" "--coalesce 10001"
 	"--parts ''" "--parts net" "--bogus" "stray"
 )
 # option value ... for the fuzz: the options and values near their edges
 opts=(--reps --bytes --loss-bytes --loss --reorder-delay --loss-reps
-      --loss-dirs --app-cpu --peer-cpu --cipher --rate --dirs --coalesce
+      --loss-dirs --resync --app-cpu --peer-cpu --cipher --rate --dirs --coalesce
       --parts --bogus -h)
 # shellcheck disable=SC2016 # '$(id)' stays unexpanded: a value to refuse
 vals=(0 1 -1 2 3 9999 10000 1x 4M 0M 1G 99999999999999G nan '' ' '
       r r2 r100 5 99 100 '0 1' 1ms 0ms 1us 1s rx tx 'rx tx' txgso up
-      128 256 192 auto off 10000 10001 cpu loss 'cpu loss' net
+      sync async 'sync async' 128 256 192 auto off 10000 10001 cpu loss 'cpu loss' net
       $'\t' '%s' '$(id)' '-')
 
 ecases=(

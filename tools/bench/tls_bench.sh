@@ -58,6 +58,10 @@
 # (the thesis's Figs. 3.15a/3.16a/3.17a: one core, CPU-bound).  Both modes
 # check every byte, so the check's cost is in both (part cpu has none):
 # the clean condition's ratio is the baseline the others are read against.
+# RESYNC: the offload runs once per RX resync mode listed (the module's
+# tls_resync, set before each run: sync, tls_offload_rx_resync_request();
+# async, mlx5's async request), each its own rows; software's ratio is
+# taken against each.
 # The modes alternate, their order rotating with the repetition
 # (LOSS_REPS); a condition's ratio is the median over repetitions.
 #
@@ -76,6 +80,8 @@
 #   --loss-reps N     repetitions of part loss (LOSS_REPS, 1)
 #   --loss-dirs LIST  part loss's measured sides (LOSS_DIRS, "rx tx"): rx
 #                     the receiver, tx the sender
+#   --resync LIST     part loss's RX resync modes of the offload (RESYNC,
+#                     "sync"): sync, async or both, one offloaded run each
 #   --app-cpu N       the measured application's CPU (APP_CPU, 0)
 #   --peer-cpu N      peer, engine threads, peer IRQ (PEER_CPU, 1)
 #   --cipher 128|256  AES-GCM key bits (CIPHER, 128)
@@ -107,6 +113,7 @@ LOSS=${LOSS:-0 1 2 5 r2}
 REORDER_DELAY=${REORDER_DELAY:-1ms}
 LOSS_REPS=${LOSS_REPS:-1}
 LOSS_DIRS=${LOSS_DIRS:-rx tx}
+RESYNC=${RESYNC:-sync}
 APP_CPU=${APP_CPU:-0}
 PEER_CPU=${PEER_CPU:-1}
 CIPHER=${CIPHER:-128}
@@ -117,7 +124,7 @@ PARTS=${PARTS:-cpu loss}
 OUT=${OUT:-}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--loss-reps|--loss-dirs|--app-cpu|--peer-cpu|--cipher|--rate|--dirs|--coalesce|--parts|--out)
+	--reps|--bytes|--loss-bytes|--loss|--reorder-delay|--loss-reps|--loss-dirs|--resync|--app-cpu|--peer-cpu|--cipher|--rate|--dirs|--coalesce|--parts|--out)
 		[ $# -ge 2 ] || usage "$1 needs a value" ;;
 	esac
 	case $1 in
@@ -128,6 +135,7 @@ while [ $# -gt 0 ]; do
 	--reorder-delay) REORDER_DELAY=$2; shift 2 ;;
 	--loss-reps)	LOSS_REPS=$2; shift 2 ;;
 	--loss-dirs)	LOSS_DIRS=$2; shift 2 ;;
+	--resync)	RESYNC=$2; shift 2 ;;
 	--app-cpu)	APP_CPU=$2; shift 2 ;;
 	--peer-cpu)	PEER_CPU=$2; shift 2 ;;
 	--cipher)	CIPHER=$2; shift 2 ;;
@@ -161,6 +169,13 @@ for c in $LOSS_DIRS; do
 	esac
 done
 [ -n "${LOSS_DIRS// /}" ] || usage "LOSS_DIRS is empty"
+for c in $RESYNC; do
+	case $c in
+	sync|async) ;;
+	*) usage "RESYNC modes are sync and async, not '$c'" ;;
+	esac
+done
+[ -n "${RESYNC// /}" ] || usage "RESYNC is empty"
 b=$(size "$BYTES") || b=
 [ -n "$b" ] || usage "BYTES must be a positive size (N, NK, NM, NG), not '$BYTES'"
 BYTES=$b
@@ -387,7 +402,7 @@ AWK_STATS='
 say "# kTLS device offload benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 say ""
 say "kernel $(uname -r), $(nproc) CPUs, rxbisect $(modinfo -F version rxbisect 2>/dev/null || modinfo -F version "${RXB_KO:-}" 2>/dev/null), ${RXB_VM:+TCG VM, }AES-GCM-$CIPHER, 16 KiB records"
-say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --loss-reps $LOSS_REPS --loss-dirs '$LOSS_DIRS' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --dirs '$DIRS' --coalesce $COALESCE --parts '$PARTS'"
+say "command: $0 --reps $REPS --bytes $BYTES --loss-bytes $LOSS_BYTES --loss '$LOSS' --loss-reps $LOSS_REPS --loss-dirs '$LOSS_DIRS' --resync '$RESYNC' --app-cpu $APP_CPU --peer-cpu $PEER_CPU --cipher $CIPHER --rate $RATE --dirs '$DIRS' --coalesce $COALESCE --parts '$PARTS'"
 say ""
 
 # ---- part cpu ----------------------------------------------------------------
@@ -545,14 +560,20 @@ part_cpu() {
 
 # ---- part loss ---------------------------------------------------------------
 
-# loss_run COND DIR MODE REP: one verified transfer NS0 -> NS1 under COND
-# with kTLS MODE (hw: the offload, sw: software), the receiver (DIR rx) or
-# the sender (tx) measured on APP_CPU; one row of loss.csv.
+# loss_run COND DIR MODE REP [RS]: one verified transfer NS0 -> NS1 under
+# COND with kTLS MODE (hw: the offload, its RX resync mode RS; sw:
+# software), the receiver (DIR rx) or the sender (tx) measured on APP_CPU;
+# one row of loss.csv.
 loss_run() {
-	local c=$1 dir=$2 mode=$3 rep=$4 netem line rec=- full=- part=- none=- lost nicrec encp decp rsq conf rsd dumps txdrops derr what
+	local c=$1 dir=$2 mode=$3 rep=$4 rs=${5:--} astart aend netem line rec=- full=- part=- none=- lost nicrec encp decp rsq conf rsd dumps txdrops derr what
 	local cs=$PEER_CPU cr=$APP_CPU meas=recv onoff=off busy nsb
 	[ "$dir" = tx ] && cs=$APP_CPU cr=$PEER_CPU meas=send
 	[ "$mode" = hw ] && onoff=on
+	# a socket takes the mode in force when its offload starts
+	if [ "$mode" = hw ]; then
+		echo "$rs" > /sys/module/rxbisect/parameters/tls_resync ||
+			fail "setting tls_resync=$rs"
+	fi
 	features "$NS0" rxbA $onoff
 	features "$NS1" rxbB $onoff
 	# each side's queue interrupt on its application's CPU
@@ -565,7 +586,7 @@ loss_run() {
 	r*)	netem="delay $REORDER_DELAY reorder ${c#r}%"; what="reorder ${c#r} %" ;;
 	*)	netem="loss $c%"; what="loss $c %" ;;
 	esac
-	what="$what, $dir $mode rep $rep"
+	what="$what, $dir $mode${5:+ $rs} rep $rep"
 	# shellcheck disable=SC2086 # the netem options, split
 	[ -z "$netem" ] || tc qdisc add dev "$VA" root netem $netem limit 100000 ||
 		fail "tc qdisc add dev $VA root netem $netem"
@@ -603,17 +624,23 @@ loss_run() {
 	rsq=$(d 1 rx_tls_resync_req)
 	conf=$(d 1 tls_resync_confirmed)
 	rsd=$(d 1 TlsRxDeviceResync)
+	astart=$(d 1 tls_resync_async_start)
+	aend=$(d 1 tls_resync_async_end)
+	[ "$rs" != async ] || [ "$astart" -gt 0 ] || [ "$rsq" = 0 ] ||
+		fail "$what: $rsq resync requests, no async request started"
+	[ "$rs" = async ] || [ "$astart" = 0 ] ||
+		fail "$what: async requests started ($astart) in mode $rs"
 	dumps=$(d 0 tx_tls_dumps)
 	txdrops=$(d 0 tx_tls_drops)
 	busy_of "$line"
 	busy=$BUSY
 	nsb=$(awk -v b="$busy" -v n="$(kv "$line" bytes)" 'BEGIN { printf "%.4f", b / n }')
-	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr,$rep,$dir,$mode,$(kv "$line" wall_ns),$busy,$nsb" >> "$OUT/loss.csv"
-	progress "$what: $nsb ns/B on CPU $APP_CPU; records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf; tx dumps $dumps, drops $txdrops"
+	echo "$c,$LOSS_BYTES,$rec,$full,$part,$none,$nicrec,$decp,$encp,$rsq,$conf,$rsd,$(d 0 tx_tls_records),$dumps,$txdrops,$derr,$rep,$dir,$mode,$(kv "$line" wall_ns),$busy,$nsb,$rs,$astart,$aend" >> "$OUT/loss.csv"
+	progress "$what: $nsb ns/B on CPU $APP_CPU; records $rec: full $full, partial $part, none $none; NIC records $nicrec; pkts decrypted $decp, encrypted $encp; resync req $rsq, confirmed $conf (async started $astart, ended $aend); tx dumps $dumps, drops $txdrops"
 }
 
 part_loss() {
-	local c rep dir
+	local c rep dir rs
 	progress "part loss: load, rxbA/rxbB stacked on veth $VA/$VB, netem on $VA"
 	rxb_load pairs=0 queues=1 engine="cpu$PEER_CPU" || fail "loading rxbisect"
 	for c in $NS0 $NS1; do
@@ -639,17 +666,21 @@ part_loss() {
 	ip netns exec "$NS0" ping -q -c 1 -W 5 "$RXB_IP1" >/dev/null ||
 		ip netns exec "$NS0" ping -q -c 2 -W 5 "$RXB_IP1" >/dev/null || fail "no ping over rxbA-rxbB"
 	trace_setup || progress "tls:tls_device_decrypted tracepoint unavailable: records from the byte count, no classification"
-	echo "cond,bytes,records,full,partial,none,nic_rx_records,rx_pkts_decrypted,rx_pkts_encrypted,resync_req,resync_confirmed,TlsRxDeviceResync,nic_tx_records,tx_dumps,tx_drops,TlsDecryptError,rep,dir,mode,wall_ns,busy_ns,busy_ns_per_byte" > "$OUT/loss.csv"
+	echo "cond,bytes,records,full,partial,none,nic_rx_records,rx_pkts_decrypted,rx_pkts_encrypted,resync_req,resync_confirmed,TlsRxDeviceResync,nic_tx_records,tx_dumps,tx_drops,TlsDecryptError,rep,dir,mode,wall_ns,busy_ns,busy_ns_per_byte,resync,async_start,async_end" > "$OUT/loss.csv"
 	for rep in $(seq 1 "$LOSS_REPS"); do
 		for c in $LOSS; do
 			for dir in $LOSS_DIRS; do
 				# the modes' order alternates with the repetition
 				if [ $((rep % 2)) = 1 ]; then
-					loss_run "$c" "$dir" hw "$rep"
+					for rs in $RESYNC; do
+						loss_run "$c" "$dir" hw "$rep" "$rs"
+					done
 					loss_run "$c" "$dir" sw "$rep"
 				else
 					loss_run "$c" "$dir" sw "$rep"
-					loss_run "$c" "$dir" hw "$rep"
+					for rs in $RESYNC; do
+						loss_run "$c" "$dir" hw "$rep" "$rs"
+					done
 				fi
 			done
 		done
@@ -662,8 +693,8 @@ part_loss() {
 	say ""
 	say "Every offloaded transfer (LOSS_DIRS '$LOSS_DIRS' x LOSS_REPS $LOSS_REPS per condition; side: whose core was measured, which changes where the interrupts run)."
 	say ""
-	say "| wire | side | records | full | partial | none | NIC records | pkts up encrypted | resync req / confirmed / TlsRxDeviceResync | TX dumps | TlsDecryptError | thesis |"
-	say "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	say "| wire | side | resync | records | full | partial | none | NIC records | pkts up encrypted | resync req / confirmed / TlsRxDeviceResync | async started / ended | TX dumps | TlsDecryptError | thesis |"
+	say "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	awk -F, 'NR > 1 && $19 == "hw" {
 		w = $1 == "0" ? "clean" : ($1 ~ /^r/ ? "reorder " substr($1, 2) " %" : "loss " $1 " %")
 		th = "-"
@@ -675,8 +706,8 @@ part_loss() {
 		f = $4 == "-" ? "-" : sprintf("%.1f %%", 100 * $4 / $3)
 		p = $5 == "-" ? "-" : sprintf("%.1f %%", 100 * $5 / $3)
 		n = $6 == "-" ? "-" : sprintf("%.1f %%", 100 * $6 / $3)
-		printf "| %s | %s | %d | %s | %s | %s | %.1f %% | %d of %d | %d / %d / %d | %d | %d | %s |\n",
-			w, $18 == "rx" ? "receiver" : "sender", $3, f, p, n, 100 * $7 / $3, $9, $8 + $9, $10, $11, $12, $14, $16, th
+		printf "| %s | %s | %s | %d | %s | %s | %s | %.1f %% | %d of %d | %d / %d / %d | %d / %d | %d | %d | %s |\n",
+			w, $18 == "rx" ? "receiver" : "sender", $23, $3, f, p, n, 100 * $7 / $3, $9, $8 + $9, $10, $11, $12, $24, $25, $14, $16, th
 	}' "$OUT/loss.csv" | tee -a "$MD"
 	say ""
 	say "Throughput of a core that does only this (its busy ns/B, $BUSY_SRC): software kTLS's over the offload's, median [min-max] over LOSS_REPS $LOSS_REPS, ratios taken within a repetition; vs clean: the median ratio over the clean condition's (1 = the offload keeps all its clean gain).  Both modes check every byte (part cpu does not), so the clean ratio is below part cpu's."
@@ -689,20 +720,22 @@ part_loss() {
 # offload's, per side and condition (one awk: process start-up is slow
 # under TCG).
 loss_tput_table() {
-	awk -F, -v conds="$LOSS" -v dirs="$LOSS_DIRS" "$AWK_STATS"'
-	NR > 1 { k = $1 "," $18; v[$17 "," k "," $19] = $22; reps[$17] = 1
-		 nsb[k "," $19] = nsb[k "," $19] " " $22 }
+	awk -F, -v conds="$LOSS" -v dirs="$LOSS_DIRS" -v modes="$RESYNC" "$AWK_STATS"'
+	NR > 1 { k = $1 "," $18; m = $19 == "hw" ? "hw" $23 : $19
+		 v[$17 "," k "," m] = $22; reps[$17] = 1
+		 nsb[k "," m] = nsb[k "," m] " " $22 }
 	END {
-		printf "| wire | side | sw kTLS ns/B | offload ns/B | sw/offload | vs clean | thesis sw/offload |\n"
-		print "|---|---|---|---|---|---|---|"
+		printf "| wire | side | resync | sw kTLS ns/B | offload ns/B | sw/offload | vs clean | thesis sw/offload |\n"
+		print "|---|---|---|---|---|---|---|---|"
 		nd = split(dirs, D, " "); nc = split(conds, C, " ")
-		for (i = 1; i <= nd; i++) {
-			d = D[i]; base = "-"
+		nm = split(modes, M, " ")
+		for (i = 1; i <= nd; i++) for (q = 1; q <= nm; q++) {
+			d = D[i]; base = "-"; hw = "hw" M[q]
 			for (j = 1; j <= nc; j++) {
 				c = C[j]; k = c "," d; rs = ""
 				for (r in reps)
-					if (v[r "," k ",sw"] > 0 && v[r "," k ",hw"] > 0)
-						rs = rs " " v[r "," k ",sw"] / v[r "," k ",hw"]
+					if (v[r "," k ",sw"] > 0 && v[r "," k "," hw] > 0)
+						rs = rs " " v[r "," k ",sw"] / v[r "," k "," hw]
 				m = med(rs); l = lo; h = hi
 				if (c == "0") base = m
 				w = c == "0" ? "clean" : (c ~ /^r/ ? "reorder " substr(c, 2) " %" : "loss " c " %")
@@ -713,9 +746,9 @@ loss_tput_table() {
 				if (d == "tx" && c == "5") th = "1.33x (Fig. 3.15a)"
 				if (d == "rx" && c == "r2") th = "1.09x (Fig. 3.17a)"
 				if (d == "rx" && c == "r5") th = "1.0x (Fig. 3.17a)"
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", w,
-					d == "rx" ? "receiver" : "sender",
-					g(med(nsb[k ",sw"])), g(med(nsb[k ",hw"])),
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w,
+					d == "rx" ? "receiver" : "sender", M[q],
+					g(med(nsb[k ",sw"])), g(med(nsb[k "," hw])),
 					m == "-" ? "-" : sprintf("%.3gx [%.3g-%.3g]", m, l, h),
 					(m == "-" || base == "-") ? "-" : sprintf("%.2f", m / base), th
 			}

@@ -132,6 +132,22 @@ static inline void rxb_skb_set_decrypted(struct sk_buff *skb, bool on)
 	   __sk && tls_is_sk_tx_device_offloaded(__sk); })
 #endif
 
+/* After 6.1 (6.12 has it): the kTLS async resync's start and end take
+ * the context's struct tls_offload_resync_async, no longer the socket
+ * (whose context 6.1 looks it up in).  The caller includes net/tls.h.
+ */
+#ifdef HAVE_TLS_RESYNC_ASYNC_BY_CTX
+#define rxb_tls_resync_async_start(sk, ra, seq, len)			\
+	tls_offload_rx_resync_async_request_start(ra, seq, len)
+#define rxb_tls_resync_async_end(sk, ra, seq)				\
+	tls_offload_rx_resync_async_request_end(ra, seq)
+#else
+#define rxb_tls_resync_async_start(sk, ra, seq, len)			\
+	tls_offload_rx_resync_async_request_start(sk, seq, len)
+#define rxb_tls_resync_async_end(sk, ra, seq)				\
+	tls_offload_rx_resync_async_request_end(sk, seq)
+#endif
+
 /* 6.5: skb_gso_segment() moved to net/gso.h. */
 #ifdef HAVE_NET_GSO_H
 #include <net/gso.h>

@@ -97,6 +97,17 @@ bool rxb_probe(const struct sk_buff *skb)
 }
 #endif
 
+/* After 6.1: the kTLS async resync's start takes the context's log
+ * (struct tls_offload_resync_async), not the socket.
+ */
+#ifdef HAVE_TLS_RESYNC_ASYNC_BY_CTX
+#include <net/tls.h>
+void rxb_probe(struct tls_offload_resync_async *ra)
+{
+	tls_offload_rx_resync_async_request_start(ra, 0, 0);
+}
+#endif
+
 /* The kTLS device offload's skb mark (CONFIG_TLS_DEVICE; 6.11: its own
  * CONFIG_SKB_DECRYPTED, which TLS_DEVICE selects).
  */

@@ -1359,20 +1359,26 @@ static void test_rx_search(const void __always_unused *arg)
 	struct rx_stats st;
 	struct srch s;
 	const u32 *rs;
-	u32 o;
+	u32 o, cand;
 
 	/* The candidate's next header, in the packet, fails: no candidate;
-	 * the true header between the two is found.
+	 * the true header between the two is found.  The async resync's
+	 * progress answer (rxb_tls_rx_candidate()) names it until it is
+	 * confirmed, and nothing once it is.
 	 */
 	srch_setup(&s, 0x8500);
 	rs = s.x.f.rs;
 	o = rs[5] - 30;
 	srch_plant(&s, o, 40);
+	EXPECT(!rxb_tls_rx_candidate(&s.x.r, &cand), "in step: no candidate");
 	srch_rx(&s, o, rs[5] + 60, false, &res);
 	EXPECT(res.lost && res.resync);
 	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[5]);
+	EXPECT(rxb_tls_rx_candidate(&s.x.r, &cand) && cand == res.resync_seq,
+	       "progress: the candidate");
 	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[5],
 				  s.x.f.rec_seq0 + 5));
+	EXPECT(!rxb_tls_rx_candidate(&s.x.r, &cand), "confirmed: no candidate");
 	srch_rx(&s, rs[5] + 60, rs[7], false, &res);
 	EXPECT_EQ(res.records, 1);
 	srch_rx(&s, rs[7], rs[9] + 7, true, &res);
@@ -1394,6 +1400,8 @@ static void test_rx_search(const void __always_unused *arg)
 	EXPECT(res.lost, "the bad tracked header");
 	EXPECT(res.resync && res.resync_seq == s.x.f.seq0 + rs[6],
 	       "candidate %u, header %u", res.resync_seq - s.x.f.seq0, rs[6]);
+	EXPECT(rxb_tls_rx_candidate(&s.x.r, &cand) &&
+	       cand == s.x.f.seq0 + rs[6], "progress: the new candidate");
 	EXPECT(!rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + o, s.x.f.rec_seq0));
 	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[6],
 				  s.x.f.rec_seq0 + 6));

@@ -68,7 +68,8 @@ enum {
 	RXB_DS_HDS_CMD_ERR, RXB_DS_HDS_RECLAIMED, RXB_DS_PCIE_HMMIO,
 	RXB_DS_PCIE_MMIO_RD, RXB_DS_CTX_BAD, RXB_DS_TLS_ACTIVE,
 	RXB_DS_TLS_ADDED, RXB_DS_TLS_REFUSED, RXB_DS_TLS_DELETED,
-	RXB_DS_TLS_CONFIRMED, RXB_DS_TS_WRITES, RXB_DS_TS, RXB_DS_TS_SKIPPED,
+	RXB_DS_TLS_CONFIRMED, RXB_DS_TLS_ASTART, RXB_DS_TLS_AEND,
+	RXB_DS_TLS_ASKIP, RXB_DS_TS_WRITES, RXB_DS_TS, RXB_DS_TS_SKIPPED,
 	RXB_DS_TS_TIMEOUTS, RXB_DS_PCIE_DATA_RD,
 	RXB_DEV_STATS
 };
@@ -142,6 +143,9 @@ static const char rxb_dev_stat_names[RXB_DEV_STATS][ETH_GSTRING_LEN] = {
 	[RXB_DS_TLS_REFUSED]	= "tls_ctx_refused",
 	[RXB_DS_TLS_DELETED]	= "tls_ctx_deleted",
 	[RXB_DS_TLS_CONFIRMED]	= "tls_resync_confirmed",
+	[RXB_DS_TLS_ASTART]	= "tls_resync_async_start",
+	[RXB_DS_TLS_AEND]	= "tls_resync_async_end",
+	[RXB_DS_TLS_ASKIP]	= "tls_resync_async_skip",
 	[RXB_DS_TS_WRITES]	= "tx_hwtstamp_writes",
 	[RXB_DS_TS]		= "tx_hwtstamps",
 	[RXB_DS_TS_SKIPPED]	= "tx_hwtstamp_skipped",
@@ -167,7 +171,7 @@ static const char rxb_qnic_names[][ETH_GSTRING_LEN] = {
 	"pcie_to_host_mmio_bytes", "pcie_mmio_reads", "pcie_to_nic_data_bytes",
 	/* the kTLS offload's (struct rxb_nic_tls_qcounters) */
 	"tls_decrypted", "tls_records", "tls_encrypted", "tls_resync_req",
-	"tls_auth_fail",
+	"tls_auth_fail", "tls_resync_progress",
 };
 
 #define RXB_QX_STATS	ARRAY_SIZE(rxb_qx_names)
@@ -1017,6 +1021,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = tc.rx_encrypted;
 		*p++ = tc.rx_resync_req;
 		*p++ = tc.rx_auth_fail;
+		*p++ = tc.rx_resync_progress;
 	}
 	tot[RXB_DS_CTX_BAD] = rxb_nic_ctx_violations();
 	rxb_nic_tls_read(port->nic, &tls);
@@ -1025,6 +1030,9 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	tot[RXB_DS_TLS_REFUSED] = tls.ctx_refused;
 	tot[RXB_DS_TLS_DELETED] = tls.ctx_deleted;
 	tot[RXB_DS_TLS_CONFIRMED] = tls.resync_confirmed;
+	tot[RXB_DS_TLS_ASTART] = atomic64_read(&port->tls_async[RXB_TLS_ASYNC_START]);
+	tot[RXB_DS_TLS_AEND] = atomic64_read(&port->tls_async[RXB_TLS_ASYNC_END]);
+	tot[RXB_DS_TLS_ASKIP] = atomic64_read(&port->tls_async[RXB_TLS_ASYNC_SKIP]);
 	tot[RXB_DS_TS_WRITES] = nc.tx_hwtstamps;
 	rxb_ptp_counters(port, &tot[RXB_DS_TS], &tot[RXB_DS_TS_SKIPPED],
 			 &tot[RXB_DS_TS_TIMEOUTS]);

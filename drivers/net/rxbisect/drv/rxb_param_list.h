@@ -41,6 +41,7 @@
 #define RXB_PARAM_DESC_ceio_fetch "ceio: slow-path fetch from the on-NIC tier: async, the paper's async_recv() (fetches posted for every slow entry known, delivered as they complete), or sync, recv() (one fetch at a time)"
 #define RXB_PARAM_DESC_ceio_force_slow "ceio: no credits, every packet takes the slow path (on; needs nicmem_kb > 0)"
 #define RXB_PARAM_DESC_tls_contexts "kTLS offload: entries of the NIC's crypto context table (one per offloaded socket and direction); a full table refuses a socket, which stays in software"
+#define RXB_PARAM_DESC_tls_resync "kTLS offload, RX: how the NIC's resync requests reach the stack: sync, tls_offload_rx_resync_request() naming the candidate header; async, as mlx5, tls_offload_rx_resync_async_request_start() naming the frame the header is in, then _end() with the header the NIC reports when the driver asks (a socket takes the mode in force when its offload starts)"
 #define RXB_PARAM_DESC_nicmem_split "NIC header/data split: TCP/UDP headers to host buffers, payloads into the on-NIC memory tier (on; needs nicmem_kb > 0; not with shring-batched or enso)"
 
 RXB_PARAM(ring_model, MODEL, (RXB_MODEL_NAMES), "privring", NULL)
@@ -77,5 +78,6 @@ RXB_PARAM(ceio_force_slow, NAMES, ("off|on"), "off", rxb_check_force_slow)
 RXB_PARAM(nicmem_split, NAMES, ("off|on"), "off", rxb_check_split)
 RXB_PARAM(tls_contexts, U32, (RXB_TLS_CTX_MIN, RXB_TLS_CTX_MAX),
 	  __stringify(RXB_TLS_CTX_DEF), NULL)
+RXB_PARAM(tls_resync, NAMES, ("sync|async"), "sync", NULL)
 
 #undef RXB_PARAM

@@ -555,6 +555,15 @@ struct rxb_ptp {
 	u64 tx_timeouts;
 };
 
+/* tls_resync: the index of "async" in its names. */
+#define RXB_TLS_RESYNC_ASYNC	1
+
+/* The kTLS offload's async resync, as the driver counts it. */
+enum rxb_tls_async {
+	RXB_TLS_ASYNC_START, RXB_TLS_ASYNC_END, RXB_TLS_ASYNC_SKIP,
+	RXB_TLS_ASYNC_NUM
+};
+
 /**
  * struct rxb_port - one port of an rxbisect pair (netdev private data).
  * @dev: the net device.
@@ -583,6 +592,8 @@ struct rxb_ptp {
  * @dbg_dir: debugfs directory of this port.
  * @tls_rx: the kTLS offload's RX contexts, by the NIC's id (RCU readers:
  *	the receive path's resync requests).
+ * @tls_async: the async resync's requests started, ended and cancelled
+ *	(enum rxb_tls_async; ethtool -S tls_resync_async_*).
  * @ptp: the PHC and the hwtstamp configuration.
  * @list: entry in the list of all ports, under RTNL.
  * @rdev: the bus device (devlink instance) owning the port, or NULL for
@@ -615,6 +626,7 @@ struct rxb_port {
 	u8 *work_buf;
 	struct dentry *dbg_dir;
 	struct xarray tls_rx;
+	atomic64_t tls_async[RXB_TLS_ASYNC_NUM];
 	struct rxb_ptp ptp;
 };
 

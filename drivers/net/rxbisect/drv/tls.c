@@ -15,10 +15,18 @@
  *   as mlx5 posts them; data from before the offload started goes out as
  *   it is.
  * - RX: a completion's offload word marks the skb decrypted, or carries
- *   the NIC's resync request, which goes to the stack
+ *   the NIC's resync request, which goes to the stack; the stack's answer
+ *   (tls_dev_resync) is written to the context's confirmation register.
+ *   Two modes (module parameter tls_resync, taken by a socket when its
+ *   offload starts): sync, the request names the candidate header
  *   (tls_offload_rx_resync_request(), TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ);
- *   the stack's answer (tls_dev_resync) is written to the context's
- *   confirmation register.
+ *   async, as mlx5: the request names the frame the header is in
+ *   (tls_offload_rx_resync_async_request_start(): the stack logs the
+ *   headers it parses there), the driver asks the NIC which header
+ *   (a posted write to its progress register), and the NIC's answer,
+ *   on a later completion, goes to the stack
+ *   (tls_offload_rx_resync_async_request_end(), or _cancel() when the
+ *   NIC tracks none; TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC).
  *
  * Only TLS 1.2 with AES-GCM-128/256 is offloaded: what tls_device offers.
  */
@@ -39,14 +47,19 @@
  * @expected_seq: TX: TCP sequence number of the next byte the NIC's engine
  *	expects (written under the Tx queue's lock).
  * @sk: RX: the socket, for the NIC's resync requests.
+ * @async: RX: the async resync.
  * @mbox: RX: where the NIC posts them (host memory it writes).
+ * @ra: RX, async: the stack's log of record headers
+ *	(tls_offload_context_rx's resync_async).
  */
 struct rxb_tls_drv {
 	u32 id;
 	bool rx;
 	u32 expected_seq;
 	struct sock *sk;
+	bool async;
 	struct rxb_tls_rx_mbox mbox;
+	struct tls_offload_resync_async ra;
 };
 
 static struct rxb_tls_drv **rxb_tls_slot(struct tls_context *tc,
@@ -137,7 +150,9 @@ static int rxb_tls_dev_add(struct net_device *dev, struct sock *sk,
 	if (p.rx) {
 		rxb_tls_flow(sk, &p);
 		p.mbox = virt_to_phys(&d->mbox);
+		p.async = port->cfg.mp.tls_resync == RXB_TLS_RESYNC_ASYNC;
 		d->sk = sk;
+		d->async = p.async;
 	}
 	/* The NIC's ADD_CTX command: a full table refuses (-ENOSPC), and
 	 * the stack keeps the socket in software.
@@ -155,6 +170,12 @@ static int rxb_tls_dev_add(struct net_device *dev, struct sock *sk,
 		}
 	}
 	*rxb_tls_slot(tls_get_ctx(sk), dir) = d;
+	if (d->async) {
+		/* Before the stack parses a record with this context. */
+		tls_offload_ctx_rx(tls_get_ctx(sk))->resync_async = &d->ra;
+		tls_offload_rx_resync_set_type(sk,
+					       TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC);
+	}
 	goto out;
 free:
 	kfree(d);
@@ -194,9 +215,12 @@ static int rxb_tls_dev_resync(struct net_device *dev, struct sock *sk,
 	d = *rxb_tls_slot(tls_get_ctx(sk), dir);
 	if (!d)
 		return -ENOENT;
-	/* @seq is the header's last byte (TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ). */
-	rxb_nic_tls_rx_resync(port->nic, d->id, seq - (TLS_HEADER_SIZE - 1),
-			      get_unaligned_be64(rcd_sn));
+	/* @seq is the header's first byte in the async mode, its last
+	 * (TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ) in the sync one.
+	 */
+	if (!d->async)
+		seq -= TLS_HEADER_SIZE - 1;
+	rxb_nic_tls_rx_resync(port->nic, d->id, seq, get_unaligned_be64(rcd_sn));
 	return 0;
 }
 
@@ -316,6 +340,24 @@ void rxb_tls_xmit(struct rxb_port *port, struct sk_buff *skb,
 	rxb_tls_post(port, q, skb, out);
 }
 
+/* The NIC's answer to a progress query: the candidate header it tracks
+ * from goes to the stack, which resyncs once it has parsed that header
+ * (logged since the request's start, or when it parses it next); when it
+ * tracks none (the candidate failed, or was confirmed), the request ends.
+ */
+static void rxb_tls_rx_progress(struct rxb_port *port, struct rxb_tls_drv *d)
+{
+	u32 hdr = le32_to_cpu(READ_ONCE(d->mbox.prog_seq));
+
+	if (le32_to_cpu(READ_ONCE(d->mbox.prog_state)) & RXB_TLS_PROG_TRACKING) {
+		rxb_tls_resync_async_end(d->sk, &d->ra, cpu_to_be32(hdr));
+		atomic64_inc(&port->tls_async[RXB_TLS_ASYNC_END]);
+	} else {
+		tls_offload_rx_resync_async_request_cancel(&d->ra);
+		atomic64_inc(&port->tls_async[RXB_TLS_ASYNC_SKIP]);
+	}
+}
+
 /**
  * rxb_tls_rx_meta() - what the NIC reported of a received frame in its
  *	offload word (RXB_CQE_F_TLS_META).
@@ -336,16 +378,35 @@ void rxb_tls_rx_meta(struct rxb_port *port, struct sk_buff *skb, u32 meta)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		skb->csum_level = 0;
 	}
-	if (!(meta & RXB_TLS_META_RESYNC))
+	if (!(meta & (RXB_TLS_META_RESYNC | RXB_TLS_META_PROGRESS)))
 		return;
 	rcu_read_lock();
 	d = xa_load(&port->tls_rx, meta & RXB_TLS_META_ID);
 	/* The completion was read with acquire: the mailbox is written. */
-	if (d) {
+	if (!d) {
+		rcu_read_unlock();
+		return;
+	}
+	if (!d->async) {
 		/* The stack names a header by its last byte. */
 		seq = le32_to_cpu(READ_ONCE(d->mbox.hdr_seq)) +
 		      TLS_HEADER_SIZE - 1;
-		tls_offload_rx_resync_request(d->sk, cpu_to_be32(seq));
+		if (meta & RXB_TLS_META_RESYNC)
+			tls_offload_rx_resync_request(d->sk, cpu_to_be32(seq));
+		rcu_read_unlock();
+		return;
+	}
+	/* Async: the answer to an earlier query first, then a new request. */
+	if (meta & RXB_TLS_META_PROGRESS)
+		rxb_tls_rx_progress(port, d);
+	if (meta & RXB_TLS_META_RESYNC) {
+		rxb_tls_resync_async_start(d->sk, &d->ra,
+					   cpu_to_be32(le32_to_cpu(READ_ONCE(d->mbox.pkt_seq))),
+					   min_t(u32, le32_to_cpu(READ_ONCE(d->mbox.pkt_len)),
+						 U16_MAX));
+		atomic64_inc(&port->tls_async[RXB_TLS_ASYNC_START]);
+		/* Which header: the NIC answers on the flow's next frame. */
+		rxb_nic_tls_rx_progress(port->nic, d->id);
 	}
 	rcu_read_unlock();
 }

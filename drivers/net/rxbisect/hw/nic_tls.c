@@ -21,7 +21,12 @@
  * and reports the result in the completion's RSS fields
  * (RXB_CQE_F_TLS_META).  A resync request goes to the context's mailbox
  * in host memory; software's confirmation is a posted register write the
- * NIC reads on the flow's next frame.
+ * NIC reads on the flow's next frame.  A context in the async mode (as
+ * mlx5's) names in its request only the frame it found the candidate
+ * header in; the driver then asks where the NIC is (a posted write to the
+ * context's progress register), and the NIC answers on the flow's next
+ * frame, in the mailbox: the candidate it tracks from, or that it tracks
+ * none.
  *
  * TX: the driver posts every frame of an offloaded socket here, in order.
  * The NIC segments it (its TSO), copies each segment out of host memory
@@ -72,6 +77,9 @@ struct rxb_tls_cipher {
  * @c: its crypto units.
  * @mbox: RX: the resync mailbox in host memory.
  * @mbox_gen: requests posted to it.
+ * @async: RX: the async resync (struct rxb_nic_tls_params).
+ * @progress: RX, async: the progress register: set (release) by the
+ *	driver to ask where the NIC is.
  * @confirm_seq: RX: the confirmation register: header sequence number.
  * @confirm_sn: and record sequence number.
  * @confirm: set (release) by the driver once the two above are written.
@@ -86,6 +94,8 @@ struct rxb_tls_ctx {
 	struct rxb_tls_cipher c;
 	struct rxb_tls_rx_mbox *mbox;
 	u32 mbox_gen;
+	bool async;
+	unsigned long progress;
 	u32 confirm_seq;
 	u64 confirm_sn;
 	unsigned long confirm;
@@ -95,7 +105,7 @@ enum {
 	RXB_TLS_Q_TX_RECORDS, RXB_TLS_Q_TX_PACKETS, RXB_TLS_Q_TX_DUMPS,
 	RXB_TLS_Q_TX_DROPS, RXB_TLS_Q_RX_DECRYPTED, RXB_TLS_Q_RX_RECORDS,
 	RXB_TLS_Q_RX_ENCRYPTED, RXB_TLS_Q_RX_RESYNC, RXB_TLS_Q_RX_AUTH_FAIL,
-	RXB_TLS_Q_NUM
+	RXB_TLS_Q_RX_PROGRESS, RXB_TLS_Q_NUM
 };
 
 static_assert(sizeof(struct rxb_nic_tls_qcounters) ==
@@ -339,6 +349,7 @@ int rxb_nic_tls_add(struct rxb_nic *nic, const struct rxb_nic_tls_params *p,
 		goto free;
 	if (p->rx) {
 		ctx->mbox = phys_to_virt(p->mbox);
+		ctx->async = p->async;
 		ctx->key.family = p->family;
 		ctx->key.proto = IPPROTO_TCP;
 		memcpy(ctx->key.src, p->saddr, p->family == 4 ? 4 : 16);
@@ -416,6 +427,26 @@ void rxb_nic_tls_rx_resync(struct rxb_nic *nic, u32 id, u32 hdr_seq,
 	rcu_read_unlock();
 }
 
+/**
+ * rxb_nic_tls_rx_progress() - the progress register of an RX context in
+ *	the async mode: a posted write, which the NIC answers on the flow's
+ *	next frame (RXB_TLS_META_PROGRESS).
+ * @nic: the NIC.
+ * @id: the context.
+ */
+void rxb_nic_tls_rx_progress(struct rxb_nic *nic, u32 id)
+{
+	struct rxb_tls_ctx *ctx;
+
+	rcu_read_lock();
+	ctx = xa_load(&nic->tls->ids, id);
+	if (ctx && ctx->rx && ctx->async) {
+		/* Pairs with xchg() in rxb_nic_tls_rx(). */
+		smp_store_release(&ctx->progress, 1);
+	}
+	rcu_read_unlock();
+}
+
 /* Find the TCP payload of frame @skb: @s, its length in *@len. */
 static bool rxb_tls_parse(const struct sk_buff *skb, struct rxb_nic_l4 *s,
 			  u32 *len)
@@ -473,8 +504,9 @@ void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 	struct rxb_tls_table *t = nic->tls;
 	struct rxb_tls_rx_res res;
 	struct rxb_tls_ctx *ctx;
+	bool prog = false;
 	struct rxb_nic_l4 s;
-	u32 meta, len;
+	u32 meta, len, hdr;
 
 	if (!atomic_read(&t->nrx) || key->proto != IPPROTO_TCP)
 		return;
@@ -499,12 +531,27 @@ void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 	    rxb_tls_rx_confirm(&ctx->rec, READ_ONCE(ctx->confirm_seq),
 			       READ_ONCE(ctx->confirm_sn)))
 		atomic64_inc(&t->confirmed);
+	/* The mailbox is read by the driver after this frame's completion
+	 * (whose release write orders these before it).  A progress query
+	 * is answered with the state before this frame: a request this
+	 * frame makes follows the answer.
+	 */
+	if (READ_ONCE(ctx->progress) && xchg(&ctx->progress, 0)) {
+		prog = true;
+		hdr = 0;
+		WRITE_ONCE(ctx->mbox->prog_state,
+			   cpu_to_le32(rxb_tls_rx_candidate(&ctx->rec, &hdr) ?
+				       RXB_TLS_PROG_TRACKING : 0));
+		WRITE_ONCE(ctx->mbox->prog_seq, cpu_to_le32(hdr));
+	}
 	rxb_tls_rx(&ctx->rec, s.seq, skb->data + s.data, len, &res);
-	if (res.resync) {
-		/* Read by the driver after this frame's completion (whose
-		 * release write orders these before it).
-		 */
+	if (res.resync && ctx->async) {
+		WRITE_ONCE(ctx->mbox->pkt_seq, cpu_to_le32(s.seq));
+		WRITE_ONCE(ctx->mbox->pkt_len, cpu_to_le32(len));
+	} else if (res.resync) {
 		WRITE_ONCE(ctx->mbox->hdr_seq, cpu_to_le32(res.resync_seq));
+	}
+	if (res.resync || prog) {
 		WRITE_ONCE(ctx->mbox->gen, cpu_to_le32(++ctx->mbox_gen));
 		atomic64_add(sizeof(*ctx->mbox), &nic->pcie[q].to_host_meta);
 	}
@@ -512,15 +559,18 @@ void rxb_nic_tls_rx(struct rxb_nic *nic, struct sk_buff *skb,
 	rxb_tls_count(t, q, RXB_TLS_Q_RX_RECORDS, res.records);
 	rxb_tls_count(t, q, RXB_TLS_Q_RX_AUTH_FAIL, res.auth_fail);
 	rxb_tls_count(t, q, RXB_TLS_Q_RX_RESYNC, res.resync);
+	rxb_tls_count(t, q, RXB_TLS_Q_RX_PROGRESS, prog);
 	rxb_tls_count(t, q, res.decrypted ? RXB_TLS_Q_RX_DECRYPTED :
 			    RXB_TLS_Q_RX_ENCRYPTED, 1);
-	if (!res.decrypted && !res.resync)
+	if (!res.decrypted && !res.resync && !prog)
 		return;
 	meta = ctx->id;
 	if (res.decrypted)
 		meta |= RXB_TLS_META_DECRYPTED;
 	if (res.resync)
 		meta |= RXB_TLS_META_RESYNC;
+	if (prog)
+		meta |= RXB_TLS_META_PROGRESS;
 	f->hash = meta;
 	f->hash_flags = RXB_CQE_F_TLS_META;
 	return;

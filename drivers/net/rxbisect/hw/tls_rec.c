@@ -558,3 +558,19 @@ bool rxb_tls_rx_confirm(struct rxb_tls_rec *r, u32 hdr_seq, u64 rec_seq)
 	r->cand_sn = rec_seq;
 	return true;
 }
+
+/**
+ * rxb_tls_rx_candidate() - the header an RX engine waits for software to
+ *	confirm, if any (the async resync's progress query).
+ * @r: the engine.
+ * @hdr_seq: set to the candidate header's TCP sequence number.
+ *
+ * Return: true when the engine tracks from a candidate not yet confirmed.
+ */
+bool rxb_tls_rx_candidate(const struct rxb_tls_rec *r, u32 *hdr_seq)
+{
+	if (r->mode != RXB_TLS_TRACK || r->confirmed)
+		return false;
+	*hdr_seq = r->cand_seq;
+	return true;
+}

@@ -57,7 +57,13 @@
 #             thread (engine=cpuN) and a 64-frame Tx ring (mq), offloaded
 #             frames go through the transmit doorbell like plain ones:
 #             each sender's engine thread took them (tx<q>_engine), its
-#             TLS engine encrypted them, byte-exact both ways.
+#             TLS engine encrypted them, byte-exact both ways;
+#             tls_resync=async (mlx5's async resync) under netem loss 3 %:
+#             requests started (tls_resync_async_start), the NIC answered
+#             the driver's progress queries (rx<q>_tls_resync_progress),
+#             requests ended (tls_resync_async_end), resyncs confirmed
+#             (tls_resync_confirmed, TlsRxDeviceResync), byte-exact, no
+#             TlsDecryptError.
 #
 # Byte counts are small (384 KiB to 1 MiB a run) for the TCG VM; sizes and
 # payloads come from the seed (RXB_TLS_SEED), so a run repeats exactly, up
@@ -98,7 +104,7 @@ tls_cleanup() {
 }
 trap tls_cleanup EXIT
 
-ktap_set_plan 30
+ktap_set_plan 31
 
 rxb_load || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -673,6 +679,7 @@ OFFLOAD_CASES=(
 	"openssl s_server -sendfile and s_client (Options = KTLS) over the offload: byte-exact, on the device path"
 	"tls_contexts=2: the third socket stays in software, all byte-exact"
 	"engine=cpuN, 64-frame Tx ring: offloaded frames sent by the NIC's engine thread (tx<q>_engine), byte-exact"
+	"tls_resync=async, netem loss 3%: async resync requests started, answered, ended and confirmed, byte-exact"
 )
 owhy=
 out=$(rxb_in rxb0 ethtool -K rxb0 tls-hw-tx-offload on 2>&1)
@@ -917,5 +924,48 @@ engine_case() {
 	[ "$ok" = 1 ]
 }
 ktap_test_result "${OFFLOAD_CASES[13]}" engine_case
+
+# 32: the async resync (tls_resync=async, as mlx5): under loss the NIC's
+# requests name a frame (the stack logs the headers it parses there), the
+# driver asks the NIC which header, and the NIC's answer ends the request;
+# the stack then confirms, and the NIC decrypts again.  One run, 1 MiB
+# each way, TLS 1.2 (tls_device offloads no other).
+async_case() {
+	local ok=1 n
+	local -A sum=()
+	rxb_load tls_resync=async && rxb_setup_netns && offload_set on ||
+		{ ktap_print_msg "cannot reload with tls_resync=async"; return 1; }
+	netem_set loss 3% || { ktap_print_msg "tc qdisc add ... netem loss 3% failed"; return 1; }
+	NETEM=1
+	pair_run async 1.2 256 1 --dir both --bytes 1048576 || ok=0
+	netem_set
+	NETEM=0
+	for n in tls_resync_async_start tls_resync_async_end tls_resync_async_skip \
+		 tls_resync_confirmed; do
+		sum[$n]=$(($(nic_d rxb0 $n) + $(nic_d rxb1 $n)))
+	done
+	for n in tls_resync_req tls_resync_progress tls_decrypted tls_encrypted; do
+		sum[$n]=$(($(nic_qd rxb0 rx $n) + $(nic_qd rxb1 rx $n)))
+	done
+	sum[resync]=$(($(tls_d "$NS0" TlsRxDeviceResync) + $(tls_d "$NS1" TlsRxDeviceResync)))
+	sum[derr]=$(($(tls_d "$NS0" TlsDecryptError) + $(tls_d "$NS1" TlsDecryptError)))
+	ktap_print_msg "async: NIC requests ${sum[tls_resync_req]}, progress answers" \
+		"${sum[tls_resync_progress]}; driver: started ${sum[tls_resync_async_start]}," \
+		"ended ${sum[tls_resync_async_end]}, cancelled ${sum[tls_resync_async_skip]};" \
+		"confirmed ${sum[tls_resync_confirmed]} (TlsRxDeviceResync +${sum[resync]});" \
+		"packets decrypted ${sum[tls_decrypted]}, up encrypted ${sum[tls_encrypted]}," \
+		"TlsDecryptError +${sum[derr]}"
+	[ "${sum[tls_resync_async_start]}" -gt 0 ] &&
+		[ "${sum[tls_resync_progress]}" -gt 0 ] && [ "${sum[tls_resync_async_end]}" -gt 0 ] &&
+		[ "${sum[tls_resync_confirmed]}" -gt 0 ] && [ "${sum[resync]}" -gt 0 ] &&
+		[ "${sum[tls_encrypted]}" -gt 0 ] && [ "${sum[derr]}" = 0 ] || ok=0
+	[ "$ok" = 1 ]
+}
+if ! modinfo -F parm "${RXB_KO:-rxbisect}" 2>/dev/null | grep -q '^tls_resync:'; then
+	ktap_test_fail "${OFFLOAD_CASES[14]}"
+	ktap_print_msg "the module has no tls_resync parameter"
+else
+	ktap_test_result "${OFFLOAD_CASES[14]}" async_case
+fi
 
 ktap_finished
