@@ -88,7 +88,7 @@ static int rxb_check_engines(const struct rxb_cfg *cfg, u32 val,
 			     const char *str, const char **msg)
 {
 	if (!rxb_engine_cpus_ok(cfg->mp.engine, val)) {
-		*msg = "engines: the CPUs of the pipelines (the engine CPU and those after it) are not all online";
+		*msg = "engines: the pipelines' CPUs, from the engine CPU on, are not all online";
 		return -EINVAL;
 	}
 	return 0;
