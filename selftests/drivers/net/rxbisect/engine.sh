@@ -241,8 +241,10 @@ ktap_test_result "invalid engine values refused, value kept" \
 # rxb1's two queues (queue q: pipeline q mod 2): UDP flows that RSS steers
 # to queue 0 and to queue 1 all arrive, each queue's frames counted by its
 # own pipeline (engine<i>_frames, exactly: nothing else reaches rxb1);
-# models and pipelines switched under a TCP stream; values whose CPUs are
-# not all online, or out of range, refused with a message.
+# models and pipelines switched under a TCP stream, with debug_ctx on: no
+# NIC work outside the NIC's context (nic_ctx_violations stays 0; the
+# steering at the port is the NIC's too); values whose CPUs are not all
+# online, or out of range, refused with a message.
 
 # pipes: "name:cpu" of every pipeline thread of rxb1
 pipes() {
@@ -280,6 +282,8 @@ if [ "$last" -ge 1 ]; then
 		[ "$t" = "$(printf 'rxb-nic/rxb1:0\nrxb-nic1/rxb1:1')" ]
 	ktap_test_result "engines=2: every queue's frames arrive, each queue's on its own pipeline (engine<i>_frames)" \
 		pipes_case
+	echo 1 > $P/debug_ctx
+	v0=$(rxb_stat rxb1 nic_ctx_violations)
 	rxb_iperf_start "$RXB_TMP/pipes.json" 10 || rxb_bail "iperf3 did not start"
 	rxb_sleep 1
 	ok=1
@@ -291,8 +295,12 @@ if [ "$last" -ge 1 ]; then
 	done
 	wait "$RXB_IPERF_PID"
 	rc=$?
-	ktap_test_result "engines=2: models and pipelines switched under a TCP stream, which survives" \
-		eval '[ $ok = 1 ] && rxb_iperf_check "$RXB_TMP/pipes.json" $rc "TCP across model and pipeline switches"'
+	v1=$(rxb_stat rxb1 nic_ctx_violations)
+	echo 0 > $P/debug_ctx
+	ktap_print_msg "nic_ctx_violations: ${v0:-missing} before, ${v1:-missing} after"
+	ktap_test_result "engines=2: models and pipelines switched under a TCP stream, which survives; no NIC work outside its context" \
+		eval '[ $ok = 1 ] && [ "${v0:-x}" = 0 ] && [ "${v1:-x}" = 0 ] &&
+		      rxb_iperf_check "$RXB_TMP/pipes.json" $rc "TCP across model and pipeline switches"'
 	bad=0
 	for v in 0 17 x -1; do
 		rxb_dl_set engines "$v" 2>/dev/null && { ktap_print_msg "engines '$v' accepted"; bad=1; }
