@@ -648,7 +648,7 @@ vm_cost="kdrv_tests.sh 216 host_bench.sh 300 nf.sh 147 xdp_clients.sh 144
 xdp.sh 127 kfwd_tests.sh 125 jumbo.sh 122 tls.sh 115 updown_switch.sh 97
 tls.sh:kdep 95 hwtstamp.sh 79 hwtstamp.sh:kdep 60 faults.sh 78
 jumbo_redirect.sh 69 af_xdp.sh 63 fuzz.sh 53 nicmem.sh 52 napi_modes.sh 51
-engine.sh 49 ntuple.sh 46 reconfig_fault.sh 46 badinput.sh 45 devlink.sh 45
+engine.sh 75 ntuple.sh 46 reconfig_fault.sh 46 badinput.sh 45 devlink.sh 45
 conventions.sh 37 ceio.sh 36 rxbisect_model.sh 33 shring_reconfig.sh 33
 lower.sh 31 rxbisect_props.sh 31 soak.sh 30 corec.sh 28 coalesce.sh 26
 nic_ctx.sh 26 ethtool_live.sh 23 flow_table.sh 23 load_unload.sh 23

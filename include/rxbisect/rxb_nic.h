@@ -38,7 +38,8 @@ struct rxb_hw_model_ops;
 #define RXB_NIC_BH_BATCH	64	/* frames per bottom-half-off section */
 #define RXB_COAL_MAX_USECS	10000	/* 10 ms */
 #define RXB_COAL_MAX_FRAMES	4096
-#define RXB_ENGINE_FIFO		4096	/* ingress frames the engine may hold */
+#define RXB_ENGINE_FIFO		4096	/* ingress frames a pipeline may hold */
+#define RXB_MAX_ENGINES		16	/* engine pipelines (the engines param) */
 #define RXB_FAULT_SCALE		1000	/* fault rates are per mille */
 #define RXB_FLOW_TABLE_MIN	16	/* flow table entries */
 #define RXB_FLOW_TABLE_MAX	1048576
@@ -115,7 +116,7 @@ struct rxb_nic_hds_counters {
  *	for a queue disabled (rxb_nic_queue_enable()).
  * @fifo_drops: frames a full ingress FIFO dropped (engine thread's, or
  *	the inline engine's while stalled).
- * @engine_frames: frames the engine threads processed.
+ * @engine_frames: frames the engine threads processed (every pipeline).
  * @stall_frames: frames that arrived while the engine was stalled.
  * @dma_faults: DMA writes that failed (fault injection).
  * @dma_bytes: bytes the DMA engine wrote.
@@ -124,7 +125,8 @@ struct rxb_nic_hds_counters {
  * @ws_window: writes the tracker's window spans; 0 with no context.
  * @ws_bytes: bytes the NIC wrote of the buffers in @ws (struct rxb_wss).
  * @ws_bytes_peak: the largest @ws_bytes seen by the enabled context.
- * @engine_cpu: CPU of the engine thread, -1 when inline.
+ * @engine_cpu: CPU of the engine thread (its first pipeline's), -1 when
+ *	inline.
  * @max_bh_batch: most frames processed in one section with bottom halves
  *	disabled.
  * @ntuple_drops: frames an ntuple drop rule (action -1) discarded.
@@ -164,6 +166,20 @@ struct rxb_nic_counters {
 	struct rxb_nicmem_counters nicmem;
 	struct rxb_nic_hds_counters hds;
 	u64 tx_hwtstamps;
+};
+
+/**
+ * struct rxb_nic_pipe_counters - the counters of one of the engine's
+ *	pipelines (ethtool -S engine<i>_*).
+ * @frames: frames it processed.
+ * @fifo_drops: frames its full ingress FIFO dropped.
+ * @cpu: the CPU its thread is bound to, -1 when the engine has no such
+ *	pipeline now (inline, or fewer pipelines).
+ */
+struct rxb_nic_pipe_counters {
+	u64 frames;
+	u64 fifo_drops;
+	int cpu;
 };
 
 /**
@@ -469,11 +485,13 @@ void rxb_nic_tx_tstamp(struct rxb_nic *nic, u32 tag);
 /* nic_engine.c: where the NIC runs; the transmit doorbell */
 void rxb_nic_stall(struct rxb_nic *nic, bool stall);
 bool rxb_nic_stalled(struct rxb_nic *nic);
-int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
+int rxb_nic_engine_start(struct rxb_nic *nic, int cpu, unsigned int n,
 			 struct rxb_engine **old);
 void rxb_nic_engine_stop(struct rxb_nic *nic, struct rxb_engine *eng);
 void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old);
-bool rxb_nic_engine_running(struct rxb_nic *nic);
+unsigned int rxb_nic_engine_running(struct rxb_nic *nic);
+void rxb_nic_read_pipe(struct rxb_nic *nic, unsigned int i,
+		       struct rxb_nic_pipe_counters *c);
 bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
 		     bool tls, u32 bytes, u32 ts_tag);
 u32 rxb_nic_tx_pending(struct rxb_nic *nic, unsigned int q);

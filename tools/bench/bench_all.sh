@@ -263,7 +263,7 @@ main() {
 	{
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "kernel: $(uname -r); CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
-		echo "layout: queues on CPUs $HL_QUEUE_CPUS, engine $HL_ENGINE, pktgen on CPU $BENCH_GEN_CPU (OUT/layout.txt, OUT/machine.txt)"
+		echo "layout: queues on CPUs $HL_QUEUE_CPUS, engine ${HL_ENGINE_PARAMS:-inline}, pktgen on CPU $BENCH_GEN_CPU (OUT/layout.txt, OUT/machine.txt)"
 		echo "vm: ${RXB_VM:-0}; bench: $BENCH; reps $REPS (interleaved); secs $SECS queues $QUEUES ring $RING udp_rate $UDP_RATE mps $MPS"
 		echo "sweep: secs $SWEEP_SECS queues $SWEEP_QUEUES ring $SWEEP_RING pps $SWEEP_PPS share $SWEEP_SHARE work_base $WORK_BASE mults $WORK_MULTS shares $SHARES share_mult $SHARE_MULT"
 		echo "models: $models; cells: $CELLS"

@@ -144,9 +144,9 @@ cleanup
 # bench_models reads the list of models from the same module, the one
 # bench_host_init found (RXB_MODPROBE, RXB_KO)
 if [ "$RXB_MODPROBE" = 1 ]; then load=(modprobe rxbisect); else modprobe -q tls; load=(insmod "$RXB_KO"); fi
-# the layout's NIC engine core (engine=cpuN), if it has one
-eng=$(bench_engine_param)
-[ -n "$eng" ] && load+=("$eng")
+# the layout's NIC engine cores (engine=cpuN [engines=K]), if it has them
+read -ra eng <<<"$(bench_engine_param)"
+load+=("${eng[@]}")
 # one clear error when the module does not load at all
 "${load[@]}" queues="$QUEUES" ax_ring_size=$((1024 / QUEUES)) ||
 	{ echo "cannot load rxbisect" >&2; exit 1; }

@@ -168,7 +168,9 @@ bench_pin_queues() {
 	done
 }
 
-# bench_engine_param: the engine=... parameter of the layout ("" inline).
+# bench_engine_param: the engine=... parameters of the layout: engine=cpuN,
+# and engines=K when it lays out K > 1 pipelines on CPUs N..N+K-1 ("" inline).
 bench_engine_param() {
-	[ "${HL_ENGINE:-inline}" = inline ] || echo "engine=$HL_ENGINE"
+	[ "${HL_ENGINE:-inline}" = inline ] && return 0
+	echo "${HL_ENGINE_PARAMS:-engine=$HL_ENGINE}"
 }

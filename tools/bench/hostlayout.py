@@ -12,10 +12,13 @@ node with the most online CPUs,
 
   housekeeping  its first CPU, left to the shell, perf and the kernel's
                 housekeeping, when the node has 8 CPUs or more;
-  engine        one CPU for the emulated NIC's engine thread (the module's
-                engine=cpuN: one engine CPU for all its ports), when the
-                node has 3 CPUs or more; else inline (in the sender's
-                context);
+  engine        the emulated NIC's engine when the node has 3 CPUs or more
+                (else inline, in the sender's context): one pipeline per 8
+                CPUs of the node, at least 1, at most --max-engines (the
+                module's 16), on consecutive CPUs (the module's engine=cpuN
+                engines=K runs them on CPUs N..N+K-1, the same CPUs for all
+                its ports; queue q goes to pipeline q mod K, as a NIC's
+                steering feeds its packet-processing pipelines);
   generators    pktgen threads (kpktgend_N runs on CPU N): one per 8 CPUs
                 of the node, at least 1, at most 4;
   queues        the rest, one receive queue per CPU (its interrupt and
@@ -38,7 +41,9 @@ The shell format's variables: HL_CPUS (online), HL_NODES, HL_NODE,
 HL_NODE_CPUS, HL_LLC_BYTES, HL_LLC_WAYS, HL_LLC_SLICES, HL_DDIO_KB (two
 ways of the LLC: Intel DDIO's default), HL_HOUSEKEEPING, HL_ENGINE
 (cpuN or inline), HL_ENGINE_CPUS, HL_GEN_CPUS, HL_QUEUES, HL_QUEUE_CPUS,
-HL_RINGS (ring sizes, one per factor), HL_BUDGETS (their bytes),
+HL_ENGINES (pipelines, 0 inline), HL_ENGINE_PARAMS (the module
+parameters that place them: "engine=cpuN", with " engines=K" when K > 1;
+empty inline), HL_RINGS (ring sizes, one per factor), HL_BUDGETS (their bytes),
 HL_FACTORS, HL_SCALED (0/1), HL_NOTE, HL_TEXT (the text format).
 """
 
@@ -146,7 +151,16 @@ class Machine:
                 self.llc_inst[key] = (best[1], best[2])
 
 
-def layout(m, factors, buf_bytes, max_queues, min_ring, max_ring):
+def consecutive(cpus, k):
+    """The first k consecutive CPU numbers of the sorted list cpus, or []."""
+    for i in range(len(cpus) - k + 1):
+        if cpus[i + k - 1] - cpus[i] == k - 1:
+            return cpus[i:i + k]
+    return []
+
+
+def layout(m, factors, buf_bytes, max_queues, min_ring, max_ring,
+           max_engines=16):
     node = max(m.nodes, key=lambda n: (len(m.nodes[n]), -n))
     cpus = m.nodes[node]
     n = len(cpus)
@@ -157,7 +171,13 @@ def layout(m, factors, buf_bytes, max_queues, min_ring, max_ring):
         rest = list(cpus)
         if n >= 8:
             hk = [rest.pop(0)]
-        eng = [rest.pop(0)]
+        ne = max(1, min(max_engines, n // 8))
+        eng = consecutive(rest, ne)
+        if not eng:
+            notes.append("no %d consecutive CPUs for the engine: one pipeline"
+                         % ne)
+            eng = rest[:1]
+        rest = [c for c in rest if c not in eng]
         ng = max(1, min(4, n // 8))
         gens = rest[-ng:]
         rest = rest[:-ng]
@@ -207,7 +227,10 @@ def layout(m, factors, buf_bytes, max_queues, min_ring, max_ring):
         "llc_slices": len(inst),
         "ddio_kb": (llc * 2 // ways // 1024) if ways else llc // 1024 // 4,
         "housekeeping": hk, "engine": ("cpu%d" % eng[0]) if eng else "inline",
-        "engine_cpus": eng, "gen_cpus": gens, "queues": nq,
+        "engine_cpus": eng, "engines": len(eng),
+        "engine_params": ("engine=cpu%d" % eng[0] +
+                          (" engines=%d" % len(eng) if len(eng) > 1 else "")
+                          if eng else ""), "gen_cpus": gens, "queues": nq,
         "queue_cpus": queues, "factors": factors, "rings": rings,
         "budgets": budgets, "buf_bytes": buf_bytes, "scaled": scaled,
         "note": "; ".join(notes),
@@ -226,7 +249,11 @@ def text(lo):
         "  LLC %s, %d ways, %d slice(s); DDIO share (2 ways) %d KiB"
         % (mib(lo["llc_bytes"]), lo["llc_ways"], lo["llc_slices"], lo["ddio_kb"]),
         "  housekeeping CPU: %s" % (fmt_list(lo["housekeeping"]) or "none"),
-        "  NIC engine: %s" % lo["engine"],
+        "  NIC engine: %s" % (lo["engine"] if lo["engines"] < 2 else
+                              "%s, %d pipelines on CPUs %s (%s)" % (
+                                  lo["engine"], lo["engines"],
+                                  fmt_list(lo["engine_cpus"]),
+                                  lo["engine_params"])),
         "  pktgen CPUs: %s" % fmt_list(lo["gen_cpus"]),
         "  %d queues on CPUs %s" % (lo["queues"], fmt_list(lo["queue_cpus"])),
         "  buffer budgets (%d B buffers): %s" % (lo["buf_bytes"], ", ".join(
@@ -248,6 +275,7 @@ def shell(lo):
         ("LLC_WAYS", lo["llc_ways"]), ("LLC_SLICES", lo["llc_slices"]),
         ("DDIO_KB", lo["ddio_kb"]), ("HOUSEKEEPING", sp(lo["housekeeping"])),
         ("ENGINE", lo["engine"]), ("ENGINE_CPUS", sp(lo["engine_cpus"])),
+        ("ENGINES", lo["engines"]), ("ENGINE_PARAMS", lo["engine_params"]),
         ("GEN_CPUS", sp(lo["gen_cpus"])), ("QUEUES", lo["queues"]),
         ("QUEUE_CPUS", sp(lo["queue_cpus"])), ("FACTORS", sp(lo["factors"])),
         ("RINGS", sp(lo["rings"])), ("BUDGETS", sp(lo["budgets"])),
@@ -264,6 +292,8 @@ def main(argv=None):
                     help="buffer budgets, multiples of the LLC")
     ap.add_argument("--buf-bytes", type=int, default=4096)
     ap.add_argument("--max-queues", type=int, default=32)
+    ap.add_argument("--max-engines", type=int, default=16,
+                    help="engine pipelines at most (the module's engines)")
     ap.add_argument("--min-ring", type=int, default=64)
     ap.add_argument("--max-ring", type=int, default=8192)
     a = ap.parse_args(argv)
@@ -274,7 +304,8 @@ def main(argv=None):
         print("hostlayout: cannot read %s: %s" % (a.sysfs, e), file=sys.stderr)
         return 1
     lo = layout(m, [int(f) if f == int(f) else f for f in factors],
-                a.buf_bytes, a.max_queues, a.min_ring, a.max_ring)
+                a.buf_bytes, a.max_queues, a.min_ring, a.max_ring,
+                max(1, a.max_engines))
     if a.format == "json":
         print(json.dumps(lo, indent=1))
     elif a.format == "shell":

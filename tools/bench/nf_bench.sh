@@ -230,7 +230,7 @@ main() {
 				q=${m#*:}
 				[ "${m%%:*}" = corec ] && extra=(corec_consumers="$q")
 			fi
-			# shellcheck disable=SC2046 # engine=cpuN or nothing
+			# shellcheck disable=SC2046 # engine=cpuN [engines=K] or nothing
 			if ! rxb_load queues="$q" rx_ring_size="$RING" ring_model="${m%%:*}" \
 				"${extra[@]}" $(bench_engine_param) || ! pair rxb0 rxb1; then
 				progress "$m: does not load, skipped"

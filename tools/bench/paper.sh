@@ -113,9 +113,9 @@ load() {
 	[ -n "${4:-}" ] && p+=(ax_ring_size="$4")
 	[ $# -gt 4 ] && p+=("${@:5}")
 	[ "$2" = shring ] && p+=(share_factor="$QUEUES")
-	local e
-	e=$(bench_engine_param)
-	[ -n "$e" ] && p+=("$e")
+	local -a e
+	read -ra e <<<"$(bench_engine_param)"
+	p+=("${e[@]}")
 	rxb_kill_bg
 	for ns in $NS0 $NS1; do ip netns del "$ns" 2>/dev/null; done
 	rxb_load "${p[@]}" 2>>"$OUT/errors.txt" || return 1

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of hostlayout.py on fake sysfs trees: 2, 16 and 64 CPUs,
-LLCs of 4, 22 and 260 MiB, one and two NUMA nodes, AMD-like LLC slices.
+LLCs of 4, 22 and 260 MiB, one and two NUMA nodes, AMD-like LLC slices,
+the engine's pipelines (one per 8 CPUs, on consecutive CPUs).
 Run: python3 tools/bench/test_hostlayout.py (static stage of make test)."""
 
 import os
@@ -86,6 +87,8 @@ class Layout(unittest.TestCase):
         self.assertEqual(lo["llc_bytes"], 4 * MiB)
         self.assertEqual(lo["scaled"], 1)
         self.assertEqual(lo["engine"], "inline")
+        self.assertEqual(lo["engines"], 0)
+        self.assertEqual(lo["engine_params"], "")
         self.assertEqual(lo["queue_cpus"], [0, 1])
         self.assertEqual(lo["gen_cpus"], [1])
         self.assertIn("scaled down", lo["note"])
@@ -101,12 +104,16 @@ class Layout(unittest.TestCase):
         self.assertEqual(lo["llc_ways"], 11)
         self.assertEqual(lo["scaled"], 0)
         self.assertEqual(lo["housekeeping"], [0])
+        # two engine pipelines (one per 8 CPUs), consecutive
         self.assertEqual(lo["engine"], "cpu1")
+        self.assertEqual(lo["engine_cpus"], [1, 2])
+        self.assertEqual(lo["engines"], 2)
+        self.assertEqual(lo["engine_params"], "engine=cpu1 engines=2")
         self.assertEqual(lo["gen_cpus"], [14, 15])
-        self.assertEqual(lo["queue_cpus"], list(range(2, 14)))
-        self.assertEqual(lo["queues"], 12)
-        # 22 MiB / (12 x 4 KiB) = 469 entries at 1x
-        self.assertEqual(lo["rings"], [64, 128, 256, 512, 1024, 2048])
+        self.assertEqual(lo["queue_cpus"], list(range(3, 14)))
+        self.assertEqual(lo["queues"], 11)
+        # 22 MiB / (11 x 4 KiB) = 512 entries at 1x
+        self.assertEqual(lo["rings"], [128, 256, 512, 1024, 2048, 4096])
         self.check_budgets(lo)
         self.assertEqual(lo["note"], "")
 
@@ -115,10 +122,13 @@ class Layout(unittest.TestCase):
         self.check_roles(lo)
         self.assertEqual(lo["llc_bytes"], 260 * MiB)
         self.assertEqual(lo["gen_cpus"], [60, 61, 62, 63])
+        # 8 engine pipelines on CPUs 1-8
+        self.assertEqual(lo["engine_cpus"], list(range(1, 9)))
+        self.assertEqual(lo["engine_params"], "engine=cpu1 engines=8")
         # the module's 32 queues at most; the rest idle, and said so
         self.assertEqual(lo["queues"], 32)
-        self.assertEqual(lo["queue_cpus"], list(range(2, 34)))
-        self.assertIn("26 CPUs left idle", lo["note"])
+        self.assertEqual(lo["queue_cpus"], list(range(9, 41)))
+        self.assertIn("19 CPUs left idle", lo["note"])
         # 8x is beyond 32 x 8192 x 4 KiB = 1 GiB: dropped, and said so
         self.assertEqual(lo["factors"], [0.25, 0.5, 1, 2, 4])
         self.assertEqual(lo["rings"], [512, 1024, 2048, 4096, 8192])
@@ -134,7 +144,8 @@ class Layout(unittest.TestCase):
         self.assertEqual(lo["node_cpus"], list(range(32)))
         self.assertEqual(lo["llc_bytes"], 130 * MiB)
         self.assertEqual(lo["gen_cpus"], [28, 29, 30, 31])
-        self.assertEqual(lo["queue_cpus"], list(range(2, 28)))
+        self.assertEqual(lo["engine_cpus"], [1, 2, 3, 4])
+        self.assertEqual(lo["queue_cpus"], list(range(5, 28)))
         self.assertIn("NUMA node 0 of 2", lo["note"])
         self.check_budgets(lo)
 
@@ -149,8 +160,32 @@ class Layout(unittest.TestCase):
         self.check_roles(lo)
         self.assertEqual(lo["nodes"], 1)
         self.assertEqual(lo["engine"], "cpu0")
+        self.assertEqual(lo["engine_params"], "engine=cpu0")
         self.assertEqual(lo["queue_cpus"], [1])
         self.assertEqual(lo["gen_cpus"], [2])
+
+    def test_engines_consecutive_and_capped(self):
+        # the node's CPUs 0-7 and 16-23 (SMT siblings numbered apart):
+        # the engine's 2 pipelines on consecutive CPUs, none straddling
+        with tempfile.TemporaryDirectory() as root:
+            fake_sysfs(root, ncpu=24, llc_kb=16384, ways=16, nodedir=False)
+            write(os.path.join(root, "devices/system/cpu/online"), "0-7,16-23")
+            lo = hl.layout(hl.Machine(root), FACTORS, 4096, 32, 64, 8192)
+            self.check_roles(lo)
+            self.assertEqual(lo["engine_cpus"], [1, 2])
+            # at most --max-engines
+            lo = hl.layout(hl.Machine(root), FACTORS, 4096, 32, 64, 8192, 1)
+            self.assertEqual(lo["engine_cpus"], [1])
+            self.assertEqual(lo["engine_params"], "engine=cpu1")
+        # 72 CPUs in runs of 3: no 9 consecutive ones, one pipeline, said so
+        m = hl.Machine.__new__(hl.Machine)
+        m.cpus = [c for c in range(96) if c % 4 != 3]
+        m.nodes = {0: m.cpus}
+        m.llc_of, m.llc_inst = {}, {}
+        lo = hl.layout(m, FACTORS, 4096, 32, 64, 8192)
+        self.check_roles(lo)
+        self.assertEqual(lo["engine_cpus"], [1])
+        self.assertIn("no 9 consecutive CPUs for the engine", lo["note"])
 
     def test_lists_and_sizes(self):
         self.assertEqual(hl.parse_list("0-3,8,10-11\n"), [0, 1, 2, 3, 8, 10, 11])
@@ -171,12 +206,15 @@ class Cli(unittest.TestCase):
             r = self.run_cli(root, "--format", "shell")
             self.assertEqual(r.returncode, 0, r.stderr)
             got = subprocess.run(["bash", "-c", r.stdout +
-                                  '\necho "$HL_ENGINE|$HL_QUEUES|$HL_GEN_CPUS|$HL_RINGS"'],
+                                  '\necho "$HL_ENGINE|$HL_ENGINES|$HL_ENGINE_PARAMS|'
+                                  '$HL_QUEUES|$HL_GEN_CPUS|$HL_RINGS"'],
                                  capture_output=True, text=True).stdout.strip()
-            self.assertEqual(got, "cpu1|12|14 15|64 128 256 512 1024 2048")
+            self.assertEqual(got, "cpu1|2|engine=cpu1 engines=2|11|14 15|"
+                             "128 256 512 1024 2048 4096")
             r = self.run_cli(root)
-            self.assertIn("12 queues on CPUs 2-13", r.stdout)
-            self.assertIn("NIC engine: cpu1", r.stdout)
+            self.assertIn("11 queues on CPUs 3-13", r.stdout)
+            self.assertIn("NIC engine: cpu1, 2 pipelines on CPUs 1-2 "
+                          "(engine=cpu1 engines=2)", r.stdout)
 
     def test_bad_root(self):
         with tempfile.TemporaryDirectory() as root:

@@ -460,6 +460,8 @@ def make_params(models, ncpu):
         "corec_irq_policy": enum(["rr", "all"], ["some"]),
         "engine": enum(["inline"] + ["cpu%d" % i for i in range(ncpu)],
                        ["cpu32", "cpu-1", "gpu0", "cpu"]),
+        # pipelines on CPUs N.. of engine=cpuN: past the last CPU refused
+        "engines": urange(1, 16, lambda r: str(r.choice([1, 1, 2, ncpu]))),
         "dsh_period_us": urange(100, 10000000),
         "dsh_window": urange(8, 64),
         "dsh_tput_mbps": urange(1, 1000000),

@@ -190,6 +190,15 @@ static const char rxb_txq_names[][ETH_GSTRING_LEN] = {
 
 #define RXB_TXQ_STATS	ARRAY_SIZE(rxb_txq_names)
 
+/* Per pipeline of a dedicated engine (the engines parameter): frames it
+ * processed, frames its full ingress FIFO dropped, its CPU.
+ */
+static const char rxb_pipe_names[][ETH_GSTRING_LEN] = {
+	"frames", "fifo_drops", "cpu",
+};
+
+#define RXB_PIPE_STATS	ARRAY_SIZE(rxb_pipe_names)
+
 static void rxb_get_drvinfo(struct net_device *dev,
 			    struct ethtool_drvinfo *info)
 {
@@ -899,6 +908,7 @@ static int rxb_get_sset_count(struct net_device *dev, int sset)
 		return -EOPNOTSUPP;
 	return RXB_DEV_STATS +
 	       port->cfg.nqueues * (RXB_RXQ_STATS + RXB_TXQ_STATS) +
+	       rxb_cfg_pipes(&port->cfg) * RXB_PIPE_STATS +
 	       rxb_xstats_count(port) + page_pool_ethtool_stats_get_count();
 }
 
@@ -940,6 +950,10 @@ static void rxb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	for (q = 0; q < port->cfg.nqueues; q++)
 		for (i = 0; i < RXB_TXQ_STATS; i++)
 			ethtool_sprintf(&data, "tx%u_%s", q, rxb_txq_names[i]);
+	for (q = 0; q < rxb_cfg_pipes(&port->cfg); q++)
+		for (i = 0; i < RXB_PIPE_STATS; i++)
+			ethtool_sprintf(&data, "engine%u_%s", q,
+					rxb_pipe_names[i]);
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;
 
@@ -956,6 +970,7 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 	struct rxb_port *port = netdev_priv(dev);
 	u64 *tot = data, *p = data + RXB_DEV_STATS;
 	struct rxb_nic_tls_qcounters tc;
+	struct rxb_nic_pipe_counters pc;
 	struct rxb_nic_tls_counters tls;
 	struct rxb_nic_counters nc;
 	struct rxb_txq_counts tx;
@@ -1100,6 +1115,12 @@ static void rxb_get_ethtool_stats(struct net_device *dev,
 		*p++ = tc.tx_packets;
 		*p++ = tc.tx_dumps;
 		*p++ = tc.tx_drops;
+	}
+	for (q = 0; q < rxb_cfg_pipes(&port->cfg); q++) {
+		rxb_nic_read_pipe(port->nic, q, &pc);
+		*p++ = pc.frames;
+		*p++ = pc.fifo_drops;
+		*p++ = (u64)(s64)pc.cpu;
 	}
 	if (rxb_xstats_count(port)) {
 		struct rxb_model *m = rtnl_dereference(port->rx)->model;

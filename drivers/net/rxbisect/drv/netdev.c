@@ -572,7 +572,8 @@ static int rxb_open(struct net_device *dev)
 		return PTR_ERR(rx);
 	rxb_rx_start(port, rx);
 	if (port->cfg.mp.engine &&
-	    rxb_nic_engine_start(port->nic, port->cfg.mp.engine - 1, &old))
+	    rxb_nic_engine_start(port->nic, port->cfg.mp.engine - 1,
+				 rxb_cfg_pipes(&port->cfg), &old))
 		netdev_warn(dev, "cannot start the NIC engine thread: inline\n");
 	netif_tx_start_all_queues(dev);
 	rxb_carrier_update(dev);
@@ -619,6 +620,10 @@ static int rxb_reconf_check(struct rxb_port *port, const struct rxb_cfg *cfg,
 	if (cfg->mp.engine && !cpu_online(cfg->mp.engine - 1))
 		return rxb_reconf_refuse(port->dev, -EINVAL,
 					 "the engine CPU is not online", extack);
+	if (!rxb_engine_cpus_ok(cfg->mp.engine, cfg->mp.engines))
+		return rxb_reconf_refuse(port->dev, -EINVAL,
+					 "the CPUs of the engine's pipelines are not all online",
+					 extack);
 	/* The split keeps a frame's headers in a linear host buffer and
 	 * copies its payload there for the stack (hds.c): one page.
 	 */
@@ -655,23 +660,23 @@ static int rxb_set_num_queues(struct rxb_port *port, unsigned int n)
 	return netif_set_real_num_queues(dev, n, n);
 }
 
-/* Run the NIC on the engine thread of @cfg: the new thread takes the
- * frames from now on; the one it replaces goes on with those it holds
- * until rxb_reconf_commit() stops it.
+/* Run the NIC on the engine of @cfg, its pipelines: the new threads take
+ * the frames from now on; the engine it replaces goes on with those it
+ * holds until rxb_reconf_commit() stops it.
  */
 static int rxb_reconf_engine(struct rxb_reconf *rc)
 {
 	struct rxb_port *port = rc->port;
-	u32 engine = rc->cfg.mp.engine;
+	u32 engine = rc->cfg.mp.engine, pipes = rxb_cfg_pipes(&rc->cfg);
 	struct rxb_engine *old;
 	int err;
 
 	if (!engine || (engine == port->cfg.mp.engine &&
-			rxb_nic_engine_running(port->nic)))
+			rxb_nic_engine_running(port->nic) == pipes))
 		return 0;
 	if (rxb_fault_step(&port->fault, RXB_RF_ENGINE))
 		return -ENOMEM;
-	err = rxb_nic_engine_start(port->nic, engine - 1, &old);
+	err = rxb_nic_engine_start(port->nic, engine - 1, pipes, &old);
 	if (err)
 		return err;
 	rc->old_engine = old;

@@ -22,6 +22,7 @@ static_assert(RXB_CEIO_REL_BATCH == 0 && RXB_CEIO_REL_PAGE == 1 &&
 /* The literal limits of rxb_param_list.h that stand for the datasheet's. */
 static_assert(RXB_AX_TOPO_LEN == 32);			/* "at most 31" */
 static_assert(RXB_MAX_QUEUES == 32);			/* engine: cpu31 */
+static_assert(RXB_MAX_ENGINES == 16);			/* engines: 1..16 */
 static_assert(4 * 1024 == RXB_ENSO_PIPE_MIN && 2048 * 1024 == RXB_ENSO_PIPE_MAX);
 static_assert(1073741824 == RXB_CEIO_BUDGET_MAX);
 static_assert(6291456 == RXB_CEIO_BUDGET_DEF);
@@ -52,11 +53,42 @@ static int rxb_check_assoc_map(const struct rxb_cfg *cfg, u32 val,
 	return rxb_check_topo(cfg->mp.ax_link, str, msg);
 }
 
+/**
+ * rxb_engine_cpus_ok() - are the CPUs of an engine online?
+ * @engine: the engine parameter's value: 0 (inline), or cpuN's N + 1.
+ * @engines: its pipelines: CPUs N to N + @engines - 1.
+ *
+ * Return: true when they are, or inline.
+ */
+bool rxb_engine_cpus_ok(u32 engine, u32 engines)
+{
+	u32 i;
+
+	for (i = 0; engine && i < engines; i++)
+		if (engine - 1 + i >= nr_cpu_ids || !cpu_online(engine - 1 + i))
+			return false;
+	return true;
+}
+
 static int rxb_check_engine(const struct rxb_cfg *cfg, u32 val,
 			    const char *str, const char **msg)
 {
 	if (val && !cpu_online(val - 1)) {
 		*msg = "engine: the engine CPU is not online";
+		return -EINVAL;
+	}
+	if (!rxb_engine_cpus_ok(val, cfg->mp.engines)) {
+		*msg = "engine: the CPUs of the engines pipelines from it are not all online";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxb_check_engines(const struct rxb_cfg *cfg, u32 val,
+			     const char *str, const char **msg)
+{
+	if (!rxb_engine_cpus_ok(cfg->mp.engine, val)) {
+		*msg = "engines: the pipelines' CPUs, from the engine CPU on, are not all online";
 		return -EINVAL;
 	}
 	return 0;

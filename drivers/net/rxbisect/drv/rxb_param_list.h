@@ -23,6 +23,7 @@
 #define RXB_PARAM_DESC_corec_consumers "COREC: queues consuming each shared queue (groups of consecutive queues), at most the queue count; 0: all queues share one"
 #define RXB_PARAM_DESC_corec_irq_policy "COREC: consumers interrupted per completion: the next one, round-robin (rr), or all, any idle one taking it"
 #define RXB_PARAM_DESC_engine "Where the emulated NIC runs, its receive pipeline and its transmit work (TSO, TLS, the wire): inline, in the sender's context, or cpuN, a dedicated kernel thread bound to CPU N (online), fed by a lock-free ingress queue and the transmit doorbell"
+#define RXB_PARAM_DESC_engines "Pipelines of a dedicated engine (engine=cpuN): threads on CPUs N to N+engines-1, all online; the NIC's RSS and ntuple steering send each frame to the pipeline that owns its receive queue (queue q: pipeline q mod engines), so that a queue's frames keep their order; a port with fewer queues runs one per queue; every ring model; the transmit work stays on the first"
 #define RXB_PARAM_DESC_dsh_period_us "dshring: controller sampling period, us"
 #define RXB_PARAM_DESC_dsh_window "dshring: samples in the sliding window, a multiple of 8"
 #define RXB_PARAM_DESC_dsh_tput_mbps "dshring: a sample's throughput is high above this, Mbit/s"
@@ -56,6 +57,7 @@ RXB_PARAM(cache_kb, U32, (1, 4194304), "4096", NULL)
 RXB_PARAM(corec_consumers, U32, (0, RXB_MAX_QUEUES), "0", NULL)
 RXB_PARAM(corec_irq_policy, NAMES, ("rr|all"), "all", NULL)
 RXB_PARAM(engine, NAMES, (RXB_ENGINE_NAMES), "inline", rxb_check_engine)
+RXB_PARAM(engines, U32, (1, 16), "1", rxb_check_engines)
 RXB_PARAM(dsh_period_us, U32, (100, 10000000), "10000", NULL)
 RXB_PARAM(dsh_window, U32, (8, 64), "16", rxb_check_dsh_window)
 RXB_PARAM(dsh_tput_mbps, U32, (1, 1000000), "1000", NULL)

@@ -137,6 +137,7 @@ int rxb_param_store(struct rxb_cfg *cfg, const struct rxb_param *p,
 void rxb_param_show(const struct rxb_cfg *cfg, const struct rxb_param *p,
 		    char *buf);
 void rxb_param_defaults(struct rxb_cfg *cfg);
+bool rxb_engine_cpus_ok(u32 engine, u32 engines);
 
 /**
  * rxb_param_is_string() - is @p a devlink string parameter?

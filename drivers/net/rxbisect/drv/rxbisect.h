@@ -170,6 +170,17 @@ struct rxb_cfg {
 };
 
 /**
+ * rxb_cfg_pipes() - the pipelines of the dedicated engine @cfg runs.
+ * @cfg: configuration.
+ *
+ * Return: the engines parameter, at most one per queue; 0: inline.
+ */
+static inline u32 rxb_cfg_pipes(const struct rxb_cfg *cfg)
+{
+	return cfg->mp.engine ? min(cfg->mp.engines, cfg->nqueues) : 0;
+}
+
+/**
  * enum rxb_xdp_stat - a receive queue's XDP counters (xdp.c; ethtool -S
  * rx<q>_xdp_<name>).
  * @RXB_XDP_PASS: packets the program passed to the stack.

@@ -299,7 +299,7 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 {
 	struct rxb_nic_ctx *ctx;
 	struct rxb_engine *eng;
-	unsigned int q;
+	unsigned int q, i;
 
 	/* What no context reports (none, or a part of it off) reads 0. */
 	memset(c, 0, sizeof(*c));
@@ -307,7 +307,8 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	c->oversize_drops = atomic64_read(&nic->oversize_drops);
 	c->stopped_drops = atomic64_read(&nic->stopped_drops);
 	c->fifo_drops = atomic64_read(&nic->fifo_drops);
-	c->engine_frames = atomic64_read(&nic->engine_frames);
+	for (i = 0; i < RXB_MAX_ENGINES; i++)
+		c->engine_frames += atomic64_read(&nic->pipe_stats[i].frames);
 	c->stall_frames = atomic64_read(&nic->stall_frames);
 	c->dma_faults = atomic64_read(&nic->dma_faults);
 	for (q = 0; q < RXB_MAX_QUEUES; q++)
@@ -330,7 +331,7 @@ void rxb_nic_read_counters(struct rxb_nic *nic, struct rxb_nic_counters *c)
 	}
 	eng = rcu_dereference(nic->engine);
 	if (eng)
-		c->engine_cpu = eng->cpu;
+		c->engine_cpu = eng->pipe[0].cpu;
 	rcu_read_unlock();
 }
 
@@ -563,7 +564,7 @@ void rxb_nic_ctx_kick(struct rxb_nic_ctx *ctx)
 	rcu_read_lock();
 	eng = rcu_dereference(ctx->nic->engine);
 	if (eng)
-		wake_up_process(eng->task);
+		wake_up_process(eng->pipe[0].task);
 	else
 		tasklet_schedule(&ctx->db_bh);
 	rcu_read_unlock();
@@ -1002,40 +1003,39 @@ static u8 rxb_rss_fields(struct rxb_nic *nic, const struct rxb_nic_tuple *t)
 	return READ_ONCE(nic->rss_fields[ft]);
 }
 
-/* The pipeline on one frame, for the enabled context @ctx. */
-static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
-			     struct sk_buff *skb)
+/* The front end on one frame, for the enabled context @ctx: length
+ * checks, parser, ntuple rules, RSS; what they chose into @d.  Return:
+ * false when the frame is dropped (counted).
+ */
+static bool rxb_nic_front(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
+			  struct sk_buff *skb, struct rxb_nic_rxd *d)
 {
 	const char *name = ctx->hwm->ops->name;
 	struct rxb_rss_table *rss;
 	u8 hdr[RXB_PARSE_LEN];
-	struct rxb_nic_tuple t;
-	struct rxb_nic_frame nf;
-	struct rxb_frame *f = &nf.f;
 	const u8 *data;
 	unsigned int q;
 	u32 rule;
 	u8 rctx;
-	int err;
 
 	if (skb->len < ETH_HLEN) {
 		atomic64_inc(&nic->runt_drops);
 		trace_rxb_drop(nic->dev, name, 0, "runt");
-		return;
+		return false;
 	}
 	if (skb->len > READ_ONCE(nic->max_frame)) {
 		atomic64_inc(&nic->oversize_drops);
 		trace_rxb_drop(nic->dev, name, 0, "mtu");
-		return;
+		return false;
 	}
 	data = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
 						RXB_PARSE_LEN), hdr);
-	rxb_nic_parse(data, min_t(unsigned int, skb->len, RXB_PARSE_LEN), &t);
-	rule = rxb_ntuple_match(nic, &t, &rctx);
+	rxb_nic_parse(data, min_t(unsigned int, skb->len, RXB_PARSE_LEN), &d->t);
+	rule = rxb_ntuple_match(nic, &d->t, &rctx);
 	if (rule == RXB_NTUPLE_DROP) {
 		atomic64_inc(&nic->ntuple_drops);
 		trace_rxb_drop(nic->dev, name, 0, "ntuple");
-		return;
+		return false;
 	}
 	/* A rule into a context that is off: context 0, not steered. */
 	rss = &nic->rss[rctx];
@@ -1044,21 +1044,42 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 		rss = &nic->rss[0];
 		rctx = 0;
 	}
-	f->data = skb;
-	f->key = &t;
-	f->len = skb->len;
-	f->ts = ktime_to_ns(skb->tstamp);
-	f->hash = rxb_rss_hash(rss->key, &t, rxb_rss_fields(nic, &t),
-			       &f->hash_flags);
-	f->flow = rxb_flow_lookup(&ctx->flows, &t, skb->len, &f->flow_new);
+	d->hash = rxb_rss_hash(rss->key, &d->t, rxb_rss_fields(nic, &d->t),
+			       &d->hash_flags);
 	if (rule < ctx->nqueues) {
 		q = rule;
 	} else {
-		q = READ_ONCE(rss->indir[f->hash % RXB_RSS_INDIR_SIZE]);
+		q = READ_ONCE(rss->indir[d->hash % RXB_RSS_INDIR_SIZE]);
 		if (q >= ctx->nqueues)
 			q = 0;
 	}
-	if (rule < ctx->nqueues || rctx)
+	d->q = q;
+	d->flags = RXB_NIC_RXD_VALID |
+		   (rule < ctx->nqueues || rctx ? RXB_NIC_RXD_STEERED : 0);
+	return true;
+}
+
+/* The rest of the pipeline, for the enabled context @ctx, on a frame the
+ * front end steered (@d): flow table, queue enable, TLS, the model's
+ * hw_rx.
+ */
+static void rxb_nic_deliver(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
+			    struct sk_buff *skb, const struct rxb_nic_rxd *d)
+{
+	const char *name = ctx->hwm->ops->name;
+	struct rxb_nic_frame nf;
+	struct rxb_frame *f = &nf.f;
+	unsigned int q = d->q;
+	int err;
+
+	f->data = skb;
+	f->key = &d->t;
+	f->len = skb->len;
+	f->ts = ktime_to_ns(skb->tstamp);
+	f->hash = d->hash;
+	f->hash_flags = d->hash_flags;
+	f->flow = rxb_flow_lookup(&ctx->flows, &d->t, skb->len, &f->flow_new);
+	if (d->flags & RXB_NIC_RXD_STEERED)
 		atomic64_inc(&nic->steered[q].v);
 	nf.q = q;
 	if (unlikely(test_bit_acquire(q, &nic->q_off))) {
@@ -1066,7 +1087,7 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 		trace_rxb_drop(nic->dev, name, q, "stopped");
 		return;
 	}
-	rxb_nic_tls_rx(nic, skb, &t, f, q);
+	rxb_nic_tls_rx(nic, skb, &d->t, f, q);
 	err = rxb_hwm_rx(ctx->hwm, q, f);
 	if (!trace_rxb_deliver_enabled() && !trace_rxb_drop_enabled())
 		return;
@@ -1079,17 +1100,54 @@ static void rxb_nic_pipeline(struct rxb_nic *nic, struct rxb_nic_ctx *ctx,
 			       err == -EMSGSIZE ? "oversize" : "other");
 }
 
+static_assert(sizeof(struct rxb_nic_rxd) <= sizeof_field(struct sk_buff, cb));
+
+/**
+ * rxb_nic_steer() - the port's receive front end, for an engine of several
+ *	pipelines: which queue, and so which pipeline, a frame goes to.
+ * @nic: receiving NIC.
+ * @skb: the frame; what the front end chose is stored in its cb (struct
+ *	rxb_nic_rxd) for rxb_nic_receive(), which does not run it again.
+ *
+ * Length checks, parser, ntuple rules and RSS, as the MAC's steering unit
+ * does before a NIC's pipelines; with no context enabled, queue 0 (whose
+ * pipeline counts the frame stopped).  Called with RCU read lock and bottom
+ * halves disabled, at the frame's arrival.
+ *
+ * Return: the queue, or -1 when the frame is dropped (counted); the
+ * caller frees it then.
+ */
+int rxb_nic_steer(struct rxb_nic *nic, struct sk_buff *skb)
+{
+	struct rxb_nic_rxd *d = (void *)skb->cb;
+	struct rxb_nic_ctx *ctx = rcu_dereference(nic->ctx);
+	bool ok;
+
+	d->flags = 0;
+	if (!ctx)
+		return 0;
+	rxb_nic_ctx_enter();
+	ok = rxb_nic_front(nic, ctx, skb, d);
+	rxb_nic_ctx_exit();
+	return ok ? d->q : -1;
+}
+
 /**
  * rxb_nic_receive() - run the receive pipeline on a frame.
  * @nic: receiving NIC.
  * @skb: the frame; the caller keeps ownership.
+ * @steered: rxb_nic_steer() ran on it: its cb holds the front end's
+ *	result, used unless it no longer fits the enabled context (steered
+ *	with none, or for a queue it does not have: the front end runs
+ *	again).
  *
  * The NIC's context: first the doorbells posted since it last ran, then
  * the frame.  Called with RCU read lock and bottom halves disabled.
  */
-void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
+void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb, bool steered)
 {
 	struct rxb_nic_ctx *ctx = rcu_dereference(nic->ctx);
+	struct rxb_nic_rxd local, *d = &local;
 
 	if (!ctx) {
 		atomic64_inc(&nic->stopped_drops);
@@ -1098,6 +1156,12 @@ void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb)
 	}
 	rxb_nic_ctx_enter();
 	rxb_nic_doorbells(ctx);
-	rxb_nic_pipeline(nic, ctx, skb);
+	if (steered) {
+		d = (void *)skb->cb;
+		if (!(d->flags & RXB_NIC_RXD_VALID) || d->q >= ctx->nqueues)
+			steered = false;
+	}
+	if (steered || rxb_nic_front(nic, ctx, skb, d))
+		rxb_nic_deliver(nic, ctx, skb, d);
 	rxb_nic_ctx_exit();
 }

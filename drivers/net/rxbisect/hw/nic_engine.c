@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where the NIC runs: inline, in the context of the sender that put the
- * frame on the wire, or on a dedicated engine thread bound to one CPU (the
- * engine parameter), which takes frames from a lock-free ingress FIFO as
- * the seeds' emulator core does.  Also the engine_stall fault knob, which
- * freezes either's receive pipeline.
+ * frame on the wire, or on a dedicated engine (the engine parameter): one
+ * or several pipelines (the engines parameter), each a kernel thread bound
+ * to its own CPU that takes frames from a lock-free ingress FIFO as the
+ * seeds' emulator core does.  With several, the port's front end (parser,
+ * ntuple rules, RSS: rxb_nic_steer()) puts each frame into the FIFO of the
+ * pipeline that owns its receive queue (queue q: pipeline q mod engines),
+ * as a NIC's steering unit feeds its packet-processing pipelines; a
+ * queue's frames are processed by one pipeline, in order.  Whatever the
+ * model, its hardware half already serialises concurrent deliveries (the
+ * inline engine runs in every sender's context at once: struct
+ * rxb_hw_model_ops.rx), so every model runs with several pipelines, at the
+ * cost it pays with one.  Also the engine_stall fault knob, which freezes
+ * the receive pipelines.
  *
- * Transmit, with an engine thread: the driver's ndo_start_xmit rings the
- * transmit doorbell (rxb_nic_tx_post()), and the thread does the NIC's
+ * Transmit, with an engine: the driver's ndo_start_xmit rings the
+ * transmit doorbell (rxb_nic_tx_post()), and its pipeline 0 does the NIC's
  * transmit work, the TLS engine's and TSO, puts the segments on the wire
  * and reports completions (rxb_nic_tx_run()); the driver bounds the
  * frames in flight by its Tx ring.  Inline the driver does that work in
@@ -92,6 +101,7 @@ void rxb_nic_stall(struct rxb_nic *nic, bool stall)
 {
 	struct rxb_engine *eng;
 	struct sk_buff *skb;
+	unsigned int i;
 	bool more;
 	int n;
 
@@ -107,7 +117,7 @@ void rxb_nic_stall(struct rxb_nic *nic, bool stall)
 			skb = __skb_dequeue(&nic->held);
 			if (!skb)
 				break;
-			rxb_nic_receive(nic, skb);
+			rxb_nic_receive(nic, skb, false);
 			consume_skb(skb);
 		}
 		more = !skb_queue_empty(&nic->held);
@@ -129,8 +139,8 @@ void rxb_nic_stall(struct rxb_nic *nic, bool stall)
 	 */
 	rcu_read_lock();
 	eng = rcu_dereference(nic->engine);
-	if (eng)
-		wake_up_process(eng->task);
+	for (i = 0; eng && i < eng->n; i++)
+		wake_up_process(eng->pipe[i].task);
 	rcu_read_unlock();
 }
 
@@ -151,17 +161,21 @@ bool rxb_nic_stalled(struct rxb_nic *nic)
  * @skb: the frame; consumed.
  *
  * Inline mode runs the receive pipeline here, in the sender's context.
- * With a dedicated engine the frame waits in its ingress queue; a full
- * queue drops it, as a NIC's packet buffer overflows.  Called with RCU
- * read lock and bottom halves disabled (transmit path).
+ * With a dedicated engine the frame waits in the ingress queue of a
+ * pipeline: with several, the one that owns the queue the front end steers
+ * it to (rxb_nic_steer()); a full queue drops it, as a NIC's packet buffer
+ * overflows.  Called with RCU read lock and bottom halves disabled
+ * (transmit path).
  */
 void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb)
 {
 	struct rxb_engine *eng = rcu_dereference(nic->engine);
+	struct rxb_engine_pipe *pipe;
+	int q = 0;
 
 	/* The timestamp unit, at the MAC, while the receive-stamp register
 	 * is set: the arrival time, before the ingress FIFO and any ring
-	 * work (rxb_nic_pipeline() hands it to the ring model with the
+	 * work (rxb_nic_deliver() hands it to the ring model with the
 	 * frame, struct rxb_frame.ts); 0, no stamp, while it is not.
 	 */
 	skb->tstamp = READ_ONCE(nic->rx_tstamp) ?
@@ -176,30 +190,42 @@ void rxb_nic_ingress(struct rxb_nic *nic, struct sk_buff *skb)
 			return;
 	}
 	if (!eng) {
-		rxb_nic_receive(nic, skb);
+		rxb_nic_receive(nic, skb, false);
 		consume_skb(skb);
 		return;
 	}
-	if (atomic_inc_return(&eng->len) > RXB_ENGINE_FIFO) {
-		atomic_dec(&eng->len);
+	if (eng->n > 1) {
+		q = rxb_nic_steer(nic, skb);
+		if (q < 0) {
+			consume_skb(skb);
+			return;
+		}
+	}
+	pipe = &eng->pipe[q % eng->n];
+	if (atomic_inc_return(&pipe->len) > RXB_ENGINE_FIFO) {
+		atomic_dec(&pipe->len);
 		atomic64_inc(&nic->fifo_drops);
+		atomic64_inc(&nic->pipe_stats[pipe->idx].fifo_drops);
 		kfree_skb(skb);
 		return;
 	}
 	/* llist_add() is a full barrier: the skb is complete before the
-	 * engine can see it.  Wake it when the queue was empty: it sleeps
+	 * pipeline can see it.  Wake it when the queue was empty: it sleeps
 	 * only after finding the queue empty (rxb_engine_fn()).
 	 */
-	if (llist_add(&skb->ll_node, &eng->ingress))
-		wake_up_process(eng->task);
+	if (llist_add(&skb->ll_node, &pipe->ingress))
+		wake_up_process(pipe->task);
 }
 
-/* Process the frames of @list in order, RXB_NIC_BH_BATCH at a time with
- * bottom halves disabled.  Process context.
+/* Process the frames of @list, from @pipe's ingress FIFO, in order,
+ * RXB_NIC_BH_BATCH at a time with bottom halves disabled.  Process
+ * context.
  */
-static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
+static void rxb_engine_run(struct rxb_engine_pipe *pipe,
+			   struct llist_node *list)
 {
-	struct rxb_nic *nic = eng->nic;
+	struct rxb_nic *nic = pipe->eng->nic;
+	bool steered = pipe->eng->n > 1;
 	struct sk_buff *skb;
 	int n;
 
@@ -208,13 +234,13 @@ static void rxb_engine_run(struct rxb_engine *eng, struct llist_node *list)
 		rcu_read_lock();
 		for (n = 0; list && n < RXB_NIC_BH_BATCH; n++) {
 			skb = rxb_llist_skb_pop(&list);
-			rxb_nic_receive(nic, skb);
+			rxb_nic_receive(nic, skb, steered);
 			consume_skb(skb);
 		}
 		rcu_read_unlock();
 		local_bh_enable();
-		atomic_sub(n, &eng->len);
-		atomic64_add(n, &nic->engine_frames);
+		atomic_sub(n, &pipe->len);
+		atomic64_add(n, &nic->pipe_stats[pipe->idx].frames);
 		rxb_nic_bh_batch(nic, n);
 		cond_resched();
 	}
@@ -293,7 +319,7 @@ bool rxb_nic_tx_post(struct rxb_nic *nic, unsigned int q, struct sk_buff *skb,
 	 */
 	if (llist_add(&skb->ll_node, &nic->egress)) {
 		if (eng)
-			wake_up_process(eng->task);
+			wake_up_process(eng->pipe[0].task);
 		else
 			schedule_work(&nic->tx_work);
 	}
@@ -668,7 +694,7 @@ void rxb_nic_xdpq_doorbell(struct rxb_nic *nic, unsigned int q, u32 tail)
 		return;
 	eng = rcu_dereference(nic->engine);
 	if (eng)
-		wake_up_process(eng->task);
+		wake_up_process(eng->pipe[0].task);
 	else
 		schedule_work(&nic->tx_work);
 }
@@ -686,7 +712,10 @@ void rxb_nic_tx_init(struct rxb_nic *nic)
 
 static int rxb_engine_fn(void *arg)
 {
-	struct rxb_engine *eng = arg;
+	struct rxb_engine_pipe *pipe = arg;
+	struct rxb_nic *nic = pipe->eng->nic;
+	/* Pipeline 0 is also the Tx engine and the doorbell service. */
+	bool first = !pipe->idx;
 	struct llist_node *list;
 
 	for (;;) {
@@ -699,87 +728,121 @@ static int rxb_engine_fn(void *arg)
 		 * the Tx engine's queue, and with test_and_set_bit() in
 		 * rxb_nic_xdpq_doorbell() for its XDP Tx rings.
 		 */
-		if (rxb_nic_tx_idle(eng->nic) &&
-		    (READ_ONCE(eng->nic->engine_stall) ||
-		     (llist_empty(&eng->ingress) &&
-		      !rxb_nic_doorbells_pending(eng->nic)))) {
+		if ((!first || rxb_nic_tx_idle(nic)) &&
+		    (READ_ONCE(nic->engine_stall) ||
+		     (llist_empty(&pipe->ingress) &&
+		      (!first || !rxb_nic_doorbells_pending(nic))))) {
 			if (kthread_should_stop())
 				break;
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		if (!rxb_nic_tx_idle(eng->nic))
-			rxb_nic_tx_run(eng->nic, true);
-		if (READ_ONCE(eng->nic->engine_stall)) {
+		if (first && !rxb_nic_tx_idle(nic))
+			rxb_nic_tx_run(nic, true);
+		if (READ_ONCE(nic->engine_stall)) {
 			cond_resched();
 			continue;
 		}
 		/* Doorbells the driver posted (rxb_nic_ctx_kick() woke us). */
-		if (llist_empty(&eng->ingress)) {
-			rxb_nic_serve_doorbells(eng->nic);
+		if (llist_empty(&pipe->ingress)) {
+			rxb_nic_serve_doorbells(nic);
 			cond_resched();
 			continue;
 		}
-		__set_current_state(TASK_RUNNING);
-		list = llist_reverse_order(llist_del_all(&eng->ingress));
-		rxb_engine_run(eng, list);
+		list = llist_reverse_order(llist_del_all(&pipe->ingress));
+		rxb_engine_run(pipe, list);
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
 }
 
 /**
- * rxb_nic_engine_start() - run the NIC on a thread bound to @cpu.
+ * rxb_nic_engine_start() - run the NIC on @n pipelines, threads bound to
+ *	CPUs @cpu to @cpu + @n - 1.
  * @nic: the NIC; RTNL held.
- * @cpu: an online CPU.
+ * @cpu: the first CPU; @n consecutive CPUs from it online.
+ * @n: pipelines, 1 to RXB_MAX_ENGINES; receive queue q goes to pipeline
+ *	q mod @n.
  * @old: set to the engine the new one replaces (NULL: inline), which goes
  *	on with the frames it holds until rxb_nic_engine_stop(@nic, *@old)
  *	or rxb_nic_engine_revert().
  *
  * Return: 0 or a negative error; nothing changed on error.
  */
-int rxb_nic_engine_start(struct rxb_nic *nic, int cpu,
+int rxb_nic_engine_start(struct rxb_nic *nic, int cpu, unsigned int n,
 			 struct rxb_engine **old)
 {
+	struct rxb_engine_pipe *pipe;
 	struct rxb_engine *eng;
+	unsigned int i;
+	int err;
 
-	eng = kzalloc(sizeof(*eng), GFP_KERNEL);
+	if (!n || n > RXB_MAX_ENGINES)
+		return -EINVAL;
+	eng = kzalloc(struct_size(eng, pipe, n), GFP_KERNEL);
 	if (!eng)
 		return -ENOMEM;
 	eng->nic = nic;
-	eng->cpu = cpu;
-	init_llist_head(&eng->ingress);
-	eng->task = kthread_create(rxb_engine_fn, eng, "rxb-nic/%s",
-				   netdev_name(nic->dev));
-	if (IS_ERR(eng->task)) {
-		int err = PTR_ERR(eng->task);
-
-		kfree(eng);
-		return err;
+	eng->n = n;
+	for (i = 0; i < n; i++) {
+		pipe = &eng->pipe[i];
+		pipe->eng = eng;
+		pipe->idx = i;
+		pipe->cpu = cpu + i;
+		init_llist_head(&pipe->ingress);
+		/* Pipeline 0 keeps the single engine's name. */
+		if (i)
+			pipe->task = kthread_create(rxb_engine_fn, pipe,
+						    "rxb-nic%u/%s", i,
+						    netdev_name(nic->dev));
+		else
+			pipe->task = kthread_create(rxb_engine_fn, pipe,
+						    "rxb-nic/%s",
+						    netdev_name(nic->dev));
+		if (IS_ERR(pipe->task)) {
+			err = PTR_ERR(pipe->task);
+			goto err;
+		}
+		kthread_bind(pipe->task, pipe->cpu);
 	}
-	kthread_bind(eng->task, cpu);
-	wake_up_process(eng->task);
+	for (i = 0; i < n; i++)
+		wake_up_process(eng->pipe[i].task);
 	*old = rtnl_dereference(nic->engine);
 	rcu_assign_pointer(nic->engine, eng);
 	return 0;
+
+err:
+	/* Never woken: each stops before its function runs. */
+	while (i--)
+		kthread_stop(eng->pipe[i].task);
+	kfree(eng);
+	return err;
 }
 
-/* Stop @eng, no longer published: process what it still holds (or drop
- * it if no context is enabled) and free it.  The frames posted to the Tx
- * engine are sent: those posted while it ran, and any posted meanwhile
- * behind them (rxb_nic_tx_post() with no engine), which the work item
- * sends otherwise.
+/* Stop @eng, no longer published: process what its pipelines still hold
+ * (or drop it if no context is enabled) and free it.  The frames posted to
+ * the Tx engine are sent: those posted while it ran, and any posted
+ * meanwhile behind them (rxb_nic_tx_post() with no engine), which the work
+ * item sends otherwise.
  */
 static void rxb_engine_free(struct rxb_engine *eng)
 {
-	/* No sender still adds to the ingress queue after this, nor posts
-	 * to the Tx engine believing this thread runs it.
+	struct rxb_engine_pipe *pipe;
+	unsigned int i;
+
+	/* No sender still adds to an ingress queue after this, nor posts
+	 * to the Tx engine believing this engine runs it.
 	 */
 	synchronize_net();
-	kthread_stop(eng->task);
+	for (i = 0; i < eng->n; i++)
+		kthread_stop(eng->pipe[i].task);
 	rxb_nic_tx_run(eng->nic, false);
-	rxb_engine_run(eng, llist_reverse_order(llist_del_all(&eng->ingress)));
+	for (i = 0; i < eng->n; i++) {
+		pipe = &eng->pipe[i];
+		rxb_engine_run(pipe,
+			       llist_reverse_order(llist_del_all(&pipe->ingress)));
+	}
 	kfree(eng);
 }
 
@@ -821,14 +884,38 @@ void rxb_nic_engine_revert(struct rxb_nic *nic, struct rxb_engine *old)
 }
 
 /**
- * rxb_nic_engine_running() - does a dedicated engine thread run the NIC?
+ * rxb_nic_engine_running() - does a dedicated engine run the NIC?
  * @nic: the NIC; RTNL held.
  *
- * Return: true when one does, false when the NIC runs inline.
+ * Return: its pipelines, 0 when the NIC runs inline.
  */
-bool rxb_nic_engine_running(struct rxb_nic *nic)
+unsigned int rxb_nic_engine_running(struct rxb_nic *nic)
 {
-	return rtnl_dereference(nic->engine);
+	struct rxb_engine *eng = rtnl_dereference(nic->engine);
+
+	return eng ? eng->n : 0;
+}
+
+/**
+ * rxb_nic_read_pipe() - the counters of engine pipeline @i.
+ * @nic: the NIC.
+ * @i: the pipeline, below RXB_MAX_ENGINES.
+ * @c: filled: they accumulate over the engines that ran, since the NIC
+ *	was created.  Any context.
+ */
+void rxb_nic_read_pipe(struct rxb_nic *nic, unsigned int i,
+		       struct rxb_nic_pipe_counters *c)
+{
+	struct rxb_engine *eng;
+
+	c->frames = atomic64_read(&nic->pipe_stats[i].frames);
+	c->fifo_drops = atomic64_read(&nic->pipe_stats[i].fifo_drops);
+	c->cpu = -1;
+	rcu_read_lock();
+	eng = rcu_dereference(nic->engine);
+	if (eng && i < eng->n)
+		c->cpu = eng->pipe[i].cpu;
+	rcu_read_unlock();
 }
 
 /**

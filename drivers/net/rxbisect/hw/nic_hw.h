@@ -67,22 +67,65 @@ struct rxb_vector {
 #define RXB_VEC_SENDING	1
 
 /**
- * struct rxb_engine - the NIC's dedicated engine: a kernel thread pinned to
- * one CPU that takes arriving frames from a lock-free ingress queue and
- * runs the receive pipeline on them, like the seeds' emulator core.
+ * struct rxb_engine_pipe - one of the NIC's packet-processing pipelines: a
+ * kernel thread pinned to one CPU that takes arriving frames from its
+ * lock-free ingress FIFO and runs the receive pipeline on them, like the
+ * seeds' emulator core.
  * @task: the thread.
- * @nic: its NIC.
+ * @eng: the engine it belongs to.
  * @ingress: frames from the wire (multi-producer llist, lock-free).
  * @len: frames in @ingress.
  * @cpu: the CPU the thread is bound to.
+ * @idx: its index in @eng->pipe, which counts its frames in
+ *	&rxb_nic.pipe_stats[@idx].
  */
-struct rxb_engine {
+struct rxb_engine_pipe {
 	struct task_struct *task;
-	struct rxb_nic *nic;
+	struct rxb_engine *eng;
 	struct llist_head ingress;
 	atomic_t len;
 	int cpu;
+	unsigned int idx;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct rxb_engine - the NIC's dedicated engine: @n pipelines on CPUs
+ * @pipe[0].cpu to @pipe[0].cpu + @n - 1 (the engine and engines
+ * parameters).  Receive queue q belongs to pipeline q mod @n: the port's
+ * front end steers each frame into the FIFO of its queue's pipeline
+ * (rxb_nic_steer()), so that one pipeline processes every frame of a
+ * queue, in order.  Pipeline 0 also does the transmit work and serves the
+ * doorbells it is woken for.
+ * @nic: its NIC.
+ * @n: pipelines, 1 to RXB_MAX_ENGINES.
+ * @pipe: the pipelines.
+ */
+struct rxb_engine {
+	struct rxb_nic *nic;
+	unsigned int n;
+	struct rxb_engine_pipe pipe[];
 };
+
+/**
+ * struct rxb_nic_rxd - the receive front end's result for a frame, in its
+ * skb->cb while it waits in a pipeline's ingress FIFO (several engine
+ * pipelines: rxb_nic_steer()).
+ * @t: the parser's flow key.
+ * @hash: the RSS hash.
+ * @hash_flags: RXB_CQE_F_L4_HASH / RXB_CQE_F_L3_HASH, or 0.
+ * @q: the queue chosen, by an ntuple rule or RSS.
+ * @flags: RXB_NIC_RXD_*.
+ */
+struct rxb_nic_rxd {
+	struct rxb_nic_tuple t;
+	u32 hash;
+	u8 hash_flags;
+	u8 q;
+	u8 flags;
+};
+
+#define RXB_NIC_RXD_VALID	0x01	/* steered with a context enabled */
+#define RXB_NIC_RXD_STEERED	0x02	/* by an ntuple rule (steered[q]) */
 
 /**
  * struct rxb_nic_l4 - where a TCP or UDP frame's parts are
@@ -428,7 +471,7 @@ struct rxb_rss_table {
  * @ctx: the enabled receive context, or NULL (RCU).
  * @q_off: queue enable registers, inverted: bit q set, queue q disabled
  *	(rxb_nic_queue_enable()).
- * @engine: the dedicated engine thread, or NULL: inline (RCU).
+ * @engine: the dedicated engine, or NULL: inline (RCU).
  * @vec: interrupt vectors, one per queue.
  * @max_bh_batch: most frames the engine or a stall's end processed in one
  *	section with bottom halves disabled (at most RXB_NIC_BH_BATCH).
@@ -436,7 +479,10 @@ struct rxb_rss_table {
  * @oversize_drops: see struct rxb_nic_counters.
  * @stopped_drops: see struct rxb_nic_counters.
  * @fifo_drops: see struct rxb_nic_counters.
- * @engine_frames: see struct rxb_nic_counters.
+ * @pipe_stats: per engine pipeline (struct rxb_engine_pipe.idx): frames
+ *	it processed and frames its full ingress FIFO dropped, a cache line
+ *	each; they sum to engine_frames and, with the inline engine's stall
+ *	drops, fifo_drops (struct rxb_nic_counters).
  * @stall_frames: see struct rxb_nic_counters.
  * @dma_faults: see struct rxb_nic_counters.
  * @held: inline engine: frames held while it is stalled, in order; its
@@ -488,7 +534,10 @@ struct rxb_nic {
 	atomic64_t oversize_drops;
 	atomic64_t stopped_drops;
 	atomic64_t fifo_drops;
-	atomic64_t engine_frames;
+	struct {
+		atomic64_t frames;
+		atomic64_t fifo_drops;
+	} ____cacheline_aligned_in_smp pipe_stats[RXB_MAX_ENGINES];
 	atomic64_t stall_frames;
 	atomic64_t dma_faults;
 	struct sk_buff_head held;
@@ -530,7 +579,8 @@ struct rxb_nic_frame {
 };
 
 /* nic.c */
-void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb);
+void rxb_nic_receive(struct rxb_nic *nic, struct sk_buff *skb, bool steered);
+int rxb_nic_steer(struct rxb_nic *nic, struct sk_buff *skb);
 void rxb_nic_doorbells(struct rxb_nic_ctx *ctx);
 void rxb_nic_irq_event(struct rxb_nic_ctx *ctx, unsigned int q);
 bool rxb_nic_doorbells_pending(struct rxb_nic *nic);

@@ -12,11 +12,14 @@
 # queue (tx<q>_stops) until the engine's completions wake it
 # (tx<q>_wakes); TCP completes through it, and a link down with frames
 # posted sends them all (tx<q>_inflight back to 0 on every queue).
+# Several pipelines (engines=2): one thread per CPU, each queue's frames
+# on the pipeline that owns it (engine<i>_frames), switching models and
+# pipelines under traffic, bad values refused with a message.
 
 source "$(dirname "$0")/lib.sh"
 
 rxb_init iperf3 ping ps ethtool taskset chrt tc
-ktap_set_plan 22
+ktap_set_plan 26
 
 P=/sys/module/rxbisect/parameters
 last=$(($(nproc) - 1))
@@ -81,7 +84,7 @@ ktap_test_result "the sending NIC's engine thread did the Tx work (tx<q>_engine 
 # full ring refuses frames: the target's NAPI stalled (nothing reclaimed),
 # its 64-frame ring takes 64 of the 80 frames redirected to it, xdp_xmit
 # 64 and xdp_xmit_errors 16, and holds them (tx<q>_inflight: posted, not
-# reclaimed) until its NAPI runs again.  22: the page pools got every page
+# reclaimed) until its NAPI runs again.  26: the page pools got every page
 # back, XDP_TX's included, once the module is unloaded.
 PROGS=$RXB_DIR/progs
 XSK=$PROGS/rxb_xsk
@@ -234,7 +237,89 @@ done
 ktap_test_result "invalid engine values refused, value kept" \
 	[ $bad = 0 -a "$(cat $P/engine)" = inline ]
 
-# 15-18: backpressure.  rxb0's Tx ring at 64 frames, both engines on
+# 15-18: several pipelines (engines=2, CPUs 0 and 1), each owning one of
+# rxb1's two queues (queue q: pipeline q mod 2): UDP flows that RSS steers
+# to queue 0 and to queue 1 all arrive, each queue's frames counted by its
+# own pipeline (engine<i>_frames, exactly: nothing else reaches rxb1);
+# models and pipelines switched under a TCP stream, with debug_ctx on: no
+# NIC work outside the NIC's context (nic_ctx_violations stays 0; the
+# steering at the port is the NIC's too); values whose CPUs are not all
+# online, or out of range, refused with a message.
+
+# pipes: "name:cpu" of every pipeline thread of rxb1
+pipes() {
+	ps -eo psr=,comm= | awk '$2 ~ /^rxb-nic[0-9]*\/rxb1$/ { print $2 ":" $1 }' |
+		LC_ALL=C sort
+}
+
+# pipes_case: 10 datagrams from each of 4 flows to queue 0 and 4 to
+# queue 1; waits (up to 5 s) until both queues have them and the
+# pipelines' counts match.
+pipes_case() {
+	local p0 p1 r0 r1 e0 e1 dr0 dr1 de0 de1 i
+	p0=$(rxb_ports_for 0 4) && p1=$(rxb_ports_for 1 4) || return 1
+	rxb_snap rxb1
+	r0=${RXB_S[rx0_stack_packets]} r1=${RXB_S[rx1_stack_packets]}
+	e0=${RXB_S[engine0_frames]} e1=${RXB_S[engine1_frames]}
+	rxb_udp_flows "$NS0" "$RXB_IP1" 10 $p0 $p1 >/dev/null
+	for i in {1..27}; do
+		rxb_snap rxb1
+		dr0=$((RXB_S[rx0_stack_packets] - r0)) dr1=$((RXB_S[rx1_stack_packets] - r1))
+		de0=$((RXB_S[engine0_frames] - e0)) de1=$((RXB_S[engine1_frames] - e1))
+		[ $dr0 -ge 40 ] && [ $dr1 -ge 40 ] && [ $de0 = $dr0 ] && [ $de1 = $dr1 ] && break
+		rxb_poll_wait $i
+	done
+	ktap_print_msg "queue 0: +$dr0 frames, engine0_frames +$de0 (CPU ${RXB_S[engine0_cpu]});" \
+		"queue 1: +$dr1, engine1_frames +$de1 (CPU ${RXB_S[engine1_cpu]})"
+	[ $dr0 -ge 40 ] && [ $dr1 -ge 40 ] && [ $de0 = $dr0 ] && [ $de1 = $dr1 ]
+}
+
+if [ "$last" -ge 1 ]; then
+	echo cpu0 > $P/engine && echo 2 > $P/engines || ktap_print_msg "engines=2 failed"
+	t=$(pipes)
+	ktap_print_msg "pipelines: $(echo $t)"
+	ktap_test_result "engine=cpu0 engines=2: two pipelines per port, on CPUs 0 and 1" \
+		[ "$t" = "$(printf 'rxb-nic/rxb1:0\nrxb-nic1/rxb1:1')" ]
+	ktap_test_result "engines=2: every queue's frames arrive, each queue's on its own pipeline (engine<i>_frames)" \
+		pipes_case
+	echo 1 > $P/debug_ctx
+	v0=$(rxb_stat rxb1 nic_ctx_violations)
+	rxb_iperf_start "$RXB_TMP/pipes.json" 10 || rxb_bail "iperf3 did not start"
+	rxb_sleep 1
+	ok=1
+	for v in ring_model=shring ring_model=corec ring_model=enso ring_model=ceio \
+		 ring_model=rxbisect engines=1 engine=cpu$last engine=cpu0 engines=2 \
+		 ring_model=privring; do
+		echo "${v#*=}" > "$P/${v%%=*}" || { ktap_print_msg "$v failed"; ok=0; }
+		rxb_sleep 0.7
+	done
+	wait "$RXB_IPERF_PID"
+	rc=$?
+	v1=$(rxb_stat rxb1 nic_ctx_violations)
+	echo 0 > $P/debug_ctx
+	ktap_print_msg "nic_ctx_violations: ${v0:-missing} before, ${v1:-missing} after"
+	ktap_test_result "engines=2: models and pipelines switched under a TCP stream, which survives; no NIC work outside its context" \
+		eval '[ $ok = 1 ] && [ "${v0:-x}" = 0 ] && [ "${v1:-x}" = 0 ] &&
+		      rxb_iperf_check "$RXB_TMP/pipes.json" $rc "TCP across model and pipeline switches"'
+	bad=0
+	for v in 0 17 x -1; do
+		rxb_dl_set engines "$v" 2>/dev/null && { ktap_print_msg "engines '$v' accepted"; bad=1; }
+	done
+	out=$(rxb_dl_set engines $((last + 2)) 2>&1) && bad=1
+	ktap_print_msg "engines $((last + 2)) from cpu0: $out"
+	[[ $out == *"not all online"* ]] || bad=1
+	out=$(rxb_dl_set engine cpu$last 2>&1) && bad=1
+	ktap_print_msg "engine cpu$last with engines 2: $out"
+	[[ $out == *"not all online"* ]] || bad=1
+	[ "$(rxb_dl_get engines)" = 2 ] && [ "$(rxb_dl_get engine)" = cpu0 ] || bad=1
+	echo 1 > $P/engines && echo inline > $P/engine
+	ktap_test_result "engines: out of range or CPUs not all online refused with a message, values kept; inline leaves no pipeline" \
+		eval '[ $bad = 0 ] && [ -z "$(pipes)" ]'
+else
+	for i in 1 2 3 4; do ktap_test_skip "engines=2" "one CPU"; done
+fi
+
+# 19-22: backpressure.  rxb0's Tx ring at 64 frames, both engines on
 # CPU 0, held off it by a real-time hog, the test and its senders on CPU
 # $last.  With no qdisc (noqueue, the default) a full ring drops, counted;
 # with one (mq) the queue stops with 64 frames posted and the engine's
@@ -322,7 +407,7 @@ wait "$RXB_IPERF_PID"
 ktap_test_result "TCP through the 64-frame Tx ring, the engine held off for 1 s" \
 	rxb_iperf_check "$RXB_TMP/ring.json" $? "TCP, 64-frame Tx ring"
 
-# 19, 20, 21: frames in the ingress queue and posted to the Tx engine at
+# 23, 24, 25: frames in the ingress queue and posted to the Tx engine at
 # teardown are not leaked: both links go down with the engines held off
 # (rxb1's ingress queue full of frames, frames posted on rxb0), which
 # processes and sends them (tx<q>_inflight 0); then unload with the engine
