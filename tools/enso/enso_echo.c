@@ -74,50 +74,25 @@ static int echo(void *tx, const uint8_t *f, uint32_t len)
 
 int main(int argc, char **argv)
 {
-	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0;
+	struct serve srv = { .np = 1, .kb = 64, .frame = echo };
 	struct enso_rx_pipe *tx;
-	struct serve srv;
 	const char *ifname = NULL;
 	struct enso_dev *dev;
 	int c;
 
-	while ((c = getopt(argc, argv, "i:p:n:s:c:t:")) != -1) {
-		switch (c) {
-		case 'i':
-			ifname = optarg;
-			break;
-		case 'p':
-			port = num(optarg, 1, 65535);
-			break;
-		case 'n':
-			np = num(optarg, 1, ENSO_MAX_PIPES - 1);	/* + TX */
-			break;
-		case 's':
-			kb = num(optarg, 4, 2048);
-			if (kb & (kb - 1))
-				bad_usage();
-			break;
-		case 'c':
-			count = num(optarg, 1, 1UL << 40);
-			break;
-		case 't':
-			secs = num(optarg, 1, 86400);
-			break;
-		default:
+	while ((c = getopt(argc, argv, SERVE_OPTS)) != -1)
+		if (!serve_opt(&srv, &ifname, c, optarg))
 			bad_usage();
-		}
-	}
-	if (optind != argc || !ifname || !port || port + np > 65536)
+	if (optind != argc || !ifname || !srv.port || srv.port + srv.np > 65536)
 		bad_usage();
 	dev = enso_dev_open(ifname, 0, 256);
-	tx = dev ? enso_tx_pipe_alloc(dev, kb * 1024) : NULL;
+	tx = dev ? enso_tx_pipe_alloc(dev, srv.kb * 1024) : NULL;
 	if (!tx) {
 		fprintf(stderr, "enso_echo: %s: %s\n", ifname, strerror(errno));
 		return 1;
 	}
-	srv = (struct serve){ .dev = dev, .port = port, .np = np, .kb = kb,
-			      .count = count, .secs = secs, .frame = echo,
-			      .ctx = tx };
+	srv.dev = dev;
+	srv.ctx = tx;
 	if (serve(&srv))
 		return 1;
 	printf("frames %llu echoed %llu sent %llu refused %llu\n", srv.frames,

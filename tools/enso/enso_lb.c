@@ -230,10 +230,9 @@ static int lookup_only(const struct maglev *mg)
 
 int main(int argc, char **argv)
 {
-	unsigned long port = 0, np = 1, kb = 64, count = 0, secs = 0, i;
-	unsigned long m = MAGLEV_MAX_M;
+	struct serve srv = { .np = 1, .kb = 64, .frame = balance_frame };
+	unsigned long m = MAGLEV_MAX_M, i;
 	struct enso_rx_pipe *tx;
-	struct serve srv;
 	struct lb lb;
 	const char *names[MAGLEV_MAX_BACKENDS];
 	int c, lookup = 0, verbose = 0, err;
@@ -242,35 +241,17 @@ int main(int argc, char **argv)
 	struct enso_dev *dev;
 	struct maglev mg;
 
-	while ((c = getopt(argc, argv, "i:p:b:n:m:s:c:t:vL")) != -1) {
+	while ((c = getopt(argc, argv, SERVE_OPTS "b:m:vL")) != -1) {
+		if (serve_opt(&srv, &ifname, c, optarg))
+			continue;
 		switch (c) {
-		case 'i':
-			ifname = optarg;
-			break;
-		case 'p':
-			port = num(optarg, 1, 65535);
-			break;
 		case 'b':
 			backends = optarg;
-			break;
-		case 'n':
-			np = num(optarg, 1, ENSO_MAX_PIPES - 1);
 			break;
 		case 'm':
 			m = num(optarg, 2, MAGLEV_MAX_M);
 			if (!maglev_prime((uint32_t)m))
 				bad_usage();
-			break;
-		case 's':
-			kb = num(optarg, 4, 2048);
-			if (kb & (kb - 1))
-				bad_usage();
-			break;
-		case 'c':
-			count = num(optarg, 1, 1UL << 40);
-			break;
-		case 't':
-			secs = num(optarg, 1, 86400);
 			break;
 		case 'v':
 			verbose = 1;
@@ -284,9 +265,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !backends)
 		bad_usage();
-	if (!lookup && (!ifname || !port || port + np > 65536))
+	if (!lookup && (!ifname || !srv.port || srv.port + srv.np > 65536))
 		bad_usage();
-	if (lookup && (ifname || port))
+	if (lookup && (ifname || srv.port))
 		bad_usage();
 	parse_backends(backends);
 	if (m < nbe)
@@ -304,15 +285,14 @@ int main(int argc, char **argv)
 		return err;
 	}
 	dev = enso_dev_open(ifname, 0, 256);
-	tx = dev ? enso_tx_pipe_alloc(dev, kb * 1024) : NULL;
+	tx = dev ? enso_tx_pipe_alloc(dev, srv.kb * 1024) : NULL;
 	if (!tx) {
 		fprintf(stderr, "enso_lb: %s: %s\n", ifname, strerror(errno));
 		return 1;
 	}
 	lb = (struct lb){ .mg = &mg, .tx = tx };
-	srv = (struct serve){ .dev = dev, .port = port, .np = np, .kb = kb,
-			      .count = count, .secs = secs,
-			      .frame = balance_frame, .ctx = &lb };
+	srv.dev = dev;
+	srv.ctx = &lb;
 	if (serve(&srv))
 		return 1;
 	printf("frames %llu balanced %llu sent %llu refused %llu\n", srv.frames,

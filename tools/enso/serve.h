@@ -2,7 +2,8 @@
 /*
  * The receive loop enso_echo and enso_lb share: RX pipes bound to a range
  * of UDP ports, every frame handed to the program, TX completions
- * collected.  Included after cli.h (CLI_PROG, now()).  Not part of libenso.
+ * collected, and the options that set them.  Included after cli.h
+ * (CLI_PROG, num(), now()).  Not part of libenso.
  */
 #ifndef ENSO_SERVE_H
 #define ENSO_SERVE_H
@@ -35,6 +36,47 @@ struct serve {
 	void *ctx;
 	unsigned long long frames, handled;
 };
+
+/* The options both programs take, in getopt()'s form. */
+#define SERVE_OPTS "i:p:n:s:c:t:"
+
+/**
+ * serve_opt() - take one of SERVE_OPTS into @s.
+ * @s: filled field by field (its defaults set by the caller before).
+ * @ifname: -i's interface.
+ * @c: getopt()'s option.
+ * @arg: its argument.
+ *
+ * Return: 1 when @c is one of SERVE_OPTS, else 0; a bad value ends the
+ * program with bad_usage() (cli.h's num()).
+ */
+static int serve_opt(struct serve *s, const char **ifname, int c,
+		     const char *arg)
+{
+	switch (c) {
+	case 'i':
+		*ifname = arg;
+		return 1;
+	case 'p':
+		s->port = num(arg, 1, 65535);
+		return 1;
+	case 'n':
+		s->np = num(arg, 1, ENSO_MAX_PIPES - 1);	/* + TX */
+		return 1;
+	case 's':
+		s->kb = num(arg, 4, 2048);
+		if (s->kb & (s->kb - 1))
+			bad_usage();
+		return 1;
+	case 'c':
+		s->count = num(arg, 1, 1UL << 40);
+		return 1;
+	case 't':
+		s->secs = num(arg, 1, 86400);
+		return 1;
+	}
+	return 0;
+}
 
 /* Bind @s's pipes, say "ready" on stdout, hand every frame to @s->frame
  * until @s->count frames or @s->secs seconds, then wait up to a second for
