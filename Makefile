@@ -143,11 +143,14 @@ test: ## static checks, userspace tests, simulator, selftests in VMs on 6.1 and 
 
 # The kernel's driver tests and ynl of linux-source-6.12, extracted on the
 # host into build/ksrc-6.12 (cached) for kdrv_tests.sh in the VM, which
-# sees the host read-only; without the tarball that test skips.  And the
+# sees the host read-only; without the tarball that test skips.  With
+# KERNEL=newest also that kernel's (build/ksrc-7.2), which the tests in a
+# VM booting it use instead (tools/ksrc.sh running).  And the
 # newer ethtool hw/rss_ctx.py needs (Debian unstable's, unpacked into
 # build/ethtool-unstable); without it that test alone skips.
 ksrc: ## unpack linux-source-6.12's driver tests (and a newer ethtool) for kdrv_tests.sh into build/
 	@tools/ksrc.sh 6.12 >/dev/null || echo "make: no linux-source-6.12 (make deps): kdrv_tests.sh will skip" >&2
+	@test "$(KERNEL)" != newest || tools/ksrc.sh newest >/dev/null || echo "make: no linux-source of the newest kernel: its tests fall back to 6.12's" >&2
 	@tools/ethtool-new.sh --fetch >/dev/null 2>&1 || echo "make: no newer ethtool (tools/ethtool-new.sh --fetch): kdrv_tests.sh skips hw/rss_ctx.py" >&2
 
 unit-test: ## the userspace unit tests alone (tools/testing/rxbisect, tools/nf)

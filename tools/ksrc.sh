@@ -5,7 +5,9 @@
 #
 # The parts of a kernel's source the tests run from it, extracted from
 # Debian's linux-source-SERIES tarball (/usr/src/linux-source-SERIES.tar.xz,
-# make deps installs it; SERIES 6.12 by default) into
+# make deps installs it for 6.12, the default SERIES; else
+# linux-source-SERIES.tar.xz in the cache, where tools/vm/debian-kernel.sh
+# --source puts unstable's) into
 # build/ksrc-SERIES/ (not in git, cached: extracted again only when the
 # tarball changes).  The directory is the top of a kernel tree holding:
 #
@@ -29,10 +31,18 @@
 # file's own tls_crypto_info_init() does not take, so it does not compile
 # as shipped; when the plain build fails it is built again with that
 # argument dropped (-D, recorded in net/tls.fixed): the rekey tests then
-# rekey to the same key (and need TLS 1.3 KeyUpdate, 6.14, anyway).  Run it
+# rekey to the same key (and need TLS 1.3 KeyUpdate, 6.14, anyway).  7.2's
+# tls.c needs its own uapi linux/tls.h (-I include/uapi, recorded too:
+# Debian 12's linux-libc-dev is 6.1's).  Run it
 # on the host before the VM boots: the VM sees the host's root read-only,
 # and the tar extraction costs ~10 CPU-seconds per run.  The VM sees this
 # repository read-write at the same path, so the tests run from here.
+#
+# SERIES "newest" is the kernel of make KERNEL=newest (its tarball fetched
+# by debian-kernel.sh --source newest when missing); "running" is the
+# series of the kernel this runs on when its sources are extracted, else
+# 6.12 (the tests in the VM take the kernel under test's own YNL, specs
+# and tests: 7.2 sends attributes 6.12's YNL does not know).
 #
 #   (no option)   extract if needed, then print the directory
 #   --print-dir   print the directory only (extracted or not)
@@ -54,7 +64,22 @@ case ${1:-} in
 -*) echo "ksrc.sh: unknown option $1" >&2; exit 2 ;;
 esac
 SERIES=${1:-6.12}
-TARBALL=/usr/src/linux-source-$SERIES.tar.xz
+CACHE=${RXB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rxbisect}
+case $SERIES in
+newest)
+	TARBALL=$("$SELF_DIR/vm/debian-kernel.sh" --source newest) || exit 1
+	SERIES=${TARBALL##*/linux-source-}
+	SERIES=${SERIES%.tar.xz}
+	;;
+running)
+	SERIES=$(uname -r | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	[ -d "$REPO/build/ksrc-$SERIES" ] || SERIES=6.12
+	;;
+*[!0-9.]*|'') echo "ksrc.sh: bad series '$SERIES' (6.12, 7.2, newest, running)" >&2; exit 2 ;;
+esac
+TARBALL=${TARBALL:-/usr/src/linux-source-$SERIES.tar.xz}
+[ -r "$TARBALL" ] || [ ! -r "$CACHE/linux-source-$SERIES.tar.xz" ] ||
+	TARBALL=$CACHE/linux-source-$SERIES.tar.xz
 DIR=$REPO/build/ksrc-$SERIES
 TOPNAME=linux-source-$SERIES
 PARTS=(
@@ -67,6 +92,7 @@ PARTS=(
 	tools/testing/selftests/kselftest.h
 	tools/testing/selftests/kselftest_harness.h
 	tools/testing/selftests/net/tls.c
+	include/uapi/linux/tls.h
 	tools/net/ynl
 	Documentation/netlink/specs
 )
@@ -75,7 +101,12 @@ stamp() {
 	# the tarball's identity and the list of parts
 	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]}"
 }
-current() { [ -r "$DIR/.stamp" ] && [ "$(cat "$DIR/.stamp")" = "$(stamp)" ]; }
+# current: extracted from this tarball; or extracted, from a tarball not
+# visible here (the VM may see the host's cache under another HOME)
+current() {
+	[ -r "$DIR/.stamp" ] &&
+		{ [ ! -r "$TARBALL" ] || [ "$(cat "$DIR/.stamp")" = "$(stamp)" ]; }
+}
 
 case $MODE in
 print) echo "$DIR"; exit 0 ;;
@@ -86,7 +117,7 @@ if current; then
 	echo "$DIR"
 	exit 0
 fi
-[ -r "$TARBALL" ] || { echo "ksrc.sh: $TARBALL missing (make deps installs linux-source-$SERIES)" >&2; exit 1; }
+[ -r "$TARBALL" ] || { echo "ksrc.sh: $TARBALL missing (make deps installs linux-source-6.12; make ksrc KERNEL=newest fetches unstable's)" >&2; exit 1; }
 tmp=$DIR.tmp.$$
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$tmp"
@@ -105,10 +136,18 @@ fi
 st=$tmp/$TOPNAME/tools/testing/selftests
 if [ -r "$st/net/tls.c" ]; then
 	fix='tls_crypto_info_init(v,c,k,...)=rxb_tls_crypto_info_init(v,c,k)'
-	if ! ${CC:-cc} -O2 -I"$st" -o "$st/net/tls" "$st/net/tls.c" 2>/dev/null; then
-		${CC:-cc} -O2 -I"$st" -D"$fix" -o "$st/net/tls" "$st/net/tls.c" 2>/dev/null &&
-			echo "-D$fix" >"$st/net/tls.fixed" ||
-			echo "ksrc.sh: warning: building net/tls failed (tls_kselftest.sh will skip)" >&2
+	# the kernel's selftests build against its own uapi (headers_install);
+	# tls.c of 7.x uses constants Debian 12's linux-libc-dev lacks
+	khdr=$tmp/$TOPNAME/include/uapi
+	tls_cc() { ${CC:-cc} -O2 -I"$st" "$@" -o "$st/net/tls" "$st/net/tls.c" 2>/dev/null; }
+	if tls_cc; then
+		:
+	elif tls_cc -I"$khdr"; then
+		echo "-I(uapi)" >"$st/net/tls.fixed"
+	elif tls_cc -D"$fix" || tls_cc -I"$khdr" -D"$fix"; then
+		echo "-D$fix" >"$st/net/tls.fixed"
+	else
+		echo "ksrc.sh: warning: building net/tls failed (tls_kselftest.sh will skip)" >&2
 	fi
 fi
 rm -rf "$DIR"

@@ -597,6 +597,9 @@ stage_vm() {
 	fi
 	# YNL for the netdev netlink tests, unpacked here: the VM is slow at it
 	tools/ynl.sh --fetch >/dev/null || echo "# no YNL: the netdev netlink tests will skip"
+	# the newest kernel's own YNL, specs and tests (tools/ksrc.sh running)
+	[ "$k" != newest ] || tools/ynl.sh --fetch newest >/dev/null ||
+		echo "# no linux-source of the newest kernel: its tests use 6.12's"
 	# the whole suite: about 70 min on Debian's kernels, about 40 min each
 	# with the kernels sharing it; 2.7 h on the 6.12 debug kernel
 	# (2026-11-28), whose tests each run 3 to 10 times slower.  A hang

@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ynl.sh [--fetch] [FAMILY CLI-ARGS...]
+# ynl.sh [--fetch [SERIES]] [FAMILY CLI-ARGS...]
 #
-# The kernel's YNL command line (tools/net/ynl/cli.py) with its netlink
-# specs, from linux-source-6.12, extracted once by tools/ksrc.sh into
-# build/ksrc-6.12/ of this checkout (outside git,
+# The kernel's YNL command line (tools/net/ynl/cli.py, pyynl/cli.py from
+# 6.13) with its netlink specs, from the running kernel's linux-source
+# when it is extracted (tools/ksrc.sh running: 7.2 sends attributes an
+# older YNL cannot decode), else linux-source-6.12's, extracted once by
+# tools/ksrc.sh into build/ksrc-SERIES/ of this checkout (outside git,
 # shared with the test VM, which cannot unpack it fast: run
-# "tools/ynl.sh --fetch" on the host before a VM run; make vm-test does).
+# "tools/ynl.sh --fetch" on the host before a VM run; make vm-test does,
+# with SERIES newest for make vm-test KERNEL=newest).
 #
-#   tools/ynl.sh --fetch                       extract, print the directory
+#   tools/ynl.sh --fetch [SERIES]              extract (6.12 by default),
+#                                              print the directory
 #   tools/ynl.sh netdev --dump queue-get       cli.py --spec .../netdev.yaml
 #   tools/ynl.sh netdev --output-json --dump qstats-get --json '{"scope": 1}'
 #
@@ -23,27 +27,24 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TAR=/usr/src/linux-source-6.12.tar.xz
-DIR=$TOP/build/ksrc-6.12
-CLI=$DIR/tools/net/ynl/cli.py
 
 skip() { echo "ynl.sh: $*" >&2; exit 4; }
 
-fetch() {
-	[ -r "$CLI" ] && return 0
-	[ -r "$TAR" ] || skip "no $TAR (apt-get install linux-source-6.12)"
-	# the one extraction of the 6.12 sources (a superset of ynl's)
-	"$TOP/tools/ksrc.sh" 6.12 >/dev/null ||
-		{ echo "ynl.sh: cannot extract ynl from $TAR" >&2; exit 1; }
-}
-
 if [ "${1:-}" = --fetch ]; then
-	fetch
-	echo "$DIR"
+	"$TOP/tools/ksrc.sh" "${2:-6.12}" ||
+		skip "cannot extract ynl of linux-source-${2:-6.12} (tools/ksrc.sh)"
 	exit 0
 fi
-[ $# -ge 1 ] || { sed -n '3,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
-fetch
+[ $# -ge 1 ] || { sed -n '3,24s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+cli() {
+	DIR=$("$TOP/tools/ksrc.sh" --print-dir running)
+	CLI=$DIR/tools/net/ynl/pyynl/cli.py
+	[ -r "$CLI" ] || CLI=$DIR/tools/net/ynl/cli.py
+	[ -r "$CLI" ]
+}
+# not extracted yet: 6.12's, here (slow in the VM: fetch on the host)
+cli || { "$TOP/tools/ksrc.sh" 6.12 >/dev/null 2>&1 && cli; } ||
+	skip "no YNL in $DIR: tools/ynl.sh --fetch (apt-get install linux-source-6.12)"
 FAMILY=$1
 shift
 SPEC=$DIR/Documentation/netlink/specs/$FAMILY.yaml

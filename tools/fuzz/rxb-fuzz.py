@@ -73,7 +73,8 @@ SPLAT_RE = re.compile(
 # (drivers/net/rxbisect/drv/ethtool.c): device-wide, except the working
 # set, flow table, memory tier (reset with the rings) and page_pool's own
 # statistics; per queue, struct rxb_qstats, struct rxb_qxstats but pp_size,
-# and the NIC's queue registers; every tx<q>_ counter.
+# and the NIC's queue registers; every tx<q>_ counter but inflight (the
+# frames on the ring now, a gauge).
 DEV_GAUGE_RE = re.compile(r"^(io_ws_|flow_|nicmem_|rx_pp_(?!fresh$|released$))")
 QSTATS = ("hw_packets hw_bytes nobuf_drops ring_full_drops oversize_drops "
           "packets bytes polls refills alloc_fails doorbells stack_packets "
@@ -86,7 +87,7 @@ QSTATS = ("hw_packets hw_bytes nobuf_drops ring_full_drops oversize_drops "
           "pcie_to_host_mmio_bytes pcie_mmio_reads pcie_to_nic_data_bytes"
           ).split()
 RXQ_RE = re.compile(r"^rx\d+_(%s)$" % "|".join(QSTATS))
-TXQ_RE = re.compile(r"^tx\d+_")
+TXQ_RE = re.compile(r"^tx\d+_(?!inflight$)")
 DEV_NAMES_RE = re.compile(r"^(rx|tx)_|^(dma_bytes|engine_frames|pcie_|"
                           r"nic_ctx_violations)")
 
@@ -480,7 +481,8 @@ def make_params(models, ncpu):
         "ceio_force_slow": enum(onoff, ["2"]),
         "nicmem_split": enum(onoff, ["yes"]),
         "stall_timeout_ms": urange(100, 600000),
-        "debug_ctx": enum(["0", "1", "y", "n"], ["2", "yes please"]),
+        "debug_ctx": enum(["0", "1", "y", "n", "on", "off"],
+                          ["2", "yes please", "1.5", "onn"]),
     }
 
 
@@ -683,14 +685,16 @@ class Fuzzer:
             got = sys_read(path)
             want = val.strip()
             if name == "debug_ctx":
-                want = "Y" if want in ("1", "y") else "N"
-            if got != want and not (want == "" and got in ("", "(none)")):
+                want = "Y" if want in ("1", "y", "on") else "N"
+            # the topology strings' empty value is their default
+            if got != want and not (want == "" and
+                                    got in ("", "(none)", "default")):
                 return "reads back %r, not %r" % (got, want)
             return None
         # as echo writes it, with a newline
         self.request("modparam %s=%r" % (name, val),
                      lambda: sys_write(path, val + "\n"), bad, fp, rb,
-                     need_log=name != "debug_ctx")
+                     need_log=True)
 
     def a_devlink(self):
         r = self.r

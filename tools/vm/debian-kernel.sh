@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debian-kernel.sh [--pin | --env | --fetch] SERIES
+# debian-kernel.sh [--pin | --env | --fetch | --source] SERIES
 #
 # A Debian kernel besides the default 6.1 to build rxbisect.ko against and
 # to boot in the test VM.  SERIES is
@@ -44,6 +44,12 @@
 #   --fetch   as --env, but first unpack the --pin release into the cache if
 #             no release of SERIES is installed or unpacked (for newest: if
 #             the pinned one is not)
+#   --source  print the path of the kernel's linux-source tarball (its
+#             tests, YNL and netlink specs: tools/ksrc.sh): for 6.12
+#             /usr/src/linux-source-6.12.tar.xz (make deps), for newest
+#             linux-source-X.Y.tar.xz in the cache, downloaded from unstable
+#             (the package of the pinned release's version, else the
+#             archive's, with a warning) when missing
 #
 # Exit status: 0; 1 with a message when no such kernel can be had; 3 when
 # RXB_KERNEL_STRICT=1 and the archive has dropped the pinned release (which
@@ -61,7 +67,7 @@ usage() { sed -n '4,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 MODE=$1
 SERIES=$2
-case $MODE in --pin|--env|--fetch) ;; *) usage ;; esac
+case $MODE in --pin|--env|--fetch|--source) ;; *) usage ;; esac
 conf() { sed -n "s/^$1 ?= *//p" "$SELF_DIR/kernels.conf"; }
 APT=()
 case $SERIES in
@@ -174,6 +180,35 @@ usable_headers() {
 	done
 }
 
+# source_tarball KVER: the linux-source tarball of KVER's series, in the
+# cache (linux-source-X.Y.tar.xz, kept for tools/ksrc.sh), downloaded once
+# from the private apt source: the package of KVER's version (7.2.13+deb14
+# is 7.2.13-N), else the archive's, with a warning.
+source_tarball() {
+	local v=$1 s=${1%%-*} up ver t
+
+	s=${s%.*}			# 7.2.13+deb14 -> 7.2
+	up=${1%%+*}			# 7.2.13
+	t=$CACHE/linux-source-$s.tar.xz
+	if [ ! -r "$t" ]; then
+		apt_private
+		ver=$(apt-cache "${APT[@]}" show "linux-source-$s" 2>/dev/null |
+		      sed -n 's/^Version: //p' | grep -m1 "^$up-" || true)
+		[ -n "$ver" ] ||
+			echo "debian-kernel.sh: warning: no linux-source-$s of $up in the archive: using its newest" >&2
+		local d
+		d=$(mktemp -d "$t.tmp.XXXXXX")
+		(cd "$d" && apt-get "${APT[@]}" download -q "linux-source-$s${ver:+=$ver}" >&2) ||
+			{ rm -rf "$d"; die "apt-get download of linux-source-$s failed"; }
+		dpkg-deb --fsys-tarfile "$d"/linux-source-*.deb |
+			tar -xO "./usr/src/linux-source-$s.tar.xz" > "$d/src.tar.xz" &&
+			mv "$d/src.tar.xz" "$t" ||
+			{ rm -rf "$d"; die "unpacking linux-source-$s failed"; }
+		rm -rf "$d"
+	fi
+	echo "$t"
+}
+
 # build_dir V ROOT: ROOT/build, the build directory of release V made from
 # its linux-source package (in the current directory) with Debian's config
 # (the headers' .config, the one the kernel was built with) by this
@@ -181,13 +216,9 @@ usable_headers() {
 build_dir() {
 	local v=$1 root=$2 final=$3 src obj cfg=$2/usr/src/linux-headers-$1/.config
 
-	src=$(find . -maxdepth 1 -name 'linux-source-*.deb' | head -n1)
-	[ -n "$src" ] || die "no linux-source package downloaded for $v"
-	echo "debian-kernel.sh: the packages' compiler or kbuild tools do not run here: preparing $v's build directory from ${src#./} with Debian's config (a few CPU-minutes)" >&2
-	dpkg-deb --fsys-tarfile "$src" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
-		tar -xJf - ||
-		die "unpacking ${src#./} failed"
-	rm -f "$src"
+	src=$(source_tarball "$v") || exit
+	echo "debian-kernel.sh: the packages' compiler or kbuild tools do not run here: preparing $v's build directory from ${src##*/} with Debian's config (a few CPU-minutes)" >&2
+	tar -xJf "$src" || die "unpacking $src failed"
 	src=$(cd linux-source-* && pwd)
 	obj=$PWD/obj
 	mkdir "$obj"
@@ -258,8 +289,6 @@ fetch() {
 	       -e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dir/usr/src/|" "$h/Makefile"
 	kdir=$dir/usr/src/linux-headers-$v
 	if ! usable_headers "$h"; then
-		(cd "$tmp" && apt-get "${APT[@]}" download -q "linux-source-${base%.*}" >&2) ||
-			die "apt-get download of linux-source-${base%.*} failed"
 		(cd "$tmp" && build_dir "$v" "$tmp/root" "$dir") || exit
 		kdir=$dir/build
 	fi
@@ -276,6 +305,16 @@ fetch() {
 case $MODE in
 --pin)
 	pin
+	exit 0
+	;;
+--source)
+	if [ "$SERIES" = 6.12 ]; then
+		t=/usr/src/linux-source-6.12.tar.xz
+		[ -r "$t" ] || die "no $t (make deps installs linux-source-6.12)"
+		echo "$t"
+	else
+		source_tarball "$PIN"
+	fi
 	exit 0
 	;;
 --fetch)

@@ -16,7 +16,9 @@
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/list.h>
+#include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/dma-mapping.h>
 #include "rxbisect.h"
@@ -25,9 +27,21 @@ static LIST_HEAD(rxb_bus_devs);
 static DEFINE_MUTEX(rxb_bus_lock);	/* rxb_bus_devs */
 static bool rxb_bus_enabled;
 
+/* Devices not yet released, plus one while the bus is up.  devlink holds
+ * its device and puts it from a work item after an RCU grace period
+ * (devlink_release(), 6.12 and later), which can run after the device was
+ * unregistered and, without this count, after the module and this
+ * release function were gone (an oops seen on 7.2).  rxb_bus_exit() waits
+ * for the last release, as netdevsim's bus does.
+ */
+static refcount_t rxb_bus_devs_live;
+static DECLARE_COMPLETION(rxb_bus_devs_released);
+
 static void rxb_bus_dev_release(struct device *dev)
 {
 	kfree(container_of(dev, struct rxb_bus_dev, dev));
+	if (refcount_dec_and_test(&rxb_bus_devs_live))
+		complete(&rxb_bus_devs_released);
 }
 
 static const struct device_type rxb_bus_dev_type = {
@@ -79,6 +93,7 @@ static int rxb_bus_dev_new(unsigned int id)
 	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
 	if (!bdev)
 		return -ENOMEM;
+	refcount_inc(&rxb_bus_devs_live);	/* put by its release */
 	bdev->id = id;
 	bdev->dev.bus = &rxb_bus;
 	bdev->dev.type = &rxb_bus_dev_type;
@@ -191,6 +206,7 @@ int rxb_bus_init(unsigned int ndev)
 	err = bus_register(&rxb_bus);
 	if (err)
 		return err;
+	refcount_set(&rxb_bus_devs_live, 1);
 	err = driver_register(&rxb_driver);
 	if (err) {
 		bus_unregister(&rxb_bus);
@@ -218,6 +234,9 @@ void rxb_bus_exit(void)
 	list_for_each_entry_safe_reverse(bdev, tmp, &rxb_bus_devs, list)
 		rxb_bus_dev_del(bdev);
 	mutex_unlock(&rxb_bus_lock);
+	if (refcount_dec_and_test(&rxb_bus_devs_live))
+		complete(&rxb_bus_devs_released);
+	wait_for_completion(&rxb_bus_devs_released);
 	driver_unregister(&rxb_driver);
 	bus_unregister(&rxb_bus);
 }

@@ -58,7 +58,25 @@
 #include "rxbisect.h"
 
 static unsigned int enso_user_kb = 16384;
-module_param(enso_user_kb, uint, 0644);
+
+/* A refused value is logged, as every parameter's (main.c). */
+static int rxb_enso_user_kb_set(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_uint(val, kp);
+
+	if (err)
+		pr_err("rxbisect: enso_user_kb '%.*s': not a number of KiB in the range 0..%u\n",
+		       (int)strcspn(val, "\n"), val, UINT_MAX);
+	return err;
+}
+
+static const struct kernel_param_ops rxb_enso_user_kb_ops = {
+	.set = rxb_enso_user_kb_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(enso_user_kb, &rxb_enso_user_kb_ops, &enso_user_kb, 0644);
+__MODULE_PARM_TYPE(enso_user_kb, "uint");
 MODULE_PARM_DESC(enso_user_kb, "enso: most memory (KiB) one open /dev/rxbisect-enso may pin for its notification ring and pipes, charged to its locked memory as well (default 16384); writable");
 
 /* The NIC's answer to a configuration write takes at most this long. */

@@ -176,13 +176,25 @@ static const struct kernel_param_ops rxb_param_ops = {
 /* debug_ctx: the check of the NIC's context (rxb_hw_model.h). */
 static bool debug_ctx;
 
+/* The words debug_ctx takes, off then on: whole words, not kstrtobool()'s
+ * first letter ("yes please", "1.5" are refused).
+ */
+static const char * const rxb_bool_words[] = {
+	"0", "n", "N", "no", "off", "false",
+	"1", "y", "Y", "yes", "on", "true",
+};
+
 static int rxb_debug_ctx_set(const char *val, const struct kernel_param *kp)
 {
+	int i = sysfs_match_string(rxb_bool_words, val);
 	bool on;
-	int err = kstrtobool(val, &on);
 
-	if (err)
-		return err;
+	if (i < 0) {
+		pr_err("rxbisect: debug_ctx '%.*s': not off or on (0, n, no, off, false; 1, y, yes, on, true)\n",
+		       (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	on = i >= ARRAY_SIZE(rxb_bool_words) / 2;
 	rxb_nic_set_ctx_check(on);
 	*(bool *)kp->arg = on;
 	return 0;

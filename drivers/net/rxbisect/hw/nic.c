@@ -757,9 +757,15 @@ void rxb_nic_ctx_disable(struct rxb_nic_ctx *ctx)
 	tasklet_kill(&ctx->db_bh);
 	tasklet_kill(&ctx->hds.bh);
 	hrtimer_cancel(&ctx->timer);
-	/* Fetches in flight are not completed: their owners free them. */
+	/* Fetches in flight are not completed: their owners free them.  The
+	 * fetch engine's lock is taken with BH off, as in the NIC's context,
+	 * where CEIO's queue lock, which its timer takes in softirq, is held
+	 * around it (lockdep, under the KASAN kernel's fuzz).
+	 */
 	hrtimer_cancel(&ctx->fetch_timer);
+	local_bh_disable();
 	rxb_nicmem_fetch_abort(&ctx->mem);
+	local_bh_enable();
 	rxb_flow_stop(&ctx->flows);
 }
 

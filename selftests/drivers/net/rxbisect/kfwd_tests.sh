@@ -27,7 +27,8 @@
 #         bug); skipped with the veth result when veth passed no case.
 #
 # The tests run from a copy of net/forwarding and net/lib.sh (build/
-# ksrc-6.12, extracted on the host by tools/ksrc.sh; make test does it) in
+# ksrc-6.12, or the running kernel's build/ksrc-X.Y when extracted, as
+# 7.2's: tools/ksrc.sh running; make test extracts them on the host) in
 # this test's temporary directory, with a forwarding.config naming the
 # ports.  They are 6.12's tests; on 6.1 they run too, the veth baseline
 # telling which cases the older kernel supports.
@@ -90,10 +91,10 @@ limit() {
 T0=$SECONDS
 
 rxb_init jq tc mausezahn ping6
-KSRC=$("$TOP/tools/ksrc.sh" --print-dir 6.12)
+KSRC=$("$TOP/tools/ksrc.sh" --print-dir running)
 FSRC=$KSRC/tools/testing/selftests/net
 [ -r "$FSRC/forwarding/lib.sh" ] && [ -r "$FSRC/lib.sh" ] &&
-	"$TOP/tools/ksrc.sh" --check 6.12 ||
+	"$TOP/tools/ksrc.sh" --check running ||
 	ktap_skip_all "the kernel's forwarding tests are not extracted in $KSRC: run tools/ksrc.sh on the host (make test does)"
 mkdir -p "$RXB_TMP/net" && cp -r "$FSRC/forwarding" "$FSRC/lib.sh" "$RXB_TMP/net/" ||
 	rxb_bail "cannot copy the forwarding tests"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The netdev netlink family (the kernel's YNL library) against ethtool -S.
 
-Run in the port's namespace.  The YNL library and specs come from
+Run in the port's namespace.  The YNL library and specs come from the
+running kernel's source when it is extracted (tools/ksrc.sh running: 7.2's
+on 7.2, whose napi attributes 6.12's YNL cannot decode), else from
 linux-source-6.12 through tools/ynl.sh --fetch (build/ksrc-6.12/ of the
 checkout); everything is done in one process (a cli.py per query costs
 seconds under TCG).
@@ -45,12 +47,19 @@ def skip(why):
 
 def family():
     try:
-        ksrc = subprocess.run([os.path.join(TOP, "tools/ynl.sh"), "--fetch"],
+        subprocess.run([os.path.join(TOP, "tools/ynl.sh"), "--fetch"],
+                       check=True, capture_output=True, text=True)
+        ksrc = subprocess.run([os.path.join(TOP, "tools/ksrc.sh"),
+                               "--print-dir", "running"],
                               check=True, capture_output=True,
                               text=True).stdout.strip()
     except subprocess.CalledProcessError as e:
         skip("no YNL (tools/ynl.sh --fetch): " + e.stderr.strip())
-    sys.path.insert(0, os.path.join(ksrc, "tools/net/ynl"))
+    ynl = os.path.join(ksrc, "tools/net/ynl")
+    # 6.13 moved the library into pyynl/ (pyynl/lib)
+    if os.path.isdir(os.path.join(ynl, "pyynl/lib")):
+        ynl = os.path.join(ynl, "pyynl")
+    sys.path.insert(0, ynl)
     # libyaml's parser for the spec: PyYAML's pure-Python one takes
     # seconds under TCG (pylib/rxb_libyaml.py, as kdrv_tests.sh's tests)
     sys.path.insert(0, os.path.join(HERE, "pylib"))

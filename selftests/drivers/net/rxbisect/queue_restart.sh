@@ -50,10 +50,11 @@ PY
 }
 
 # restarts FILE COUNT...: restart queue FILE COUNT times, 0.1 s apart, in
-# the background; the successes in $RXB_TMP/restarts
+# the background; the successes in $RXB_TMP/restarts.  A child bash, which
+# has sleep(1), not lib.sh's rxb_sleep.
 restarts() {
 	rxb_bg bash -c 'ok=0; for i in $(seq '"$2"'); do
-		echo 1 > '"$1"' && ok=$((ok + 1)); rxb_sleep 0.1; done; echo $ok > '"$RXB_TMP/restarts"
+		echo 1 > '"$1"' && ok=$((ok + 1)); sleep 0.1; done; echo $ok > '"$RXB_TMP/restarts"
 }
 
 d() { echo $((${RXB_S[$1]:-0} - ${B[$1]:-0})); }

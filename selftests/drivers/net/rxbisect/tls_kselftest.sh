@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernel's own kTLS selftest (tools/testing/selftests/net/tls.c of
-# linux-source-6.12, built on the host by tools/ksrc.sh) over the NIC's
+# linux-source-6.12, or of the running kernel's source when extracted,
+# as 7.2's; built on the host by tools/ksrc.sh) over the NIC's
 # TLS device offload, against software kTLS over a veth pair.
 #
 # tls.c connects every socket pair to its listener's 0.0.0.0:port, which
@@ -44,10 +45,10 @@ source "$(dirname "$0")/lib.sh"
 
 rxb_init ethtool
 TOP=$(cd "$RXB_DIR/../../../.." && pwd)
-KSRC=$("$TOP/tools/ksrc.sh" --print-dir 6.12)
+KSRC=$("$TOP/tools/ksrc.sh" --print-dir running)
 TLS=$KSRC/tools/testing/selftests/net/tls
 SHIM=$RXB_DIR/progs/rxb_connect_to.so
-[ -x "$TLS" ] && "$TOP/tools/ksrc.sh" --check 6.12 ||
+[ -x "$TLS" ] && "$TOP/tools/ksrc.sh" --check running ||
 	ktap_skip_all "the kernel's tls selftest is not built in $KSRC: run tools/ksrc.sh on the host (make test does)"
 [ -r "$SHIM" ] || make -s -C "$RXB_DIR/progs" rxb_connect_to.so >/dev/null 2>&1
 [ -r "$SHIM" ] || ktap_skip_all "progs/rxb_connect_to.so is not built (make module)"
