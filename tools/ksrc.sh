@@ -25,8 +25,8 @@
 #   tools/net/ynl                           the ynl python library and cli.py
 #   Documentation/netlink/specs             the netlink specs ynl reads
 #
-# and the csum helper of net/lib (hw/csum.py) built from csum.c, and net/tls
-# from tls.c.  Debian's 6.12.117 (and 6.1.158) tls.c carries backported
+# and the csum helper of net/lib (hw/csum.py) built from csum.c, net/tls
+# from tls.c, and (7.x) net/lib's XDP objects from their .bpf.c.  Debian's 6.12.117 (and 6.1.158) tls.c carries backported
 # rekey tests that call tls_crypto_info_init() with a key generation the
 # file's own tls_crypto_info_init() does not take, so it does not compile
 # as shipped; when the plain build fails it is built again with that
@@ -99,7 +99,7 @@ PARTS=(
 
 stamp() {
 	# the tarball's identity and the list of parts
-	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]}"
+	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]} bpf"
 }
 # current: extracted from this tarball; or extracted, from a tarball not
 # visible here (the VM may see the host's cache under another HOME)
@@ -134,6 +134,14 @@ if [ -r "$csum.c" ]; then
 		echo "ksrc.sh: warning: building net/lib/csum failed (hw/csum.py will not run)" >&2
 fi
 st=$tmp/$TOPNAME/tools/testing/selftests
+# 7.x's driver tests load XDP objects their Makefile builds from
+# net/lib/*.bpf.c (ping.py's xdp_dummy.bpf.o); 6.12 has none
+for b in "$st"/net/lib/*.bpf.c; do
+	[ -r "$b" ] || continue
+	clang -O2 -g -target bpf -I"/usr/include/$(gcc -dumpmachine)" \
+		-c "$b" -o "${b%.c}.o" 2>/dev/null ||
+		echo "ksrc.sh: warning: building ${b##*/} failed (clang, libbpf-dev: the tests that load it fail)" >&2
+done
 if [ -r "$st/net/tls.c" ]; then
 	fix='tls_crypto_info_init(v,c,k,...)=rxb_tls_crypto_info_init(v,c,k)'
 	# the kernel's selftests build against its own uapi (headers_install);
