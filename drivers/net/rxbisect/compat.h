@@ -1020,6 +1020,90 @@ static inline void xdp_update_skb_frags_info(struct sk_buff *skb, u8 nr_frags,
 }
 #endif
 
+/* GHASH keyed with H, for the kTLS offload's NIC (hw/nic_tls.c): the
+ * library's (crypto/gf128hash.h, after 6.18) or, before, the crypto API's
+ * "ghash" shash.  rxb_ghash_setkey() may sleep; the rest runs in any
+ * context.
+ */
+#ifdef HAVE_CRYPTO_GF128HASH
+#include <crypto/gf128hash.h>
+struct rxb_ghash {
+	struct ghash_key key;
+	struct ghash_ctx ctx;
+};
+
+static inline int rxb_ghash_setkey(struct rxb_ghash *g, const u8 h[16])
+{
+	ghash_preparekey(&g->key, h);
+	return 0;
+}
+
+static inline void rxb_ghash_init(struct rxb_ghash *g)
+{
+	ghash_init(&g->ctx, &g->key);
+}
+
+static inline void rxb_ghash_update(struct rxb_ghash *g, const u8 *p,
+				    unsigned int len)
+{
+	ghash_update(&g->ctx, p, len);
+}
+
+static inline void rxb_ghash_final(struct rxb_ghash *g, u8 out[16])
+{
+	ghash_final(&g->ctx, out);
+}
+
+static inline void rxb_ghash_free(struct rxb_ghash *g)
+{
+	memzero_explicit(g, sizeof(*g));
+}
+#else
+#include <crypto/hash.h>
+struct rxb_ghash {
+	struct crypto_shash *tfm;
+	struct shash_desc *desc;
+};
+
+static inline int rxb_ghash_setkey(struct rxb_ghash *g, const u8 h[16])
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("ghash", 0, 0);
+
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	g->tfm = tfm;
+	g->desc = kzalloc(sizeof(*g->desc) + crypto_shash_descsize(tfm),
+			  GFP_KERNEL);
+	if (!g->desc)
+		return -ENOMEM;
+	g->desc->tfm = tfm;
+	return crypto_shash_setkey(tfm, h, 16);
+}
+
+static inline void rxb_ghash_init(struct rxb_ghash *g)
+{
+	crypto_shash_init(g->desc);
+}
+
+static inline void rxb_ghash_update(struct rxb_ghash *g, const u8 *p,
+				    unsigned int len)
+{
+	crypto_shash_update(g->desc, p, len);
+}
+
+static inline void rxb_ghash_final(struct rxb_ghash *g, u8 out[16])
+{
+	crypto_shash_final(g->desc, out);
+}
+
+static inline void rxb_ghash_free(struct rxb_ghash *g)
+{
+	kfree_sensitive(g->desc);
+	if (g->tfm)
+		crypto_free_shash(g->tfm);
+}
+#endif
+
 /* 6.13: hrtimer_setup() initializes a timer and sets its callback. */
 #ifndef HAVE_HRTIMER_SETUP
 static inline void hrtimer_setup(struct hrtimer *timer,

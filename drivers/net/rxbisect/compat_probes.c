@@ -507,4 +507,15 @@ static int rxb_probe_hash(const struct xdp_md *ctx, u32 *hash,
 const struct xdp_metadata_ops rxb_probe_ops = { .xmo_rx_hash = rxb_probe_hash };
 #endif
 
+/* After 6.18 (7.2 has it): GHASH is a library (crypto/gf128hash.h); the
+ * "ghash" shash algorithm is gone (crypto_alloc_shash() fails -ENOENT).
+ */
+#ifdef HAVE_CRYPTO_GF128HASH
+#include <crypto/gf128hash.h>
+void rxb_probe(struct ghash_key *key, const u8 *h)
+{
+	ghash_preparekey(key, h);
+}
+#endif
+
 MODULE_LICENSE("GPL");

@@ -35,7 +35,6 @@
  * an engine thread (engine=cpuN) this runs on the NIC's core, its crypto
  * cost included; inline, in the sender's context, as inline reception.
  */
-#include <crypto/hash.h>
 #include <crypto/skcipher.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -53,15 +52,13 @@
  * struct rxb_tls_cipher - a context's crypto units (the kernel crypto
  *	API's, as crypto/gcm.c composes AES-GCM).
  * @ctr: AES-CTR, keyed.
- * @ghash: GHASH, keyed with H = AES_K(0).
- * @desc: the running GHASH.
+ * @ghash: GHASH, keyed with H = AES_K(0), and its running sum.
  * @bounce: CTR input that was on the stack (a scatterlist cannot point
  *	there).
  */
 struct rxb_tls_cipher {
 	struct crypto_sync_skcipher *ctr;
-	struct crypto_shash *ghash;
-	struct shash_desc *desc;
+	struct rxb_ghash ghash;
 	u8 bounce[64];
 };
 
@@ -175,19 +172,19 @@ static void rxb_tls_ctr(struct rxb_tls_cipher *c, const u8 ctr[16], u8 *buf,
 
 static void rxb_tls_ghash_init(struct rxb_tls_cipher *c)
 {
-	crypto_shash_init(c->desc);
+	rxb_ghash_init(&c->ghash);
 }
 
 static void rxb_tls_ghash_update(struct rxb_tls_cipher *c, const u8 *p,
 				 u32 len)
 {
 	if (len)
-		crypto_shash_update(c->desc, p, len);
+		rxb_ghash_update(&c->ghash, p, len);
 }
 
 static void rxb_tls_ghash_final(struct rxb_tls_cipher *c, u8 out[16])
 {
-	crypto_shash_final(c->desc, out);
+	rxb_ghash_final(&c->ghash, out);
 }
 
 static const struct rxb_tls_crypto_ops rxb_tls_crypto = {
@@ -199,9 +196,7 @@ static const struct rxb_tls_crypto_ops rxb_tls_crypto = {
 
 static void rxb_tls_cipher_free(struct rxb_tls_cipher *c)
 {
-	kfree_sensitive(c->desc);
-	if (!IS_ERR_OR_NULL(c->ghash))
-		crypto_free_shash(c->ghash);
+	rxb_ghash_free(&c->ghash);
 	if (!IS_ERR_OR_NULL(c->ctr))
 		crypto_free_sync_skcipher(c->ctr);
 }
@@ -219,17 +214,9 @@ static int rxb_tls_cipher_init(struct rxb_tls_cipher *c, const u8 *key,
 	err = crypto_sync_skcipher_setkey(c->ctr, key, key_len);
 	if (err)
 		return err;
-	c->ghash = crypto_alloc_shash("ghash", 0, 0);
-	if (IS_ERR(c->ghash))
-		return PTR_ERR(c->ghash);
-	c->desc = kzalloc(sizeof(*c->desc) + crypto_shash_descsize(c->ghash),
-			  GFP_KERNEL);
-	if (!c->desc)
-		return -ENOMEM;
-	c->desc->tfm = c->ghash;
 	memset(c->bounce, 0, 16);
 	rxb_tls_ctr(c, zero, c->bounce, 16);
-	err = crypto_shash_setkey(c->ghash, c->bounce, 16);
+	err = rxb_ghash_setkey(&c->ghash, c->bounce);
 	memzero_explicit(c->bounce, sizeof(c->bounce));
 	return err;
 }
