@@ -25,8 +25,8 @@
 #   tools/net/ynl                           the ynl python library and cli.py
 #   Documentation/netlink/specs             the netlink specs ynl reads
 #
-# and the csum helper of net/lib (hw/csum.py) built from csum.c, net/tls
-# from tls.c, and (7.x) net/lib's XDP objects from their .bpf.c.  Debian's 6.12.117 (and 6.1.158) tls.c carries backported
+# and net/lib's helpers built (csum for hw/csum.py; 7.x: gro, xdp_helper
+# and the XDP objects of its .bpf.c), and net/tls from tls.c.  Debian's 6.12.117 (and 6.1.158) tls.c carries backported
 # rekey tests that call tls_crypto_info_init() with a key generation the
 # file's own tls_crypto_info_init() does not take, so it does not compile
 # as shipped; when the plain build fails it is built again with that
@@ -99,7 +99,7 @@ PARTS=(
 
 stamp() {
 	# the tarball's identity and the list of parts
-	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]} bpf"
+	echo "$(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null) ${PARTS[*]} bpf helpers"
 }
 # current: extracted from this tarball; or extracted, from a tarball not
 # visible here (the VM may see the host's cache under another HOME)
@@ -127,13 +127,14 @@ tar -C "$tmp" -xJf "$TARBALL" --wildcards --no-wildcards-match-slash \
 	"${PARTS[@]/#/$TOPNAME/}" 2>/dev/null ||
 	[ -d "$tmp/$TOPNAME/tools/testing/selftests/drivers/net" ] ||
 	{ echo "ksrc.sh: extracting $TARBALL failed" >&2; exit 1; }
-csum=$tmp/$TOPNAME/tools/testing/selftests/net/lib/csum
-if [ -r "$csum.c" ]; then
-	${CC:-cc} -O2 -Wall -I"$tmp/$TOPNAME/tools/testing/selftests" \
-		-o "$csum" "$csum.c" 2>/dev/null ||
-		echo "ksrc.sh: warning: building net/lib/csum failed (hw/csum.py will not run)" >&2
-fi
 st=$tmp/$TOPNAME/tools/testing/selftests
+# net/lib's helper programs: csum (hw/csum.py); from 7.x also gro and
+# xdp_helper (queues.py's AF_XDP check)
+for h in csum gro xdp_helper; do
+	[ -r "$st/net/lib/$h.c" ] || continue
+	${CC:-cc} -O2 -Wall -I"$st" -o "$st/net/lib/$h" "$st/net/lib/$h.c" 2>/dev/null ||
+		echo "ksrc.sh: warning: building net/lib/$h failed (the tests running it fail)" >&2
+done
 # 7.x's driver tests load XDP objects their Makefile builds from
 # net/lib/*.bpf.c (ping.py's xdp_dummy.bpf.o); 6.12 has none
 for b in "$st"/net/lib/*.bpf.c; do
