@@ -1020,7 +1020,8 @@ class Fuzzer:
         time.sleep(pause)
         log("   echo 0 > %s" % path)
         e, msg = sys_write(path, "0")
-        # a queue the reconfiguration removed took its knob with it
+        # a queue the reconfiguration removed took its knob with it (and
+        # its value: drivers/net/rxbisect/drv/debugfs.c)
         if e and not ("/q%d/" % q in path and not os.path.exists(path)):
             self.fail("cannot clear %s: %s" % (path, msg))
 

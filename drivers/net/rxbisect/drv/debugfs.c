@@ -310,8 +310,14 @@ void rxb_debugfs_queues_update(struct rxb_port *port)
 		struct rxb_qknobs *k = &port->knobs[q];
 
 		if (q >= port->cfg.nqueues) {
+			/* A removed queue's faults go with it: a queue added
+			 * again starts without them, as its directory does.
+			 */
 			debugfs_remove_recursive(k->dir);
 			k->dir = NULL;
+			WRITE_ONCE(k->stall, 0);
+			WRITE_ONCE(k->work, 0);
+			WRITE_ONCE(k->complete_delay, 0);
 			continue;
 		}
 		if (k->dir)

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 
 rxb_init ping
-ktap_set_plan 20
+ktap_set_plan 21
 
 rxb_load queues=2 || rxb_bail "cannot load the module"
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
@@ -90,7 +90,14 @@ rxb_ip rxb1 link set rxb1 mtu 2000 || ok=0
 ktap_test_result "valid settings apply afterwards (-G rx 512 tx 256, -L 3, mtu 2000)" \
 	eval '[ $ok = 1 ] && [ "$(rxb_ring rxb1 RX) $(rxb_ring rxb1 TX) $(rxb_channels rxb1) $(rxb_mtu rxb1)" = "512 256 3 2000" ]'
 
-# 20
+# 20: a queue removed (ethtool -L) takes its debugfs faults with it: added
+# again, it starts without them (the fuzzer found them kept)
+kset rxb1 2 complete_delay 500 && kset rxb1 2 work 16 &&
+	e1 -L rxb1 combined 2 && e1 -L rxb1 combined 3
+ktap_test_result "a queue removed and added again comes back without its debugfs faults" \
+	[ "$(rxb_knob rxb1 2 work) $(rxb_knob rxb1 2 complete_delay)" = "0 0" ]
+
+# 21
 ktap_test_result "ping rxb0 -> rxb1 at the end" rxb_ping_ok "$NS0" "$RXB_IP1" 10
 
 ktap_finished
