@@ -63,7 +63,7 @@ case ${1:-} in
 -h|--help) sed -n '4,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 -*) echo "ksrc.sh: unknown option $1" >&2; exit 2 ;;
 esac
-SERIES=${1:-6.12}
+SERIES=${1-6.12}
 CACHE=${RXB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rxbisect}
 case $SERIES in
 newest)

@@ -741,6 +741,8 @@ stage_body() {
 		make -s -C tools/nf check || rc=1
 		echo "# tools/bench: tls_bench.sh's and enso_bench.sh's command lines (test_cli.sh)"
 		bash tools/bench/test_cli.sh || rc=1
+		echo "# tools/ksrc.sh, ynl.sh, vm/debian-kernel.sh: their command lines (test_ksrc_cli.sh)"
+		bash tools/test_ksrc_cli.sh || rc=1
 		return $rc ;;
 	sim)	make -s -j"$jobs" -C tools/rxbisect-sim check ;;
 	vm-*)	stage_vm "${1#vm-}" ;;

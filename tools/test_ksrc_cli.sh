@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The command lines of tools/ksrc.sh, tools/ynl.sh and
+# tools/vm/debian-kernel.sh (the unit stage of make test): bad options
+# and series exit 2 (debian-kernel.sh's unknown series 1) with a message
+# naming them and write nothing; the queries that only read (--print-dir,
+# --check, --help; debian-kernel.sh --source 6.12) answer.  Then FUZZ_SECS (default 5)
+# seconds of random arguments to ksrc.sh's read-only modes, seeded
+# (FUZZ_SEED, printed): each exits 0, 1 or 2, never anything else, and
+# creates nothing under build/.  No network, no extraction.  Prints KTAP;
+# exits non-zero if a case fails.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${FUZZ_SECS:-5}
+seed=${FUZZ_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+n=0 fail=0
+
+# check DESC WANT_RC WANT_TEXT CMD...: CMD exits WANT_RC, its stderr (or
+# stdout) holds WANT_TEXT.
+check() {
+	local desc=$1 want=$2 text=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && [[ $out == *"$text"* ]]; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc (exit $rc, want $want: ${out:0:160})"
+		fail=$((fail + 1))
+	fi
+}
+
+echo "TAP version 13"
+before=$(ls "$top/build" 2>/dev/null | sort | tr '\n' ' ')
+K=$top/tools/ksrc.sh Y=$top/tools/ynl.sh D=$top/tools/vm/debian-kernel.sh
+check "ksrc.sh: unknown option" 2 "unknown option --bogus" "$K" --bogus
+check "ksrc.sh: a series with shell characters" 2 "bad series 'x;y'" "$K" --print-dir 'x;y'
+check "ksrc.sh: an empty series" 2 "bad series ''" "$K" --check ''
+check "ksrc.sh: a series of letters" 2 "bad series 'abc'" "$K" --print-dir abc
+check "ksrc.sh --print-dir 6.12: the directory, nothing extracted" 0 "build/ksrc-6.12" "$K" --print-dir 6.12
+check "ksrc.sh --print-dir running: a build/ksrc- directory" 0 "build/ksrc-" "$K" --print-dir running
+check "ksrc.sh --check 9.99: not extracted" 1 "" "$K" --check 9.99
+check "ksrc.sh --help" 0 "ksrc.sh [--print-dir" "$K" --help
+check "ynl.sh: no arguments, the usage" 2 "ynl.sh [--fetch [SERIES]]" "$Y"
+check "debian-kernel.sh: no arguments, the usage" 2 "debian-kernel.sh [--pin" "$D"
+check "debian-kernel.sh: unknown mode" 2 "debian-kernel.sh [--pin" "$D" --bogus 6.12
+check "debian-kernel.sh: unknown series" 1 "unknown kernel series 5.4" "$D" --env 5.4
+check "debian-kernel.sh: three arguments" 2 "debian-kernel.sh [--pin" "$D" --env 6.12 x
+if [ -r /usr/src/linux-source-6.12.tar.xz ]; then
+	check "debian-kernel.sh --source 6.12: the installed tarball" 0 "/usr/src/linux-source-6.12.tar.xz" "$D" --source 6.12
+fi
+
+# fuzz: ksrc.sh's read-only modes with random words
+words=(6.12 7.2 running newest 6.1 "" " " x 1.2.3 -- --check --print-dir
+       ";" "\$(id)" ../.. 6..12 0 99999999999 "6.12 7.2" $'\n' '*')
+RANDOM=$seed
+end=$((SECONDS + secs)) runs=0 bad=0
+while [ $SECONDS -lt $end ]; do
+	mode=$([ $((RANDOM % 2)) = 0 ] && echo --print-dir || echo --check)
+	w=${words[RANDOM % ${#words[@]}]}
+	[ "$w" = newest ] && w=7.2	# newest may fetch: not here
+	"$K" "$mode" "$w" >/dev/null 2>&1
+	rc=$?
+	runs=$((runs + 1))
+	case $rc in 0|1|2) ;; *) bad=$((bad + 1)); echo "# $mode '$w': exit $rc" ;; esac
+done
+after=$(ls "$top/build" 2>/dev/null | sort | tr '\n' ' ')
+n=$((n + 1))
+if [ "$bad" = 0 ] && [ "$before" = "$after" ]; then
+	echo "ok $n fuzz: $runs runs of ksrc.sh's read-only modes in ${secs}s (FUZZ_SEED=$seed), exits 0-2, nothing created"
+else
+	echo "not ok $n fuzz: $bad of $runs runs exited otherwise, or build/ changed (FUZZ_SEED=$seed)"
+	fail=$((fail + 1))
+fi
+echo "1..$n"
+echo "# $((n - fail)) passed, $fail failed"
+[ "$fail" = 0 ]
