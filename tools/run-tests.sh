@@ -871,6 +871,45 @@ for s in "${stages[@]}"; do
 done
 echo "# wall time: ${times[*]}, total ${SECONDS}s"
 
+# failure_digest LOG...: every failed test again, with the diagnostics its
+# test printed just before it (at most 12 lines each), at the end where a
+# CI log cut to its tail still shows them.  A failed test is a "not ok"
+# line without a TODO directive (xfail); a nested one (a selftest's
+# subtest) is printed before its parent's line.
+failure_digest() {
+	awk -v max=12 '
+	FNR == 1 { n = 0; stage = FILENAME; sub(/.*\//, "", stage); sub(/\.log$/, "", stage) }
+	{
+		line = $0
+		d = 0
+		while (substr(line, 1, 2) == "# ") { line = substr(line, 3); d++ }
+	}
+	line ~ /^(not )?ok [0-9]+/ {
+		if (line ~ /^not ok/ && line !~ /# (TODO|todo)/) {
+			if (!shown[stage]++) print "# -- " stage " --"
+			# a parent whose subtests were shown: its line alone
+			if (!nested[d + 1]) {
+				from = n - cnt[d]; if (from < n - max) from = n - max
+				for (i = from; i < n; i++) print buf[i % max]
+			}
+			print $0
+			nested[d] = 1
+		}
+		nested[d + 1] = 0
+		cnt[d] = 0
+		for (k in cnt) if (k + 0 > d) cnt[k] = 0
+		next
+	}
+	{ buf[n % max] = $0; n++; for (k = 0; k <= d; k++) cnt[k]++ }
+	' "$@"
+}
+if [ "$fail" -gt 0 ]; then
+	echo "# ---- the failures again, with what their tests printed before them ----"
+	for s in "${stages[@]}"; do
+		[ -f "$logdir/$s.log" ] && failure_digest "$logdir/$s.log"
+	done | head -n 300
+fi
+
 # the last line stays exactly "N passed, N failed" (CI and the README
 # parse it); skips are reported on the line before
 [ "$skip" -gt 0 ] && echo "# $skip skipped"
