@@ -245,9 +245,15 @@ ktls_run() {
 	return 1
 }
 
+# CLOSE_LOOKS: how many looks (rxb_poll_wait) the sockets' and the NIC's
+# contexts get to go after a run: 15 s.  A TX context goes once its
+# records are acknowledged, and under netem loss a lost tail segment waits
+# for TCP's backed-off retransmission timer.
+CLOSE_LOOKS=77
+
 # tls_expect NS TXSW RXSW TXDEV RXDEV: NS's tls_stat moved by exactly these
 # (snapshots 0 and 1), TlsDecryptError did not, and each TlsCurr* is back
-# at its snapshot-0 value (waited for, 5 s: the sockets are closing).
+# at its snapshot-0 value (waited for, CLOSE_LOOKS: the sockets are closing).
 tls_expect() {
 	local ns=$1 i k want got ok=1 cur
 	local -A exp=([TlsTxSw]=$2 [TlsRxSw]=$3 [TlsTxDevice]=$4 [TlsRxDevice]=$5 [TlsDecryptError]=0)
@@ -258,7 +264,7 @@ tls_expect() {
 		ktap_print_msg "$ns: $k +$got, expected +${exp[$k]}"
 		ok=0
 	done
-	for i in {1..27}; do
+	for ((i = 1; i <= CLOSE_LOOKS; i++)); do
 		cur=
 		for k in TlsCurrTxSw TlsCurrRxSw TlsCurrTxDevice TlsCurrRxDevice; do
 			want=${TS[0:$ns:$k]}
@@ -286,7 +292,7 @@ NETEM=0
 # passed no packet up encrypted, nothing dropped or failed, a context per
 # socket and direction added on each port and deleted again.
 nic_expect() {
-	local c=$1 s=$2 k=$3 ok=1 p peer recs i retr
+	local c=$1 s=$2 k=$3 ok=1 p peer recs i retr gone
 
 	retr=$(($(tls_d "$NS0" TcpRetransSegs) + $(tls_d "$NS1" TcpRetransSegs)))
 
@@ -326,15 +332,16 @@ nic_expect() {
 	done
 	# the contexts go once the sockets are gone (TX ones once their
 	# records are acknowledged)
-	for i in {1..27}; do
+	gone=0
+	for ((i = 1; i <= CLOSE_LOOKS; i++)); do
 		nic_snap 1 "$c" "$s"
 		[ "$(nic_d "$c" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$s" tls_ctx_deleted)" = $((2 * k)) ] &&
 			[ "$(nic_d "$c" tls_ctx_active)" = 0 ] &&
-			[ "$(nic_d "$s" tls_ctx_active)" = 0 ] && break
+			[ "$(nic_d "$s" tls_ctx_active)" = 0 ] && { gone=1; break; }
 		rxb_poll_wait $i
 	done
-	[ "$i" -lt 25 ] || {
+	[ "$gone" = 1 ] || {
 		ktap_print_msg "contexts not all deleted: $c deleted +$(nic_d "$c" tls_ctx_deleted)" \
 			"active +$(nic_d "$c" tls_ctx_active), $s deleted" \
 			"+$(nic_d "$s" tls_ctx_deleted) active +$(nic_d "$s" tls_ctx_active)"
