@@ -260,6 +260,9 @@ struct score {
 	bool first;			/* next packet is the batch's first */
 	bool started;			/* batch[i] is being processed */
 	bool tx_wait;			/* batch[i] processed, its Tx path full */
+	bool idling;			/* going idle once its last cost is paid */
+	bool irq_missed;		/* an interrupt came while it was idling */
+	bool refill_retry;		/* idle with a ring short of buffers */
 	u64 tx_wait_at;
 	u64 tx_block_ps;
 	u64 busy_ps;
@@ -1289,8 +1292,12 @@ static void env_raise_irq(void *env, unsigned int q)
 	struct score *c = &s->core[p->idx * s->qpp + q];
 
 	rxb_nic_ctx_assert("raise_irq");
-	if (c->state != CORE_IDLE)
-		return;		/* polling: the vector is masked (NAPI) */
+	if (c->state != CORE_IDLE) {
+		/* polling: the vector is masked (NAPI); it fires at re-arm */
+		if (c->idling)
+			c->irq_missed = true;
+		return;
+	}
 	c->state = CORE_WAKING;
 	ev_set(s, ent_core(s, c->idx),
 	       s->now + (u64)(s->c.irq_us * 1e6));
@@ -2669,12 +2676,44 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 		tier_land(s, p, b);
 }
 
+/*
+ * Core @c goes idle: it re-arms its interrupt, which fires at once if the
+ * NIC raised it while the core was still busy (as a NIC's masked vector
+ * does at re-arm), and waits for it, or for its refill retry.
+ */
+static void core_idle(struct sim *s, struct score *c)
+{
+	c->idling = false;
+	if (c->irq_missed) {
+		c->irq_missed = false;
+		c->state = CORE_WAKING;
+		ev_set(s, ent_core(s, c->idx),
+		       s->now + (u64)(s->c.irq_us * 1e6));
+		return;
+	}
+	c->state = CORE_IDLE;
+	/*
+	 * A ring left short of buffers by a failed allocation gets no
+	 * interrupt once it runs dry: retry later, as a driver's refill
+	 * timer or NAPI reschedule does.
+	 */
+	if (c->refill_retry)
+		ev_set(s, ent_core(s, c->idx),
+		       s->now + (u64)(s->c.refill_retry_us * 1e6));
+	else
+		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+}
+
 static void core_event(struct sim *s, struct score *c)
 {
 	struct sport *p = &s->port[c->port];
 	int i;
 	u64 ps;
 
+	if (c->idling) {
+		core_idle(s, c);
+		return;
+	}
 	if (c->started) {
 		if (!core_finish(s, c)) {
 			/* Its Tx path is full: it spins until the NIC sends one. */
@@ -2720,20 +2759,23 @@ static void core_event(struct sim *s, struct score *c)
 		ev_set(s, ent_core(s, c->idx), s->now + ps);
 		return;
 	}
-	c->state = CORE_IDLE;
-	/*
-	 * A ring left short of buffers by a failed allocation gets no
-	 * interrupt once it runs dry: retry later, as a driver's refill
-	 * timer or NAPI reschedule does.
-	 */
-	if (!p->ops->refill(p->m, c->q))
-		ev_set(s, ent_core(s, c->idx),
-		       s->now + (u64)(s->c.refill_retry_us * 1e6));
-	else
-		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+	c->refill_retry = !p->ops->refill(p->m, c->q);
 	s->agent = -1;
-	/* Going idle: the cost counts as busy time, delays nothing. */
-	c->busy_ps += sync_take(c);
+	/*
+	 * The poll's and the refill's cost (a register read's stall, an
+	 * allocator call) still take the core's time: it goes idle after
+	 * them.  Charged as busy time only, it had made a core that polls
+	 * an empty ring often, CEIO's (its credit register), busier than
+	 * the time that passed.
+	 */
+	ps = sync_take(c);
+	if (ps) {
+		c->busy_ps += ps;
+		c->idling = true;
+		ev_set(s, ent_core(s, c->idx), s->now + ps);
+		return;
+	}
+	core_idle(s, c);
 }
 
 /* ---- measurement --------------------------------------------------- */
