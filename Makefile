@@ -157,7 +157,7 @@ unit-test: ## the userspace unit tests alone (tools/testing/rxbisect, tools/nf)
 	$(MAKE) -C tools/testing/rxbisect check
 	$(MAKE) -C tools/nf check
 
-vm-test: module xdp-progs ksrc ## the selftests alone, in the VM
+vm-test: module xdp-progs tools ksrc ## the selftests alone, in the VM
 	@tools/run-tests.sh vm
 
 # HOST=1: demo, bench, nf-bench and the paper experiments run natively on
