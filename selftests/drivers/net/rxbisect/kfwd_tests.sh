@@ -26,7 +26,7 @@
 #         fails naming the cases that pass on veth and not here (a driver
 #         bug); skipped with the veth result when veth passed no case.
 #
-# The tests run from a copy of net/forwarding and net/lib.sh (build/
+# The tests run from a copy of net/forwarding, net/lib.sh and net/lib/sh (build/
 # ksrc-6.12, or the running kernel's build/ksrc-X.Y when extracted, as
 # 7.2's: tools/ksrc.sh running; make test extracts them on the host) in
 # this test's temporary directory, with a forwarding.config naming the
@@ -96,7 +96,11 @@ FSRC=$KSRC/tools/testing/selftests/net
 [ -r "$FSRC/forwarding/lib.sh" ] && [ -r "$FSRC/lib.sh" ] &&
 	"$TOP/tools/ksrc.sh" --check running ||
 	ktap_skip_all "the kernel's forwarding tests are not extracted in $KSRC: run tools/ksrc.sh on the host (make test does)"
-mkdir -p "$RXB_TMP/net" && cp -r "$FSRC/forwarding" "$FSRC/lib.sh" "$RXB_TMP/net/" ||
+# net/lib/sh: lib.sh's helpers from 6.13 on (defer.sh; 7.2's lib.sh
+# sources it)
+mkdir -p "$RXB_TMP/net" && cp -r "$FSRC/forwarding" "$FSRC/lib.sh" "$RXB_TMP/net/" &&
+	{ [ ! -d "$FSRC/lib/sh" ] ||
+		{ mkdir -p "$RXB_TMP/net/lib" && cp -r "$FSRC/lib/sh" "$RXB_TMP/net/lib/"; }; } ||
 	rxb_bail "cannot copy the forwarding tests"
 FDIR=$RXB_TMP/net/forwarding
 
@@ -197,7 +201,7 @@ for ((s = 0; s < JOBS; s++)); do
 	ip netns add "$ns" || rxb_bail "cannot create namespace $ns"
 	SLOT_NS+=("$ns")
 	mkdir -p "$RXB_TMP/s$s/net" &&
-		cp -r "$RXB_TMP/net/forwarding" "$RXB_TMP/net/lib.sh" "$RXB_TMP/s$s/net/" ||
+		cp -r "$RXB_TMP/net/." "$RXB_TMP/s$s/net/" ||
 		rxb_bail "cannot copy the forwarding tests"
 	for ((i = 2 * PAIRS * s; i < 2 * PAIRS * (s + 1); i++)); do
 		ip link set rxb$i netns "$ns" || rxb_bail "cannot move rxb$i to $ns"
