@@ -117,26 +117,36 @@ fi
 
 # 5: flows not bound reach the kernel; a bound one does not
 kernel_rx() {	# kernel_rx PORT N: datagrams a UDP socket on PORT gets
+	rm -f "$RXB_TMP/krx.$1.done"
 	ip netns exec "$NS1" python3 -c '
-import socket, sys
+import os, socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("0.0.0.0", int(sys.argv[1])))
-s.settimeout(1.5)
+s.settimeout(0.2)
 print("ready", flush=True)
 n = 0
+# until the sender is done, however slow its start, then 1.5 s more
+while not os.path.exists(sys.argv[2]):
+    try:
+        s.recv(2048)
+        n += 1
+    except socket.timeout:
+        pass
+s.settimeout(1.5)
 try:
     while True:
         s.recv(2048)
         n += 1
 except socket.timeout:
     pass
-print(n)' "$1" >"$RXB_TMP/krx.$1" 2>&1 &
+print(n)' "$1" "$RXB_TMP/krx.$1.done" >"$RXB_TMP/krx.$1" 2>&1 &
 	local p=$! i
 	for i in {1..50}; do
 		grep -q ready "$RXB_TMP/krx.$1" && break
 		rxb_sleep 0.1
 	done
 	send "$1" 1 "$2" 64 1000
+	: >"$RXB_TMP/krx.$1.done"
 	wait $p
 	tail -n 1 "$RXB_TMP/krx.$1"
 }
@@ -422,17 +432,23 @@ fi
 # 16: enso_bench, a second on each back end: one line, every datagram of
 # the window in order (1000/s from enso_tool send, with its time stamp);
 # udp and xdp on privring (AF_XDP copy mode, on queue 0: RSS to it alone)
+# A UDP socket may drop datagrams when its reader is starved (a loaded
+# host): allowed, as long as the kernel counted each one (Udp
+# RcvbufErrors); Ensō's pipes and AF_XDP lose none.
 bench_one() {	# bench_one BACKEND ARGS...: 0 when its line is sound
-	local b=$1 line
+	local b=$1 line drops=0 e0
 	shift
+	e0=$(rxb_udp_rcvbuf_errs)
 	start "bench_$b" "$TOOLS/enso_bench" -b "$b" -i rxb1 -p 9980 -d 1 -T 30 "$@" ||
 		return 1
 	send 9980 1 1500 64 1000
 	wait "$BG" || { ktap_print_msg "$b: $(cat "$RXB_TMP/bench_$b")"; return 1; }
+	[ "$b" = udp ] && drops=$(($(rxb_udp_rcvbuf_errs) - e0))
 	line=$(grep '^backend=' "$RXB_TMP/bench_$b")
 	ktap_print_msg "$line"
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-	     END { exit !(v["msgs"] >= 500 && v["bad"] == 0 && v["lost"] == 0 &&
+	[ "$drops" = 0 ] || ktap_print_msg "$b: $drops datagrams dropped by the socket (RcvbufErrors)"
+	awk -v drops="$drops" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	     END { exit !(v["msgs"] >= 500 && v["bad"] == 0 && v["lost"] <= drops &&
 		     v["p50_ns"] > 0 && v["mpps"] > 0 && v["busy_ns"] != "") }' <<<"$line"
 }
 bench_ok() {
