@@ -149,11 +149,8 @@ refused e1 -N rxb1 flow-type udp4 src-port 1 vlan 5 action 1
 # a rule for an RSS context that does not exist: 6.12 leaves it to the
 # driver, later kernels' core refuses it first (7.2's ethtool_set_rxnfc()
 # looks the context up), without a message
-kv=$(uname -r)
-IFS=. read -r kmaj kmin _ <<<"$kv"
-kmin=${kmin%%[!0-9]*}
 CORE_REFUSES=0
-[ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -gt 12 ]; } && CORE_REFUSES=1
+rxb_kver_ge 6.13 && CORE_REFUSES=1
 refused e1 -N rxb1 flow-type udp4 src-port 1 context 9
 CORE_REFUSES=0
 refused e1 -N rxb1 delete 3
