@@ -1285,6 +1285,13 @@ static void *env_buf_cookie(void *env, u64 addr)
 	return buf_cookie((addr - BUF_BASE) / s->c.buf_stride);
 }
 
+/* The interrupt reaches idle core @c after --irq-us. */
+static void core_wake(struct sim *s, struct score *c)
+{
+	c->state = CORE_WAKING;
+	ev_set(s, ent_core(s, c->idx), s->now + (u64)(s->c.irq_us * 1e6));
+}
+
 static void env_raise_irq(void *env, unsigned int q)
 {
 	struct sport *p = env;
@@ -1298,9 +1305,7 @@ static void env_raise_irq(void *env, unsigned int q)
 			c->irq_missed = true;
 		return;
 	}
-	c->state = CORE_WAKING;
-	ev_set(s, ent_core(s, c->idx),
-	       s->now + (u64)(s->c.irq_us * 1e6));
+	core_wake(s, c);
 }
 
 static void env_arm_timer(void *env, u64 ns)
@@ -2686,9 +2691,7 @@ static void core_idle(struct sim *s, struct score *c)
 	c->idling = false;
 	if (c->irq_missed) {
 		c->irq_missed = false;
-		c->state = CORE_WAKING;
-		ev_set(s, ent_core(s, c->idx),
-		       s->now + (u64)(s->c.irq_us * 1e6));
+		core_wake(s, c);
 		return;
 	}
 	c->state = CORE_IDLE;
