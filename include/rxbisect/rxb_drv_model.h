@@ -319,6 +319,17 @@ struct rxb_hw_debug {
  * @bufs_per_queue: optional: most buffers of one queue's pool the rings can
  *	hold at once (posted, or written and waiting in a completion ring);
  *	default @ring_size.
+ * @pool_of: optional: the queue whose buffer pool queue @q allocates from
+ *	under configuration @cfg, at most @q; default @q.  A pool that
+ *	several queues share is never recycled into directly (page_pool's
+ *	cache is single-consumer): the model serializes its @alloc_buf calls
+ *	for those queues, and may keep buffers its queues drop (@recycle).
+ * @recycle: optional, with @pool_of: queue @q's poll dropped a packet whose
+ *	buffer @buf, of a shared pool, the model handed up whole and nothing
+ *	else references: the model may keep it for its next refill (a cache
+ *	per consumer, as DPDK's per-lcore mempool cache).  Returns true when
+ *	it did; else the driver gives it back to the pool.  @q's poll
+ *	context.
  * @queue_reset: optional: queue @q's rings go back to their power-on
  *	state, as a driver reprogramming a stopped queue's ring registers
  *	leaves them: every buffer they hold goes back to @q's pool, written
@@ -362,6 +373,10 @@ struct rxb_model_ops {
 			  struct rxb_hw_debug *dbg);
 	bool (*buf_refs)(const struct rxb_model_cfg *cfg);
 	unsigned int (*bufs_per_queue)(const struct rxb_model_cfg *cfg);
+	unsigned int (*pool_of)(const struct rxb_model_cfg *cfg,
+				unsigned int q);
+	bool (*recycle)(struct rxb_model *m, unsigned int q,
+			const struct rxb_buf *buf);
 	void (*queue_reset)(struct rxb_model *m, unsigned int q);
 	bool umem_bufs;
 	int (*umem_check)(const struct rxb_model_cfg *cfg, unsigned int q,

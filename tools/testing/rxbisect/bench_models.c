@@ -166,6 +166,7 @@ struct side {
 struct bench {
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;		/* the driver's half */
+	bool shared_pools;		/* queues share pools (ops->pool_of) */
 	struct rxb_hw_model *hw;	/* the NIC's half */
 	void *bar;			/* their register space */
 	unsigned int nq, ncons, nnic, ring, len;
@@ -390,6 +391,29 @@ static void buf_unref(struct bench *b, unsigned int q, struct bbuf *x)
 	if (__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1 ||
 	    !__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL))
 		pool_put(b, q, x);
+}
+
+/*
+ * Queue @q's poll is done with packet @p, as XDP_DROP (drv/rx.c
+ * rxb_rx_put_pkt()): a whole buffer of a pool several queues share goes
+ * to the model's cache when it has one (rxb_model_ops.recycle, COREC's
+ * stash), else back to the pool.
+ */
+static void pkt_drop(struct bench *b, unsigned int q, const struct rxb_pkt *p)
+{
+	const struct rxb_model_ops *ops = b->ops;
+	struct bbuf *x = p->cookie;
+
+	if (ops->recycle && b->shared_pools && !p->frag &&
+	    __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1) {
+		struct rxb_buf rb = {
+			.addr = (u64)(unsigned long)x->data, .cookie = x,
+		};
+
+		if (ops->recycle(b->m, q, &rb))
+			return;
+	}
+	buf_unref(b, q, x);
 }
 
 static void env_free(void *envp, unsigned int q, void *cookie)
@@ -863,7 +887,7 @@ static void *cons_fn(void *arg)
 			}
 			c0 = b->timed ? tsc_begin() : 0;
 			for (i = 0; i < n && !b->ops->stream; i++)
-				buf_unref(b, q, pkts[i].cookie);
+				pkt_drop(b, q, &pkts[i]);
 			if (b->timed)
 				side_add(b, d + tsc_end() - c0, 2, n);
 			got += n;
@@ -1063,7 +1087,7 @@ static void run_one_thread(struct bench *b)
 				sink += *pkt_data(&pkts[i]);
 			c0 = tsc_begin();
 			for (i = 0; i < n && !b->ops->stream; i++)
-				buf_unref(b, q, pkts[i].cookie);
+				pkt_drop(b, q, &pkts[i]);
 			side_add(b, d + tsc_end() - c0, 2, n);
 			got += n;
 		}
@@ -1173,6 +1197,13 @@ static bool run_once(struct bench *b, struct res *out)
 	b->retries = 0;
 	memset(&b->drv, 0, sizeof(b->drv));
 	memset(&b->nic, 0, sizeof(b->nic));
+	/* As rx.c: a pool is shared when queue q's is another's, or q + 1's
+	 * is q's.
+	 */
+	b->shared_pools = false;
+	for (i = 0; b->ops->pool_of && i < cfg.nqueues; i++)
+		if (b->ops->pool_of(&cfg, i) != i)
+			b->shared_pools = true;
 	err = rxb_models_create(b->ops, &cfg,
 				b->pcie ? &bench_drv_ops_pc : &bench_drv_ops, b,
 				b->pcie ? &bench_hw_ops_pc : &bench_hw_ops, b,

@@ -1388,6 +1388,34 @@ void rxb_env_pkt_put(struct rxb_env *env, void *cookie)
 	buf_unref(env, b, "put");
 }
 
+bool rxb_env_pkt_drop(struct rxb_env *env, struct rxb_model *m,
+		      unsigned int q, const struct rxb_pkt *pkt)
+{
+	const struct rxb_model_ops *ops = m->ops;
+	struct env_buf *b = pkt->cookie ? cookie_buf(env, pkt->cookie) : NULL;
+	struct rxb_buf buf;
+
+	/* As the driver: a shared pool's whole buffer (rx.c's pp_shared). */
+	if (!b || pkt->frag || !ops->recycle || !ops->pool_of ||
+	    (ops->pool_of(&m->cfg, q) == q &&
+	     (q + 1 >= m->cfg.nqueues || ops->pool_of(&m->cfg, q + 1) != q)))
+		goto put;
+	if (__atomic_load_n(&b->refs, __ATOMIC_ACQUIRE) != 1 ||
+	    !buf_move(env, b, BUF_HELD, BUF_POSTED, "drop"))
+		goto put;
+	buf.addr = (u64)(uintptr_t)b->data;
+	buf.cookie = b;
+	if (ops->recycle(m, q, &buf)) {
+		stat_inc(env, b->q, recycles);
+		return true;
+	}
+	if (!buf_move(env, b, BUF_POSTED, BUF_HELD, "drop"))
+		return false;
+put:
+	rxb_env_pkt_put(env, pkt->cookie);
+	return false;
+}
+
 u64 rxb_env_irqs(struct rxb_env *env, unsigned int q)
 {
 	return __atomic_load_n(&env->pool[q].irqs, __ATOMIC_ACQUIRE);
@@ -1450,6 +1478,7 @@ struct rxb_env_qstats rxb_env_qstats(struct rxb_env *env, unsigned int q)
 	r.borrows = __atomic_load_n(&s->borrows, __ATOMIC_RELAXED);
 	r.refs = __atomic_load_n(&s->refs, __ATOMIC_RELAXED);
 	r.puts = __atomic_load_n(&s->puts, __ATOMIC_RELAXED);
+	r.recycles = __atomic_load_n(&s->recycles, __ATOMIC_RELAXED);
 	r.irqs = __atomic_load_n(&s->irqs, __ATOMIC_RELAXED);
 	r.dma_errs = __atomic_load_n(&s->dma_errs, __ATOMIC_RELAXED);
 	return r;

@@ -75,6 +75,7 @@ struct rxb_env_qstats {
 	long borrows;		/* fragment packets taken (struct rxb_pkt.frag) */
 	long refs;		/* ref_buf: references handed out with them */
 	long puts;		/* received buffers returned by the test */
+	long recycles;		/* dropped buffers a model kept (recycle) */
 	long irqs;		/* raise_irq calls */
 	long dma_errs;		/* dma_write failed by injection, by pool */
 };
@@ -240,6 +241,14 @@ void *rxb_env_pkt_take(struct rxb_env *env, unsigned int q,
  * returns to its pool, a fragment's once its last reference goes.
  */
 void rxb_env_pkt_put(struct rxb_env *env, void *cookie);
+/*
+ * The driver's drop of a packet queue @q polled (drv/rx.c
+ * rxb_rx_put_pkt()): a whole buffer of a pool @q shares goes back to the
+ * model if it has rxb_model_ops.recycle and takes it (POSTED again, its
+ * reference the model's); else as rxb_env_pkt_put().  True if recycled.
+ */
+bool rxb_env_pkt_drop(struct rxb_env *env, struct rxb_model *m,
+		      unsigned int q, const struct rxb_pkt *pkt);
 
 /* The ring map_ring made that @p points into (either mapping): its index
  * in mapping order (no ring unmapped since), or -1.

@@ -197,7 +197,9 @@ static bool pending(struct ct *t, unsigned int q)
 	return t->th.ops->rx_pending(t->th.m, q);
 }
 
-/* create: one shared ring per group, posted from the consumers' pools. */
+/* create: one shared ring per group, posted from the pool of the group's
+ * first queue, which its consumers' stashes share.
+ */
 static void test_create(const void *arg)
 {
 	struct ct *t = ct_create(5, 64, 2, RXB_COREC_IRQ_RR);
@@ -212,10 +214,12 @@ static void test_create(const void *arg)
 	EXPECT_EQ(xstat(t, "ring1_consumers"), 2);
 	EXPECT_EQ(xstat(t, "ring2_consumers"), 1);
 	for (q = 0; q < 5; q++) {
+		/* The ring's slots, counted to its consumers in turn, plus a
+		 * full stash each, all from the first queue's pool.
+		 */
 		refills += QS(t, q, refills);
-		/* The ring's slots in turn, plus a full stash of its own. */
 		EXPECT_EQ(rxb_env_posted(t->th.env, q),
-			  QS(t, q, refills) + RXB_COREC_BATCH);
+			  q % 2 ? 0 : 64 + (q < 4 ? 2 : 1) * RXB_COREC_BATCH);
 		EXPECT(!pending(t, q));
 		EXPECT(t->th.ops->refill(t->th.m, q));
 	}
@@ -335,6 +339,7 @@ static void test_aba_epoch(const void *arg)
 	EXPECT_EQ(rx(t, 1, 64), 64);
 	if (!tx_n(t, 1, 1))
 		goto out;
+	t->th.ops->refill(t->th.m, 1);
 	EXPECT_EQ(rxb_corec_scan(t->th.m, 1, 64, &b), 1);
 	EXPECT_EQ(b.id, stale.id + 64);
 	EXPECT_EQ(b.id & 63, stale.id & 63);
@@ -618,45 +623,69 @@ static void test_irq_policy(const void *arg)
 }
 
 /*
- * Buffers go where a consumer's pool serves them: each packet names the
- * pool of the consumer that posted its slot, not the one polling it (the
- * environment checks pool_q against the buffer's real pool).
+ * One pool per shared queue (the paper's one mempool per queue): every
+ * buffer comes from the group's first queue's pool whichever consumer
+ * posts it (the environment checks pool_q against the buffer's real
+ * pool), and a consumer's dropped buffers go back to its stash, so the
+ * buffers in circulation stay one ring and a stash per consumer however
+ * the consumers share the completions.
  */
-static void test_pool_shadow(const void *arg)
+static void test_shared_pool(const void *arg)
 {
 	struct ct *t = ct_create(2, 64, 0, RXB_COREC_IRQ_RR);
-	unsigned int i;
+	struct rxb_env_qstats before;
+	unsigned int i, round;
+	int n;
 
 	(void)arg;
 	if (!t)
 		return;
-	/* Consumer 1 reposts every slot with its buffers... */
-	for (i = 0; i < 2; i++) {
+	before = rxb_env_qstats(t->th.env, 0);
+	for (round = 0; round < 8; round++) {
+		/* Consumer 1 takes three rounds in four, consumer 0 one. */
+		unsigned int q = round % 4 ? 1 : 0;
+
 		if (!tx_n(t, 0, 64))
 			goto out;
-		EXPECT_EQ(rx(t, 1, 64), 64);
+		n = t->th.ops->poll(t->th.m, q, t->pkts, 64);
+		if (!EXPECT_EQ(n, 64))
+			goto out;
+		for (i = 0; i < 64; i++) {
+			EXPECT_EQ(t->pkts[i].pool_q, 0);
+			EXPECT(rxb_env_pkt_take(t->th.env, q, &t->pkts[i]));
+			EXPECT(rxb_env_pkt_drop(t->th.env, t->th.m, q,
+						&t->pkts[i]));
+		}
+		t->next_rx[0] += 64;
+		EXPECT_EQ(rxb_env_posted(t->th.env, 0),
+			  64 + 2 * RXB_COREC_BATCH);
+		EXPECT_EQ(rxb_env_posted(t->th.env, 1), 0);
 	}
-	EXPECT_EQ(rxb_env_posted(t->th.env, 0), RXB_COREC_BATCH);
-	EXPECT_EQ(rxb_env_posted(t->th.env, 1), 64 + RXB_COREC_BATCH);
-	/* ... which consumer 0 hands up; then the ring is consumer 0's. */
-	if (!tx_n(t, 1, 64))
-		goto out;
-	EXPECT_EQ(t->th.ops->poll(t->th.m, 0, t->pkts, 64), 64);
-	for (i = 0; i < 64; i++)
-		EXPECT_EQ(t->pkts[i].pool_q, 1);
-	check_pkts(t, 0, t->pkts, 64, t->next_rx[0]);
-	t->next_rx[0] += 64;
-	EXPECT_EQ(rxb_env_posted(t->th.env, 0), 64 + RXB_COREC_BATCH);
-	EXPECT_EQ(rxb_env_posted(t->th.env, 1), RXB_COREC_BATCH);
-	/* Half the initial ring, then two rings of consumer 1's buffers. */
-	EXPECT_EQ(rxb_env_qstats(t->th.env, 1).puts, 32 + 64 + 64);
+	/* Every slot was reposted from a stash the drops refilled: no
+	 * buffer was allocated or returned to the pool.
+	 */
+	EXPECT_EQ(rxb_env_qstats(t->th.env, 0).allocs, before.allocs);
+	EXPECT_EQ(rxb_env_qstats(t->th.env, 0).puts, before.puts);
+	EXPECT_EQ(rxb_env_qstats(t->th.env, 0).recycles - before.recycles,
+		  8 * 64);
+	/* A refill topped the stash up before the drop: full, it refuses
+	 * the buffer, which goes back to the pool.
+	 */
+	if (tx_n(t, 0, 1) &&
+	    EXPECT_EQ(t->th.ops->poll(t->th.m, 0, t->pkts, 64), 1) &&
+	    EXPECT(t->th.ops->refill(t->th.m, 0)) &&
+	    EXPECT(rxb_env_pkt_take(t->th.env, 0, &t->pkts[0]))) {
+		EXPECT(!rxb_env_pkt_drop(t->th.env, t->th.m, 0, &t->pkts[0]));
+		EXPECT_EQ(rxb_env_qstats(t->th.env, 0).puts, before.puts + 1);
+	}
 out:
 	ct_destroy(t);
 }
 
 /*
- * A consumer out of fresh buffers claims no more than it holds, and none
- * when it holds none; refill says so; the other consumer carries on.
+ * The shared pool out of buffers: a consumer claims no more than its stash
+ * holds, and none when it holds none; refill says so; the other consumer
+ * carries on with its own stash; both go on once the pool has buffers.
  */
 static void test_alloc_fail(const void *arg)
 {
@@ -698,7 +727,7 @@ static void test_create_short(const void *arg)
 		abort();
 	if (!rxb_th_init(&th, "corec", 2, 64, RXB_ENV_BUF_SIZE))
 		goto out;
-	/* Queue 0's 11th buffer fails: ring slot 20, the 21st. */
+	/* The pool's 11th buffer fails: ring slot 10. */
 	rxb_env_fail_allocs(th.env, 0, 10, 1);
 	if (!rxb_th_start(&th))
 		goto out;
@@ -707,11 +736,11 @@ static void test_create_short(const void *arg)
 	EXPECT_EQ(QS(t, 0, alloc_fails), 1);
 	while (!tx(t, 1))
 		n++;
-	EXPECT_EQ(n, 20);
-	/* Consumer 1's poll posts the missing slot from its own pool. */
-	EXPECT_EQ(rx(t, 1, 64), 20);
+	EXPECT_EQ(n, 10);
+	/* Consumer 1's poll posts the missing slot. */
+	EXPECT_EQ(rx(t, 1, 64), 10);
 	EXPECT_EQ(QS(t, 0, refills), 31);
-	EXPECT_EQ(QS(t, 1, refills), 32 + 20 + 1);
+	EXPECT_EQ(QS(t, 1, refills), 32 + 10 + 1);
 	EXPECT(t->th.ops->refill(t->th.m, 0));
 	if (tx_n(t, 0, 64))
 		EXPECT_EQ(tx(t, 0), -ENOBUFS);
@@ -1197,7 +1226,7 @@ int main(void)
 		{ .name = "corec:trylock_recheck", .fn = test_trylock_recheck },
 		{ .name = "corec:id_wrap", .fn = test_id_wrap },
 		{ .name = "corec:irq_policy", .fn = test_irq_policy },
-		{ .name = "corec:pool_shadow", .fn = test_pool_shadow },
+		{ .name = "corec:shared_pool", .fn = test_shared_pool },
 		{ .name = "corec:alloc_fail", .fn = test_alloc_fail },
 		{ .name = "corec:create_short", .fn = test_create_short },
 		{ .name = "corec:destroy_mid_batch", .fn = test_destroy_mid_batch },

@@ -922,7 +922,8 @@ static u64 *rxb_pp_stats(struct rxb_port *port, u64 *data)
 
 	/* page_pool_get_stats() adds to @pps. */
 	for (q = 0; rx && q < rx->nqueues; q++)
-		page_pool_get_stats(rx->rxq[q].pp, &pps);
+		if (rx->rxq[q].pp_q == q)	/* a shared pool once */
+			page_pool_get_stats(rx->rxq[q].pp, &pps);
 	return page_pool_ethtool_stats_get(data, &pps);
 #else
 	return data;

@@ -54,7 +54,8 @@ static int rxb_rx_alloc_sgl(struct rxb_rx *rx, unsigned int q,
 		page[i] = page_pool_dev_alloc_pages(pp);
 		if (!page[i]) {
 			while (i--)
-				page_pool_put_full_page(pp, page[i], true);
+				page_pool_put_full_page(pp, page[i],
+							!rx->rxq[q].pp_shared);
 			return -ENOMEM;
 		}
 		rxb_page_pool_frag_init(pp, page[i]);
@@ -131,7 +132,7 @@ fail:
 }
 
 /* Give back a whole buffer of queue @q's pool, written or not: a scatter
- * buffer's every page.  @direct: from @q's own poll.
+ * buffer's every page.  @direct: from @q's own poll (rxb_rx_direct()).
  */
 static void rxb_rx_put_buf(struct rxb_rx *rx, unsigned int q,
 			   void *cookie, bool direct)
@@ -180,10 +181,22 @@ void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 {
 	struct rxb_rx *rx = rxq->rx;
 	struct page_pool *pp = rx->rxq[p->pool_q].pp;
-	bool direct = p->pool_q == rxq->qid;
+	bool direct = rxb_rx_direct(rxq, p->pool_q);
+	const struct rxb_model_ops *ops = rx->model->ops;
 	struct skb_shared_info *sh;
 	unsigned int i;
 
+	/* A shared pool's buffer, whole: the model's cache may keep it. */
+	if (rxq->pp_shared && !p->frag && !nfrags && rx->bl.segs == 1 &&
+	    ops->recycle) {
+		struct rxb_buf buf = {
+			.addr	= virt_to_phys(p->cookie) + rx->bl.headroom,
+			.cookie	= p->cookie,
+		};
+
+		if (ops->recycle(rx->model, rxq->qid, &buf))
+			return;
+	}
 	if (nfrags) {
 		sh = rxb_rx_shinfo(rx, p->cookie);
 		for (i = 0; i < nfrags; i++)
@@ -203,7 +216,7 @@ static unsigned int rxb_rx_sgl_frags(struct rxb_rxq *rxq, struct rxb_pkt *p)
 {
 	struct rxb_rx *rx = rxq->rx;
 	struct page_pool *pp = rx->rxq[p->pool_q].pp;
-	bool direct = p->pool_q == rxq->qid;
+	bool direct = rxb_rx_direct(rxq, p->pool_q);
 	struct skb_shared_info *sh = rxb_rx_shinfo(rx, p->cookie);
 	u32 left = p->len - min_t(u32, p->len, RXB_RX_BUF_LEN);
 	unsigned int i, n = 0;
@@ -455,7 +468,7 @@ static void rxb_rx_dma_err(struct rxb_rxq *rxq, const struct rxb_pkt *p)
 		rxb_xsk_free_buf(rxq, p->cookie);
 	else if (p->cookie)	/* else a packet in a streaming model's ring */
 		rxb_rx_put_buf(rx, p->pool_q, p->cookie,
-			       p->pool_q == rxq->qid);
+			       rxb_rx_direct(rxq, p->pool_q));
 	u64_stats_update_begin(&rxq->stats.syncp);
 	u64_stats_inc(&rxq->stats.dma_errors);
 	u64_stats_update_end(&rxq->stats.syncp);
@@ -733,7 +746,9 @@ static void rxb_rx_isr(void *arg)
  * ring); COREC: 2 * |R| + its stash; rxBisect: |Ax| + |Bx| (a lender's
  * pages reported in other Bx rings count in the second term).
  *
- * Times the pages of a buffer (@bl: a scatter buffer has several).
+ * Times the pages of a buffer (@bl: a scatter buffer has several).  A pool
+ * several queues share (rxb_model_ops.pool_of: COREC's) holds the sum of
+ * what theirs would: the same pages, in one pool.
  *
  * Return: the pool size, at most what page_pool accepts.
  */
@@ -761,7 +776,9 @@ static bool rxb_pool_frags(const struct rxb_model_ops *ops,
 	       (ops->buf_refs && ops->buf_refs(mcfg));
 }
 
-/* A page_pool for queue @rxq's buffers (its NAPI instance added). */
+/* A page_pool for queue @rxq's buffers (its NAPI instance added), and for
+ * the queues that share it (@rxq->pp_shared).
+ */
 static struct page_pool *rxb_pool_new(struct rxb_rxq *rxq, unsigned int size,
 				      bool frags)
 {
@@ -775,17 +792,48 @@ static struct page_pool *rxb_pool_new(struct rxb_rxq *rxq, unsigned int size,
 		.nid		= NUMA_NO_NODE,
 	};
 
-	/* Listed by page-pool netlink with the port and the queue's NAPI. */
-	rxb_pp_params_set_owner(&pp, rxq->rx->port->dev, &rxq->napi);
+	/* Listed by page-pool netlink with the port and the queue's NAPI;
+	 * a shared pool with no NAPI: no CPU may recycle into its cache.
+	 */
+	rxb_pp_params_set_owner(&pp, rxq->rx->port->dev,
+				rxq->pp_shared ? NULL : &rxq->napi);
 	return page_pool_create(&pp);
 }
 
-static int rxb_rxq_pool_create(struct rxb_rxq *rxq, unsigned int size,
-			       bool frags)
+/* The queue whose pool queue @q of @ops under @mcfg allocates from. */
+static unsigned int rxb_pool_of(const struct rxb_model_ops *ops,
+				const struct rxb_model_cfg *mcfg, unsigned int q)
 {
-	rxq->pp = rxq->qid == rxq->rx->nqueues - 1 &&
-		  rxb_fault_step(&rxq->rx->port->fault, RXB_RF_POOL) ?
-		  ERR_PTR(-ENOMEM) : rxb_pool_new(rxq, size, frags);
+	return ops->pool_of ? ops->pool_of(mcfg, q) : q;
+}
+
+/* Queue @rxq's page_pool under @cfg (@mcfg): a new one, or the one of the
+ * queue below it whose pool it shares.  Fault pool_fail fails the last
+ * pool created.
+ */
+static int rxb_rxq_pool_create(struct rxb_rxq *rxq, const struct rxb_cfg *cfg,
+			       const struct rxb_model_cfg *mcfg)
+{
+	const struct rxb_model_ops *ops = cfg->model;
+	struct rxb_rx *rx = rxq->rx;
+	unsigned int owner = rxb_pool_of(ops, mcfg, rxq->qid), q, users = 0;
+	unsigned int size;
+
+	rxq->pp_q = owner;
+	if (owner != rxq->qid) {
+		rxq->pp = rx->rxq[owner].pp;
+		rxq->pp_shared = true;
+		return 0;
+	}
+	for (q = 0; q < rx->nqueues; q++)
+		users += rxb_pool_of(ops, mcfg, q) == owner;
+	rxq->pp_shared = users > 1;
+	size = min_t(unsigned int, users * rxb_rx_pool_size(cfg, mcfg, &rx->bl),
+		     RXB_PP_MAX_SIZE);
+	rxq->pp = owner == rxb_pool_of(ops, mcfg, rx->nqueues - 1) &&
+		  rxb_fault_step(&rx->port->fault, RXB_RF_POOL) ?
+		  ERR_PTR(-ENOMEM) :
+		  rxb_pool_new(rxq, size, rxb_pool_frags(ops, mcfg, &rx->bl));
 	if (IS_ERR(rxq->pp)) {
 		int err = PTR_ERR(rxq->pp);
 
@@ -834,8 +882,11 @@ void rxb_rxq_stats_add(const struct rxb_rx *rx, unsigned int q,
 	x->refill_backoffs += backoffs;
 	/* page_pool's own counts of pages from and back to the page
 	 * allocator: its allocation side (hold) is the queue's poll, the
-	 * release count is atomic.  A snapshot, one update old at most.
+	 * release count is atomic.  A snapshot, one update old at most.  A
+	 * shared pool counts at the queue that created it.
 	 */
+	if (rxq->pp_q != q)
+		return;
 	x->pp_fresh += READ_ONCE(rxq->pp->pages_state_hold_cnt);
 	x->pp_released += atomic_read(&rxq->pp->pages_state_release_cnt);
 }
@@ -870,7 +921,7 @@ void rxb_rx_destroy(struct rxb_rx *rx)
 	/* Pages still in the stack return to the pools later. */
 	for (q = 0; q < rx->nqueues; q++) {
 		rxb_xdp_rxq_unreg(&rx->rxq[q]);
-		if (rx->rxq[q].pp)
+		if (rx->rxq[q].pp && rx->rxq[q].pp_q == q)
 			page_pool_destroy(rx->rxq[q].pp);
 	}
 	rxb_nic_ctx_free(rx->ctx);
@@ -1089,10 +1140,7 @@ struct rxb_rx *rxb_rx_create(struct rxb_port *port, const struct rxb_cfg *cfg)
 		timer_setup(&rxq->refill_timer, rxb_refill_retry, 0);
 		/* NAPI first: the pool names it (and outlives it not). */
 		netif_napi_add_config(port->dev, &rxq->napi, rxb_napi_poll, q);
-		err = rxb_rxq_pool_create(rxq,
-					  rxb_rx_pool_size(cfg, &mcfg, &rx->bl),
-					  rxb_pool_frags(cfg->model, &mcfg,
-							 &rx->bl));
+		err = rxb_rxq_pool_create(rxq, cfg, &mcfg);
 		if (err)
 			goto err;
 		/* Posted from at rxb_rx_start(), not by the create below. */

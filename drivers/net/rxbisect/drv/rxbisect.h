@@ -277,11 +277,15 @@ struct rxb_hds_rxq;
 /**
  * struct rxb_rxq - driver state of one receive queue.
  * @napi: the queue's NAPI context.
- * @pp: the queue's page_pool.
+ * @pp: the queue's page_pool: its own, or queue @pp_q's (shared).
  * @rx: the configuration this queue belongs to.
  * @qid: queue index.
  * @irq_cpu: the CPU programmed into the queue's vector.
- * @pp_size: pages @pp holds (see rxb_rx_pool_size()).
+ * @pp_size: pages @pp holds (see rxb_rx_pool_size()); 0 on a queue that
+ *	uses another queue's pool.
+ * @pp_q: the queue that created @pp and counts it (rxb_model_ops.pool_of).
+ * @pp_shared: @pp is shared by several queues: nothing recycles into it
+ *	directly, and it is linked to no NAPI instance.
  * @stats: driver counters.
  * @poll_pkts: packets handed to the stack during the current poll.
  * @poll_bytes: their bytes.
@@ -314,6 +318,8 @@ struct rxb_rxq {
 	unsigned int qid;
 	int irq_cpu;
 	unsigned int pp_size;
+	unsigned int pp_q;
+	bool pp_shared;
 	struct rxb_rxq_stats stats;
 	u32 poll_pkts;
 	u32 poll_bytes;
@@ -762,6 +768,20 @@ void rxb_ptp_rx(struct rxb_port *port, struct sk_buff *skb, u64 ns);
 extern const struct rxb_drv_ops rxb_rx_drv_ops;
 void rxb_rx_buf_layout(const struct rxb_cfg *cfg, struct rxb_buf_layout *bl);
 struct skb_shared_info *rxb_rx_shinfo(const struct rxb_rx *rx, void *cookie);
+/**
+ * rxb_rx_direct() - may queue @rxq's poll recycle a page of queue @pool_q's
+ *	pool into the pool's cache directly?
+ * @rxq: the polling queue.
+ * @pool_q: the queue whose pool the page is of (struct rxb_pkt.pool_q).
+ *
+ * Return: true for its own pool, unless that pool is shared (pp_shared).
+ */
+static inline bool rxb_rx_direct(const struct rxb_rxq *rxq,
+				 unsigned int pool_q)
+{
+	return pool_q == rxq->qid && !rxq->pp_shared;
+}
+
 void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 		    unsigned int nfrags);
 void rxb_rx_whole(struct rxb_rxq *rxq, struct rxb_pkt *p,

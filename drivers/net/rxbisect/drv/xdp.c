@@ -817,7 +817,7 @@ bool rxb_xdp_run(struct rxb_rxq *rxq, struct bpf_prog *prog,
 			break;
 		return false;
 	case XDP_REDIRECT:
-		if (p->pool_q != rxq->qid && !rxq->poll_no_direct) {
+		if (!rxb_rx_direct(rxq, p->pool_q) && !rxq->poll_no_direct) {
 			/* Frames returned before the end of the poll go
 			 * back to their pool the slow way.
 			 */

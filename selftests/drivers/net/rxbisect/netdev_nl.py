@@ -17,7 +17,8 @@ seconds under TCG).
   netdev_nl.py napi IF NQ [MODEL...]
                                   NQ rx and tx queues, each with a NAPI id
                                   (tx q shares rx q's), NQ page_pools of IF
-                                  with those NAPI ids; prints "q<N>=<id>";
+                                  with those NAPI ids (COREC: one per
+                                  shared queue, of no NAPI); prints "q<N>=<id>";
                                   with MODELs, for each ring model in turn
                                   (module parameter ring_model), printing
                                   "ok MODEL" or "not ok MODEL"
@@ -186,7 +187,21 @@ def cmd_qstats(nf, name):
     return bad
 
 
-def cmd_napi(nf, name, nq):
+def pool_napis(model, ids):
+    """The NAPI ids the port's page_pools should carry under MODEL, given
+    the rx queues' NAPI ids: one pool per queue, with its queue's NAPI,
+    but COREC's consumers of a shared queue (groups of corec_consumers
+    consecutive queues, all when 0) share one pool, with no NAPI (0) when
+    the group has more than one queue."""
+    if model != "corec":
+        return sorted(i for i in ids if i is not None)
+    with open("/sys/module/rxbisect/parameters/corec_consumers") as f:
+        g = int(f.read()) or len(ids)
+    groups = [ids[i:i + g] for i in range(0, len(ids), g)]
+    return sorted(grp[0] if len(grp) == 1 else 0 for grp in groups)
+
+
+def cmd_napi(nf, name, nq, model=None):
     idx = ifindex(name)
     bad = 0
     queues = [q for q in nf.dump("queue-get", {"ifindex": idx})
@@ -214,8 +229,9 @@ def cmd_napi(nf, name, nq):
              if p.get("ifindex") == idx and "detach-time" not in p]
     pids = sorted(p.get("napi-id", 0) for p in pools)
     print("# %d page_pools: napi ids %s" % (len(pools), pids))
-    if pids != sorted(i for i in ids if i is not None):
-        print("# page_pools do not match the queues' NAPI ids")
+    if pids != pool_napis(model, ids):
+        print("# page_pools do not match the queues' NAPI ids: expected %s"
+              % pool_napis(model, ids))
         bad = 1
     listed = {n["id"] for n in nf.dump("napi-get", {"ifindex": idx})}
     if not set(ids) <= listed:
@@ -282,7 +298,7 @@ def main():
                           "w") as f:
                     f.write(m)
                 print("# ring_model %s" % m)
-            r = cmd_napi(nf, sys.argv[2], int(sys.argv[3]))
+            r = cmd_napi(nf, sys.argv[2], int(sys.argv[3]), m)
             print("%s %s" % ("ok" if not r else "not ok", m or "-"))
             bad |= r
         return bad

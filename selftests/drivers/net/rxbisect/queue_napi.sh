@@ -5,7 +5,8 @@
 # (kernels from 6.8): under every ring model, each rx queue of a port has a
 # NAPI instance of its own, tx queue N shares rx queue N's (combined
 # channels), and the port's page_pools (page-pool-get) are one per queue,
-# with the port's ifindex and the queues' NAPI ids; a port that is down
+# with the port's ifindex and the queues' NAPI ids (COREC: one per shared
+# queue, its consumers' together, with no NAPI id); a port that is down
 # has neither.  Skipped, with the reason, on a kernel without the family
 # (6.1).
 

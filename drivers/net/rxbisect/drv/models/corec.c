@@ -10,17 +10,23 @@
  * descriptor ring, one completion ring (CR) and one tail doorbell, used as
  * privRing's are.  The queues of a group of corec_consumers consecutive
  * queues (all by default) are its consumers: each is a NAPI context on its
- * own CPU with its own page_pool and vector.
+ * own CPU with its own vector.  The consumers of a shared queue allocate
+ * from one page_pool, as the paper's threads take buffers from the
+ * queue's one mempool (Listing 2 lines 17 and 24).  The paper is silent on
+ * how threads share it; we chose what DPDK's mempool does with its
+ * per-lcore caches: each consumer keeps a stash of fresh buffers, topped
+ * up from the pool under a lock once a poll (page_pool's cache is
+ * single-consumer), and takes back the buffers its poll drops
+ * (rxb_model_ops.recycle).  So the buffers in circulation are one ring's
+ * and a stash per consumer, whichever consumer takes which completion.
  *
  * A consumer reads the shared transaction ID (a free-running 32-bit CR
  * index: section 3.4.3, Table 1, its epochs rule out ABA), counts the
  * completions ready after it and claims them with one compare-and-swap.
- * The winner hands the packets up, puts one of its own fresh buffers in
- * each slot (a per-slot shadow remembers whose pool every buffer came
- * from: page_pool's fast cache is single-consumer) and sets the batch's
- * READ_DONE bits.  Whoever then wins a trylock returns the contiguous run
- * of done descriptors at the tail to the NIC, clears their bits and rings
- * the doorbells (section 3.4.2: the NIC must see one in-order consumer).
+ * The winner hands the packets up, puts one of its stash's fresh buffers
+ * in each slot and sets the batch's READ_DONE bits.  Whoever then wins a
+ * trylock returns the contiguous run of done descriptors at the tail to
+ * the NIC, clears their bits and rings the doorbells (section 3.4.2: the NIC must see one in-order consumer).
  * A loser of either race leaves without waiting; the lock holder looks at
  * the done bits again after unlocking, so a batch marked done by a
  * consumer that lost the trylock is not left behind.  All of this state
@@ -79,13 +85,17 @@ struct corec_ring {
 	/* Driver state shared by the consumers, per slot. */
 	atomic_long_t *done;	/* READ_DONE bitmap, by CR slot */
 	void **cookie;		/* buffer handle per descriptor slot */
-	u16 *pool;		/* queue whose pool that buffer came from */
 
 	/* Set at create, read-only: the consumer group, the queues whose
 	 * vectors the NIC raises for this shared queue.
 	 */
 	unsigned int first;	/* consumers: queues first .. first + n - 1 */
 	unsigned int n;
+
+	/* The consumers' page_pool (queue @first's, rxb_model_ops.pool_of):
+	 * every allocation from it, by any consumer, holds this lock.
+	 */
+	spinlock_t pool_lock;
 
 	/* Transaction ID: next CR entry to claim.  Alone: every consumer
 	 * compares-and-swaps it.
@@ -106,7 +116,7 @@ struct corec_ring {
 };
 
 struct corec_consumer {
-	struct rxb_buf stash[RXB_COREC_BATCH];	/* fresh buffers, own pool */
+	struct rxb_buf stash[RXB_COREC_BATCH];	/* fresh buffers, ring's pool */
 	unsigned int nstash;
 	struct corec_cxstats xs;
 } ____cacheline_aligned;
@@ -342,9 +352,8 @@ void rxb_corec_take(struct rxb_model *m, unsigned int qi,
 		u32 slot = rxb_cring_read(&r->cr, b->id + j, &pkts[j]);
 
 		pkts[j].cookie = r->cookie[slot];
-		pkts[j].pool_q = r->pool[slot];
+		pkts[j].pool_q = r->first;
 		r->cookie[slot] = nb->cookie;
-		r->pool[slot] = qi;
 		rxb_rx_desc_post(&r->desc[slot], nb->addr, cr->m.cfg.buf_len);
 	}
 	rxb_stat_add(&m->qstats[qi].refills, b->n);
@@ -374,22 +383,60 @@ void rxb_corec_done(struct rxb_model *m, unsigned int qi,
 	}
 }
 
-/* Keep @qi's stash of fresh buffers (from its own pool) full. */
+/* Allocate a buffer for @qi from its shared queue's pool.  Under
+ * r->pool_lock, which BH-disabling callers (the polls) and process context
+ * (create) both take with bottom halves off.
+ */
+static bool corec_alloc(struct corec *cr, unsigned int qi, struct rxb_buf *b)
+{
+	if (!rxb_drv_alloc_buf(&cr->m, corec_ring_of(cr, qi)->first, b))
+		return true;
+	rxb_stat_inc(&cr->m.qstats[qi].alloc_fails);
+	return false;
+}
+
+/* Keep @qi's stash of fresh buffers full: one pool lock per fill. */
 static bool corec_stash_fill(struct corec *cr, unsigned int qi)
 {
+	struct corec_ring *r = corec_ring_of(cr, qi);
 	struct corec_consumer *c = &cr->c[qi];
+	bool ok = true;
 
+	if (c->nstash == RXB_COREC_BATCH)
+		return true;
+	spin_lock_bh(&r->pool_lock);
 	while (c->nstash < RXB_COREC_BATCH) {
-		if (rxb_drv_alloc_buf(&cr->m, qi, &c->stash[c->nstash])) {
-			rxb_stat_inc(&cr->m.qstats[qi].alloc_fails);
-			return false;
-		}
+		ok = corec_alloc(cr, qi, &c->stash[c->nstash]);
+		if (!ok)
+			break;
 		c->nstash++;
 	}
+	spin_unlock_bh(&r->pool_lock);
+	return ok;
+}
+
+/* A buffer @qi's poll dropped goes back to its stash while there is room:
+ * the next claim reposts it, with no pool access (rxb_model_ops.recycle).
+ */
+static bool corec_recycle(struct rxb_model *m, unsigned int qi,
+			  const struct rxb_buf *buf)
+{
+	struct corec_consumer *c = &to_corec(m)->c[qi];
+
+	if (c->nstash == RXB_COREC_BATCH)
+		return false;
+	c->stash[c->nstash++] = *buf;
 	return true;
 }
 
-/* Post a buffer from @qi's pool to every slot create could not fill. */
+/* Every consumer of a shared queue allocates from its first queue's pool. */
+static unsigned int corec_pool_of(const struct rxb_model_cfg *cfg,
+				  unsigned int q)
+{
+	return rxb_corec_first(cfg, q / rxb_corec_group(cfg));
+}
+
+/* Post a buffer from the pool to every slot create could not fill. */
 static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 			     unsigned int qi)
 {
@@ -410,13 +457,12 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 
 		if (r->cookie[slot])
 			continue;
-		if (rxb_drv_alloc_buf(&cr->m, qi, &buf)) {
-			rxb_stat_inc(&st->alloc_fails);
-			ok = false;
+		spin_lock_bh(&r->pool_lock);
+		ok = corec_alloc(cr, qi, &buf);
+		spin_unlock_bh(&r->pool_lock);
+		if (!ok)
 			break;
-		}
 		r->cookie[slot] = buf.cookie;
-		r->pool[slot] = qi;
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, cr->m.cfg.buf_len);
 		WRITE_ONCE(r->tl.empty, r->tl.empty - 1);
 		posted++;
@@ -446,10 +492,17 @@ static int corec_poll(struct rxb_model *m, unsigned int qi,
 	int n = 0, i;
 
 	rxb_stat_inc(&st->polls);
+	/* Topped up once a poll, and again only when a budget larger than
+	 * the stash empties it: the buffers this poll hands up and the
+	 * driver drops come back to the stash (corec_recycle()), not to the
+	 * pool.
+	 */
+	corec_stash_fill(cr, qi);
 	for (;;) {
 		bool won = false;
 
-		corec_stash_fill(cr, qi);
+		if (!cr->c[qi].nstash && n < budget)
+			corec_stash_fill(cr, qi);
 		if (n < budget && rxb_corec_scan(m, qi, budget - n, &b) &&
 		    rxb_corec_claim(m, qi, &b)) {
 			rxb_corec_take(m, qi, &b, pkts + n);
@@ -538,7 +591,7 @@ static const char *corec_advise(const struct rxb_model_cfg *cfg)
 	return NULL;
 }
 
-/* A consumer may end up owning every slot of its ring, plus its stash. */
+/* Per consumer: the pool it shares holds the group's sum (drv/rx.c). */
 static unsigned int corec_bufs_per_queue(const struct rxb_model_cfg *cfg)
 {
 	return cfg->ring_size + RXB_COREC_BATCH;
@@ -549,8 +602,7 @@ static const struct rxb_layout corec_layout = {
 	.tables = {
 		RXB_TABLE(struct corec, r, struct corec_ring, rxb_corec_nrings,
 			  RXB_ARRAY(struct corec_ring, done, atomic_long_t, RXB_ARR_RING_BITS),
-			  RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING),
-			  RXB_ARRAY(struct corec_ring, pool, u16, RXB_ARR_RING)),
+			  RXB_ARRAY(struct corec_ring, cookie, void *, RXB_ARR_RING)),
 		RXB_TABLE(struct corec, c, struct corec_consumer, NULL),
 	},
 };
@@ -572,37 +624,36 @@ static void corec_fini(struct rxb_model *m)
 		 */
 		for (slot = 0; slot <= cr->mask; slot++)
 			if (r->cookie[slot])
-				rxb_drv_free_buf(m, r->pool[slot],
-						 r->cookie[slot]);
+				rxb_drv_free_buf(m, r->first, r->cookie[slot]);
 		rxb_ring_mem_free(m, &r->desc_mem);
 		rxb_cring_free(m, &r->cr);
 	}
 	for (qi = 0; qi < m->cfg.nqueues; qi++)
 		while (cr->c[qi].nstash)
-			rxb_drv_free_buf(m, qi,
+			rxb_drv_free_buf(m, corec_ring_of(cr, qi)->first,
 					 cr->c[qi].stash[--cr->c[qi].nstash].cookie);
 }
 
-/* Post the initial buffers of ring @r from its consumers' pools in turn. */
+/* Post the initial buffers of ring @r, counted to its consumers in turn. */
 static void corec_ring_init(struct corec *cr, struct corec_ring *r)
 {
 	u32 slot, posted = 0;
 	struct rxb_buf buf;
 
+	spin_lock_bh(&r->pool_lock);
 	for (slot = 0; slot <= cr->mask; slot++) {
 		unsigned int qi = r->first + slot % r->n;
 
-		if (rxb_drv_alloc_buf(&cr->m, qi, &buf)) {
-			rxb_stat_inc(&cr->m.qstats[qi].alloc_fails);
+		if (!corec_alloc(cr, qi, &buf)) {
 			r->tl.empty++;
 			continue;
 		}
 		r->cookie[slot] = buf.cookie;
-		r->pool[slot] = qi;
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, cr->m.cfg.buf_len);
 		rxb_stat_inc(&cr->m.qstats[qi].refills);
 		posted++;
 	}
+	spin_unlock_bh(&r->pool_lock);
 	/* Before the NIC runs: its indices start there too (rxb_corec.h). */
 	r->claim = RXB_COREC_ID0;
 	r->tl.tail = RXB_COREC_ID0;
@@ -628,6 +679,7 @@ static int corec_ring_alloc(struct corec *cr, unsigned int i)
 	r->first = rxb_corec_first(&m->cfg, i);
 	r->n = rxb_corec_consumers(&m->cfg, i);
 	spin_lock_init(&r->tl.lock);
+	spin_lock_init(&r->pool_lock);
 	r->regs = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_REGS);
 	r->st = rxb_bar_q(&m->bar, r->first, RXB_QPAGE_MSTATS);
 	r->desc = rxb_rxq_alloc(m, r->first, r->regs, &r->desc_mem, &r->cr);
@@ -716,4 +768,6 @@ const struct rxb_model_ops rxb_corec_ops = {
 	RXB_MODEL_OPS("corec", corec),
 	.advise		= corec_advise,
 	.bufs_per_queue	= corec_bufs_per_queue,
+	.pool_of	= corec_pool_of,
+	.recycle	= corec_recycle,
 };

@@ -72,7 +72,7 @@ bool rxb_corec_claim(struct rxb_model *m, unsigned int q,
  * @pkts: @b->n entries, filled with the packets in completion order.
  *
  * Each slot gets one of @q's fresh buffers; each packet's pool_q names the
- * queue whose pool its buffer came from.
+ * queue whose pool the shared queue's buffers come from (its first).
  */
 void rxb_corec_take(struct rxb_model *m, unsigned int q,
 		    const struct rxb_corec_batch *b, struct rxb_pkt *pkts);
