@@ -2521,6 +2521,40 @@ static void tx_read_now(struct sim *s, const struct spkt *pk, u32 txlen,
  * handed to the Tx path (--tx) or its buffer freed.  Returns false, with
  * nothing done, if the Tx path is full and the core must wait for it.
  */
+/*
+ * Core @c is done with buffer @b of a packet it dropped, as XDP_DROP (not
+ * forwarded): a whole buffer of a pool several queues share goes to the
+ * model's cache if it has one (drv/rx.c rxb_rx_put_pkt(),
+ * rxb_model_ops.recycle: COREC's stash), the buffer the model's again.
+ */
+static bool core_recycle(struct sim *s, struct score *c, u32 b)
+{
+	struct sport *p = &s->port[c->port];
+	const struct rxb_model_cfg *cfg = &p->m->cfg;
+	struct sbuf *sb = &s->buf[b];
+	unsigned int q = c->q;
+	struct rxb_buf rb;
+	bool ok;
+
+	if (!p->ops->recycle || !p->ops->pool_of || s->multi ||
+	    s->c.hold_us > 0 || sb->refs != 1 || sb->model || sb->up)
+		return false;
+	if (p->ops->pool_of(cfg, q) == q &&
+	    (q + 1 >= cfg->nqueues || p->ops->pool_of(cfg, q + 1) != q))
+		return false;
+	rb.addr = buf_addr(s, b);
+	rb.cookie = buf_cookie(b);
+	s->agent = c->idx;
+	ok = p->ops->recycle(p->m, q, &rb);
+	s->agent = -1;
+	if (!ok)
+		return false;
+	buf_meta(s, c->idx, b);
+	sb->state = BUF_POSTED;
+	sb->model = true;
+	return true;
+}
+
 static bool core_finish(struct sim *s, struct score *c)
 {
 	struct spkt pk = pkt_of(s, &c->batch[c->i]);
@@ -2576,6 +2610,8 @@ static bool core_finish(struct sim *s, struct score *c)
 	}
 	if (tx && !drop)
 		tx_read_now(s, &pk, txlen, touched);
+	else if (core_recycle(s, c, b))
+		return true;
 	pkt_release(s, c->idx, b);
 	return true;
 }
