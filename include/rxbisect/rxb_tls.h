@@ -111,6 +111,8 @@ enum rxb_tls_mode {
  * @cand_sn: RX, tracking, confirmed: sequence number of the candidate's
  *	record (software's answer).
  * @confirmed: RX, tracking: software confirmed the candidate.
+ * @broken: RX, in step: bytes of the current record were lost; the engine
+ *	follows it by its length to the next header (Fig. 3.7 (b)).
  */
 struct rxb_tls_rec {
 	const struct rxb_tls_crypto_ops *ops;
@@ -133,6 +135,7 @@ struct rxb_tls_rec {
 	u8 track_off;
 	u64 cand_sn;
 	bool confirmed;
+	bool broken;
 };
 
 /**
@@ -152,6 +155,8 @@ struct rxb_tls_tx_res {
  * @records: records whose tag ended in this packet and verified.
  * @auth_fail: records whose tag ended in this packet and did not.
  * @lost: the packet put the engine out of step (a gap, a bad header).
+ * @skipped: the packet came after a gap inside the current record: the
+ *	engine stays in step (struct rxb_tls_rec.broken).
  */
 struct rxb_tls_rx_res {
 	bool decrypted;
@@ -160,6 +165,7 @@ struct rxb_tls_rx_res {
 	u32 records;
 	u32 auth_fail;
 	bool lost;
+	bool skipped;
 };
 
 void rxb_tls_rec_init(struct rxb_tls_rec *r,

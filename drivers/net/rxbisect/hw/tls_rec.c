@@ -23,6 +23,14 @@
  * never confirm it); a tracked header that fails sends the engine back to
  * searching; a confirmation that names another header than the current
  * candidate is stale and ignored.
+ *
+ * A gap inside a record whose length the engine knows does not lose it
+ * (Fig. 3.7 (b)): that record can no longer be verified, but its length
+ * says where the next header is; the engine follows to it (broken) and is
+ * in step again there, with no request to software.  The packet with that
+ * header is not decrypted unless it starts with it; the next one is.  A
+ * gap that takes a header, or the bytes before a length is known, loses
+ * the engine (searching, Fig. 3.6).
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -458,6 +466,27 @@ static u32 rx_track(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 pos,
 	return len;
 }
 
+/* A gap: the packet at @seq comes after bytes the engine never saw.  Stay
+ * in step if it lies inside the current record, whose header gave its
+ * length: the bytes lost are counted as seen, the record as broken (see
+ * above).  Return: false when the engine is lost.
+ */
+static bool rx_gap_in_record(struct rxb_tls_rec *r, u32 seq)
+{
+	if (r->mode != RXB_TLS_SYNC || r->off < RXB_TLS_HDR_LEN ||
+	    seq_before(r->next_seq - r->off + r->len, seq))
+		return false;
+	r->off += seq - r->next_seq;
+	r->broken = true;
+	if (r->off == r->len) {	/* the packet starts with the next header */
+		r->rec_seq++;
+		r->off = 0;
+		r->len = 0;
+		r->broken = false;
+	}
+	return true;
+}
+
 /**
  * rxb_tls_rx() - the NIC's TLS stage on one received packet's payload.
  * @r: the engine.
@@ -479,9 +508,14 @@ void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 	if (!seq_before(r->next_seq, end))
 		return;		/* old bytes again: they go up as they are */
 	if (seq_before(r->next_seq, seq)) {
-		if (r->mode != RXB_TLS_SEARCH)
-			res->lost = true;	/* bytes were lost */
-		r->mode = RXB_TLS_SEARCH;
+		if (rx_gap_in_record(r, seq)) {
+			res->skipped = true;
+		} else {
+			if (r->mode != RXB_TLS_SEARCH)
+				res->lost = true;	/* bytes were lost */
+			r->mode = RXB_TLS_SEARCH;
+			r->broken = false;
+		}
 	} else {
 		pos = r->next_seq - seq;	/* partly old: the rest only */
 		/* Searching, only headers that end in the new bytes: software
@@ -503,6 +537,21 @@ void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 			pos = rx_track(r, seq, buf, pos, len, res);
 			break;
 		default:
+			if (r->broken) {
+				/* The rest of a record with a gap: followed by
+				 * its length, neither verified nor decrypted.
+				 */
+				w = min(len - pos, r->len - r->off);
+				r->off += w;
+				pos += w;
+				if (r->off == r->len) {
+					r->rec_seq++;
+					r->off = 0;
+					r->len = 0;
+					r->broken = false;
+				}
+				break;
+			}
 			if (!pos) {
 				/* In step from the first byte: verify, then
 				 * decrypt if every tag held.

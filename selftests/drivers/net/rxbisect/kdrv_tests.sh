@@ -89,11 +89,9 @@ LV6=2001:db8::1
 RV6=2001:db8::2
 KTIMEOUT=$((180 * ${RXB_TIMEOUT_SCALE:-1}))
 
-kv=$(uname -r)
-IFS=. read -r kmaj kmin _ <<<"$kv"
-if [ "$kmaj" -lt 6 ] || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -lt 12 ]; }; then
+if ! rxb_kver_ge 6.12; then
 	ktap_print_header
-	ktap_skip_all "kernel $kv: the driver tests are linux-source-6.12's and need its netdev netlink family (queue-get, qstats-get); run on 6.12 (make test KERNEL=6.12)"
+	ktap_skip_all "kernel $(uname -r): the driver tests are linux-source-6.12's and need its netdev netlink family (queue-get, qstats-get); run on 6.12 (make test KERNEL=6.12)"
 fi
 rxb_init ping python3	# socat: ping.py skips its TCP case without it
 KSRC=$("$TOP/tools/ksrc.sh" --print-dir running)

@@ -26,7 +26,8 @@
  * The winner hands the packets up, puts one of its stash's fresh buffers
  * in each slot and sets the batch's READ_DONE bits.  Whoever then wins a
  * trylock returns the contiguous run of done descriptors at the tail to
- * the NIC, clears their bits and rings the doorbells (section 3.4.2: the NIC must see one in-order consumer).
+ * the NIC, clears their bits and rings the doorbells (section 3.4.2: the
+ * NIC must see one in-order consumer).
  * A loser of either race leaves without waiting; the lock holder looks at
  * the done bits again after unlocking, so a batch marked done by a
  * consumer that lost the trylock is not left behind.  All of this state
