@@ -71,7 +71,9 @@
 #   --out DIR         results (OUT, results/enso-bench-DATE)
 # Writes OUT/enso.csv and OUT/enso.md (the table printed).
 # Exit status: 0 done, 1 a failure (setup, a receiver that saw no
-# traffic), 2 bad usage.
+# traffic), 2 bad usage, or refused as every benchmark of tools/bench
+# refuses (host.sh: not root, a tool missing, rxbisect in use, no
+# module for this kernel).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -155,10 +157,17 @@ for c in $APP_CPU $PEER_CPU; do
 done
 
 fail() { echo "enso_bench: FAIL: $*" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || fail "must run as root"
-for t in ip ethtool modprobe awk taskset; do
-	command -v "$t" >/dev/null || fail "$t is not installed"
-done
+# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
+source "$lib/lib.sh"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+# shellcheck source=host.sh
+source "$here/host.sh"
+OUT=${OUT:-$top/results/enso-bench-$(date +%Y%m%d-%H%M%S)}
+# Refused (exit 2) unless root, with the tools, no other rxbisect user and
+# a module to load (RXB_MODPROBE, RXB_KO for lib.sh's rxb_load); the
+# machine's layout, printed and written to OUT.
+bench_host_init enso_bench.sh awk:mawk
 ENSO=$top/tools/enso
 if [ ! -x "$ENSO/enso_bench" ] || [ ! -x "$ENSO/enso_tool" ]; then
 	make -s -C "$ENSO" >/dev/null 2>&1 ||
@@ -171,27 +180,9 @@ if [ -n "$NEED_XDP" ]; then
 	"$ENSO/enso_bench" -b xdp -i lo -p 1 -o /nonexistent -T 1 2>&1 |
 		grep -q 'built without libxdp' && fail "enso_bench was built without libxdp (libxdp-dev)"
 fi
-# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
-source "$lib/lib.sh"
-# read by lib.sh's rxb_load
-# shellcheck disable=SC2034
-if modinfo -n rxbisect >/dev/null 2>&1; then
-	RXB_MODPROBE=1
-else
-	RXB_MODPROBE=0
-	RXB_KO=${RXB_KO:-$top/rxbisect.ko}
-	[ -r "$RXB_KO" ] ||
-		fail "no rxbisect module: install it (make install) or build it (make module), or set RXB_KO"
-	mv=$(modinfo -F vermagic "$RXB_KO" 2>/dev/null)
-	[ "${mv%% *}" = "$(uname -r)" ] ||
-		fail "$RXB_KO is built for ${mv%% *}, this kernel is $(uname -r) (make module)"
-fi
-[ -z "${RXB_VM:-}" ] && [ -d /sys/module/rxbisect ] &&
-	fail "rxbisect is loaded already: in use by someone else? unload it (rmmod rxbisect) first"
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
-OUT=${OUT:-$top/results/enso-bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT" || exit 1
 RXB_TMP=$(mktemp -d /tmp/rxb-ensobench.XXXXXX)
 NS0=rxbe-a-$$

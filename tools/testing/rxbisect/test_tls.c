@@ -1175,8 +1175,9 @@ confirm:
 static void rx_sim_diag(const struct cfg *k, const char *what,
 			const struct rx *x, const struct rx_stats *st)
 {
-	ktap_diag("%s: %s: %u of %u packets arrived (%u gaps, %u in a record, %u old, %u overlapping);",
-		  cfg_name(k), what, st->pkts, x->npkts, st->gaps, st->skips,
+	ktap_diag("%s: %s: %u of %u packets arrived (%u gaps, %u in a record,",
+		  cfg_name(k), what, st->pkts, x->npkts, st->gaps, st->skips);
+	ktap_diag("%s: %s: %u old, %u overlapping);", cfg_name(k), what,
 		  st->old, st->overlaps);
 	ktap_diag("%s: %s: %u decrypted; %u resync requests (all true headers but %u),",
 		  cfg_name(k), what, st->decrypted, st->resyncs,
