@@ -405,6 +405,30 @@ struct rxb_model {
 };
 
 /**
+ * rxb_pool_users() - queues that allocate from queue @q's buffer pool.
+ * @ops: the model.
+ * @cfg: its configuration.
+ * @q: a queue.
+ *
+ * Return: 1 for a pool of its own; more for a pool several queues share
+ * (rxb_model_ops.pool_of), which is never recycled into directly and may
+ * take dropped buffers back through rxb_model_ops.recycle.
+ */
+static inline unsigned int rxb_pool_users(const struct rxb_model_ops *ops,
+					  const struct rxb_model_cfg *cfg,
+					  unsigned int q)
+{
+	unsigned int owner, i, n = 0;
+
+	if (!ops->pool_of)
+		return 1;
+	owner = ops->pool_of(cfg, q);
+	for (i = 0; i < cfg->nqueues; i++)
+		n += ops->pool_of(cfg, i) == owner;
+	return n;
+}
+
+/**
  * rxb_model_create() - create a ring model's driver half: allocate an
  *	instance of @ops->layout for @cfg and run @ops->init.
  * @ops: the model.

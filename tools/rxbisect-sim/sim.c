@@ -2517,11 +2517,6 @@ static void tx_read_now(struct sim *s, const struct spkt *pk, u32 txlen,
 }
 
 /*
- * Core @c is done with packet c->batch[c->i]: counted delivered, then
- * handed to the Tx path (--tx) or its buffer freed.  Returns false, with
- * nothing done, if the Tx path is full and the core must wait for it.
- */
-/*
  * Core @c is done with buffer @b of a packet it dropped, as XDP_DROP (not
  * forwarded): a whole buffer of a pool several queues share goes to the
  * model's cache if it has one (drv/rx.c rxb_rx_put_pkt(),
@@ -2536,11 +2531,9 @@ static bool core_recycle(struct sim *s, struct score *c, u32 b)
 	struct rxb_buf rb;
 	bool ok;
 
-	if (!p->ops->recycle || !p->ops->pool_of || s->multi ||
-	    s->c.hold_us > 0 || sb->refs != 1 || sb->model || sb->up)
-		return false;
-	if (p->ops->pool_of(cfg, q) == q &&
-	    (q + 1 >= cfg->nqueues || p->ops->pool_of(cfg, q + 1) != q))
+	if (!p->ops->recycle || s->multi || s->c.hold_us > 0 ||
+	    sb->refs != 1 || sb->model || sb->up ||
+	    rxb_pool_users(p->ops, cfg, q) < 2)
 		return false;
 	rb.addr = buf_addr(s, b);
 	rb.cookie = buf_cookie(b);
@@ -2555,6 +2548,11 @@ static bool core_recycle(struct sim *s, struct score *c, u32 b)
 	return true;
 }
 
+/*
+ * Core @c is done with packet c->batch[c->i]: counted delivered, then
+ * handed to the Tx path (--tx) or its buffer freed.  Returns false, with
+ * nothing done, if the Tx path is full and the core must wait for it.
+ */
 static bool core_finish(struct sim *s, struct score *c)
 {
 	struct spkt pk = pkt_of(s, &c->batch[c->i]);

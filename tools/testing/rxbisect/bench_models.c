@@ -166,7 +166,7 @@ struct side {
 struct bench {
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;		/* the driver's half */
-	bool shared_pools;		/* queues share pools (ops->pool_of) */
+	u64 shared_pools;		/* bit q: q's pool is shared (rx.c) */
 	struct rxb_hw_model *hw;	/* the NIC's half */
 	void *bar;			/* their register space */
 	unsigned int nq, ncons, nnic, ring, len;
@@ -404,7 +404,7 @@ static void pkt_drop(struct bench *b, unsigned int q, const struct rxb_pkt *p)
 	const struct rxb_model_ops *ops = b->ops;
 	struct bbuf *x = p->cookie;
 
-	if (ops->recycle && b->shared_pools && !p->frag &&
+	if (ops->recycle && (b->shared_pools & BIT_ULL(q)) && !p->frag &&
 	    __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1) {
 		struct rxb_buf rb = {
 			.addr = (u64)(unsigned long)x->data, .cookie = x,
@@ -1197,13 +1197,13 @@ static bool run_once(struct bench *b, struct res *out)
 	b->retries = 0;
 	memset(&b->drv, 0, sizeof(b->drv));
 	memset(&b->nic, 0, sizeof(b->nic));
-	/* As rx.c: a pool is shared when queue q's is another's, or q + 1's
-	 * is q's.
+	/* Once per run, off the timed path: the queues whose pool others
+	 * share, as rx.c decides at create (RXB_MAX_MODEL_QUEUES is 64).
 	 */
-	b->shared_pools = false;
-	for (i = 0; b->ops->pool_of && i < cfg.nqueues; i++)
-		if (b->ops->pool_of(&cfg, i) != i)
-			b->shared_pools = true;
+	b->shared_pools = 0;
+	for (i = 0; i < cfg.nqueues; i++)
+		if (rxb_pool_users(b->ops, &cfg, i) > 1)
+			b->shared_pools |= BIT_ULL(i);
 	err = rxb_models_create(b->ops, &cfg,
 				b->pcie ? &bench_drv_ops_pc : &bench_drv_ops, b,
 				b->pcie ? &bench_hw_ops_pc : &bench_hw_ops, b,

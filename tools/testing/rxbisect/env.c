@@ -1396,9 +1396,8 @@ bool rxb_env_pkt_drop(struct rxb_env *env, struct rxb_model *m,
 	struct rxb_buf buf;
 
 	/* As the driver: a shared pool's whole buffer (rx.c's pp_shared). */
-	if (!b || pkt->frag || !ops->recycle || !ops->pool_of ||
-	    (ops->pool_of(&m->cfg, q) == q &&
-	     (q + 1 >= m->cfg.nqueues || ops->pool_of(&m->cfg, q + 1) != q)))
+	if (!b || pkt->frag || !ops->recycle ||
+	    rxb_pool_users(ops, &m->cfg, q) < 2)
 		goto put;
 	if (__atomic_load_n(&b->refs, __ATOMIC_ACQUIRE) != 1 ||
 	    !buf_move(env, b, BUF_HELD, BUF_POSTED, "drop"))

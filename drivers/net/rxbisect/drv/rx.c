@@ -182,19 +182,18 @@ void rxb_rx_put_pkt(struct rxb_rxq *rxq, const struct rxb_pkt *p,
 	struct rxb_rx *rx = rxq->rx;
 	struct page_pool *pp = rx->rxq[p->pool_q].pp;
 	bool direct = rxb_rx_direct(rxq, p->pool_q);
-	const struct rxb_model_ops *ops = rx->model->ops;
 	struct skb_shared_info *sh;
 	unsigned int i;
 
 	/* A shared pool's buffer, whole: the model's cache may keep it. */
 	if (rxq->pp_shared && !p->frag && !nfrags && rx->bl.segs == 1 &&
-	    ops->recycle) {
+	    rx->model->ops->recycle) {
 		struct rxb_buf buf = {
 			.addr	= virt_to_phys(p->cookie) + rx->bl.headroom,
 			.cookie	= p->cookie,
 		};
 
-		if (ops->recycle(rx->model, rxq->qid, &buf))
+		if (rx->model->ops->recycle(rx->model, rxq->qid, &buf))
 			return;
 	}
 	if (nfrags) {
@@ -816,18 +815,15 @@ static int rxb_rxq_pool_create(struct rxb_rxq *rxq, const struct rxb_cfg *cfg,
 {
 	const struct rxb_model_ops *ops = cfg->model;
 	struct rxb_rx *rx = rxq->rx;
-	unsigned int owner = rxb_pool_of(ops, mcfg, rxq->qid), q, users = 0;
-	unsigned int size;
+	unsigned int owner = rxb_pool_of(ops, mcfg, rxq->qid);
+	unsigned int users = rxb_pool_users(ops, mcfg, rxq->qid), size;
 
 	rxq->pp_q = owner;
+	rxq->pp_shared = users > 1;
 	if (owner != rxq->qid) {
 		rxq->pp = rx->rxq[owner].pp;
-		rxq->pp_shared = true;
 		return 0;
 	}
-	for (q = 0; q < rx->nqueues; q++)
-		users += rxb_pool_of(ops, mcfg, q) == owner;
-	rxq->pp_shared = users > 1;
 	size = min_t(unsigned int, users * rxb_rx_pool_size(cfg, mcfg, &rx->bl),
 		     RXB_PP_MAX_SIZE);
 	rxq->pp = owner == rxb_pool_of(ops, mcfg, rx->nqueues - 1) &&

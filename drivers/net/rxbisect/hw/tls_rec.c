@@ -246,6 +246,15 @@ static void rec_data(struct rxb_tls_rec *r, enum rxb_tls_pass pass, u32 o,
 	}
 }
 
+/* The current record ended: the engine is at the next one's boundary. */
+static void rec_next(struct rxb_tls_rec *r)
+{
+	r->rec_seq++;
+	r->off = 0;
+	r->len = 0;
+	r->broken = false;
+}
+
 /**
  * rec_walk() - run a pass over @len bytes of the flow, in step.
  * @r: the engine; @r->next_seq is the first byte's.
@@ -308,9 +317,7 @@ static u32 rec_walk(struct rxb_tls_rec *r, enum rxb_tls_pass pass, u8 *buf,
 			(*done)++;
 		else if (pass == RXB_TLS_VERIFY)
 			(*bad)++;
-		r->rec_seq++;
-		r->off = 0;
-		r->len = 0;
+		rec_next(r);
 	}
 	return walked;
 }
@@ -478,12 +485,8 @@ static bool rx_gap_in_record(struct rxb_tls_rec *r, u32 seq)
 		return false;
 	r->off += seq - r->next_seq;
 	r->broken = true;
-	if (r->off == r->len) {	/* the packet starts with the next header */
-		r->rec_seq++;
-		r->off = 0;
-		r->len = 0;
-		r->broken = false;
-	}
+	if (r->off == r->len)	/* the packet starts with the next header */
+		rec_next(r);
 	return true;
 }
 
@@ -544,12 +547,8 @@ void rxb_tls_rx(struct rxb_tls_rec *r, u32 seq, u8 *buf, u32 len,
 				w = min(len - pos, r->len - r->off);
 				r->off += w;
 				pos += w;
-				if (r->off == r->len) {
-					r->rec_seq++;
-					r->off = 0;
-					r->len = 0;
-					r->broken = false;
-				}
+				if (r->off == r->len)
+					rec_next(r);
 				break;
 			}
 			if (!pos) {

@@ -453,14 +453,13 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 		return false;
 	}
 	end = r->tl.tail + cr->mask + 1;
+	spin_lock_bh(&r->pool_lock);
 	for (post = r->tl.post; r->tl.empty && post != end; post++) {
 		u32 slot = post & cr->mask;
 
 		if (r->cookie[slot])
 			continue;
-		spin_lock_bh(&r->pool_lock);
 		ok = corec_alloc(cr, qi, &buf);
-		spin_unlock_bh(&r->pool_lock);
 		if (!ok)
 			break;
 		r->cookie[slot] = buf.cookie;
@@ -468,6 +467,7 @@ static bool corec_fill_empty(struct corec *cr, struct corec_ring *r,
 		WRITE_ONCE(r->tl.empty, r->tl.empty - 1);
 		posted++;
 	}
+	spin_unlock_bh(&r->pool_lock);
 	/* Advance over the filled slots, and any done run at the tail. */
 	corec_advance(cr, r, qi, NULL);
 	if (posted) {
