@@ -309,6 +309,17 @@ hw_grows() {
 	done
 	return 1
 }
+# xsk_posted: wait (up to 10 s) until queue $Q's rings hold umem buffers:
+# the driver posts them at the queue's first poll after the bind or the
+# switch, which a stall set before it would keep from running.
+xsk_posted() {
+	local i
+	for i in {1..50}; do
+		[ "$(xsk_held)" -gt 0 ] 2>/dev/null && return 0
+		rxb_sleep 0.2
+	done
+	return 1
+}
 zc_teardown() {
 	local pid snd i rc=0 held0 held1 held mark log ready=$RXB_TMP/ready t0=$SECONDS
 	echo "$1" > /sys/module/rxbisect/parameters/ring_model ||
@@ -319,6 +330,7 @@ zc_teardown() {
 	xsk_recv_start 1000000 -q $Q -z
 	pid=$XSK_PID
 	[ -e "$ready" ] || { ktap_print_msg "$1: no socket: $(cat "$RXB_TMP/xsk.out")"; return 1; }
+	xsk_posted || ktap_print_msg "$1: no umem buffer posted after the bind"
 	rxb_knob_set rxb1 $Q stall 1
 	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
 	ip netns exec "$NS0" timeout 60 "$XSK" send -d "$RXB_IP1" -p 9 -s "$SPORT" \
@@ -332,10 +344,7 @@ zc_teardown() {
 	# OTHER's rings post umem buffers at their queue's first poll: let
 	# it run, then stall it again
 	rxb_knob_set rxb1 $Q stall 0
-	for i in {1..50}; do
-		[ "$(xsk_held)" -gt 0 ] 2>/dev/null && break
-		rxb_sleep 0.2
-	done
+	xsk_posted || ktap_print_msg "$2: no umem buffer posted after the switch"
 	rxb_knob_set rxb1 $Q stall 1
 	HW0=$(rxb_stat rxb1 rx${Q}_hw_packets)
 	hw_grows 16 || { ktap_print_msg "$2: the NIC wrote nothing for queue $Q"; rc=1; }
