@@ -69,6 +69,21 @@ static struct sim_cfg base(void)
 	return c;
 }
 
+static void set_model(struct sim_cfg *c, const char *name)
+{
+	snprintf(c->model, sizeof(c->model), "%s", name);
+}
+
+/* The defaults, quiet, with @model's rings of @ring entries. */
+static struct sim_cfg cfg_for(const char *model, unsigned int ring)
+{
+	struct sim_cfg c = base();
+
+	set_model(&c, model);
+	c.ring = ring;
+	return c;
+}
+
 static bool has_model(const char *name)
 {
 	return rxb_model_find(name);
@@ -387,7 +402,7 @@ static void test_models(void)
 		struct sim_res r;
 		u64 lost;
 
-		snprintf(c.model, sizeof(c.model), "%s", names[i]);
+		set_model(&c, names[i]);
 		c.cores = 8;
 		c.ports = 2;
 		c.ring = 256;
@@ -446,7 +461,7 @@ static void core_busy(void)
 		struct sim_cfg c = base();
 		struct sim_res r;
 
-		snprintf(c.model, sizeof(c.model), "%s", names[i]);
+		set_model(&c, names[i]);
 		c.ports = 1;
 		c.cores = 1;
 		c.pkt_size = 64;
@@ -502,7 +517,7 @@ static void enso_stream(void)
 		struct sim_res r;
 		u64 n;
 
-		snprintf(c.model, sizeof(c.model), "enso");
+		set_model(&c, "enso");
 		c.cores = 4;
 		c.ports = 1;
 		c.ring = 256;
@@ -585,11 +600,11 @@ static void ceio_llc(void)
 	c.ring = 1024;
 	if (!run("privring R=1024", &c, &pr))
 		return;
-	snprintf(c.model, sizeof(c.model), "rxbisect");
+	set_model(&c, "rxbisect");
 	c.ax = 128;
 	if (!run("rxbisect Bx 1024 Ax 128", &c, &rb))
 		return;
-	snprintf(c.model, sizeof(c.model), "ceio");
+	set_model(&c, "ceio");
 	c.ceio_fetch = CEIO_FETCH_ASYNC;
 	if (!run("ceio R=1024 async", &c, &ce))
 		return;
@@ -642,7 +657,7 @@ static void ceio_burst(void)
 	c.arrival = ARR_BURST;
 	if (!run("privring R=128 burst", &c, &pr))
 		return;
-	snprintf(c.model, sizeof(c.model), "ceio");
+	set_model(&c, "ceio");
 	c.ceio_fetch = CEIO_FETCH_ASYNC;
 	if (!run("ceio R=128 async burst", &c, &ce))
 		return;
@@ -666,7 +681,7 @@ static struct sim_cfg ceio_light(void)
 {
 	struct sim_cfg c = base();
 
-	snprintf(c.model, sizeof(c.model), "ceio");
+	set_model(&c, "ceio");
 	c.cores = 4;
 	c.ports = 1;
 	c.packets = 40000;
@@ -784,7 +799,7 @@ static void mmio_reads(void)
 	       "busy cycles a packet +%.0f for +%.0f cycles of MMIO stall",
 	       d_cyc, d_stall);
 	c.model[0] = 0;
-	snprintf(c.model, sizeof(c.model), "privring");
+	set_model(&c, "privring");
 	c.ceio_force_slow = false;
 	if (!run("privring, MMIO read 5000 ns", &c, &r[0]))
 		return;
@@ -1105,7 +1120,7 @@ static void nicmem_split_models(void)
 		char what[64];
 
 		c = base();
-		snprintf(c.model, sizeof(c.model), "%s", names[i]);
+		set_model(&c, names[i]);
 		c.cores = 8;
 		c.ring = 256;
 		c.packets = 60000;
@@ -1206,10 +1221,8 @@ static void exp1_rxbisect_bx_size(void)
 	char what[32];
 
 	for (i = 0; i < 4; i++) {
-		struct sim_cfg c = base();
+		struct sim_cfg c = cfg_for("rxbisect", B[i]);
 
-		snprintf(c.model, sizeof(c.model), "rxbisect");
-		c.ring = B[i];
 		c.ax = 128;
 		c.packets = 150000;
 		snprintf(what, sizeof(what), "rxbisect Bx=%u", B[i]);
@@ -1234,10 +1247,8 @@ static void exp1_rxbisect_bx_size(void)
  */
 static struct sim_cfg exp2_cfg(const char *model, unsigned int ring)
 {
-	struct sim_cfg c = base();
+	struct sim_cfg c = cfg_for(model, ring);
 
-	snprintf(c.model, sizeof(c.model), "%s", model);
-	c.ring = ring;
 	c.cycles = 2600;		/* > 2061: mu < lambda */
 	c.llc_bytes = 256ULL << 20;
 	c.llc_ways = 16;
@@ -1293,10 +1304,8 @@ static void exp2_queueing(void)
  */
 static struct sim_cfg exp3_cfg(const char *model, unsigned int ring)
 {
-	struct sim_cfg c = base();
+	struct sim_cfg c = cfg_for(model, ring);
 
-	snprintf(c.model, sizeof(c.model), "%s", model);
-	c.ring = ring;
 	c.cores = 8;
 	c.ports = 1;
 	c.arrival = ARR_BURST;
@@ -1349,10 +1358,8 @@ static void exp3_burst(void)
  */
 static struct sim_cfg exp4_cfg(const char *model, bool flood)
 {
-	struct sim_cfg c = base();
+	struct sim_cfg c = cfg_for(model, 1024);
 
-	snprintf(c.model, sizeof(c.model), "%s", model);
-	c.ring = 1024;
 	c.ax = 128;
 	c.share = 8;
 	c.packets = 500000;
@@ -1442,7 +1449,7 @@ static void exp7_dshring(void)
 		skip("dshring model not registered");
 		return;
 	}
-	snprintf(c.model, sizeof(c.model), "dshring");
+	set_model(&c, "dshring");
 	c.ring = 1024;
 	c.share = 8;
 	c.dsh_period_us = 2000;		/* ~2 ring rounds per queue */
@@ -1514,9 +1521,7 @@ static void exp8_pool(void)
 	       (unsigned long long)r2.alloc_fails);
 	EXPECT(r4.alloc_fails == 0 && r4.drop_pct < 0.01, "4|Rx| does not");
 
-	c = base();
-	snprintf(c.model, sizeof(c.model), "rxbisect");
-	c.ring = 1024;
+	c = cfg_for("rxbisect", 1024);
 	c.ax = 128;
 	c.pool_x = 2;
 	c.packets = 800000;
@@ -1604,7 +1609,7 @@ static void models_multi_pkt(void)
 		return;
 	}
 	c = base();
-	snprintf(c.model, sizeof(c.model), "shring-batched");
+	set_model(&c, "shring-batched");
 	c.cores = 8;
 	c.packets = 80000;
 	c.warmup = 0;
@@ -1622,7 +1627,7 @@ static void models_multi_pkt(void)
 
 	/* Bursts of 1500 B packets, two a 4 KiB buffer (the kernel's page). */
 	c = base();
-	snprintf(c.model, sizeof(c.model), "shring-batched");
+	set_model(&c, "shring-batched");
 	c.cores = 8;
 	c.packets = 60000;
 	c.warmup = 0;
@@ -1661,7 +1666,7 @@ static void models_multi_pkt_leak(void)
 	}
 	leaky = rxb_shring_batched_ops;
 	leaky.poll = leaky_poll;
-	snprintf(c.model, sizeof(c.model), "shring-batched");
+	set_model(&c, "shring-batched");
 	c.ops = &leaky;
 	c.cores = 4;
 	c.packets = 20000;
@@ -1700,13 +1705,13 @@ static void batched_wss(void)
 	c.load = 0.05;
 	c.packets = 600000;
 	c.ring = 1024;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring 1 Ki, 64 B", &c, &sh))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	if (!run("shring-list 1 Ki, 64 B", &c, &li))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring-batched");
+	set_model(&c, "shring-batched");
 	if (!run("shring-batched 1 Ki, 64 B", &c, &ba))
 		return;
 	EXPECT(ba.drop_pct == 0 && sh.drop_pct == 0, "the cores keep up");
@@ -1724,10 +1729,10 @@ static void batched_wss(void)
 
 	/* Equal packet slots: 256-byte buffers (4 slots), 256 descriptors. */
 	c.buf_stride = 256;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring 1 Ki, 256 B buffers", &c, &sh4))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring-batched");
+	set_model(&c, "shring-batched");
 	c.ring = 256;
 	if (!run("shring-batched 256 x 4 slots", &c, &ba4))
 		return;
@@ -1769,10 +1774,10 @@ static void batched_hol(void)
 		c.desc_prefetch = false;
 		if (!run(flood ? "shring flooded 64 B" : "shring slow", &c, &sh))
 			return;
-		snprintf(c.model, sizeof(c.model), "shring-list");
+		set_model(&c, "shring-list");
 		if (!run(flood ? "shring-list flooded 64 B" : "shring-list slow", &c, &li))
 			return;
-		snprintf(c.model, sizeof(c.model), "shring-batched");
+		set_model(&c, "shring-batched");
 		if (!run(flood ? "shring-batched flooded 64 B" : "shring-batched slow",
 			 &c, &ba))
 			return;
@@ -2000,7 +2005,7 @@ static void pcie_notifications(void)
 		skip("rxbisect model not registered");
 		return;
 	}
-	snprintf(c.model, sizeof(c.model), "rxbisect");
+	set_model(&c, "rxbisect");
 	c.target = 0;
 	c.target_share = 0.3;	/* queue 0 borrows: its lenders get notices */
 	c.packets = 200000;
@@ -2041,7 +2046,7 @@ static void desc_prefetch(void)
 	for (i = 0; i < ARRAY_SIZE(arrays); i++) {
 		if (!has_model(arrays[i]))
 			continue;
-		snprintf(c.model, sizeof(c.model), "%s", arrays[i]);
+		set_model(&c, arrays[i]);
 		if (!run(arrays[i], &c, &r))
 			return;
 		EXPECT(r.desc_waits == 0 && r.desc_misses == 0,
@@ -2056,7 +2061,7 @@ static void desc_prefetch(void)
 		if (!strcmp(arrays[i], "shring"))
 			arr = r;
 	}
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	if (!run("shring-list 1:8", &c, &lst))
 		return;
 	diag("RxList 1:8: %.1f%% of frames waited %.3f us, %.2f reads a frame",
@@ -2079,7 +2084,7 @@ static void desc_prefetch(void)
 	c.share = 1;
 	if (!run("shring-list 1:1", &c, &lst))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring 1:1", &c, &arr))
 		return;
 	EXPECT(lst.desc_misses == 0 && lst.desc_waits == 0 &&
@@ -2104,7 +2109,7 @@ static void desc_list_rd_ns(void)
 		return;
 	}
 	c.packets = 60000;
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		char what[64];
 
@@ -2119,7 +2124,7 @@ static void desc_list_rd_ns(void)
 			       "%s: %.1f Gbps, not below %.1f", what, r[i].gbps,
 			       r[i - 1].gbps);
 	}
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring pcie-rd-ns=1000", &c, &a1))
 		return;
 	c.pcie_rd_ns = 250;
@@ -2148,7 +2153,7 @@ static void desc_array_as_list(void)
 		return;
 	}
 	c.packets = 60000;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring", &c, &arr))
 		return;
 	c.desc_batch = 1;
@@ -2160,7 +2165,7 @@ static void desc_array_as_list(void)
 		return;
 	c.desc_batch = 8;
 	c.desc_thresh = 8;
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	if (!run("shring-list, one engine", &c, &lst))
 		return;
 	EXPECT(one.desc_waits >= 0.99 * one.delivered && one.desc_misses == 0 &&
@@ -2260,14 +2265,14 @@ static void dma_engines(void)
 	}
 	c.packets = 60000;
 	c.share = 2;
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	c.dma_engines = 1;
 	if (!run("shring-list 1:2, one engine", &c, &l1))
 		return;
 	c.dma_engines = 0;
 	if (!run("shring-list 1:2, one a queue", &c, &l0))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring 1:2, one a queue", &c, &a0))
 		return;
 	c.dma_engines = 1;
@@ -2280,7 +2285,7 @@ static void dma_engines(void)
 	       "RxArr 1:2: %.1f and %.1f Gbps", a0.gbps, a1.gbps);
 	c.dma_engines = 0;
 	c.share = 8;
-	snprintf(c.model, sizeof(c.model), "shring-list");
+	set_model(&c, "shring-list");
 	if (!run("shring-list 1:8, one a queue", &c, &l8))
 		return;
 	EXPECT(l8.gbps < 0.4 * a0.gbps && l8.desc_wait_us * 1e3 > c.pcie_rd_ns,
@@ -2334,7 +2339,7 @@ static void sync_cost(void)
 	c.warmup = 0.2;
 	if (!run("privring, low load", &c, &priv))
 		return;
-	snprintf(c.model, sizeof(c.model), "shring");
+	set_model(&c, "shring");
 	if (!run("shring 1024/8, low load", &c, &sh))
 		return;
 	diag("model cycles/packet: privring %.1f shring %.1f", priv.model_cyc_pkt,
@@ -2599,7 +2604,7 @@ static void desc_streams(void)
 
 		if (!ops)
 			continue;
-		snprintf(c.model, sizeof(c.model), "%s", t[i].model);
+		set_model(&c, t[i].model);
 		c.share = t[i].share;
 		sim_model_cfg(&c, &mc);
 		err = sim_model_streams(ops, &mc, st);
@@ -2623,7 +2628,7 @@ static void desc_streams(void)
 		c.load = 0.5;
 		if (!run("privring", &c, &p))
 			return;
-		snprintf(c.model, sizeof(c.model), "shring");
+		set_model(&c, "shring");
 		if (!run("shring 1:8", &c, &sh))
 			return;
 		EXPECT(fabs((double)sh.desc_reads / sh.delivered -
@@ -2654,7 +2659,7 @@ static void contention(void)
 		return;
 	}
 	c = base();
-	snprintf(c.model, sizeof(c.model), "corec");
+	set_model(&c, "corec");
 	c.ports = 1;
 	c.link_gbps = 40;
 	c.pkt_size = 64;
@@ -2729,7 +2734,7 @@ static void meta_share(void)
 	EXPECT(p.meta_pct > 20 && p.meta_pct < 45, "descriptors %.1f %%", p.meta_pct);
 	if (!has_model("enso"))
 		return;
-	snprintf(c.model, sizeof(c.model), "enso");
+	set_model(&c, "enso");
 	if (!run("enso 64 B", &c, &e))
 		return;
 	EXPECT(e.meta_pct < 3, "notifications %.1f %%", e.meta_pct);
@@ -2759,7 +2764,7 @@ static void stream_prefetch(void)
 	}
 	if (!run("privring 64 B", &c, &p))
 		return;
-	snprintf(c.model, sizeof(c.model), "enso");
+	set_model(&c, "enso");
 	if (!run("enso 64 B", &c, &e))
 		return;
 	diag("cycles a packet: privring %.1f, enso %.1f", p.cyc_pkt, e.cyc_pkt);
@@ -2789,7 +2794,7 @@ static void enso_tx_reads(void)
 	c.cycles = 10;
 	c.app_accesses = 0;
 	c.packets = 100000;
-	snprintf(c.model, sizeof(c.model), "enso");
+	set_model(&c, "enso");
 	if (!run("enso 64 B echo", &c, &e))
 		return;
 	EXPECT(e.mpps > 66, "%.1f Mpps: capped by one read request a packet",
