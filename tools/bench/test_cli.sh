@@ -10,9 +10,8 @@
 # root, through setpriv as nobody), so that nothing past the checks can
 # run.  Then FUZZ_SECS (default 10) seconds of random command lines from
 # the options and a dictionary of values, seeded (FUZZ_SEED, printed):
-# each must exit 2 with such a line, or stop at the root check (tls_bench:
-# exit 1; enso_bench: exit 2, host.sh's refusal, as every benchmark of
-# tools/bench).  Prints
+# each must exit 2 with such a line, or stop at the root check (exit 2,
+# host.sh's refusal, as every benchmark of tools/bench).  Prints
 # KTAP; exits non-zero if a case fails.  enso_bench.sh: its bad cases,
 # --help and a valid line, then FUZZ_SECS / 2 seconds of its own fuzz.
 #
@@ -68,8 +67,8 @@ evals=(0 1 -1 2 24 23 64 1472 1473 3600 3601 x '' ' ' 512 100 2048 4096
        enso@enso enso@enso/4 enso@enso/17 udp@privring xdp-zc@rxbisect
        'enso@enso udp@privring' udp@enso 100000 100001 '64 1472' '$(id)' '-')
 
-# check ARGS...: exit 2 and one tls_bench: line, or 1 at the root check
-# (NAME=enso_bench, PROG=$eprog: enso_bench.sh's)
+# check ARGS...: exit 2 and one tls_bench: line, or the root check's
+# refusal (NAME=enso_bench, PROG=$eprog: enso_bench.sh's)
 check() {
 	local out rc name=${NAME:-tls_bench}
 	out=$("${as_user[@]}" timeout 20 bash "${PROG:-$prog}" "$@" 2>&1 >/dev/null)
@@ -77,7 +76,7 @@ check() {
 	if [ "$rc" = 2 ] && [[ $out == "$name: "* ]]; then
 		return 0
 	fi
-	if [ "$rc" = "${ROOT_RC:-1}" ] && [[ $out == *"must run as root"* ]]; then
+	if [ "$rc" = 2 ] && [[ $out == "$name.sh: must run as root"* ]]; then
 		return 0
 	fi
 	echo "# exit $rc: $(head -c 300 <<<"$out" | head -2 | tr '\n' ' ')"
@@ -109,7 +108,7 @@ done
 result $? "tls_bench.sh --help: the options, exit 0"
 out=$("${as_user[@]}" timeout 20 bash "$prog" --parts loss --loss '0 r2' --loss-dirs rx 2>&1)
 rc=$?
-[ "$rc" = 1 ] && [[ $out == *"must run as root"* ]]
+[ "$rc" = 2 ] && [[ $out == "tls_bench.sh: must run as root"* ]]
 result $? "a valid command line reaches the root check (exit $rc)"
 
 # the fuzz: up to 4 options a command line, values from the dictionary
@@ -153,7 +152,7 @@ while [ $SECONDS -lt $end ]; do
 	done
 	tries=$((tries + 1))
 	if [[ " ${args[*]} " != *" -h "* ]]; then
-		NAME=enso_bench PROG=$eprog ROOT_RC=2 check "${args[@]}" ||
+		NAME=enso_bench PROG=$eprog check "${args[@]}" ||
 			{ bad=$((bad + 1)); printf '# %q ' "${args[@]}"; echo; }
 	fi
 done

@@ -65,7 +65,8 @@
 # The modes alternate, their order rotating with the repetition
 # (LOSS_REPS); a condition's ratio is the median over repetitions.
 #
-# Run as root where the module loads (it is unloaded first and at the end):
+# Run as root where the module loads and is not loaded yet (host.sh refuses
+# otherwise, with exit 2, as every benchmark here; unloaded at the end):
 #   make tls-bench [TLS_BENCH_ARGS='--reps 5']
 #   tools/vm/run-vm.sh -- tools/bench/tls_bench.sh --out results/x
 #   tools/bench/tls_bench.sh --app-cpu 2 --peer-cpu 3 --bytes 1G   (a host;
@@ -227,33 +228,28 @@ for c in $APP_CPU $PEER_CPU; do
 done
 
 fail() { echo "tls_bench: FAIL: $*" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || fail "must run as root"
+# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
+source "$lib/lib.sh"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+# shellcheck source=host.sh
+source "$here/host.sh"
+OUT=${OUT:-$top/results/tls-bench-$(date +%Y%m%d-%H%M%S)}
+# Refused (exit 2) unless root, with the tools, no other rxbisect user and
+# a module to load (RXB_MODPROBE, RXB_KO for lib.sh's rxb_load); the
+# machine's layout, printed and written to OUT.
+bench_host_init tls_bench.sh tc:iproute2 ss:iproute2 awk:mawk cc:gcc
 BULK=${KTLS_BULK:-$top/build/bench/ktls_bulk}
 if [ ! -x "$BULK" ]; then
 	mkdir -p "$(dirname "$BULK")" &&
 		cc -O2 -Wall -o "$BULK" "$here/ktls_bulk.c" ||
 		fail "$BULK is not built and cc failed (make -C $top build/bench/ktls_bulk)"
 fi
-for t in ip ethtool tc ss modprobe awk; do
-	command -v "$t" >/dev/null || fail "$t is not installed"
-done
-# shellcheck source=../../selftests/drivers/net/rxbisect/lib.sh
-source "$lib/lib.sh"
-# read by lib.sh's rxb_load
-# shellcheck disable=SC2034
-if modinfo -n rxbisect >/dev/null 2>&1; then
-	RXB_MODPROBE=1
-elif [ -r "${RXB_KO:-}" ]; then
-	RXB_MODPROBE=0
-else
-	fail "rxbisect is not installed (make install) and RXB_KO is not set"
-fi
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 modprobe tls 2>/dev/null
 [ -r /proc/net/tls_stat ] || fail "no kTLS (modprobe tls failed; CONFIG_TLS_DEVICE?)"
 
-OUT=${OUT:-$top/results/tls-bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT" || exit 1
 RXB_TMP=$(mktemp -d /tmp/rxb-tlsbench.XXXXXX)
 NS0=rxbt-a-$$
