@@ -94,7 +94,7 @@ TIMEOUT=$((600 * ${RXB_TIMEOUT_SCALE:-1}))
 NSV=rxbtv-$$
 NSR=rxbtr-$$
 # shellcheck disable=SC2317  # the EXIT trap
-tk_cleanup() { rxb_ns_del "$NSV" "$NSR"; rxb_cleanup; }
+tk_cleanup() { watch_stop; rxb_ns_del "$NSV" "$NSR"; rxb_cleanup; }
 trap tk_cleanup EXIT
 
 ktap_set_plan 4
@@ -149,6 +149,50 @@ results() {
 
 count() { grep -c " $2\$" <<<"$1"; }
 
+# watch_start NS: every 2 s, NS's established TCP sockets (ss -tinm, a
+# line each) and its tls_stat, in $RXB_TMP/ss.N, while a run goes on; a
+# test takes milliseconds, so a socket in three snapshots in a row is one
+# a test waits on.  watch_hung: those sockets as the last snapshot saw
+# them, with the tls_stat counters that moved meanwhile.
+watch_start() {
+	rm -f "$RXB_TMP"/ss.*
+	(
+		i=0
+		while :; do
+			ip netns exec "$1" ss -tinmHO state established >"$RXB_TMP/ss.$i.tmp" 2>&1
+			ip netns exec "$1" cat /proc/net/tls_stat >>"$RXB_TMP/ss.$i.tmp" 2>&1
+			mv "$RXB_TMP/ss.$i.tmp" "$RXB_TMP/ss.$i"
+			i=$((i + 1))
+			sleep 2
+		done
+	) &
+	WATCH_PID=$!
+}
+WATCH_PID=
+watch_stop() { [ -z "$WATCH_PID" ] || { kill "$WATCH_PID"; wait "$WATCH_PID"; } 2>/dev/null; WATCH_PID=; }
+watch_hung() {
+	local n f
+	n=$(find "$RXB_TMP" -maxdepth 1 -name 'ss.[0-9]*' ! -name '*.tmp' | wc -l)
+	for ((f = 2; f < n; f++)); do
+		# sockets (local and peer address) in snapshots f-2, f-1 and f
+		awk 'FNR == 1 { k++ } $0 ~ /^[0-9]/ && NF >= 4 { s[$3 " " $4] = s[$3 " " $4] k }
+		     END { for (x in s) if (s[x] ~ /123/) print x }' \
+			"$RXB_TMP/ss.$((f - 2))" "$RXB_TMP/ss.$((f - 1))" "$RXB_TMP/ss.$f"
+	done | sort -u >"$RXB_TMP/hung"
+	[ -s "$RXB_TMP/hung" ] || { echo "no socket outlived two snapshots"; return; }
+	for ((f = n - 1; f >= 0; f--)); do
+		awk 'NR == FNR { h[$0]; next } ($3 " " $4) in h' "$RXB_TMP/hung" \
+			"$RXB_TMP/ss.$f" | cut -c 1-600 >"$RXB_TMP/hung.ss"
+		[ -s "$RXB_TMP/hung.ss" ] || continue
+		echo "snapshot $f of $n (2 s apart):"
+		cat "$RXB_TMP/hung.ss"
+		awk 'NR == FNR { if (NF == 2 && $1 ~ /^Tls/) a[$1] = $2; next }
+		     NF == 2 && $1 ~ /^Tls/ && $2 != a[$1] { printf "%s %+d ", $1, $2 - a[$1] }
+		     END { print "" }' "$RXB_TMP/ss.0" "$RXB_TMP/ss.$f"
+		return
+	done
+}
+
 tls_stat() { ip netns exec "$NSR" cat /proc/net/tls_stat | awk -v k="$1" '$1 == k { print $2 }'; }
 
 # baseline: veth
@@ -179,7 +223,9 @@ tx0=$(tls_stat TlsTxDevice) rx0=$(tls_stat TlsRxDevice)
 rxb_snap rxb0 && e0=$(rxb_s_qsum tls_records tx) || rxb_bail "no counters"
 rxb_snap rxb1 && d0=$(rxb_s_qsum tls_records) || rxb_bail "no counters"
 t0=$SECONDS
+watch_start "$NSR"
 run "$NSR" 192.0.2.2 "$RXB_TMP/rxb.out"
+watch_stop
 off=$(results "$RXB_TMP/rxb.out")
 ktap_print_msg "rxbisect (device offload): $(count "$off" pass) passed, $(count "$off" fail) failed, $(count "$off" skip) skipped in $((SECONDS - t0)) s"
 # Known: run and reported, not held against the offload.  On 6.1 its last
@@ -214,6 +260,8 @@ if [ -n "$lost" ]; then
 	ktap_print_msg "rxb0: $(rxb_in rxb0 ethtool -S rxb0 | grep -E 'tls_(dumps|drops|packets|resync)|tls_ctx' | grep -v ': 0$' | xargs)"
 	ktap_print_msg "rxb1: $(rxb_in rxb1 ethtool -S rxb1 | grep -E 'tls_(encrypted|resync|drops)|tls_ctx' | grep -v ': 0$' | xargs)"
 	ktap_print_msg "TCP: $(ip netns exec "$NSR" nstat -az TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPOFOQueue 2>/dev/null | awk 'NR > 1 { printf "%s %s ", $1, $2 }')"
+	# the sockets a hung test waited on, and kTLS's counters meanwhile
+	watch_hung | ktap_print_msg "$(cat)"
 fi
 rxb_snap rxb1 && d=$(( $(rxb_s_qsum tls_records) - d0 ))
 a0=${RXB_S[tls_ctx_active]:-?}
