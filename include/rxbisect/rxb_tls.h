@@ -155,8 +155,9 @@ struct rxb_tls_tx_res {
  * @records: records whose tag ended in this packet and verified.
  * @auth_fail: records whose tag ended in this packet and did not.
  * @lost: the packet put the engine out of step (a gap, a bad header).
- * @skipped: the packet came after a gap inside the current record: the
- *	engine stays in step (struct rxb_tls_rec.broken).
+ * @skipped: the packet came after a gap inside the current record, or
+ *	tracking, before the next tracked header: the engine keeps its place
+ *	(in step: struct rxb_tls_rec.broken; tracking: its candidate).
  */
 struct rxb_tls_rx_res {
 	bool decrypted;

@@ -453,6 +453,15 @@ static u32 ends_in(const struct flow *f, u32 a, u32 b)
 	return n;
 }
 
+/* Is @off inside a record header, past its first byte? */
+static bool in_hdr(const struct flow *f, u32 off)
+{
+	u32 i = rec_of(f, off);
+
+	return off < f->total && off != f->rs[i] &&
+	       off - f->rs[i] < RXB_TLS_HDR_LEN;
+}
+
 /* The first record boundary at or after @off (f->total at the end). */
 static u32 boundary_from(const struct flow *f, u32 off)
 {
@@ -996,7 +1005,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 	for (i = 0; i < n; i++) {
 		u32 off = arr[i].off, len = arr[i].len, end = off + len;
 		u32 newstart, sstart, sync_from = ~0U, b;
-		bool gap, exp_dec = false, searching;
+		bool gap, kept = false, exp_dec = false, searching;
 		u8 *p = dup_bytes(f->wire + off, len);
 
 		st->pkts++;
@@ -1036,6 +1045,17 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 				       "arrival %u: gap in a record", i);
 			brk = true;
 			brk_end = boundary_from(f, next);
+			newstart = off;
+		} else if (gap && mode == M_TRACK && !fuzzy &&
+			   !in_hdr(f, next) && boundary_from(f, next) >= off) {
+			/* Tracking, the gap ends before the next tracked
+			 * header: the candidate stands.
+			 */
+			st->gaps++;
+			st->skips++;
+			EXPECT(res.skipped && !res.lost,
+			       "arrival %u: gap in a tracked record", i);
+			kept = true;
 			newstart = off;
 		} else if (gap) {
 			st->gaps++;
@@ -1131,7 +1151,7 @@ static void rx_sim(struct rx *x, const struct arrival *arr, u32 n,
 			       "arrival %u [%u, %u): header at %u not found",
 			       i, off, end, b);
 		}
-		if (gap && pend) {
+		if (gap && !kept && pend) {
 			/* Asked before the gap: stale now. */
 			if (!res.resync || pend_seq != res.resync_seq - f->seq0) {
 				EXPECT(!sim_confirm(x, pend_seq));
@@ -1566,6 +1586,39 @@ static void test_rx_gap(const void __always_unused *arg)
 	srch_rx(&s, rs[9] + 3, rs[10] + 50, false, &res);
 	EXPECT(res.lost && !res.skipped && res.resync);
 	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[10]);
+	/* Tracking from it, a gap inside a tracked record (and one up to
+	 * the next tracked header) keeps the candidate: its confirmation
+	 * is taken and the engine resumes at the next header.
+	 */
+	srch_rx(&s, rs[10] + 100, rs[11] + 20, false, &res);
+	EXPECT(res.skipped && !res.lost && !res.resync);
+	srch_rx(&s, rs[12], rs[12] + 30, false, &res);
+	EXPECT(res.skipped && !res.lost && !res.resync);
+	EXPECT(rxb_tls_rx_confirm(&s.x.r, s.x.f.seq0 + rs[10],
+				  s.x.f.rec_seq0 + 10));
+	srch_rx(&s, rs[12] + 30, rs[13] + 10, false, &res);
+	EXPECT(!res.skipped && !res.lost);
+	srch_rx(&s, rs[13] + 10, rs[14], true, &res);
+	EXPECT_EQ(res.records, 1);
+	srch_teardown(&s);
+
+	/* Tracking, a gap that takes a byte of the next tracked header, or
+	 * the rest of one split by a packet boundary: lost, searching.
+	 */
+	srch_setup(&s, 0x8601);
+	rs = s.x.f.rs;
+	srch_rx(&s, 0, 100, true, &res);
+	srch_rx(&s, rs[1] + 3, rs[2] + 50, false, &res);
+	EXPECT(res.lost && res.resync);
+	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[2]);
+	srch_rx(&s, rs[3] + 1, rs[3] + 100, false, &res);
+	EXPECT(res.lost && !res.skipped && !res.resync);
+	srch_rx(&s, rs[3] + 100, rs[5] + 2, false, &res);
+	EXPECT(!res.lost && res.resync);
+	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[4]);
+	srch_rx(&s, rs[5] + 10, rs[6] + 50, false, &res);
+	EXPECT(res.lost && !res.skipped && res.resync);
+	EXPECT_EQ(res.resync_seq - s.x.f.seq0, rs[6]);
 	srch_teardown(&s);
 }
 

@@ -30,7 +30,12 @@
  * in step again there, with no request to software.  The packet with that
  * header is not decrypted unless it starts with it; the next one is.  A
  * gap that takes a header, or the bytes before a length is known, loses
- * the engine (searching, Fig. 3.6).
+ * the engine (searching, Fig. 3.6).  Tracking, the same holds (the paper
+ * is silent; our choice): tracking needs only the headers' positions, so
+ * a gap that ends before the next tracked header, none of which was seen
+ * yet, leaves the candidate and its request standing.  Under loss the
+ * request would otherwise be replaced at each gap before software, which
+ * parses in order and so only after the retransmission, could answer it.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -473,13 +478,17 @@ static u32 rx_track(struct rxb_tls_rec *r, u32 seq, const u8 *buf, u32 pos,
 	return len;
 }
 
-/* A gap: the packet at @seq comes after bytes the engine never saw.  Stay
- * in step if it lies inside the current record, whose header gave its
- * length: the bytes lost are counted as seen, the record as broken (see
- * above).  Return: false when the engine is lost.
+/* A gap: the packet at @seq comes after bytes the engine never saw.  Keep
+ * the engine's place if the gap lies inside a record whose header gave its
+ * length: in step, inside the current record, whose bytes lost are counted
+ * as seen and which is broken (see above); tracking, before the next
+ * tracked header, which it then finds in this packet or a later one.
+ * Return: false when the engine is lost.
  */
 static bool rx_gap_in_record(struct rxb_tls_rec *r, u32 seq)
 {
+	if (r->mode == RXB_TLS_TRACK)
+		return !r->track_off && !seq_before(r->track_seq, seq);
 	if (r->mode != RXB_TLS_SYNC || r->off < RXB_TLS_HDR_LEN ||
 	    seq_before(r->next_seq - r->off + r->len, seq))
 		return false;
