@@ -246,6 +246,7 @@ struct sport {
 	double desc_wait_ps;
 	const struct rxb_model_ops *ops;
 	struct rxb_model *m;
+	u64 pool_shared;		/* bit q: q's pool is shared (rx.c) */
 	struct traffic tr;
 	bool timer_pending;
 	struct rxb_qstats *snap;	/* qstats at the end of warm-up */
@@ -2525,7 +2526,6 @@ static void tx_read_now(struct sim *s, const struct spkt *pk, u32 txlen,
 static bool core_recycle(struct sim *s, struct score *c, u32 b)
 {
 	struct sport *p = &s->port[c->port];
-	const struct rxb_model_cfg *cfg = &p->m->cfg;
 	struct sbuf *sb = &s->buf[b];
 	unsigned int q = c->q;
 	struct rxb_buf rb;
@@ -2533,7 +2533,7 @@ static bool core_recycle(struct sim *s, struct score *c, u32 b)
 
 	if (!p->ops->recycle || s->multi || s->c.hold_us > 0 ||
 	    sb->refs != 1 || sb->model || sb->up ||
-	    rxb_pool_users(p->ops, cfg, q) < 2)
+	    !(p->pool_shared & BIT_ULL(q)))
 		return false;
 	rb.addr = buf_addr(s, b);
 	rb.cookie = buf_cookie(b);
@@ -3496,7 +3496,7 @@ static int sim_setup(struct sim *s)
 	const struct rxb_model_ops *ops = s->c.ops ? s->c.ops :
 					  rxb_model_find(s->c.model);
 	struct rxb_model_cfg mc;
-	unsigned int i, limit;
+	unsigned int i, q, limit;
 	const char *msg;
 	int err;
 
@@ -3611,6 +3611,10 @@ static int sim_setup(struct sim *s)
 			return err;
 		}
 		p->m = p->in.m;
+		/* Once, as rx.c decides at create: RXB_MAX_MODEL_QUEUES 64. */
+		for (q = 0; q < mc.nqueues; q++)
+			if (rxb_pool_users(ops, &mc, q) > 1)
+				p->pool_shared |= BIT_ULL(q);
 		if (s->pcie) {
 			err = notif_setup(p);
 			if (err)
