@@ -431,15 +431,15 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
 #endif
 
 /* Additional RSS contexts (ethtool -X IF context new|N ...).  The driver's
- * callbacks have 6.11's signatures: create(dev, ctx, rxfh, extack),
- * modify(dev, ctx, rxfh, extack), remove(dev, ctx, id, extack), with
- * rxfh->rss_context the context's id, and get_rxfh() reading the context
- * rxfh->rss_context names; alloc(dev) returns a free id or a negative
- * error.  RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove,
- * alloc) names them in struct ethtool_ops (ids below max, a key per
- * context), RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(...) (after them) defines the
- * wrappers older kernels call, and rxb_rxfh_ctx_store(ctx, indir, key,
- * hfunc) gives the core what a new context holds.
+ * callbacks: set(dev, ctx, rxfh, create, extack) creates (@create) or
+ * modifies context rxfh->rss_context, remove(dev, ctx, id, extack) as
+ * 6.11's, get_rxfh() reads the context rxfh->rss_context names, and
+ * alloc(dev) returns a free id or a negative error.
+ * RXB_ETHTOOL_RXFH_CONTEXTS(max, get, set, remove, alloc) names them in
+ * struct ethtool_ops (ids below max, a key per context),
+ * RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(...) (after them) defines the wrappers
+ * the kernel calls, and rxb_rxfh_ctx_store(ctx, indir, key, hfunc) gives
+ * the core what a new context holds.
  *   6.11+: the core allocates the ids (alloc is not used) and keeps a copy
  *	of each context (struct ethtool_rxfh_context), which it reads back
  *	for ethtool -x ... context N.
@@ -449,11 +449,23 @@ static int set##_noparam(struct net_device *dev, const u32 *indir,	\
  *	not supported, no context can be created.
  */
 #if defined(HAVE_ETHTOOL_RXFH_CONTEXT_OPS)
-#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc) \
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, set, remove, alloc)	\
 	.rxfh_max_num_contexts = (max), .rxfh_per_ctx_key = 1,		\
-	.create_rxfh_context = create, .modify_rxfh_context = modify,	\
+	.create_rxfh_context = set##_create,				\
+	.modify_rxfh_context = set##_modify,				\
 	.remove_rxfh_context = remove,
-#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc)
+#define RXB_RXFH_CTX_OP(set, op, create)				\
+static int set##_##op(struct net_device *dev,				\
+		      struct ethtool_rxfh_context *ctx,			\
+		      const struct ethtool_rxfh_param *rxfh,		\
+		      struct netlink_ext_ack *extack)			\
+{									\
+	return set(dev, ctx, rxfh, create, extack);			\
+}
+
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, set, remove, alloc)	\
+	RXB_RXFH_CTX_OP(set, create, true)				\
+	RXB_RXFH_CTX_OP(set, modify, false)
 
 static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
 				      const u32 *indir, const u8 *key,
@@ -467,9 +479,9 @@ static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
 #elif defined(HAVE_ETHTOOL_SET_RXFH_CONTEXT)
 struct ethtool_rxfh_context;
 
-#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc) \
-	.get_rxfh_context = get##_ctx, .set_rxfh_context = create##_legacy,
-#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc) \
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, set, remove, alloc)	\
+	.get_rxfh_context = get##_ctx, .set_rxfh_context = set##_legacy,
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, set, remove, alloc)	\
 static int get##_ctx(struct net_device *dev, u32 *indir, u8 *key,	\
 		     u8 *hfunc, u32 rss_context)			\
 {									\
@@ -482,9 +494,9 @@ static int get##_ctx(struct net_device *dev, u32 *indir, u8 *key,	\
 		*hfunc = rxfh.hfunc;					\
 	return err;							\
 }									\
-static int create##_legacy(struct net_device *dev, const u32 *indir,	\
-			   const u8 *key, const u8 hfunc,		\
-			   u32 *rss_context, bool delete)		\
+static int set##_legacy(struct net_device *dev, const u32 *indir,	\
+			const u8 *key, const u8 hfunc,			\
+			u32 *rss_context, bool delete)			\
 {									\
 	struct ethtool_rxfh_param rxfh = {				\
 		.hfunc = hfunc, .indir = (u32 *)indir, .key = (u8 *)key, \
@@ -495,12 +507,12 @@ static int create##_legacy(struct net_device *dev, const u32 *indir,	\
 	if (delete)							\
 		return remove(dev, NULL, *rss_context, NULL);		\
 	if (*rss_context != ETH_RXFH_CONTEXT_ALLOC)			\
-		return modify(dev, NULL, &rxfh, NULL);			\
+		return set(dev, NULL, &rxfh, false, NULL);		\
 	id = alloc(dev);						\
 	if (id < 0)							\
 		return id;						\
 	rxfh.rss_context = id;						\
-	err = create(dev, NULL, &rxfh, NULL);				\
+	err = set(dev, NULL, &rxfh, true, NULL);			\
 	if (!err)							\
 		*rss_context = id;					\
 	return err;							\
@@ -514,8 +526,8 @@ static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
 #else
 struct ethtool_rxfh_context;
 
-#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, create, modify, remove, alloc)
-#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, create, modify, remove, alloc)
+#define RXB_ETHTOOL_RXFH_CONTEXTS(max, get, set, remove, alloc)
+#define RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(get, set, remove, alloc)
 
 static inline void rxb_rxfh_ctx_store(struct ethtool_rxfh_context *ctx,
 				      const u32 *indir, const u8 *key,

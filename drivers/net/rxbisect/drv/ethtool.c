@@ -780,10 +780,10 @@ static int rxb_set_rxfh(struct net_device *dev,
 /* Program context rxfh->rss_context from @rxfh; a new one without a table
  * spreads over every queue, without a key takes context 0's.
  */
-static int rxb_rss_ctx_set(struct net_device *dev,
-			   struct ethtool_rxfh_context *ctx,
-			   const struct ethtool_rxfh_param *rxfh, bool create,
-			   struct netlink_ext_ack *extack)
+static int __maybe_unused
+rxb_rss_ctx_set(struct net_device *dev, struct ethtool_rxfh_context *ctx,
+		const struct ethtool_rxfh_param *rxfh, bool create,
+		struct netlink_ext_ack *extack)
 {
 	struct rxb_port *port = netdev_priv(dev);
 	u32 id = rxfh->rss_context, *indir = rxfh->indir, i;
@@ -820,24 +820,6 @@ static int rxb_rss_ctx_set(struct net_device *dev,
 		rxb_rxfh_ctx_store(ctx, tbl, key, ETH_RSS_HASH_TOP);
 	}
 	return 0;
-}
-
-static int __maybe_unused
-rxb_create_rxfh_context(struct net_device *dev,
-			struct ethtool_rxfh_context *ctx,
-			const struct ethtool_rxfh_param *rxfh,
-			struct netlink_ext_ack *extack)
-{
-	return rxb_rss_ctx_set(dev, ctx, rxfh, true, extack);
-}
-
-static int __maybe_unused
-rxb_modify_rxfh_context(struct net_device *dev,
-			struct ethtool_rxfh_context *ctx,
-			const struct ethtool_rxfh_param *rxfh,
-			struct netlink_ext_ack *extack)
-{
-	return rxb_rss_ctx_set(dev, ctx, rxfh, false, extack);
 }
 
 /* A context an ntuple rule names stays: the rule would steer into whatever
@@ -886,8 +868,7 @@ static int __maybe_unused rxb_rss_ctx_alloc(struct net_device *dev)
 }
 
 RXB_ETHTOOL_RXFH_DEFINE(rxb_get_rxfh, rxb_set_rxfh)
-RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(rxb_get_rxfh, rxb_create_rxfh_context,
-				 rxb_modify_rxfh_context,
+RXB_ETHTOOL_RXFH_CONTEXTS_DEFINE(rxb_get_rxfh, rxb_rss_ctx_set,
 				 rxb_remove_rxfh_context, rxb_rss_ctx_alloc)
 
 /* The live ring model's own counters: RTNL keeps the model in place. */
@@ -1211,9 +1192,8 @@ const struct ethtool_ops rxb_ethtool_ops = {
 	RXB_ETHTOOL_RXFH(rxb_get_rxfh, rxb_set_rxfh),
 	RXB_ETHTOOL_RXFH_FIELDS(rxb_get_rxfh_fields, rxb_set_rxfh_fields)
 	RXB_ETHTOOL_RXFH_CONTEXTS(RXB_RSS_CTX_MAX, rxb_get_rxfh,
-				  rxb_create_rxfh_context,
-				  rxb_modify_rxfh_context,
-				  rxb_remove_rxfh_context, rxb_rss_ctx_alloc)
+				  rxb_rss_ctx_set, rxb_remove_rxfh_context,
+				  rxb_rss_ctx_alloc)
 	.get_sset_count		= rxb_get_sset_count,
 	.get_strings		= rxb_get_strings,
 	.get_ethtool_stats	= rxb_get_ethtool_stats,
