@@ -268,6 +268,12 @@ void sim_model_cfg(const struct sim_cfg *c, struct rxb_model_cfg *mc)
 	mc->ceio_fetch_async = c->ceio_fetch == CEIO_FETCH_ASYNC;
 	mc->ceio_force_slow = c->ceio_force_slow;
 	mc->ceio_release = RXB_CEIO_REL_BATCH;
+	/* CEIO: a queue's frames are one flow, the paper's one flow per core
+	 * (nic_rx() names the queue as the flow): a flow table of a flow a
+	 * queue, which no other model reads here.
+	 */
+	if (!strcmp(c->model, "ceio"))
+		mc->flow_table_size = qpp;
 	mc->nicmem_bytes = c->nicmem;
 	mc->nicmem_split = c->nicmem_split;
 	/* Ensō: one pipe per queue, as much memory as a ring of buffers. */

@@ -2853,8 +2853,8 @@ static void nic_rx(struct sport *p, const struct tr_pkt *pkt)
 		.data = pkt,
 		.len = pkt->len,
 		.hash = pkt->hash,
-		/* no flow table: CEIO keeps one credit entry per queue */
-		.flow = RXB_FLOW_NONE,
+		/* CEIO's flow table holds a flow a queue (sim_model_cfg()) */
+		.flow = pkt->queue,
 		.hash_flags = RXB_CQE_F_L4_HASH,
 	};
 

@@ -515,6 +515,59 @@ out:
 	rxb_th_destroy(&t);
 }
 
+/* Untracked frames (flow NFT: past the table) share the queue's
+ * aggregate entry, many flows in one: it holds a flow's share, borrows
+ * from the pool when that is used up, and gives what it owns beyond its
+ * share back to the pool.
+ */
+static void test_untracked(const void *arg __always_unused)
+{
+	u64 next[NFT + 1] = { 0 }, sa = 0, s0 = 0, fast, slow;
+	struct rxb_th t;
+	int i;
+
+	if (!setup(&t, 1, 32, 1 << 20, 0, false))
+		goto out;
+	/* Alone, the aggregate's share is all 32: 24 in flight, flow 0
+	 * arrives (share 16 each, the pool empty: slow).
+	 */
+	for (i = 0; i < 24; i++)
+		EXPECT_EQ(send(&t, 0, NFT, sa++, 64), 0);
+	EXPECT_EQ(send(&t, 0, 0, s0++, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast"), 24);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow"), 1);
+	/* The releases refill the aggregate up to its new share (16); the
+	 * other 16 go to the pool, which tops flow 0 up without Algorithm 1.
+	 */
+	while (poll_check(&t, 0, next, 64))
+		;
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_realloc"), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_flows_active"), 2);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_flows"), 32);
+	conserved(&t);
+	/* Flow 0 torn down: its 16 to the pool.  The aggregate's 24 frames
+	 * take its own 16 and borrow 8.
+	 */
+	rxb_env_flow_free(t.env, 0);
+	fast = rxb_th_xstat(&t, "rx0_ceio_fast");
+	slow = rxb_th_xstat(&t, "rx0_ceio_slow");
+	for (i = 0; i < 24; i++)
+		EXPECT_EQ(send(&t, 0, NFT, sa++, 64), 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast") - fast, 24);
+	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow") - slow, 0);
+	conserved(&t);
+	while (poll_check(&t, 0, next, 64))
+		;
+	EXPECT(rxb_env_run_timer(t.env));
+	EXPECT_EQ(next[NFT], sa);
+	EXPECT_EQ(next[0], s0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_free"), 32);
+	conserved(&t);
+out:
+	rxb_th_destroy(&t);
+}
+
 /* The fetch ring and its register, posted: the first poll posts a host
  * buffer per slow entry (async: all six; sync: the next one) and writes
  * fetch_tail, hands up nothing, and nothing moves in its call; the NIC
@@ -1127,6 +1180,7 @@ int main(void)
 		{ "alg1", test_alg1, NULL },
 		{ "inactive", test_inactive, NULL },
 		{ "churn", test_churn, NULL },
+		{ "untracked", test_untracked, NULL },
 		{ "steer", test_steer, NULL },
 		{ "stress_sync", test_mt, NULL },
 		{ "stress_async", test_mt, "async" },

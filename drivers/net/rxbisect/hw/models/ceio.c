@@ -17,8 +17,13 @@
  *  - Credit check: per packet in the NIC pipeline (section 3), not from
  *    polled rule-hit counters: no overshoot.  One credit per packet
  *    whatever its length (a buffer per packet).
- *  - Frames the flow table does not track (RXB_FLOW_NONE) share one entry
- *    per queue, after the table's entries.
+ *  - Frames the flow table does not track (RXB_FLOW_NONE, or a full table)
+ *    share one entry per queue, after the table's entries: an aggregate of
+ *    many flows.  It holds a flow's share as a flow does; when that is
+ *    used up it borrows from the free pool, one credit a frame, and a
+ *    released credit it owns beyond its share goes back to the pool.  So
+ *    untracked frames use the credits no tracked flow holds instead of
+ *    going slow behind one flow's share, and C_total still bounds all.
  *  - A new flow takes its initial share C_total / (n + 1) from the free
  *    pool in the pipeline; if the pool lacks it, the flow is marked
  *    wanting and the NIC-side worker (the timer, the paper's ARM cores)
@@ -220,20 +225,45 @@ static u32 ceio_pool_take(struct ceio_hw *ce, u32 want)
 	return n;
 }
 
-/* Credits @n of flow @fl come back: repay its debt first (min). */
+/* A flow's share among @n: C_total / n, but at least one credit (with
+ * fewer credits than flows, C_total / n rounds to 0 and Algorithm 1 would
+ * give no new flow anything).
+ */
+static u32 ceio_per_flow(struct ceio_hw *ce, u32 n)
+{
+	return ce->c_total ? max(ce->c_total / max(n, 1U), 1U) : 0;
+}
+
+/* A queue's untracked aggregate, not a flow table entry. */
+static bool ceio_is_agg(const struct ceio_hw *ce, const struct ceio_flow *fl)
+{
+	return fl - ce->flow >= ce->m.cfg.flow_table_size;
+}
+
+/* Credits @n of flow @fl come back: repay its debt first (min); an
+ * aggregate's beyond its share (borrowed) go back to the pool.
+ */
 static void ceio_give(struct ceio_hw *ce, struct ceio_flow *fl, u32 n)
 {
-	u32 pay;
+	u32 pay, keep;
+	int room;
 
 	if (READ_ONCE(fl->state) != CEIO_ACTIVE) {
 		atomic64_add(n, &ce->gs->pool);
 		return;
 	}
 	pay = ceio_take(&fl->debt, n);
-	if (pay)
-		atomic64_add(pay, &ce->gs->pool);
-	if (n > pay)
-		ceio_fl_add(ce, fl, n - pay);
+	keep = n - pay;
+	if (keep && ceio_is_agg(ce, fl)) {
+		/* Up to its share: what it owns, held and in flight. */
+		room = ceio_per_flow(ce, atomic64_read(&ce->gs->flows_active));
+		room -= atomic_read(&fl->credits) + atomic_read(&fl->inflight);
+		keep = clamp_t(int, room, 0, keep);
+	}
+	if (n > keep)
+		atomic64_add(n - keep, &ce->gs->pool);
+	if (keep)
+		ceio_fl_add(ce, fl, keep);
 }
 
 /* Credits in flight: fast entries written and not released. */
@@ -266,15 +296,6 @@ static void ceio_reap(struct ceio_hw *ce, struct ceio_hw_q *q)
 		/* A statistics register: the driver reads it. */
 		WRITE_ONCE(q->st->credit_seen, seen);
 	}
-}
-
-/* A flow's share among @n: C_total / n, but at least one credit (with
- * fewer credits than flows, C_total / n rounds to 0 and Algorithm 1 would
- * give no new flow anything).
- */
-static u32 ceio_per_flow(struct ceio_hw *ce, u32 n)
-{
-	return ce->c_total ? max(ce->c_total / max(n, 1U), 1U) : 0;
 }
 
 /* A flow starts (first frame, or re-activation): its initial share. */
@@ -462,7 +483,7 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 		  m->cfg.flow_table_size + qi;
 	struct ceio_flow *fl = &ce->flow[idx];
 	int err = -ENOBUFS;
-	bool slot_free;
+	bool credit = false, borrowed = false;
 
 	spin_lock(&q->lock);
 	ceio_reap(ce, q);
@@ -474,12 +495,19 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 	/* A CR slot is reused only once its old entry's credit came back
 	 * (slot_flow names the flow to return it to).
 	 */
-	slot_free = q->dbg->cq_tail - (u32)q->st->credit_seen <= q->cr.mask;
-	if (!slot_free) {
-		/* the CR is full of unreleased entries: slow */
-	} else if (!ceio_fl_take(ce, fl, 1)) {
-		ceio_dry(ce, fl);
-	} else {
+	if (q->dbg->cq_tail - (u32)q->st->credit_seen <= q->cr.mask) {
+		credit = ceio_fl_take(ce, fl, 1);
+		/* An active aggregate borrows a credit no flow holds. */
+		if (!credit && ceio_is_agg(ce, fl) &&
+		    READ_ONCE(fl->state) == CEIO_ACTIVE) {
+			borrowed = ceio_pool_take(ce, 1);
+			credit = borrowed;
+		}
+		if (!credit)
+			ceio_dry(ce, fl);
+	}
+	/* else the CR is full of unreleased entries: slow */
+	if (credit) {
 		u32 slot = q->dbg->cq_tail & q->cr.mask;
 
 		/* The entry carries the slow ring's tail: the driver hands
@@ -496,6 +524,8 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 				WRITE_ONCE(fl->slow, 0);
 				rxb_stat_inc(&q->st->to_fast);
 			}
+		} else if (borrowed) {
+			atomic64_inc(&ce->gs->pool);
 		} else {
 			ceio_fl_add(ce, fl, 1);
 		}
