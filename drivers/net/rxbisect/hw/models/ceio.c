@@ -36,7 +36,10 @@
  *  - Inactive flows: no frame for ceio_inactive_ns (1 s) gives the flow's
  *    unused credits to the pool; an inactive flow that receives frames
  *    again takes the slow path until the worker re-activates it, at most
- *    CEIO_REACT_PER_TICK per tick, round-robin over the table.
+ *    CEIO_REACT_PER_TICK per tick, round-robin over the table.  The
+ *    paper's other test (section 4.1 Q3 (b): fast packets unprocessed
+ *    when the slow-path drain is invoked) is not done: a poll's credits
+ *    are released at its end, after the drain it posted.
  *  - Teardown (the flow table frees an idle entry, flow_free): the flow's
  *    unused credits go to the pool and its debt is forgiven; credits still
  *    in flight return to whatever flow holds the entry then (to the pool
