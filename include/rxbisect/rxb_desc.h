@@ -1488,9 +1488,14 @@ struct rxb_ceio_gstats_regs {
 	atomic64_t reactivated;
 	/** @tier_held: [64] Bytes of the memory tier the slow ring holds. */
 	atomic64_t tier_held;
+	/**
+	 * @borrowed: [72] Fast frames of the untracked aggregates on a
+	 * credit borrowed from the pool.
+	 */
+	atomic64_t borrowed;
 };
 
-static_assert(sizeof(struct rxb_ceio_gstats_regs) == 72);
+static_assert(sizeof(struct rxb_ceio_gstats_regs) == 80);
 
 /*
  * Header/data split into NIC memory (nicmem, thesis chapter 2; nic_hds.c,

@@ -556,6 +556,7 @@ static void test_untracked(const void *arg __always_unused)
 		EXPECT_EQ(send(&t, 0, NFT, sa++, 64), 0);
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast") - fast, 24);
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_slow") - slow, 0);
+	EXPECT_EQ(rxb_th_xstat(&t, "ceio_borrowed"), 8);
 	conserved(&t);
 	while (poll_check(&t, 0, next, 64))
 		;

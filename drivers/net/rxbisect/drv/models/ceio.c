@@ -380,7 +380,7 @@ static const char *const ceio_gstat_names[] = {
 	"ceio_credits_total", "ceio_credits_free", "ceio_credits_inuse",
 	"ceio_credits_flows", "ceio_flows_active", "ceio_host_unconsumed",
 	"ceio_host_unconsumed_max", "ceio_tier_held", "ceio_realloc",
-	"ceio_inactive", "ceio_reactivated",
+	"ceio_inactive", "ceio_reactivated", "ceio_borrowed",
 };
 
 #define CEIO_NGSTATS	ARRAY_SIZE(ceio_gstat_names)
@@ -434,6 +434,7 @@ static void ceio_xstats_values(struct rxb_model *m, u64 *vals)
 	*vals++ = atomic64_read(&gs->realloc);
 	*vals++ = atomic64_read(&gs->inactive);
 	*vals++ = atomic64_read(&gs->reactivated);
+	*vals++ = atomic64_read(&gs->borrowed);
 	for (qi = 0; qi < m->cfg.nqueues; qi++) {
 		vals = rxb_stats_read(vals, ce->q[qi].hst, ceio_hw_qstat_off,
 				      ARRAY_SIZE(ceio_hw_qstat_off));

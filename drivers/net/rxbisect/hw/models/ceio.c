@@ -523,6 +523,8 @@ static int ceio_rx(struct rxb_hw_model *m, unsigned int qi,
 			q->slot_flow[slot] = idx;
 			atomic_inc(&fl->inflight);
 			rxb_stat_inc(&q->st->fast);
+			if (borrowed)
+				atomic64_inc(&ce->gs->borrowed);
 			if (READ_ONCE(fl->slow)) {
 				WRITE_ONCE(fl->slow, 0);
 				rxb_stat_inc(&q->st->to_fast);
