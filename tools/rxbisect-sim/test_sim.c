@@ -588,7 +588,7 @@ static void ceio_llc(void)
 {
 	struct sim_res pr, rb, ce, cs;
 	struct sim_cfg c;
-	u64 ct;
+	u64 ct, v;
 
 	if (!has_model("ceio")) {
 		skip("ceio model not registered");
@@ -612,6 +612,14 @@ static void ceio_llc(void)
 	     ce.res_peak, pr.res_peak, ce.tier_pct);
 	expect_conserved("ceio R=1024", &ce);
 	expect_ceio_bound("ceio R=1024", &c, &ce, &ct);
+	/* A queue's frames are one flow of the table (the paper's one flow
+	 * a core): as many flows as queues, no untracked frame borrowing.
+	 */
+	EXPECT(sim_res_xstat(&ce, "ceio_flows_active", &v) && v == c.cores,
+	       "ceio: %llu flows active, %u queues", (unsigned long long)v,
+	       c.cores);
+	EXPECT(sim_res_xstat(&ce, "ceio_borrowed", &v) && !v,
+	       "ceio: %llu frames on borrowed credits", (unsigned long long)v);
 	EXPECT(pr.res_peak > ct + (u64)c.cores * c.budget,
 	       "privring R=1024 holds more than ceio's bound: %.0f", pr.res_peak);
 	EXPECT(ce.cpu_pkt_hit > pr.cpu_pkt_hit + 0.2,
