@@ -11,7 +11,8 @@
 #   rxbvm.rundir=DIR    run directory: cmd, env (input), rc (output)
 #   rxbvm.modroot=DIR   the kernel's modules are in DIR/lib/modules/KVER on
 #                       the host (a kernel not installed there: the debug one)
-#   rxbvm.slow=1        the VM runs under TCG (exports KSFT_MACHINE_SLOW=yes)
+#   rxbvm.slow=1        the VM runs under TCG (exports KSFT_MACHINE_SLOW=yes;
+#                       refuses to run a command on the TSC clocksource)
 #   rxbvm.batch=1       run-vm.sh was given a command (no shell on errors)
 #   rxbvm.debug=1       trace this script
 
@@ -125,6 +126,19 @@ export RXB_KO
 [ "$SLOW" = 1 ] && export KSFT_MACHINE_SLOW=yes
 export TERM=${TERM:-linux}
 [ "$TERM" = dumb ] && TERM=linux
+
+# --- the guest's clock ----------------------------------------------------------
+# Under TCG, timekeeping on the TSC follows the host's raw TSC, which jumps
+# when the host is snapshotted or migrated (run-vm.sh's tsc=unstable keeps
+# it off): a command run on it may see days pass in a second.
+if [ "$SLOW" = 1 ] && [ -n "$RUNDIR" ] && [ -d "$RUNDIR" ]; then
+	read -r CLOCKSOURCE < /sys/devices/system/clocksource/clocksource0/current_clocksource
+	if [ "$CLOCKSOURCE" = tsc ]; then
+		msg "the guest keeps time on the TSC under TCG, which jumps with the host's raw TSC: boot with tsc=unstable (tools/vm/run-vm.sh)"
+		echo 125 > "$RUNDIR/rc.tmp" && mv -f "$RUNDIR/rc.tmp" "$RUNDIR/rc"
+		poweroff_now
+	fi
+fi
 
 # --- run the command ----------------------------------------------------------
 rc=0
