@@ -40,6 +40,9 @@ CONSOLE=/dev/ttyS0
 
 msg() { echo "guest-init: $*" >&2; }
 
+# The command's status for run-vm.sh, written whole (rename).
+write_rc() { echo "$1" > "$RUNDIR/rc.tmp" && mv -f "$RUNDIR/rc.tmp" "$RUNDIR/rc"; }
+
 poweroff_now() {
 	sync
 	# the host's /sbin/poweroff belongs to systemd; do it directly
@@ -135,7 +138,7 @@ if [ "$SLOW" = 1 ] && [ -n "$RUNDIR" ] && [ -d "$RUNDIR" ]; then
 	read -r CLOCKSOURCE < /sys/devices/system/clocksource/clocksource0/current_clocksource
 	if [ "$CLOCKSOURCE" = tsc ]; then
 		msg "the guest keeps time on the TSC under TCG, which jumps with the host's raw TSC: boot with tsc=unstable (tools/vm/run-vm.sh)"
-		echo 125 > "$RUNDIR/rc.tmp" && mv -f "$RUNDIR/rc.tmp" "$RUNDIR/rc"
+		write_rc 125
 		poweroff_now
 	fi
 fi
@@ -170,5 +173,5 @@ else
 	rc=$?
 fi
 
-echo "$rc" > "$RUNDIR/rc.tmp" && mv -f "$RUNDIR/rc.tmp" "$RUNDIR/rc"
+write_rc "$rc"
 poweroff_now

@@ -285,13 +285,9 @@ else
 	CMDLINE="$CMDLINE quiet loglevel=3"
 fi
 CMDLINE="$CMDLINE mitigations=off no_timer_check random.trust_cpu=on"
-# Under TCG the guest's TSC is the host's raw TSC (QEMU executes rdtsc), and
-# that jumps when the host itself is a VM that is snapshotted, restored or
-# migrated: once on CI by 5.3 days, mid-run, and both VMs' running tests
-# hit their timeouts at once.  tsc=unstable makes the guest keep time on
-# the HPET, which QEMU computes from the host's CLOCK_MONOTONIC (continuous
-# across such events); guest-init.sh refuses to run a command on the TSC.
-# A clock read then costs about 1 us more (tools/vm/README).
+# Under TCG the guest's TSC is the host's raw TSC, which jumps when the host
+# is a VM that is snapshotted or migrated: keep time on the HPET (QEMU's
+# virtual clock) instead.  Why and what it costs: tools/vm/README.
 [ -n "$SLOW" ] && CMDLINE="$CMDLINE tsc=unstable"
 # Hardening a test VM does not need, and TCG pays for on every process:
 # Debian's kernels zero each page and slab object at allocation
