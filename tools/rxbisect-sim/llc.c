@@ -193,6 +193,18 @@ bool llc_cpu_io(struct llc *c, u64 addr, bool write)
 	return false;
 }
 
+void llc_warm(struct llc *c, u64 addr)
+{
+	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line);
+	u32 lo = c->ddio < c->ways ? c->ddio : 0, w;
+
+	if (llc_find(c, set, line + 1) >= 0)
+		return;
+	w = llc_victim(c, set, lo, c->ways);
+	set[w] = line + 1;
+	llc_touch(c, set, w);
+}
+
 bool llc_present(const struct llc *c, u64 addr)
 {
 	u64 line = addr >> LLC_LINE_SHIFT, *set = llc_set(c, line), w;

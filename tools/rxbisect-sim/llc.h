@@ -64,6 +64,12 @@ static inline void llc_dma_read_onchip(struct llc *c)
 	c->st.dma_rd_hit++;
 }
 
+/*
+ * Install the line of @addr, clean, in an ordinary way (any way with
+ * @ddio 0 or all ways DDIO's) as the steady state of a core's reads leaves
+ * it; no statistics.  For a run's initial state.
+ */
+void llc_warm(struct llc *c, u64 addr);
 /* Is the line of @addr cached (no side effect)? */
 bool llc_present(const struct llc *c, u64 addr);
 
