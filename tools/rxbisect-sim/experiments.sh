@@ -21,16 +21,17 @@ run() {
 	echo
 }
 
-# (1) Paper Fig. 2: privRing vs ring size, 16 cores, 2 x 100 Gbps.
-run --packets 300000 --sweep ring=64,128,256,512,1024,2048,4096 \
+# (1) Paper Fig. 2: privRing vs ring size, 16 cores, 2 x 100 Gbps, the
+# figure's LB (predict.py: two reads in a 640 MiB flow table).
+run --packets 300000 --app-mem 640M --sweep ring=64,128,256,512,1024,2048,4096 \
 	--series touch-lines=1,0 \
 	--columns gbps,drop_pct,lat_p99_us,occ_pct,ddio_hit,cpu_hit,mem_gbs,wss_mib,pcie_rd_us \
 	--plot "$out/sim-fig2-privring-ring-size.png" \
 	--plot-y gbps,lat_p99_us,occ_pct,mem_gbs,ddio_hit,cpu_hit \
 	--plot-title 'privRing vs ring size (paper Fig. 2)'
 
-# (1) Paper Fig. 13: privRing Rx size vs rxBisect Bx size, |Ax| = 128.
-run --packets 300000 --sweep ring=128,256,512,1024,2048,4096 \
+# (1) Paper Fig. 13: privRing Rx size vs rxBisect Bx size, |Ax| = 128, LB.
+run --packets 300000 --app-mem 640M --sweep ring=128,256,512,1024,2048,4096 \
 	--case 'privRing:model=privring' \
 	--case 'rxBisect Ax 128:model=rxbisect,ax=128' \
 	--columns gbps,drop_pct,lat_p99_us,ddio_hit,mem_gbs,wss_mib \
