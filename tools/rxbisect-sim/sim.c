@@ -3493,19 +3493,19 @@ static int port_pcie_setup(struct sim *s, struct sport *p,
 
 /*
  * The application's data starts as a long-running NF's is: in the LLC's
- * ordinary ways (the DMA writes own the DDIO ways) as far as it fits, a
- * random part of it where it does not.  A run is too
- * short to get there (SYN's 40 MiB is 640 Ki lines; the warm-up of 300 K
- * packets reads 120 K of them), so without this the application's hit
- * rate counts cold misses.  Where the data is larger than the LLC, four
- * random lines per LLC line leave a set's ordinary ways (9 of 11 on the
- * testbed) not all filled with a chance under 1e-9 (Poisson, mean 44).
- * The I/O then evicts what it evicts in the warm-up.  A separate random
- * stream: the run's own is unchanged.
+ * ordinary ways (the DMA writes own the DDIO ways) as far as it fits.  A
+ * run is too short to get there (SYN's 40 MiB is 640 Ki lines; the
+ * warm-up of 300 K packets reads 120 K of them), so without this the
+ * application's hit rate counts cold misses.  Its reads are uniform over
+ * the table, so which part of a larger table is cached does not matter:
+ * the first lines, as many as the ordinary ways hold, which fill each
+ * set's ways evenly (llc_set() spreads consecutive lines over the sets).
+ * The I/O then evicts what it evicts in the warm-up.
  */
 static void app_prefill(struct sim *s)
 {
-	u64 llc_lines = (u64)s->llc.nsets * s->llc.ways, rng = s->c.seed, i;
+	u32 ways = s->llc.ways - (s->llc.ddio < s->llc.ways ? s->llc.ddio : 0);
+	u64 n = min_t(u64, s->app_lines, (u64)s->llc.nsets * ways), i;
 	unsigned int c;
 	bool reads = s->c.app_accesses || s->c.target_accesses;
 
@@ -3513,14 +3513,8 @@ static void app_prefill(struct sim *s)
 		reads |= s->c.extra_accesses[c] != 0;
 	if (!reads)
 		return;
-	if (s->app_lines <= llc_lines) {
-		for (i = 0; i < s->app_lines; i++)
-			llc_warm(&s->llc, APP_BASE + i * LLC_LINE);
-	} else {
-		for (i = 0; i < 4 * llc_lines; i++)
-			llc_warm(&s->llc, APP_BASE + rxb_sim_mix64(rng++) %
-				 s->app_lines * LLC_LINE);
-	}
+	for (i = 0; i < n; i++)
+		llc_warm(&s->llc, APP_BASE + i * LLC_LINE);
 }
 
 static int sim_setup(struct sim *s)
