@@ -8,8 +8,9 @@
  * rings doorbells and polls what the NIC wrote, and the NIC's half, which
  * maps the rings and runs only in the NIC's context.  They share ring
  * memory, the register space (struct rxb_bar) and the configuration.  The
- * simulator creates and drives them as the kernel and
- * tools/testing/rxbisect/env.c do (sim_models_create()):
+ * simulator creates them with the unit tests' code
+ * (tools/testing/rxbisect/model_pair.c, sim_models_create()) and drives
+ * them as the kernel and the tests' env.c do:
  *
  *  - the register space, the NIC's half ("create receive context"), the
  *    driver's half (programs the rings, posts buffers), the NIC's start,
@@ -34,7 +35,7 @@
  * failures, its own buffer accounting), while the simulator has its own
  * clock, buffers and costs; what both need of the kernel's code (the
  * doorbell service rxb_hw_doorbells(), the entry points rxb_hwm_*(), the
- * counter reads) they call from the same files.
+ * counter reads) and the halves' creation they call from the same files.
  *
  * Models that put several packets in one buffer (multi_pkt_bufs, batched
  * RxList) keep an arrival time per packet slot (sim.c, slot_filled()).
@@ -73,51 +74,19 @@
 #include <rxbisect/rxb_drv_model.h>
 #include <rxbisect/rxb_hw_model.h>
 #include <rxbisect/rxb_nicmem.h>
+#include "model_pair.h"
 #include "hw_ring.h"
 
 #include "sim.h"
 
-/* ---- the NIC's context (rxb_hw_model.h) ---------------------------- */
+/* ---- the NIC's context (model_pair.c) ----------------------------- */
 
-/* Always checked: a driver half that does the NIC's work stops the run. */
-bool rxb_nic_ctx_check = true;
-static __thread int sim_nic_depth;
-static long sim_ctx_violations;
-static bool sim_ctx_expected;
-
-void rxb_nic_ctx_enter(void)
+/* A driver half that does the NIC's work stops the run. */
+void rxb_pair_ctx_fail(const char *what)
 {
-	sim_nic_depth++;
-}
-
-void rxb_nic_ctx_exit(void)
-{
-	sim_nic_depth--;
-}
-
-bool rxb_nic_ctx_in(void)
-{
-	return sim_nic_depth > 0;
-}
-
-void rxb_nic_ctx_violation(const char *what)
-{
-	__atomic_add_fetch(&sim_ctx_violations, 1, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&sim_ctx_expected, __ATOMIC_RELAXED))
-		return;
 	fprintf(stderr, "rxbisect-sim: the NIC's %s ran outside the NIC's context\n",
 		what);
 	abort();
-}
-
-long sim_nic_ctx_violations(void)
-{
-	return __atomic_load_n(&sim_ctx_violations, __ATOMIC_RELAXED);
-}
-
-void sim_nic_ctx_expect(bool on)
-{
-	__atomic_store_n(&sim_ctx_expected, on, __ATOMIC_RELAXED);
 }
 
 /* ---- the two halves ------------------------------------------------ */
@@ -128,52 +97,13 @@ int sim_models_create(const struct rxb_model_ops *ops,
 		      const struct rxb_hw_ops *hw_ops, void *hw,
 		      struct sim_inst *in)
 {
-	struct rxb_hw_model *h;
-	struct rxb_model *m;
-	struct rxb_bar bar;
-	const char *msg;
-	u32 npages;
-	void *mem;
 	int err;
 
 	memset(in, 0, sizeof(*in));
-	err = rxb_model_validate(ops, cfg, &msg);
+	err = rxb_models_create(ops, cfg, drv_ops, drv, hw_ops, hw, &in->m,
+				&in->hw, &in->bar);
 	if (err)
 		return err;
-	/* As the kernel: the pages of a validated configuration. */
-	npages = rxb_hwm_bar_pages(ops->hw, cfg);
-	if (npages > RXB_BAR_MAX_PAGES)
-		return -EINVAL;
-	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
-	if (!mem)
-		return -ENOMEM;
-	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
-	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
-				.xpage = 1 + cfg->nqueues, .npages = npages };
-	/* The NIC's half first ("create receive context"), then the
-	 * driver's, which programs the rings, then the NIC loads them.
-	 */
-	h = rxb_hw_model_create(ops->hw, cfg, hw_ops, hw, &bar);
-	if (IS_ERR(h)) {
-		free(mem);
-		return PTR_ERR(h);
-	}
-	m = rxb_model_create(ops, cfg, drv_ops, drv, &bar);
-	if (IS_ERR(m)) {
-		rxb_hw_model_destroy(h);
-		free(mem);
-		return PTR_ERR(m);
-	}
-	err = h->ops->start ? h->ops->start(h) : 0;
-	if (err) {
-		rxb_model_destroy(m);
-		rxb_hw_model_destroy(h);
-		free(mem);
-		return err;
-	}
-	in->m = m;
-	in->hw = h;
-	in->bar = mem;
 	/* The register writes of the driver's create. */
 	sim_nic_doorbells(in);
 	return 0;
@@ -181,11 +111,7 @@ int sim_models_create(const struct rxb_model_ops *ops,
 
 void sim_models_destroy(struct sim_inst *in)
 {
-	if (in->m)
-		rxb_model_destroy(in->m);
-	if (in->hw)
-		rxb_hw_model_destroy(in->hw);
-	free(in->bar);
+	rxb_models_destroy(in->m, in->hw, in->bar);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -324,9 +324,11 @@ bool sim_nic_doorbells(struct sim_inst *in);
 void sim_nic_timer(struct sim_inst *in);
 /* The on-NIC memory tier's fetch engine runs; true if it completed any. */
 bool sim_nic_fetch_run(struct rxb_nicmem *nm);
-/* NIC services reached outside the NIC's context (abort unless expected). */
-long sim_nic_ctx_violations(void);
-void sim_nic_ctx_expect(bool on);
+/*
+ * NIC services reached outside the NIC's context stop the run unless
+ * expected: rxb_pair_ctx_expect(), rxb_pair_ctx_violations()
+ * (tools/testing/rxbisect/model_pair.h).
+ */
 
 /* Options (opts.c). */
 int opt_apply(struct sim_cfg *c, const char *name, const char *val);

@@ -23,6 +23,7 @@
 
 #include "../testing/rxbisect/shim/shim.h"
 #include "llc.h"
+#include "model_pair.h"
 #include "pool.h"
 #include "sim.h"
 #include "traffic.h"
@@ -894,15 +895,15 @@ static void two_halves(void)
 	       (unsigned long long)r.tier_pkts, (unsigned long long)r.delivered,
 	       (unsigned long long)r.arrived);
 	/* The check is live in the simulator, and quiet inside the context. */
-	sim_nic_ctx_expect(true);
-	v0 = sim_nic_ctx_violations();
+	rxb_pair_ctx_expect(true);
+	v0 = rxb_pair_ctx_violations();
 	rxb_nic_ctx_assert("test");
-	EXPECT(sim_nic_ctx_violations() == v0 + 1, "a violation went uncounted");
+	EXPECT(rxb_pair_ctx_violations() == v0 + 1, "a violation went uncounted");
 	rxb_nic_ctx_enter();
 	rxb_nic_ctx_assert("test");
 	rxb_nic_ctx_exit();
-	EXPECT(sim_nic_ctx_violations() == v0 + 1, "a NIC-context call counted");
-	sim_nic_ctx_expect(false);
+	EXPECT(rxb_pair_ctx_violations() == v0 + 1, "a NIC-context call counted");
+	rxb_pair_ctx_expect(false);
 }
 
 /* ---- the header/data split into NIC memory (thesis ch. 2, nicmem) -- */

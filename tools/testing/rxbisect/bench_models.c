@@ -1131,7 +1131,7 @@ static bool run_once(struct bench *b, struct res *out)
 	struct cons_arg ca[MAX_CONS];
 	struct nic_arg na[MAX_NIC];
 	pthread_t nic[MAX_NIC], cons[MAX_CONS];
-	long bad = rxb_env_ctx_violations();
+	long bad = rxb_pair_ctx_violations();
 	unsigned int per, q, i, k = 0;
 	const char *msg = "";
 	u64 t0, t1, c0, c1;
@@ -1242,7 +1242,7 @@ done:
 	/* Everything was consumed: no fetch is in flight. */
 	rxb_nicmem_fetch_abort(&bench_nm);
 	rxb_models_destroy(b->m, b->hw, b->bar);
-	ok = rxb_env_ctx_violations() == bad;
+	ok = rxb_pair_ctx_violations() == bad;
 	if (!ok)
 		fprintf(stderr, "%s: the NIC ran outside its context\n",
 			b->ops->name);

@@ -116,46 +116,12 @@ struct rxb_env {
 	unsigned int ndma;		/* under grow_lock */
 };
 
-/* ---- the NIC's context (rxb_hw_model.h) ---------------------------- */
+/* ---- the NIC's context (model_pair.c) ----------------------------- */
 
-/* Always checked in the tests: a driver half that did the NIC's work. */
-bool rxb_nic_ctx_check = true;
-static __thread int env_nic_depth;
-static long env_ctx_violations;
-static bool env_ctx_expected;
-
-void rxb_nic_ctx_enter(void)
+void rxb_pair_ctx_fail(const char *what)
 {
-	env_nic_depth++;
-}
-
-void rxb_nic_ctx_exit(void)
-{
-	env_nic_depth--;
-}
-
-bool rxb_nic_ctx_in(void)
-{
-	return env_nic_depth > 0;
-}
-
-void rxb_nic_ctx_violation(const char *what)
-{
-	__atomic_add_fetch(&env_ctx_violations, 1, __ATOMIC_RELAXED);
-	if (!__atomic_load_n(&env_ctx_expected, __ATOMIC_RELAXED))
-		ktap_fail_at(__FILE__, __LINE__,
-			     "env: the NIC's %s ran outside the NIC's context",
-			     what);
-}
-
-void rxb_env_ctx_expect(bool on)
-{
-	__atomic_store_n(&env_ctx_expected, on, __ATOMIC_RELAXED);
-}
-
-long rxb_env_ctx_violations(void)
-{
-	return __atomic_load_n(&env_ctx_violations, __ATOMIC_RELAXED);
+	ktap_fail_at(__FILE__, __LINE__,
+		     "env: the NIC's %s ran outside the NIC's context", what);
 }
 
 static void env_fetch_arm(void *arg, u64 ns);
@@ -1580,76 +1546,6 @@ bool rxb_th_init(struct rxb_th *t, const char *model, unsigned int nqueues,
 	t->drv_ops = &rxb_env_test_drv_ops;
 	t->hw_ops = &rxb_env_test_hw_ops;
 	return true;
-}
-
-int rxb_models_create(const struct rxb_model_ops *ops,
-		      const struct rxb_model_cfg *cfg,
-		      const struct rxb_drv_ops *drv_ops, void *drv,
-		      const struct rxb_hw_ops *hw_ops, void *hwarg,
-		      struct rxb_model **mp, struct rxb_hw_model **hwp,
-		      void **barp)
-{
-	struct rxb_hw_model *hw;
-	struct rxb_model *m;
-	struct rxb_bar bar;
-	const char *msg;
-	u32 npages;
-	void *mem;
-	int err;
-
-	*mp = NULL;
-	*hwp = NULL;
-	*barp = NULL;
-	err = rxb_model_validate(ops, cfg, &msg);
-	if (err)
-		return err;
-	/* As the kernel: the pages of a validated configuration (a model's
-	 * bar_pages may divide by its parameters).
-	 */
-	npages = rxb_hwm_bar_pages(ops->hw, cfg);
-	if (npages > RXB_BAR_MAX_PAGES)
-		return -EINVAL;
-	mem = aligned_alloc(RXB_BAR_PAGE, (size_t)npages * RXB_BAR_PAGE);
-	if (!mem)
-		abort();
-	memset(mem, 0, (size_t)npages * RXB_BAR_PAGE);
-	bar = (struct rxb_bar){ .base = mem, .qpage = 1,
-				.xpage = 1 + cfg->nqueues, .npages = npages };
-	/* The NIC's half first ("create receive context"), then the
-	 * driver's, which programs the rings, then the NIC loads them.
-	 */
-	hw = rxb_hw_model_create(ops->hw, cfg, hw_ops, hwarg, &bar);
-	if (IS_ERR(hw)) {
-		free(mem);
-		return PTR_ERR(hw);
-	}
-	m = rxb_model_create(ops, cfg, drv_ops, drv, &bar);
-	if (IS_ERR(m)) {
-		rxb_hw_model_destroy(hw);
-		free(mem);
-		return PTR_ERR(m);
-	}
-	err = hw->ops->start ? hw->ops->start(hw) : 0;
-	if (err) {
-		rxb_model_destroy(m);
-		rxb_hw_model_destroy(hw);
-		free(mem);
-		return err;
-	}
-	*mp = m;
-	*hwp = hw;
-	*barp = mem;
-	return 0;
-}
-
-void rxb_models_destroy(struct rxb_model *m, struct rxb_hw_model *hw,
-			void *bar)
-{
-	if (m)
-		rxb_model_destroy(m);
-	if (hw)
-		rxb_hw_model_destroy(hw);
-	free(bar);
 }
 
 int rxb_env_models_create(struct rxb_env *env, const struct rxb_model_ops *ops,

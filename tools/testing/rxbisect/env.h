@@ -62,6 +62,7 @@
 #include <linux/types.h>
 #include <rxbisect/rxb_drv_model.h>
 #include <rxbisect/rxb_hw_model.h>
+#include "model_pair.h"
 
 #define RXB_ENV_BUF_SIZE	2048
 
@@ -113,23 +114,6 @@ struct rxb_nicmem *rxb_env_nicmem_get(struct rxb_env *env);
 void rxb_env_attach(struct rxb_env *env, struct rxb_model *m,
 		    struct rxb_hw_model *hw);
 /*
- * Create a model's two halves as the kernel does: the register space
- * (*@barp), the NIC's half with the NIC's services @hw_ops (their
- * argument @hwarg), the driver's with the driver's @drv_ops (@drv), which
- * programs the rings and posts buffers, the NIC's start.  Returns 0 or
- * the error (nothing allocated then).  The caller runs the NIC: its
- * doorbell service has the register writes of the driver's create to act
- * on.  Also for the benchmarks, whose services are their own.
- */
-int rxb_models_create(const struct rxb_model_ops *ops,
-		      const struct rxb_model_cfg *cfg,
-		      const struct rxb_drv_ops *drv_ops, void *drv,
-		      const struct rxb_hw_ops *hw_ops, void *hwarg,
-		      struct rxb_model **mp, struct rxb_hw_model **hwp,
-		      void **barp);
-void rxb_models_destroy(struct rxb_model *m, struct rxb_hw_model *hw,
-			void *bar);
-/*
  * rxb_models_create() with this environment's services (@drv_ops and
  * @hw_ops get the environment as their argument), the halves attached,
  * then the doorbell service once.
@@ -159,10 +143,6 @@ bool rxb_env_doorbells_pending(struct rxb_env *env);
 bool rxb_env_nic_idle(struct rxb_env *env);
 /* kick calls: register writes that found nothing pending. */
 long rxb_env_kicks(struct rxb_env *env);
-/* Entry points of the NIC reached outside its context, all environments. */
-long rxb_env_ctx_violations(void);
-/* The check's own test: violations are counted, not failed, while on. */
-void rxb_env_ctx_expect(bool on);
 /* Bytes the driver halves read from the NIC (rxb_drv_ops.reg_read). */
 u64 rxb_env_mmio_read(struct rxb_env *env);
 

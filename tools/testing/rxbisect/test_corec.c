@@ -781,7 +781,7 @@ static void test_destroy_mid_batch(const void *arg)
 static void test_doorbells_posted(const void *arg)
 {
 	struct ct *t = ct_create(4, 64, 2, RXB_COREC_IRQ_ALL);
-	long bad0 = rxb_env_ctx_violations(), kicks;
+	long bad0 = rxb_pair_ctx_violations(), kicks;
 	const struct rxb_rxq_regs *regs;
 	struct rxb_bar_global *g;
 	struct rxb_hw_debug d0, d;
@@ -842,7 +842,7 @@ static void test_doorbells_posted(const void *arg)
 	EXPECT_EQ(rxb_env_irqs(t->th.env, 2), irqs[2] + 1);
 	EXPECT_EQ(rxb_env_irqs(t->th.env, 3), irqs[3] + 1);
 	EXPECT_EQ(rx(t, 2, 64), 1);
-	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+	EXPECT_EQ(rxb_pair_ctx_violations(), bad0);
 out:
 	ct_destroy(t);
 }

@@ -192,7 +192,7 @@ out:
 static void test_posted_head(const void *arg __always_unused)
 {
 	const struct rxb_enso_pipe_regs *regs;
-	long bad0 = rxb_env_ctx_violations();
+	long bad0 = rxb_pair_ctx_violations();
 	struct rxb_hw_debug d0, d;
 	u64 next = 0, seq = 0, irqs;
 	struct rxb_th t;
@@ -218,7 +218,7 @@ static void test_posted_head(const void *arg __always_unused)
 	t.ops->nic_debug(t.m, 0, &d);
 	EXPECT_EQ(d.cq_tail, d0.cq_tail);
 	EXPECT_EQ(d.posted, d0.posted);
-	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+	EXPECT_EQ(rxb_pair_ctx_violations(), bad0);
 	/* The NIC serves the write: onRxUpdate, Head_SW != Tail_NIC. */
 	EXPECT(rxb_th_nic_run(&t));
 	EXPECT(!rxb_env_doorbells_pending(t.env));

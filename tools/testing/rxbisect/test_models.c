@@ -742,7 +742,7 @@ out:
 static void test_doorbells_posted(const void *arg)
 {
 	const struct model_case *mc = arg;
-	long bad0 = rxb_env_ctx_violations();
+	long bad0 = rxb_pair_ctx_violations();
 	struct rxb_pkt pkts[16];
 	unsigned int q, i;
 	struct rxb_th t;
@@ -776,7 +776,7 @@ static void test_doorbells_posted(const void *arg)
 		EXPECT_EQ(n + drain_queue(&t, q), 8);
 	}
 	settle(&t);
-	EXPECT_EQ(rxb_env_ctx_violations(), bad0);
+	EXPECT_EQ(rxb_pair_ctx_violations(), bad0);
 out:
 	rxb_th_destroy(&t);
 }
@@ -873,13 +873,13 @@ static void test_nic_ctx_check(const void *arg __always_unused)
 	if (!rxb_th_create(&t, "privring", 1, 64, RXB_ENV_BUF_SIZE))
 		goto out;
 	f.data = frame;
-	bad0 = rxb_env_ctx_violations();
-	rxb_env_ctx_expect(true);
+	bad0 = rxb_pair_ctx_violations();
+	rxb_pair_ctx_expect(true);
 	EXPECT_EQ(rxb_hwm_rx(t.hw, 0, &f), 0);
-	rxb_env_ctx_expect(false);
+	rxb_pair_ctx_expect(false);
 	/* The entry point, and the DMA engine and vector it used. */
-	EXPECT(rxb_env_ctx_violations() >= bad0 + 3, "%ld violations seen",
-	       rxb_env_ctx_violations() - bad0);
+	EXPECT(rxb_pair_ctx_violations() >= bad0 + 3, "%ld violations seen",
+	       rxb_pair_ctx_violations() - bad0);
 	while (poll_put(&t, 0, 16) > 0)
 		;
 out:

@@ -188,7 +188,7 @@ static void nic_snap(struct st *t, struct nic_snap *s)
 		s->cq_tail[q] = d.cq_tail;
 		s->taken[q] = d.taken;
 	}
-	s->bad = rxb_env_ctx_violations();
+	s->bad = rxb_pair_ctx_violations();
 }
 
 static void nic_snap_same(struct st *t, const struct nic_snap *a,
