@@ -409,54 +409,21 @@ sh_syntax() {
 	return $bad
 }
 
-# checkpatch --strict over the tree, two processes per CPU's worth of files.
-# Not the shims (compiler-level definitions) nor the TRACE_EVENT header (its
-# macro layout draws the same CHECKs as in-tree ones).  Exit 4: no
-# checkpatch.pl.
+# checkpatch --strict over the tree (tools/checkpatch.sh; exit 4: no
+# checkpatch.pl), then the script's own check: a file with findings is
+# reported, exit 1.
 run_checkpatch() {
-	local cp
+	local bad out rc
 
-	cp=$(ls /usr/src/linux-source-6.1/scripts/checkpatch.pl \
-		build/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null | head -n1)
-	if [ -z "$cp" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
-		tar -C build -xf /usr/src/linux-source-6.1.tar.xz \
-			linux-source-6.1/scripts 2>/dev/null
-		cp=build/linux-source-6.1/scripts/checkpatch.pl
-	fi
-	[ -x "$cp" ] || return 4
-	git ls-files -z '*.c' '*.h' ':!tools/testing/rxbisect/shim' ':!include/trace' |
-		xargs -0 -n 16 -P "$jobs" "$cp" --no-tree --strict --terse \
-			--show-types -f 2>&1 |
-		grep -E 'ERROR|WARNING|CHECK' | checkpatch_allowed
-	return 0
-}
-
-# Drop the findings tools/checkpatch.allow names (FILE TYPE MACRO: a
-# finding of TYPE in FILE on the line "#define MACRO"); print the rest.
-checkpatch_allowed() {
-	local line f n type src a_f a_type a_macro keep re
-
-	while IFS= read -r line; do
-		f=${line%%:*}
-		n=${line#*:}
-		n=${n%%:*}
-		type=${line#*: }
-		type=${type#*:}
-		type=${type%%:*}
-		src=$(sed -n "${n}p" "$f" 2>/dev/null)
-		keep=1
-		while read -r a_f a_type a_macro; do
-			case $a_f in '#'*|'') continue ;; esac
-			re="^#define[[:space:]]+$a_macro[[:space:](]"
-			if [ "$a_f" = "$f" ] && [ "$a_type" = "$type" ] &&
-			   [[ $src =~ $re ]]; then
-				keep=
-				break
-			fi
-		done < tools/checkpatch.allow
-		[ -n "$keep" ] && printf '%s\n' "$line"
-	done
-	return 0
+	RXB_JOBS=$jobs tools/checkpatch.sh || return
+	bad=$(mktemp --suffix=.c)
+	printf '// SPDX-License-Identifier: GPL-2.0\nint  x ;\n' >"$bad"
+	out=$(tools/checkpatch.sh "$bad")
+	rc=$?
+	rm -f "$bad"
+	[ "$rc" = 1 ] && [[ $out == *SPACING* ]] && return 0
+	echo "tools/checkpatch.sh: a file with findings gave exit $rc: $out"
+	return 1
 }
 
 stage_static() {
@@ -741,7 +708,7 @@ stage_body() {
 		make -s -C tools/nf check || rc=1
 		echo "# tools/bench: tls_bench.sh's and enso_bench.sh's command lines (test_cli.sh)"
 		bash tools/bench/test_cli.sh || rc=1
-		echo "# tools/ksrc.sh, ynl.sh, vm/debian-kernel.sh: their command lines (test_ksrc_cli.sh)"
+		echo "# tools/ksrc.sh, ynl.sh, vm/debian-kernel.sh, checkpatch.sh: their command lines (test_ksrc_cli.sh)"
 		bash tools/test_ksrc_cli.sh || rc=1
 		return $rc ;;
 	sim)	make -s -j"$jobs" -C tools/rxbisect-sim check ;;

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The command lines of tools/ksrc.sh, tools/ynl.sh and
-# tools/vm/debian-kernel.sh (the unit stage of make test): bad options
-# and series exit 2 (debian-kernel.sh's unknown series 1) with a message
-# naming them and write nothing; the queries that only read (--print-dir,
+# The command lines of tools/ksrc.sh, tools/ynl.sh,
+# tools/vm/debian-kernel.sh and tools/checkpatch.sh (the unit stage of make
+# test): bad options, series and files exit 2 (debian-kernel.sh's unknown
+# series 1) with a message naming them and write nothing; the queries that only read (--print-dir,
 # --check, --help; debian-kernel.sh --source 6.12) answer.  Then FUZZ_SECS (default 5)
 # seconds of random arguments to ksrc.sh's read-only modes, seeded
 # (FUZZ_SEED, printed): each exits 0, 1 or 2, never anything else, and
@@ -49,6 +49,11 @@ check "debian-kernel.sh: no arguments, the usage" 2 "debian-kernel.sh [--pin" "$
 check "debian-kernel.sh: unknown mode" 2 "debian-kernel.sh [--pin" "$D" --bogus 6.12
 check "debian-kernel.sh: unknown series" 1 "unknown kernel series 5.4" "$D" --env 5.4
 check "debian-kernel.sh: three arguments" 2 "debian-kernel.sh [--pin" "$D" --env 6.12 x
+C=$top/tools/checkpatch.sh
+check "checkpatch.sh: unknown option" 2 "unknown option '--bogus'" "$C" --bogus
+check "checkpatch.sh: a file that is not there" 2 "no such file: /nonexistent.c" "$C" /nonexistent.c
+check "checkpatch.sh: a directory" 2 "no such file: $top/tools" "$C" "$top/tools"
+check "checkpatch.sh --help" 0 "Usage: tools/checkpatch.sh [FILE]..." "$C" --help
 if [ -r /usr/src/linux-source-6.12.tar.xz ]; then
 	check "debian-kernel.sh --source 6.12: the installed tarball" 0 "/usr/src/linux-source-6.12.tar.xz" "$D" --source 6.12
 fi
