@@ -344,84 +344,81 @@ static int rxb_set_channels(struct net_device *dev,
 #define rxb_nfc_err(dev, fmt, ...) \
 	netdev_err(dev, "ethtool -N: " fmt "\n", ##__VA_ARGS__)
 
+/* One field of an ethtool_tcpip{4,6}_spec and where the NIC's rule keeps
+ * its value and its mask: offsets and length in bytes.
+ */
+struct rxb_nfc_field {
+	u8 spec;
+	u8 val;
+	u8 mask;
+	u8 len;
+};
+
+#define RXB_NFC_FIELD(type, sf, rf) {					\
+	offsetof(type, sf), offsetof(struct rxb_nic_ntuple, rf),	\
+	offsetof(struct rxb_nic_ntuple, rf##_mask), sizeof_field(type, sf) }
+#define RXB_NFC_NFIELDS	4
+
+/**
+ * struct rxb_nfc_family - what a rule of one address family matches.
+ * @family: rxb_nic_ntuple.family, 4 or 6.
+ * @tcp: its TCP flow type.
+ * @udp: its UDP flow type.
+ * @nomatch: offset of the (u8) field the NIC cannot match.
+ * @nomatch_name: that field's name, as ethtool spells it.
+ * @f: the fields it matches: source and destination address and port.
+ */
+struct rxb_nfc_family {
+	u8 family;
+	u32 tcp;
+	u32 udp;
+	u8 nomatch;
+	const char *nomatch_name;
+	struct rxb_nfc_field f[RXB_NFC_NFIELDS];
+};
+
+/* Both specs name their ports psrc and pdst; @sa, @da: their addresses,
+ * @nm: their (one byte) TOS or traffic class.
+ */
+#define RXB_NFC_FAMILY(fam, type, sa, da, nm) {				\
+	fam, TCP_V##fam##_FLOW, UDP_V##fam##_FLOW,			\
+	offsetof(type, nm) + BUILD_BUG_ON_ZERO(sizeof_field(type, nm) != 1), \
+	#nm, {								\
+		RXB_NFC_FIELD(type, sa, src),				\
+		RXB_NFC_FIELD(type, da, dst),				\
+		RXB_NFC_FIELD(type, psrc, sport),			\
+		RXB_NFC_FIELD(type, pdst, dport) } }
+
+static const struct rxb_nfc_family rxb_nfc_families[] = {
+	RXB_NFC_FAMILY(4, struct ethtool_tcpip4_spec, ip4src, ip4dst, tos),
+	RXB_NFC_FAMILY(6, struct ethtool_tcpip6_spec, ip6src, ip6dst, tclass),
+};
+
 /* The NIC's rule -> ethtool's flow spec (and RSS context) in @info. */
 static void rxb_nfc_to_fs(const struct rxb_nic_ntuple *r,
 			  struct ethtool_rxnfc *info)
 {
+	const struct rxb_nfc_family *fam = &rxb_nfc_families[r->family == 6];
 	struct ethtool_rx_flow_spec *fs = &info->fs;
-	bool udp = r->proto == IPPROTO_UDP;
+	u8 *v = (u8 *)&fs->h_u, *m = (u8 *)&fs->m_u;
+	const u8 *rule = (const u8 *)r;
+	int i;
 
 	memset(fs, 0, sizeof(*fs));
 	fs->location = r->loc;
 	fs->ring_cookie = r->action == RXB_NTUPLE_DROP ? RX_CLS_FLOW_DISC :
 							  r->action;
-	if (r->family == 4) {
-		struct ethtool_tcpip4_spec *v = &fs->h_u.tcp_ip4_spec;
-		struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
+	fs->flow_type = r->proto == IPPROTO_UDP ? fam->udp : fam->tcp;
+	for (i = 0; i < RXB_NFC_NFIELDS; i++) {
+		const struct rxb_nfc_field *f = &fam->f[i];
 
-		fs->flow_type = udp ? UDP_V4_FLOW : TCP_V4_FLOW;
-		v->ip4src = r->src[0];
-		m->ip4src = r->src_mask[0];
-		v->ip4dst = r->dst[0];
-		m->ip4dst = r->dst_mask[0];
-		v->psrc = r->sport;
-		m->psrc = r->sport_mask;
-		v->pdst = r->dport;
-		m->pdst = r->dport_mask;
-	} else {
-		struct ethtool_tcpip6_spec *v = &fs->h_u.tcp_ip6_spec;
-		struct ethtool_tcpip6_spec *m = &fs->m_u.tcp_ip6_spec;
-
-		fs->flow_type = udp ? UDP_V6_FLOW : TCP_V6_FLOW;
-		memcpy(v->ip6src, r->src, sizeof(v->ip6src));
-		memcpy(m->ip6src, r->src_mask, sizeof(m->ip6src));
-		memcpy(v->ip6dst, r->dst, sizeof(v->ip6dst));
-		memcpy(m->ip6dst, r->dst_mask, sizeof(m->ip6dst));
-		v->psrc = r->sport;
-		m->psrc = r->sport_mask;
-		v->pdst = r->dport;
-		m->pdst = r->dport_mask;
+		memcpy(v + f->spec, rule + f->val, f->len);
+		memcpy(m + f->spec, rule + f->mask, f->len);
 	}
 	if (r->rss_ctx) {
 		fs->flow_type |= FLOW_RSS;
 		info->rss_context = r->rss_ctx;
 	}
-}
-
-/* An IPv4 flow spec's value @v and mask @m -> rule @r; the field it asks
- * for that the NIC cannot match, or NULL.
- */
-static const char *rxb_nfc_from_ip4(struct rxb_nic_ntuple *r,
-				    const struct ethtool_tcpip4_spec *v,
-				    const struct ethtool_tcpip4_spec *m)
-{
-	r->family = 4;
-	r->src[0] = v->ip4src;
-	r->src_mask[0] = m->ip4src;
-	r->dst[0] = v->ip4dst;
-	r->dst_mask[0] = m->ip4dst;
-	r->sport = v->psrc;
-	r->sport_mask = m->psrc;
-	r->dport = v->pdst;
-	r->dport_mask = m->pdst;
-	return m->tos ? "tos" : NULL;
-}
-
-/* The same for IPv6. */
-static const char *rxb_nfc_from_ip6(struct rxb_nic_ntuple *r,
-				    const struct ethtool_tcpip6_spec *v,
-				    const struct ethtool_tcpip6_spec *m)
-{
-	r->family = 6;
-	memcpy(r->src, v->ip6src, sizeof(r->src));
-	memcpy(r->src_mask, m->ip6src, sizeof(r->src_mask));
-	memcpy(r->dst, v->ip6dst, sizeof(r->dst));
-	memcpy(r->dst_mask, m->ip6dst, sizeof(r->dst_mask));
-	r->sport = v->psrc;
-	r->sport_mask = m->psrc;
-	r->dport = v->pdst;
-	r->dport_mask = m->pdst;
-	return m->tclass ? "tclass" : NULL;
 }
 
 /* ethtool's flow spec -> the NIC's rule; 0 or -EINVAL (logged). */
@@ -430,35 +427,37 @@ static int rxb_nfc_from_fs(struct net_device *dev,
 			   struct rxb_nic_ntuple *r)
 {
 	u32 type = fs->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
-	const char *bad;
+	const u8 *v = (const u8 *)&fs->h_u, *m = (const u8 *)&fs->m_u;
+	const struct rxb_nfc_family *fam;
+	u8 *rule = (u8 *)r;
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	if ((fs->flow_type & ~FLOW_RSS) != type) {
 		rxb_nfc_err(dev, "flow extensions (vlan, dst-mac, user-def) are not supported");
 		return -EINVAL;
 	}
-	switch (type) {
-	case TCP_V4_FLOW:
-	case UDP_V4_FLOW:
-		bad = rxb_nfc_from_ip4(r, &fs->h_u.tcp_ip4_spec,
-				       &fs->m_u.tcp_ip4_spec);
-		break;
-	case TCP_V6_FLOW:
-	case UDP_V6_FLOW:
-		bad = rxb_nfc_from_ip6(r, &fs->h_u.tcp_ip6_spec,
-				       &fs->m_u.tcp_ip6_spec);
-		break;
-	default:
+	for (fam = rxb_nfc_families;
+	     fam < rxb_nfc_families + ARRAY_SIZE(rxb_nfc_families); fam++)
+		if (type == fam->tcp || type == fam->udp)
+			break;
+	if (fam == rxb_nfc_families + ARRAY_SIZE(rxb_nfc_families)) {
 		rxb_nfc_err(dev, "flow-type %#x is not supported: tcp4, udp4, tcp6 or udp6",
 			    type);
 		return -EINVAL;
 	}
-	if (bad) {
-		rxb_nfc_err(dev, "%s is not supported", bad);
+	if (m[fam->nomatch]) {
+		rxb_nfc_err(dev, "%s is not supported", fam->nomatch_name);
 		return -EINVAL;
 	}
-	r->proto = type == UDP_V4_FLOW || type == UDP_V6_FLOW ? IPPROTO_UDP :
-								IPPROTO_TCP;
+	r->family = fam->family;
+	r->proto = type == fam->udp ? IPPROTO_UDP : IPPROTO_TCP;
+	for (i = 0; i < RXB_NFC_NFIELDS; i++) {
+		const struct rxb_nfc_field *f = &fam->f[i];
+
+		memcpy(rule + f->val, v + f->spec, f->len);
+		memcpy(rule + f->mask, m + f->spec, f->len);
+	}
 	return 0;
 }
 

@@ -106,6 +106,23 @@ grep -q "Total 5 rules" <<<"$out" || ok=0
 [ "$cnt" = 5 ] || ok=0
 grep -A8 "^Filter: 10" <<<"$out" | grep -q "Rule Type: UDP over IPv6" || ok=0
 grep -A12 "^Filter: 7" <<<"$out" | grep -q "Action: Drop" || ok=0
+# each field and mask reads back as given (ethtool prints the masks of
+# ignored bits and clears those bits of the value before it sends it)
+has() {
+	local rule
+
+	rule=$(grep -A8 "^Filter: $1\$" <<<"$out")
+	grep -qF "$2" <<<"$rule" ||
+		{ ktap_print_msg "rule $1 lists no '$2': $rule"; ok=0; }
+}
+has 9 "Src IP addr: 10.9.9.0 mask: 0.0.0.255"
+has 9 "Dest port: 80 mask: 0x0"
+has 9 "Src port: 0 mask: 0xffff"
+has 10 "Dest IP addr: 2001:db8::1 mask: ::"
+has 10 "Dest port: 4789 mask: 0x0"
+has 11 "Src IP addr: 2001:db8::2 mask: ::"
+has 11 "Src port: 443 mask: 0x0"
+has 11 "Rule Type: TCP over IPv6"
 e1 -N rxb1 delete 9 && e1 -N rxb1 delete 10 && e1 -N rxb1 delete 11 || ok=0
 [ "$(e1 -n rxb1 | grep -c '^Filter:')" = 2 ] || ok=0
 ktap_print_msg "$(head -n 12 <<<"$out")"
@@ -145,6 +162,7 @@ refused e1 -N rxb1 flow-type udp4 src-port 1 action 1 loc 128
 refused e1 -N rxb1 flow-type ether dst 00:11:22:33:44:55 action 1
 refused e1 -N rxb1 flow-type ip4 dst-ip 1.2.3.4 action 1
 refused e1 -N rxb1 flow-type udp4 src-port 1 tos 4 action 1
+refused e1 -N rxb1 flow-type tcp6 src-port 1 tclass 4 action 1
 refused e1 -N rxb1 flow-type udp4 src-port 1 vlan 5 action 1
 # a rule for an RSS context that does not exist: 6.12 leaves it to the
 # driver, later kernels' core refuses it first (7.2's ethtool_set_rxnfc()
