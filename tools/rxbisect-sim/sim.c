@@ -322,6 +322,7 @@ struct sim {
 	u64 burst_ps;			/* --mem-burst-ns */
 	double up_ps_per_byte, rd_ps, nic_gap_ps;
 	bool pcie;
+	bool stalled;			/* --start-stall: cores wait */
 	/* measurement */
 	bool measuring;
 	u64 arrived, t0;
@@ -1286,11 +1287,32 @@ static void *env_buf_cookie(void *env, u64 addr)
 	return buf_cookie((addr - BUF_BASE) / s->c.buf_stride);
 }
 
-/* The interrupt reaches idle core @c after --irq-us. */
+/*
+ * The interrupt reaches idle core @c after --irq-us.  Before --start-stall
+ * of the packets arrived no core polls, as when the traffic starts before
+ * the NF or every core stalls at once, and the NIC fills the rings (the
+ * state a core that fell behind leaves, thesis 4.1): the interrupt waits
+ * for stall_release().
+ */
 static void core_wake(struct sim *s, struct score *c)
 {
 	c->state = CORE_WAKING;
+	if (s->stalled) {
+		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+		return;
+	}
 	ev_set(s, ent_core(s, c->idx), s->now + (u64)(s->c.irq_us * 1e6));
+}
+
+/* --start-stall is over: the interrupts that came meanwhile reach their cores. */
+static void stall_release(struct sim *s)
+{
+	unsigned int i;
+
+	s->stalled = false;
+	for (i = 0; i < s->c.cores; i++)
+		if (s->core[i].state == CORE_WAKING)
+			core_wake(s, &s->core[i]);
 }
 
 static void env_raise_irq(void *env, unsigned int q)
@@ -3670,7 +3692,7 @@ static void apply_change(struct sim *s, const struct sim_change *ch)
 int sim_run(const struct sim_cfg *c, struct sim_res *r)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	u64 warm;
+	u64 warm, stall;
 	struct timespec t0, t1, c0, c1;
 	unsigned int e, nch = 0;
 	int err;
@@ -3692,9 +3714,13 @@ int sim_run(const struct sim_cfg *c, struct sim_res *r)
 	/* Setup is free; from here the model code costs (sync_note()). */
 	rxb_shim_sink = &s->sink;
 	warm = (u64)(c->warmup * c->packets);
+	stall = (u64)(c->start_stall * c->packets);
+	s->stalled = stall > 0;
 	if (!warm)
 		measure_start(s);
 	while (s->arrived < c->packets && s->nheap) {
+		if (s->stalled && s->arrived >= stall)
+			stall_release(s);
 		if (nch < c->nchange &&
 		    s->arrived >= (u64)(c->change[nch].at * c->packets))
 			apply_change(s, &c->change[nch++]);

@@ -104,6 +104,7 @@ struct sim_cfg {
 	unsigned int app_accesses;
 	u64 app_mem;
 	double irq_us;
+	double start_stall;		/* cores poll once this share arrived */
 	double refill_retry_us;
 	bool tx;			/* NIC DMA-reads the packet afterwards */
 	unsigned int extra_cycles[SIM_MAX_CORES];
