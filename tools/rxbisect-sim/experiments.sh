@@ -3,8 +3,9 @@
 #
 # Regenerate the plots of Documentation/simulator.rst (and print the
 # tables they come from).  Every run uses the calibrated NF of opts.c
-# (--cycles, predict.py), the one of the prediction table.  About 15
-# minutes of one core.
+# (--cycles, predict.py), the one of the prediction table, from an empty
+# start (the table's runs start stalled: simulator.rst, "The stalled
+# start").  About 15 minutes of one core.
 #
 # Usage: experiments.sh [OUTDIR]   (default: Documentation/images)
 
