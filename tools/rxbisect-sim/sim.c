@@ -264,6 +264,8 @@ struct score {
 	bool idling;			/* going idle once its last cost is paid */
 	bool irq_missed;		/* an interrupt came while it was idling */
 	bool refill_retry;		/* idle with a ring short of buffers */
+	bool parked;			/* ... waiting for a buffer to come back */
+	u64 fail_frees;			/* sim.frees when its refill failed */
 	u64 tx_wait_at;
 	u64 tx_block_ps;
 	u64 busy_ps;
@@ -323,6 +325,8 @@ struct sim {
 	double up_ps_per_byte, rd_ps, nic_gap_ps;
 	bool pcie;
 	bool stalled;			/* --start-stall: cores wait */
+	u64 frees;			/* buffers given back to a pool */
+	unsigned int nparked;		/* cores parked in core_idle() */
 	/* measurement */
 	bool measuring;
 	u64 arrived, t0;
@@ -641,9 +645,15 @@ static void buf_err(struct sim *s, u32 b, const char *what)
  * -1 for the model's free_buf (page_pool_put_full_page() without direct
  * recycling: the pool's ring).
  */
+static void refill_unpark(struct sim *s);
+
 static void buf_release(struct sim *s, int core, u32 b)
 {
 	struct sbuf *sb = &s->buf[b];
+
+	s->frees++;
+	if (s->nparked)
+		refill_unpark(s);
 
 	if (sb->up)
 		buf_err(s, b, "freed while a packet handed up in it is outstanding");
@@ -1296,6 +1306,10 @@ static void *env_buf_cookie(void *env, u64 addr)
  */
 static void core_wake(struct sim *s, struct score *c)
 {
+	if (c->parked) {
+		c->parked = false;
+		s->nparked--;
+	}
 	c->state = CORE_WAKING;
 	if (s->stalled) {
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
@@ -2756,11 +2770,40 @@ static void core_idle(struct sim *s, struct score *c)
 	 * interrupt once it runs dry: retry later, as a driver's refill
 	 * timer or NAPI reschedule does.
 	 */
-	if (c->refill_retry)
+	if (c->refill_retry && s->frees == c->fail_frees) {
+		/*
+		 * No buffer came back to a pool since the refill failed: a
+		 * retry would fail the same way.  It waits for one
+		 * (refill_unpark()); a pool smaller than the rings at a light
+		 * load had cores retry every --refill-retry-us for nothing,
+		 * for seconds of simulated time.
+		 */
+		c->parked = true;
+		s->nparked++;
+		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+	} else if (c->refill_retry) {
 		ev_set(s, ent_core(s, c->idx),
 		       s->now + (u64)(s->c.refill_retry_us * 1e6));
-	else
+	} else {
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
+	}
+}
+
+/* A buffer came back: the parked cores retry their refill. */
+static void refill_unpark(struct sim *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->c.cores && s->nparked; i++) {
+		struct score *c = &s->core[i];
+
+		if (!c->parked)
+			continue;
+		c->parked = false;
+		s->nparked--;
+		ev_set(s, ent_core(s, c->idx),
+		       s->now + (u64)(s->c.refill_retry_us * 1e6));
+	}
 }
 
 static void core_event(struct sim *s, struct score *c)
@@ -2819,6 +2862,7 @@ static void core_event(struct sim *s, struct score *c)
 		return;
 	}
 	c->refill_retry = !p->ops->refill(p->m, c->q);
+	c->fail_frees = s->frees;
 	s->agent = -1;
 	/*
 	 * The poll's and the refill's cost (a register read's stall, an
