@@ -82,7 +82,10 @@ ktap_test_result "bad calls refused (attach, pipe, bind, free, mmap)" \
 	ip netns exec "$NS1" "$T" errors rxb1
 
 # 2, 3: every pipe size, each wrapped twice or more (1472-byte payloads:
-# 1536 bytes in the pipe), prefetch on the small ones
+# 1536 bytes in the pipe), prefetch on the small ones.  640 datagrams fill
+# the 256 KiB pipe 3.75 times: it still wraps twice when a receiver the
+# machine's load holds back loses 45 % of them to a full pipe (400 left
+# it at 1.99 with 15 % lost, on a loaded CI run).
 wraps_ok() {
 	awk '/^pipe/ { for (i = 1; i < NF; i++) if ($i == "wraps") w = $(i + 1);
 		if (w < 2) bad = 1 } END { exit bad }' "$RXB_TMP/$1"
@@ -94,7 +97,7 @@ if rxb_kdep_only; then
 	ktap_test_skip "the same over pipes of 512 KiB..2 MiB" "$RXB_KDEP_WHY"
 else
 	ktap_test_result "receive chunk, confirm, free, prefetch over pipes of 4 KiB..256 KiB: intact, in order, each wrapped" \
-		eval 'recv_run small 9000 $sizes_small 400 1472 2500 --prefetch && wraps_ok small'
+		eval 'recv_run small 9000 $sizes_small 640 1472 2500 --prefetch && wraps_ok small'
 	ktap_test_result "the same over pipes of 512 KiB..2 MiB" \
 		eval 'recv_run big 9100 $sizes_big 2900 1472 3000 && wraps_ok big'
 fi
