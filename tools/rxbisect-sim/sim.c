@@ -639,14 +639,14 @@ static void buf_err(struct sim *s, u32 b, const char *what)
 		fprintf(stderr, "rxbisect-sim: buffer %u: %s\n", b, what);
 }
 
+static void refill_unpark(struct sim *s);
+
 /*
  * The last reference on buffer @b is gone: the checks, then as the
  * driver's pool takes a page back.  @core: the core that dropped it,
  * -1 for the model's free_buf (page_pool_put_full_page() without direct
  * recycling: the pool's ring).
  */
-static void refill_unpark(struct sim *s);
-
 static void buf_release(struct sim *s, int core, u32 b)
 {
 	struct sbuf *sb = &s->buf[b];
@@ -2751,6 +2751,13 @@ static void pkt_up(struct sim *s, struct sport *p, const struct rxb_pkt *pk)
 		tier_land(s, p, b);
 }
 
+/* Core @c retries its refill --refill-retry-us from now. */
+static void refill_retry_at(struct sim *s, struct score *c)
+{
+	ev_set(s, ent_core(s, c->idx),
+	       s->now + (u64)(s->c.refill_retry_us * 1e6));
+}
+
 /*
  * Core @c goes idle: it re-arms its interrupt, which fires at once if the
  * NIC raised it while the core was still busy (as a NIC's masked vector
@@ -2782,8 +2789,7 @@ static void core_idle(struct sim *s, struct score *c)
 		s->nparked++;
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
 	} else if (c->refill_retry) {
-		ev_set(s, ent_core(s, c->idx),
-		       s->now + (u64)(s->c.refill_retry_us * 1e6));
+		refill_retry_at(s, c);
 	} else {
 		ev_set(s, ent_core(s, c->idx), UINT64_MAX);
 	}
@@ -2801,8 +2807,7 @@ static void refill_unpark(struct sim *s)
 			continue;
 		c->parked = false;
 		s->nparked--;
-		ev_set(s, ent_core(s, c->idx),
-		       s->now + (u64)(s->c.refill_retry_us * 1e6));
+		refill_retry_at(s, c);
 	}
 }
 
