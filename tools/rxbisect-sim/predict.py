@@ -49,7 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CAL_CYCLES = 1138
 # Every run but an RFC 2544 trial (ndr()) starts with the cores stalled
 # until STALL of its packets arrived, so that the rings are full when they
-# begin (16 rings of 1 Ki entries hold 5 % of 300000 packets):
+# begin (16 rings of 1 Ki entries hold 2.7 % of 600000 packets, 5.5 % of
+# the sensitivity grid's 300000):
 # where a model has two stable states, a near-empty ring and a full one
 # whose packets left the LLC before the core reads them (thesis 4.1: "a
 # core that falls behind fills its ring"), the run ends in the one a real
@@ -550,7 +551,7 @@ FREE = [
     ("alloc-ns", 0.25, "syncbench"),
     ("doorbell-ns", 100, "Intel forum"),
     ("refill-retry-us", 10, "assumption"),
-    ("start-stall", STALL, "rings full (16 x 1 Ki of 300000)"),
+    ("start-stall", STALL, "rings full (16 x 1 Ki)"),
     ("pool-cache", 128, "page_pool"),
     ("target-accesses", SLOW_ACC, "not stated (slow core)"),
 ]
