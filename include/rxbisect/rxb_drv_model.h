@@ -450,6 +450,25 @@ struct rxb_model *rxb_model_create(const struct rxb_model_ops *ops,
  */
 void rxb_model_destroy(struct rxb_model *m);
 
+/**
+ * rxb_model_poll() - poll queue @q of instance @m (rxb_model_ops.poll).
+ * @m: the instance.
+ * @q: the queue; in its poll context.
+ * @pkts: where the packets go.
+ * @budget: most packets.
+ *
+ * Every caller polls through here, so every model's qstats count its polls
+ * the same way (no model counts its own).
+ *
+ * Return: the number of packets.
+ */
+static inline int rxb_model_poll(struct rxb_model *m, unsigned int q,
+				 struct rxb_pkt *pkts, int budget)
+{
+	rxb_stat_inc(&m->qstats[q].polls);
+	return m->ops->poll(m, q, pkts, budget);
+}
+
 /* A model's calls into the driver's services (struct rxb_drv_ops). */
 static inline int rxb_drv_alloc_buf(const struct rxb_model *m, unsigned int q,
 				    struct rxb_buf *buf)

@@ -2845,7 +2845,7 @@ static void core_event(struct sim *s, struct score *c)
 	}
 	c->state = CORE_BUSY;
 	s->agent = c->idx;
-	c->n = p->ops->poll(p->m, c->q, c->batch, s->c.budget);
+	c->n = rxb_model_poll(p->m, c->q, c->batch, s->c.budget);
 	if (p->ops->stream)
 		c->n = stream_copy(s, c, c->n);
 	else

@@ -547,7 +547,7 @@ static void *cons_fn(void *arg)
 			if (!ops->rx_pending(r->t.m, q))
 				continue;
 			pending = true;
-			n = ops->poll(r->t.m, q, pkts, BUDGET);
+			n = rxb_model_poll(r->t.m, q, pkts, BUDGET);
 			r->polls[q]++;
 			for (i = 0; i < n; i++)
 				consume(r, c, q, &pkts[i]);
@@ -805,7 +805,7 @@ static double calibrate(unsigned int len)
 				rxb_tframe_fill(buf, len, &id);
 				rxb_th_hw_rx(&t, 0, &f);
 			}
-			k = t.ops->poll(t.m, 0, pkts, BUDGET);
+			k = rxb_model_poll(t.m, 0, pkts, BUDGET);
 			for (i = 0; i < k; i++) {
 				const void *d = rxb_env_pkt_take(t.env, 0, &pkts[i]);
 				struct rxb_tframe_id id;

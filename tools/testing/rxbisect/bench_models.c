@@ -870,7 +870,7 @@ static void *cons_fn(void *arg)
 			if (!force && !b->ops->rx_pending(b->m, q))
 				continue;
 			c0 = b->timed ? tsc_begin() : 0;
-			n = b->ops->poll(b->m, q, pkts, BUDGET);
+			n = rxb_model_poll(b->m, q, pkts, BUDGET);
 			if (b->timed)
 				d = tsc_end() - c0;
 			for (i = 0; i < n; i++) {
@@ -1081,7 +1081,7 @@ static void run_one_thread(struct bench *b)
 			if (!force && !b->ops->rx_pending(b->m, q))
 				continue;
 			c0 = tsc_begin();
-			n = b->ops->poll(b->m, q, pkts, BUDGET);
+			n = rxb_model_poll(b->m, q, pkts, BUDGET);
 			d = tsc_end() - c0;
 			for (i = 0; i < n; i++)
 				sink += *pkt_data(&pkts[i]);

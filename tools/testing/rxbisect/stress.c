@@ -253,7 +253,7 @@ static int poll_once(struct consumer *c)
 	struct stress *s = c->s;
 	int budget = s->cfg->budget, i, n;
 
-	n = s->ops->poll(s->m, c->q, c->pkts, budget);
+	n = rxb_model_poll(s->m, c->q, c->pkts, budget);
 	c->polls++;
 	if (n < 0 || n > budget) {
 		stress_err(s, "q %u: poll(budget %d) returned %d", c->q, budget, n);
@@ -568,7 +568,7 @@ static void check_alive(struct stress *s)
 		ret = rxb_env_nic_rx(s->env, q, &f);
 		if (!EXPECT_EQ(ret, 0))
 			continue;
-		n = s->ops->poll(s->m, q, c->pkts, s->cfg->budget);
+		n = rxb_model_poll(s->m, q, c->pkts, s->cfg->budget);
 		if (!EXPECT_EQ(n, 1))
 			continue;
 		data = rxb_env_pkt_take(s->env, q, &c->pkts[0]);

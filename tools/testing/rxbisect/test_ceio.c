@@ -109,7 +109,7 @@ static int poll_once(struct rxb_th *t, unsigned int q, u64 *next, int budget)
 	struct rxb_tframe_id id;
 	int n, i;
 
-	n = t->ops->poll(t->m, q, pkts, budget);
+	n = rxb_model_poll(t->m, q, pkts, budget);
 	for (i = 0; i < n; i++) {
 		const void *d = rxb_env_pkt_take(t->env, q, &pkts[i]);
 
@@ -682,7 +682,7 @@ static void test_release_page(const void *arg)
 		goto out;
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(send(&t, 0, 0, i, 64), 0);
-	n = t.ops->poll(t.m, 0, pkts, 8);
+	n = rxb_model_poll(t.m, 0, pkts, 8);
 	EXPECT_EQ(n, 4);
 	for (i = 0; i < n; i++)
 		EXPECT(rxb_env_pkt_take(t.env, 0, &pkts[i]));
@@ -696,9 +696,9 @@ static void test_release_page(const void *arg)
 	fast0 = rxb_th_xstat(&t, "rx0_ceio_fast");
 	EXPECT_EQ(send(&t, 0, 0, 4, 64), 0);
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_ceio_fast") - fast0, page ? 0 : 1);
-	n = t.ops->poll(t.m, 0, pkts + 4, 4);
+	n = rxb_model_poll(t.m, 0, pkts + 4, 4);
 	if (!n && pump(&t))	/* page: the frame went slow, fetched */
-		n = t.ops->poll(t.m, 0, pkts + 4, 4);
+		n = rxb_model_poll(t.m, 0, pkts + 4, 4);
 	EXPECT_EQ(n, 1);
 	EXPECT(rxb_env_pkt_take(t.env, 0, &pkts[4]));
 	rxb_env_pkt_put(t.env, pkts[4].cookie);
@@ -707,7 +707,7 @@ static void test_release_page(const void *arg)
 	conserved(&t);
 	/* Buffer 0 back: 0, 1, 2 released at the next poll; 3 held. */
 	rxb_env_pkt_put(t.env, pkts[0].cookie);
-	EXPECT_EQ(t.ops->poll(t.m, 0, pkts + 4, 4), 0);
+	EXPECT_EQ(rxb_model_poll(t.m, 0, pkts + 4, 4), 0);
 	rxb_env_run_timer(t.env);
 	EXPECT_EQ(rxb_th_xstat(&t, "ceio_credits_inuse"), page ? 1 : 0);
 	conserved(&t);
@@ -804,7 +804,7 @@ static void *mt_consumer(void *arg)
 		int n, i;
 		u64 seen = rxb_env_irqs(t->env, a->q);
 
-		n = t->ops->poll(t->m, a->q, pkts, MT_BUDGET);
+		n = rxb_model_poll(t->m, a->q, pkts, MT_BUDGET);
 		for (i = 0; i < n; i++) {
 			struct rxb_tframe_id id;
 			const void *d = rxb_env_pkt_take(t->env, a->q, &pkts[i]);
@@ -949,7 +949,7 @@ static void test_mt(const void *arg)
 	conserved(&mt->t);
 	/* Every buffer returned: the next poll releases the last credits. */
 	for (q = 0; q < MT_Q; q++)
-		mt->t.ops->poll(mt->t.m, q, NULL, 0);
+		rxb_model_poll(mt->t.m, q, NULL, 0);
 	rxb_env_run_timer(mt->t.env);
 	EXPECT_EQ(rxb_th_xstat(&mt->t, "ceio_credits_inuse"), 0);
 	conserved(&mt->t);
@@ -1051,7 +1051,7 @@ static void steer_drain(struct rxb_th *t, unsigned int q)
 	int n, i;
 
 	do {
-		while ((n = t->ops->poll(t->m, q, pkts, 64)) > 0)
+		while ((n = rxb_model_poll(t->m, q, pkts, 64)) > 0)
 			for (i = 0; i < n; i++)
 				if (rxb_env_pkt_take(t->env, q, &pkts[i]))
 					rxb_env_pkt_put(t->env, pkts[i].cookie);

@@ -166,7 +166,7 @@ static void check_pkts(struct ct *t, unsigned int q, const struct rxb_pkt *p,
 static int rx(struct ct *t, unsigned int q, int budget)
 {
 	unsigned int g = q / t->group;
-	int n = t->th.ops->poll(t->th.m, q, t->pkts, budget);
+	int n = rxb_model_poll(t->th.m, q, t->pkts, budget);
 
 	EXPECT(n >= 0 && n <= budget, "poll returned %d", n);
 	if (n > 0) {
@@ -647,7 +647,7 @@ static void test_shared_pool(const void *arg)
 
 		if (!tx_n(t, 0, 64))
 			goto out;
-		n = t->th.ops->poll(t->th.m, q, t->pkts, 64);
+		n = rxb_model_poll(t->th.m, q, t->pkts, 64);
 		if (!EXPECT_EQ(n, 64))
 			goto out;
 		for (i = 0; i < 64; i++) {
@@ -672,7 +672,7 @@ static void test_shared_pool(const void *arg)
 	 * the buffer, which goes back to the pool.
 	 */
 	if (tx_n(t, 0, 1) &&
-	    EXPECT_EQ(t->th.ops->poll(t->th.m, 0, t->pkts, 64), 1) &&
+	    EXPECT_EQ(rxb_model_poll(t->th.m, 0, t->pkts, 64), 1) &&
 	    EXPECT(t->th.ops->refill(t->th.m, 0)) &&
 	    EXPECT(rxb_env_pkt_take(t->th.env, 0, &t->pkts[0]))) {
 		EXPECT(!rxb_env_pkt_drop(t->th.env, t->th.m, 0, &t->pkts[0]));
@@ -1050,7 +1050,7 @@ static int mt_poll(struct mt_consumer *c)
 			rxb_corec_tail(m, c->q, NULL);
 		}
 	} else {
-		n = mt->th.ops->poll(m, c->q, c->pkts, mt->cfg->budget);
+		n = rxb_model_poll(m, c->q, c->pkts, mt->cfg->budget);
 		if (n > 0)
 			c->poll_packets += n;
 	}

@@ -61,7 +61,7 @@ static int poll_check(struct rxb_th *t, unsigned int q, u64 *next, int budget)
 	struct rxb_tframe_id id;
 	int n, i;
 
-	n = t->ops->poll(t->m, q, pkts, budget);
+	n = rxb_model_poll(t->m, q, pkts, budget);
 	for (i = 0; i < n; i++) {
 		const void *d = rxb_env_pkt_take(t->env, q, &pkts[i]);
 
@@ -262,7 +262,7 @@ static void test_posted_prefetch(const void *arg __always_unused)
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 2);
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_suppressed"), 1);
 	/* One packet: pipe 0's, after the prefetch of pipe 1. */
-	n = t.ops->poll(t.m, 0, pkts, 1);
+	n = rxb_model_poll(t.m, 0, pkts, 1);
 	EXPECT_EQ(n, 1);
 	got += n;
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_prefetches"), 1);
@@ -272,7 +272,7 @@ static void test_posted_prefetch(const void *arg __always_unused)
 	EXPECT_EQ(READ_ONCE(regs->rx_head), 0);
 	EXPECT_EQ(rxb_th_xstat(&t, "rx0_notifs"), 3);
 	/* Pipe 1's frames: both, the second notified by the prefetch. */
-	while ((n = t.ops->poll(t.m, 0, pkts, 16)) > 0 || rxb_th_nic_run(&t))
+	while ((n = rxb_model_poll(t.m, 0, pkts, 16)) > 0 || rxb_th_nic_run(&t))
 		got += n;
 	EXPECT_EQ(got, seq);
 	EXPECT_EQ(QSTAT(&t, 0, packets), seq);
@@ -402,7 +402,7 @@ static int poll_any(struct rxb_th *t, unsigned int q, int budget)
 	struct rxb_pkt pkts[64];
 	int n, k;
 
-	n = t->ops->poll(t->m, q, pkts, budget);
+	n = rxb_model_poll(t->m, q, pkts, budget);
 	for (k = 0; k < n; k++) {
 		struct rxb_tframe_id id;
 		const void *d = rxb_env_pkt_take(t->env, q, &pkts[k]);
@@ -569,7 +569,7 @@ static int mt_poll(struct mt *mt, unsigned int q)
 	struct rxb_pkt pkts[16];
 	int n, i;
 
-	n = ops->poll(mt->th.m, q, pkts, 16);
+	n = rxb_model_poll(mt->th.m, q, pkts, 16);
 	for (i = 0; i < n; i++)
 		mt_consume(mt, q, &pkts[i]);
 	if (n < 16)
@@ -719,7 +719,7 @@ static int flow_pipe(struct rxb_th *t, unsigned int q, u32 flow, u32 hash)
 	memset(frame, 0, f.len);
 	if (!EXPECT_EQ(rxb_th_hw_rx(t, q, &f), 0))
 		return -1;
-	while (t->ops->poll(t->m, q, &pkt, 1) == 1 || rxb_th_nic_run(t))
+	while (rxb_model_poll(t->m, q, &pkt, 1) == 1 || rxb_th_nic_run(t))
 		ret = rxb_env_ring_index(t->env, rxb_env_pkt_take(t->env, q,
 								  &pkt));
 	t->ops->refill(t->m, q);

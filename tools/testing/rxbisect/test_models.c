@@ -315,7 +315,7 @@ static u64 fill_and_drain(struct rxb_th *t, unsigned int q, unsigned int limit)
 	for (idle = 0; idle < 1000; ) {
 		int i;
 
-		n = ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts));
+		n = rxb_model_poll(t->m, q, pkts, ARRAY_SIZE(pkts));
 		if (!n) {
 			if (!rxb_th_nic_run(t) && !ops->rx_pending(t->m, q))
 				break;
@@ -374,7 +374,7 @@ static void settle(struct rxb_th *t)
 		busy = rxb_env_run_timer(t->env);
 		busy |= rxb_th_nic_run(t);
 		for (q = 0; q < t->cfg.nqueues; q++) {
-			n = t->ops->poll(t->m, q, pkts, ARRAY_SIZE(pkts));
+			n = rxb_model_poll(t->m, q, pkts, ARRAY_SIZE(pkts));
 			if (!EXPECT_EQ(n, 0))
 				return;
 			busy |= t->ops->rx_pending(t->m, q);
@@ -468,7 +468,7 @@ static int poll_put(struct rxb_th *t, unsigned int q, int budget)
 
 	if (budget > (int)ARRAY_SIZE(pkts))
 		budget = ARRAY_SIZE(pkts);
-	n = t->ops->poll(t->m, q, pkts, budget);
+	n = rxb_model_poll(t->m, q, pkts, budget);
 	for (i = 0; i < n; i++) {
 		rxb_env_pkt_take(t->env, q, &pkts[i]);
 		rxb_env_pkt_put(t->env, pkts[i].cookie);
@@ -756,7 +756,7 @@ static void test_doorbells_posted(const void *arg)
 	for (q = 0; q < 2 && !ktap_failures(); q++) {
 		for (i = 0; i < 8; i++)
 			EXPECT_EQ(send_frame(&t, q, seq++), 0);
-		n = t.ops->poll(t.m, q, pkts, ARRAY_SIZE(pkts));
+		n = rxb_model_poll(t.m, q, pkts, ARRAY_SIZE(pkts));
 		EXPECT(n > 0, "q %u: nothing polled", q);
 		for (i = 0; i < (unsigned int)n; i++) {
 			rxb_env_pkt_take(t.env, q, &pkts[i]);

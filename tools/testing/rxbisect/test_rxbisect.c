@@ -148,7 +148,7 @@ static bool tx_n(struct bt *t, unsigned int q, unsigned int n)
  */
 static int rx(struct bt *t, unsigned int q, int budget)
 {
-	int n = t->th.ops->poll(t->th.m, q, t->pkts, budget), i;
+	int n = rxb_model_poll(t->th.m, q, t->pkts, budget), i;
 
 	EXPECT(n >= 0 && n <= budget, "poll returned %d", n);
 	for (i = 0; i < n; i++) {
@@ -708,7 +708,7 @@ static u8 nolock_dma_write(void *env, const struct rxb_frame *frame, u64 addr,
 		EXPECT_EQ(nl.ret, 0);
 		EXPECT(!t->th.ops->rx_pending(t->th.m, 0),
 		       "an entry before an unpublished one is visible");
-		EXPECT_EQ(t->th.ops->poll(t->th.m, 0, t->pkts, 64), 0);
+		EXPECT_EQ(rxb_model_poll(t->th.m, 0, t->pkts, 64), 0);
 	}
 	pthread_detach(th);
 	return flags;

@@ -127,7 +127,7 @@ static unsigned int tx_fill(struct st *t, unsigned int q, int *cause)
  */
 static int rx(struct st *t, unsigned int q, int budget)
 {
-	int n = t->th.ops->poll(t->th.m, q, t->pkts, budget), i;
+	int n = rxb_model_poll(t->th.m, q, t->pkts, budget), i;
 
 	EXPECT(n >= 0 && n <= budget, "poll returned %d", n);
 	for (i = 0; i < n; i++) {
@@ -479,7 +479,7 @@ static void test_bat_packing(const void *arg)
 		goto out;
 	EXPECT_EQ(xs(t, "ring0_desc_taken"), 3);
 	EXPECT_EQ(xs(t, "ring0_posted"), 60);
-	n = t->th.ops->poll(t->th.m, 0, t->pkts, 64);
+	n = rxb_model_poll(t->th.m, 0, t->pkts, 64);
 	EXPECT_EQ(n, 40);
 	for (i = 0; i < n; i++) {
 		struct rxb_pkt *p = &t->pkts[i];
@@ -605,7 +605,7 @@ static void test_bat_frag_refs(const void *arg)
 	t->fixed_len = 1000;	/* two per buffer */
 	if (!tx_n(t, 0, 3))	/* the third closes the first buffer */
 		goto out;
-	n = t->th.ops->poll(t->th.m, 0, t->pkts, 64);
+	n = rxb_model_poll(t->th.m, 0, t->pkts, 64);
 	EXPECT_EQ(n, 3);
 	first = t->pkts[0].cookie;
 	for (i = 0; i < n; i++)

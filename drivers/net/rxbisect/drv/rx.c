@@ -550,7 +550,7 @@ static int rxb_napi_poll(struct napi_struct *napi, int budget)
 			want = min_t(int, want, rxb_hds_room(rxq));
 		if (!want)
 			break;
-		n = m->ops->poll(m, q, rxq->pkts, want);
+		n = rxb_model_poll(m, q, rxq->pkts, want);
 		for (i = 0; i < n; i++) {
 			if (unlikely(rxq->pkts[i].flags & RXB_CQE_F_DMA_ERR)) {
 				rxb_rx_dma_err(rxq, &rxq->pkts[i]);

@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Buffer pools and standard counters, one queue per port:
-#  1..nm  for every ring model: each queue's page_pool holds what the model
-#         can have outstanding: a socket that holds 768 datagrams (3/4 of a
-#         ring) and then frees them all at once sends every page back into
-#         its pool, none to the page allocator (rx_pp_released +0); the
-#         pool size (rxN_pp_size) is printed;
-#  nm+1   rx_packets and rx_bytes of ip -s link grow by what the socket
+#  1..2nm for every ring model, two tests: each queue's page_pool holds
+#         what the model can have outstanding: a socket that holds 768
+#         datagrams (3/4 of a ring) and then frees them all at once sends
+#         every page back into its pool, none to the page allocator
+#         (rx_pp_released +0; the pool size, rxN_pp_size, is printed); and
+#         its polls are counted (rx_polls and rx0_polls grew alike: the
+#         driver counts them, not each model);
+#  2nm+1 rx_packets and rx_bytes of ip -s link grow by what the socket
 #         received, exactly;
-#  nm+2   DMA error completions (fault/dma_fail=1000) are driver drops:
+#  2nm+2 DMA error completions (fault/dma_fail=1000) are driver drops:
 #         rx_dropped grows by the datagrams sent, rx_packets does not;
-#  nm+3   a full engine FIFO (engine_stall and 4200 frames) counts its 104
+#  2nm+3 a full engine FIFO (engine_stall and 4200 frames) counts its 104
 #         drops in rx_fifo_errors (and rx_errors);
-#  nm+4   tearing down N queues costs as many synchronize_net() calls as
+#  2nm+4 tearing down N queues costs as many synchronize_net() calls as
 #         one queue (kprobe count over "ip link set down" with 1 and 8,
 #         the least of 3 tries each).
 
@@ -25,7 +27,7 @@ rxb_load queues=1 || rxb_bail "cannot load the module"
 MODELS=$(rxb_models | xargs)
 [ -n "$MODELS" ] || rxb_bail "no $RXB_DBG/models"
 nm=$(wc -w <<<"$MODELS")
-ktap_set_plan $((nm + 4))
+ktap_set_plan $((2 * nm + 4))
 rxb_setup_netns || rxb_bail "cannot set up the namespaces"
 
 # Two python3 started once (each start costs ~0.7 s in the VM), driven a
@@ -78,13 +80,14 @@ rcv() { echo "$*" >&"${RCV[1]}" && read -r -t 60 REPLY <&"${RCV[0]}" && echo "$R
 read -r -t 60 r <&"${RCV[0]}"
 [ "$r" = ready ] || rxb_bail "the receiver does not start"
 
-# 1..nm
+# 1..2nm
 N=768
 for m in $MODELS; do
 	echo "$m" > /sys/module/rxbisect/parameters/ring_model ||
 		{ ktap_test_fail "$m: cannot switch to it"; continue; }
 	rxb_snap rxb1
 	r0=${RXB_S[rx_pp_released]:-x} f0=${RXB_S[rx_pp_fresh]:-0}
+	po0=${RXB_S[rx_polls]:-0} qo0=${RXB_S[rx0_polls]:-0}
 	n0=$((RXB_S[rx_nobuf_drops] + RXB_S[rx_ring_full_drops]))
 	rcv base >/dev/null
 	sent=$(rxb_send $N 3000)
@@ -104,6 +107,10 @@ for m in $MODELS; do
 		"pages from the page allocator +$((${RXB_S[rx_pp_fresh]:-0} - f0)), back to it +$((r1 - r0))"
 	ktap_test_result "$m: a ring's worth of held pages all return to the pool" \
 		[ "$r0" = "$r1" -a $((got + nd)) = "${sent:-x}" -a "$got" -gt 0 ]
+	po=$((${RXB_S[rx_polls]:-0} - po0)) qo=$((${RXB_S[rx0_polls]:-0} - qo0))
+	ktap_print_msg "$m: rx_polls +$po rx0_polls +$qo"
+	ktap_test_result "$m: its polls are counted (rx_polls, rx0_polls)" \
+		[ "$po" -gt 0 -a "$qo" = "$po" ]
 	if [ "$m" = privring ]; then
 		P_OK=0
 		# 64-byte payload: 14 + 20 + 8 + 64 bytes a frame
@@ -113,11 +120,11 @@ for m in $MODELS; do
 done
 echo privring > /sys/module/rxbisect/parameters/ring_model
 
-# nm+1
+# 2nm+1
 ktap_test_result "rx_packets/rx_bytes (ip -s link) = what the socket received" \
 	[ "${P_OK:-0}" = 1 ]
 
-# nm+2: dma_fail: every completion carries a DMA error
+# 2nm+2: dma_fail: every completion carries a DMA error
 rcv base >/dev/null
 rxb_fault rxb1 dma_fail 1000
 sent=$(rxb_send 200 2000)
@@ -127,7 +134,7 @@ ktap_print_msg "dma_fail=1000: $sent sent, rx_dropped +$d, rx_packets +$p, socke
 ktap_test_result "DMA error completions: rx_dropped, not rx_packets" \
 	[ "$d" = "$sent" -a "$p" = 0 -a "$got" = 0 ]
 
-# nm+3: 4200 frames into a stalled inline engine: 4096 held, 104 dropped
+# 2nm+3: 4200 frames into a stalled inline engine: 4096 held, 104 dropped
 frame=$(rxb_mac rxb1 | tr -d :)$(rxb_mac rxb0 | tr -d :)88b5$(printf '%092d' 0)
 read -r fe0 e0 <<<"$(rcv get rx_fifo_errors rx_errors)"
 rxb_fault rxb1 engine_stall 1
@@ -139,7 +146,7 @@ ktap_print_msg "4200 frames into a stalled engine: rx_fifo_errors +$fe, rx_error
 ktap_test_result "engine FIFO drops in rx_fifo_errors" [ "$fe" = 104 -a "$e" = 104 ]
 rxb_kill_bg
 
-# nm+4: synchronize_net() calls of a link down, 1 queue vs 8
+# 2nm+4: synchronize_net() calls of a link down, 1 queue vs 8
 syncs() {	# QUEUES: prints the calls during "ip link set rxb1 down"
 	rxb_in rxb1 ethtool -L rxb1 combined "$1" || return 1
 	echo > "$SYNC_T/trace"

@@ -249,7 +249,6 @@ static int ceio_poll(struct rxb_model *m, unsigned int qi,
 	int n = 0, nfast = 0;
 	u64 bytes = 0;
 
-	rxb_stat_inc(&m->qstats[qi].polls);
 	ceio_release_pages(m, qi, q);
 	if (m->cfg.ceio_fetch_async)
 		ceio_fetch_kick(m, qi, q);

@@ -492,7 +492,6 @@ static int corec_poll(struct rxb_model *m, unsigned int qi,
 	u64 bytes = 0;
 	int n = 0, i;
 
-	rxb_stat_inc(&st->polls);
 	/* Topped up once a poll, and again only when a budget larger than
 	 * the stash empties it: the buffers this poll hands up and the
 	 * driver drops come back to the stash (corec_recycle()), not to the

@@ -417,7 +417,6 @@ static int dsh_poll(struct rxb_model *m, unsigned int qi,
 	u32 act;
 	int n = 0;
 
-	rxb_stat_inc(&m->qstats[qi].polls);
 	/* For the controller: this queue's receive calls. */
 	WRITE_ONCE(q->sw.last_call_ns, rxb_drv_now_ns(m));
 	WRITE_ONCE(q->sw.calls, q->sw.calls + 1);
@@ -428,14 +427,14 @@ static int dsh_poll(struct rxb_model *m, unsigned int qi,
 		 * and all it got is visible.
 		 */
 		old = d->set[(act & 1) ^ 1];
-		n = old->ops->poll(old, qi, pkts, budget);
+		n = rxb_model_poll(old, qi, pkts, budget);
 		if (n == budget || old->ops->rx_pending(old, qi))
 			goto out;
 		/* Read by the controller before it switches again. */
 		WRITE_ONCE(q->sw.active, act);
 	}
 	s = d->set[act & 1];
-	n += s->ops->poll(s, qi, pkts + n, budget - n);
+	n += rxb_model_poll(s, qi, pkts + n, budget - n);
 out:
 	if (n == budget)
 		WRITE_ONCE(q->sw.full, q->sw.full + 1);

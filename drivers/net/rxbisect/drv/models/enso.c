@@ -263,7 +263,6 @@ static int enso_poll(struct rxb_model *m, unsigned int qi,
 	u64 bytes = 0;
 	int n = 0;
 
-	rxb_stat_inc(&m->qstats[qi].polls);
 	/* The previous call's packets are copied out: give them back. */
 	enso_commit(m, qi, q);
 	enso_read_notifs(m, qi, q);

@@ -51,7 +51,6 @@ static int privring_poll(struct rxb_model *m, unsigned int qi,
 	u64 bytes = 0;
 	int n = 0;
 
-	rxb_stat_inc(&m->qstats[qi].polls);
 	while (n < budget && rxb_cring_ready(&q->cr, head)) {
 		u32 slot = rxb_cring_read(&q->cr, head, &pkts[n]);
 

@@ -100,7 +100,6 @@ static int rxbisect_poll(struct rxb_model *m, unsigned int qi,
 	u64 bytes = 0;
 	int n = 0;
 
-	rxb_stat_inc(&st->polls);
 	/* A notification-only entry is no packet: bound the walk by the ring. */
 	while (n < budget && seen <= rb->bmask) {
 		const struct rxb_bxe *e = &q->bx[head & rb->bmask];

@@ -460,7 +460,6 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 	u64 bytes = 0, marks = 0;
 	int n = 0, slot;
 
-	rxb_stat_inc(&m->qstats[qi].polls);
 	q->starved = false;
 	/* Lines 14-15: replace each buffer in place. */
 	while (n < budget &&

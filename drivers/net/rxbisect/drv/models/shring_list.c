@@ -214,7 +214,6 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 	int n = 0, slot;
 
 	q->starved = false;
-	rxb_stat_inc(&m->qstats[qi].polls);
 	/* Lines 9-10: replace each buffer in place. */
 	while (n < budget &&
 	       (slot = shring_take(&sl->b, qi, head, &pkts[n], r->h.cookie,
