@@ -541,6 +541,23 @@ static int rxb_nfc_insert(struct net_device *dev, struct ethtool_rxnfc *info)
 	return err;
 }
 
+static int rxb_nfc_delete(struct net_device *dev, struct ethtool_rxnfc *info)
+{
+	struct rxb_port *port = netdev_priv(dev);
+	u32 loc = info->fs.location;
+
+	if (loc >= RXB_NTUPLE_MAX) {
+		rxb_nfc_err(dev, "location %u out of range (0..%u)", loc,
+			    RXB_NTUPLE_MAX - 1);
+		return -EINVAL;
+	}
+	if (rxb_nic_ntuple_delete(port->nic, loc)) {
+		rxb_nfc_err(dev, "no rule at location %u", loc);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* A refusal of an RSS setting: in @extack, or in the log for the callers
  * that have none (every one before 6.8, set_rxfh_fields() before 6.16).
  */
@@ -650,6 +667,15 @@ static int rxb_set_rxfh_fields(struct net_device *dev,
 	return 0;
 }
 
+/* ETHTOOL_GRXFH and ETHTOOL_SRXFH, on kernels that ask through
+ * get_rxnfc() and set_rxnfc() (compat.h).
+ */
+static int rxb_rxnfc_rxfh(struct net_device *dev, struct ethtool_rxnfc *info)
+{
+	return rxb_rxnfc_rxfh_fields(dev, info, rxb_get_rxfh_fields,
+				     rxb_set_rxfh_fields);
+}
+
 /* The core checks indirection entries against this count. */
 static u32 rxb_get_rx_ring_count(struct net_device *dev)
 {
@@ -687,8 +713,7 @@ static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 		info->data = RXB_NTUPLE_MAX;
 		return 0;
 	case ETHTOOL_GRXFH:
-		return rxb_rxnfc_rxfh_fields(dev, info, rxb_get_rxfh_fields,
-					     rxb_set_rxfh_fields);
+		return rxb_rxnfc_rxfh(dev, info);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -696,26 +721,13 @@ static int rxb_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info,
 
 static int rxb_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info)
 {
-	struct rxb_port *port = netdev_priv(dev);
-
 	switch (info->cmd) {
 	case ETHTOOL_SRXCLSRLINS:
 		return rxb_nfc_insert(dev, info);
 	case ETHTOOL_SRXCLSRLDEL:
-		if (info->fs.location >= RXB_NTUPLE_MAX) {
-			rxb_nfc_err(dev, "location %u out of range (0..%u)",
-				    info->fs.location, RXB_NTUPLE_MAX - 1);
-			return -EINVAL;
-		}
-		if (rxb_nic_ntuple_delete(port->nic, info->fs.location)) {
-			rxb_nfc_err(dev, "no rule at location %u",
-				    info->fs.location);
-			return -ENOENT;
-		}
-		return 0;
+		return rxb_nfc_delete(dev, info);
 	case ETHTOOL_SRXFH:
-		return rxb_rxnfc_rxfh_fields(dev, info, rxb_get_rxfh_fields,
-					     rxb_set_rxfh_fields);
+		return rxb_rxnfc_rxfh(dev, info);
 	default:
 		return -EOPNOTSUPP;
 	}
