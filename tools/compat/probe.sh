@@ -4,7 +4,7 @@
 # probe.sh KDIR OUTDIR
 #
 # Build-time feature probes, as out-of-tree drivers do them: every
-# "#ifdef HAVE_X" section of drivers/net/rxbisect/compat_probes.c is
+# "#ifdef HAVE_X" section of probes.c (next to this script) is
 # compiled on its own against the kernel build directory KDIR (one kbuild
 # run, make -k), and OUTDIR/rxb_compat_probed.h gets "#define HAVE_X 1" for
 # each section that compiled.  drivers/net/rxbisect/compat.h includes that
@@ -28,7 +28,7 @@ set -euo pipefail
 KDIR=$(cd "$1" && pwd) || exit 1
 OUT=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-PROBES=$(cd "$HERE/../../drivers/net/rxbisect" && pwd)/compat_probes.c
+PROBES=$HERE/probes.c
 HDR=$OUT/rxb_compat_probed.h
 
 die() { echo "rxbisect compat probes: $*" >&2; exit 1; }

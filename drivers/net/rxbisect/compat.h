@@ -5,7 +5,7 @@
  * Debian's unstable suite, 7.2: tools/vm/kernels.conf).
  *
  * Every difference lives here, driven by the build-time feature probes of
- * compat_probes.c (tools/compat/probe.sh writes rxb_compat_probed.h with
+ * tools/compat/probes.c (tools/compat/probe.sh writes rxb_compat_probed.h with
  * one HAVE_* macro per probe that compiled against the target kernel).  No
  * other file tests kernel versions or HAVE_* macros: the driver is written
  * against the newer interface, and this header supplies it on older
