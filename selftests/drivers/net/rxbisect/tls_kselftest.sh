@@ -103,16 +103,9 @@ rxb_load || rxb_bail "cannot load the module"
 
 # one_ns NS IF0 IF1 IP0 IP1: IF0 (IP0) and IF1 (IP1) in NS, what the host
 # sends to IP1 leaving by IF0 and to IP0 by IF1.  Its sockets' receive
-# buffer starts at 1 MiB (tcp_rmem, both namespaces alike): tls.c's
-# send_then_sendfile sends the whole tls binary (about 200 KiB) from the
-# thread that reads it only afterwards, so it finishes only if the binary
-# fits the sender's buffer and the receiver's window together.  Over the
-# loopback it was written for (64 KiB frames, truesize close to length) the
-# defaults hold it; over a NIC that receives a 1448-byte segment into a
-# 2 KiB buffer, as most do at MTU 1500, the default 128 KiB receive buffer
-# holds about 90 KiB, and whether the rest fits depends on how far the
-# sender's buffer has grown by then: it hung so once (6.12, ss: receiver
-# r132352 rb131072, sender rwnd-limited).
+# buffer starts at 1 MiB, in both namespaces alike, so that
+# send_then_sendfile's 200 KiB fit before its thread reads them
+# (Documentation/rxbisect-tls.rst, "Limits").
 one_ns() {
 	local ns=$1 a=$2 b=$3 ia=$4 ib=$5 i
 	ip netns add "$ns" && ip link set "$a" netns "$ns" &&
