@@ -233,6 +233,19 @@ copy_build() {
 	return $rc
 }
 
+# cpu_s: the CPU seconds (user + system) this shell and its finished
+# children have used, whole: a subshell's cost once its jobs are waited for.
+cpu_s() {
+	local f
+
+	f=$(mktemp) || return
+	# the builtin, not forked: in a pipe or $() it would see no children
+	times >"$f"
+	awk '{ for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } }
+	     END { printf "%dcpu\n", s }' "$f"
+	rm -f "$f"
+}
+
 # The static stage's checks, each single-threaded or nearly (kbuild of a
 # few files, checkpatch, dkms): started together, so that they share the
 # CPUs, and reported in this order.  Each job writes JOB.out and JOB.rc
@@ -249,7 +262,7 @@ static_jobs() {
 		shift
 		( t0=$SECONDS
 		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
-		  echo "$name $((SECONDS - t0))s" >"$d/$name.time" ) &
+		  echo "$name $((SECONDS - t0))s/$(cpu_s)" >"$d/$name.time" ) &
 	}
 	if [ -n "${RXB_W1_LOG:-}" ] && [ -r "$RXB_W1_LOG" ] && [ -n "$plain_ko" ]; then
 		job w1 w1_log "$RXB_W1_LOG"
@@ -269,7 +282,7 @@ static_jobs() {
 		t0=$SECONDS
 		tools/dkms-test.sh >"$d/dkms.out" 2>&1
 		echo $? >"$d/dkms.rc"
-		echo "dkms $((SECONDS - t0))s" >"$d/dkms.time"
+		echo "dkms $((SECONDS - t0))s/$(cpu_s)" >"$d/dkms.time"
 	) &
 	# Both Debian 12 kernels: the other one's build too (not the debug
 	# kernel's: make test KERNEL=debug checks that one alone).
@@ -533,7 +546,7 @@ stage_static() {
 	sed 's/^/# /' "$d/dkms.out"
 	result "$([ "$t" = 0 ] && echo ok)" "dkms: install, build for each kernel series' headers, uninstall (tools/dkms-test.sh)" \
 		"$([ "$t" = 4 ] && tail -n1 "$d/dkms.out" | sed 's/.*# SKIP //')"
-	echo "# the checks' wall times, side by side: $(cat "$d"/*.time 2>/dev/null | sort -k2,2rn | xargs)"
+	echo "# the checks' wall/CPU times, side by side: $(cat "$d"/*.time 2>/dev/null | sort -k2,2rn | xargs)"
 	echo "# Totals: pass:$((n - f - sk)) fail:$f xfail:0 xpass:0 skip:$sk error:0"
 }
 
@@ -727,7 +740,7 @@ start_bg() {
 	echo $SECONDS > "$log.t0"
 	rm -f "$log.rc" "$log.t1"
 	( stage_body "$1" > "$log" 2>&1; echo $? > "$log.rc"
-	  echo $SECONDS > "$log.t1" ) &
+	  cpu_s > "$log.cpu"; echo $SECONDS > "$log.t1" ) &
 	stage_bg[$1]=$!
 }
 
@@ -744,14 +757,15 @@ run_stage() {
 		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
 		t0=$(cat "$log.t0")
 	else
-		stage_body "$name" 2>&1 | tee "$log"
-		rc=${PIPESTATUS[0]}
+		rm -f "$log.cpu"
+		{ stage_body "$name"; echo $? >"$log.rc"; cpu_s >"$log.cpu"; } 2>&1 | tee "$log"
+		rc=$(cat "$log.rc" 2>/dev/null || echo 1)
 	fi
 	count "$log" "$rc"
 	# a stage started beside others: from its start to its own end
 	t1=$(cat "$log.t1" 2>/dev/null || echo $SECONDS)
-	times+=("$name $((t1 - t0))s")
-	echo "# ---- $name: $((t1 - t0)) s ----"
+	times+=("$name $((t1 - t0))s/$(cat "$log.cpu" 2>/dev/null)")
+	echo "# ---- $name: $((t1 - t0)) s, $(cat "$log.cpu" 2>/dev/null) ----"
 }
 
 stages=()
@@ -836,7 +850,7 @@ for s in "${stages[@]}"; do
 	esac
 	run_stage "$s"
 done
-echo "# wall time: ${times[*]}, total ${SECONDS}s"
+echo "# wall time/CPU time: ${times[*]}, total ${SECONDS}s/$(cpu_s)"
 
 # failure_digest LOG...: every failed test again, with the diagnostics its
 # test printed just before it (at most 12 lines each), at the end where a
