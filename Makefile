@@ -21,8 +21,11 @@ TOP := $(CURDIR)
 # unpacked into the cache on first use, its build directory prepared there.
 # A plain `make test` (no KERNEL) runs the VM stage on both Debian 12 kernels;
 # with KERNEL=... on that one (tools/run-tests.sh: RXB_TEST_KERNELS).
+# RXB_TEST_KERNELS="6.12 ..." without KERNEL: rxbisect.ko at the top is
+# built for its first kernel, as the VM stage boots that one with it.
 ifeq ($(origin KERNEL),undefined)
 RXB_TEST_KERNELS ?= 6.1 6.12
+KERNEL := $(firstword $(RXB_TEST_KERNELS))
 endif
 KERNEL ?= stock
 # The debug kernel's source: make debug-kernel KVER=6.12 (or
@@ -61,6 +64,9 @@ $(error KERNEL=$(KERNEL): use KERNEL=stock or 6.1 (default), KERNEL=6.12, KERNEL
 endif
 RXB_TEST_KERNELS ?= $(if $(filter stock,$(KERNEL)),6.1,$(KERNEL))
 export RXB_TEST_KERNELS
+ifneq ($(subst stock,6.1,$(firstword $(RXB_TEST_KERNELS))),$(subst stock,6.1,$(KERNEL)))
+$(error RXB_TEST_KERNELS="$(RXB_TEST_KERNELS)" starts with a kernel other than KERNEL=$(subst stock,6.1,$(KERNEL)), the one rxbisect.ko is built for: drop KERNEL, or name it first)
+endif
 
 # The running kernel's build dir if it has one, else the newest installed
 # Debian 12 6.1 linux-headers (these machines' own kernel cannot load

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The command lines of tools/ksrc.sh, tools/ynl.sh,
-# tools/vm/debian-kernel.sh and tools/checkpatch.sh (the unit stage of make
+# tools/vm/debian-kernel.sh, tools/checkpatch.sh and make's kernel choice
+# (the unit stage of make
 # test): bad options, series and files exit 2 (debian-kernel.sh's unknown
 # series 1) with a message naming them and write nothing; the queries that only read (--print-dir,
 # --check, --help; debian-kernel.sh --source 6.12) answer.  Then FUZZ_SECS (default 5)
@@ -54,6 +55,14 @@ check "checkpatch.sh: unknown option" 2 "unknown option '--bogus'" "$C" --bogus
 check "checkpatch.sh: a file that is not there" 2 "no such file: /nonexistent.c" "$C" /nonexistent.c
 check "checkpatch.sh: a directory" 2 "no such file: $top/tools" "$C" "$top/tools"
 check "checkpatch.sh --help" 0 "Usage: tools/checkpatch.sh [FILE]..." "$C" --help
+# the kernels of make test's VM stage: the first is the module's (make -n
+# reads the Makefile, runs nothing)
+check "make: RXB_TEST_KERNELS naming first another kernel than KERNEL" 2 \
+	'RXB_TEST_KERNELS="6.12" starts with a kernel other than KERNEL=6.1' \
+	env RXB_TEST_KERNELS=6.12 make -s -n -C "$top" KERNEL=6.1 help
+check "make: RXB_TEST_KERNELS=6.12 alone builds the module for 6.12" 0 \
+	"KERNEL := 6.12" \
+	env -u KERNEL RXB_TEST_KERNELS=6.12 make -s -n -p -C "$top" help
 if [ -r /usr/src/linux-source-6.12.tar.xz ]; then
 	check "debian-kernel.sh --source 6.12: the installed tarball" 0 "/usr/src/linux-source-6.12.tar.xz" "$D" --source 6.12
 fi
