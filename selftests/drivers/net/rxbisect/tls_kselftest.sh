@@ -93,6 +93,50 @@ fi
 TIMEOUT=$((600 * ${RXB_TIMEOUT_SCALE:-1}))
 NSV=rxbtv-$$
 NSR=rxbtr-$$
+# watch_start NS: every 2 s, NS's established TCP sockets (ss -tinm, a
+# line each) and its tls_stat, in $RXB_TMP/ss.N, while a run goes on; a
+# test takes milliseconds, so a socket in three snapshots in a row is one
+# a test waits on.  watch_hung: those sockets as the last snapshot saw
+# them, with the tls_stat counters that moved meanwhile.
+watch_start() {
+	rm -f "$RXB_TMP"/ss.*
+	(
+		i=0
+		while :; do
+			ip netns exec "$1" ss -tinmHO state established >"$RXB_TMP/ss.$i.tmp" 2>&1
+			ip netns exec "$1" cat /proc/net/tls_stat >>"$RXB_TMP/ss.$i.tmp" 2>&1
+			mv "$RXB_TMP/ss.$i.tmp" "$RXB_TMP/ss.$i"
+			i=$((i + 1))
+			sleep 2
+		done
+	) &
+	WATCH_PID=$!
+}
+WATCH_PID=
+watch_stop() { [ -z "$WATCH_PID" ] || { kill "$WATCH_PID"; wait "$WATCH_PID"; } 2>/dev/null; WATCH_PID=; }
+watch_hung() {
+	local n f
+	n=$(find "$RXB_TMP" -maxdepth 1 -name 'ss.[0-9]*' ! -name '*.tmp' | wc -l)
+	for ((f = 2; f < n; f++)); do
+		# sockets (local and peer address) in snapshots f-2, f-1 and f
+		awk 'FNR == 1 { k++ } $0 ~ /^[0-9]/ && NF >= 4 { s[$3 " " $4] = s[$3 " " $4] k }
+		     END { for (x in s) if (s[x] ~ /123/) print x }' \
+			"$RXB_TMP/ss.$((f - 2))" "$RXB_TMP/ss.$((f - 1))" "$RXB_TMP/ss.$f"
+	done | sort -u >"$RXB_TMP/hung"
+	[ -s "$RXB_TMP/hung" ] || { echo "no socket outlived two snapshots"; return; }
+	for ((f = n - 1; f >= 0; f--)); do
+		awk 'NR == FNR { h[$0]; next } ($3 " " $4) in h' "$RXB_TMP/hung" \
+			"$RXB_TMP/ss.$f" | cut -c 1-600 >"$RXB_TMP/hung.ss"
+		[ -s "$RXB_TMP/hung.ss" ] || continue
+		echo "snapshot $f of $n (2 s apart):"
+		cat "$RXB_TMP/hung.ss"
+		awk 'NR == FNR { if (NF == 2 && $1 ~ /^Tls/) a[$1] = $2; next }
+		     NF == 2 && $1 ~ /^Tls/ && $2 != a[$1] { printf "%s %+d ", $1, $2 - a[$1] }
+		     END { print "" }' "$RXB_TMP/ss.0" "$RXB_TMP/ss.$f"
+		return
+	done
+}
+
 # shellcheck disable=SC2317  # the EXIT trap
 tk_cleanup() { watch_stop; rxb_ns_del "$NSV" "$NSR"; rxb_cleanup; }
 trap tk_cleanup EXIT
@@ -152,50 +196,6 @@ results() {
 }
 
 count() { grep -c " $2\$" <<<"$1"; }
-
-# watch_start NS: every 2 s, NS's established TCP sockets (ss -tinm, a
-# line each) and its tls_stat, in $RXB_TMP/ss.N, while a run goes on; a
-# test takes milliseconds, so a socket in three snapshots in a row is one
-# a test waits on.  watch_hung: those sockets as the last snapshot saw
-# them, with the tls_stat counters that moved meanwhile.
-watch_start() {
-	rm -f "$RXB_TMP"/ss.*
-	(
-		i=0
-		while :; do
-			ip netns exec "$1" ss -tinmHO state established >"$RXB_TMP/ss.$i.tmp" 2>&1
-			ip netns exec "$1" cat /proc/net/tls_stat >>"$RXB_TMP/ss.$i.tmp" 2>&1
-			mv "$RXB_TMP/ss.$i.tmp" "$RXB_TMP/ss.$i"
-			i=$((i + 1))
-			sleep 2
-		done
-	) &
-	WATCH_PID=$!
-}
-WATCH_PID=
-watch_stop() { [ -z "$WATCH_PID" ] || { kill "$WATCH_PID"; wait "$WATCH_PID"; } 2>/dev/null; WATCH_PID=; }
-watch_hung() {
-	local n f
-	n=$(find "$RXB_TMP" -maxdepth 1 -name 'ss.[0-9]*' ! -name '*.tmp' | wc -l)
-	for ((f = 2; f < n; f++)); do
-		# sockets (local and peer address) in snapshots f-2, f-1 and f
-		awk 'FNR == 1 { k++ } $0 ~ /^[0-9]/ && NF >= 4 { s[$3 " " $4] = s[$3 " " $4] k }
-		     END { for (x in s) if (s[x] ~ /123/) print x }' \
-			"$RXB_TMP/ss.$((f - 2))" "$RXB_TMP/ss.$((f - 1))" "$RXB_TMP/ss.$f"
-	done | sort -u >"$RXB_TMP/hung"
-	[ -s "$RXB_TMP/hung" ] || { echo "no socket outlived two snapshots"; return; }
-	for ((f = n - 1; f >= 0; f--)); do
-		awk 'NR == FNR { h[$0]; next } ($3 " " $4) in h' "$RXB_TMP/hung" \
-			"$RXB_TMP/ss.$f" | cut -c 1-600 >"$RXB_TMP/hung.ss"
-		[ -s "$RXB_TMP/hung.ss" ] || continue
-		echo "snapshot $f of $n (2 s apart):"
-		cat "$RXB_TMP/hung.ss"
-		awk 'NR == FNR { if (NF == 2 && $1 ~ /^Tls/) a[$1] = $2; next }
-		     NF == 2 && $1 ~ /^Tls/ && $2 != a[$1] { printf "%s %+d ", $1, $2 - a[$1] }
-		     END { print "" }' "$RXB_TMP/ss.0" "$RXB_TMP/ss.$f"
-		return
-	done
-}
 
 tls_stat() { ip netns exec "$NSR" cat /proc/net/tls_stat | awk -v k="$1" '$1 == k { print $2 }'; }
 
