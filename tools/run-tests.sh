@@ -235,6 +235,7 @@ copy_build() {
 
 # cpu_s: the CPU seconds (user + system) this shell and its finished
 # children have used, whole: a subshell's cost once its jobs are waited for.
+# Not in $(...): that subshell has no children of its own.
 cpu_s() {
 	local f
 
@@ -262,7 +263,8 @@ static_jobs() {
 		shift
 		( t0=$SECONDS
 		  "$@" >"$d/$name.out" 2>&1; echo $? >"$d/$name.rc"
-		  echo "$name $((SECONDS - t0))s/$(cpu_s)" >"$d/$name.time" ) &
+		  cpu_s >"$d/$name.cpu"
+		  echo "$name $((SECONDS - t0))s/$(cat "$d/$name.cpu")" >"$d/$name.time" ) &
 	}
 	if [ -n "${RXB_W1_LOG:-}" ] && [ -r "$RXB_W1_LOG" ] && [ -n "$plain_ko" ]; then
 		job w1 w1_log "$RXB_W1_LOG"
@@ -282,7 +284,8 @@ static_jobs() {
 		t0=$SECONDS
 		tools/dkms-test.sh >"$d/dkms.out" 2>&1
 		echo $? >"$d/dkms.rc"
-		echo "dkms $((SECONDS - t0))s/$(cpu_s)" >"$d/dkms.time"
+		cpu_s >"$d/dkms.cpu"
+		echo "dkms $((SECONDS - t0))s/$(cat "$d/dkms.cpu")" >"$d/dkms.time"
 	) &
 	# Both Debian 12 kernels: the other one's build too (not the debug
 	# kernel's: make test KERNEL=debug checks that one alone).
@@ -850,7 +853,8 @@ for s in "${stages[@]}"; do
 	esac
 	run_stage "$s"
 done
-echo "# wall time/CPU time: ${times[*]}, total ${SECONDS}s/$(cpu_s)"
+cpu_s >"$logdir/total.cpu"
+echo "# wall time/CPU time: ${times[*]}, total ${SECONDS}s/$(cat "$logdir/total.cpu")"
 
 # failure_digest LOG...: every failed test again, with the diagnostics its
 # test printed just before it (at most 12 lines each), at the end where a
