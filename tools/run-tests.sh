@@ -819,9 +819,14 @@ vm_lock() {
 # first and run beside the static, unit and sim stages, which this shell
 # then runs at nice 19.  A VM keeps about one core busy and leaves the
 # rest idle while the guest waits; the builds, checkpatch and userspace
-# tests take that up instead of running before the VMs, and the VMs keep
-# the CPU they had alone (their selftests see the same speed: at nice 10,
-# six static jobs took a quarter of the CPU from two VMs).  A kernel
+# tests take that up instead of running before the VMs.  The VMs keep
+# most of the CPU they had alone (at nice 10, six static jobs took a
+# quarter of it from two VMs), but not all of their speed: beside a
+# nice-19 build loop, five selftests took two VMs 342 and 362 s, and 30 %
+# more QEMU CPU, against 258 and 294 s alone (2026-12-02; a nice-19 shell
+# loop cost 5 %, the guests' HPET clock nothing: 330 and 354 s on the
+# TSC).  Overlapped still wins: one after the other the static stage
+# alone takes about as long as a VM stage (below).  A kernel
 # other than the first starts once its module is built (its VM stage and
 # the static stage's check share that build: other_kernel_build).  The
 # sim stage starts beside the static stage, in the background at nice 19:
