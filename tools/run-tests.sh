@@ -235,13 +235,12 @@ copy_build() {
 
 # cpu_s: the CPU seconds (user + system) this shell and its finished
 # children have used, whole: a subshell's cost once its jobs are waited for.
-# Not in $(...): that subshell has no children of its own.
+# Not in $(...) or a pipe: that subshell has no children of its own.
 cpu_s() {
 	local f
 
 	f=$(mktemp) || return
-	# the builtin, not forked: in a pipe or $() it would see no children
-	times >"$f"
+	times >"$f"	# into a file: the builtin runs in this shell
 	awk '{ for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } }
 	     END { printf "%dcpu\n", s }' "$f"
 	rm -f "$f"

@@ -3,8 +3,7 @@
 #
 # The command lines of tools/ksrc.sh, tools/ynl.sh,
 # tools/vm/debian-kernel.sh, tools/checkpatch.sh and make's kernel choice
-# (the unit stage of make
-# test): bad options, series and files exit 2 (debian-kernel.sh's unknown
+# (the unit stage of make test): bad options, series and files exit 2 (debian-kernel.sh's unknown
 # series 1) with a message naming them and write nothing; the queries that only read (--print-dir,
 # --check, --help; debian-kernel.sh --source 6.12) answer.  Then FUZZ_SECS (default 5)
 # seconds of random arguments to ksrc.sh's read-only modes, seeded
@@ -55,9 +54,9 @@ check "checkpatch.sh: unknown option" 2 "unknown option '--bogus'" "$C" --bogus
 check "checkpatch.sh: a file that is not there" 2 "no such file: /nonexistent.c" "$C" /nonexistent.c
 check "checkpatch.sh: a directory" 2 "no such file: $top/tools" "$C" "$top/tools"
 check "checkpatch.sh --help" 0 "Usage: tools/checkpatch.sh [FILE]..." "$C" --help
-# the kernels of make test's VM stage: the first is the module's (make -n
-# reads the Makefile, runs nothing)
-# (run-tests.sh's builds for the other kernels give KERNEL beside it)
+# make's kernel: KERNEL when given (run-tests.sh's builds for the other
+# kernels give it beside RXB_TEST_KERNELS), else RXB_TEST_KERNELS's first
+# (make -n reads the Makefile, runs nothing)
 check "make: KERNEL given beside RXB_TEST_KERNELS is the module's" 0 \
 	"KERNEL = 6.12" \
 	env RXB_TEST_KERNELS="6.1 6.12" make -s -n -p -C "$top" KERNEL=6.12 help
