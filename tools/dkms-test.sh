@@ -13,7 +13,10 @@
 # RXB_DKMS_KDIRS="DIR ...": also build against these headers trees
 # (dkms --kernelsourcedir), e.g. a kernel unpacked outside /lib/modules;
 # unset, the build directory of the newest kernel of Debian's unstable
-# suite where tools/vm/debian-kernel.sh has unpacked it into the cache.
+# suite where tools/vm/debian-kernel.sh has unpacked it into the cache;
+# empty, none (make test: its static stage builds for the newest kernel
+# once, in its newest job).  Every kernel tools/vm/kernels.conf pins is
+# checked against BUILD_EXCLUSIVE_KERNEL, built or not.
 #
 # KTAP on stdout.  Exit 0: passed; 1: a check failed; 4: skipped (not
 # root, no dkms, or rxbisect already registered with DKMS here: someone's
@@ -198,6 +201,18 @@ done
 [ -n "$seen612" ] ||
 	echo "# no 6.12 headers in /lib/modules (make deps installs them) nor RXB_DKMS_KDIRS: 6.12 not built"
 [ $built -gt 0 ] || echo "# no kernel headers in range $range were built"
+
+# The range takes every kernel the suite runs on, built here or not:
+# Debian 12's (its releases here) and the pinned 6.12 and newest ones.
+out=
+for k in $(cat "$keydir/releases") \
+	 $(sed -nE 's/^RXB_KVER_[A-Z0-9]+ \?= *//p' tools/vm/kernels.conf); do
+	[[ $k =~ ^(6\.1|6\.12|[7-9]\.[0-9]+)\. ]] && ! [[ $k =~ $range ]] &&
+		out+=" $k"
+done
+[ -z "$out" ] || echo "# outside BUILD_EXCLUSIVE_KERNEL $range:$out"
+check "$([ -z "$out" ] && echo ok)" \
+	"dkms.conf's BUILD_EXCLUSIVE_KERNEL takes 6.1, 6.12 and the newest kernel (tools/vm/kernels.conf)"
 
 for i in 1 2; do
 	out=$(make -s dkms-uninstall 2>&1)

@@ -134,7 +134,6 @@ newest_kernel_build() {
 		tail -n 5 "$logdir/fetch-newest.log"
 		return 1
 	fi
-	: >"$logdir/static/newest.fetched"
 	# sparse where the kernel accepts this machine's: 7.x's headers use
 	# __typeof_unqual__, which bookworm's sparse 0.6.4 lacks, and their
 	# Makefile turns C=1 off with a warning then (checker-valid.sh)
@@ -271,21 +270,11 @@ static_jobs() {
 		job w1 w1_build
 	fi
 	# dkms beside the builds (its copy of the tree takes sources only,
-	# tools/dkms.sh: no kbuild product the in-tree build is writing),
-	# once the newest kernel is fetched (dkms builds for it too where it
-	# is unpacked; newest_kernel_build's newest.fetched): at most 30 min
-	(
-		for _ in $(seq 1800); do
-			[ -e "$d/newest.fetched" ] || [ -e "$d/newest.rc" ] ||
-				[ -e "$d/newest.none" ] && break
-			sleep 1
-		done
-		t0=$SECONDS
-		tools/dkms-test.sh >"$d/dkms.out" 2>&1
-		echo $? >"$d/dkms.rc"
-		cpu_s >"$d/dkms.cpu"
-		echo "dkms $((SECONDS - t0))s/$(cat "$d/dkms.cpu")" >"$d/dkms.time"
-	) &
+	# tools/dkms.sh: no kbuild product the in-tree build is writing), for
+	# the kernels whose headers make deps installed; the newest kernel's
+	# build is the newest job's, its place in dkms.conf's range
+	# dkms-test.sh's check (RXB_DKMS_KDIRS empty: no tree of the cache)
+	job dkms env RXB_DKMS_KDIRS= tools/dkms-test.sh
 	# Both Debian 12 kernels: the other one's build too (not the debug
 	# kernel's: make test KERNEL=debug checks that one alone).
 	case ${RXB_VM_KERNEL:-} in
