@@ -121,15 +121,25 @@ sim: ## the simulator, tools/rxbisect-sim
 sim-test: ## the simulator's tests
 	$(MAKE) -C tools/rxbisect-sim check
 
-deps: ## (root) install the Debian packages the build and the tests need
+# RXB_DEPS_INITRD=no: make deps makes no Debian initramfs for the kernels
+# it installs (INITRD=No, read by initramfs-tools' kernel hook; with none
+# made, its trigger finds nothing to update).  The VMs boot those kernels
+# with an initramfs of their own (tools/vm/vm.mk), and Debian's three took
+# about 3 CPU-minutes each on a 2-core machine: for a machine that never
+# boots them itself, as .ci/run's; not for a host that may.
+RXB_DEPS_INITRD ?= yes
+DEPS_APT = DEBIAN_FRONTEND=noninteractive $(if $(filter no,$(RXB_DEPS_INITRD)),INITRD=No )apt-get install -y --no-install-recommends
+
+deps: ## (root) install the Debian packages the build and the tests need (RXB_DEPS_INITRD=no: no initramfs for their kernels)
 	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root" >&2; exit 1; fi
+	@case "$(RXB_DEPS_INITRD)" in yes|no) ;; \
+	*) echo "make deps: RXB_DEPS_INITRD is yes or no, not '$(RXB_DEPS_INITRD)'" >&2; exit 2 ;; esac
 	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+	$(DEPS_APT) $(DEPS)
 	@# 6.12 from bookworm-security, pinned (tools/vm/kernels.conf); the
 	@# newest 6.12 release when the archive has dropped the pinned one.
 	v=$$(tools/vm/debian-kernel.sh --pin 6.12) && \
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		linux-image-$$v linux-headers-$$v
+	$(DEPS_APT) linux-image-$$v linux-headers-$$v
 
 # The builds first, on every CPU (their sub-makes are parallel-safe).  The
 # module once, with W=1 C=1 (sparse): the flags add warnings and change no

@@ -63,6 +63,29 @@ check "make: KERNEL given beside RXB_TEST_KERNELS is the module's" 0 \
 check "make: RXB_TEST_KERNELS=6.12 alone builds the module for 6.12" 0 \
 	"KERNEL := 6.12" \
 	env -u KERNEL RXB_TEST_KERNELS=6.12 make -s -n -p -C "$top" help
+# make deps: Debian's initramfs for the kernels it installs unless
+# RXB_DEPS_INITRD=no (INITRD=No on each apt-get install); another value
+# is refused before apt-get runs (a stub first in PATH makes sure)
+deps_initrd() {
+	local out
+
+	out=$(make -s -n -C "$top" deps "$@") || return 2
+	grep -c 'noninteractive INITRD=No apt-get install' <<<"$out"
+	grep -c 'noninteractive apt-get install' <<<"$out"
+	return 0
+}
+check "make deps RXB_DEPS_INITRD=no: both installs with INITRD=No" 0 \
+	$'2\n0' deps_initrd RXB_DEPS_INITRD=no
+check "make deps: Debian's initramfs by default" 0 $'0\n2' deps_initrd
+if [ "$(id -u)" = 0 ]; then
+	stub=$(mktemp -d)
+	printf '#!/bin/sh\necho "stub $0 ran"\nexit 1\n' >"$stub/apt-get"
+	chmod +x "$stub/apt-get"
+	check "make deps RXB_DEPS_INITRD=maybe: refused before apt-get" 2 \
+		"make deps: RXB_DEPS_INITRD is yes or no, not 'maybe'" \
+		env PATH="$stub:$PATH" make -s -C "$top" deps RXB_DEPS_INITRD=maybe
+	rm -rf "$stub"
+fi
 if [ -r /usr/src/linux-source-6.12.tar.xz ]; then
 	check "debian-kernel.sh --source 6.12: the installed tarball" 0 "/usr/src/linux-source-6.12.tar.xz" "$D" --source 6.12
 fi
