@@ -141,25 +141,6 @@ u32 shring_nic_debug_fill(struct rxb_model *m, unsigned int qi,
 }
 
 /**
- * shring_poll_done() - end a poll that handed up @n packets.
- * @sb: the instance.
- * @qi: the polling queue.
- * @n: packets, at least one.
- * @bytes: their bytes.
- *
- * Gives the CR entries back to the NIC.  Every packet's descriptor was
- * re-armed in place with a buffer from @qi's pool, counted here.
- */
-void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
-		      u64 bytes)
-{
-	struct shring_q *q = &sb->q[qi];
-
-	rxb_cring_consume(&sb->m, qi, &q->cr, &q->cq_head, n, n, bytes);
-	rxb_stat_add(&sb->m.qstats[qi].refills, n);
-}
-
-/**
  * shring_ring_state() - ring_state() of every shRing model.
  * @m: the instance.
  * @qi: the queue.
@@ -452,40 +433,34 @@ static int shring_poll(struct rxb_model *m, unsigned int qi,
 {
 	struct shring *sr = to_shring(m);
 	struct shring_ring *r = shring_ring_of(sr, qi);
-	struct shring_q *q = &sr->b.q[qi];
-	u32 head = q->cq_head;
+	struct shring_walk w;
 	unsigned int word = 0;
 	unsigned long bits = 0;
 	struct rxb_buf buf;
-	u64 bytes = 0, marks = 0;
-	int n = 0, slot;
+	u64 marks = 0;
+	int slot;
 
-	q->starved = false;
+	shring_walk_begin(&w, &sr->b, qi, &r->h, pkts, budget);
 	/* Lines 14-15: replace each buffer in place. */
-	while (n < budget &&
-	       (slot = shring_take(&sr->b, qi, head, &pkts[n], r->h.cookie,
-				   r->h.pool_q, &buf)) >= 0) {
+	while ((slot = shring_walk_next(&w, &buf)) >= 0) {
 		rxb_rx_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		if (bits && slot / BITS_PER_LONG != word) {
-			shring_mark(r, q, word, bits);
+			shring_mark(r, w.q, word, bits);
 			marks++;
 			bits = 0;
 		}
 		word = slot / BITS_PER_LONG;
 		bits |= BIT(slot % BITS_PER_LONG);
-		bytes += pkts[n].len;
-		head++;
-		n++;
 	}
 	/* A partly filled ring is topped up by its queues' next polls. */
 	shring_arm_rest(sr, r, qi);
-	if (!n)
+	if (!w.n)
 		return 0;
-	shring_mark(r, q, word, bits);
+	shring_mark(r, w.q, word, bits);
 	marks++;
-	shring_poll_done(&sr->b, qi, n, bytes);
-	shring_repost(sr, r, qi, n, marks);
-	return n;
+	shring_walk_done(&w);
+	shring_repost(sr, r, qi, w.n, marks);
+	return w.n;
 }
 
 static bool shring_refill(struct rxb_model *m, unsigned int qi)

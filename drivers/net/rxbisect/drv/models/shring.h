@@ -60,7 +60,8 @@ static inline void shring_lock(spinlock_t *lock, struct shring_lock_stats *st)
  * @cr: the queue's completion ring.
  * @regs: its registers.
  * @cq_head: next CR entry to read.
- * @starved: RxArr, RxList: the last poll stopped: no buffer.
+ * @starved: RxArr, RxList: the last poll stopped: no buffer (set by
+ *	shring_walk_next()).
  * @mine: RxArr: this poll's marks, for the held-back count: bits per
  *	bitmap word.
  * @touched: RxArr: the words of @mine touched.
@@ -167,39 +168,136 @@ static inline bool shring_arm_slot(struct rxb_model *m, void **cookie,
 }
 
 /**
- * shring_take() - the next completion of queue @qi, with a fresh buffer
- *	from @qi's pool put in place of the packet's.
+ * struct shring_walk - one poll's walk over a queue's completion ring (CR):
+ *	the poll's cursor, on the poller's stack.
+ * @sb: the instance.
+ * @h: the shared ring of the queue's group.
+ * @q: the queue.
+ * @pkts: the poll's packets, @budget of them.
+ * @qi: the queue's index.
+ * @budget: the most packets the poll may hand up.
+ * @head: the next CR entry to read.
+ * @n: packets taken so far, the next index into @pkts.
+ * @bytes: their bytes.
+ *
+ * Set up by shring_walk_begin().  RxArr and RxList step it with
+ * shring_walk_next() and end it with shring_walk_done(); batched RxList,
+ * whose CR entries are not all packets, reads the entries itself while
+ * shring_walk_ready() and counts @head, @n and @bytes.  The helpers are
+ * inline and the walk's address is never passed on, so the compiler keeps
+ * it in registers: the walk adds no call to the per-packet path.
+ */
+struct shring_walk {
+	struct shring_base *sb;
+	struct shring_ring_head *h;
+	struct shring_q *q;
+	struct rxb_pkt *pkts;
+	unsigned int qi;
+	int budget;
+	u32 head;
+	int n;
+	u64 bytes;
+};
+
+/**
+ * shring_walk_begin() - start a poll's walk over queue @qi's CR.
+ * @w: the walk.
  * @sb: the instance.
  * @qi: the polling queue.
- * @head: index of the CR entry to read.
- * @pkt: filled with the packet and its buffer.
- * @cookie: the shared ring's buffer handle per slot.
- * @pool_q: the shared ring's pool queue per slot.
+ * @h: the shared ring of @qi's group.
+ * @pkts: the poll's packets.
+ * @budget: the most packets to hand up.
+ *
+ * Return: the queue, @w->q.
+ */
+static inline struct shring_q *shring_walk_begin(struct shring_walk *w,
+						 struct shring_base *sb,
+						 unsigned int qi,
+						 struct shring_ring_head *h,
+						 struct rxb_pkt *pkts,
+						 int budget)
+{
+	w->sb = sb;
+	w->h = h;
+	w->q = &sb->q[qi];
+	w->pkts = pkts;
+	w->qi = qi;
+	w->budget = budget;
+	w->head = w->q->cq_head;
+	w->n = 0;
+	w->bytes = 0;
+	return w->q;
+}
+
+/**
+ * shring_walk_ready() - may the walk read the CR entry at its head?
+ * @w: the walk.
+ *
+ * Return: true if the budget is not spent and the NIC has written the
+ * entry (then its fields and packet may be read).
+ */
+static inline bool shring_walk_ready(const struct shring_walk *w)
+{
+	return w->n < w->budget && rxb_cring_ready(&w->q->cr, w->head);
+}
+
+/**
+ * shring_walk_next() - take the walk's next packet, with a fresh buffer
+ *	from the queue's pool put in the packet's slot of the shared ring.
+ * @w: the walk: @w->pkts[@w->n] is filled with the packet and its buffer,
+ *	then counted.
  * @buf: filled with the fresh buffer, for the caller to post.
  *
- * Return: the slot, or -1 when no completion is ready or no buffer could
- * be allocated (then the entry stays in the CR until the next poll).
+ * When the walk stops, records in @w->q->starved whether it stopped for
+ * want of a buffer.
+ *
+ * Return: the slot, or -1 when the budget is spent, no completion is
+ * ready or no buffer could be allocated (then the entry stays in the CR
+ * until the next poll).
  */
-static inline int shring_take(struct shring_base *sb, unsigned int qi,
-			      u32 head, struct rxb_pkt *pkt, void **cookie,
-			      u16 *pool_q, struct rxb_buf *buf)
+static inline int shring_walk_next(struct shring_walk *w, struct rxb_buf *buf)
 {
-	struct shring_q *q = &sb->q[qi];
+	struct rxb_model *m = &w->sb->m;
+	void **cookie = w->h->cookie;
+	u16 *pool_q = w->h->pool_q;
+	struct rxb_pkt *pkt;
 	u32 slot;
 
-	if (!rxb_cring_ready(&q->cr, head))
-		return -1;
-	if (rxb_drv_alloc_buf(&sb->m, qi, buf)) {
-		rxb_stat_inc(&sb->m.qstats[qi].alloc_fails);
-		q->starved = true;
+	if (!shring_walk_ready(w)) {
+		w->q->starved = false;
 		return -1;
 	}
-	slot = rxb_cring_read(&q->cr, head, pkt);
+	if (rxb_drv_alloc_buf(m, w->qi, buf)) {
+		rxb_stat_inc(&m->qstats[w->qi].alloc_fails);
+		w->q->starved = true;
+		return -1;
+	}
+	pkt = &w->pkts[w->n];
+	slot = rxb_cring_read(&w->q->cr, w->head, pkt);
 	pkt->cookie = cookie[slot];
 	pkt->pool_q = pool_q[slot];
 	cookie[slot] = buf->cookie;
-	pool_q[slot] = qi;
+	pool_q[slot] = w->qi;
+	w->bytes += pkt->len;
+	w->head++;
+	w->n++;
 	return slot;
+}
+
+/**
+ * shring_walk_done() - end a walk that took at least one packet.
+ * @w: the walk.
+ *
+ * Gives the CR entries back to the NIC.  Every packet's descriptor was
+ * re-armed in place with a buffer from the queue's pool, counted here.
+ */
+static inline void shring_walk_done(const struct shring_walk *w)
+{
+	struct shring_q *q = w->q;
+
+	rxb_cring_consume(&w->sb->m, w->qi, &q->cr, &q->cq_head, w->n, w->n,
+			  w->bytes);
+	rxb_stat_add(&w->sb->m.qstats[w->qi].refills, w->n);
 }
 
 /* The tables of a shRing variant's struct rxb_layout: its queues (struct
@@ -242,8 +340,6 @@ int shring_base_init(struct rxb_model *m, size_t desc_size,
 void shring_base_fini(struct rxb_model *m);
 u32 shring_nic_debug_fill(struct rxb_model *m, unsigned int qi,
 			  struct rxb_hw_debug *dbg);
-void shring_poll_done(struct shring_base *sb, unsigned int qi, u32 n,
-		      u64 bytes);
 void shring_ring_state(struct rxb_model *m, unsigned int qi,
 		       struct rxb_ring_state *st);
 bool shring_rx_pending(struct rxb_model *m, unsigned int qi);

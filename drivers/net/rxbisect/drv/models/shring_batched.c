@@ -91,16 +91,15 @@ static int shbat_poll(struct rxb_model *m, unsigned int qi,
 {
 	struct shlist *sb = to_shlist(m);
 	struct shlist_ring *r = shlist_ring_of(sb, qi);
-	struct shring_q *q = &sb->b.q[qi];
-	u32 head = q->cq_head;
-	u64 bytes = 0;
-	int n = 0;
+	struct shring_walk w;
+	struct shring_q *q = shring_walk_begin(&w, &sb->b, qi, &r->h, pkts,
+					       budget);
 
-	while (n < budget && rxb_cring_ready(&q->cr, head)) {
-		struct rxb_pkt *p = &pkts[n];
-		u32 slot = rxb_cring_read(&q->cr, head, p);
+	while (shring_walk_ready(&w)) {
+		struct rxb_pkt *p = &pkts[w.n];
+		u32 slot = rxb_cring_read(&q->cr, w.head, p);
 
-		head++;
+		w.head++;
 		/* The closed descriptor's packets are all handed up, each
 		 * with its own reference: re-armed below.
 		 */
@@ -116,22 +115,22 @@ static int shbat_poll(struct rxb_model *m, unsigned int qi,
 		p->cookie = r->h.cookie[slot];
 		p->pool_q = r->h.pool_q[slot];
 		p->flags &= ~RXB_MCQE_F_CLOSE;
-		p->offset = le16_to_cpu(q->cr.ent[(head - 1) & q->cr.mask].buf_off);
+		p->offset = le16_to_cpu(q->cr.ent[(w.head - 1) & q->cr.mask].buf_off);
 		p->frag = true;
 		rxb_drv_ref_buf(m, p->pool_q, p->cookie);
-		bytes += p->len;
-		n++;
+		w.bytes += p->len;
+		w.n++;
 	}
-	if (head != q->cq_head) {
-		rxb_stat_add(&q->frag_refs, n);
+	if (w.head != q->cq_head) {
+		rxb_stat_add(&q->frag_refs, w.n);
 		/* A timeout close is an entry without a packet. */
 		rxb_cring_consume(m, qi, &q->cr, &q->cq_head,
-				  head - q->cq_head, n, bytes);
+				  w.head - q->cq_head, w.n, w.bytes);
 	}
 	shbat_rearm(sb, r, qi);
 	/* A partly filled ring is topped up by its queues' next polls. */
 	shlist_ring_arm_rest(m, r, sb->b.mask, qi);
-	return n;
+	return w.n;
 }
 
 static bool shbat_refill(struct rxb_model *m, unsigned int qi)

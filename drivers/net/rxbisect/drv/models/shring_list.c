@@ -207,40 +207,34 @@ static int shlist_poll(struct rxb_model *m, unsigned int qi,
 {
 	struct shlist *sl = to_shlist(m);
 	struct shlist_ring *r = shlist_ring_of(sl, qi);
-	struct shring_q *q = &sl->b.q[qi];
-	u32 head = q->cq_head, first = 0, last = 0;
+	struct shring_walk w;
+	u32 first = 0, last = 0;
 	struct rxb_buf buf;
-	u64 bytes = 0;
-	int n = 0, slot;
+	int slot;
 
-	q->starved = false;
+	shring_walk_begin(&w, &sl->b, qi, &r->h, pkts, budget);
 	/* Lines 9-10: replace each buffer in place. */
-	while (n < budget &&
-	       (slot = shring_take(&sl->b, qi, head, &pkts[n], r->h.cookie,
-				   r->h.pool_q, &buf)) >= 0) {
+	while ((slot = shring_walk_next(&w, &buf)) >= 0) {
 		shlist_desc_post(&r->desc[slot], buf.addr, m->cfg.buf_len);
 		/* Lines 11-13: link the dequeued descriptors into a chain;
 		 * the NIC is done with them, so their links are ours.
 		 */
-		if (n)
+		if (w.n > 1)
 			r->desc[last].next = cpu_to_le32(slot);
 		else
 			first = slot;
 		last = slot;
-		bytes += pkts[n].len;
-		head++;
-		n++;
 	}
 	/* A partly filled ring is topped up by its queues' next polls. */
 	shlist_ring_arm_rest(m, r, sl->b.mask, qi);
-	if (!n)
+	if (!w.n)
 		return 0;
-	shring_poll_done(&sl->b, qi, n, bytes);
+	shring_walk_done(&w);
 	shring_lock(&r->h.lock, &r->ls);
-	shlist_ring_append(m, r, qi, first, last, n);
-	rxb_stat_add(&r->reposts, n);
+	shlist_ring_append(m, r, qi, first, last, w.n);
+	rxb_stat_add(&r->reposts, w.n);
 	spin_unlock(&r->h.lock);
-	return n;
+	return w.n;
 }
 
 static int shlist_init(struct rxb_model *m)
