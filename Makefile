@@ -124,9 +124,10 @@ sim-test: ## the simulator's tests
 # RXB_DEPS_INITRD=no: make deps makes no Debian initramfs for the kernels
 # it installs (INITRD=No, read by initramfs-tools' kernel hook; with none
 # made, its trigger finds nothing to update).  The VMs boot those kernels
-# with an initramfs of their own (tools/vm/vm.mk), and Debian's three took
-# about 3 CPU-minutes each on a 2-core machine: for a machine that never
-# boots them itself, as .ci/run's; not for a host that may.
+# with an initramfs of their own (tools/vm/vm.mk), and make deps made
+# Debian's three times (one took 175 s, 141 CPU-s, on a 2-core machine):
+# for a machine that never boots them itself, as .ci/run's; not for a
+# host that may.
 RXB_DEPS_INITRD ?= yes
 DEPS_APT = DEBIAN_FRONTEND=noninteractive $(if $(filter no,$(RXB_DEPS_INITRD)),INITRD=No )apt-get install -y --no-install-recommends
 
